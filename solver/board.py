@@ -1,0 +1,128 @@
+"""Board geometry and square names.
+
+A board is a rectangle of ``rows`` x ``cols`` squares, some of them blocked. Squares are
+numbered ``row * cols + col`` with row 0 at the TOP and col 0 at the left, so the number
+grows the way a diagram is read. Names follow Pentobi (``libpentobi_base/Geometry``): the
+column letter(s) then the row number, with ``a1`` the LOWER-left square; columns run
+a..z, then aa, ab, ..., az, ba, ... (the letter i is used).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .errors import SquareError
+
+MAX_SIDE = 60  # large enough for any board a user will ask for (issue: at least 30x30)
+
+_SQUARE_RE = re.compile(r"^([a-z]{1,2})([0-9]{1,3})$")
+
+
+def column_name(col: int) -> str:
+    """Column letters for a 0-based column: 0 -> 'a', 25 -> 'z', 26 -> 'aa', 27 -> 'ab'."""
+    if col < 26:
+        return chr(ord("a") + col)
+    return chr(ord("a") + col // 26 - 1) + chr(ord("a") + col % 26)
+
+
+def column_index(letters: str) -> int:
+    """Inverse of :func:`column_name`: 'a' -> 0, 'aa' -> 26. Raises SquareError."""
+    if len(letters) == 1:
+        return ord(letters) - ord("a")
+    if len(letters) == 2:
+        return (ord(letters[0]) - ord("a") + 1) * 26 + ord(letters[1]) - ord("a")
+    raise SquareError(f"bad column {letters!r}")
+
+
+@dataclass(frozen=True)
+class Board:
+    """A rectangular board with optional blocked squares.
+
+    Attributes:
+        rows: number of rows (1..60).
+        cols: number of columns (1..60).
+        blocked: square numbers that no piece may cover.
+    """
+
+    rows: int
+    cols: int
+    blocked: frozenset[int] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE):
+            raise SquareError(f"board size {self.rows}x{self.cols} is outside 1..{MAX_SIDE}")
+        bad = [s for s in self.blocked if not 0 <= s < self.size]
+        if bad:
+            raise SquareError(f"blocked square number {bad[0]} is off the board")
+
+    @property
+    def size(self) -> int:
+        """Number of squares, blocked ones included."""
+        return self.rows * self.cols
+
+    def square(self, row: int, col: int) -> int:
+        """Square number of (row from top, column from left)."""
+        return row * self.cols + col
+
+    def row_col(self, square: int) -> tuple[int, int]:
+        """(row from top, column from left) of a square number."""
+        return divmod(square, self.cols)
+
+    def name(self, square: int) -> str:
+        """Pentobi name of a square number, e.g. 0 -> 'a20' on a 20x20 board."""
+        row, col = divmod(square, self.cols)
+        return f"{column_name(col)}{self.rows - row}"
+
+    def parse(self, text: str) -> int:
+        """Square number of a Pentobi square name such as 'e10' (case-insensitive).
+
+        Raises:
+            SquareError: malformed, or off this board.
+        """
+        m = _SQUARE_RE.match(text.strip().lower())
+        if not m:
+            raise SquareError(f"bad square name {text!r}")
+        col = column_index(m.group(1))
+        row_number = int(m.group(2))
+        if not (0 <= col < self.cols and 1 <= row_number <= self.rows):
+            raise SquareError(f"square {text!r} is off the {self.rows}x{self.cols} board")
+        return (self.rows - row_number) * self.cols + col
+
+    def names(self, squares) -> list[str]:
+        """Names of squares sorted the way Pentobi writes them: a1, b1, ..., a2, ..."""
+        return [self.name(s) for s in sorted(squares, key=self._pentobi_key)]
+
+    def _pentobi_key(self, square: int) -> tuple[int, int]:
+        row, col = divmod(square, self.cols)
+        return (-row, col)
+
+    @cached_property
+    def edge_neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """For each square, the squares sharing an edge with it (no wrap-around)."""
+        return tuple(self._neighbours(s, ((-1, 0), (1, 0), (0, -1), (0, 1))) for s in range(self.size))
+
+    @cached_property
+    def corner_neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """For each square, the squares sharing only a corner with it (no wrap-around)."""
+        return tuple(
+            self._neighbours(s, ((-1, -1), (-1, 1), (1, -1), (1, 1))) for s in range(self.size)
+        )
+
+    def _neighbours(self, square: int, steps) -> tuple[int, ...]:
+        row, col = divmod(square, self.cols)
+        return tuple(
+            (row + dr) * self.cols + col + dc
+            for dr, dc in steps
+            if 0 <= row + dr < self.rows and 0 <= col + dc < self.cols
+        )
+
+    @cached_property
+    def blocked_mask(self) -> np.ndarray:
+        """Boolean array of shape (size,), True on blocked squares."""
+        mask = np.zeros(self.size, dtype=bool)
+        mask[list(self.blocked)] = True
+        return mask

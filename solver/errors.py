@@ -1,0 +1,49 @@
+"""Errors raised for bad input.
+
+Every problem with user input (a puzzle file, a game record, a solution file, a square name)
+is raised as :class:`InputError` or one of its subclasses. The command line prints
+``str(error)`` as a single line and exits with status 2, so the message must name the file
+and the place (line, key, move number, square) and say what is wrong.
+"""
+
+from __future__ import annotations
+
+
+class BlokusError(ValueError):
+    """Base class of every error this package raises on purpose."""
+
+
+class InputError(BlokusError):
+    """Bad input: a malformed file, an illegal position, an unknown name.
+
+    Args:
+        message: what is wrong, one line.
+        path: the file it came from, if any.
+        where: the place in the file ("line 4", "move 17", "[pieces].blue").
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, where: str | None = None):
+        self.message = message.replace("\n", " ")
+        self.path = path
+        self.where = where
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.path, self.where) if p]
+        return ": ".join(parts + [self.message])
+
+    def located(self, *, path: str | None = None, where: str | None = None) -> "InputError":
+        """Return a copy of this error with the file and/or place filled in where missing."""
+        return type(self)(self.message, path=self.path or path, where=self.where or where)
+
+
+class SquareError(InputError):
+    """A square name that cannot be parsed or lies off the board."""
+
+
+class PieceError(InputError):
+    """An unknown piece name, or a set of squares that is not a piece of the set."""
+
+
+class RuleError(InputError):
+    """A placement that breaks a rule of the game (overlap, edge contact, no corner contact...)."""

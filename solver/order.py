@@ -1,0 +1,63 @@
+"""Putting a set of placements into a legal order of play.
+
+Solvers find layouts as sets. A legal order exists iff the pieces are edge-disjoint and
+their corner-contact graph connects every piece to the colour's squares already on the
+board (or to the piece on its start square); any order that grows the connected set from there is legal.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .pieces import MONOMINO
+from .position import Placement, Position
+from .rules import corner_touches
+
+
+def order_of_play(position: Position, colour: str, placements: Sequence[Placement],
+                  monomino_last: bool = False) -> list[Placement] | None:
+    """A legal order of play for the placements a colour adds.
+
+    Args:
+        position: the position before any of them is placed.
+        colour: the colour that places them.
+        placements: the pieces it adds, in any order.
+        monomino_last: put the monomino last if some legal order allows it.
+
+    Returns:
+        The placements in an order in which each touches an earlier one (or the colour's
+        squares) at a corner, the first covering the start square if the colour has no
+        squares; None if there is no such order (some piece is an island). Edge contact is
+        not checked here; with ``monomino_last`` the monomino is last whenever that is legal.
+    """
+    board = position.board
+    state = position.colour(colour)
+    todo = list(placements)
+    held: list[Placement] = []
+    if monomino_last:
+        held = [p for p in todo if p.piece == MONOMINO][:1]
+        if held and len(todo) > 1 or held and state.squares:
+            todo.remove(held[0])
+        else:
+            held = []
+    ordered: list[Placement] = []
+    reached = set(state.squares)
+    while todo:
+        if reached:
+            nxt = next((p for p in todo if corner_touches(board, p.squares, frozenset(reached))), None)
+        else:
+            nxt = next((p for p in todo if state.start in p.squares), None)
+        if nxt is None:
+            break
+        todo.remove(nxt)
+        ordered.append(nxt)
+        reached |= nxt.squares
+    if todo:
+        if held:  # the monomino may be needed to connect the rest: try without holding it
+            return order_of_play(position, colour, placements, monomino_last=False)
+        return None
+    if held:
+        if not corner_touches(board, held[0].squares, frozenset(reached)):
+            return order_of_play(position, colour, placements, monomino_last=False)
+        ordered.append(held[0])
+    return ordered

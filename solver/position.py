@@ -1,0 +1,187 @@
+"""Positions: a board, the colours on it, what each colour has placed and has left.
+
+A :class:`Position` is an immutable value. Squares are board square numbers (see
+:mod:`solver.board`). Each colour keeps its placed pieces in order of play, so that the
+monomino bonus of a finished colour can be judged from the piece it really placed last.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Iterable
+
+from .board import Board
+from .errors import InputError
+from .pieces import MONOMINO, PIECES, sort_key
+from .variants import FULL_SET, Variant
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A piece on a set of squares.
+
+    Attributes:
+        piece: Pentobi's piece name, e.g. "V3".
+        squares: board square numbers covered (1..5 of them).
+    """
+
+    piece: str
+    squares: frozenset[int]
+
+    def names(self, board: Board) -> list[str]:
+        """Square names in Pentobi's order (a1, b1, ..., a2, ...)."""
+        return board.names(self.squares)
+
+
+def sorted_pieces(pieces: Iterable[str]) -> tuple[str, ...]:
+    """Piece names as a multiset in the standard order of the set."""
+    return tuple(sorted(pieces, key=sort_key))
+
+
+@dataclass(frozen=True)
+class ColourState:
+    """One colour in a position.
+
+    Attributes:
+        name: colour name ("blue", "purple", ...).
+        start: its start square number, or None for a colour that only has squares on the
+            board (a colour the solver never plays on a custom board may have none).
+        placed: the pieces it has on the board, in order of play.
+        remaining: the pieces it still has to place (a multiset, standard order).
+    """
+
+    name: str
+    start: int | None
+    placed: tuple[Placement, ...] = ()
+    remaining: tuple[str, ...] = ()
+
+    @cached_property
+    def squares(self) -> frozenset[int]:
+        """All squares this colour covers."""
+        return frozenset().union(*(p.squares for p in self.placed))
+
+    @property
+    def remaining_squares(self) -> int:
+        """Number of squares of the pieces still to place."""
+        return sum(PIECES[p].size for p in self.remaining)
+
+    @property
+    def last_piece(self) -> str | None:
+        """The piece it placed last, or None if it has placed none."""
+        return self.placed[-1].piece if self.placed else None
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board and the state of every colour on it.
+
+    Attributes:
+        board: the board (size and blocked squares).
+        colours: the colours in turn order.
+        bonus: whether the +15 / +5 bonuses are scored (False in Junior).
+        to_move: the colour to move, if known (from a game record).
+        variant: the built-in variant's name, or "custom".
+    """
+
+    board: Board
+    colours: tuple[ColourState, ...]
+    bonus: bool = True
+    to_move: str | None = None
+    variant: str = "custom"
+    _index: dict = field(init=False, repr=False, compare=False, default=None)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {c.name: i for i, c in enumerate(self.colours)})
+        seen: dict[int, str] = {}
+        for c in self.colours:
+            for sq in c.squares:
+                if sq in seen:
+                    raise InputError(
+                        f"square {self.board.name(sq)} is taken by both {seen[sq]} and {c.name}"
+                    )
+                seen[sq] = c.name
+        clash = set(seen) & self.board.blocked
+        if clash:
+            raise InputError(f"square {self.board.name(min(clash))} is blocked and taken")
+
+    @classmethod
+    def empty(cls, v: Variant) -> "Position":
+        """The start position of a built-in variant: empty board, every piece to place."""
+        board = Board(v.rows, v.cols)
+        colours = tuple(
+            ColourState(name, board.parse(start), (), sorted_pieces(v.pieces.elements()))
+            for name, start in zip(v.colours, v.starts)
+        )
+        return cls(board, colours, bonus=v.bonus, to_move=v.colours[0], variant=v.name)
+
+    def colour(self, name: str) -> ColourState:
+        """The state of one colour. Raises InputError if the position has no such colour."""
+        if name not in self._index:
+            raise InputError(f"no colour {name!r} in this position "
+                             f"(colours: {', '.join(self.colour_names)})")
+        return self.colours[self._index[name]]
+
+    @property
+    def colour_names(self) -> tuple[str, ...]:
+        """The colours' names in turn order."""
+        return tuple(c.name for c in self.colours)
+
+    @cached_property
+    def occupied(self) -> frozenset[int]:
+        """Squares covered by any colour."""
+        return frozenset().union(*(c.squares for c in self.colours))
+
+    @cached_property
+    def owner(self) -> dict[int, str]:
+        """Colour name of every covered square."""
+        return {sq: c.name for c in self.colours for sq in c.squares}
+
+    def with_placement(self, colour: str, placement: Placement) -> "Position":
+        """This position with one more piece of a colour on the board.
+
+        No rule is checked here (see :func:`solver.rules.move_problem`); the piece is taken
+        out of the colour's remaining pieces.
+
+        Raises:
+            InputError: the colour has no such piece left.
+        """
+        state = self.colour(colour)
+        left = list(state.remaining)
+        if placement.piece not in left:
+            raise InputError(f"{colour} has no piece {placement.piece} left")
+        left.remove(placement.piece)
+        new = replace(state, placed=state.placed + (placement,), remaining=tuple(left))
+        colours = tuple(new if c.name == colour else c for c in self.colours)
+        return replace(self, colours=colours)
+
+    def score(self, colour: str, monomino_last: bool | None = None) -> int:
+        """Official score of a colour: -1 per unplaced square, +15 if all placed, +5 more if
+        the monomino was placed last (no bonus in Junior). Source: Pentobi's scoring and the
+        rule sheets.
+
+        Args:
+            monomino_last: whether the monomino counts as placed last; default: whether it
+                really was the last piece this colour placed.
+        """
+        state = self.colour(colour)
+        score = -state.remaining_squares
+        if self.bonus and not state.remaining and state.placed:
+            last = state.last_piece == MONOMINO if monomino_last is None else monomino_last
+            score += 15 + (5 if last else 0)
+        return score
+
+
+def full_set_minus(placed: Iterable[str], pieces: Counter[str] = FULL_SET) -> tuple[str, ...]:
+    """The multiset ``pieces`` minus the pieces already placed, in standard order.
+
+    Raises:
+        InputError: a piece is placed more often than the set has it.
+    """
+    left = Counter(pieces)
+    for name in placed:
+        if left[name] <= 0:
+            raise InputError(f"piece {name} is on the board more often than the set has it")
+        left[name] -= 1
+    return sorted_pieces(left.elements())

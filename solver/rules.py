@@ -1,0 +1,95 @@
+"""The rules of placement, written plainly with sets: the reference the solvers are held to.
+
+Nothing here uses the precomputed placements or any solver. A move by a colour is legal iff
+(Blokus rule sheets; Pentobi ``Board::is_legal``):
+
+1. the colour still has that piece;
+2. the squares form that piece (in any rotation or reflection);
+3. every square is on the board, not blocked and not covered;
+4. no square shares an edge with a square of the same colour;
+5. if the colour has no square on the board, one square is its start square; otherwise one
+   square shares a corner with a square of the same colour.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .board import Board
+from .pieces import PIECES, Cell, Shape
+from .position import ColourState, Placement, Position
+
+
+def canonical_shape(cells: Iterable[Cell]) -> Shape:
+    """The smallest of the 8 rotations/reflections of a set of cells, each normalised.
+
+    Written independently of :func:`solver.pieces.orientations_of` so that the checker
+    does not trust the orientation table the solvers use.
+    """
+    cells = list(cells)
+    variants = []
+    for flip in (False, True):
+        pts = [(r, -c) if flip else (r, c) for r, c in cells]
+        for _ in range(4):
+            pts = [(-c, r) for r, c in pts]
+            r0 = min(r for r, _ in pts)
+            c0 = min(c for _, c in pts)
+            variants.append(tuple(sorted((r - r0, c - c0) for r, c in pts)))
+    return min(variants)
+
+
+_CANONICAL = {canonical_shape(p.cells): p.name for p in PIECES.values()}
+
+
+def shape_name(board: Board, squares: Iterable[int]) -> str | None:
+    """Name of the piece that these squares form, or None if they form none."""
+    cells = [board.row_col(s) for s in squares]
+    if not cells:
+        return None
+    return _CANONICAL.get(canonical_shape(cells))
+
+
+def corner_touches(board: Board, squares: Iterable[int], others: frozenset[int]) -> bool:
+    """Whether a square of ``squares`` shares a corner with a square of ``others``."""
+    return any(n in others for s in squares for n in board.corner_neighbours[s])
+
+
+def edge_touches(board: Board, squares: Iterable[int], others: frozenset[int]) -> bool:
+    """Whether a square of ``squares`` shares an edge with a square of ``others``."""
+    return any(n in others for s in squares for n in board.edge_neighbours[s])
+
+
+def move_problem(position: Position, colour: str, placement: Placement) -> str | None:
+    """The first rule a move breaks, in words, or None if the move is legal.
+
+    Args:
+        position: the position before the move.
+        colour: the colour that moves.
+        placement: the piece and the squares it covers.
+    """
+    board = position.board
+    state: ColourState = position.colour(colour)
+    squares = placement.squares
+    if placement.piece not in state.remaining:
+        return f"{colour} has no {placement.piece} left to place"
+    off = [s for s in squares if not 0 <= s < board.size]
+    if off:
+        return f"square number {off[0]} is off the board"
+    if shape_name(board, squares) != placement.piece or len(squares) != PIECES[placement.piece].size:
+        return f"squares {','.join(board.names(squares))} do not form piece {placement.piece}"
+    for s in sorted(squares):
+        if s in board.blocked:
+            return f"square {board.name(s)} is blocked"
+        if s in position.occupied:
+            return f"square {board.name(s)} is already taken by {position.owner[s]}"
+    own = state.squares
+    if edge_touches(board, squares, own):
+        return f"{placement.piece} shares an edge with another {colour} piece"
+    if not own:
+        if state.start is None:
+            return f"{colour} has no start square"
+        if state.start not in squares:
+            return f"the first {colour} piece must cover its start square {board.name(state.start)}"
+    elif not corner_touches(board, squares, own):
+        return f"{placement.piece} does not touch another {colour} piece at a corner"
+    return None

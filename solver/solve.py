@@ -1,0 +1,153 @@
+"""Solving a problem with a backend, then ordering and checking what it found.
+
+Data flows one way: problem -> backend (CP-SAT model or exact search) -> layout as sets ->
+legal order of play -> independent rule checker -> :class:`SolveResult`. A layout the
+checker refuses is a bug in a backend and raises :class:`SolverBug`; it is never shown.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Literal
+
+from .checker import CheckReport, check_layout
+from .order import order_of_play
+from .position import Placement
+from .problem import Problem
+
+Status = Literal["solved", "optimal", "infeasible", "unknown"]
+BACKENDS: tuple[str, ...] = ("auto", "cpsat", "search")
+
+
+class SolverBug(RuntimeError):
+    """A backend returned a layout that the rule checker refuses (never shown as an answer)."""
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """How to solve.
+
+    Attributes:
+        backend: "cpsat", "search", or "auto" (chosen per problem).
+        time_limit: seconds of wall time for the backend, or None for no limit.
+        workers: CP-SAT search workers (threads).
+        seed: random seed (CP-SAT ``random_seed``).
+        params: extra CP-SAT parameters in protobuf text format, e.g.
+            ``"log_search_progress: true"``.
+    """
+
+    backend: str = "auto"
+    time_limit: float | None = None
+    workers: int = 2
+    seed: int = 0
+    params: str = ""
+
+
+@dataclass(frozen=True)
+class BackendResult:
+    """What a backend returns.
+
+    Attributes:
+        status: "solved" (a layout, goal met), "optimal" (max-score, proven best),
+            "infeasible" (proven: no layout), "unknown" (stopped by the time limit).
+        layout: colour -> placements it adds, in any order; None without a layout.
+        bound: for max-score, a proven upper bound on the total score, if known.
+        stats: backend counters (nodes, cuts, ...), for display.
+    """
+
+    status: Status
+    layout: dict[str, list[Placement]] | None = None
+    bound: int | None = None
+    stats: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """A checked answer.
+
+    Attributes:
+        problem: what was asked.
+        status: as in :class:`BackendResult`.
+        layout: colour -> placements it adds, in a legal order of play (None without one).
+        report: the rule checker's report on the layout (None without one).
+        bound: for max-score, a proven upper bound on the total score, if known.
+        backend: the backend that answered.
+        wall_time: seconds, backend and checks included.
+        stats: backend counters.
+    """
+
+    problem: Problem
+    status: Status
+    layout: dict[str, list[Placement]] | None
+    report: CheckReport | None
+    bound: int | None
+    backend: str
+    wall_time: float
+    stats: dict
+
+    @property
+    def score(self) -> int | None:
+        """Total official score of the played colours in the layout, or None."""
+        if self.report is None:
+            return None
+        return sum(self.report.report(c).score for c in self.problem.colours)
+
+
+def pick_backend(problem: Problem, options: SolveOptions) -> str:
+    """The backend to use: the one asked for, or for "auto" the exact search."""
+    if options.backend != "auto":
+        return options.backend
+    return "search" if _available("search") else "cpsat"
+
+
+def _available(name: str) -> bool:
+    try:
+        importlib.import_module(f"solver.{name}")
+    except ImportError:
+        return False
+    return True
+
+
+def backend_function(name: str) -> Callable[[Problem, SolveOptions], BackendResult]:
+    """The ``solve`` function of a backend module (solver.cpsat, solver.search)."""
+    if name not in BACKENDS[1:]:
+        raise ValueError(f"unknown backend {name!r} (backends: {', '.join(BACKENDS)})")
+    return importlib.import_module(f"solver.{name}").solve
+
+
+def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> SolveResult:
+    """Solve a problem and check the answer.
+
+    Raises:
+        SolverBug: the backend's layout breaks a rule or misses the goal.
+    """
+    started = time.perf_counter()
+    name = pick_backend(problem, options)
+    raw = backend_function(name)(problem, options)
+    layout, report = None, None
+    if raw.layout is not None:
+        layout, report = _order_and_check(problem, raw.layout, name)
+    return SolveResult(problem, raw.status, layout, report, raw.bound, name,
+                       time.perf_counter() - started, raw.stats)
+
+
+def _order_and_check(problem: Problem, found: dict[str, list[Placement]], backend: str):
+    layout: dict[str, list[Placement]] = {}
+    for colour in problem.colours:
+        ordered = order_of_play(problem.position, colour, found.get(colour, []), monomino_last=True)
+        if ordered is None:
+            raise SolverBug(f"{backend}: {colour}'s pieces are not connected to its start")
+        layout[colour] = ordered
+    report = check_layout(problem.position, layout)
+    if not report.legal:
+        raise SolverBug(f"{backend}: layout breaks a rule: {report.problem}")
+    if problem.goal == "place-all":
+        for colour in problem.colours:
+            r = report.report(colour)
+            if not r.all_placed:
+                raise SolverBug(f"{backend}: {colour} still has {', '.join(r.remaining)}")
+            if problem.monomino_last and not r.monomino_last:
+                raise SolverBug(f"{backend}: {colour} cannot place its monomino last")
+    return layout, report

@@ -1,0 +1,51 @@
+"""Square names (Pentobi: a1 lower-left, letter i used, aa after z) and neighbours."""
+
+import pytest
+
+from solver.board import Board, column_index, column_name
+from solver.errors import SquareError
+
+
+def test_corner_names_20x20():
+    b = Board(20, 20)
+    assert b.name(0) == "a20"
+    assert b.name(19) == "t20"
+    assert b.name(399) == "t1"
+    assert b.name(380) == "a1"
+    assert b.parse("e10") == (20 - 10) * 20 + 4
+
+
+def test_letter_i_is_a_column():
+    b = Board(14, 14)
+    assert [b.name(b.square(13, c)) for c in range(10)] == [
+        "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1"]
+
+
+def test_columns_past_z():
+    assert column_name(25) == "z"
+    assert column_name(26) == "aa"
+    assert column_name(27) == "ab"
+    assert column_name(52) == "ba"
+    for c in range(60):
+        assert column_index(column_name(c)) == c
+    b = Board(30, 30)
+    assert b.parse("ad30") == 29
+    assert b.name(29) == "ad30"
+
+
+@pytest.mark.parametrize("bad", ["u1", "a21", "a0", "1a", "", "a", "zz99"])
+def test_off_board_or_malformed(bad):
+    with pytest.raises(SquareError):
+        Board(20, 20).parse(bad)
+
+
+def test_neighbours_do_not_wrap():
+    b = Board(5, 5)
+    assert sorted(b.edge_neighbours[4]) == [3, 9]  # e5: right edge, top row
+    assert sorted(b.corner_neighbours[5]) == [1, 11]  # a4: left edge
+    assert len(b.corner_neighbours[12]) == 4
+
+
+def test_pentobi_order():
+    b = Board(3, 3)
+    assert b.names({0, 4, 8, 6}) == ["a1", "c1", "b2", "a3"]
