@@ -25,6 +25,7 @@ class Problem:
         monomino_last: with "place-all", also require that each played colour can place its
             monomino last (it must be among its remaining pieces).
         name: where the problem came from (a file path), for messages.
+        title: a human title (from a puzzle file), may be empty.
     """
 
     position: Position
@@ -32,6 +33,7 @@ class Problem:
     goal: Goal = "place-all"
     monomino_last: bool = False
     name: str = ""
+    title: str = ""
 
     def __post_init__(self) -> None:
         if self.goal not in GOALS:

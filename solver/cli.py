@@ -1,0 +1,139 @@
+"""The ``blokus-solo`` command line (Click).
+
+Bad input of any kind ends with one line on standard error naming the file and the place,
+and exit status 2; no traceback, and no output file is touched.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from .errors import InputError
+from .output import describe_problem, describe_result, print_board
+from .puzzle import load_puzzle
+from .solution import read_solution, verify, write_json
+from .solve import BACKENDS, SolveOptions, SolverBug, solve
+
+
+class BadInput(click.ClickException):
+    """Bad input: printed as one line, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+class Group(click.Group):
+    """Turns InputError into :class:`BadInput` and SolverBug into an internal error."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except InputError as e:
+            raise BadInput(str(e)) from None
+        except SolverBug as e:
+            click.echo(f"internal error (please report): {e}", err=True)
+            sys.exit(70)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="blokus-solo")
+def main() -> None:
+    """Solve Blokus placement puzzles: can a colour still place all its pieces, find a
+    layout that places all 21 (or 84), count layouts, analyse Pentobi game records."""
+
+
+def solver_options(f):
+    """The options shared by every command that solves."""
+    options = [
+        click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
+                     help="cpsat: OR-tools CP-SAT model; search: Blokus-aware exact search; "
+                          "auto: picked per problem."),
+        click.option("--time-limit", type=click.FloatRange(min=0), default=None,
+                     metavar="SECONDS",
+                     help="Stop after this many seconds and answer 'unknown' (never 'no')."),
+        click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+                     help="CP-SAT search workers."),
+        click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
+        click.option("--params", default="", metavar="TEXT",
+                     help='Extra CP-SAT parameters, protobuf text format, e.g. '
+                          '"log_search_progress: true".'),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
+    """SolveOptions from the shared command-line options."""
+    return SolveOptions(backend=backend, time_limit=time_limit, workers=workers, seed=seed,
+                        params=params)
+
+
+@main.command("solve")
+@click.argument("puzzle")
+@solver_options
+@click.option("--out", "out", default=None, metavar="FILE",
+              help="Write the solution: FILE.json (solution file) or FILE.blksgf (Pentobi).")
+@click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
+def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain):
+    """Solve a puzzle file (TOML) and print the board, status, time and scores."""
+    writer = output_writer(out)
+    problem = load_puzzle(puzzle)
+    console = Console(no_color=plain or None, highlight=False)
+    describe_problem(console, problem)
+    result = solve(problem, make_options(backend, time_limit, workers, seed, params))
+    print_board(console, result, plain)
+    describe_result(console, result)
+    if writer:
+        writer(result)
+        console.print(f"wrote {out}")
+
+
+def output_writer(out: str | None):
+    """A function writing a result to ``out`` by its suffix; checked before solving so that
+    a bad name fails fast. Raises InputError for an unknown suffix or a missing folder."""
+    if out is None:
+        return None
+    path = Path(out)
+    if not path.parent.is_dir():
+        raise InputError(f"folder {str(path.parent)!r} does not exist", path=out)
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return lambda result: write_json(result, path)
+    if suffix in (".blksgf", ".sgf"):
+        from .game import write_result_sgf
+        return lambda result: write_result_sgf(result, path)
+    raise InputError("unknown output format: use .json or .blksgf", path=out)
+
+
+@main.command("verify")
+@click.argument("solution")
+def verify_command(solution):
+    """Check a solution file (JSON) with the independent rule checker.
+
+    Exit status 0 if every placement is legal and the file's scores and status hold,
+    1 if a rule is broken or a claim is false, 2 if the file cannot be read.
+    """
+    loaded = read_solution(solution)
+    report, mismatches = verify(loaded)
+    if not report.legal:
+        click.echo(f"{solution}: ILLEGAL: {report.problem}")
+        sys.exit(1)
+    total = sum(len(v) for v in loaded.layout.values())
+    click.echo(f"{solution}: legal: {total} placements checked against the rules")
+    for r in report.colours:
+        extra = ", monomino last" if r.monomino_last and r.all_placed else ""
+        left = f"{len(r.remaining)} pieces left" if r.remaining else "all pieces placed"
+        click.echo(f"  {r.colour:7} {left}, score {r.score}{extra}")
+    for m in mismatches:
+        click.echo(f"{solution}: FALSE CLAIM: {m}")
+    if mismatches:
+        sys.exit(1)
+
+

@@ -1,0 +1,128 @@
+"""Board diagrams: rows of characters, top row first.
+
+``.`` is an empty square, ``#`` a blocked one, and a colour letter (B, Y, R, G, P, O; see
+:data:`solver.variants.COLOUR_LETTERS`) a square already taken by that colour. Each
+edge-connected group of one colour's letter is one piece, so two pieces of one colour can
+never share an edge (Blokus forbids it anyway). The same format is used to print boards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import Board
+from .errors import InputError
+from .pieces import identify
+from .position import Placement, Position
+from .variants import COLOUR_LETTERS, LETTER_COLOURS
+
+EMPTY = "."
+BLOCKED = "#"
+
+
+@dataclass(frozen=True)
+class Diagram:
+    """A parsed diagram.
+
+    Attributes:
+        rows: the rows as given, stripped, top row first.
+        first_line: line number in the file of the first row (for messages), or None.
+    """
+
+    rows: tuple[str, ...]
+    first_line: int | None = None
+
+    @classmethod
+    def parse(cls, text: str, first_line: int | None = None) -> "Diagram":
+        """Split a diagram into rows; blank lines before and after are dropped, spaces
+        around each row are ignored. Raises InputError for blank rows inside the diagram."""
+        lines = text.split("\n")
+        numbered = [(i, line.strip()) for i, line in enumerate(lines)]
+        while numbered and not numbered[0][1]:
+            numbered.pop(0)
+        while numbered and not numbered[-1][1]:
+            numbered.pop()
+        if not numbered:
+            raise InputError("the diagram has no rows", where="diagram")
+        offset = numbered[0][0]
+        base = None if first_line is None else first_line + offset
+        diagram = cls(tuple(row for _, row in numbered), base)
+        for k, (_, row) in enumerate(numbered):
+            if not row:
+                raise InputError("blank row inside the diagram", where=diagram.where(k))
+        return diagram
+
+    def where(self, row: int, col: int | None = None) -> str:
+        """The place of a row (and column) for an error message."""
+        place = f"line {self.first_line + row}" if self.first_line is not None else f"diagram row {row + 1}"
+        return place if col is None else f"{place}, column {col + 1}"
+
+    def board(self, rows: int | None = None, cols: int | None = None) -> Board:
+        """The board: size from the diagram (checked against rows/cols when given) and its
+        blocked squares. Raises InputError on a size mismatch or an unknown character."""
+        width = len(self.rows[0])
+        if rows is not None and len(self.rows) != rows:
+            raise InputError(f"the diagram has {len(self.rows)} rows, the board {rows}",
+                             where=self.where(0))
+        for k, row in enumerate(self.rows):
+            expected = cols if cols is not None else width
+            if len(row) != expected:
+                raise InputError(f"row has {len(row)} squares, expected {expected}",
+                                 where=self.where(k))
+            for j, ch in enumerate(row):
+                if ch not in (EMPTY, BLOCKED) and ch.upper() not in LETTER_COLOURS:
+                    raise InputError(f"unknown character {ch!r} (use . # "
+                                     f"{' '.join(COLOUR_LETTERS.values())})", where=self.where(k, j))
+        cols = width if cols is None else cols
+        blocked = frozenset(r * cols + c for r, row in enumerate(self.rows)
+                            for c, ch in enumerate(row) if ch == BLOCKED)
+        return Board(len(self.rows), cols, blocked)
+
+    def pieces(self, board: Board) -> dict[str, list[Placement]]:
+        """Each colour's pieces: its edge-connected groups of squares, in reading order.
+
+        Raises:
+            InputError: a group is not a piece of the set (e.g. two pieces share an edge).
+        """
+        owner = {r * board.cols + c: LETTER_COLOURS[ch.upper()]
+                 for r, row in enumerate(self.rows) for c, ch in enumerate(row)
+                 if ch not in (EMPTY, BLOCKED)}
+        found: dict[str, list[Placement]] = {}
+        seen: set[int] = set()
+        for sq in sorted(owner):
+            if sq in seen:
+                continue
+            group = _group(board, owner, sq)
+            seen |= group
+            piece = identify([board.row_col(s) for s in group])
+            if piece is None:
+                r, c = board.row_col(sq)
+                raise InputError(
+                    f"the {owner[sq]} squares {','.join(board.names(group))} form no piece of "
+                    f"the set (two pieces of one colour may not share an edge)",
+                    where=self.where(r, c))
+            found.setdefault(owner[sq], []).append(Placement(piece.name, frozenset(group)))
+        return found
+
+
+def _group(board: Board, owner: dict[int, str], sq: int) -> frozenset[int]:
+    colour, group, todo = owner[sq], {sq}, [sq]
+    while todo:
+        for n in board.edge_neighbours[todo.pop()]:
+            if n not in group and owner.get(n) == colour:
+                group.add(n)
+                todo.append(n)
+    return frozenset(group)
+
+
+def render(position: Position) -> list[str]:
+    """The position as diagram rows (top row first), the inverse of parsing."""
+    board = position.board
+    cells = [[EMPTY] * board.cols for _ in range(board.rows)]
+    for sq in board.blocked:
+        r, c = board.row_col(sq)
+        cells[r][c] = BLOCKED
+    for sq, colour in position.owner.items():
+        r, c = board.row_col(sq)
+        cells[r][c] = COLOUR_LETTERS[colour]
+    return ["".join(row) for row in cells]

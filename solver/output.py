@@ -1,0 +1,58 @@
+"""What the commands print about problems and results."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from .problem import Problem
+from .render import plain_board, rich_board
+from .solve import SolveResult
+
+STATUS_TEXT = {
+    "solved": "solved",
+    "optimal": "optimal (proven best)",
+    "infeasible": "infeasible (proven: no layout exists)",
+    "unknown": "unknown (time limit reached: this is NOT a proof that no layout exists)",
+}
+
+
+def describe_problem(console: Console, problem: Problem) -> None:
+    """One or two lines: title, file, board, colours played, goal."""
+    pos = problem.position
+    if problem.title:
+        console.print(problem.title, style="bold", markup=False)
+    board = f"{pos.variant} {pos.board.rows}x{pos.board.cols}"
+    if pos.board.blocked:
+        board += f" ({len(pos.board.blocked)} blocked)"
+    goal = problem.goal + (", monomino last" if problem.monomino_last else "")
+    source = f"{problem.name}: " if problem.name else ""
+    console.print(f"{source}{board}; plays {', '.join(problem.colours)}; goal {goal}", markup=False)
+
+
+def print_board(console: Console, result: SolveResult, plain: bool) -> None:
+    """The final board (or the starting one when there is no layout)."""
+    position = result.report.final if result.report else result.problem.position
+    if console.is_terminal and not plain:
+        new = frozenset().union(*(p.squares for ps in (result.layout or {}).values() for p in ps))
+        console.print(rich_board(position, new))
+    else:
+        for line in plain_board(position):
+            console.print(line, markup=False, highlight=False)
+
+
+def describe_result(console: Console, result: SolveResult) -> None:
+    """Status, backend, wall time, then one line per played colour."""
+    console.print(f"status: {STATUS_TEXT[result.status]}  "
+                  f"[{result.backend}, {result.wall_time:.2f} s]", markup=False)
+    if result.report is None:
+        return
+    for colour in result.problem.colours:
+        r = result.report.report(colour)
+        start = result.problem.position.colour(colour)
+        total = len(start.remaining)
+        bonus = ", monomino last" if r.monomino_last and r.all_placed else ""
+        console.print(f"  {colour:7} placed {r.added} of {total} pieces, score {r.score}{bonus}",
+                      markup=False)
+    if result.problem.goal == "max-score":
+        bound = f", upper bound {result.bound}" if result.bound is not None and result.status != "optimal" else ""
+        console.print(f"  total score {result.score}{bound}", markup=False)

@@ -1,0 +1,253 @@
+"""Puzzle files (TOML): a board, what is on it, who plays and what counts as solved.
+
+Keys (all optional except where said; see README "Puzzle files")::
+
+    title = "..."               # shown when solving
+    variant = "custom"          # classic | duo | junior | custom (default: classic)
+    size = [5, 5]               # rows, columns (custom boards; default from the diagram)
+    colours = ["blue"]          # colours the solver plays (default: all of the variant's)
+    goal = "place-all"          # or "max-score"
+    monomino-last = false       # place-all: each played colour must end with the monomino
+    blocked = ["c3"]            # blocked squares (or '#' in the diagram)
+    diagram = '''...'''         # rows top to bottom: . empty, # blocked, B Y R G P O taken
+    [start]                     # colour = square; default: the variant's start squares
+    blue = "a5"
+    [pieces]                    # colour = list of pieces still to place
+    blue = ["1", "2", "V3"]     # default: the variant's set minus the pieces on the board
+
+Every error names the file and the key or diagram line.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+from .board import Board
+from .diagram import Diagram
+from .errors import InputError
+from .order import order_of_play
+from .pieces import canonical_name
+from .position import ColourState, Placement, Position, sorted_pieces
+from .problem import GOALS, Problem
+from .variants import COLOUR_LETTERS, FULL_SET, VARIANTS, colour_name
+
+KEYS = {"title", "description", "source", "variant", "size", "colours", "goal",
+        "monomino-last", "blocked", "diagram", "start", "pieces"}
+PUZZLE_VARIANTS = ("classic", "duo", "junior", "custom")
+
+
+def load_puzzle(path: str | Path) -> Problem:
+    """Read a puzzle file.
+
+    Returns:
+        The :class:`Problem` it describes; ``name`` is the path, ``title`` its title.
+
+    Raises:
+        InputError: unreadable file, bad TOML, unknown key/variant/colour/piece, a diagram
+            with wrong row lengths or groups that are not pieces, a piece listed more often
+            than the set has it, a start square off the board...
+    """
+    path = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise InputError(f"cannot read puzzle: {why}", path=path) from None
+    try:
+        return parse_puzzle(text, path)
+    except InputError as e:
+        raise e.located(path=path) from None
+
+
+def parse_puzzle(text: str, path: str = "<puzzle>") -> Problem:
+    """Parse the text of a puzzle file (see :func:`load_puzzle`)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"invalid TOML: {e}", path=path) from None
+    for key in data:
+        if key not in KEYS:
+            raise InputError(f"unknown key (keys: {', '.join(sorted(KEYS))})", where=key)
+    return _Reader(data, text).problem(path)
+
+
+class _Reader:
+    """Turns the TOML table into a Problem, one key at a time."""
+
+    def __init__(self, data: dict, text: str):
+        self.data = data
+        self.text = text
+        name = self._get("variant", str, "classic").strip().lower()
+        if name not in PUZZLE_VARIANTS:
+            raise InputError(f"unknown variant {name!r} (variants: {', '.join(PUZZLE_VARIANTS)})",
+                             where="variant")
+        self.variant = VARIANTS.get(name)
+
+    def _get(self, key, kind, default=None):
+        value = self.data.get(key, default)
+        if value is not None and not isinstance(value, kind):
+            raise InputError(f"expected {kind.__name__ if isinstance(kind, type) else 'a table'}, "
+                             f"got {value!r}", where=key)
+        return value
+
+    def problem(self, path: str) -> Problem:
+        board, diagram = self._board()
+        on_board = diagram.pieces(board) if diagram else {}
+        starts = self._starts(board)
+        names = self._colour_names(starts, on_board)
+        played = self._played(names)
+        colours = tuple(self._colour(board, c, starts.get(c), on_board.get(c, [])) for c in names)
+        position = Position(board, colours, bonus=self.variant.bonus if self.variant else True,
+                            variant=self.variant.name if self.variant else "custom")
+        goal = self._get("goal", str, "place-all")
+        if goal not in GOALS:
+            raise InputError(f"unknown goal {goal!r} (goals: {', '.join(GOALS)})", where="goal")
+        mono = self._get("monomino-last", bool, False)
+        return Problem(position, played, goal, mono, name=path, title=self._get("title", str, ""))
+
+    def _board(self) -> tuple[Board, Diagram | None]:
+        size = self.data.get("size")
+        rows = cols = None
+        if size is not None:
+            if not (isinstance(size, list) and len(size) == 2 and all(isinstance(n, int) for n in size)):
+                raise InputError(f"expected [rows, columns], got {size!r}", where="size")
+            rows, cols = size
+        if self.variant:
+            if size is not None and (rows, cols) != (self.variant.rows, self.variant.cols):
+                raise InputError(f"{self.variant.name} is {self.variant.rows}x{self.variant.cols}",
+                                 where="size")
+            rows, cols = self.variant.rows, self.variant.cols
+        text = self._get("diagram", str)
+        diagram = Diagram.parse(text, self._line_of("diagram")) if text is not None else None
+        if diagram:
+            board = diagram.board(rows, cols)
+        elif rows is None:
+            raise InputError("a custom board needs 'size' or 'diagram'", where="size")
+        else:
+            board = Board(rows, cols)
+        return self._with_blocked(board), diagram
+
+    def _line_of(self, key: str) -> int | None:
+        """Line number of the first diagram row: TOML drops a newline right after '''."""
+        for n, line in enumerate(self.text.split("\n"), start=1):
+            stripped = line.lstrip()
+            if stripped.startswith(key) and stripped[len(key):].lstrip().startswith("="):
+                after = stripped.split("=", 1)[1].strip()
+                opener = after[:3]
+                return n + 1 if opener in ('"""', "'''") and after == opener else n
+        return None
+
+    def _with_blocked(self, board: Board) -> Board:
+        listed = self._get("blocked", list, [])
+        blocked = set(board.blocked)
+        for k, name in enumerate(listed):
+            if not isinstance(name, str):
+                raise InputError(f"expected a square name, got {name!r}", where=f"blocked[{k}]")
+            blocked.add(_square(board, name, f"blocked[{k}]"))
+        return Board(board.rows, board.cols, frozenset(blocked))
+
+    def _starts(self, board: Board) -> dict[str, int]:
+        table = self._get("start", dict, {})
+        starts = {}
+        if self.variant:
+            starts = {c: board.parse(s) for c, s in zip(self.variant.colours, self.variant.starts)}
+        for key, value in table.items():
+            where = f"[start].{key}"
+            colour = _colour(key, where)
+            if self.variant and colour not in self.variant.colours:
+                raise InputError(f"{self.variant.name} has no colour {colour}", where=where)
+            if not isinstance(value, str):
+                raise InputError(f"expected a square name, got {value!r}", where=where)
+            starts[colour] = _square(board, value, where)
+            if starts[colour] in board.blocked:
+                raise InputError(f"start square {value} is blocked", where=where)
+        return starts
+
+    def _colour_names(self, starts: dict[str, int], on_board: dict) -> tuple[str, ...]:
+        if self.variant:
+            return self.variant.colours
+        named = set(starts) | set(on_board) | {_colour(k, f"[pieces].{k}")
+                                               for k in self._get("pieces", dict, {})}
+        named |= {_colour(c, "colours") for c in self._get("colours", list, []) if isinstance(c, str)}
+        if not named:
+            raise InputError("a custom board needs a start square: add [start] blue = \"a1\"",
+                             where="start")
+        return tuple(c for c in COLOUR_LETTERS if c in named)
+
+    def _played(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        listed = self._get("colours", list)
+        if listed is None:
+            return names if self.variant else tuple(c for c in names if c in self._get("start", dict, {})
+                                                    or c in self._get("pieces", dict, {}))
+        played = []
+        for k, item in enumerate(listed):
+            colour = _colour(item, f"colours[{k}]") if isinstance(item, str) else None
+            if colour is None or colour not in names:
+                raise InputError(f"no colour {item!r} on this board", where=f"colours[{k}]")
+            played.append(colour)
+        if len(set(played)) != len(played):
+            raise InputError("a colour is listed twice", where="colours")
+        return tuple(c for c in names if c in played)
+
+    def _colour(self, board: Board, colour: str, start: int | None,
+                placed: list[Placement]) -> ColourState:
+        pieces = self.variant.pieces if self.variant else FULL_SET
+        where = f"[pieces].{colour}"
+        used = Counter(p.piece for p in placed)
+        for name, n in used.items():
+            if n > pieces[name]:
+                raise InputError(f"{colour} has {n} {name} on the board; the set has {pieces[name]}",
+                                 where="diagram")
+        if start is not None and placed:
+            placed = self._ordered(board, colour, start, placed)
+        listed = self._pieces_of(colour)
+        if listed is None:
+            remaining = sorted_pieces((Counter(pieces) - used).elements())
+        else:
+            remaining = sorted_pieces(listed)
+            for name, n in Counter(listed).items():
+                if n + used[name] > pieces[name]:
+                    why = "is already on the board" if used[name] else "is listed twice"
+                    raise InputError(f"piece {name} {why}; the set has {pieces[name]}", where=where)
+        return ColourState(colour, start, tuple(placed), remaining)
+
+    def _pieces_of(self, colour: str) -> list[str] | None:
+        table = self._get("pieces", dict, {})
+        for key, value in table.items():
+            if _colour(key, f"[pieces].{key}") != colour:
+                continue
+            where = f"[pieces].{key}"
+            if not isinstance(value, list):
+                raise InputError(f"expected a list of piece names, got {value!r}", where=where)
+            try:
+                return [canonical_name(str(v)) for v in value]
+            except InputError as e:
+                raise e.located(where=where) from None
+        return None
+
+    @staticmethod
+    def _ordered(board: Board, colour: str, start: int, placed: list[Placement]) -> list[Placement]:
+        """The colour's pieces on the board in a legal order of play from its start square."""
+        empty = Position(board, (ColourState(colour, start, (), tuple(p.piece for p in placed)),))
+        order = order_of_play(empty, colour, placed)
+        if order is None:
+            raise InputError(f"{colour}'s pieces on the board are not all connected by corner "
+                             f"contact to its start square {board.name(start)}", where="diagram")
+        return order
+
+
+def _colour(text, where: str) -> str:
+    try:
+        return colour_name(str(text))
+    except InputError as e:
+        raise e.located(where=where) from None
+
+
+def _square(board: Board, name: str, where: str) -> int:
+    try:
+        return board.parse(name)
+    except InputError as e:
+        raise e.located(where=where) from None
+
