@@ -1,0 +1,582 @@
+"""Blokus game records in Pentobi SGF (``.blksgf``): reading, replaying, writing.
+
+Meaning of the properties (Pentobi ``libpentobi_base/Pentobi-SGF.md``, ``NodeUtil.cpp``,
+``BoardUpdater.cpp``):
+
+- ``GM`` (root): the variant, one of the ``sgf_name`` of :data:`solver.variants.VARIANTS`
+  (``Blokus``, ``Blokus Two-Player``, ``Blokus Three-Player``, ``Blokus Duo``,
+  ``Blokus Junior``). Any other value is an unsupported variant.
+- Moves: in two-colour variants ``B`` / ``W`` (also ``1`` / ``2``, which Pentobi reads too);
+  in the four-colour variants ``1``..``4`` (blue, yellow, red, green). ``B``/``W`` there are
+  players, not colours, so a ``B``/``W`` move in a four-colour game is an error. Pentobi's
+  pre-0.2 ``BLUE``/``YELLOW``/``RED``/``GREEN`` move properties are read as well. A value
+  lists the piece's squares, comma-separated, in any order; several values are joined
+  (Pentobi's deprecated old form); an empty value is a pass. At most one move per node.
+- Setup, in any node: ``A1``..``A4`` (and ``AB``/``AW`` = colours 1 and 2) add pieces, one
+  value per piece; then ``AE`` removes every piece that covers one of a value's squares
+  (Pentobi removes only a piece whose squares equal the value; a value that removes
+  nothing is an error here).
+  Setup pieces must be on free squares and be pieces the colour still has, but need not
+  follow the placement rules (they may come from a diagram). ``PL`` sets the colour to move.
+  Within a node: setup first, then ``PL``, then the move (as in Pentobi's BoardUpdater).
+- The game follows the main line (the first variation everywhere).
+
+Every move is checked with :func:`solver.rules.move_problem` as it is read; the piece is
+identified from its squares with :func:`solver.rules.shape_name`.
+
+Our conventions (documented choices):
+
+- A *placement* is a move that puts a piece down; passes and setup are not placements.
+  ``Game.position(n)`` is the position after ``n`` placements, including every setup node
+  and pass before the next placement; ``n = 0`` is the start (or setup) position. Pentobi's
+  ``loadsgf FILE N`` is our ``position(N - 1)`` for files without passes or setup.
+- Who is to move: the first colour of the variant at the start; ``PL`` sets it (in any
+  node; Pentobi heeds it only in nodes with setup); after a
+  move (a placement or a pass) by colour c it is the colour after c in turn order. Nothing
+  is skipped, even a colour that has no legal move (as in Pentobi's ``Board::play``).
+- Each colour's placed pieces are kept in order of play; setup pieces count as placed in
+  the order they appear in the file (Pentobi itself gives no +5 for a colour that finished
+  in a setup node; we judge the bonus from the last piece as listed).
+- "move k" in messages counts the main line's move nodes, passes included, from 1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from .board import Board
+from .errors import InputError, PieceError, RuleError, SquareError
+from .pieces import PIECES
+from .placements import legal_moves
+from .position import Placement, Position, sorted_pieces
+from .rules import move_problem, shape_name
+from .sgf import Location, Node, Property, decode, format_property, parse
+from .variants import VARIANTS, Variant, colour_name
+
+APPLICATION = "blokus-solo"
+
+#: Variants by Pentobi's ``GM`` value.
+VARIANTS_BY_SGF: dict[str, Variant] = {v.sgf_name: v for v in VARIANTS.values()}
+
+_OLD_COLOUR_IDS = ("BLUE", "YELLOW", "RED", "GREEN")
+_SETUP_ORDER = ("A1", "A2", "A3", "A4", "AB", "AW")  # Pentobi's BoardUpdater order
+
+
+# ---------------------------------------------------------------------------------------
+# Colours and SGF identifiers
+
+
+def move_ids(v: Variant) -> dict[str, str]:
+    """Move property identifier -> colour name for a variant.
+
+    Two colours: ``B``, ``W``, ``1``, ``2``, ``BLUE``, ``GREEN``; four colours: ``1``..``4``
+    and ``BLUE``, ``YELLOW``, ``RED``, ``GREEN`` (Pentobi ``NodeUtil.cpp::get_move``).
+    """
+    if len(v.colours) == 2:
+        first, second = v.colours
+        return {"B": first, "W": second, "1": first, "2": second,
+                "BLUE": first, "GREEN": second}
+    ids = {str(k + 1): c for k, c in enumerate(v.colours)}
+    ids.update(zip(_OLD_COLOUR_IDS, v.colours))
+    return ids
+
+
+def colour_id(v: Variant, colour: str) -> str:
+    """The SGF identifier Pentobi writes for a colour's moves: ``B``/``W`` or ``1``..``4``."""
+    k = v.colours.index(colour)
+    return ("B", "W")[k] if len(v.colours) == 2 else str(k + 1)
+
+
+def setup_id(v: Variant, colour: str) -> str:
+    """The setup identifier Pentobi writes for a colour: ``AB``/``AW`` or ``A1``..``A4``."""
+    return "A" + colour_id(v, colour)
+
+
+def _setup_ids(v: Variant) -> dict[str, str]:
+    ids = {f"A{k + 1}": c for k, c in enumerate(v.colours)}
+    ids.update({"AB": v.colours[0], "AW": v.colours[1]})
+    return ids
+
+
+def _player_ids(v: Variant) -> dict[str, str]:
+    """``PL`` value -> colour (Pentobi ``NodeUtil.cpp::get_player``)."""
+    ids = {str(k + 1): c for k, c in enumerate(v.colours)}
+    ids.update({"B": v.colours[0], "W": v.colours[1]})
+    return ids
+
+
+def parse_colour(v: Variant, text: str) -> str:
+    """A colour of a variant from its SGF move id, name or letter.
+
+    SGF ids are ``B``/``W`` in two-colour variants (``B`` is purple in Duo, not blue) and
+    ``1``..``4`` in the others; letters and names follow
+    :data:`solver.variants.COLOUR_LETTERS` (case-insensitive).
+
+    Raises:
+        InputError: not a colour of this variant.
+    """
+    key = text.strip()
+    ids = {colour_id(v, c): c for c in v.colours}
+    if key.upper() in ids:
+        return ids[key.upper()]
+    try:
+        name = colour_name(key)
+    except InputError:
+        name = None
+    if name not in v.colours:
+        choices = ", ".join(f"{colour_id(v, c)}/{c}" for c in v.colours)
+        raise InputError(f"{text!r} is not a colour of {v.sgf_name} (colours: {choices})")
+    return name
+
+
+def squares_text(board: Board, squares) -> str:
+    """Squares as an SGF move value: names comma-separated in Pentobi's order a1, b1, ..., a2."""
+    return ",".join(board.names(squares))
+
+
+# ---------------------------------------------------------------------------------------
+# Game records
+
+
+@dataclass(frozen=True)
+class GameMove:
+    """One move node of the main line.
+
+    Attributes:
+        number: 1-based count of move nodes (passes included).
+        colour: the colour that moves.
+        placement: the piece put down, or None for a pass.
+        location: where the move property is in the file.
+    """
+
+    number: int
+    colour: str
+    placement: Placement | None
+    location: Location
+
+    @property
+    def is_pass(self) -> bool:
+        """Whether this move is a pass (an empty value)."""
+        return self.placement is None
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """A game record read from a ``.blksgf`` file, replayed into positions.
+
+    Attributes:
+        variant: the built-in variant (from ``GM``).
+        moves: the main line's moves (placements and passes) in order.
+        info: the root node's other properties as text (``GN``, ``PB``, ``C``, ...),
+            first value of each.
+        path: the file it was read from, if any.
+        has_setup: whether any node on the main line has setup properties.
+    """
+
+    variant: Variant
+    moves: tuple[GameMove, ...]
+    info: Mapping[str, str]
+    path: str | None
+    has_setup: bool
+    _positions: tuple[Position, ...] = field(repr=False)
+
+    @property
+    def num_placements(self) -> int:
+        """Number of placements (moves that put a piece down) on the main line."""
+        return len(self._positions) - 1
+
+    def position(self, after: int | None = None) -> Position:
+        """The position after ``after`` placements (default: the end of the game).
+
+        ``position(0)`` is the start, or the setup position; ``to_move`` is set as described
+        in the module docstring.
+
+        Raises:
+            InputError: ``after`` is negative or past the end (``where="move N"``).
+        """
+        if after is None:
+            return self._positions[-1]
+        if not 0 <= after <= self.num_placements:
+            raise InputError(
+                f"the game has {self.num_placements} placements; there is no position "
+                f"after {after}", path=self.path, where=f"move {after}")
+        return self._positions[after]
+
+    @property
+    def final(self) -> Position:
+        """The position at the end of the main line."""
+        return self._positions[-1]
+
+
+def load_game(path: str | Path) -> Game:
+    """Read a ``.blksgf`` file (UTF-8) into a :class:`Game`.
+
+    Raises:
+        InputError: the file cannot be read, is not UTF-8, is not well-formed SGF, names an
+            unsupported variant, or has a bad or illegal move or setup (with ``path`` and
+            ``where``).
+    """
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the file ({exc.strerror or exc})", path=name) from None
+    return read_sgf_bytes(data, path=name)
+
+
+def read_sgf_bytes(data: bytes, path: str | None = None) -> Game:
+    """:func:`read_sgf_text` for undecoded bytes (UTF-8). Raises InputError."""
+    return read_sgf_text(decode(data, path), path=path)
+
+
+def read_sgf_text(text: str, path: str | None = None) -> Game:
+    """Read the first game tree of an SGF text and replay its main line.
+
+    Args:
+        text: the file's text.
+        path: the file name, used in error messages.
+
+    Raises:
+        InputError (or SquareError, PieceError, RuleError): see :func:`load_game`.
+    """
+    tree = parse(text, path)[0]
+    return _Replay(tree.main_line(), path).run()
+
+
+@lru_cache(maxsize=None)
+def start_position(variant_name: str) -> Position:
+    """The empty start position of a built-in variant (one shared Board per variant)."""
+    return Position.empty(VARIANTS[variant_name])
+
+
+class _Replay:
+    """Replays the main line of a game tree, checking every move and setup."""
+
+    def __init__(self, nodes: list[Node], path: str | None):
+        self.nodes = nodes
+        self.path = path
+        self.variant = self._variant(nodes[0])
+        self.position = start_position(self.variant.name)
+        self.board = self.position.board
+        self.to_move = self.variant.colours[0]
+        self.move_ids = move_ids(self.variant)
+        self.setup_ids = _setup_ids(self.variant)
+        self.player_ids = _player_ids(self.variant)
+
+    def error(self, message: str, location: Location, where: str | None = None,
+              kind: type[InputError] = InputError) -> InputError:
+        return kind(message, path=self.path, where=where or str(location))
+
+    def _variant(self, root: Node) -> Variant:
+        gm = root.get("GM")
+        if gm is None:
+            raise InputError("the root node has no GM property (the game variant)",
+                             path=self.path, where=str(root.location))
+        name = gm.value.strip()
+        if name not in VARIANTS_BY_SGF:
+            supported = ", ".join(VARIANTS_BY_SGF)
+            raise InputError(f"unsupported variant GM[{gm.value}] (supported: {supported})",
+                             path=self.path, where=str(gm.value_locations[0]))
+        return VARIANTS_BY_SGF[name]
+
+    def run(self) -> Game:
+        positions: list[Position] = []
+        moves: list[GameMove] = []
+        has_setup = False
+        for node in self.nodes:
+            has_setup |= self._setup(node)
+            self._player(node)
+            move = self._move_property(node)
+            if move is None:
+                continue
+            colour = self.move_ids[move.ident]
+            number = len(moves) + 1
+            placement = self._placement(move, colour, number)
+            if placement is not None:
+                positions.append(self._current())
+                self.position = self.position.with_placement(colour, placement)
+            moves.append(GameMove(number, colour, placement, move.location))
+            colours = self.variant.colours
+            self.to_move = colours[(colours.index(colour) + 1) % len(colours)]
+        positions.append(self._current())
+        root = self.nodes[0]
+        info = {p.ident: p.value for p in root.properties
+                if p.ident not in self.move_ids and p.ident not in self.setup_ids
+                and p.ident not in ("AE", "PL")}
+        return Game(self.variant, tuple(moves), info, self.path, has_setup, tuple(positions))
+
+    def _current(self) -> Position:
+        if self.position.to_move == self.to_move:
+            return self.position
+        return replace(self.position, to_move=self.to_move)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def _move_property(self, node: Node) -> Property | None:
+        found = [p for p in node.properties if p.ident in self.move_ids]
+        wrong = [p for p in node.properties
+                 if p.ident in ("B", "W", "1", "2", "3", "4") and p.ident not in self.move_ids]
+        if wrong:
+            p = wrong[0]
+            ids = "B and W" if len(self.variant.colours) == 2 else "1 to 4"
+            raise self.error(f"{p.ident} is not a colour in {self.variant.sgf_name} "
+                             f"(moves use {ids})", p.location)
+        if len(found) > 1:
+            raise self.error(f"two moves in one node ({found[0].ident} and {found[1].ident})",
+                             found[1].location)
+        return found[0] if found else None
+
+    def _placement(self, prop: Property, colour: str, number: int) -> Placement | None:
+        where = f"move {number} ({prop.location})"
+        text = ",".join(v for v in prop.values if v.strip())
+        if not text.strip():
+            return None  # a pass
+        squares = self._squares(text, prop.value_locations[0], where)
+        piece = shape_name(self.board, squares)
+        value = f"{prop.ident}[{text}]"
+        if piece is None:
+            raise self.error(f"{value}: the squares do not form a piece", prop.location,
+                             where, PieceError)
+        placement = Placement(piece, squares)
+        problem = move_problem(self.position, colour, placement)
+        if problem:
+            raise self.error(f"illegal move {value} ({colour} {piece}): {problem}",
+                             prop.location, where, RuleError)
+        return placement
+
+    def _squares(self, text: str, location: Location, where: str | None = None) -> frozenset[int]:
+        squares: list[int] = []
+        for name in text.split(","):
+            try:
+                squares.append(self.board.parse(name))
+            except SquareError as exc:
+                raise self.error(exc.message, location, where, SquareError) from None
+        if len(set(squares)) != len(squares):
+            raise self.error(f"a square is listed twice in [{text}]", location, where, SquareError)
+        if len(squares) > 5:
+            raise self.error(f"[{text}] has {len(squares)} squares; a piece has at most 5",
+                             location, where, PieceError)
+        return frozenset(squares)
+
+    # -- setup and player ----------------------------------------------------------------
+
+    def _setup(self, node: Node) -> bool:
+        """Apply the node's setup properties. Returns whether it had any."""
+        present = [p for p in node.properties if p.ident in _SETUP_ORDER or p.ident == "AE"]
+        if not present:
+            return False
+        for ident in _SETUP_ORDER:
+            prop = node.get(ident)
+            if prop is None:
+                continue
+            if ident not in self.setup_ids:
+                raise self.error(f"{ident} is not a colour in {self.variant.sgf_name}",
+                                 prop.location)
+            for value, location in zip(prop.values, prop.value_locations):
+                self._add_setup(self.setup_ids[ident], ident, value, location)
+        prop = node.get("AE")
+        if prop is not None:
+            for value, location in zip(prop.values, prop.value_locations):
+                self._remove_setup(value, location)
+        return True
+
+    def _add_setup(self, colour: str, ident: str, value: str, location: Location) -> None:
+        squares = self._squares(value, location)
+        piece = shape_name(self.board, squares)
+        if piece is None:
+            raise self.error(f"setup {ident}[{value}]: the squares do not form a piece",
+                             location, kind=PieceError)
+        if piece not in self.position.colour(colour).remaining:
+            raise self.error(f"setup {ident}[{value}]: {colour} has no {piece} left to place",
+                             location, kind=RuleError)
+        taken = sorted(squares & self.position.occupied)
+        if taken:
+            owner = self.position.owner[taken[0]]
+            raise self.error(f"setup {ident}[{value}]: square {self.board.name(taken[0])} "
+                             f"is already taken by {owner}", location, kind=RuleError)
+        self.position = self.position.with_placement(colour, Placement(piece, squares))
+
+    def _remove_setup(self, value: str, location: Location) -> None:
+        squares = self._squares(value, location) if value.strip() else frozenset()
+        removed = False
+        colours = []
+        for state in self.position.colours:
+            keep = tuple(p for p in state.placed if not p.squares & squares)
+            if len(keep) != len(state.placed):
+                removed = True
+                gone = [p.piece for p in state.placed if p.squares & squares]
+                state = replace(state, placed=keep,
+                                remaining=sorted_pieces(list(state.remaining) + gone))
+            colours.append(state)
+        if not removed:
+            raise self.error(f"AE[{value}]: there is no piece on these squares to remove",
+                             location)
+        self.position = replace(self.position, colours=tuple(colours))
+
+    def _player(self, node: Node) -> None:
+        prop = node.get("PL")
+        if prop is None:
+            return
+        key = prop.value.strip().upper()
+        if key not in self.player_ids:
+            choices = ", ".join(self.player_ids)
+            raise self.error(f"PL[{prop.value}] is not a colour in {self.variant.sgf_name} "
+                             f"(one of {choices})", prop.value_locations[0])
+        self.to_move = self.player_ids[key]
+
+
+# ---------------------------------------------------------------------------------------
+# Legal moves in SGF notation
+
+
+def sgf_moves(position: Position, colour: str) -> list[str]:
+    """Every legal next move of a colour, in SGF notation, sorted.
+
+    Each move is its squares comma-separated in Pentobi's order (``a1, b1, ..., a2``). The
+    list is sorted by piece (standard order of the set), then by the squares in Pentobi's
+    order (row number, then column). A piece a colour has twice (Junior) gives each
+    placement once, as Pentobi's ``all_legal`` does.
+    """
+    board = position.board
+
+    def key(placement: Placement):
+        cells = sorted((board.rows - r, c) for r, c in map(board.row_col, placement.squares))
+        return PIECES[placement.piece].index, cells
+
+    return [squares_text(board, p.squares) for p in sorted(legal_moves(position, colour), key=key)]
+
+
+def game_moves(path: str | Path, colour: str, after: int | None = None) -> list[str]:
+    """The legal moves of a colour in a game file after ``after`` placements (default: end).
+
+    ``colour`` may be an SGF id (``B``, ``W``, ``1``..``4``), a colour name or a letter.
+    Returns the moves as :func:`sgf_moves` gives them.
+
+    Raises:
+        InputError: a bad file, a bad colour, or ``after`` past the end.
+    """
+    game = load_game(path)
+    try:
+        name = parse_colour(game.variant, colour)
+    except InputError as exc:
+        raise exc.located(path=str(path), where="--colour") from None
+    return sgf_moves(game.position(after), name)
+
+
+# ---------------------------------------------------------------------------------------
+# Writing
+
+
+def sgf_variant(position: Position) -> Variant:
+    """The built-in variant a position can be written as.
+
+    Raises:
+        InputError: the position is not on a built-in variant's board with its colours.
+    """
+    v = VARIANTS.get(position.variant)
+    board = position.board
+    ok = (v is not None and board.rows == v.rows and board.cols == v.cols and not board.blocked
+          and position.colour_names == v.colours
+          and all(c.start == board.parse(s) for c, s in zip(position.colours, v.starts)))
+    if not ok:
+        raise InputError(
+            "SGF supports only the classic, duo and junior boards (the built-in variants "
+            f"{', '.join(VARIANTS)}); this position is {position.variant!r} on a "
+            f"{board.rows}x{board.cols} board"
+            + (f" with {len(board.blocked)} blocked squares" if board.blocked else ""))
+    return v
+
+
+def _interleave(queues: Mapping[str, Sequence[Placement]], order: Sequence[str],
+                first: str) -> list[tuple[str, Placement]]:
+    """Round-robin in turn order from ``first``, keeping each colour's own order."""
+    k = order.index(first)
+    turn = list(order[k:]) + list(order[:k])
+    pending = {c: list(queues.get(c, ())) for c in turn}
+    out: list[tuple[str, Placement]] = []
+    while any(pending.values()):
+        for c in turn:
+            if pending[c]:
+                out.append((c, pending[c].pop(0)))
+    return out
+
+
+def _replays_as_moves(position: Position, v: Variant) -> bool:
+    """Whether every colour's placed pieces, in their order, are legal moves from the start."""
+    current = start_position(v.name)
+    for colour, placement in _interleave({c.name: c.placed for c in position.colours},
+                                         v.colours, v.colours[0]):
+        if move_problem(current, colour, placement):
+            return False
+        current = current.with_placement(colour, placement)
+    return True
+
+
+def write_sgf(position: Position, layout: Mapping[str, Sequence[Placement]] | None = None,
+              *, name: str | None = None) -> str:
+    """A position, and optionally new pieces, as a ``.blksgf`` text that Pentobi opens.
+
+    The pieces already on the board are written as moves when each colour's placed
+    pieces, in their order of play, are legal moves from the start (interleaved in turn
+    order; a colour with fewer pieces is skipped, no pass is written). Otherwise (e.g. a
+    position from a diagram) they are written as setup (``AB``/``AW`` or ``A1``..``A4``,
+    one value per piece, in order of play) in the root node with ``PL``. The new pieces
+    of ``layout`` follow as moves, interleaved in turn order from ``position.to_move``
+    (or the first colour). Squares in each value are in Pentobi's order a1, b1, ..., a2.
+
+    SGF stores only the pieces on the board: reading the file back gives each colour the
+    variant's full set minus its placed pieces as remaining pieces.
+
+    Args:
+        position: a position of a built-in variant.
+        layout: colour -> the placements it adds, in order of play (legal from
+            ``position``).
+        name: a game name for ``GN``.
+
+    Raises:
+        InputError: a custom board ("SGF supports only the classic, duo and junior
+            boards..."), a colour with more of a piece than the set has, or an illegal
+            layout move.
+    """
+    v = sgf_variant(position)
+    board = position.board
+    for state in position.colours:
+        extra = Counter(p.piece for p in state.placed) - v.pieces
+        if extra:
+            raise InputError(f"{state.name} has more {next(iter(extra))} pieces on the board "
+                             f"than {v.sgf_name} has")
+    root = [format_property("GM", [v.sgf_name]), "FF[4]", "CA[UTF-8]",
+            format_property("AP", [APPLICATION])]
+    if name:
+        root.append(format_property("GN", [name]))
+    lines: list[str] = []
+    if _replays_as_moves(position, v):
+        queues = {c.name: c.placed for c in position.colours}
+        for colour, placement in _interleave(queues, v.colours, v.colours[0]):
+            lines.append(";" + format_property(colour_id(v, colour),
+                                               [squares_text(board, placement.squares)]))
+    else:
+        for state in position.colours:
+            if state.placed:
+                root.append(format_property(setup_id(v, state.name),
+                                            [squares_text(board, p.squares) for p in state.placed]))
+        root.append(format_property("PL", [colour_id(v, position.to_move or v.colours[0])]))
+    if layout:
+        current = position
+        for colour in layout:
+            if colour not in v.colours:
+                raise InputError(f"the layout names {colour!r}, not a colour of {v.sgf_name}")
+        first = position.to_move if position.to_move in v.colours else v.colours[0]
+        for colour, placement in _interleave(layout, v.colours, first):
+            problem = move_problem(current, colour, placement)
+            if problem:
+                raise RuleError(f"layout move {placement.piece} of {colour} at "
+                                f"{squares_text(board, placement.squares)} is illegal: {problem}")
+            current = current.with_placement(colour, placement)
+            lines.append(";" + format_property(colour_id(v, colour),
+                                               [squares_text(board, placement.squares)]))
+    return "(;" + "".join(root) + "".join("\n" + line for line in lines) + "\n)\n"
