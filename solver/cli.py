@@ -12,11 +12,14 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from .endgame import endgame_check
 from .errors import InputError
-from .output import describe_problem, describe_result, print_board
+from .output import describe_problem, describe_result, endgame_line, print_board
 from .puzzle import load_puzzle
-from .solution import read_solution, verify, write_json
-from .solve import BACKENDS, SolveOptions, SolverBug, solve
+from .solution import read_solution, verify, write_json, write_text_atomic
+from .solve import BACKENDS, SolveOptions, SolveResult, SolverBug, solve
+from .sources import is_game_file, load_source
+from .variants import colour_name
 
 
 class BadInput(click.ClickException):
@@ -107,9 +110,95 @@ def output_writer(out: str | None):
     if suffix == ".json":
         return lambda result: write_json(result, path)
     if suffix in (".blksgf", ".sgf"):
-        from .game import write_result_sgf
-        return lambda result: write_result_sgf(result, path)
+        return lambda result: write_text_atomic(path, result_sgf(result))
     raise InputError("unknown output format: use .json or .blksgf", path=out)
+
+
+def result_sgf(result: SolveResult) -> str:
+    """A result as Pentobi SGF: the position, then the added pieces as moves."""
+    from .game import write_sgf
+
+    return write_sgf(result.problem.position, result.layout, name=result.problem.title or None)
+
+
+@main.command("moves")
+@click.argument("game")
+@click.option("--colour", "--color", "colour", required=True,
+              help="Colour: name (blue), letter (B), or SGF id (1-4, B/W).")
+@click.option("--after", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Position after N placements (default: the end).")
+@click.option("--count", is_flag=True, help="Print only the number of legal moves.")
+def moves_command(game, colour, after, count):
+    """List a colour's legal moves in a game record, in SGF notation (one per line)."""
+    from .game import game_moves
+
+    moves = game_moves(game, colour, after)
+    if count:
+        click.echo(len(moves))
+    else:
+        for m in moves:
+            click.echo(m)
+
+
+@main.command("check")
+@click.argument("source", metavar="GAME_OR_PUZZLE")
+@click.option("--after", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Game records: the position after N placements (default: the end).")
+@click.option("--colour", "--color", "colours", multiple=True,
+              help="Colour to check (repeatable; default: every colour with pieces left).")
+@solver_options
+@click.option("--out", "out", default=None, metavar="FILE",
+              help="Write each answer's layout (FILE.json or FILE.blksgf); with several "
+                   "colours, FILE-<colour>.json and so on.")
+@click.option("--board/--no-board", "show", default=False, help="Print each layout found.")
+def check_command(source, after, colours, backend, time_limit, workers, seed, params, out, show):
+    """Endgame check: can each colour still place all its remaining pieces, with the other
+    colours' squares frozen? Answers yes (with a checked layout), no (proven; then the best
+    it can still do), or unknown (time limit: not a "no")."""
+    problem = load_source(source, after)
+    position = problem.position
+    chosen = tuple(_colour_arg(source, position, c) for c in colours) or tuple(
+        c.name for c in position.colours if c.remaining and (is_game_file(source) or c.name in problem.colours))
+    options = make_options(backend, time_limit, workers, seed, params)
+    for c in chosen:
+        if not position.colour(c).remaining:
+            raise InputError(f"{c} has no pieces left to place", path=source, where="--colour")
+    writers = {c: output_writer(_out_for(out, c, len(chosen))) for c in chosen} if out else {}
+    console = Console(highlight=False)
+    where = f" after {after} placements" if after is not None else ""
+    console.print(f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
+                  + (f", {position.to_move} to move" if position.to_move else ""), markup=False)
+    if not chosen:
+        console.print("no colour has pieces left", markup=False)
+    for c in chosen:
+        answer = endgame_check(position, c, options, name=source)
+        console.print(endgame_line(answer), markup=False)
+        shown = answer.best or answer.place_all
+        if show and shown.layout is not None:
+            print_board(console, shown, plain=False)
+        if c in writers and shown.layout is not None:
+            writers[c](shown)
+
+
+def _colour_arg(source: str, position, text: str) -> str:
+    try:
+        if is_game_file(source):
+            from .game import parse_colour
+            from .variants import VARIANTS
+
+            return parse_colour(VARIANTS[position.variant], text)
+        name = colour_name(text)
+        position.colour(name)
+        return name
+    except InputError as e:
+        raise e.located(path=source, where="--colour") from None
+
+
+def _out_for(out: str, colour: str, how_many: int) -> str:
+    if how_many == 1:
+        return out
+    path = Path(out)
+    return str(path.with_name(f"{path.stem}-{colour}{path.suffix}"))
 
 
 @main.command("verify")

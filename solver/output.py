@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from .pieces import PIECES
+
+from .endgame import EndgameAnswer
 from .problem import Problem
 from .render import plain_board, rich_board
 from .solve import SolveResult
@@ -56,3 +59,23 @@ def describe_result(console: Console, result: SolveResult) -> None:
     if result.problem.goal == "max-score":
         bound = f", upper bound {result.bound}" if result.bound is not None and result.status != "optimal" else ""
         console.print(f"  total score {result.score}{bound}", markup=False)
+
+
+def endgame_line(answer: EndgameAnswer) -> str:
+    """One line per checked colour: pieces left, answer, best result for a "no", time."""
+    pos = answer.place_all.problem.position
+    left = pos.colour(answer.colour).remaining
+    squares = sum(PIECES[p].size for p in left)
+    text = f"  {answer.colour:7} {len(left):2} pieces ({squares:2} squares) left: {answer.answer:7}"
+    if answer.answer == "yes":
+        text += " all of them fit (layout checked)"
+    elif answer.answer == "unknown":
+        text += " time limit reached before an answer (not a no)"
+    elif answer.best is not None:
+        best = answer.best
+        proven = "proven best" if best.status == "optimal" else (
+            f"best found; upper bound {best.bound}" if best.bound is not None else "best found")
+        placed = answer.best_squares
+        text += (f" best: {placed} of {squares} squares, score {best.score} ({proven})"
+                 if placed is not None else " best: unknown (time limit)")
+    return text + f"  [{answer.seconds:.2f} s]"

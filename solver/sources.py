@@ -1,0 +1,48 @@
+"""Where positions come from: a puzzle file (TOML) or a game record (.blksgf)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from .errors import InputError
+from .problem import Problem
+
+GAME_SUFFIXES = (".blksgf", ".sgf")
+
+
+def is_game_file(path: str | Path) -> bool:
+    """Whether a path names a game record (by its suffix: .blksgf or .sgf)."""
+    return Path(path).suffix.lower() in GAME_SUFFIXES
+
+
+def load_source(path: str | Path, after: int | None = None) -> Problem:
+    """The problem a file describes, ready to solve or to check.
+
+    A puzzle file gives its own problem. A game record gives the position after ``after``
+    placements (default: the end) with every colour that still has pieces as a played
+    colour, goal place-all.
+
+    Raises:
+        InputError: a bad file, or ``after`` given for a puzzle or past the game's end.
+    """
+    path = str(path)
+    if is_game_file(path):
+        from .game import load_game
+
+        position = load_game(path).position(after)
+        colours = tuple(c.name for c in position.colours if c.remaining)
+        return Problem(position, colours, "place-all", False, name=path)
+    if after is not None:
+        raise InputError("--after applies to game records (.blksgf), not to puzzles",
+                         path=path, where="--after")
+    from .puzzle import load_puzzle
+
+    return load_puzzle(path)
+
+
+def with_colours(problem: Problem, colours: tuple[str, ...]) -> Problem:
+    """The same problem played by other colours of its position. Raises InputError."""
+    for c in colours:
+        problem.position.colour(c)
+    return replace(problem, colours=colours)
