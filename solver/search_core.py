@@ -1,0 +1,735 @@
+"""The hot loop of the exact search, compiled with numba (``@njit(cache=True)``).
+
+See :mod:`solver.search` for the algorithm and the meaning of the arrays; this module only
+holds the compiled kernel :func:`run` and its helpers. The search is an explicit-stack
+depth-first search, so it can stop after a budget of nodes and be resumed: the Python side
+calls :func:`run` repeatedly and checks the clock in between (numba has no clock).
+
+State, per played colour c and square s (all counters so that undo is exact):
+
+* ``bl[c, s]``: number of reasons c may not cover s (blocked, taken by anyone, shares an
+  edge with c, or excluded for c by a decision). s is *allowed* for c iff ``bl[c, s] == 0``.
+* ``excl[c, s]``: 1 if a decision excluded s for c (it is also counted in ``bl``).
+* ``cornr[c, s]``: number of c's squares sharing a corner with s. s is an *attach square*
+  of c iff it is allowed and ``cornr > 0`` (or, while c has no square, s is its start).
+
+Why numba: the state is small integer arrays and the inner work is tight loops over
+squares and placements (flood fills, live checks, undo). Plain Python (integers as
+bitsets) would pay interpreter cost per placement tested; a C extension would need a
+compiler on the user's machine. numba needs neither and caches the machine code.
+
+Measured (2-core machine shared with other sessions, load 2.5-4.5, numba 0.68):
+
+* compile time: first call 5 s on a quiet machine, 15 s at load 4 (every function of this
+  module; ``cache=True`` keeps the machine code, under ``__pycache__`` or numba's user
+  cache directory); later processes load the cache: first small count ~0.3 s.
+* node rate: 0.65 M nodes/s (quiet) to 0.23 M/s (load 4.4) on junior-L2-s105 move 20
+  orange (5.0 M nodes, infeasible) with the default bounds; ~1.2 M/s with the plain
+  reach bound only (STRONG = BLOCKS = 0), which needs far more nodes (below).
+* bounds, on the 13 hardest of the real checks (10 s each, one thread): plain reach bound:
+  3 unknown, 62.9 s in all; + coverable reach and 2x2 blocks: 2 unknown, 33.5 s;
+  + one refined flood only (STRONG = 2) and block extras per partition: 1 unknown, 14.2 s
+  (junior-L1-s104 move 20 purple: 1.37 M nodes -> 37; junior-L7-4-s102 orange: 13.5 M
+  -> 0.39 M; duo-L3-s25 orange: 2.2 M -> 27 k). The one left (classic2-L6-s86 move 30
+  green, feasible) is solved in 34 nodes by the portfolio's second value order.
+* all real checks (55 Pentobi games, every 10th placement, every colour with pieces left,
+  "place-all" with the others frozen: 1,106 checks), search only, 10 s: median 5 ms,
+  772 yes, 333 no, 1 unknown (junior-L2-s105 move 20 orange, infeasible: 8 s in one
+  thread on a quiet machine, over 10 s with two threads at load 4).
+* endgames (1-12 pieces left, 516 checks) against CP-SAT, 10 s each
+  (benchmarks/search_vs_cpsat.py, both with 2 workers, load ~4): search median 1.3 ms,
+  90th percentile 4.6 ms, 99th 92 ms, worst 1.74 s (duo-L7-5-s5 move 20 purple, "no"),
+  187 yes / 329 no / 0 unknown; CP-SAT median 126 ms, worst 10 s, 132 yes / 270 no /
+  111 unknown / 3 errors. Median ratio 94x; the search was faster on all 516 checks;
+  no disagreement.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# mode
+FIND = 0
+COUNT = 1
+MAXSCORE = 2
+
+# run() return codes
+DONE = 0       # tree exhausted
+FOUND = 1      # FIND: a layout was found (in sol)
+LIMIT = 2      # COUNT: the count limit was reached
+PAUSE = 3      # node budget used up; call run() again to go on
+
+# indices into the int64 scalar state array ``st``
+S_DEPTH, S_CHTOP, S_NEED, S_NODES, S_STAMP, S_PATHN, S_BEST, S_BESTN, S_SOLN, S_ROOTUB = range(10)
+N_SCALARS = 10
+NEG_INF = -(1 << 40)
+
+MONO = 0  # index of the monomino in PIECE_NAMES
+NPIECES = 21
+
+
+@njit(cache=True)
+def _apply_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb, corner_nb,
+                     bl, cornr, nsqc, rem, remarea, sqcol, sqpl, path, st):
+    c = pl_col[p]
+    ncol = bl.shape[0]
+    for k in range(pl_size[p]):
+        s = pl_sq[p, k]
+        for c2 in range(ncol):
+            bl[c2, s] += 1
+        sqcol[s] = c
+        sqpl[s] = p
+        for j in range(4):
+            e = edge_nb[s, j]
+            if e >= 0:
+                bl[c, e] += 1
+            d = corner_nb[s, j]
+            if d >= 0:
+                cornr[c, d] += 1
+    nsqc[c] += pl_size[p]
+    rem[c, pl_piece[p]] -= 1
+    remarea[c] -= pl_size[p]
+    path[st[S_PATHN]] = p
+    st[S_PATHN] += 1
+
+
+@njit(cache=True)
+def _undo_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb, corner_nb,
+                    bl, cornr, nsqc, rem, remarea, sqcol, sqpl, st):
+    c = pl_col[p]
+    ncol = bl.shape[0]
+    for k in range(pl_size[p]):
+        s = pl_sq[p, k]
+        for c2 in range(ncol):
+            bl[c2, s] -= 1
+        sqcol[s] = -1
+        sqpl[s] = -1
+        for j in range(4):
+            e = edge_nb[s, j]
+            if e >= 0:
+                bl[c, e] -= 1
+            d = corner_nb[s, j]
+            if d >= 0:
+                cornr[c, d] -= 1
+    nsqc[c] -= pl_size[p]
+    rem[c, pl_piece[p]] += 1
+    remarea[c] += pl_size[p]
+    st[S_PATHN] -= 1
+
+
+@njit(cache=True)
+def _live(p, c, pl_sq, pl_size, bl):
+    for k in range(pl_size[p]):
+        if bl[c, pl_sq[p, k]] != 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _mono_last_ok(c, path, npath, pl_sq, pl_col, pl_piece, pl_size, corner_nb, own0, start,
+                  mark, stamp):
+    """Whether some monomino colour c added on the path can be its last piece: the other
+    added pieces stay corner-connected to c's squares already on the board (or, with none,
+    to the piece on the start square) and it is not c's only piece."""
+    nsq = own0.shape[1]
+    has_own = False
+    for s in range(nsq):
+        if own0[c, s]:
+            has_own = True
+            break
+    for i in range(npath):
+        m = path[i]
+        if pl_col[m] != c or pl_piece[m] != MONO:
+            continue
+        others = 0
+        for j in range(npath):
+            q = path[j]
+            if j != i and pl_col[q] == c:
+                others += 1
+        if others == 0 and not has_own:
+            continue
+        stamp += 1
+        # reached squares: c's own squares, or the start piece
+        if has_own:
+            for s in range(nsq):
+                if own0[c, s]:
+                    mark[s] = stamp
+        else:
+            if pl_sq[m, 0] == start[c]:
+                continue  # the monomino is the first piece
+            for j in range(npath):
+                q = path[j]
+                if j != i and pl_col[q] == c:
+                    for k in range(pl_size[q]):
+                        if pl_sq[q, k] == start[c]:
+                            for k2 in range(pl_size[q]):
+                                mark[pl_sq[q, k2]] = stamp
+        changed = True
+        while changed:
+            changed = False
+            for j in range(npath):
+                q = path[j]
+                if j == i or pl_col[q] != c or mark[pl_sq[q, 0]] == stamp:
+                    continue
+                touch = False
+                for k in range(pl_size[q]):
+                    s = pl_sq[q, k]
+                    for d in range(4):
+                        n = corner_nb[s, d]
+                        if n >= 0 and mark[n] == stamp:
+                            touch = True
+                if touch:
+                    for k in range(pl_size[q]):
+                        mark[pl_sq[q, k]] = stamp
+                    changed = True
+        ok = True
+        for j in range(npath):
+            q = path[j]
+            if j != i and pl_col[q] == c and mark[pl_sq[q, 0]] != stamp:
+                ok = False
+        if ok:
+            return True, stamp
+    return False, stamp
+
+
+@njit(cache=True)
+def _assignments(cand, ncand, k, gperm_row, use_fixed):
+    """Number of ways to give each of k held monominoes a distinct square; monomino i may go
+    on ``cand[i, :ncand[i]]`` (and, with ``use_fixed``, only on squares the symmetry fixes)."""
+    full = (1 << k) - 1
+    dp = np.zeros(1 << k, dtype=np.int64)
+    dp[0] = 1
+    # squares in increasing order; each square takes at most one monomino
+    nsq = gperm_row.shape[0]
+    which = np.zeros((nsq, k), dtype=np.bool_)
+    for i in range(k):
+        for j in range(ncand[i]):
+            s = cand[i, j]
+            if use_fixed and gperm_row[s] != s:
+                continue
+            which[s, i] = True
+    for s in range(nsq):
+        any_ = False
+        for i in range(k):
+            if which[s, i]:
+                any_ = True
+        if not any_:
+            continue
+        for mask in range(full, -1, -1):
+            if dp[mask] == 0:
+                continue
+            for i in range(k):
+                if which[s, i] and not (mask >> i) & 1:
+                    dp[mask | (1 << i)] += dp[mask]
+    return dp[full]
+
+
+@njit(cache=True)
+def _root_mark(c, path, npath, pl_sq, pl_col, pl_size, corner_nb, own0, start, sqcol, sqpl,
+               rmark, rstamp):
+    """Mark (``rmark == rstamp``) the squares of colour c that are connected to its root: its
+    squares already on the board, or the piece on its start square, and every piece on the
+    path joined to them by corner contact. Returns the number of c's path pieces left out."""
+    nsq = own0.shape[1]
+    has_own = False
+    for s in range(nsq):
+        if own0[c, s]:
+            rmark[s] = rstamp
+            has_own = True
+    if not has_own and start[c] >= 0 and sqcol[start[c]] == c:
+        q = sqpl[start[c]]
+        for k in range(pl_size[q]):
+            rmark[pl_sq[q, k]] = rstamp
+    changed = True
+    left = 0
+    while changed:
+        changed = False
+        left = 0
+        for j in range(npath):
+            q = path[j]
+            if pl_col[q] != c or rmark[pl_sq[q, 0]] == rstamp:
+                continue
+            touch = False
+            for k in range(pl_size[q]):
+                for d in range(4):
+                    n = corner_nb[pl_sq[q, k], d]
+                    if n >= 0 and rmark[n] == rstamp:
+                        touch = True
+            if touch:
+                for k in range(pl_size[q]):
+                    rmark[pl_sq[q, k]] = rstamp
+                changed = True
+            else:
+                left += 1
+    return left
+
+
+@njit(cache=True)
+def _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st):
+    """An upper bound on the area colour c can still add inside its reach
+    (``queue[:qt]``): for a partition of the board into 2x2 blocks, at most 2 squares of a
+    block unless one piece covers 3 or 4 of them (3 squares of a 2x2 block share edges, and
+    same-colour pieces never share an edge), which adds at most ``pextra[t]`` (1, or 2 for
+    pieces holding a 2x2 square) once per piece. The smallest bound over the 4 partitions.
+    With ``use_ext``, a piece's extra in partition ``off`` is ``ext[off, t]``: the most any
+    of its live placements in reach gets there."""
+    best = qt
+    for off in range(4):
+        extra = 0
+        for t in range(NPIECES):
+            if rem[c, t] > 0:
+                extra += rem[c, t] * (ext[off, t] if use_ext else pextra[t])
+        st[S_STAMP] += 1
+        stamp = st[S_STAMP]
+        total = 0
+        for i in range(qt):
+            b = blk[off, queue[i]]
+            if bstamp[b] != stamp:
+                bstamp[b] = stamp
+                bcnt[b] = 0
+            bcnt[b] += 1
+            if bcnt[b] <= 2:
+                total += 1
+        if total + extra < best:
+            best = total + extra
+    return best
+
+
+@njit(cache=True)
+def _reach(c, seeds, nseeds, bl, rem, psize, king_nb, corner_nb, pl_sq, pl_size, pp_ptr,
+           pp_idx, sqcol, sqpl, floating, rmark, rstamp, mark, cmark, queue, st, strong,
+           stop_early, count_all, pcount, blocks, pextra, pl_bx, ext, blk, bstamp, bcnt):
+    """Squares colour c can still reach, and the area of its pieces that cannot be placed.
+
+    Flood fill with king moves (pieces connect at corners) from the seed squares (attach
+    squares of c's pieces connected to its root) through allowed squares. With
+    ``floating``, a piece of c not yet connected (``rmark != rstamp``) is reached when the
+    flood gets to a square sharing a corner with it; its attach squares then join the flood.
+    A remaining piece is placeable if one of its live placements lies in reach;
+    ``pcount[t]`` gets the number of such placements of piece t (counted fully with
+    ``count_all``, else 0 or 1); ``stop_early`` returns at the first unplaceable piece.
+    With ``strong`` (and no floating piece), the flood is repeated through
+    *coverable* squares only (covered by a live placement in reach) until nothing changes.
+
+    With ``blocks``, the reach returned is capped by :func:`_block_cap`.
+
+    Returns (reach, unplaceable area, floating pieces reached, stamp of the reach in mark).
+    """
+    first = True
+    last = False
+    cstamp = 0
+    unplaceable = 0
+    while True:
+        st[S_STAMP] += 1
+        stamp = st[S_STAMP]
+        qt = 0
+        reached = 0
+        for i in range(nseeds):
+            s = seeds[i]
+            if first or cmark[s] == cstamp:
+                mark[s] = stamp
+                queue[qt] = s
+                qt += 1
+        qh = 0
+        while qh < qt:
+            s = queue[qh]
+            qh += 1
+            for j in range(8):
+                n = king_nb[s, j]
+                if n >= 0 and bl[c, n] == 0 and mark[n] != stamp and (first or cmark[n] == cstamp):
+                    mark[n] = stamp
+                    queue[qt] = n
+                    qt += 1
+            if floating:
+                for j in range(4):
+                    d = corner_nb[s, j]
+                    if d >= 0 and sqcol[d] == c and rmark[d] != rstamp:
+                        q = sqpl[d]
+                        reached += 1
+                        for k in range(pl_size[q]):
+                            rmark[pl_sq[q, k]] = rstamp
+                        for k in range(pl_size[q]):
+                            for j2 in range(4):
+                                n = corner_nb[pl_sq[q, k], j2]
+                                if n >= 0 and bl[c, n] == 0 and mark[n] != stamp:
+                                    mark[n] = stamp
+                                    queue[qt] = n
+                                    qt += 1
+        if last:  # strong == 2: one refined flood, the piece counts of the first
+            break
+        first = False
+        st[S_STAMP] += 1
+        cstamp = st[S_STAMP]
+        unplaceable = 0
+        covered = 0
+        for t in range(NPIECES):
+            pcount[t] = 0
+            for off in range(4):
+                ext[off, t] = 0
+            if rem[c, t] <= 0:
+                continue
+            base = c * NPIECES + t
+            for ii in range(pp_ptr[base], pp_ptr[base + 1]):
+                p = pp_idx[ii]
+                if mark[pl_sq[p, 0]] == stamp and _live(p, c, pl_sq, pl_size, bl):
+                    pcount[t] += 1
+                    if not count_all and not strong:
+                        break
+                    if strong:
+                        for off in range(4):
+                            if pl_bx[p, off] > ext[off, t]:
+                                ext[off, t] = pl_bx[p, off]
+                        for k in range(pl_size[p]):
+                            sq = pl_sq[p, k]
+                            if cmark[sq] != cstamp:
+                                cmark[sq] = cstamp
+                                covered += 1
+            if pcount[t] == 0:
+                unplaceable += rem[c, t] * psize[t]
+                if stop_early:
+                    return qt, unplaceable, reached, stamp
+        if not strong or floating or covered == qt:
+            break
+        if strong == 2:
+            last = True
+    if blocks:
+        use_ext = strong > 0
+        cap = _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st)
+        return cap, unplaceable, reached, stamp
+    return qt, unplaceable, reached, stamp
+
+
+@njit(cache=True, nogil=True)
+def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx,
+        edge_nb, corner_nb, king_nb, psize, pextra, pl_bx, ext, blk, bstamp, bcnt, start,
+        own0, monoin, held, monochk, gperm,
+        hasown, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, nfloat,
+        path, fr_c, fr_x, fr_lo, fr_hi, fr_cur, ch, st,
+        mark, cmark, rmark, queue, attach, seeds, pcount, pch, cand, ncand,
+        fix, sol, sol_mono, best, budget):
+    """Run the search for at most ``budget`` more nodes; returns DONE, FOUND, LIMIT or PAUSE.
+
+    ``params``: [mode (FIND, COUNT, MAXSCORE), count limit (0 = none), bonus (0/1), strong
+    reach bound (0/1), piece branching (0/1), 2x2-block bound (0/1), size of the
+    pieces tried after the exclusion child (0 = none)]. The arrays are built by
+    :func:`solver.search._build`; the state arrays are updated in place so that a PAUSE can
+    be resumed by calling again. Results: ``fix[g]`` = layouts found that symmetry g fixes
+    (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best`` and ``st[S_BEST]``
+    (MAXSCORE).
+    """
+    mode = params[0]
+    limit = params[1]
+    bonus = params[2]
+    strong = params[3]
+    piecebr = params[4] == 1 and mode != MAXSCORE
+    blocks = params[5] == 1
+    late = params[6]
+    stop_early = mode != MAXSCORE
+    ncol = bl.shape[0]
+    nsq = bl.shape[1]
+    ngroup = gperm.shape[0]
+    stop_nodes = st[S_NODES] + budget
+    while True:
+        if st[S_NEED] == 1:
+            st[S_NEED] = 0
+            st[S_NODES] += 1
+            # ---- evaluate the node -------------------------------------------------
+            dead = False
+            best_c = -1
+            best_x = -1
+            best_n = 1 << 30
+            best_pc = -1
+            best_pn = 1 << 30
+            npch = 0
+            all_done = True
+            ub = 0
+            cur = 0
+            for c in range(ncol):
+                if remarea[c] == 0:
+                    if mode == MAXSCORE:
+                        sc = 0
+                        if bonus == 1 and nsqc[c] > 0:
+                            sc = 15
+                            if monoin[c] == 1:
+                                ok, stp = _mono_last_ok(c, path, st[S_PATHN], pl_sq, pl_col,
+                                                        pl_piece, pl_size, corner_nb, own0,
+                                                        start, mark, st[S_STAMP])
+                                st[S_STAMP] = stp
+                                if ok:
+                                    sc = 20
+                        cur += sc
+                        ub += sc
+                    continue
+                all_done = False
+                cur -= remarea[c]
+                # attach squares
+                na = 0
+                if nsqc[c] == 0:
+                    if start[c] >= 0 and bl[c, start[c]] == 0:
+                        attach[0] = start[c]
+                        na = 1
+                else:
+                    for s in range(nsq):
+                        if cornr[c, s] > 0 and bl[c, s] == 0:
+                            attach[na] = s
+                            na += 1
+                if na == 0:
+                    if mode == MAXSCORE:
+                        ub -= remarea[c]
+                        continue
+                    dead = True
+                    break
+                floating = nfloat[c] > 0
+                nseeds = na
+                rstamp = 0
+                nleft = 0
+                if floating:
+                    st[S_STAMP] += 1
+                    rstamp = st[S_STAMP]
+                    nleft = _root_mark(c, path, st[S_PATHN], pl_sq, pl_col, pl_size, corner_nb,
+                                       own0, start, sqcol, sqpl, rmark, rstamp)
+                    nseeds = 0
+                    for i in range(na):
+                        x = attach[i]
+                        for j in range(4):
+                            d = corner_nb[x, j]
+                            if d >= 0 and rmark[d] == rstamp:
+                                seeds[nseeds] = x
+                                nseeds += 1
+                                break
+                else:
+                    for i in range(na):
+                        seeds[i] = attach[i]
+                c_strong = 0 if floating else strong
+                reach, unplaceable, nreached, rstp = _reach(
+                    c, seeds, nseeds, bl, rem, psize, king_nb, corner_nb, pl_sq, pl_size,
+                    pp_ptr, pp_idx, sqcol, sqpl, floating, rmark, rstamp, mark, cmark, queue,
+                    st, c_strong, stop_early, piecebr, pcount, blocks,
+                    pextra, pl_bx, ext, blk, bstamp, bcnt)
+                if nreached < nleft:
+                    dead = True
+                    break
+                deficit = remarea[c] - reach
+                if mode != MAXSCORE:
+                    if unplaceable > 0 or deficit > 0:
+                        dead = True
+                        break
+                else:
+                    lo = unplaceable
+                    if deficit > lo:
+                        lo = deficit
+                    ub -= lo
+                    if lo == 0 and bonus == 1:
+                        ub += 20 if monoin[c] == 1 else 15
+                    if unplaceable == remarea[c]:
+                        continue  # nothing left to branch on for c
+                # branching candidates: a single piece with the fewest live placements in
+                # reach (c must have its root), then the attach square with the fewest
+                if piecebr and (hasown[c] == 1 or (start[c] >= 0 and sqcol[start[c]] == c)):
+                    for t in range(NPIECES):
+                        if rem[c, t] == 1 and pcount[t] < best_pn:
+                            best_pn = pcount[t]
+                            best_pc = c
+                            npch = 0
+                            base = c * NPIECES + t
+                            for ii in range(pp_ptr[base], pp_ptr[base + 1]):
+                                p = pp_idx[ii]
+                                if mark[pl_sq[p, 0]] == rstp and _live(p, c, pl_sq, pl_size, bl):
+                                    pch[npch] = p
+                                    npch += 1
+                for i in range(na):
+                    x = attach[i]
+                    n_live = 0
+                    base = c * nsq + x
+                    for ii in range(cov_ptr[base], cov_ptr[base + 1]):
+                        p = cov_idx[ii]
+                        if rem[c, pl_piece[p]] > 0 and _live(p, c, pl_sq, pl_size, bl):
+                            n_live += 1
+                            if n_live >= best_n:
+                                break
+                    if n_live < best_n:
+                        best_n = n_live
+                        best_c = c
+                        best_x = x
+                        if n_live == 0:
+                            break
+                if best_n == 0 and mode != MAXSCORE:
+                    break
+            # ---- act on the evaluation ----------------------------------------------
+            branch = False
+            if mode == MAXSCORE:
+                if st[S_NODES] == 1:
+                    st[S_ROOTUB] = ub
+                if cur > st[S_BEST]:
+                    st[S_BEST] = cur
+                    npath = st[S_PATHN]
+                    for i in range(npath):
+                        best[i] = path[i]
+                    st[S_BESTN] = npath
+                if ub > st[S_BEST] and best_c >= 0:
+                    branch = True
+            elif dead:
+                pass
+            elif all_done:
+                # a layout of every non-held piece: place the held monominoes
+                nheld = 0
+                okc = True
+                for c in range(ncol):
+                    if nfloat[c] > 0:
+                        st[S_STAMP] += 1
+                        if _root_mark(c, path, st[S_PATHN], pl_sq, pl_col, pl_size, corner_nb,
+                                      own0, start, sqcol, sqpl, rmark, st[S_STAMP]) > 0:
+                            okc = False
+                for c in range(ncol):
+                    if monochk[c] == 1:
+                        ok, stp = _mono_last_ok(c, path, st[S_PATHN], pl_sq, pl_col, pl_piece,
+                                                pl_size, corner_nb, own0, start, mark,
+                                                st[S_STAMP])
+                        st[S_STAMP] = stp
+                        if not ok:
+                            okc = False
+                    if held[c] == 1:
+                        n = 0
+                        for s in range(nsq):
+                            if cornr[c, s] > 0 and bl[c, s] - excl[c, s] == 0:
+                                cand[nheld, n] = s
+                                n += 1
+                        ncand[nheld] = n
+                        nheld += 1
+                if okc:
+                    for g in range(ngroup):
+                        if g > 0:
+                            inv = True
+                            for i in range(st[S_PATHN]):
+                                p = path[i]
+                                for kk in range(pl_size[p]):
+                                    s = pl_sq[p, kk]
+                                    if sqcol[gperm[g, s]] != pl_col[p]:
+                                        inv = False
+                            if not inv:
+                                continue
+                        if nheld == 0:
+                            fix[g] += 1
+                        else:
+                            fix[g] += _assignments(cand, ncand, nheld, gperm[g], g > 0)
+                    if mode == FIND and fix[0] > 0:
+                        npath = st[S_PATHN]
+                        for i in range(npath):
+                            sol[i] = path[i]
+                        st[S_SOLN] = npath
+                        # one assignment of distinct squares to the held monominoes
+                        # (fix[0] > 0 guarantees one exists; small backtracking)
+                        idx = np.zeros(nheld, dtype=np.int64)
+                        i = 0
+                        while 0 <= i < nheld:
+                            if idx[i] >= ncand[i]:
+                                idx[i] = 0
+                                i -= 1
+                                if i >= 0:
+                                    idx[i] += 1
+                                continue
+                            s = cand[i, idx[i]]
+                            clash = False
+                            for j in range(i):
+                                if cand[j, idx[j]] == s:
+                                    clash = True
+                            if clash:
+                                idx[i] += 1
+                            else:
+                                i += 1
+                        for j in range(nheld):
+                            sol_mono[j] = cand[j, idx[j]]
+                        return FOUND
+                    if mode == COUNT and limit > 0 and fix[0] >= limit:
+                        return LIMIT
+            else:
+                branch = True
+            if branch:
+                lo = st[S_CHTOP]
+                top = lo
+                if best_pc >= 0 and best_pn < best_n:
+                    # piece branch: where the piece goes (it may float, joined later)
+                    c = best_pc
+                    x = -1
+                    for i in range(npch):
+                        ch[top] = pch[i]
+                        top += 1
+                else:
+                    # children: live placements covering best_x, then "never covered by c"
+                    c = best_c
+                    x = best_x
+                    # (placements of at most ``late`` squares are tried after the
+                    # exclusion: small pieces are the most flexible, keep them for last)
+                    base = c * nsq + x
+                    for ii in range(cov_ptr[base], cov_ptr[base + 1]):
+                        p = cov_idx[ii]
+                        if pl_size[p] <= late:
+                            break
+                        if rem[c, pl_piece[p]] > 0 and _live(p, c, pl_sq, pl_size, bl):
+                            ch[top] = p
+                            top += 1
+                    if not (mode != MAXSCORE and nsqc[c] == 0):
+                        ch[top] = -1
+                        top += 1
+                    for ii in range(cov_ptr[base], cov_ptr[base + 1]):
+                        p = cov_idx[ii]
+                        if pl_size[p] <= late and rem[c, pl_piece[p]] > 0 and \
+                                _live(p, c, pl_sq, pl_size, bl):
+                            ch[top] = p
+                            top += 1
+                if top > lo:
+                    d = st[S_DEPTH]
+                    fr_c[d] = c
+                    fr_x[d] = x
+                    fr_lo[d] = lo
+                    fr_hi[d] = top
+                    fr_cur[d] = lo
+                    st[S_DEPTH] = d + 1
+                    st[S_CHTOP] = top
+                    p = ch[lo]
+                    if p >= 0:
+                        _apply_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb,
+                                         corner_nb, bl, cornr, nsqc, rem, remarea, sqcol,
+                                         sqpl, path, st)
+                        if x < 0:
+                            nfloat[c] += 1
+                    else:
+                        bl[c, x] += 1
+                        excl[c, x] = 1
+                    st[S_NEED] = 1
+        if st[S_NEED] == 0:
+            # ---- backtrack to the next untried child --------------------------------
+            while st[S_DEPTH] > 0:
+                d = st[S_DEPTH] - 1
+                c = fr_c[d]
+                x = fr_x[d]
+                p = ch[fr_cur[d]]
+                if p >= 0:
+                    _undo_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb, corner_nb,
+                                    bl, cornr, nsqc, rem, remarea, sqcol, sqpl, st)
+                    if x < 0:
+                        nfloat[c] -= 1
+                else:
+                    bl[c, x] -= 1
+                    excl[c, x] = 0
+                if fr_cur[d] + 1 < fr_hi[d]:
+                    fr_cur[d] += 1
+                    p = ch[fr_cur[d]]
+                    if p >= 0:
+                        _apply_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb,
+                                         corner_nb, bl, cornr, nsqc, rem, remarea, sqcol,
+                                         sqpl, path, st)
+                        if x < 0:
+                            nfloat[c] += 1
+                    else:
+                        bl[c, x] += 1
+                        excl[c, x] = 1
+                    st[S_NEED] = 1
+                    break
+                st[S_CHTOP] = fr_lo[d]
+                st[S_DEPTH] = d
+            if st[S_NEED] == 0:
+                return DONE
+        if st[S_NODES] >= stop_nodes:
+            return PAUSE

@@ -1,0 +1,55 @@
+"""Symmetries of a position: the rotations and reflections of the board that map it to itself.
+
+A symmetry is a permutation of square numbers, given as an int array ``perm`` of shape
+(rows*cols,) with ``perm[s]`` the image of square ``s``. A rectangle has 4 symmetries
+(identity, half turn, two mirror images); a square board has 8 (the dihedral group of
+order 8). A symmetry of a position must also map blocked squares to blocked squares, every
+colour's start square to itself and every colour's squares to that colour's squares, so
+that it maps each legal layout to a legal layout of the same position. Used to count
+layouts up to symmetry (Burnside's lemma: orbits = mean number of layouts each symmetry
+fixes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .board import Board
+from .position import Position
+
+
+def board_symmetries(board: Board) -> list[np.ndarray]:
+    """The symmetries of the empty rectangle, identity first.
+
+    Returns:
+        4 permutations for a non-square board, 8 for a square one; each an int32 array of
+        shape (rows*cols,) with ``perm[s]`` = image of square ``s``.
+    """
+    rows, cols = board.rows, board.cols
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    maps = [(r, c), (rows - 1 - r, cols - 1 - c), (r, cols - 1 - c), (rows - 1 - r, c)]
+    perms = [rr * cols + cc for rr, cc in maps]
+    if rows == cols:
+        n = rows - 1
+        for rr, cc in ((c, r), (n - c, n - r), (c, n - r), (n - c, r)):
+            perms.append(rr * cols + cc)
+    return [p.astype(np.int32) for p in perms]
+
+
+def position_symmetries(position: Position) -> list[np.ndarray]:
+    """The board symmetries that map the position to itself, identity first.
+
+    A symmetry qualifies when it maps the blocked squares onto the blocked squares, each
+    colour's start square (where it has one) to itself, and each colour's squares onto
+    that colour's squares.
+    """
+    board = position.board
+    fixed_sets = [frozenset(board.blocked)] + [c.squares for c in position.colours]
+    starts = [c.start for c in position.colours if c.start is not None]
+    out = []
+    for perm in board_symmetries(board):
+        if any(int(perm[s]) != s for s in starts):
+            continue
+        if all(frozenset(int(perm[s]) for s in group) == group for group in fixed_sets):
+            out.append(perm)
+    return out
