@@ -1,0 +1,834 @@
+"""The CP-SAT backend: one Boolean literal per placement, connectivity by lazy cuts.
+
+Model (OR-tools CP-SAT), for each played colour c and each placement p of
+:func:`solver.placements.placements_for` (every placement that fits, not only the playable
+ones) that :func:`reachable` keeps:
+
+* literal ``x[p]``: p is in the layout;
+* pieces: per remaining piece with multiplicity k, ``sum x == k`` ("place-all") or ``<= k``
+  ("max-score");
+* "covered" literal ``cover[c, s] == sum of x[p] over the placements of c covering s``;
+  no overlap: per square, ``AtMostOne(cover[c, s] over the colours)``;
+* no shared edge: per (colour, grid edge) one ``AtMostOne`` over the placements covering
+  either end (GUIDE section 5: about 10x fewer constraints than pairwise clauses);
+* first piece: a colour with no squares covers its start square (always in "place-all", if
+  it places anything in "max-score");
+* local corner support (redundant, NOT connectivity): a placement that is not playable now
+  implies ``BoolOr(cover[c, s] for the squares s that share a corner but no edge with it)``.
+
+Connectivity is added lazily (GUIDE section 5: local support alone lets islands float). Every
+solution CP-SAT reports is checked in a solution callback: the corner-contact graph of each
+colour's chosen placements is searched from its roots (chosen placements playable now).
+Each component C that reaches no root (an island) gives two valid cuts, added before the
+next solve (hinted with the last solution):
+
+* placement cut, for every p in C: ``x[p] => OR(x[q] for q in N(C))``, N(C) being the
+  placements outside C that touch a member of C legally at a corner. Valid: in a legal
+  layout containing p, the chain of corner contacts from p to a root leaves C (no root is
+  in C) through such a q. C can never be an island again.
+* separator cut (:func:`separator`): a minimum set Sep of uncovered squares that every king
+  path from C's squares to the roots meets, and the region S on C's side:
+  ``OR(cover[b], b in S) => OR(cover[n], n in Sep)``. Valid because a chain of corner
+  contacts is a king path of covered squares. It forbids every arrangement in a pocket at
+  once. *Measured* on 12 hard real Classic endgame checks (40-55 pieces played): with
+  placement cuts alone 8 of 12 were still unknown after 10 s (18-97 re-solves); with both
+  cuts all 12 answered in 0.1-4.4 s (2-8 re-solves). On a sample of 104 endgame checks from
+  the shared games, all answered, in 5 s at most.
+
+The loop ends when a layout has no island, when CP-SAT proves the model infeasible (a proof
+for the real problem, since every constraint and cut is valid), or at the time limit.
+
+Steering (:func:`add_guide_penalties`): a penalty literal per (colour, piece) is set when a
+chosen placement has no covered corner square strictly nearer its colour's roots. In
+"place-all" the model minimises the penalties; in "max-score" it maximises
+``scale * score - penalties`` (score first). This changes no answer (feasibility and the
+best score are those of the same relaxation) but makes CP-SAT build layouts outwards from
+the roots. *Measured* (Classic, blue alone, 21 pieces, monomino last, 2 workers, 6 seeds):
+without it 2 of 6 seeds solved within 120 s (up to 31 re-solves, 1,000 cuts); with it 6 of 6
+in 5-8 s, without a single cut. (Also tried, no better or worse: per-piece order-of-play
+labels, a complete formulation: 0 of 4 seeds in 120 s; Chebyshev ring constraints;
+translated square cuts.)
+
+With ``monomino_last`` (and for the +5 bonus in "max-score") the colour's graph without its
+monominoes is also checked from the non-monomino roots, with cuts that leave the monominoes
+out; in "max-score" those cuts are enforced only if the colour's "bonus claimed" literal is
+true.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+from google.protobuf import text_format
+from ortools.sat import sat_parameters_pb2
+from ortools.sat.python import cp_model
+
+from .board import Board
+from .checker import monomino_can_be_last
+from .errors import InputError
+from .pieces import MONOMINO, PIECE_NAMES, PIECES
+from .placements import PlacementTable, placements_for
+from .position import Placement, Position
+from .problem import Problem
+from .solve import BackendResult, SolveOptions
+
+MONOMINO_INDEX = PIECES[MONOMINO].index
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry
+
+
+def _neighbour_array(steps: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """Neighbour lists as an array of shape (squares + 1, 4), padded with -1.
+
+    The last row is all padding, so that indexing with -1 (a padded square) gives padding.
+    """
+    out = np.full((len(steps) + 1, 4), -1, dtype=np.int32)
+    for s, ns in enumerate(steps):
+        out[s, : len(ns)] = ns
+    return out
+
+
+def corner_squares(table: PlacementTable, board: Board) -> np.ndarray:
+    """For each placement, the squares that share a corner but no edge with it.
+
+    Returns:
+        Shape (P, 20), int32, padded with -1, each row sorted with duplicates removed. A
+        placement touches another legally at a corner iff the other covers one of these
+        squares and neither overlaps nor shares an edge with it.
+    """
+    corner = _neighbour_array(board.corner_neighbours)
+    edge = _neighbour_array(board.edge_neighbours)
+    sq = table.squares
+    cand = corner[sq].reshape(len(table), 20)
+    excl = np.concatenate([sq, edge[sq].reshape(len(table), 20)], axis=1)
+    bad = (cand < 0) | (cand[:, :, None] == excl[:, None, :]).any(axis=2)
+    cand = np.where(bad, -1, cand)
+    cand.sort(axis=1)
+    dup = np.zeros_like(bad)
+    dup[:, 1:] = cand[:, 1:] == cand[:, :-1]
+    return np.where(dup, -1, cand)
+
+
+def root_distance(board: Board, roots: frozenset[int]) -> np.ndarray:
+    """Chebyshev (king-move) distance of every square to the nearest root square.
+
+    Returns:
+        Shape (rows*cols,), int.
+    """
+    r, c = np.divmod(np.arange(board.size), board.cols)
+    rr, rc = np.divmod(np.array(sorted(roots)), board.cols)
+    return np.maximum(np.abs(r[:, None] - rr[None, :]), np.abs(c[:, None] - rc[None, :])).min(1)
+
+
+def reachable(table: PlacementTable, corners: np.ndarray, board_size: int,
+              monomino_last: bool = False) -> np.ndarray:
+    """The placements that some chain of corner contacts links to a playable placement.
+
+    A placement is reached if it is playable now or covers a corner square (see
+    :func:`corner_squares`) of a reached placement. Every piece of a legal layout is reached
+    (by induction along its chain to a root), so the others can be left out of the model.
+    With ``monomino_last`` the chains may not pass through a monomino, and a monomino is
+    kept only if it is playable or touches a reached non-monomino placement.
+
+    *Measured*: Classic game classic-L2-s58 after 50 pieces, red: 711 placements, 402 kept;
+    with placement cuts only, unknown after 60 s before, solved in 0.4 s after.
+
+    Returns:
+        Shape (P,), bool.
+    """
+    mono = table.piece == MONOMINO_INDEX
+    usable = ~mono if monomino_last else np.ones(len(table), dtype=bool)
+    reached = table.playable & usable
+    marked = np.zeros(board_size + 1, dtype=bool)  # last entry: padding (-1)
+    while True:
+        marked[:] = False
+        marked[corners[reached]] = True
+        marked[-1] = False
+        touched = marked[table.squares].any(axis=1)
+        grown = usable & (reached | touched)
+        if (grown == reached).all():
+            break
+        reached = grown
+    if monomino_last:
+        reached = reached | (mono & (table.playable | touched))
+    return reached
+
+
+# ---------------------------------------------------------------------------------------------
+# The model
+
+
+@dataclass(eq=False)
+class ColourModel:
+    """The part of the model for one played colour.
+
+    Attributes:
+        name: colour name.
+        table: its placements (rows of :func:`solver.placements.placements_for`).
+        x: one literal per row of ``table``.
+        corners: shape (P, 20), see :func:`corner_squares`.
+        mono: shape (P,), bool: the row places a monomino.
+        indptr, indices: the rows covering each square (CSR, see
+            :meth:`PlacementTable.covering`).
+        edges: shape (squares + 1, 4): edge neighbours (see :func:`_neighbour_array`).
+        cover: square -> literal "covered by this colour" (squares some row covers).
+        cover_rest: square -> literal "covered by a non-monomino piece of this colour"
+            (only for colours whose monomino may have to be last).
+        mono_last: "place-all" with ``monomino_last``: the graph without monominoes must
+            connect too.
+        bonus: "max-score": the literal "this colour claims the +5 bonus", or None.
+        all_placed: "max-score": the literal "this colour places all its pieces", or None.
+        var_index: shape (P,): the CP-SAT variable index of each literal of ``x``.
+    """
+
+    name: str
+    table: PlacementTable
+    x: list
+    corners: np.ndarray
+    mono: np.ndarray
+    indptr: np.ndarray
+    indices: np.ndarray
+    edges: np.ndarray
+    cover: dict = field(default_factory=dict)
+    cover_rest: dict = field(default_factory=dict)
+    mono_last: bool = False
+    bonus: object = None
+    all_placed: object = None
+    _touching: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.var_index = np.fromiter((v.index for v in self.x), dtype=np.int64, count=len(self.x))
+
+    def covering(self, square: int) -> np.ndarray:
+        """Rows covering a square."""
+        return self.indices[self.indptr[square]: self.indptr[square + 1]]
+
+    def touching(self, row: int) -> np.ndarray:
+        """Rows that can touch row ``row`` legally at a corner (no overlap, no shared edge)."""
+        if row not in self._touching:
+            corner = self.corners[row][self.corners[row] >= 0]
+            cand = np.unique(np.concatenate([self.covering(int(s)) for s in corner]
+                                            + [np.zeros(0, dtype=self.indices.dtype)]))
+            forbidden = np.zeros(len(self.edges), dtype=bool)  # last entry: padding (-1)
+            own = self.table.squares[row]
+            own = own[own >= 0]
+            forbidden[own] = True
+            forbidden[self.edges[own].ravel()] = True
+            forbidden[-1] = False
+            clash = forbidden[self.table.squares[cand]].any(axis=1)
+            self._touching[row] = cand[~clash]
+        return self._touching[row]
+
+
+@dataclass(eq=False)
+class BuiltModel:
+    """A CP-SAT model of a problem and how to read its objective.
+
+    Attributes:
+        model: the CP-SAT model.
+        colours: one :class:`ColourModel` per played colour, in the problem's order.
+        offset: "max-score": score of the played colours = score terms + ``offset``.
+        scale: "max-score": objective = ``scale`` * score terms - penalties.
+        penalties: number of steering penalty literals (see :func:`add_guide_penalties`).
+        best_possible: "max-score": the total score if every played colour placed all its
+            pieces and earned every bonus it can.
+    """
+
+    model: cp_model.CpModel
+    colours: list[ColourModel]
+    offset: int = 0
+    scale: int = 1
+    penalties: int = 0
+    best_possible: int = 0
+
+    def score_bound(self, objective_bound: float) -> int:
+        """An upper bound on the total score: CP-SAT's bound on the objective, or the score
+        with every piece placed (and the bonuses), whichever is lower."""
+        if not math.isfinite(objective_bound):
+            return self.best_possible
+        found = (math.floor(objective_bound + 1e-6) + self.penalties) // self.scale + self.offset
+        return min(found, self.best_possible)
+
+
+class _Infeasible(Exception):
+    """Raised while building: the problem has trivially no layout."""
+
+
+def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> ColourModel:
+    position = problem.position
+    state = position.colour(colour)
+    wanted = Counter(state.remaining)
+    strict_mono = problem.goal == "place-all" and problem.monomino_last and MONOMINO in wanted
+    table = placements_for(position, colour)
+    corners = corner_squares(table, position.board)
+    keep = reachable(table, corners, position.board.size, monomino_last=strict_mono)
+    table, corners = table.subset(keep), corners[keep]
+    x = [model.new_bool_var(f"{colour}_{i}") for i in range(len(table))]
+    indptr, indices = table.covering()
+    cm = ColourModel(colour, table, x, corners, table.piece == MONOMINO_INDEX, indptr, indices,
+                     _neighbour_array(position.board.edge_neighbours))
+    if problem.goal == "place-all" and problem.monomino_last:
+        if MONOMINO not in wanted:
+            if wanted or state.last_piece != MONOMINO:
+                raise _Infeasible(f"{colour} has no monomino left to place last")
+        else:
+            cm.mono_last = True
+    if problem.goal == "max-score" and position.bonus and wanted:
+        cm.all_placed = model.new_bool_var(f"{colour}_all")
+        if MONOMINO in wanted:
+            cm.bonus = model.new_bool_var(f"{colour}_bonus")
+            model.add_implication(cm.bonus, cm.all_placed)
+    # the literals that switch the monomino-last requirements off: none, or "no bonus"
+    claim = [] if cm.mono_last else [cm.bonus.Not()] if cm.bonus is not None else None
+    single_mono = wanted.get(MONOMINO, 0) == 1
+
+    _add_piece_counts(model, problem, cm, wanted)
+    _add_cover_literals(model, position, cm, claim is not None)
+    _add_edge_constraints(model, position, cm)
+
+    if not state.squares and wanted:
+        start = cm.cover.get(state.start)
+        if problem.goal == "place-all":
+            if start is None:
+                raise _Infeasible(f"no piece of {colour} fits on its start square")
+            model.add_bool_or([start])
+        else:  # pieces off the start square only with a piece on it
+            later = [x[i] for i in np.flatnonzero(~table.playable)]
+            if later:
+                total = sum(wanted.values())
+                model.add(cp_model.LinearExpr.sum(later)
+                          <= total * (start if start is not None else 0))
+        # a monomino that may have to be last never covers the start square: it would be
+        # the root, the only piece the others could connect to
+        if claim is not None:
+            for i in np.flatnonzero(cm.mono):
+                if state.start in table.squares[i]:
+                    model.add_bool_or([x[i].Not()] + claim)
+
+    # local corner support of the placements not playable now
+    for i in np.flatnonzero(~table.playable):
+        corner = [int(s) for s in cm.corners[i] if s >= 0]
+        # with the monomino held once and to be last, a piece (the monomino too) leans on
+        # a non-monomino piece; with two monominoes (Junior) one may lean on the other
+        strict = claim is not None and (not cm.mono[i] or single_mono)
+        if not (strict and not claim):  # else implied by the clause on cover_rest
+            model.add_bool_or([x[i].Not()] + [cm.cover[s] for s in corner if s in cm.cover])
+        if strict:
+            rest = [cm.cover_rest[s] for s in corner if s in cm.cover_rest]
+            model.add_bool_or([x[i].Not()] + claim + rest)
+    return cm
+
+
+def _add_piece_counts(model: cp_model.CpModel, problem: Problem, cm: ColourModel,
+                      wanted: Counter) -> None:
+    """Per remaining piece with multiplicity k: ``sum x == k`` (place-all) or ``<= k``."""
+    for name, k in wanted.items():
+        lits = [cm.x[i] for i in np.flatnonzero(cm.table.piece == PIECES[name].index)]
+        if problem.goal == "place-all":
+            if len(lits) < k:
+                raise _Infeasible(f"{cm.name}'s {name} fits nowhere")
+            model.add(cp_model.LinearExpr.sum(lits) == k)
+        else:
+            model.add(cp_model.LinearExpr.sum(lits) <= k)
+            if cm.all_placed is not None:
+                model.add(cp_model.LinearExpr.sum(lits) == k).only_enforce_if(cm.all_placed)
+
+
+def _add_cover_literals(model: cp_model.CpModel, position: Position, cm: ColourModel,
+                        rest: bool) -> None:
+    """``cover[s] == sum of x covering s``; with ``rest`` also ``cover_rest`` (no monomino)."""
+    for s in range(position.board.size):
+        rows = cm.covering(s)
+        if len(rows) == 0:
+            continue
+        lit = model.new_bool_var(f"{cm.name}_cover{s}")
+        model.add(cp_model.LinearExpr.sum([cm.x[i] for i in rows]) == lit)
+        cm.cover[s] = lit
+        if rest:
+            others = [cm.x[i] for i in rows if not cm.mono[i]]
+            if len(others) == len(rows):
+                cm.cover_rest[s] = lit
+            elif others:
+                lit2 = model.new_bool_var(f"{cm.name}_rest{s}")
+                model.add(cp_model.LinearExpr.sum(others) == lit2)
+                cm.cover_rest[s] = lit2
+
+
+def _add_edge_constraints(model: cp_model.CpModel, position: Position, cm: ColourModel) -> None:
+    """One AtMostOne per grid edge over the colour's placements covering either end."""
+    board = position.board
+    for s in range(board.size):
+        for n in board.edge_neighbours[s]:
+            if n > s:
+                rows = np.union1d(cm.covering(s), cm.covering(n))
+                if len(rows) > 1:
+                    model.add_at_most_one([cm.x[i] for i in rows])
+
+
+def add_guide_penalties(model: cp_model.CpModel, problem: Problem,
+                        colours: list[ColourModel]) -> list:
+    """Steering penalties: one literal per (colour, piece other than the monomino).
+
+    A chosen placement of piece A that is not playable now implies ``pen[A]`` or a covered
+    square at one of its corners strictly nearer (:func:`root_distance`) to the colour's
+    roots than all of its own squares (for a colour whose monomino must be last: covered by
+    a non-monomino piece). With every penalty false, each piece leans on a piece nearer the
+    roots, so following those contacts reaches a root: the layout is connected. That is a
+    sufficient condition, not a necessary one (a chain may turn back), so the penalties go
+    into the objective, never into the constraints.
+
+    Returns:
+        The penalty literals.
+    """
+    penalties = []
+    for cm in colours:
+        state = problem.position.colour(cm.name)
+        dist = root_distance(problem.position.board, state.squares or frozenset([state.start]))
+        sq = cm.table.squares
+        nearest = np.where(sq >= 0, dist[np.maximum(sq, 0)], 1 << 20).min(axis=1)
+        cover = cm.cover_rest or cm.cover
+        pen = {}
+        for i in np.flatnonzero(~cm.table.playable & ~cm.mono):
+            name = PIECE_NAMES[cm.table.piece[i]]
+            if name not in pen:
+                pen[name] = model.new_bool_var(f"{cm.name}_pen{name}")
+            down = [cover[int(s)] for s in cm.corners[i]
+                    if s >= 0 and dist[s] < nearest[i] and int(s) in cover]
+            model.add_bool_or([cm.x[i].Not(), pen[name]] + down)
+        penalties += list(pen.values())
+    return penalties
+
+
+def build_model(problem: Problem, guide: bool = True) -> BuiltModel:
+    """The CP-SAT model of a problem, without connectivity cuts.
+
+    Args:
+        problem: the problem.
+        guide: add :func:`add_guide_penalties` to the objective.
+
+    Raises:
+        _Infeasible: a requirement can trivially not be met (a piece fits nowhere...).
+    """
+    position = problem.position
+    model = cp_model.CpModel()
+    colours = [_build_colour(model, problem, c) for c in problem.colours]
+    if len(colours) > 1:
+        for s in range(position.board.size):
+            lits = [cm.cover[s] for cm in colours if s in cm.cover]
+            if len(lits) > 1:
+                model.add_at_most_one(lits)
+    penalties = add_guide_penalties(model, problem, colours) if guide else []
+    built = BuiltModel(model, colours, penalties=len(penalties))
+    if problem.goal == "place-all":
+        if penalties:
+            model.minimize(cp_model.LinearExpr.sum(penalties))
+        return built
+    built.scale = len(penalties) + 1
+    lits, coefs = [], []
+    for cm in colours:
+        state = position.colour(cm.name)
+        if not state.remaining:
+            built.offset += position.score(cm.name)
+            built.best_possible += position.score(cm.name)
+            continue
+        built.offset -= state.remaining_squares
+        built.best_possible += (15 if cm.all_placed is not None else 0) + (
+            5 if cm.bonus is not None else 0)
+        lits += cm.x
+        coefs += [int(v) * built.scale for v in cm.table.size]
+        for lit, points in ((cm.all_placed, 15), (cm.bonus, 5)):
+            if lit is not None:
+                lits.append(lit)
+                coefs.append(points * built.scale)
+    lits += penalties
+    coefs += [-1] * len(penalties)
+    model.maximize(cp_model.LinearExpr.weighted_sum(lits, coefs))
+    return built
+
+
+# ---------------------------------------------------------------------------------------------
+# Islands and cuts
+
+
+def islands(cm: ColourModel, chosen: np.ndarray, without_mono: bool = False) -> list[list[int]]:
+    """Components of a colour's chosen placements that reach no root.
+
+    Args:
+        cm: the colour's model.
+        chosen: rows of ``cm.table`` in the solution.
+        without_mono: leave the monomino placements out of the graph (monomino last).
+
+    Returns:
+        The islands, each a list of rows; roots are chosen rows playable now.
+    """
+    rows = [int(i) for i in chosen if not (without_mono and cm.mono[i])]
+    squares = {i: {int(s) for s in cm.table.squares[i] if s >= 0} for i in rows}
+    corner = {i: {int(s) for s in cm.corners[i] if s >= 0} for i in rows}
+    adj = {i: [j for j in rows if j != i and corner[i] & squares[j]] for i in rows}
+    seen = {i for i in rows if cm.table.playable[i]}
+    todo = list(seen)
+    out: list[list[int]] = []
+    for start in [None] + rows:
+        if start is not None:
+            if start in seen:
+                continue
+            seen.add(start)
+            todo = [start]
+            out.append([start])
+        while todo:
+            for j in adj[todo.pop()]:
+                if j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+                    if start is not None:
+                        out[-1].append(j)
+    return out
+
+
+def island_neighbours(cm: ColourModel, island: list[int], without_mono: bool = False) -> np.ndarray:
+    """N(C): rows outside the island C that touch one of its members legally at a corner."""
+    near = np.unique(np.concatenate([cm.touching(i) for i in island]))
+    near = near[~np.isin(near, island)]
+    if without_mono:
+        near = near[~cm.mono[near]]
+    return near
+
+
+def add_cuts(model: cp_model.CpModel, cm: ColourModel, island: list[int],
+             without_mono: bool = False) -> int:
+    """Add ``x[p] => OR(x[q], q in N(C))`` for every p of the island C; returns the count.
+
+    With ``without_mono`` in "max-score", the cuts are enforced only if the bonus is claimed.
+    """
+    near = [cm.x[int(q)] for q in island_neighbours(cm, island, without_mono)]
+    guard = [cm.bonus.Not()] if without_mono and cm.bonus is not None else []
+    for p in island:
+        model.add_bool_or([cm.x[p].Not()] + guard + near)
+    return len(island)
+
+
+def separator(cm: ColourModel, position: Position, chosen: list[int], island: list[int],
+              without_mono: bool = False) -> tuple[list[int], list[int]] | None:
+    """A smallest set of uncovered squares separating an island from the colour's roots.
+
+    The graph: squares the colour can cover (``cover``, or ``cover_rest`` without the
+    monomino) and its root squares (its squares, or its start square), joined by king moves.
+    A maximum flow from the island's squares to the roots and the squares the solution
+    connects to them, through uncovered squares of capacity 1, gives a minimum vertex cut
+    Sep nearest the island, and S, the squares on the island's side.
+
+    Returns:
+        (S, Sep) as square lists, or None if there is no finite cut.
+    """
+    board = position.board
+    state = position.colour(cm.name)
+    roots = set(state.squares) or {state.start}
+    cover = cm.cover_rest if without_mono else cm.cover
+    rows = [i for i in chosen if not (without_mono and cm.mono[i])]
+    own = {i: [int(s) for s in cm.table.squares[i] if s >= 0] for i in rows}
+    covered = {s for i in rows for s in own[i]}
+    source = {s for i in island for s in own[i]}
+    lost = {i for c in islands(cm, np.array(rows, dtype=np.int64), without_mono) for i in c}
+    sink = roots | {s for i in rows if i not in lost for s in own[i]}
+    nodes = set(cover) | roots
+    inf = 1 << 30
+    # node-split residual graph: 2*s = in, 2*s + 1 = out; -1 = source, -2 = sink
+    residual: dict[int, dict[int, int]] = {}
+
+    def arc(u: int, v: int, capacity: int) -> None:
+        residual.setdefault(u, {})[v] = residual.get(u, {}).get(v, 0) + capacity
+        residual.setdefault(v, {}).setdefault(u, 0)
+
+    for sq in nodes:
+        arc(2 * sq, 2 * sq + 1, inf if sq in covered or sq in roots else 1)
+        for n in board.edge_neighbours[sq] + board.corner_neighbours[sq]:
+            if n in nodes:
+                arc(2 * sq + 1, 2 * n, inf)
+    for sq in source:
+        arc(-1, 2 * sq, inf)
+    for sq in sink:
+        arc(2 * sq + 1, -2, inf)
+    flow = 0
+    while True:
+        parent = {-1: None}
+        queue = [-1]
+        for u in queue:
+            for v, c in residual[u].items():
+                if c > 0 and v not in parent:
+                    parent[v] = u
+                    queue.append(v)
+            if -2 in parent:
+                break
+        if -2 not in parent:
+            break
+        v, path = -2, []
+        while parent[v] is not None:
+            path.append((parent[v], v))
+            v = parent[v]
+        push = min(residual[u][w] for u, w in path)
+        if push >= inf:
+            return None
+        for u, w in path:
+            residual[u][w] -= push
+            residual[w][u] += push
+        flow += push
+    reached = set(parent)
+    inside = [sq for sq in nodes if 2 * sq + 1 in reached]
+    cut = [sq for sq in nodes if 2 * sq in reached and 2 * sq + 1 not in reached]
+    return inside, cut
+
+
+def add_separator_cut(model: cp_model.CpModel, cm: ColourModel, inside: list[int],
+                      cut: list[int], without_mono: bool = False) -> int:
+    """Add ``OR(cover[b], b in S) => OR(cover[n], n in Sep)``; returns the count.
+
+    Valid for any S without root squares and any Sep that every king path from S to the
+    roots through coverable squares meets: the chain of corner contacts from a covered square
+    of S to the roots is such a path of covered squares.
+    """
+    cover = cm.cover_rest if without_mono else cm.cover
+    guard = [cm.bonus.Not()] if without_mono and cm.bonus is not None else []
+    lits = [cover[b] for b in inside if b in cover]
+    if not lits:
+        return 0
+    some = model.new_bool_var(f"{cm.name}_region")
+    for lit in lits:
+        model.add_implication(lit, some)
+    model.add_bool_or([some.Not()] + guard + [cover[n] for n in cut if n in cover])
+    return 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Solving
+
+
+def parse_params(text: str) -> str:
+    """Check CP-SAT parameters in protobuf text format; return them normalised.
+
+    The text is parsed with ``google.protobuf.text_format`` into ``SatParameters`` (OR-tools
+    9.15's solver parameters are a C++ object that takes text, so they are handed over as
+    text afterwards).
+
+    Raises:
+        InputError: the text does not parse or names no field of SatParameters.
+    """
+    message = sat_parameters_pb2.SatParameters()
+    try:
+        text_format.Parse(text, message)
+    except text_format.ParseError as e:
+        raise InputError(f"bad CP-SAT parameters {text!r}: {e}", where="params") from None
+    return text_format.MessageToString(message, as_one_line=True)
+
+
+def _configure(solver: cp_model.CpSolver, options: SolveOptions, extra: str,
+               time_left: float | None) -> None:
+    params = solver.parameters
+    if "num_search_workers" not in extra:  # CP-SAT refuses both
+        params.num_workers = options.workers
+    params.random_seed = options.seed
+    if extra and not params.merge_text_format(extra):
+        raise InputError(f"bad CP-SAT parameters {options.params!r}", where="params")
+    if time_left is not None:
+        params.max_time_in_seconds = time_left
+
+
+def layout_score(position: Position, layout: dict[str, list[Placement]], colours) -> int:
+    """Total official score of ``colours`` after a legal layout, scored as the checker does."""
+    total = 0
+    for colour in colours:
+        state = position.colour(colour)
+        added = layout.get(colour, [])
+        left = Counter(state.remaining) - Counter(p.piece for p in added)
+        score = -sum(PIECES[p].size * k for p, k in left.items())
+        if position.bonus and not left and (state.placed or added):
+            last = (monomino_can_be_last(position, colour, added) if added
+                    else state.last_piece == MONOMINO)
+            score += 15 + (5 if last else 0)
+        total += score
+    return total
+
+
+@dataclass
+class _Verdict:
+    """The connectivity check of one solution."""
+
+    layout: dict[str, list[Placement]]  # island pieces dropped
+    islands: int
+    score: int | None  # max-score: the score of ``layout``
+
+
+class _Search:
+    """The state of the cut loop: cuts queued and added, best layouts seen."""
+
+    def __init__(self, problem: Problem, built: BuiltModel, cut_kind: str = "both"):
+        self.problem = problem
+        self.cut_kind = cut_kind
+        self.built = built
+        self.max_score = problem.goal == "max-score"
+        self.pending: dict[tuple, tuple] = {}
+        self.added: set[tuple] = set()
+        self.best: _Verdict | None = None  # max-score: best legal layout
+        self.connected: _Verdict | None = None  # a solution without islands
+        self.solutions = 0
+
+    def examine(self, values: np.ndarray) -> _Verdict:
+        """Check one solution (CP-SAT values by variable index) and queue its cuts."""
+        self.solutions += 1
+        layout, found = {}, 0
+        for cm in self.built.colours:
+            chosen = np.flatnonzero(values[cm.var_index] > 0)
+            full = islands(cm, chosen)
+            cuts = [(c, False) for c in full]
+            if cm.mono_last or (cm.bonus is not None and values[cm.bonus.index] > 0):
+                cuts += [(c, True) for c in islands(cm, chosen, True)]
+            for island, without_mono in cuts:
+                key = (cm.name, tuple(sorted(island)), without_mono)
+                self.pending.setdefault(key, (cm, island, without_mono, [int(i) for i in chosen]))
+            found += len(cuts)
+            dropped = {i for c in full for i in c}
+            layout[cm.name] = [cm.table.placement(int(i)) for i in chosen if int(i) not in dropped]
+        score = (layout_score(self.problem.position, layout, self.problem.colours)
+                 if self.max_score else None)
+        verdict = _Verdict(layout, found, score)
+        if self.max_score and (self.best is None or score > self.best.score):
+            self.best = verdict
+        if not found:
+            self.connected = verdict
+        return verdict
+
+    def add_pending_cuts(self) -> int:
+        """Add the queued cuts to the model; returns the number of constraints added."""
+        count = 0
+        for key, (cm, island, without_mono, chosen) in self.pending.items():
+            if self.cut_kind in ("placement", "both") and key not in self.added:
+                count += add_cuts(self.built.model, cm, island, without_mono)
+            if self.cut_kind in ("separator", "both"):
+                found = separator(cm, self.problem.position, chosen, island, without_mono)
+                if found is not None:
+                    count += add_separator_cut(self.built.model, cm, *found, without_mono)
+            self.added.add(key)
+        self.pending.clear()
+        return count
+
+
+class _Watcher(cp_model.CpSolverSolutionCallback):
+    """Checks every solution CP-SAT finds; stops the search once the goal is met."""
+
+    def __init__(self, search: _Search):
+        super().__init__()
+        self.search = search
+
+    def on_solution_callback(self) -> None:
+        search = self.search
+        verdict = search.examine(np.asarray(self.response_proto.solution, dtype=np.int64))
+        if not search.max_score:
+            if not verdict.islands:
+                self.stop_search()
+        elif search.best.score >= search.built.score_bound(self.best_objective_bound):
+            self.stop_search()  # a legal layout reaches the relaxation's bound
+
+
+def solve(problem: Problem, options: SolveOptions, *, guide: bool = True,
+          cut_kind: str = "both") -> BackendResult:
+    """Solve a problem with CP-SAT and lazy connectivity cuts.
+
+    Args:
+        problem: position, played colours, goal, ``monomino_last``.
+        options: ``time_limit`` (total wall seconds over all solves, None = none),
+            ``workers``, ``seed`` and ``params`` (CP-SAT parameters, protobuf text format).
+        guide: steer with :func:`add_guide_penalties` (no effect on the answer).
+        cut_kind: "both" (default), "placement" (:func:`add_cuts` only) or "separator"
+            (:func:`add_separator_cut` only), for measurements.
+
+    Returns:
+        A :class:`BackendResult`. "place-all": "solved", "infeasible" (CP-SAT proved the
+        model with its valid cuts infeasible) or "unknown" (time limit). "max-score":
+        "optimal" (a legal layout reaches a proven bound), "solved" (the best legal layout
+        seen, islands dropped, with the best proven bound) or "unknown" (no solution in
+        time). ``stats``: literals and constraints (final model), iterations (solves),
+        solutions (checked), cuts (constraints added), cpsat_wall, build and wall (s).
+
+    Raises:
+        InputError: ``options.params`` is not valid SatParameters text, or CP-SAT refuses
+            its values (MODEL_INVALID on a valid model).
+        RuntimeError: CP-SAT finds the model invalid, or an impossible status (a bug here).
+    """
+    started = time.perf_counter()
+    extra = parse_params(options.params)
+    stats = {"literals": 0, "constraints": 0, "iterations": 0, "solutions": 0, "cuts": 0,
+             "cpsat_wall": 0.0}
+    try:
+        built = build_model(problem, guide)
+    except _Infeasible as e:
+        stats["reason"] = str(e)
+        return BackendResult("infeasible", None, None, stats)
+    stats["build"] = round(time.perf_counter() - started, 3)
+    model = built.model
+    search = _Search(problem, built, cut_kind)
+    max_score = search.max_score
+    bound: int | None = None
+    status_name = "unknown"
+    while True:
+        left = None
+        if options.time_limit is not None:
+            left = options.time_limit - (time.perf_counter() - started)
+            if left <= 0:
+                break
+        solver = cp_model.CpSolver()
+        _configure(solver, options, extra, left)
+        seen = search.solutions
+        status = solver.solve(model, _Watcher(search))
+        stats["iterations"] += 1
+        stats["cpsat_wall"] += solver.wall_time
+        if status == cp_model.MODEL_INVALID:
+            problem_text = model.validate()
+            if problem_text:
+                raise RuntimeError(f"CP-SAT model invalid: {problem_text}")
+            raise InputError(f"CP-SAT refused the parameters {options.params!r}: "
+                             f"{solver.solution_info()}", where="params")
+        if status == cp_model.INFEASIBLE:
+            if max_score:
+                raise RuntimeError("CP-SAT: a max-score model cannot be infeasible")
+            status_name = "infeasible"
+            break
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break  # time limit
+        if search.solutions == seen:  # e.g. a model without variables: no callback
+            search.examine(np.asarray(solver.response_proto.solution, dtype=np.int64))
+        if max_score:
+            b = built.score_bound(solver.best_objective_bound)
+            bound = b if bound is None else min(bound, b)
+            if search.best.score >= bound:
+                status_name = "optimal"
+                break
+        elif search.connected is not None:
+            status_name = "solved"
+            break
+        if not search.pending:
+            break  # max-score stopped by the time limit on a layout without islands
+        stats["cuts"] += search.add_pending_cuts()
+        model.clear_hints()
+        last = np.asarray(solver.response_proto.solution, dtype=np.int64)
+        for cm in built.colours:
+            for v in cm.x:
+                model.add_hint(v, bool(last[v.index]))
+    stats["solutions"] = search.solutions
+    stats["literals"] = len(model.proto.variables)
+    stats["constraints"] = len(model.proto.constraints)
+    stats["cpsat_wall"] = round(stats["cpsat_wall"], 3)
+    stats["wall"] = round(time.perf_counter() - started, 3)
+    if max_score:
+        if search.best is None:
+            return BackendResult("unknown", None, bound, stats)
+        if status_name != "optimal":
+            status_name = "solved"
+        return BackendResult(status_name, search.best.layout, bound, stats)
+    if status_name == "solved":
+        return BackendResult("solved", search.connected.layout, None, stats)
+    return BackendResult(status_name, None, None, stats)

@@ -1,0 +1,371 @@
+"""The CP-SAT backend, checked against a brute-force enumerator written here from the rules.
+
+Every call goes through :func:`solver.solve.solve`, so the rule checker verifies each layout
+the backend returns (an illegal one raises SolverBug).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from ortools.sat.python import cp_model
+
+from solver import cpsat
+from solver.board import Board
+from solver.errors import InputError
+from solver.position import ColourState, Placement, Position
+from solver.problem import Problem
+from solver.solve import SolveOptions, solve
+from solver.variants import VARIANTS
+
+CPSAT = SolveOptions(backend="cpsat")
+
+# ---------------------------------------------------------------------------------------------
+# An independent brute force: shapes drawn here, placements, edge and corner contact by hand.
+
+SHAPES = {
+    "1": ["X"], "2": ["XX"], "I3": ["XXX"], "V3": ["X.", "XX"], "O": ["XX", "XX"],
+    "L5": ["X.", "X.", "X.", "XX"], "T5": ["XXX", ".X.", ".X."], "Y": ["X.", "XX", "X.", "X."],
+}
+SIZES = {name: sum(row.count("X") for row in rows) for name, rows in SHAPES.items()}
+
+
+def shape_orientations(name):
+    cells = [(r, c) for r, row in enumerate(SHAPES[name]) for c, ch in enumerate(row) if ch == "X"]
+    out = set()
+    for _ in range(4):
+        cells = [(c, -r) for r, c in cells]
+        for pts in (cells, [(r, -c) for r, c in cells]):
+            r0, c0 = min(r for r, _ in pts), min(c for _, c in pts)
+            out.add(frozenset((r - r0, c - c0) for r, c in pts))
+    return out
+
+
+def board_placements(rows, cols, blocked, name):
+    """All placements of a piece on free squares, as frozensets of (row, col)."""
+    out = []
+    for shape in shape_orientations(name):
+        for dr in range(rows):
+            for dc in range(cols):
+                cells = frozenset((r + dr, c + dc) for r, c in shape)
+                if all(r < rows and c < cols and (r, c) not in blocked for r, c in cells):
+                    out.append(cells)
+    return out
+
+
+def edge_ring(cells):
+    return {(r + dr, c + dc) for r, c in cells
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))} - cells
+
+
+def corner_ring(cells):
+    return {(r + dr, c + dc) for r, c in cells
+            for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1))} - cells - edge_ring(cells)
+
+
+def reaches_all(pieces, start):
+    """Whether the corner contacts link every piece to the piece covering ``start``."""
+    todo = [p for p in pieces if start in p]
+    seen = set(todo)
+    while todo:
+        here = corner_ring(todo.pop())
+        for p in pieces:
+            if p not in seen and here & p:
+                seen.add(p)
+                todo.append(p)
+    return len(seen) == len(pieces)
+
+
+def legal_sets(rows, cols, start, pieces, blocked=frozenset(), connected=True, optional=False):
+    """Yield (piece names, placements) of every layout of one colour, brute force.
+
+    Each layout uses each listed piece once (Junior duplicates: list a piece twice), or, with
+    ``optional``, any sub-multiset. Legal: no overlap, no shared edge, a piece on ``start``,
+    and (``connected``) corner contacts linking every piece to that one; with
+    ``connected=False``, only local support: every other piece touches one at a corner.
+    """
+    names = list(pieces)
+    options = {n: board_placements(rows, cols, blocked, n) for n in set(names)}
+    choices = [options[n] + ([None] if optional else []) for n in names]
+    for combo in itertools.product(*choices):
+        chosen = [(n, p) for n, p in zip(names, combo) if p is not None]
+        if not chosen:
+            continue
+        cells = [p for _, p in chosen]
+        if len(set(cells)) < len(cells):
+            continue
+        if any(a & b or edge_ring(a) & b for a, b in itertools.combinations(cells, 2)):
+            continue
+        if not any(start in p for p in cells):
+            continue
+        if connected:
+            if not reaches_all(cells, start):
+                continue
+        elif not all(start in p or any(corner_ring(p) & q for q in cells if q is not p)
+                     for p in cells):
+            continue
+        yield chosen
+
+
+def count_layouts(*args, **kwargs):
+    """Layouts counted as sets (the two copies of a Junior piece are interchangeable)."""
+    return len({frozenset(layout) for layout in legal_sets(*args, **kwargs)})
+
+
+def monomino_last_possible(chosen, start):
+    """Whether the non-monomino pieces connect from ``start`` without the monomino."""
+    others = [p for n, p in chosen if n != "1"]
+    if len(others) == len(chosen) or not others:
+        return False
+    return any(start in p for p in others) and reaches_all(others, start)
+
+
+# ---------------------------------------------------------------------------------------------
+# Problems
+
+
+def one_colour(rows, cols, start, pieces, blocked=(), goal="place-all", monomino_last=False,
+               bonus=True):
+    board = Board(rows, cols, frozenset(Board(rows, cols).parse(b) for b in blocked))
+    state = ColourState("blue", board.parse(start), (), tuple(pieces))
+    return Problem(Position(board, (state,), bonus=bonus), ("blue",), goal, monomino_last)
+
+
+def rc(board, name):
+    return board.row_col(board.parse(name))
+
+
+SMALL = [  # (rows, cols, start, pieces, number of layouts: issue facts)
+    (5, 5, "a5", ("1", "2", "V3"), 146),
+    (5, 5, "c3", ("L5", "T5", "Y"), 8),
+    (4, 4, "a4", ("1", "2", "V3", "O"), 0),
+]
+
+
+@pytest.mark.parametrize("rows,cols,start,pieces,count", SMALL)
+def test_small_puzzles_agree_with_brute_force(rows, cols, start, pieces, count):
+    board = Board(rows, cols)
+    assert count_layouts(rows, cols, rc(board, start), pieces) == count
+    result = solve(one_colour(rows, cols, start, pieces), CPSAT)
+    assert result.status == ("solved" if count else "infeasible")
+    if count:
+        assert result.report.report("blue").all_placed
+
+
+def test_island_relaxation_has_a_layout_but_the_puzzle_has_none():
+    # 4x4 from a4 with d4 and d3 blocked: the 2, I3 and V3 can each touch another piece at
+    # a corner, and every placement is linked to the start by some chain of placements, but
+    # no layout links all three pieces to the start (found by a brute-force search).
+    rows, cols, blocked = 4, 4, ("d4", "d3")
+    board = Board(rows, cols)
+    cells = frozenset(rc(board, b) for b in blocked)
+    pieces = ("2", "I3", "V3")
+    start = rc(board, "a4")
+    assert count_layouts(rows, cols, start, pieces, cells, connected=False) > 0
+    assert count_layouts(rows, cols, start, pieces, cells) == 0
+    problem = one_colour(rows, cols, "a4", pieces, blocked)
+    # the model without cuts (local corner support only) has a solution, with an island
+    built = cpsat.build_model(problem)
+    solver = cp_model.CpSolver()
+    assert solver.solve(built.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    cm = built.colours[0]
+    chosen = np.array([i for i, v in enumerate(cm.x) if solver.boolean_value(v)])
+    assert len(chosen) == 3 and cpsat.islands(cm, chosen)
+    result = solve(problem, CPSAT)
+    assert result.status == "infeasible"
+    assert result.stats["cuts"] > 0
+
+
+def test_monomino_needed_as_a_bridge_makes_monomino_last_infeasible():
+    # Free squares: a4 b4 (the 2 on the start square), c3 (a bridge only the monomino fits),
+    # d2 e2 f2 (the I3): the I3 touches the 2 only through the monomino.
+    rows, cols = 4, 7
+    board = Board(rows, cols)
+    free = {"a4", "b4", "c3", "d2", "e2", "f2"}
+    blocked = [board.name(s) for s in range(board.size) if board.name(s) not in free]
+    pieces = ("1", "2", "I3")
+    cells = frozenset(rc(board, b) for b in blocked)
+    layouts = list(legal_sets(rows, cols, rc(board, "a4"), pieces, cells))
+    assert len(layouts) == 1
+    assert not monomino_last_possible(layouts[0], rc(board, "a4"))
+    assert solve(one_colour(rows, cols, "a4", pieces, blocked), CPSAT).status == "solved"
+    strict = one_colour(rows, cols, "a4", pieces, blocked, monomino_last=True)
+    assert solve(strict, CPSAT).status == "infeasible"
+
+
+def test_monomino_last_feasible_and_reported():
+    board = Board(5, 5)
+    start = rc(board, "a5")
+    layouts = list(legal_sets(5, 5, start, ("1", "2", "V3")))
+    with_bonus = [c for c in layouts if monomino_last_possible(c, start)]
+    assert 0 < len(with_bonus) < len(layouts)
+    result = solve(one_colour(5, 5, "a5", ("1", "2", "V3"), monomino_last=True), CPSAT)
+    assert result.status == "solved"
+    report = result.report.report("blue")
+    assert report.monomino_last and report.score == 20
+    assert result.layout["blue"][-1].piece == "1"
+
+
+def best_brute_score(rows, cols, start, pieces, blocked=frozenset(), bonus=True):
+    best = None
+    for chosen in legal_sets(rows, cols, start, pieces, blocked, optional=True):
+        left = Counter(pieces) - Counter(n for n, _ in chosen)
+        score = -sum(SIZES[n] * k for n, k in left.items())
+        if bonus and not left:
+            score += 15 + (5 if monomino_last_possible(chosen, start) else 0)
+        best = score if best is None else max(best, score)
+    nothing = -sum(SIZES[n] for n in pieces)
+    return nothing if best is None else max(best, nothing)
+
+
+def test_max_score_on_an_infeasible_puzzle_is_optimal_and_matches_brute_force():
+    board = Board(4, 4)
+    pieces = ("1", "2", "V3", "O")
+    best = best_brute_score(4, 4, rc(board, "a4"), pieces)
+    result = solve(one_colour(4, 4, "a4", pieces, goal="max-score"), CPSAT)
+    assert result.status == "optimal"
+    assert result.score == best == result.bound
+    assert best < 0  # not everything fits (the place-all puzzle is infeasible)
+
+
+def test_max_score_counts_the_monomino_bonus():
+    board = Board(5, 5)
+    best = best_brute_score(5, 5, rc(board, "a5"), ("1", "2", "V3"))
+    result = solve(one_colour(5, 5, "a5", ("1", "2", "V3"), goal="max-score"), CPSAT)
+    assert result.status == "optimal" and result.score == best == 20
+
+
+def test_junior_duplicates_and_no_bonus():
+    # Junior holds two of each shape: the layout must hold both copies, and scores no bonus.
+    board = Board(5, 5)
+    pieces = ("1", "1", "2", "2")
+    count = count_layouts(5, 5, rc(board, "a5"), pieces)
+    assert count > 0
+    result = solve(one_colour(5, 5, "a5", pieces, bonus=False), CPSAT)
+    assert result.status == "solved"
+    assert Counter(p.piece for p in result.layout["blue"]) == Counter(pieces)
+    best = solve(one_colour(5, 5, "a5", pieces, goal="max-score", bonus=False), CPSAT)
+    assert best.status == "optimal" and best.score == 0
+    # monomino last with two monominoes: the other pieces connect without either of them
+    start = rc(board, "a5")
+    strict = any(monomino_last_possible(c, start) for c in legal_sets(5, 5, start, pieces))
+    result = solve(one_colour(5, 5, "a5", pieces, monomino_last=True, bonus=False), CPSAT)
+    assert result.status == ("solved" if strict else "infeasible")
+
+
+def test_junior_duplicates_that_do_not_fit():
+    # two O's and two V3's on a 4x4 board from a corner: brute force says no
+    board = Board(4, 4)
+    pieces = ("V3", "V3", "O", "O")
+    assert count_layouts(4, 4, rc(board, "a4"), pieces) == 0
+    assert solve(one_colour(4, 4, "a4", pieces, bonus=False), CPSAT).status == "infeasible"
+
+
+def test_two_colours_around_a_frozen_third_colour():
+    board = Board(7, 7, frozenset({Board(7, 7).parse("g7")}))
+    red = ColourState("red", None, (Placement("O", frozenset(board.parse(s) for s in
+                                                             ("c4", "d4", "c3", "d3"))),), ())
+    blue = ColourState("blue", board.parse("a7"),
+                       (Placement("V3", frozenset(board.parse(s) for s in ("a7", "a6", "b6"))),),
+                       ("1", "2", "I3", "L4"))
+    yellow = ColourState("yellow", board.parse("g1"), (), ("2", "V3", "T4", "Z4"))
+    problem = Problem(Position(board, (blue, yellow, red)), ("blue", "yellow"))
+    result = solve(problem, CPSAT)
+    assert result.status == "solved"
+    assert result.report.report("red").added == 0
+    for colour in ("blue", "yellow"):
+        assert result.report.report(colour).all_placed
+    taken = {s for c in ("blue", "yellow") for p in result.layout[c] for s in p.squares}
+    assert not taken & (red.squares | board.blocked)
+
+
+def test_classic_one_colour_all_pieces_monomino_last():
+    # measured 5.5-7.7 s on 2 cores over seeds 0-5 (without the guide: 2 of 6 in 120 s)
+    problem = Problem(Position.empty(VARIANTS["classic"]), ("blue",), "place-all", True)
+    result = solve(problem, CPSAT)
+    assert result.status == "solved"
+    report = result.report.report("blue")
+    assert report.all_placed and report.monomino_last and report.score == 15 + 5
+
+
+def test_tiny_time_limit_gives_unknown_never_infeasible():
+    problem = Problem(Position.empty(VARIANTS["duo"]), ("purple", "orange"), "place-all", True)
+    result = solve(problem, SolveOptions(backend="cpsat", time_limit=1.0))
+    assert result.status == "unknown"
+    assert result.layout is None
+    best = solve(Problem(problem.position, ("purple", "orange"), "max-score"),
+                 SolveOptions(backend="cpsat", time_limit=2.0))
+    assert best.status in ("unknown", "solved")  # a layout, if any, is checked by solve()
+    if best.status == "solved":
+        assert best.score <= best.bound <= 40
+
+
+def test_bad_params_raise_input_error_naming_the_text():
+    problem = one_colour(5, 5, "a5", ("1", "2", "V3"))
+    with pytest.raises(InputError, match="no_such_parameter"):
+        solve(problem, SolveOptions(backend="cpsat", params="no_such_parameter: 3"))
+    with pytest.raises(InputError, match="num_workers"):
+        solve(problem, SolveOptions(backend="cpsat", params="num_workers: lots"))
+    with pytest.raises(InputError, match="max_time_in_seconds: -1"):  # a value CP-SAT refuses
+        solve(problem, SolveOptions(backend="cpsat", params="max_time_in_seconds: -1"))
+
+
+def test_params_are_passed_to_cp_sat():
+    problem = one_colour(5, 5, "c3", ("L5", "T5", "Y"))
+    result = solve(problem, SolveOptions(backend="cpsat", params="num_search_workers: 1 "
+                                                                  "cp_model_presolve: false"))
+    assert result.status == "solved"
+    result = solve(problem, SolveOptions(backend="cpsat", workers=1, seed=7,
+                                         params="cp_model_presolve: false"))
+    assert result.status == "solved"
+    assert {"literals", "constraints", "iterations", "cuts", "cpsat_wall"} <= set(result.stats)
+
+
+def random_puzzles(n, seed=7):
+    """Small random one-colour puzzles: board 4x4..5x5, up to 4 blocked squares, 4 pieces."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        rows, cols = int(rng.integers(4, 6)), int(rng.integers(4, 6))
+        board = Board(rows, cols)
+        squares = [board.name(s) for s in range(board.size)]
+        start = str(rng.choice(squares))
+        others = [s for s in squares if s != start]
+        blocked = tuple(str(s) for s in rng.choice(others, int(rng.integers(0, 5)), replace=False))
+        pieces = tuple(sorted(str(p) for p in rng.choice(["1", "2", "I3", "V3", "O"], 4,
+                                                         replace=False)))
+        yield rows, cols, start, blocked, pieces
+
+
+@pytest.mark.parametrize("rows,cols,start,blocked,pieces", list(random_puzzles(12)))
+def test_random_small_puzzles_agree_with_brute_force(rows, cols, start, blocked, pieces):
+    board = Board(rows, cols)
+    cells = frozenset(rc(board, b) for b in blocked)
+    begin = rc(board, start)
+    layouts = list(legal_sets(rows, cols, begin, pieces, cells))
+    mono_last = [c for c in layouts if monomino_last_possible(c, begin)]
+    plain = solve(one_colour(rows, cols, start, pieces, blocked), CPSAT)
+    assert plain.status == ("solved" if layouts else "infeasible")
+    if "1" in pieces:
+        strict = solve(one_colour(rows, cols, start, pieces, blocked, monomino_last=True), CPSAT)
+        assert strict.status == ("solved" if mono_last else "infeasible")
+    best = solve(one_colour(rows, cols, start, pieces, blocked, goal="max-score"), CPSAT)
+    assert best.status == "optimal"
+    assert best.score == best.bound == best_brute_score(rows, cols, begin, pieces, cells)
+
+
+@pytest.mark.parametrize("placed,remaining,status", [
+    ("1", (), "solved"),          # nothing left, the monomino really was last
+    ("2", (), "infeasible"),      # nothing left, but the last piece was the domino
+    ("1", ("2",), "infeasible"),  # the monomino is gone and a piece is left
+])
+def test_monomino_last_when_the_monomino_is_not_left(placed, remaining, status):
+    board = Board(5, 5)
+    squares = {"1": ("a5",), "2": ("a5", "b5")}[placed]
+    state = ColourState("blue", board.parse("a5"),
+                        (Placement(placed, frozenset(board.parse(s) for s in squares)),),
+                        remaining)
+    problem = Problem(Position(board, (state,)), ("blue",), "place-all", True)
+    assert solve(problem, CPSAT).status == status
