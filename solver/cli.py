@@ -88,7 +88,7 @@ def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain
     """Solve a puzzle file (TOML) and print the board, status, time and scores."""
     writer = output_writer(out)
     problem = load_puzzle(puzzle)
-    console = Console(no_color=plain or None, highlight=False)
+    console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
     describe_problem(console, problem)
     result = solve(problem, make_options(backend, time_limit, workers, seed, params))
     print_board(console, result, plain)
@@ -164,7 +164,7 @@ def check_command(source, after, colours, backend, time_limit, workers, seed, pa
         if not position.colour(c).remaining:
             raise InputError(f"{c} has no pieces left to place", path=source, where="--colour")
     writers = {c: output_writer(_out_for(out, c, len(chosen))) for c in chosen} if out else {}
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     where = f" after {after} placements" if after is not None else ""
     console.print(f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
                   + (f", {position.to_move} to move" if position.to_move else ""), markup=False)
@@ -199,6 +199,54 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
         return out
     path = Path(out)
     return str(path.with_name(f"{path.stem}-{colour}{path.suffix}"))
+
+
+@main.command("count")
+@click.argument("source", metavar="PUZZLE")
+@click.option("--after", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Game records: the position after N placements.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Stop after N layouts.")
+@click.option("--up-to-symmetry", is_flag=True,
+              help="Count layouts that differ by a board symmetry fixing every start "
+                   "square (and the board's contents) once.")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="Stop after this many seconds (the count is then a lower bound).")
+def count_command(source, after, limit, up_to_symmetry, time_limit):
+    """Count the distinct final layouts that place every remaining piece of the played
+    colours (order of play ignored; monomino-last honoured)."""
+    from .search import count
+
+    problem = load_source(source, after)
+    result = count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
+    what = ("layout" if result.count == 1 else "layouts") + (" up to symmetry" if up_to_symmetry else "")
+    if result.complete:
+        click.echo(f"{result.count} {what}  [{result.seconds:.2f} s, {result.nodes} nodes]")
+    else:
+        why = "limit" if limit is not None and result.count >= limit else "time limit"
+        click.echo(f"at least {result.count} {what} ({why} reached: count incomplete)  "
+                   f"[{result.seconds:.2f} s, {result.nodes} nodes]")
+
+
+@main.command("export")
+@click.argument("source", metavar="PUZZLE")
+@click.option("--format", "fmt", type=click.Choice(["dlx"]), default="dlx", show_default=True,
+              help="dlx: Knuth's DLX text format (items line, then one option per line).")
+@click.option("--after", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Game records: the position after N placements.")
+@click.option("--squares-primary", is_flag=True,
+              help="Make the free squares primary items (with one hole option each).")
+@click.option("--out", default=None, metavar="FILE", help="Write to FILE instead of stdout.")
+def export_command(source, fmt, after, squares_primary, out):
+    """Export the exact-cover formulation (items: pieces, squares, same-colour edges;
+    options: placements). Connectivity is not expressible in exact cover: check covers."""
+    from .exact_cover import formulation, to_dlx
+
+    text = to_dlx(formulation(load_source(source, after), squares_primary=squares_primary))
+    if out:
+        write_text_atomic(out, text)
+    else:
+        click.echo(text, nl=False)
 
 
 @main.command("verify")

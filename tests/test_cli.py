@@ -1,0 +1,103 @@
+"""The command line: solve, verify, and one-line errors with exit status 2."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def one_line_error(result, *fragments):
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    for f in fragments:
+        assert f in lines[0]
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "search"])
+def test_solve_writes_json_that_verify_accepts(backend, tmp_path):
+    out = tmp_path / "sol.json"
+    result = run("solve", PUZZLES / "tiny-5x5-corner.toml", "--backend", backend, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "status: solved" in result.output
+    data = json.loads(out.read_text())
+    assert data["status"] == "solved"
+    assert (data["rows"], data["cols"], data["blocked"]) == (5, 5, [])
+    blue = data["colours"][0]
+    assert blue["name"] == "blue" and blue["start"] == "a5" and blue["remaining"] == []
+    assert sorted(p["piece"] for p in blue["placements"]) == ["1", "2", "V3"]
+    assert "a5" in blue["placements"][0]["squares"]  # first piece covers the start square
+    assert blue["score"] in (15, 20)
+    check = run("verify", out)
+    assert check.exit_code == 0, check.output
+    assert "legal: 3 placements checked" in check.output
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "search"])
+def test_solve_infeasible_is_proven(backend):
+    result = run("solve", PUZZLES / "tiny-4x4-impossible.toml", "--backend", backend)
+    assert result.exit_code == 0
+    assert "status: infeasible (proven" in result.output
+
+
+def test_verify_refuses_an_island(tmp_path):
+    sol = {"rows": 5, "cols": 5, "blocked": [], "status": "solved", "goal": "place-all",
+           "colours": [{"name": "blue", "start": "a5", "remaining": [], "score": 15,
+                        "placements": [{"piece": "1", "squares": ["a5"]},
+                                       {"piece": "2", "squares": ["c3", "d3"]},
+                                       {"piece": "V3", "squares": ["e2", "e1", "d1"]}]}]}
+    path = tmp_path / "island.json"
+    path.write_text(json.dumps(sol))
+    result = run("verify", path)
+    assert result.exit_code == 1
+    assert "ILLEGAL: blue move 2 (2 at c3,d3): 2 does not touch another blue piece at a corner" in result.output
+
+
+def test_verify_catches_a_false_score(tmp_path):
+    sol = {"rows": 5, "cols": 5, "status": "solved", "goal": "place-all",
+           "colours": [{"name": "blue", "start": "a5", "remaining": [], "score": 20,
+                        "placements": [{"piece": "V3", "squares": ["a5", "a4", "b4"]},
+                                       {"piece": "1", "squares": ["c3"]},
+                                       {"piece": "2", "squares": ["d2", "d1"]}]}]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(sol))
+    result = run("verify", path)
+    assert result.exit_code == 1
+    assert "FALSE CLAIM: blue: the file says score 20, the rules give 15" in result.output
+
+
+def test_bad_puzzle_one_line_exit_2(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\n[pieces]\nblue = ["Q"]\n')
+    one_line_error(run("solve", bad), str(bad), "[pieces].blue", "unknown piece 'Q'")
+    one_line_error(run("solve", tmp_path / "missing.toml"), "missing.toml", "No such file")
+
+
+def test_bad_solution_file_one_line_exit_2(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"rows": 5, "cols": 5, "colours": [{"name": "blue", "placements": '
+                   '[{"piece": "V3", "squares": ["a5", "z9", "b4"]}]}]}')
+    one_line_error(run("verify", bad), str(bad), "colours[0].placements[0]", "'z9' is off the 5x5 board")
+    bad.write_text("{not json")
+    one_line_error(run("verify", bad), "invalid JSON", "line 1")
+
+
+def test_out_file_untouched_on_bad_input(tmp_path):
+    out = tmp_path / "keep.json"
+    out.write_text("precious")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('variant = "nope"\n')
+    one_line_error(run("solve", bad, "--out", out), "unknown variant")
+    assert out.read_text() == "precious"
+    one_line_error(run("solve", PUZZLES / "tiny-5x5-corner.toml", "--out", tmp_path / "x.txt"),
+                   "unknown output format")
