@@ -38,7 +38,7 @@ def checks(games: Path, every: int, max_left: int | None = None):
     colours with 1..max_left pieces left."""
     for path in sorted(games.glob("*.blksgf")):
         game = load_game(path)
-        for n in range(0, game.num_placements + 1, every):
+        for n in range(every, game.num_placements + 1, every):
             position = game.position(n)
             for state in position.colours:
                 if state.remaining and (max_left is None or len(state.remaining) <= max_left):

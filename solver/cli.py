@@ -264,10 +264,12 @@ def verify_command(solution):
         sys.exit(1)
     total = sum(len(v) for v in loaded.layout.values())
     click.echo(f"{solution}: legal: {total} placements checked against the rules")
+    played = {e.get("name"): e.get("played", True) for e in loaded.data["colours"]}
     for r in report.colours:
         extra = ", monomino last" if r.monomino_last and r.all_placed else ""
         left = f"{len(r.remaining)} pieces left" if r.remaining else "all pieces placed"
-        click.echo(f"  {r.colour:7} {left}, score {r.score}{extra}")
+        frozen = "" if played.get(r.colour, True) else " (not played)"
+        click.echo(f"  {r.colour:7} {left}, score {r.score}{extra}{frozen}")
     for m in mismatches:
         click.echo(f"{solution}: FALSE CLAIM: {m}")
     if mismatches:
