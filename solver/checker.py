@@ -104,25 +104,27 @@ def check_layout(position: Position, layout: Mapping[str, Sequence[Placement]]) 
 
 
 def monomino_can_be_last(position: Position, colour: str, added: Sequence[Placement]) -> bool:
-    """Whether the pieces a colour adds can be played in a legal order ending with the monomino.
+    """Whether the pieces a colour adds can be played in a legal order ending with a monomino.
 
-    The added pieces are assumed legal in the given order. An order ending with the
-    monomino exists iff the monomino is among them, it is not the colour's only piece, and
-    the other added pieces stay connected by corner contact to the colour's squares already
-    on the board (or, with none, to the piece on the start square) without it.
+    The added pieces are assumed legal in the given order. Such an order exists iff some
+    added monomino m is not the colour's only piece and all the other added pieces (another
+    monomino too, in Junior) stay connected by corner contact to the colour's squares
+    already on the board (or, with none, to the piece on the start square) without m.
     """
-    pieces = [p for p in added if p.piece != MONOMINO]
-    if len(pieces) == len(added):
-        return False
+    return any(_connected_without(position, colour, added, k)
+               for k, p in enumerate(added) if p.piece == MONOMINO)
+
+
+def _connected_without(position: Position, colour: str, added: Sequence[Placement], k: int) -> bool:
+    pieces = [p for j, p in enumerate(added) if j != k]
     board = position.board
     existing = position.colour(colour).squares
     if not pieces and not existing:
         return False  # the monomino is the colour's only piece: it is first, not last
-    start = position.colour(colour).start
     if existing:
         reached = [p for p in pieces if corner_touches(board, p.squares, existing)]
     else:
-        reached = [p for p in pieces if start in p.squares]
+        reached = [p for p in pieces if position.colour(colour).start in p.squares]
     seen = {id(p) for p in reached}
     while reached:
         here = reached.pop()

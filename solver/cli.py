@@ -6,6 +6,7 @@ and exit status 2; no traceback, and no output file is touched.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from rich.console import Console
 from .endgame import endgame_check
 from .errors import InputError
 from .output import describe_problem, describe_result, endgame_line, print_board
+from .problem import Problem
 from .puzzle import load_puzzle
 from .solution import read_solution, verify, write_json, write_text_atomic
 from .solve import BACKENDS, SolveOptions, SolveResult, SolverBug, solve
@@ -32,15 +34,19 @@ class BadInput(click.ClickException):
 
 
 class Group(click.Group):
-    """Turns InputError into :class:`BadInput` and SolverBug into an internal error."""
+    """Turns InputError into :class:`BadInput`; any other failure into one line and exit 70."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except InputError as e:
             raise BadInput(str(e)) from None
-        except SolverBug as e:
-            click.echo(f"internal error (please report): {e}", err=True)
+        except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as e:  # a bug: one line, no traceback (BLOKUS_DEBUG=1 shows it)
+            if os.environ.get("BLOKUS_DEBUG"):
+                raise
+            click.echo(f"internal error (please report): {e.__class__.__name__}: {e}", err=True)
             sys.exit(70)
 
 
@@ -86,8 +92,9 @@ def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
 def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain):
     """Solve a puzzle file (TOML) and print the board, status, time and scores."""
-    writer = output_writer(out)
     problem = load_puzzle(puzzle)
+    writer = output_writer(out, problem)
+    check_params(backend, params)
     console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
     describe_problem(console, problem)
     result = solve(problem, make_options(backend, time_limit, workers, seed, params))
@@ -98,9 +105,17 @@ def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain
         console.print(f"wrote {out}")
 
 
-def output_writer(out: str | None):
+def check_params(backend: str, params: str) -> None:
+    """Refuse CP-SAT parameters given to the search backend (they would be ignored)."""
+    if params and backend == "search":
+        raise InputError("--params sets CP-SAT parameters; the search backend has none",
+                         where="--params")
+
+
+def output_writer(out: str | None, problem: Problem):
     """A function writing a result to ``out`` by its suffix; checked before solving so that
-    a bad name fails fast. Raises InputError for an unknown suffix or a missing folder."""
+    a bad name fails fast. Raises InputError for an unknown suffix, a missing folder, or a
+    position that SGF cannot hold (a custom board)."""
     if out is None:
         return None
     path = Path(out)
@@ -110,6 +125,12 @@ def output_writer(out: str | None):
     if suffix == ".json":
         return lambda result: write_json(result, path)
     if suffix in (".blksgf", ".sgf"):
+        from .game import sgf_variant
+
+        try:
+            sgf_variant(problem.position)
+        except InputError as e:
+            raise e.located(path=out, where="--out") from None
         return lambda result: write_text_atomic(path, result_sgf(result))
     raise InputError("unknown output format: use .json or .blksgf", path=out)
 
@@ -132,6 +153,8 @@ def moves_command(game, colour, after, count):
     """List a colour's legal moves in a game record, in SGF notation (one per line)."""
     from .game import game_moves
 
+    if not is_game_file(game):
+        raise InputError("not a game record: moves reads Pentobi .blksgf files", path=game)
     moves = game_moves(game, colour, after)
     if count:
         click.echo(len(moves))
@@ -163,7 +186,8 @@ def check_command(source, after, colours, backend, time_limit, workers, seed, pa
     for c in chosen:
         if not position.colour(c).remaining:
             raise InputError(f"{c} has no pieces left to place", path=source, where="--colour")
-    writers = {c: output_writer(_out_for(out, c, len(chosen))) for c in chosen} if out else {}
+    check_params(backend, params)
+    writers = {c: output_writer(_out_for(out, c, len(chosen)), problem) for c in chosen} if out else {}
     console = Console(highlight=False, soft_wrap=True)
     where = f" after {after} placements" if after is not None else ""
     console.print(f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
@@ -262,8 +286,10 @@ def verify_command(solution):
     if not report.legal:
         click.echo(f"{solution}: ILLEGAL: {report.problem}")
         sys.exit(1)
-    total = sum(len(v) for v in loaded.layout.values())
-    click.echo(f"{solution}: legal: {total} placements checked against the rules")
+    total = sum(len(v) for v in loaded.replay.values())
+    added = sum(len(v) for v in loaded.layout.values())
+    click.echo(f"{solution}: legal: {total} placements replayed by the rules from the empty "
+               f"board ({added} added by the solver)")
     played = {e.get("name"): e.get("played", True) for e in loaded.data["colours"]}
     for r in report.colours:
         extra = ", monomino last" if r.monomino_last and r.all_placed else ""

@@ -18,6 +18,9 @@ item is listed once per option, so an edge inside a placement does not block the
 itself, while two placements of one colour that share an edge, or overlap, share an edge
 item and cannot both be chosen.
 
+Copies of one piece (Junior) are interchangeable, so every layout that places both copies
+appears as 2 covers per doubled piece (2^k for k doubled pieces) to an external solver.
+
 NOT expressed: connectivity (each later piece touching the colour at a corner, the first
 one covering the start square) and ``monomino_last``. A cover may contain islands; the
 search backend (:mod:`solver.search`) enforces connectivity as it searches.
@@ -102,7 +105,7 @@ def _edge_items(board, squares, letter: str, free: set[int]) -> list[str]:
             if n not in free and n not in squares:
                 continue
             a, b = min(s, n), max(s, n)
-            if b == a + 1:  # same row: a is on the left
+            if b == a + 1 and b % cols:  # same row: a is on the left (not on a 1-column board)
                 names.add(f"{letter}.{board.name(a)}r")
             else:  # b is the lower square (rows grow downwards)
                 names.add(f"{letter}.{board.name(b)}u")
@@ -177,6 +180,8 @@ def to_dlx(ec: ExactCover) -> str:
         "| secondary items: " + ("" if ec.squares_primary else "free squares (e.g. e10), ")
         + "and per colour and grid edge: B.e10r = blue at the edge e10-f10, B.e10u = e10-e11",
         "| options: one per placement (and piece copy): piece item, squares, edge items",
+        "| copies of one piece (B.V3a, B.V3b: Junior) are interchangeable: a layout using both",
+        "| appears as 2 covers per doubled piece",
         "| NOT expressed: connectivity (corner contact with the colour, first piece on the",
         "| start square) and monomino-last: a cover may contain islands; check every cover.",
         " ".join(ec.primary) + " | " + " ".join(ec.secondary),

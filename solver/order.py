@@ -28,18 +28,30 @@ def order_of_play(position: Position, colour: str, placements: Sequence[Placemen
         The placements in an order in which each touches an earlier one (or the colour's
         squares) at a corner, the first covering the start square if the colour has no
         squares; None if there is no such order (some piece is an island). Edge contact is
-        not checked here; with ``monomino_last`` the monomino is last whenever that is legal.
+        not checked here; with ``monomino_last`` a monomino is last whenever that is legal.
     """
+    placements = list(placements)
+    if monomino_last:
+        for k, p in enumerate(placements):
+            if p.piece != MONOMINO:
+                continue
+            rest = _grown(position, colour, placements[:k] + placements[k + 1:])
+            if rest is not None and (rest or position.colour(colour).squares) and \
+                    _touches(position, colour, rest, p):
+                return rest + [p]
+    return _grown(position, colour, placements)
+
+
+def _touches(position: Position, colour: str, earlier: list[Placement], last: Placement) -> bool:
+    own = frozenset(position.colour(colour).squares).union(*(p.squares for p in earlier))
+    return corner_touches(position.board, last.squares, own)
+
+
+def _grown(position: Position, colour: str, placements: list[Placement]) -> list[Placement] | None:
+    """The placements grown one by one from the colour's squares (or its start square)."""
     board = position.board
     state = position.colour(colour)
     todo = list(placements)
-    held: list[Placement] = []
-    if monomino_last:
-        held = [p for p in todo if p.piece == MONOMINO][:1]
-        if held and len(todo) > 1 or held and state.squares:
-            todo.remove(held[0])
-        else:
-            held = []
     ordered: list[Placement] = []
     reached = set(state.squares)
     while todo:
@@ -48,16 +60,8 @@ def order_of_play(position: Position, colour: str, placements: Sequence[Placemen
         else:
             nxt = next((p for p in todo if state.start in p.squares), None)
         if nxt is None:
-            break
+            return None
         todo.remove(nxt)
         ordered.append(nxt)
         reached |= nxt.squares
-    if todo:
-        if held:  # the monomino may be needed to connect the rest: try without holding it
-            return order_of_play(position, colour, placements, monomino_last=False)
-        return None
-    if held:
-        if not corner_touches(board, held[0].squares, frozenset(reached)):
-            return order_of_play(position, colour, placements, monomino_last=False)
-        ordered.append(held[0])
     return ordered

@@ -95,6 +95,8 @@ class _Reader:
     def problem(self, path: str) -> Problem:
         board, diagram = self._board()
         on_board = diagram.pieces(board) if diagram else {}
+        if self.variant and diagram:
+            self._check_diagram_colours(diagram, board, on_board)
         starts = self._starts(board)
         names = self._colour_names(starts, on_board)
         played = self._played(names)
@@ -105,13 +107,39 @@ class _Reader:
         if goal not in GOALS:
             raise InputError(f"unknown goal {goal!r} (goals: {', '.join(GOALS)})", where="goal")
         mono = self._get("monomino-last", bool, False)
-        return Problem(position, played, goal, mono, name=path, title=self._get("title", str, ""))
+        try:
+            return Problem(position, played, goal, mono, name=path, title=self._get("title", str, ""))
+        except InputError as e:
+            raise e.located(where="colours") from None
+
+    def _check_diagram_colours(self, diagram: Diagram, board: Board, on_board: dict) -> None:
+        for colour, placements in on_board.items():
+            if colour not in self.variant.colours:
+                r, c = board.row_col(min(placements[0].squares))
+                raise InputError(f"{self.variant.name} has no colour {colour} "
+                                 f"(colours: {', '.join(self.variant.colours)})",
+                                 where=diagram.where(r, c))
+
+    def _table(self, key: str) -> dict[str, tuple[str, object]]:
+        """A [start] or [pieces] table keyed by colour name: colour -> (key as written, value).
+        Raises InputError for an unknown colour, a colour the variant lacks, or a colour
+        named twice (e.g. blue and B)."""
+        out: dict[str, tuple[str, object]] = {}
+        for raw, value in self._get(key, dict, {}).items():
+            where = f"[{key}].{raw}"
+            colour = _colour(raw, where)
+            if self.variant and colour not in self.variant.colours:
+                raise InputError(f"{self.variant.name} has no colour {colour}", where=where)
+            if colour in out:
+                raise InputError(f"{colour} is given twice (also as {out[colour][0]!r})", where=where)
+            out[colour] = (raw, value)
+        return out
 
     def _board(self) -> tuple[Board, Diagram | None]:
         size = self.data.get("size")
         rows = cols = None
         if size is not None:
-            if not (isinstance(size, list) and len(size) == 2 and all(isinstance(n, int) for n in size)):
+            if not (isinstance(size, list) and len(size) == 2 and all(type(n) is int for n in size)):
                 raise InputError(f"expected [rows, columns], got {size!r}", where="size")
             rows, cols = size
         if self.variant:
@@ -149,15 +177,11 @@ class _Reader:
         return Board(board.rows, board.cols, frozenset(blocked))
 
     def _starts(self, board: Board) -> dict[str, int]:
-        table = self._get("start", dict, {})
         starts = {}
         if self.variant:
             starts = {c: board.parse(s) for c, s in zip(self.variant.colours, self.variant.starts)}
-        for key, value in table.items():
+        for colour, (key, value) in self._table("start").items():
             where = f"[start].{key}"
-            colour = _colour(key, where)
-            if self.variant and colour not in self.variant.colours:
-                raise InputError(f"{self.variant.name} has no colour {colour}", where=where)
             if not isinstance(value, str):
                 raise InputError(f"expected a square name, got {value!r}", where=where)
             starts[colour] = _square(board, value, where)
@@ -168,8 +192,7 @@ class _Reader:
     def _colour_names(self, starts: dict[str, int], on_board: dict) -> tuple[str, ...]:
         if self.variant:
             return self.variant.colours
-        named = set(starts) | set(on_board) | {_colour(k, f"[pieces].{k}")
-                                               for k in self._get("pieces", dict, {})}
+        named = set(starts) | set(on_board) | set(self._table("pieces"))
         named |= {_colour(c, "colours") for c in self._get("colours", list, []) if isinstance(c, str)}
         if not named:
             raise InputError("a custom board needs a start square: add [start] blue = \"a1\"",
@@ -179,8 +202,10 @@ class _Reader:
     def _played(self, names: tuple[str, ...]) -> tuple[str, ...]:
         listed = self._get("colours", list)
         if listed is None:
-            return names if self.variant else tuple(c for c in names if c in self._get("start", dict, {})
-                                                    or c in self._get("pieces", dict, {}))
+            given = set(self._table("start")) | set(self._table("pieces"))
+            return names if self.variant else tuple(c for c in names if c in given)
+        if not listed:
+            raise InputError("no colour to play: list at least one", where="colours")
         played = []
         for k, item in enumerate(listed):
             colour = _colour(item, f"colours[{k}]") if isinstance(item, str) else None
@@ -214,10 +239,8 @@ class _Reader:
         return ColourState(colour, start, tuple(placed), remaining)
 
     def _pieces_of(self, colour: str) -> list[str] | None:
-        table = self._get("pieces", dict, {})
-        for key, value in table.items():
-            if _colour(key, f"[pieces].{key}") != colour:
-                continue
+        if colour in self._table("pieces"):
+            key, value = self._table("pieces")[colour]
             where = f"[pieces].{key}"
             if not isinstance(value, list):
                 raise InputError(f"expected a list of piece names, got {value!r}", where=where)
@@ -231,7 +254,7 @@ class _Reader:
     def _ordered(board: Board, colour: str, start: int, placed: list[Placement]) -> list[Placement]:
         """The colour's pieces on the board in a legal order of play from its start square."""
         empty = Position(board, (ColourState(colour, start, (), tuple(p.piece for p in placed)),))
-        order = order_of_play(empty, colour, placed)
+        order = order_of_play(empty, colour, placed, monomino_last=True)
         if order is None:
             raise InputError(f"{colour}'s pieces on the board are not all connected by corner "
                              f"contact to its start square {board.name(start)}", where="diagram")

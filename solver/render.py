@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from .board import column_name
-from .diagram import BLOCKED, EMPTY
+from .diagram import EMPTY, render
 from .position import Position
 from .variants import COLOUR_LETTERS
 
@@ -19,20 +19,13 @@ def _cell_width(position: Position) -> int:
 
 
 def plain_board(position: Position) -> list[str]:
-    """The board as text lines: row numbers on the left, column letters below; squares are
-    ``.`` empty, ``#`` blocked, or the colour letter (B Y R G P O)."""
+    """The board as text lines: the diagram (:func:`solver.diagram.render`: ``.`` empty,
+    ``#`` blocked, colour letters) with row numbers on the left and column letters below."""
     board = position.board
     width = _cell_width(position)
     label = len(str(board.rows))
-    owner = position.owner
-    lines = []
-    for r in range(board.rows):
-        cells = []
-        for c in range(board.cols):
-            sq = board.square(r, c)
-            ch = BLOCKED if sq in board.blocked else COLOUR_LETTERS.get(owner.get(sq), EMPTY)
-            cells.append(ch.ljust(width))
-        lines.append(f"{board.rows - r:>{label}} " + "".join(cells).rstrip())
+    lines = [f"{board.rows - r:>{label}} " + "".join(ch.ljust(width) for ch in row).rstrip()
+             for r, row in enumerate(render(position))]
     lines.append(" " * (label + 1) + "".join(column_name(c).ljust(width) for c in range(board.cols)).rstrip())
     return lines
 

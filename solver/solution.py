@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from .pieces import canonical_name
 from .position import ColourState, Placement, Position, sorted_pieces
 from .rules import shape_name
 from .solve import SolveResult
-from .variants import VARIANTS, colour_name
+from .variants import FULL_SET, VARIANTS, colour_name
 
 FORMAT = "blokus-solo-solution/1"
 
@@ -93,15 +94,20 @@ def write_json(result: SolveResult, path: str | Path) -> None:
 
 @dataclass(frozen=True)
 class SolutionFile:
-    """A solution file read back: the starting position and the placements added.
+    """A solution file read back.
 
     Attributes:
-        position: the board with each colour's ``existing`` pieces placed and the rest of
-            its pieces (added + remaining) still to place.
+        empty: the board before any piece: colours with a start square have placed nothing
+            (every piece in the file is theirs to place); a colour without a start square
+            (a frozen colour of a custom board) has its ``existing`` pieces set up.
+        replay: colour -> every placement to replay from ``empty`` by the rules, in order.
+        position: the board with each colour's ``existing`` pieces placed.
         layout: colour -> the placements added after the existing ones, in order.
         data: the JSON as read (claims to compare with the checker's findings).
     """
 
+    empty: Position
+    replay: dict[str, list[Placement]]
     position: Position
     layout: dict[str, list[Placement]]
     data: dict
@@ -112,50 +118,96 @@ def read_solution(path: str | Path) -> SolutionFile:
 
     Raises:
         InputError: unreadable, not JSON, missing or malformed keys, unknown piece, colour
-            or square; existing pieces that overlap or are not pieces of the set.
+            or square, a colour listed twice, start squares or pieces that the variant does
+            not have, placements that are not pieces of the set or overlap.
     """
     path = str(path)
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read: {e}", path=path) from None
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise InputError(f"cannot read: {why}", path=path) from None
     except json.JSONDecodeError as e:
-        raise InputError(f"invalid JSON: {e.msg}", path=path, where=f"line {e.lineno}, column {e.colno}") from None
+        raise InputError(f"invalid JSON: {e.msg}", path=path,
+                         where=f"line {e.lineno}, column {e.colno}") from None
     try:
         return _parse(data)
     except InputError as e:
         raise e.located(path=path) from None
-    except (KeyError, TypeError, AttributeError, ValueError) as e:
-        raise InputError(f"malformed solution file ({e.__class__.__name__}: {e})", path=path) from None
 
 
-def _parse(data: dict) -> SolutionFile:
-    if not isinstance(data, dict):
-        raise InputError("expected a JSON object")
+def _expect(value, kind: type, where: str):
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InputError(f"expected {kind.__name__}, got {value!r}"[:120], where=where)
+    return value
+
+
+def _parse(data) -> SolutionFile:
+    _expect(data, dict, "top level")
     for key in ("rows", "cols", "colours"):
         if key not in data:
             raise InputError(f"missing key {key!r}")
-    board = Board(int(data["rows"]), int(data["cols"]))
-    blocked = frozenset(_squares(board, data.get("blocked", []), "blocked"))
-    board = Board(board.rows, board.cols, blocked)
-    states, layout = [], {}
-    for k, entry in enumerate(data["colours"]):
+    board = Board(_expect(data["rows"], int, "rows"), _expect(data["cols"], int, "cols"))
+    blocked = _squares(board, _expect(data.get("blocked", []), list, "blocked"), "blocked")
+    board = Board(board.rows, board.cols, frozenset(blocked))
+    variant = VARIANTS.get(str(data.get("variant", "custom")))
+    if variant and (board.rows, board.cols) != (variant.rows, variant.cols):
+        raise InputError(f"{variant.name} is {variant.rows}x{variant.cols}", where="rows")
+    empty, replay, states, layout = [], {}, [], {}
+    for k, entry in enumerate(_expect(data["colours"], list, "colours")):
         where = f"colours[{k}]"
-        name = colour_name(str(entry["name"]))
+        _expect(entry, dict, where)
+        name = _colour(entry.get("name"), f"{where}.name", variant)
+        if name in layout:
+            raise InputError(f"colour {name} is listed twice", where=f"{where}.name")
         start = entry.get("start")
         start_sq = _squares(board, [start], f"{where}.start")[0] if start is not None else None
+        if variant and start_sq != board.parse(variant.start_of(name)):
+            raise InputError(f"{name}'s start square in {variant.name} is {variant.start_of(name)}",
+                             where=f"{where}.start")
         placements = [_placement(board, p, f"{where}.placements[{j}]")
-                      for j, p in enumerate(entry.get("placements", []))]
-        existing = int(entry.get("existing", 0))
+                      for j, p in enumerate(_expect(entry.get("placements", []), list, f"{where}.placements"))]
+        existing = _expect(entry.get("existing", 0), int, f"{where}.existing")
         if not 0 <= existing <= len(placements):
-            raise InputError(f"existing = {existing} but {len(placements)} placements", where=where)
-        remaining = [canonical_name(str(p)) for p in entry.get("remaining", [])]
-        to_place = remaining + [p.piece for p in placements[existing:]]
-        states.append(ColourState(name, start_sq, tuple(placements[:existing]), sorted_pieces(to_place)))
+            raise InputError(f"existing = {existing} but {len(placements)} placements", where=f"{where}.existing")
+        remaining = _pieces(entry.get("remaining", []), f"{where}.remaining")
+        _check_set(placements, remaining, variant.pieces if variant else FULL_SET, where)
+        setup = placements[:existing] if start_sq is None else []
+        empty.append(ColourState(name, start_sq, tuple(setup),
+                                 sorted_pieces(remaining + [p.piece for p in placements[len(setup):]])))
+        replay[name] = placements[len(setup):]
+        states.append(ColourState(name, start_sq, tuple(placements[:existing]),
+                                  sorted_pieces(remaining + [p.piece for p in placements[existing:]])))
         layout[name] = placements[existing:]
-    variant = str(data.get("variant", "custom"))
-    bonus = VARIANTS[variant].bonus if variant in VARIANTS else True
-    return SolutionFile(Position(board, tuple(states), bonus=bonus, variant=variant), layout, data)
+    bonus = variant.bonus if variant else True
+    name = variant.name if variant else "custom"
+    return SolutionFile(Position(board, tuple(empty), bonus=bonus, variant=name), replay,
+                        Position(board, tuple(states), bonus=bonus, variant=name), layout, data)
+
+
+def _colour(text, where: str, variant) -> str:
+    try:
+        name = colour_name(str(_expect(text, str, where)))
+    except InputError as e:
+        raise e.located(where=where) from None
+    if variant and name not in variant.colours:
+        raise InputError(f"{variant.name} has no colour {name}", where=where)
+    return name
+
+
+def _pieces(names, where: str) -> list[str]:
+    try:
+        return [canonical_name(str(p)) for p in _expect(names, list, where)]
+    except InputError as e:
+        raise e.located(where=where) from None
+
+
+def _check_set(placements: list[Placement], remaining: list[str], pieces: Counter, where: str) -> None:
+    used = Counter(p.piece for p in placements) + Counter(remaining)
+    for name, n in used.items():
+        if n > pieces[name]:
+            raise InputError(f"piece {name} appears {n} times (placed and remaining); the set has "
+                             f"{pieces[name]}", where=where)
 
 
 def _squares(board: Board, names, where: str) -> list[int]:
@@ -165,35 +217,66 @@ def _squares(board: Board, names, where: str) -> list[int]:
         raise e.located(where=where) from None
 
 
-def _placement(board: Board, entry: dict, where: str) -> Placement:
+def _placement(board: Board, entry, where: str) -> Placement:
+    _expect(entry, dict, where)
     try:
-        piece = canonical_name(str(entry["piece"]))
+        piece = canonical_name(str(entry.get("piece")))
     except InputError as e:
         raise e.located(where=where) from None
-    squares = frozenset(_squares(board, entry["squares"], where))
-    if len(squares) != len(entry["squares"]) or shape_name(board, squares) != piece:
-        raise InputError(f"squares {','.join(entry['squares'])} do not form piece {piece}", where=where)
+    names = _expect(entry.get("squares"), list, f"{where}.squares")
+    squares = frozenset(_squares(board, names, where))
+    if len(squares) != len(names) or shape_name(board, squares) != piece:
+        raise InputError(f"squares {','.join(map(str, names))} do not form piece {piece}", where=where)
     return Placement(piece, squares)
 
 
 def verify(solution: SolutionFile) -> tuple[CheckReport, list[str]]:
     """Run the rule checker on a solution file and compare its claims.
 
+    Every placement is replayed by the rules from the empty board (the pieces of a frozen
+    colour without a start square are set up as they are). Scores are judged as the
+    solver does: the monomino bonus of pieces already on the board follows their order
+    in the file; for added pieces, whether some legal order ends with the monomino.
+
     Returns:
-        (report, mismatches): the checker's report on the added placements, and claims of
-        the file that the checker contradicts (scores, status).
+        (report, mismatches): the checker's report (``problem`` names the first broken
+        rule), and the claims of the file that the checker contradicts: per colour score,
+        all_placed, monomino_last, played; the total score, the status, the bound.
     """
+    legal = check_layout(solution.empty, solution.replay)
+    if not legal.legal:
+        return legal, []
     report = check_layout(solution.position, solution.layout)
-    mismatches: list[str] = []
-    if not report.legal:
-        return report, mismatches
-    for entry in solution.data["colours"]:
+    return report, _false_claims(solution, report)
+
+
+def _false_claims(solution: SolutionFile, report: CheckReport) -> list[str]:
+    data = solution.data
+    out: list[str] = []
+    played = []
+    for entry in data["colours"]:
         r = report.report(colour_name(str(entry["name"])))
-        if "score" in entry and entry["score"] != r.score:
-            mismatches.append(f"{r.colour}: the file says score {entry['score']}, the rules give {r.score}")
-        claims_solved = solution.data.get("status") == "solved" and solution.data.get("goal") == "place-all"
-        if claims_solved and entry.get("played", True) and r.remaining:
-            mismatches.append(f"{r.colour}: status is solved but {', '.join(r.remaining)} are unplaced")
-        if claims_solved and entry.get("played", True) and solution.data.get("monomino_last") and not r.monomino_last:
-            mismatches.append(f"{r.colour}: monomino-last is required but not possible")
-    return report, mismatches
+        for key, actual in (("score", r.score), ("all_placed", r.all_placed),
+                            ("monomino_last", r.monomino_last)):
+            if key in entry and entry[key] != actual:
+                out.append(f"{r.colour}: the file says {key} {entry[key]}, the rules give {actual}")
+        if entry.get("played", True):
+            played.append(r)
+        elif r.added:
+            out.append(f"{r.colour}: marked as not played but {r.added} pieces were added")
+    status, goal = data.get("status"), data.get("goal", "place-all")
+    total = sum(r.score for r in played)
+    if data.get("score") is not None and data.get("score") != total:
+        out.append(f"the file says total score {data['score']}, the rules give {total}")
+    if status in ("solved", "optimal") and goal == "place-all":
+        for r in played:
+            if r.remaining:
+                out.append(f"{r.colour}: status is {status} but {', '.join(r.remaining)} are unplaced")
+            elif data.get("monomino_last") and not r.monomino_last:
+                out.append(f"{r.colour}: monomino-last is required but not possible")
+    if status in ("infeasible", "unknown") and any(r.added for r in played):
+        out.append(f"status is {status} but the file adds pieces")
+    bound = data.get("bound")
+    if isinstance(bound, int) and total > bound:
+        out.append(f"total score {total} is above the claimed upper bound {bound}")
+    return out

@@ -129,6 +129,7 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> SolveResu
     layout, report = None, None
     if raw.layout is not None:
         layout, report = _order_and_check(problem, raw.layout, name)
+        _check_bound(problem, raw, report, name)
     return SolveResult(problem, raw.status, layout, report, raw.bound, name,
                        time.perf_counter() - started, raw.stats)
 
@@ -151,3 +152,13 @@ def _order_and_check(problem: Problem, found: dict[str, list[Placement]], backen
             if problem.monomino_last and not r.monomino_last:
                 raise SolverBug(f"{backend}: {colour} cannot place its monomino last")
     return layout, report
+
+
+def _check_bound(problem: Problem, raw: BackendResult, report: CheckReport, backend: str) -> None:
+    """A claimed upper bound must hold for the checked layout, and equal it when optimal."""
+    if raw.bound is None:
+        return
+    total = sum(report.report(c).score for c in problem.colours)
+    if total > raw.bound or (raw.status == "optimal" and total != raw.bound):
+        raise SolverBug(f"{backend}: {raw.status} with bound {raw.bound}, but the rules score "
+                        f"the layout {total}")

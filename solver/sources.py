@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from .errors import InputError
@@ -39,10 +38,3 @@ def load_source(path: str | Path, after: int | None = None) -> Problem:
     from .puzzle import load_puzzle
 
     return load_puzzle(path)
-
-
-def with_colours(problem: Problem, colours: tuple[str, ...]) -> Problem:
-    """The same problem played by other colours of its position. Raises InputError."""
-    for c in colours:
-        problem.position.colour(c)
-    return replace(problem, colours=colours)

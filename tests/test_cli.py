@@ -40,7 +40,7 @@ def test_solve_writes_json_that_verify_accepts(backend, tmp_path):
     assert blue["score"] in (15, 20)
     check = run("verify", out)
     assert check.exit_code == 0, check.output
-    assert "legal: 3 placements checked" in check.output
+    assert "legal: 3 placements replayed by the rules from the empty board (3 added" in check.output
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "search"])
@@ -101,3 +101,52 @@ def test_out_file_untouched_on_bad_input(tmp_path):
     assert out.read_text() == "precious"
     one_line_error(run("solve", PUZZLES / "tiny-5x5-corner.toml", "--out", tmp_path / "x.txt"),
                    "unknown output format")
+
+
+def _write(tmp_path, data, name="s.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+def _five(placements, existing=0, **extra):
+    return {"rows": 5, "cols": 5, "status": "solved", "goal": "place-all", **extra,
+            "colours": [{"name": "blue", "start": "a5", "existing": existing, "remaining": [],
+                         "placements": placements}]}
+
+
+def test_verify_replays_existing_pieces_too(tmp_path):
+    # an "existing" V3 far from the start square, then a monomino on it: not a legal position
+    data = _five([{"piece": "V3", "squares": ["d1", "e1", "e2"]}, {"piece": "1", "squares": ["a5"]}],
+                 existing=1)
+    result = run("verify", _write(tmp_path, data))
+    assert result.exit_code == 1
+    assert "ILLEGAL: blue move 1 (V3 at d1,e1,e2): the first blue piece must cover its start square a5" in result.output
+
+
+def test_verify_checks_every_claim(tmp_path):
+    data = _five([{"piece": "V3", "squares": ["a5", "a4", "b4"]}, {"piece": "1", "squares": ["c3"]}],
+                 score=999, bound=10)
+    data["status"] = "infeasible"
+    data["colours"][0].update(score=20, all_placed=False, monomino_last=True)
+    result = run("verify", _write(tmp_path, data))
+    assert result.exit_code == 1
+    out = result.output
+    assert "blue: the file says all_placed False, the rules give True" in out
+    assert "the file says total score 999, the rules give 20" in out
+    assert "status is infeasible but the file adds pieces" in out
+    assert "total score 20 is above the claimed upper bound 10" in out
+    assert "blue: the file says score" not in out  # 20 is right: V3 then the monomino last
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda d: d.update(variant="classic", rows=20, cols=20), "colours[0].start: blue's start square in classic is a20"),
+    (lambda d: d["colours"].append(dict(d["colours"][0])), "colours[1].name: colour blue is listed twice"),
+    (lambda d: d["colours"][0].update(remaining=["1"]), "colours[0]: piece 1 appears 2 times"),
+    (lambda d: d["colours"][0].update(existing="x"), "colours[0].existing: expected int"),
+    (lambda d: d.update(colours=3), "colours: expected list, got 3"),
+])
+def test_verify_refuses_malformed_files(tmp_path, change, message):
+    data = _five([{"piece": "V3", "squares": ["a5", "a4", "b4"]}, {"piece": "1", "squares": ["c3"]}])
+    change(data)
+    one_line_error(run("verify", _write(tmp_path, data)), message)

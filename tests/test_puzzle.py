@@ -119,6 +119,14 @@ BAD = [
     ('variant = "classic"\ngoal = "win"\n', "goal: unknown goal 'win'"),
     ('variant = "classic"\nmonomino-last = "yes"\n', "monomino-last: expected bool"),
     ('variant = "classic\n', "invalid TOML"),
+    ('variant = "custom"\nsize = [true, 5]\n', "size: expected [rows, columns]"),
+    ('variant = "classic"\ncolours = []\n', "colours: no colour to play"),
+    ('variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\nB = "a1"\n', "[start].B: blue is given twice"),
+    ('variant = "duo"\ndiagram = """\n' + "." * 14 + "\n" + "..BB" + "." * 10 + "\n" + ("." * 14 + "\n") * 12
+     + '"""\n', "line 4, column 3: duo has no colour blue"),
+    ('variant = "classic"\n[pieces]\npurple = ["1"]\n', "[pieces].purple: classic has no colour purple"),
+    ('variant = "custom"\nsize = [3, 3]\ncolours = ["red"]\n[start]\nblue = "c1"\n[pieces]\nred = ["1"]\n',
+     "colours: colour red has no start square"),
 ]
 
 
@@ -137,3 +145,25 @@ def test_bad_input_names_the_place(text, message, tmp_path):
 def test_missing_file():
     with pytest.raises(InputError, match="nope.toml: cannot read puzzle: No such file"):
         load_puzzle("nope.toml")
+
+
+def test_diagram_pieces_get_an_order_ending_with_the_monomino_when_legal():
+    # V3 on the start square, the monomino and the domino both lean on the V3: all placed,
+    # and an order ending with the monomino exists, so the score is 15 + 5.
+    p = parse_puzzle('''
+variant = "custom"
+colours = ["blue"]
+diagram = """
+B.B....
+BB.....
+..BB...
+.......
+"""
+[start]
+blue = "a4"
+[pieces]
+blue = []
+''')
+    blue = p.position.colour("blue")
+    assert blue.last_piece == "1"
+    assert p.position.score("blue") == 20
