@@ -150,3 +150,72 @@ def test_verify_refuses_malformed_files(tmp_path, change, message):
     data = _five([{"piece": "V3", "squares": ["a5", "a4", "b4"]}, {"piece": "1", "squares": ["c3"]}])
     change(data)
     one_line_error(run("verify", _write(tmp_path, data)), message)
+
+
+GAME = Path(__file__).resolve().parent / "data" / "games" / "duo-L4-s29.blksgf"
+
+
+@pytest.mark.parametrize("colour,count", [("B", 298), ("purple", 298), ("W", 54)])
+def test_moves_count_matches_pentobi(colour, count):
+    # Pentobi's all_legal after `loadsgf duo-L4-s29.blksgf 14` (tests/data/games/README.md)
+    result = run("moves", GAME, "--after", 13, "--colour", colour, "--count")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == str(count)
+    listed = run("moves", GAME, "--after", 13, "--colour", colour).output.split()
+    assert len(listed) == count == len(set(listed))
+
+
+def test_check_yes_writes_layouts_that_verify_and_reread(tmp_path):
+    from solver.game import load_game
+
+    out = tmp_path / "check.json"
+    result = run("check", GAME, "--after", 10, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert result.output.count(": yes") == 2
+    for colour in ("purple", "orange"):
+        path = tmp_path / f"check-{colour}.json"
+        assert run("verify", path).exit_code == 0
+        data = json.loads(path.read_text())
+        entry = next(c for c in data["colours"] if c["name"] == colour)
+        assert entry["existing"] == 5 and entry["remaining"] == [] and len(entry["placements"]) == 21
+    sgf = tmp_path / "purple.blksgf"
+    assert run("check", GAME, "--after", 10, "--colour", "P", "--out", sgf).exit_code == 0
+    final = load_game(sgf).final
+    assert final.colour("purple").remaining == ()
+    assert len(final.colour("orange").placed) == 5
+
+
+def test_check_no_reports_the_same_best_with_both_backends():
+    lines = {}
+    for backend in ("search", "cpsat"):
+        result = run("check", GAME, "--after", 20, "--colour", "purple", "--backend", backend)
+        assert result.exit_code == 0, result.output
+        line = next(l for l in result.output.splitlines() if "purple" in l and "left:" in l)
+        assert ": no " in line and "(proven best)" in line
+        lines[backend] = line.split("best:")[1].split("[")[0]
+    assert lines["search"] == lines["cpsat"]
+
+
+def test_count_and_export():
+    result = run("count", PUZZLES / "tiny-5x5-corner.toml")
+    assert result.output.startswith("146 layouts")
+    # one symmetry fixes a5 (the diagonal mirror); no layout is its own mirror image, since
+    # the domino never is: 146 / 2 orbits
+    assert run("count", PUZZLES / "tiny-5x5-corner.toml", "--up-to-symmetry").output.startswith("73 layouts")
+    limited = run("count", PUZZLES / "tiny-5x5-corner.toml", "--limit", 10).output
+    assert limited.startswith("at least 10 layouts (limit reached")
+    dlx = run("export", PUZZLES / "tiny-5x5-corner.toml", "--format", "dlx").output.splitlines()
+    items = next(l for l in dlx if not l.startswith("|"))
+    assert items.split(" | ")[0].split() == ["B.1", "B.2", "B.V3"]
+    options = dlx[dlx.index(items) + 1:]
+    assert len(options) == 25 + 2 * 20 + 4 * 16  # monomino, domino, V3 placements on 5x5
+
+
+def test_bad_game_records_one_line(tmp_path):
+    text = GAME.read_text()
+    cut = tmp_path / "cut.blksgf"
+    cut.write_text(text[: len(text) // 2])
+    one_line_error(run("check", cut), str(cut))
+    one_line_error(run("check", GAME, "--after", 999), "duo-L4-s29.blksgf", "move 999")
+    one_line_error(run("moves", GAME, "--colour", "blue"), "--colour", "'blue' is not a colour of Blokus Duo")
+    one_line_error(run("check", PUZZLES / "tiny-5x5-corner.toml", "--after", 3), "--after applies to game records")
