@@ -17,7 +17,6 @@ from .endgame import endgame_check
 from .errors import InputError
 from .output import describe_problem, describe_result, endgame_line, print_board
 from .problem import Problem
-from .puzzle import load_puzzle
 from .solution import read_solution, verify, write_json, write_text_atomic
 from .solve import BACKENDS, SolveOptions, SolveResult, SolverBug, solve
 from .sources import is_game_file, load_source
@@ -41,6 +40,9 @@ class Group(click.Group):
             return super().invoke(ctx)
         except InputError as e:
             raise BadInput(str(e)) from None
+        except click.UsageError as e:
+            name = e.ctx.command_path if e.ctx else "blokus-solo"
+            raise BadInput(f"{e.format_message()} (see {name} --help)") from None
         except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
             raise
         except Exception as e:  # a bug: one line, no traceback (BLOKUS_DEBUG=1 shows it)
@@ -92,7 +94,10 @@ def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
 def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain):
     """Solve a puzzle file (TOML) and print the board, status, time and scores."""
-    problem = load_puzzle(puzzle)
+    if is_game_file(puzzle):
+        raise InputError("a game record: use blokus-solo check (endgame check) or moves; "
+                         "solve reads puzzle files (.toml)", path=puzzle)
+    problem = load_source(puzzle)
     writer = output_writer(out, problem)
     check_params(backend, params)
     console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
@@ -168,7 +173,8 @@ def moves_command(game, colour, after, count):
 @click.option("--after", type=click.IntRange(min=0), default=None, metavar="N",
               help="Game records: the position after N placements (default: the end).")
 @click.option("--colour", "--color", "colours", multiple=True,
-              help="Colour to check (repeatable; default: every colour with pieces left).")
+              help="Colour to check (repeatable; default: every colour of a game, the played "
+                   "colours of a puzzle).")
 @solver_options
 @click.option("--out", "out", default=None, metavar="FILE",
               help="Write each answer's layout (FILE.json or FILE.blksgf); with several "
@@ -181,27 +187,30 @@ def check_command(source, after, colours, backend, time_limit, workers, seed, pa
     problem = load_source(source, after)
     position = problem.position
     chosen = tuple(_colour_arg(source, position, c) for c in colours) or tuple(
-        c.name for c in position.colours if c.remaining and (is_game_file(source) or c.name in problem.colours))
+        c.name for c in position.colours if is_game_file(source) or c.name in problem.colours)
     options = make_options(backend, time_limit, workers, seed, params)
-    for c in chosen:
-        if not position.colour(c).remaining:
-            raise InputError(f"{c} has no pieces left to place", path=source, where="--colour")
     check_params(backend, params)
-    writers = {c: output_writer(_out_for(out, c, len(chosen)), problem) for c in chosen} if out else {}
+    open_ = [c for c in chosen if position.colour(c).remaining]
+    writers = {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
     console = Console(highlight=False, soft_wrap=True)
     where = f" after {after} placements" if after is not None else ""
     console.print(f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
                   + (f", {position.to_move} to move" if position.to_move else ""), markup=False)
-    if not chosen:
-        console.print("no colour has pieces left", markup=False)
     for c in chosen:
+        if not position.colour(c).remaining:
+            console.print(f"  {c:7} all pieces already placed, score {position.score(c)}", markup=False)
+            continue
         answer = endgame_check(position, c, options, name=source)
         console.print(endgame_line(answer), markup=False)
         shown = answer.best or answer.place_all
         if show and shown.layout is not None:
             print_board(console, shown, plain=False)
-        if c in writers and shown.layout is not None:
-            writers[c](shown)
+        if c in writers:
+            if shown.layout is None:
+                console.print(f"  {c:7} no layout to write (the answer is unknown)", markup=False)
+            else:
+                writers[c](shown)
+                console.print(f"  wrote {_out_for(out, c, len(open_))}", markup=False)
 
 
 def _colour_arg(source: str, position, text: str) -> str:
@@ -293,7 +302,8 @@ def verify_command(solution):
     played = {e.get("name"): e.get("played", True) for e in loaded.data["colours"]}
     for r in report.colours:
         extra = ", monomino last" if r.monomino_last and r.all_placed else ""
-        left = f"{len(r.remaining)} pieces left" if r.remaining else "all pieces placed"
+        n = len(r.remaining)
+        left = f"{n} piece{'s' if n != 1 else ''} left" if n else "all pieces placed"
         frozen = "" if played.get(r.colour, True) else " (not played)"
         click.echo(f"  {r.colour:7} {left}, score {r.score}{extra}{frozen}")
     for m in mismatches:

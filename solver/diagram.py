@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import Board
+from .board import MAX_SIDE, Board
 from .errors import InputError
 from .pieces import identify
 from .position import Placement, Position
@@ -74,6 +74,9 @@ class Diagram:
                     raise InputError(f"unknown character {ch!r} (use . # "
                                      f"{' '.join(COLOUR_LETTERS.values())})", where=self.where(k, j))
         cols = width if cols is None else cols
+        if len(self.rows) > MAX_SIDE or cols > MAX_SIDE:
+            raise InputError(f"board size {len(self.rows)}x{cols} is outside 1..{MAX_SIDE}",
+                             where=self.where(0))
         blocked = frozenset(r * cols + c for r, row in enumerate(self.rows)
                             for c, ch in enumerate(row) if ch == BLOCKED)
         return Board(len(self.rows), cols, blocked)

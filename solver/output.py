@@ -54,8 +54,11 @@ def describe_result(console: Console, result: SolveResult) -> None:
         start = result.problem.position.colour(colour)
         total = len(start.remaining)
         bonus = ", monomino last" if r.monomino_last and r.all_placed else ""
-        console.print(f"  {colour:7} placed {r.added} of {total} pieces, score {r.score}{bonus}",
-                      markup=False)
+        if r.all_placed and not r.monomino_last and not result.problem.monomino_last and \
+                "1" in start.remaining and result.problem.position.bonus:
+            bonus = " (monomino not last: monomino-last = true asks for the +5)"
+        console.print(f"  {colour:7} placed {r.added} of {total} {_plural(total, 'piece')}, "
+                      f"score {r.score}{bonus}", markup=False)
     if result.problem.goal == "max-score":
         bound = f", upper bound {result.bound}" if result.bound is not None and result.status != "optimal" else ""
         console.print(f"  total score {result.score}{bound}", markup=False)
@@ -66,9 +69,11 @@ def endgame_line(answer: EndgameAnswer) -> str:
     pos = answer.place_all.problem.position
     left = pos.colour(answer.colour).remaining
     squares = sum(PIECES[p].size for p in left)
-    text = f"  {answer.colour:7} {len(left):2} pieces ({squares:2} squares) left: {answer.answer:7}"
+    text = (f"  {answer.colour:7} {len(left):2} {_plural(len(left), 'piece'):6} ({squares:2} "
+            f"{_plural(squares, 'square')}) left: {answer.answer:7}")
     if answer.answer == "yes":
-        text += " all of them fit (layout checked)"
+        score = answer.place_all.report.report(answer.colour).score
+        text += f" all of them fit (layout checked; score {score})"
     elif answer.answer == "unknown":
         text += " time limit reached before an answer (not a no)"
     elif answer.best is not None:
@@ -79,3 +84,7 @@ def endgame_line(answer: EndgameAnswer) -> str:
         text += (f" best: {placed} of {squares} squares, score {best.score} ({proven})"
                  if placed is not None else " best: unknown (time limit)")
     return text + f"  [{answer.seconds:.2f} s]"
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"

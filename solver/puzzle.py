@@ -24,11 +24,11 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-from .board import Board
+from .board import MAX_SIDE, Board
 from .diagram import Diagram
 from .errors import InputError
 from .order import order_of_play
-from .pieces import canonical_name
+from .pieces import MONOMINO, canonical_name
 from .position import ColourState, Placement, Position, sorted_pieces
 from .problem import GOALS, Problem
 from .variants import COLOUR_LETTERS, FULL_SET, VARIANTS, colour_name
@@ -107,10 +107,22 @@ class _Reader:
         if goal not in GOALS:
             raise InputError(f"unknown goal {goal!r} (goals: {', '.join(GOALS)})", where="goal")
         mono = self._get("monomino-last", bool, False)
+        if mono:
+            self._check_monomino_last(goal, played, colours)
         try:
             return Problem(position, played, goal, mono, name=path, title=self._get("title", str, ""))
         except InputError as e:
             raise e.located(where="colours") from None
+
+    @staticmethod
+    def _check_monomino_last(goal: str, played, colours) -> None:
+        if goal != "place-all":
+            raise InputError("applies to goal place-all only (max-score counts the +5 bonus "
+                             "whenever the monomino can be last)", where="monomino-last")
+        for state in colours:
+            if state.name in played and state.remaining and MONOMINO not in state.remaining:
+                raise InputError(f"{state.name} has no monomino left to place last",
+                                 where="monomino-last")
 
     def _check_diagram_colours(self, diagram: Diagram, board: Board, on_board: dict) -> None:
         for colour, placements in on_board.items():
@@ -142,6 +154,8 @@ class _Reader:
             if not (isinstance(size, list) and len(size) == 2 and all(type(n) is int for n in size)):
                 raise InputError(f"expected [rows, columns], got {size!r}", where="size")
             rows, cols = size
+            if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+                raise InputError(f"board size {rows}x{cols} is outside 1..{MAX_SIDE}", where="size")
         if self.variant:
             if size is not None and (rows, cols) != (self.variant.rows, self.variant.cols):
                 raise InputError(f"{self.variant.name} is {self.variant.rows}x{self.variant.cols}",
@@ -149,6 +163,7 @@ class _Reader:
             rows, cols = self.variant.rows, self.variant.cols
         text = self._get("diagram", str)
         diagram = Diagram.parse(text, self._line_of("diagram")) if text is not None else None
+        self.diagram = diagram
         if diagram:
             board = diagram.board(rows, cols)
         elif rows is None:
@@ -156,6 +171,9 @@ class _Reader:
         else:
             board = Board(rows, cols)
         return self._with_blocked(board), diagram
+
+    def _diagram_where(self, row: int, col: int) -> str:
+        return self.diagram.where(row, col) if self.diagram else "diagram"
 
     def _line_of(self, key: str) -> int | None:
         """Line number of the first diagram row: TOML drops a newline right after '''."""
@@ -219,12 +237,14 @@ class _Reader:
     def _colour(self, board: Board, colour: str, start: int | None,
                 placed: list[Placement]) -> ColourState:
         pieces = self.variant.pieces if self.variant else FULL_SET
-        where = f"[pieces].{colour}"
-        used = Counter(p.piece for p in placed)
-        for name, n in used.items():
-            if n > pieces[name]:
-                raise InputError(f"{colour} has {n} {name} on the board; the set has {pieces[name]}",
-                                 where="diagram")
+        set_name = self.variant.name if self.variant else "the set"
+        used = Counter()
+        for p in placed:
+            used[p.piece] += 1
+            if used[p.piece] > pieces[p.piece]:
+                r, c = board.row_col(min(p.squares))
+                raise InputError(f"{colour} has piece {p.piece} on the board {_times(used[p.piece])}; "
+                                 f"{set_name} has it {_times(pieces[p.piece])}", where=self._diagram_where(r, c))
         if start is not None and placed:
             placed = self._ordered(board, colour, start, placed)
         listed = self._pieces_of(colour)
@@ -232,10 +252,15 @@ class _Reader:
             remaining = sorted_pieces((Counter(pieces) - used).elements())
         else:
             remaining = sorted_pieces(listed)
+            where = f"[pieces].{self._table('pieces')[colour][0]}"
             for name, n in Counter(listed).items():
+                if not pieces[name]:
+                    raise InputError(f"{set_name} has no piece {name}", where=where)
                 if n + used[name] > pieces[name]:
-                    why = "is already on the board" if used[name] else "is listed twice"
-                    raise InputError(f"piece {name} {why}; the set has {pieces[name]}", where=where)
+                    why = (f"is already on the board {_times(used[name])}" if used[name]
+                           else f"is listed {_times(n)}")
+                    raise InputError(f"piece {name} {why}; {set_name} has it {_times(pieces[name])}",
+                                     where=where)
         return ColourState(colour, start, tuple(placed), remaining)
 
     def _pieces_of(self, colour: str) -> list[str] | None:
@@ -259,6 +284,10 @@ class _Reader:
             raise InputError(f"{colour}'s pieces on the board are not all connected by corner "
                              f"contact to its start square {board.name(start)}", where="diagram")
         return order
+
+
+def _times(n: int) -> str:
+    return {0: "no times", 1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def _colour(text, where: str) -> str:

@@ -173,6 +173,7 @@ def _parse(data) -> SolutionFile:
         remaining = _pieces(entry.get("remaining", []), f"{where}.remaining")
         _check_set(placements, remaining, variant.pieces if variant else FULL_SET, where)
         setup = placements[:existing] if start_sq is None else []
+        _setup_shapes(board, setup, where)
         empty.append(ColourState(name, start_sq, tuple(setup),
                                  sorted_pieces(remaining + [p.piece for p in placements[len(setup):]])))
         replay[name] = placements[len(setup):]
@@ -225,9 +226,17 @@ def _placement(board: Board, entry, where: str) -> Placement:
         raise e.located(where=where) from None
     names = _expect(entry.get("squares"), list, f"{where}.squares")
     squares = frozenset(_squares(board, names, where))
-    if len(squares) != len(names) or shape_name(board, squares) != piece:
-        raise InputError(f"squares {','.join(map(str, names))} do not form piece {piece}", where=where)
+    if len(squares) != len(names):
+        raise InputError(f"a square is listed twice in {','.join(map(str, names))}", where=where)
     return Placement(piece, squares)
+
+
+def _setup_shapes(board: Board, placements: list[Placement], where: str) -> None:
+    """Pieces set up without a replay (frozen colours) must at least have their shapes."""
+    for j, p in enumerate(placements):
+        if shape_name(board, p.squares) != p.piece:
+            raise InputError(f"squares {','.join(board.names(p.squares))} do not form piece "
+                             f"{p.piece}", where=f"{where}.placements[{j}]")
 
 
 def verify(solution: SolutionFile) -> tuple[CheckReport, list[str]]:

@@ -26,12 +26,17 @@ def load_source(path: str | Path, after: int | None = None) -> Problem:
         InputError: a bad file, or ``after`` given for a puzzle or past the game's end.
     """
     path = str(path)
+    if Path(path).suffix.lower() == ".json":
+        raise InputError("a solution file (JSON): use blokus-solo verify; this command reads "
+                         "puzzles (.toml) and game records (.blksgf)", path=path)
     if is_game_file(path):
         from .game import load_game
 
         position = load_game(path).position(after)
         colours = tuple(c.name for c in position.colours if c.remaining)
-        return Problem(position, colours, "place-all", False, name=path)
+        when = "the end" if after is None else f"{after} placements"
+        return Problem(position, colours, "place-all", False, name=path,
+                       title=f"position after {when}")
     if after is not None:
         raise InputError("--after applies to game records (.blksgf), not to puzzles",
                          path=path, where="--after")

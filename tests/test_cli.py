@@ -219,3 +219,10 @@ def test_bad_game_records_one_line(tmp_path):
     one_line_error(run("check", GAME, "--after", 999), "duo-L4-s29.blksgf", "move 999")
     one_line_error(run("moves", GAME, "--colour", "blue"), "--colour", "'blue' is not a colour of Blokus Duo")
     one_line_error(run("check", PUZZLES / "tiny-5x5-corner.toml", "--after", 3), "--after applies to game records")
+
+
+def test_verify_wrong_shape_is_a_broken_rule(tmp_path):
+    data = _five([{"piece": "V3", "squares": ["a5", "b5", "c5"]}])
+    result = run("verify", _write(tmp_path, data))
+    assert result.exit_code == 1
+    assert "squares a5,b5,c5 do not form piece V3" in result.output

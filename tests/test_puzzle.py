@@ -167,3 +167,25 @@ blue = []
     blue = p.position.colour("blue")
     assert blue.last_piece == "1"
     assert p.position.score("blue") == 20
+
+
+JUNIOR_BAD = [
+    ('[pieces]\npurple = ["1", "1", "1"]\n', "[pieces].purple: piece 1 is listed 3 times; junior has it twice"),
+    ('[pieces]\npurple = ["X", "F"]\n', "[pieces].purple: junior has no piece X"),
+    ('monomino-last = true\n[pieces]\npurple = ["2", "V3"]\n', "monomino-last: purple has no monomino left"),
+    ('monomino-last = true\ngoal = "max-score"\n', "monomino-last: applies to goal place-all only"),
+]
+
+
+@pytest.mark.parametrize("text,message", JUNIOR_BAD, ids=[m for _, m in JUNIOR_BAD])
+def test_junior_piece_lists(text, message, tmp_path):
+    path = tmp_path / "junior.toml"
+    path.write_text('variant = "junior"\ncolours = ["purple"]\n' + text)
+    with pytest.raises(InputError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        load_puzzle(path)
+
+
+def test_junior_accepts_two_monominoes():
+    p = parse_puzzle('variant = "junior"\ncolours = ["purple"]\n[pieces]\npurple = ["1", "1", "O"]\n')
+    assert p.position.colour("purple").remaining == ("1", "1", "O")
+    assert not p.position.bonus
