@@ -172,13 +172,15 @@ def to_dlx(ec: ExactCover) -> str:
     The leading comment names the problem, explains the item names and says that
     connectivity is NOT expressed.
     """
+    example = ec.primary[0] if ec.primary else "B.V3"
+    letter = example.split(".")[0]
     lines = [
         f"| blokus-solo exact cover: {ec.title}",
-        "| primary items: one per remaining piece (copy) of each played colour, e.g. B.V3"
+        f"| primary items: one per remaining piece (copy) of each played colour ({example}, ...)"
         + (" and every free square (squares primary; one hole option per square)"
            if ec.squares_primary else ""),
-        "| secondary items: " + ("" if ec.squares_primary else "free squares (e.g. e10), ")
-        + "and per colour and grid edge: B.e10r = blue at the edge e10-f10, B.e10u = e10-e11",
+        "| secondary items: " + ("" if ec.squares_primary else "the free squares (e.g. e10) and ")
+        + f"one per colour and grid edge: {letter}.e10r = the edge e10-f10, {letter}.e10u = e10-e11",
         "| options: one per placement (and piece copy): piece item, squares, edge items",
         "| copies of one piece (B.V3a, B.V3b: Junior) are interchangeable: a layout using both",
         "| appears as 2 covers per doubled piece",
