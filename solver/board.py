@@ -126,3 +126,23 @@ class Board:
         mask = np.zeros(self.size, dtype=bool)
         mask[list(self.blocked)] = True
         return mask
+
+
+def neighbour_table(lists: tuple[tuple[int, ...], ...], width: int,
+                    pad_row: bool = False) -> np.ndarray:
+    """Neighbour lists (such as :attr:`Board.edge_neighbours`) as one array.
+
+    Args:
+        lists: for each square, its neighbours (at most ``width`` of them).
+        width: columns of the array: 4 for edge or corner neighbours, 8 for both.
+        pad_row: add a last row of padding, so that indexing with -1 (a padded entry)
+            gives padding.
+
+    Returns:
+        Shape (len(lists), width), or (len(lists) + 1, width) with ``pad_row``; int32,
+        padded with -1.
+    """
+    out = np.full((len(lists) + int(pad_row), width), -1, dtype=np.int32)
+    for s, ns in enumerate(lists):
+        out[s, : len(ns)] = ns
+    return out

@@ -49,10 +49,16 @@ in 5-8 s, without a single cut. (Also tried, no better or worse: per-piece order
 labels, a complete formulation: 0 of 4 seeds in 120 s; Chebyshev ring constraints;
 translated square cuts.)
 
-With ``monomino_last`` (and for the +5 bonus in "max-score") the colour's graph without its
-monominoes is also checked from the non-monomino roots, with cuts that leave the monominoes
-out; in "max-score" those cuts are enforced only if the colour's "bonus claimed" literal is
-true.
+With ``monomino_last`` (and for the +5 bonus in "max-score") one monomino is held back
+(:func:`split_last_monomino`): a legal order ends with a monomino m iff m is not the
+colour's only piece and the other added pieces connect without m (the rule of
+:func:`solver.checker.monomino_can_be_last`). With one monomino, its placements are the
+held-back ones; with two (Junior), the monomino placements appear twice, as the held-back
+copy (placed once) and as ordinary pieces (the other monomino, which may bridge). The
+colour's graph without the held-back monomino is also checked from its roots, with cuts
+that leave the held-back copy out; the held-back monomino needs corner contact with
+another piece of the colour and never covers the start square. In "max-score" those
+requirements are enforced only if the colour's "bonus claimed" literal is true.
 """
 
 from __future__ import annotations
@@ -67,9 +73,10 @@ from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
-from .board import Board
-from .checker import monomino_can_be_last
+from .board import Board, neighbour_table
+from .checker import check_layout
 from .errors import InputError
+from .order import order_of_play
 from .pieces import MONOMINO, PIECE_NAMES, PIECES
 from .placements import PlacementTable, placements_for
 from .position import Placement, Position
@@ -83,17 +90,6 @@ MONOMINO_INDEX = PIECES[MONOMINO].index
 # Geometry
 
 
-def _neighbour_array(steps: tuple[tuple[int, ...], ...]) -> np.ndarray:
-    """Neighbour lists as an array of shape (squares + 1, 4), padded with -1.
-
-    The last row is all padding, so that indexing with -1 (a padded square) gives padding.
-    """
-    out = np.full((len(steps) + 1, 4), -1, dtype=np.int32)
-    for s, ns in enumerate(steps):
-        out[s, : len(ns)] = ns
-    return out
-
-
 def corner_squares(table: PlacementTable, board: Board) -> np.ndarray:
     """For each placement, the squares that share a corner but no edge with it.
 
@@ -102,8 +98,8 @@ def corner_squares(table: PlacementTable, board: Board) -> np.ndarray:
         placement touches another legally at a corner iff the other covers one of these
         squares and neither overlaps nor shares an edge with it.
     """
-    corner = _neighbour_array(board.corner_neighbours)
-    edge = _neighbour_array(board.edge_neighbours)
+    corner = neighbour_table(board.corner_neighbours, 4, pad_row=True)
+    edge = neighbour_table(board.edge_neighbours, 4, pad_row=True)
     sq = table.squares
     cand = corner[sq].reshape(len(table), 20)
     excl = np.concatenate([sq, edge[sq].reshape(len(table), 20)], axis=1)
@@ -127,14 +123,15 @@ def root_distance(board: Board, roots: frozenset[int]) -> np.ndarray:
 
 
 def reachable(table: PlacementTable, corners: np.ndarray, board_size: int,
-              monomino_last: bool = False) -> np.ndarray:
+              last: np.ndarray | None = None) -> np.ndarray:
     """The placements that some chain of corner contacts links to a playable placement.
 
     A placement is reached if it is playable now or covers a corner square (see
     :func:`corner_squares`) of a reached placement. Every piece of a legal layout is reached
     (by induction along its chain to a root), so the others can be left out of the model.
-    With ``monomino_last`` the chains may not pass through a monomino, and a monomino is
-    kept only if it is playable or touches a reached non-monomino placement.
+    With ``last`` (shape (P,), bool: the rows of the monomino that must be placed last, see
+    :func:`split_last_monomino`) the chains may not pass through those rows, and such a row
+    is kept only if it is playable or touches a reached row.
 
     *Measured*: Classic game classic-L2-s58 after 50 pieces, red: 711 placements, 402 kept;
     with placement cuts only, unknown after 60 s before, solved in 0.4 s after.
@@ -142,8 +139,7 @@ def reachable(table: PlacementTable, corners: np.ndarray, board_size: int,
     Returns:
         Shape (P,), bool.
     """
-    mono = table.piece == MONOMINO_INDEX
-    usable = ~mono if monomino_last else np.ones(len(table), dtype=bool)
+    usable = np.ones(len(table), dtype=bool) if last is None else ~last
     reached = table.playable & usable
     marked = np.zeros(board_size + 1, dtype=bool)  # last entry: padding (-1)
     while True:
@@ -155,9 +151,33 @@ def reachable(table: PlacementTable, corners: np.ndarray, board_size: int,
         if (grown == reached).all():
             break
         reached = grown
-    if monomino_last:
-        reached = reached | (mono & (table.playable | touched))
+    if last is not None:
+        reached = reached | (last & (table.playable | touched))
     return reached
+
+
+def split_last_monomino(table: PlacementTable, copies: int) -> tuple[PlacementTable, np.ndarray]:
+    """Mark the rows of the monomino that must be placed last ("held back").
+
+    With one monomino, its rows are the held-back rows. With ``copies`` >= 2 (Junior: two),
+    the monomino rows are duplicated: the copies at the end of the table are the held-back
+    monomino (placed once), the original rows are the other ``copies - 1`` monominoes,
+    ordinary pieces that may bridge. Either monomino may be the last one (checker rule), so
+    the model chooses which one is held back. The copies of a square exclude each other
+    through the cover literals (no overlap) like any two placements.
+
+    Returns:
+        (table, last): the table with the copies appended, and shape (P',) bool, the
+        held-back rows.
+    """
+    mono = table.piece == MONOMINO_INDEX
+    if copies <= 1:
+        return table, mono
+    rows = np.flatnonzero(mono)
+    table = table.subset(np.concatenate([np.arange(len(table)), rows]))
+    last = np.zeros(len(table), dtype=bool)
+    last[len(table) - len(rows):] = True
+    return table, last
 
 
 # ---------------------------------------------------------------------------------------------
@@ -170,18 +190,24 @@ class ColourModel:
 
     Attributes:
         name: colour name.
-        table: its placements (rows of :func:`solver.placements.placements_for`).
+        table: its placements (rows of :func:`solver.placements.placements_for`, the
+            monomino rows twice when it holds two monominoes that may have to be last,
+            see :func:`split_last_monomino`).
         x: one literal per row of ``table``.
         corners: shape (P, 20), see :func:`corner_squares`.
         mono: shape (P,), bool: the row places a monomino.
+        last: shape (P,), bool: the row places the monomino held back to be last (left
+            out of the graph "without the last monomino"; all False when no monomino may
+            have to be last).
         indptr, indices: the rows covering each square (CSR, see
             :meth:`PlacementTable.covering`).
-        edges: shape (squares + 1, 4): edge neighbours (see :func:`_neighbour_array`).
+        edges: shape (squares + 1, 4): edge neighbours, last row padding (see
+            :func:`solver.board.neighbour_table`).
         cover: square -> literal "covered by this colour" (squares some row covers).
-        cover_rest: square -> literal "covered by a non-monomino piece of this colour"
-            (only for colours whose monomino may have to be last).
-        mono_last: "place-all" with ``monomino_last``: the graph without monominoes must
-            connect too.
+        cover_rest: square -> literal "covered by a piece of this colour other than the
+            held-back monomino" (only for colours whose monomino may have to be last).
+        mono_last: "place-all" with ``monomino_last``: the graph without the held-back
+            monomino must connect too.
         bonus: "max-score": the literal "this colour claims the +5 bonus", or None.
         all_placed: "max-score": the literal "this colour places all its pieces", or None.
         var_index: shape (P,): the CP-SAT variable index of each literal of ``x``.
@@ -192,6 +218,7 @@ class ColourModel:
     x: list
     corners: np.ndarray
     mono: np.ndarray
+    last: np.ndarray
     indptr: np.ndarray
     indices: np.ndarray
     edges: np.ndarray
@@ -264,31 +291,40 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
     position = problem.position
     state = position.colour(colour)
     wanted = Counter(state.remaining)
-    strict_mono = problem.goal == "place-all" and problem.monomino_last and MONOMINO in wanted
+    monos = wanted.get(MONOMINO, 0)
+    if problem.goal == "place-all" and problem.monomino_last and not monos:
+        if wanted or state.last_piece != MONOMINO:
+            raise _Infeasible(f"{colour} has no monomino left to place last")
+    # the monomino must be last (place-all) or may have to be, for the bonus (max-score)
+    strict = problem.goal == "place-all" and problem.monomino_last and monos > 0
+    may_claim = problem.goal == "max-score" and position.bonus and monos > 0
     table = placements_for(position, colour)
+    if strict or may_claim:
+        table, last = split_last_monomino(table, monos)
+    else:
+        last = np.zeros(len(table), dtype=bool)
     corners = corner_squares(table, position.board)
-    keep = reachable(table, corners, position.board.size, monomino_last=strict_mono)
-    table, corners = table.subset(keep), corners[keep]
+    keep = reachable(table, corners, position.board.size, last if strict else None)
+    table, corners, last = table.subset(keep), corners[keep], last[keep]
     x = [model.new_bool_var(f"{colour}_{i}") for i in range(len(table))]
     indptr, indices = table.covering()
-    cm = ColourModel(colour, table, x, corners, table.piece == MONOMINO_INDEX, indptr, indices,
-                     _neighbour_array(position.board.edge_neighbours))
-    if problem.goal == "place-all" and problem.monomino_last:
-        if MONOMINO not in wanted:
-            if wanted or state.last_piece != MONOMINO:
-                raise _Infeasible(f"{colour} has no monomino left to place last")
-        else:
-            cm.mono_last = True
+    cm = ColourModel(colour, table, x, corners, table.piece == MONOMINO_INDEX, last, indptr,
+                     indices, neighbour_table(position.board.edge_neighbours, 4, pad_row=True),
+                     mono_last=strict)
     if problem.goal == "max-score" and position.bonus and wanted:
         cm.all_placed = model.new_bool_var(f"{colour}_all")
-        if MONOMINO in wanted:
+        if may_claim:
             cm.bonus = model.new_bool_var(f"{colour}_bonus")
             model.add_implication(cm.bonus, cm.all_placed)
     # the literals that switch the monomino-last requirements off: none, or "no bonus"
-    claim = [] if cm.mono_last else [cm.bonus.Not()] if cm.bonus is not None else None
-    single_mono = wanted.get(MONOMINO, 0) == 1
+    claim = [] if strict else [cm.bonus.Not()] if may_claim else None
 
-    _add_piece_counts(model, problem, cm, wanted)
+    counts = [(name, cm.table.piece == PIECES[name].index, k) for name, k in wanted.items()
+              if name != MONOMINO or monos == 1 or claim is None]
+    if monos > 1 and claim is not None:  # held-back copy once, the others as usual
+        counts += [("monomino to place last", cm.last, 1),
+                   (MONOMINO, cm.mono & ~cm.last, monos - 1)]
+    _add_piece_counts(model, problem, cm, counts)
     _add_cover_literals(model, position, cm, claim is not None)
     _add_edge_constraints(model, position, cm)
 
@@ -304,32 +340,33 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
                 total = sum(wanted.values())
                 model.add(cp_model.LinearExpr.sum(later)
                           <= total * (start if start is not None else 0))
-        # a monomino that may have to be last never covers the start square: it would be
-        # the root, the only piece the others could connect to
+        # the held-back monomino never covers the start square: it would be the root, the
+        # only piece the others could connect to
         if claim is not None:
-            for i in np.flatnonzero(cm.mono):
+            for i in np.flatnonzero(cm.last):
                 if state.start in table.squares[i]:
                     model.add_bool_or([x[i].Not()] + claim)
 
-    # local corner support of the placements not playable now
+    # local corner support of the placements not playable now: each touches another piece
+    # at a corner; when the monomino may have to be last, a piece other than the held-back
+    # monomino (valid for every piece: the held-back one touches some other piece, and the
+    # others connect without it)
     for i in np.flatnonzero(~table.playable):
         corner = [int(s) for s in cm.corners[i] if s >= 0]
-        # with the monomino held once and to be last, a piece (the monomino too) leans on
-        # a non-monomino piece; with two monominoes (Junior) one may lean on the other
-        strict = claim is not None and (not cm.mono[i] or single_mono)
-        if not (strict and not claim):  # else implied by the clause on cover_rest
+        if claim != []:  # else implied by the clause on cover_rest
             model.add_bool_or([x[i].Not()] + [cm.cover[s] for s in corner if s in cm.cover])
-        if strict:
+        if claim is not None:
             rest = [cm.cover_rest[s] for s in corner if s in cm.cover_rest]
             model.add_bool_or([x[i].Not()] + claim + rest)
     return cm
 
 
 def _add_piece_counts(model: cp_model.CpModel, problem: Problem, cm: ColourModel,
-                      wanted: Counter) -> None:
-    """Per remaining piece with multiplicity k: ``sum x == k`` (place-all) or ``<= k``."""
-    for name, k in wanted.items():
-        lits = [cm.x[i] for i in np.flatnonzero(cm.table.piece == PIECES[name].index)]
+                      counts: list[tuple[str, np.ndarray, int]]) -> None:
+    """Per (piece name, rows mask, multiplicity k): ``sum x == k`` (place-all) or ``<= k``
+    (max-score; ``== k`` if the colour claims to place everything)."""
+    for name, rows, k in counts:
+        lits = [cm.x[i] for i in np.flatnonzero(rows)]
         if problem.goal == "place-all":
             if len(lits) < k:
                 raise _Infeasible(f"{cm.name}'s {name} fits nowhere")
@@ -342,7 +379,8 @@ def _add_piece_counts(model: cp_model.CpModel, problem: Problem, cm: ColourModel
 
 def _add_cover_literals(model: cp_model.CpModel, position: Position, cm: ColourModel,
                         rest: bool) -> None:
-    """``cover[s] == sum of x covering s``; with ``rest`` also ``cover_rest`` (no monomino)."""
+    """``cover[s] == sum of x covering s``; with ``rest`` also ``cover_rest`` (the same
+    without the held-back monomino)."""
     for s in range(position.board.size):
         rows = cm.covering(s)
         if len(rows) == 0:
@@ -351,7 +389,7 @@ def _add_cover_literals(model: cp_model.CpModel, position: Position, cm: ColourM
         model.add(cp_model.LinearExpr.sum([cm.x[i] for i in rows]) == lit)
         cm.cover[s] = lit
         if rest:
-            others = [cm.x[i] for i in rows if not cm.mono[i]]
+            others = [cm.x[i] for i in rows if not cm.last[i]]
             if len(others) == len(rows):
                 cm.cover_rest[s] = lit
             elif others:
@@ -456,18 +494,19 @@ def build_model(problem: Problem, guide: bool = True) -> BuiltModel:
 # Islands and cuts
 
 
-def islands(cm: ColourModel, chosen: np.ndarray, without_mono: bool = False) -> list[list[int]]:
+def islands(cm: ColourModel, chosen: np.ndarray, without_last: bool = False) -> list[list[int]]:
     """Components of a colour's chosen placements that reach no root.
 
     Args:
         cm: the colour's model.
         chosen: rows of ``cm.table`` in the solution.
-        without_mono: leave the monomino placements out of the graph (monomino last).
+        without_last: leave the held-back monomino (rows ``cm.last``) out of the graph
+            (monomino last).
 
     Returns:
         The islands, each a list of rows; roots are chosen rows playable now.
     """
-    rows = [int(i) for i in chosen if not (without_mono and cm.mono[i])]
+    rows = [int(i) for i in chosen if not (without_last and cm.last[i])]
     squares = {i: {int(s) for s in cm.table.squares[i] if s >= 0} for i in rows}
     corner = {i: {int(s) for s in cm.corners[i] if s >= 0} for i in rows}
     adj = {i: [j for j in rows if j != i and corner[i] & squares[j]] for i in rows}
@@ -491,34 +530,35 @@ def islands(cm: ColourModel, chosen: np.ndarray, without_mono: bool = False) -> 
     return out
 
 
-def island_neighbours(cm: ColourModel, island: list[int], without_mono: bool = False) -> np.ndarray:
+def island_neighbours(cm: ColourModel, island: list[int], without_last: bool = False) -> np.ndarray:
     """N(C): rows outside the island C that touch one of its members legally at a corner."""
     near = np.unique(np.concatenate([cm.touching(i) for i in island]))
     near = near[~np.isin(near, island)]
-    if without_mono:
-        near = near[~cm.mono[near]]
+    if without_last:
+        near = near[~cm.last[near]]
     return near
 
 
 def add_cuts(model: cp_model.CpModel, cm: ColourModel, island: list[int],
-             without_mono: bool = False) -> int:
+             without_last: bool = False) -> int:
     """Add ``x[p] => OR(x[q], q in N(C))`` for every p of the island C; returns the count.
 
-    With ``without_mono`` in "max-score", the cuts are enforced only if the bonus is claimed.
+    With ``without_last`` in "max-score", the cuts are enforced only if the bonus is claimed.
     """
-    near = [cm.x[int(q)] for q in island_neighbours(cm, island, without_mono)]
-    guard = [cm.bonus.Not()] if without_mono and cm.bonus is not None else []
+    near = [cm.x[int(q)] for q in island_neighbours(cm, island, without_last)]
+    guard = [cm.bonus.Not()] if without_last and cm.bonus is not None else []
     for p in island:
         model.add_bool_or([cm.x[p].Not()] + guard + near)
     return len(island)
 
 
 def separator(cm: ColourModel, position: Position, chosen: list[int], island: list[int],
-              without_mono: bool = False) -> tuple[list[int], list[int]] | None:
+              without_last: bool = False) -> tuple[list[int], list[int]] | None:
     """A smallest set of uncovered squares separating an island from the colour's roots.
 
     The graph: squares the colour can cover (``cover``, or ``cover_rest`` without the
-    monomino) and its root squares (its squares, or its start square), joined by king moves.
+    held-back monomino) and its root squares (its squares, or its start square), joined by
+    king moves.
     A maximum flow from the island's squares to the roots and the squares the solution
     connects to them, through uncovered squares of capacity 1, gives a minimum vertex cut
     Sep nearest the island, and S, the squares on the island's side.
@@ -529,12 +569,12 @@ def separator(cm: ColourModel, position: Position, chosen: list[int], island: li
     board = position.board
     state = position.colour(cm.name)
     roots = set(state.squares) or {state.start}
-    cover = cm.cover_rest if without_mono else cm.cover
-    rows = [i for i in chosen if not (without_mono and cm.mono[i])]
+    cover = cm.cover_rest if without_last else cm.cover
+    rows = [i for i in chosen if not (without_last and cm.last[i])]
     own = {i: [int(s) for s in cm.table.squares[i] if s >= 0] for i in rows}
     covered = {s for i in rows for s in own[i]}
     source = {s for i in island for s in own[i]}
-    lost = {i for c in islands(cm, np.array(rows, dtype=np.int64), without_mono) for i in c}
+    lost = {i for c in islands(cm, np.array(rows, dtype=np.int64), without_last) for i in c}
     sink = roots | {s for i in rows if i not in lost for s in own[i]}
     nodes = set(cover) | roots
     inf = 1 << 30
@@ -585,15 +625,15 @@ def separator(cm: ColourModel, position: Position, chosen: list[int], island: li
 
 
 def add_separator_cut(model: cp_model.CpModel, cm: ColourModel, inside: list[int],
-                      cut: list[int], without_mono: bool = False) -> int:
+                      cut: list[int], without_last: bool = False) -> int:
     """Add ``OR(cover[b], b in S) => OR(cover[n], n in Sep)``; returns the count.
 
     Valid for any S without root squares and any Sep that every king path from S to the
     roots through coverable squares meets: the chain of corner contacts from a covered square
     of S to the roots is such a path of covered squares.
     """
-    cover = cm.cover_rest if without_mono else cm.cover
-    guard = [cm.bonus.Not()] if without_mono and cm.bonus is not None else []
+    cover = cm.cover_rest if without_last else cm.cover
+    guard = [cm.bonus.Not()] if without_last and cm.bonus is not None else []
     lits = [cover[b] for b in inside if b in cover]
     if not lits:
         return 0
@@ -639,19 +679,23 @@ def _configure(solver: cp_model.CpSolver, options: SolveOptions, extra: str,
 
 
 def layout_score(position: Position, layout: dict[str, list[Placement]], colours) -> int:
-    """Total official score of ``colours`` after a legal layout, scored as the checker does."""
-    total = 0
-    for colour in colours:
-        state = position.colour(colour)
-        added = layout.get(colour, [])
-        left = Counter(state.remaining) - Counter(p.piece for p in added)
-        score = -sum(PIECES[p].size * k for p, k in left.items())
-        if position.bonus and not left and (state.placed or added):
-            last = (monomino_can_be_last(position, colour, added) if added
-                    else state.last_piece == MONOMINO)
-            score += 15 + (5 if last else 0)
-        total += score
-    return total
+    """Total official score of ``colours`` after a layout without islands.
+
+    The layout is put in order with :func:`solver.order.order_of_play` (monomino last when
+    some legal order allows it) and scored by :func:`solver.checker.check_layout`.
+
+    Raises:
+        RuntimeError: the layout has an island or breaks a rule (a bug in this module).
+    """
+    ordered = {}
+    for colour, placements in layout.items():
+        ordered[colour] = order_of_play(position, colour, placements, monomino_last=True)
+        if ordered[colour] is None:
+            raise RuntimeError(f"CP-SAT: {colour}'s layout has an island after the check")
+    report = check_layout(position, ordered)
+    if not report.legal:
+        raise RuntimeError(f"CP-SAT: a layout breaks a rule: {report.problem}")
+    return sum(report.report(colour).score for colour in colours)
 
 
 @dataclass
@@ -687,9 +731,9 @@ class _Search:
             cuts = [(c, False) for c in full]
             if cm.mono_last or (cm.bonus is not None and values[cm.bonus.index] > 0):
                 cuts += [(c, True) for c in islands(cm, chosen, True)]
-            for island, without_mono in cuts:
-                key = (cm.name, tuple(sorted(island)), without_mono)
-                self.pending.setdefault(key, (cm, island, without_mono, [int(i) for i in chosen]))
+            for island, without_last in cuts:
+                key = (cm.name, tuple(sorted(island)), without_last)
+                self.pending.setdefault(key, (cm, island, without_last, [int(i) for i in chosen]))
             found += len(cuts)
             dropped = {i for c in full for i in c}
             layout[cm.name] = [cm.table.placement(int(i)) for i in chosen if int(i) not in dropped]
@@ -705,13 +749,13 @@ class _Search:
     def add_pending_cuts(self) -> int:
         """Add the queued cuts to the model; returns the number of constraints added."""
         count = 0
-        for key, (cm, island, without_mono, chosen) in self.pending.items():
+        for key, (cm, island, without_last, chosen) in self.pending.items():
             if self.cut_kind in ("placement", "both") and key not in self.added:
-                count += add_cuts(self.built.model, cm, island, without_mono)
+                count += add_cuts(self.built.model, cm, island, without_last)
             if self.cut_kind in ("separator", "both"):
-                found = separator(cm, self.problem.position, chosen, island, without_mono)
+                found = separator(cm, self.problem.position, chosen, island, without_last)
                 if found is not None:
-                    count += add_separator_cut(self.built.model, cm, *found, without_mono)
+                    count += add_separator_cut(self.built.model, cm, *found, without_last)
             self.added.add(key)
         self.pending.clear()
         return count

@@ -18,6 +18,7 @@ from solver.board import Board
 from solver.errors import InputError
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
+from solver.puzzle import parse_puzzle
 from solver.solve import SolveOptions, solve
 from solver.variants import VARIANTS
 
@@ -116,11 +117,15 @@ def count_layouts(*args, **kwargs):
 
 
 def monomino_last_possible(chosen, start):
-    """Whether the non-monomino pieces connect from ``start`` without the monomino."""
-    others = [p for n, p in chosen if n != "1"]
-    if len(others) == len(chosen) or not others:
-        return False
-    return any(start in p for p in others) and reaches_all(others, start)
+    """Whether a legal layout can be played with a monomino last: for some monomino, the
+    other pieces (another monomino included, as an ordinary piece) are not empty, one of
+    them covers ``start`` and corner contacts link them all to it without that monomino."""
+    for k, (name, _) in enumerate(chosen):
+        others = [p for j, (_, p) in enumerate(chosen) if j != k]
+        if name == "1" and others and any(start in p for p in others) \
+                and reaches_all(others, start):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,6 +261,94 @@ def test_junior_duplicates_and_no_bonus():
     assert result.status == ("solved" if strict else "infeasible")
 
 
+JUNIOR_TWO_MONOMINOES = """
+variant = "junior"
+colours = ["purple"]
+monomino-last = true
+
+[pieces]
+purple = ["1", "1"]
+"""
+
+
+def test_junior_two_monominoes_either_may_be_last():
+    # Purple starts on e10: one monomino covers it, the other touches it at one of the four
+    # corners d11, f11, d9, f9 (no shared edge), so 4 layouts; in each, the monomino on the
+    # start square is not alone and the other can be placed last.
+    problem = parse_puzzle(JUNIOR_TWO_MONOMINOES)
+    board = problem.position.board
+    start_square = problem.position.colour("purple").start
+    assert board.name(start_square) == "e10"
+    start = board.row_col(start_square)
+    layouts = {frozenset(c) for c in legal_sets(board.rows, board.cols, start, ("1", "1"))}
+    assert len(layouts) == 4
+    assert all(monomino_last_possible(list(c), start) for c in layouts)
+    result = solve(problem, CPSAT)
+    assert result.status == "solved"
+    report = result.report.report("purple")
+    assert report.all_placed and report.monomino_last and report.score == 0
+    found = frozenset(("1", frozenset(board.row_col(s) for s in p.squares))
+                      for p in result.layout["purple"])
+    assert found in layouts
+
+
+def test_two_monominoes_with_bonus_score_the_monomino_last():
+    # a custom board with the bonus and two monominoes: 15 + 5 (the same 4 layouts shape)
+    board = Board(5, 5)
+    assert best_brute_score(5, 5, rc(board, "c3"), ("1", "1")) == 20
+    best = solve(one_colour(5, 5, "c3", ("1", "1"), goal="max-score"), CPSAT)
+    assert best.status == "optimal" and best.score == best.bound == 20
+    strict = solve(one_colour(5, 5, "c3", ("1", "1"), monomino_last=True), CPSAT)
+    assert strict.status == "solved" and strict.score == 20
+
+
+@pytest.mark.parametrize("pieces,feasible", [(("1", "1", "2", "I3"), True),
+                                             (("1", "2", "I3"), False)])
+def test_one_monomino_bridges_the_other_is_last(pieces, feasible):
+    # Free squares: a4 b4 (the 2 on the start square a4), c3 (a bridge only a monomino
+    # fits), d2 e2 f2 (the I3) and g1. The I3 touches the 2 only through a monomino on c3.
+    # Two monominoes fill all 7 squares: the one on g1 can be last. One monomino must
+    # bridge: it cannot be last (on g1 it would leave the I3 an island).
+    rows, cols = 4, 7
+    board = Board(rows, cols)
+    free = {"a4", "b4", "c3", "d2", "e2", "f2", "g1"}
+    blocked = [board.name(s) for s in range(board.size) if board.name(s) not in free]
+    cells = frozenset(rc(board, b) for b in blocked)
+    start = rc(board, "a4")
+    layouts = list(legal_sets(rows, cols, start, pieces, cells))
+    assert len({frozenset(c) for c in layouts}) == 1  # 7 squares: one way (see above)
+    assert any(monomino_last_possible(c, start) for c in layouts) == feasible
+    result = solve(one_colour(rows, cols, "a4", pieces, blocked, monomino_last=True), CPSAT)
+    assert result.status == ("solved" if feasible else "infeasible")
+    if feasible:
+        assert board.names(result.layout["blue"][-1].squares) == ["g1"]
+    best = solve(one_colour(rows, cols, "a4", pieces, blocked, goal="max-score"), CPSAT)
+    assert best.status == "optimal"
+    assert best.score == best_brute_score(rows, cols, start, pieces, cells)
+    assert best.score == (20 if feasible else 15)
+
+
+def test_two_monominoes_both_bridges_none_is_last():
+    # 4x9, free squares a4 b4 (the 2 on the start square a4), c3, d2 e2 f2 (the I3), g1,
+    # h2 i2 i3 (the V3): a chain 2 - 1 - I3 - 1 - V3, every piece forced. Each monomino is
+    # a bridge, so neither can be last.
+    rows, cols = 4, 9
+    board = Board(rows, cols)
+    free = {"a4", "b4", "c3", "d2", "e2", "f2", "g1", "h2", "i2", "i3"}
+    blocked = [board.name(s) for s in range(board.size) if board.name(s) not in free]
+    cells = frozenset(rc(board, b) for b in blocked)
+    pieces = ("1", "1", "2", "I3", "V3")
+    start = rc(board, "a4")
+    layouts = list(legal_sets(rows, cols, start, pieces, cells))
+    assert len({frozenset(c) for c in layouts}) == 1
+    assert not monomino_last_possible(layouts[0], start)
+    assert solve(one_colour(rows, cols, "a4", pieces, blocked), CPSAT).status == "solved"
+    strict = one_colour(rows, cols, "a4", pieces, blocked, monomino_last=True)
+    assert solve(strict, CPSAT).status == "infeasible"
+    best = solve(one_colour(rows, cols, "a4", pieces, blocked, goal="max-score"), CPSAT)
+    assert best.status == "optimal" and best.score == best.bound == 15
+
+
 def test_junior_duplicates_that_do_not_fit():
     # two O's and two V3's on a 4x4 board from a corner: brute force says no
     board = Board(4, 4)
@@ -351,6 +444,36 @@ def test_random_small_puzzles_agree_with_brute_force(rows, cols, start, blocked,
     if "1" in pieces:
         strict = solve(one_colour(rows, cols, start, pieces, blocked, monomino_last=True), CPSAT)
         assert strict.status == ("solved" if mono_last else "infeasible")
+    best = solve(one_colour(rows, cols, start, pieces, blocked, goal="max-score"), CPSAT)
+    assert best.status == "optimal"
+    assert best.score == best.bound == best_brute_score(rows, cols, begin, pieces, cells)
+
+
+def random_two_monomino_puzzles(n, seed=3):
+    """Small random one-colour puzzles with two monominoes (as in Junior, but with the
+    bonus): board 4x4 or 4x5, 1 to 5 blocked squares, two monominoes and two other pieces."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        rows, cols = 4, int(rng.integers(4, 6))
+        board = Board(rows, cols)
+        squares = [board.name(s) for s in range(board.size)]
+        start = str(rng.choice(squares))
+        others = [s for s in squares if s != start]
+        blocked = tuple(str(s) for s in rng.choice(others, int(rng.integers(1, 6)), replace=False))
+        pieces = ("1", "1") + tuple(sorted(str(p) for p in rng.choice(["2", "I3", "V3"], 2,
+                                                                      replace=False)))
+        yield rows, cols, start, blocked, pieces
+
+
+@pytest.mark.parametrize("rows,cols,start,blocked,pieces", list(random_two_monomino_puzzles(8)))
+def test_random_two_monomino_puzzles_agree_with_brute_force(rows, cols, start, blocked, pieces):
+    board = Board(rows, cols)
+    cells = frozenset(rc(board, b) for b in blocked)
+    begin = rc(board, start)
+    layouts = list(legal_sets(rows, cols, begin, pieces, cells))
+    mono_last = [c for c in layouts if monomino_last_possible(c, begin)]
+    strict = solve(one_colour(rows, cols, start, pieces, blocked, monomino_last=True), CPSAT)
+    assert strict.status == ("solved" if mono_last else "infeasible")
     best = solve(one_colour(rows, cols, start, pieces, blocked, goal="max-score"), CPSAT)
     assert best.status == "optimal"
     assert best.score == best.bound == best_brute_score(rows, cols, begin, pieces, cells)
