@@ -31,7 +31,10 @@ squares) but only ever grows each colour's connected set, the way a player plays
   +5 when the monomino is among the added pieces and the others stay connected without
   it). Upper bound per colour: minus the area of remaining pieces with no live placement
   in reach (or the area deficit over what the reach can hold), plus the bonus if nothing
-  is lost. On a time-out: the best layout as "solved" with the root bound.
+  is lost. With one colour the loss bound is rounded up to a loss the colour can end
+  with: the area of the unplaceable pieces plus a subset sum of the others (a bit set);
+  e.g. a colour without a monomino never loses exactly 1. On a time-out: the best layout
+  as "solved" with the root bound.
 
 Value order and portfolio. Children are tried largest piece first, the exclusion last;
 ``LATE`` = k tries placements of at most k squares after the exclusion (small pieces are
@@ -42,6 +45,50 @@ in threads (the kernel releases the GIL) and takes the first answer; each copy i
 Measured: classic2-L6-s86 move 30 green is unknown after 120 s with LATE = 0 and solved in
 34 nodes with LATE = 2, while LATE = 2 alone leaves two early checks unknown that LATE = 0
 solves at once.
+
+Hard cases: the component memo (one colour; "place-all" and "max-score"). Late in a game
+a colour's reach splits into *components* that never interact: pockets of free squares
+walled off from each other (no placement, and no allowed square next to one, straddles
+two). The plain search interleaves its decisions across pockets, so a failure in one
+pocket is found again under every way of filling the others: the tree is a product.
+After :data:`FIRST_CHUNK` nodes without an answer, a fresh search decides the components
+one at a time, smallest first (:func:`_components`), and at each *entry* (every touched
+component closed, the others untouched) looks up the untouched set and the pieces left in
+a hash table of subproblems already exhausted without a good enough layout (details in
+:func:`solver.search_core.run`). Junior's two copies of a piece are not a symmetry of this
+tree (a placement is a piece type and squares, the copies are a count, and every layout
+is reached once: the counts match brute force); the pockets were the blow-up.
+
+Measured on the real checks (55 Pentobi games, every 10th placement, ``benchmarks/
+endgame_checks.py``, 936 checks, 2-core machine shared with other work; load ~1, in
+brackets two more runs each at load ~3):
+
+* before: yes 602 / no 334 / unknown 0 (333 / 1); 332 of the "no" bests proven optimal,
+  2 only bounded at 10 s (331 / 2-3); 72 s in all (69-75 s); median 2.6 ms, 90th
+  percentile 8.3 ms (8.2-8.6), worst 17.8 s (13.5-18.6). After: yes 602 / no 334 /
+  unknown 0; all 334 bests proven optimal; 12-13 s in all; median 2.6-2.7 ms, 90th
+  percentile 8.1 ms (6.7-10.4), worst 1.67 s (junior-L7-4-s102 after 20, orange: place-all
+  0.5 s, max-score 1.2 s). Checks that took under 5 ms before: the same (geometric mean of
+  the time ratios 0.97-0.99); 5-20 ms: 0.91; over 20 ms: 0.19-0.53.
+* junior-L2-s105 after 20, orange, place-all ("no"), one thread: 4.97 M nodes, 7.8 s
+  plain; 136 k nodes, 0.26 s with the memo; max-score (best -3): not proven in 20 s
+  (14 M nodes) plain, 344 k nodes and 0.54 s with the memo. junior-L1-s104 after 20,
+  purple, max-score (-7): 6.9 M nodes, 16.4 s plain; 319 k, 0.72 s with the memo.
+* ablation over the checks that took over 20 ms (45 max-score, 63 place-all solves; one
+  thread, 20 s each): max-score plain 74.2 s, + rounded loss bound 53.8 s, + memo 6.3 s
+  (memo without rounding: 10.8 s); place-all plain 33-41 s, memo 4.0-4.2 s. Rounding
+  alone: junior-L7-4-s102 orange 3.3 M -> 0.67 M nodes.
+* the order of the components matters (same checks, load ~5): max-score / place-all
+  smallest first 8.7 s / 5.7 s; largest first 38.5 s / 27.6 s (junior-L7-4-s102 orange
+  unknown at 20 s); the component of the most constrained attach square 13.8 s / 3.9 s
+  (junior-L1-s104 purple max-score 5.1 s). The memo search is slower than the plain one
+  on a few checks the plain one ends soon after the first chunk (duo-L1-s15 after 20,
+  orange, max-score: 10 k nodes plain, 44 k with the memo); a larger first chunk lost
+  more on the others than it saved (simulated from the same runs).
+* loss deepening (for loss = 1, 2, ...: is there a layout leaving at most that many
+  squares, each a search with a fixed threshold) was tried instead of the memo: it made
+  max-score on junior-L2-s105 orange 1.8 s but took 4.6 s on classic2-L6-s86 after 40,
+  yellow (10 levels of about equal cost, 0.48 s by branch and bound).
 
 ``PIECE_BRANCH`` (off) branches on a single piece with fewer live placements in reach than
 the best attach square has; the piece may float until joined (checked at the leaf, and the
@@ -61,6 +108,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable
 
 import numpy as np
 
@@ -86,6 +134,9 @@ LATE = 0
 PIECE_BRANCH = 0
 #: (LATE, seed) of the extra portfolio members, one per worker beyond the first
 PORTFOLIO = ((2, 0), (1, 1), (0, 2))
+#: nodes searched as built before a one-colour search switches to the component memo
+#: (most checks end within them; the module docstring says why 2000)
+FIRST_CHUNK = 2000
 
 _PIECE_SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
 
@@ -197,7 +248,7 @@ class _Search:
 
 _SHARED = frozenset("pl_sq pl_col pl_piece pl_size cov_ptr cov_idx pp_ptr pp_idx edge_nb "
                     "corner_nb king_nb psize pextra pl_bx blk start own0 monoin held monochk "
-                    "gperm hasown".split())
+                    "gperm hasown comp rmult".split())
 
 
 @lru_cache(maxsize=16)
@@ -378,22 +429,97 @@ def _build(problem: Problem, mode: int, limit: int = 0, up_to_symmetry: bool = F
     bstamp = np.zeros(int(blk.max()) + 1, dtype=np.int64)
     bcnt = np.zeros(int(blk.max()) + 1, dtype=np.int64)
     params = np.array([mode, limit, 1 if position.bonus else 0, STRONG, PIECE_BRANCH, BLOCKS,
-                       LATE],
+                       LATE, 0],
                       dtype=np.int64)
+    # component memo (off here; see :func:`_with_memo`)
+    comp = np.zeros(nsq, dtype=np.int32)
+    ctouch = np.zeros(1, dtype=np.int64)
+    rmult = np.zeros(22, dtype=np.int64)
+    fr_key = np.full((max_depth, 2), -1, dtype=np.int64)
+    memo = np.zeros((1, 3), dtype=np.int64)
     names = ("params pl_sq pl_col pl_piece pl_size cov_ptr cov_idx pp_ptr pp_idx edge_nb "
              "corner_nb king_nb psize pextra pl_bx ext blk bstamp bcnt start own0 monoin held "
              "monochk gperm hasown bl excl cornr nsqc rem remarea sqcol sqpl nfloat path fr_c "
              "fr_x fr_lo fr_hi fr_cur ch st mark cmark rmark queue attach seeds pcount pch cand "
-             "ncand fix sol sol_mono best").split()
+             "ncand fix sol sol_mono best comp ctouch rmult fr_key memo").split()
     values = (params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx,
               edge_nb, corner_nb, king_nb, _PIECE_SIZE, _PIECE_EXTRA, pl_bx, ext, blk, bstamp,
               bcnt, start, own0, monoin, held, monochk, gperm, hasown, bl, excl, cornr, nsqc,
               rem, remarea, sqcol, sqpl, nfloat, path, *fr, ch, st, mark, cmark, rmark, queue,
-              attach, seeds, pcount, pch, cand, ncand, fix, sol, sol_mono, best)
+              attach, seeds, pcount, pch, cand, ncand, fix, sol, sol_mono, best, comp, ctouch,
+              rmult, fr_key, memo)
     arrays = dict(zip(names, values, strict=True))
     return _Search(tuple(colours), tuple(held_colours), pl_piece, pl_sq, arrays, infeasible,
                    constant,
                    {"placements": n_pl, "symmetries": len(gperm)})
+
+
+def _components(search: _Search) -> tuple[np.ndarray, int]:
+    """The root reach components of a one-colour search: the squares flooded with king
+    moves through allowed squares from the colour's attach squares, split into connected
+    parts (placements and the allowed squares next to them never straddle two).
+
+    Returns (rank of each square's component, -1 for squares in none; number of
+    components); ranks go by size, smallest first (the order the memo search decides
+    them in: see :func:`_with_memo`).
+    """
+    a = search.arrays
+    bl, cornr, king = a["bl"][0], a["cornr"][0], a["king_nb"]
+    label = np.full(len(bl), -1, dtype=np.int32)
+    if a["nsqc"][0] == 0:
+        seeds = [int(a["start"][0])] if a["start"][0] >= 0 and bl[a["start"][0]] == 0 else []
+    else:
+        seeds = np.flatnonzero((cornr > 0) & (bl == 0)).tolist()
+    sizes: list[int] = []
+    for x in seeds:
+        if label[x] >= 0:
+            continue
+        k = len(sizes)
+        label[x] = k
+        stack, n = [x], 1
+        while stack:
+            y = stack.pop()
+            for z in king[y]:
+                if z >= 0 and bl[z] == 0 and label[z] < 0:
+                    label[z] = k
+                    stack.append(z)
+                    n += 1
+        sizes.append(n)
+    order = sorted(range(len(sizes)), key=lambda i: (sizes[i], i))
+    rank = np.empty(len(sizes) + 1, dtype=np.int32)
+    rank[order] = np.arange(len(sizes), dtype=np.int32)
+    rank[-1] = -1
+    return rank[label], len(sizes)
+
+
+#: rows of the component memo's hash table (a power of 2; 3 int64 each: 1.5 MB); the
+#: hardest real checks store a few hundred entries, and a full table only stops storing
+MEMO_SIZE = 1 << 16
+
+
+def _with_memo(search: _Search) -> _Search | None:
+    """A fresh copy of a one-colour FIND or MAXSCORE search (not yet run) with the
+    component memo on (see the module docstring and :func:`solver.search_core.run`), or
+    None if it cannot apply (several colours, a held monomino, the monomino-last check,
+    counting, piece branching, more than 62 components) or would not help (one
+    component)."""
+    a = search.arrays
+    if (len(search.colours) != 1 or search.held_colours or a["monochk"].any()
+            or a["params"][0] == core.COUNT or a["params"][4] == 1
+            or a["st"][core.S_NODES] > 0):
+        return None  # (piece branching places a floating piece in any component)
+    comp, k = _components(search)
+    if not 2 <= k <= 62:
+        return None
+    m = search.clone(int(a["params"][6]))
+    m.arrays["params"][7] = 1
+    m.arrays["comp"] = comp
+    m.arrays["ctouch"] = np.zeros(k, dtype=np.int64)
+    radix = a["rem"][0] + 1
+    m.arrays["rmult"] = np.concatenate(([1], np.cumprod(radix))).astype(np.int64)
+    m.arrays["memo"] = np.zeros((MEMO_SIZE, 3), dtype=np.int64)
+    m.stats["components"] = k
+    return m
 
 
 def _run(search: _Search, time_limit: float | None, stop: threading.Event | None = None,
@@ -419,16 +545,21 @@ def _run(search: _Search, time_limit: float | None, stop: threading.Event | None
             budget = int(max(200, min(budget, budget * left / 0.05)))
 
 
-def _race(search: _Search, time_limit: float | None, workers: int) -> tuple[_Search, int, float]:
+def _race(search: _Search, time_limit: float | None, workers: int,
+          fresh: Callable[[], _Search] | None = None) -> tuple[_Search, int, float]:
     """Solve with a portfolio: the search as built, then (if it has not ended after a first
-    chunk) copies with other value orders (:data:`PORTFOLIO`) in threads; the kernel
-    releases the GIL. Every member is complete, so the first to end gives the answer.
+    chunk of :data:`FIRST_CHUNK` nodes) copies with other value orders (:data:`PORTFOLIO`)
+    in threads; the kernel releases the GIL. Every member is complete, so the first to end
+    gives the answer. After the first chunk, the first member is replaced by a fresh
+    search with the component memo (:func:`_with_memo`, from ``fresh()``) when it applies.
 
     Returns (the member that answered or the first one, its code, seconds).
     """
     started = time.perf_counter()
     others = [search.clone(late, seed) for late, seed in PORTFOLIO[: max(workers - 1, 0)]]
-    code = core.run(*search.args, 2000)
+    code = core.run(*search.args, FIRST_CHUNK)
+    if code == core.PAUSE and fresh is not None:
+        search = _with_memo(fresh()) or search
     if code != core.PAUSE or not others:
         if code == core.PAUSE:
             code, _ = _run(search, time_limit, None, started)
@@ -492,8 +623,14 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> BackendRe
     search = _build(problem, core.FIND, seed=options.seed)
     if search.infeasible:
         return BackendResult("infeasible", None, None, {"nodes": 0, "seconds": 0.0})
-    search, code, seconds = _race(search, options.time_limit, options.workers)
+    fresh = None
+    if len(search.colours) == 1 and not search.held_colours:
+        fresh = lambda: _build(problem, core.FIND, seed=options.seed)  # noqa: E731
+    search, code, seconds = _race(search, options.time_limit, options.workers, fresh)
     stats = dict(search.stats, nodes=int(search.st[core.S_NODES]), seconds=seconds)
+    if search.arrays["params"][7] == 1:
+        stats.update(memo_hits=int(search.st[core.S_HITS]),
+                     memo_entries=int(search.st[core.S_STORES]))
     if code == core.FOUND:
         layout = _layout(search, problem, search.sol, int(search.st[core.S_SOLN]),
                          search.sol_mono[: len(search.held_colours)])
@@ -504,21 +641,43 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> BackendRe
 
 
 def _solve_max_score(problem: Problem, options: SolveOptions) -> BackendResult:
+    """Max-score by branch and bound: a first chunk of :data:`FIRST_CHUNK` nodes as built;
+    if it has not ended, a fresh search with the component memo (:func:`_with_memo`, one
+    colour) starts from the chunk's best layout and replaces it."""
+    started = time.perf_counter()
     search = _build(problem, core.MAXSCORE, seed=options.seed)
     if not search.colours:
         return BackendResult("optimal", {c: [] for c in problem.colours}, search.constant_score,
                              {"nodes": 0, "seconds": 0.0})
-    code, seconds = _run(search, options.time_limit)
-    stats = dict(search.stats, nodes=int(search.st[core.S_NODES]), seconds=seconds)
+    code = core.run(*search.args, FIRST_CHUNK)
+    layout = _layout(search, problem, search.best, int(search.st[core.S_BESTN]), None)
     best = int(search.st[core.S_BEST])
+    root_ub = int(search.st[core.S_ROOTUB])
+    chunk_nodes = int(search.st[core.S_NODES])
+    if code == core.PAUSE:
+        memo = None
+        if len(search.colours) == 1:
+            memo = _with_memo(_build(problem, core.MAXSCORE, seed=options.seed))
+        if memo is not None:
+            memo.st[core.S_BEST] = best  # only better layouts than the chunk's
+            search = memo
+        code, _ = _run(search, options.time_limit, None, started)
+        if search is not memo:
+            chunk_nodes = 0  # the same search went on
+        if search.st[core.S_BEST] > best:
+            layout = _layout(search, problem, search.best, int(search.st[core.S_BESTN]), None)
+            best = int(search.st[core.S_BEST])
+    stats = dict(search.stats, nodes=chunk_nodes + int(search.st[core.S_NODES]),
+                 seconds=time.perf_counter() - started)
+    if search.arrays["params"][7] == 1:
+        stats.update(memo_hits=int(search.st[core.S_HITS]),
+                     memo_entries=int(search.st[core.S_STORES]))
     if best == core.NEG_INF:  # stopped before the root was evaluated
         return BackendResult("unknown", None, None, stats)
-    layout = _layout(search, problem, search.best, int(search.st[core.S_BESTN]), None)
     score = best + search.constant_score
     if code == core.DONE:
         return BackendResult("optimal", layout, score, stats)
-    return BackendResult("solved", layout, int(search.st[core.S_ROOTUB]) + search.constant_score,
-                         stats)
+    return BackendResult("solved", layout, root_ub + search.constant_score, stats)
 
 
 def count(problem: Problem, limit: int | None = None, up_to_symmetry: bool = False,

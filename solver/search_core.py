@@ -18,7 +18,9 @@ squares and placements (flood fills, live checks, undo). Plain Python (integers 
 bitsets) would pay interpreter cost per placement tested; a C extension would need a
 compiler on the user's machine. numba needs neither and caches the machine code.
 
-Measured (2-core machine shared with other sessions, load 2.5-4.5, numba 0.68):
+Measured (2-core machine shared with other sessions, load 2.5-4.5, numba 0.68; these
+figures predate the component memo and the rounded loss bound, whose effect
+:mod:`solver.search` gives):
 
 * compile time: first call 5 s on a quiet machine, 15 s at load 4 (every function of this
   module; ``cache=True`` keeps the machine code, under ``__pycache__`` or numba's user
@@ -61,8 +63,9 @@ LIMIT = 2      # COUNT: the count limit was reached
 PAUSE = 3      # node budget used up; call run() again to go on
 
 # indices into the int64 scalar state array ``st``
-S_DEPTH, S_CHTOP, S_NEED, S_NODES, S_STAMP, S_PATHN, S_BEST, S_BESTN, S_SOLN, S_ROOTUB = range(10)
-N_SCALARS = 10
+(S_DEPTH, S_CHTOP, S_NEED, S_NODES, S_STAMP, S_PATHN, S_BEST, S_BESTN, S_SOLN, S_ROOTUB,
+ S_HITS, S_STORES) = range(12)
+N_SCALARS = 12
 NEG_INF = -(1 << 40)
 
 MONO = 0  # index of the monomino in PIECE_NAMES
@@ -400,6 +403,45 @@ def _reach(c, seeds, nseeds, bl, rem, psize, king_nb, corner_nb, pl_sq, pl_size,
     return qt, unplaceable, reached, stamp
 
 
+@njit(cache=True)
+def _achievable_loss(c, lo, lam, unplaceable, rem, pcount, psize):
+    """The least loss >= ``lo`` that colour c can still end with, or ``lam + 1`` if none is
+    at most ``lam``: a loss is the area of the pieces left out, which include every piece
+    with no live placement in reach (area ``unplaceable``) and a sub-multiset of the others
+    (subset sums as a bit set; used only while ``lam - unplaceable < 62``)."""
+    if lo > lam:
+        return lo
+    width = lam - unplaceable + 1
+    if width > 62:
+        return lo
+    full = (1 << width) - 1
+    sums = 1
+    for t in range(NPIECES):
+        if rem[c, t] > 0 and pcount[t] > 0:
+            for _ in range(rem[c, t]):
+                sums = (sums | (sums << psize[t])) & full
+    sums >>= lo - unplaceable
+    if sums == 0:
+        return lam + 1
+    k = 0
+    while (sums & 1) == 0:
+        sums >>= 1
+        k += 1
+    return lo + k
+
+
+@njit(cache=True)
+def _memo_slot(memo, code, comps):
+    """The row of the key (``code``, ``comps``) in the open-addressing hash table ``memo``
+    (rows [code + 1, comps, value]; code + 1 == 0: empty row): where it is, or the empty
+    row where it would go."""
+    size = memo.shape[0] - 1
+    i = (((code * 2654435761) ^ (comps * 40503)) >> 11) & size
+    while memo[i, 0] != 0 and (memo[i, 0] != code + 1 or memo[i, 1] != comps):
+        i = (i + 1) & size
+    return i
+
+
 @njit(cache=True, nogil=True)
 def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx,
         edge_nb, corner_nb, king_nb, psize, pextra, pl_bx, ext, blk, bstamp, bcnt, start,
@@ -407,16 +449,33 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
         hasown, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, nfloat,
         path, fr_c, fr_x, fr_lo, fr_hi, fr_cur, ch, st,
         mark, cmark, rmark, queue, attach, seeds, pcount, pch, cand, ncand,
-        fix, sol, sol_mono, best, budget):
+        fix, sol, sol_mono, best, comp, ctouch, rmult, fr_key, memo, budget):
     """Run the search for at most ``budget`` more nodes; returns DONE, FOUND, LIMIT or PAUSE.
 
     ``params``: [mode (FIND, COUNT, MAXSCORE), count limit (0 = none), bonus (0/1), strong
     reach bound (0/1), piece branching (0/1), 2x2-block bound (0/1), size of the
-    pieces tried after the exclusion child (0 = none)]. The arrays are built by
-    :func:`solver.search._build`; the state arrays are updated in place so that a PAUSE can
-    be resumed by calling again. Results: ``fix[g]`` = layouts found that symmetry g fixes
-    (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best`` and ``st[S_BEST]``
-    (MAXSCORE).
+    pieces tried after the exclusion child (0 = none), component memo (0/1)]. The arrays
+    are built by :func:`solver.search._build`; the state arrays are updated in place so
+    that a PAUSE can be resumed by calling again. Results: ``fix[g]`` = layouts found that
+    symmetry g fixes (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best``
+    and ``st[S_BEST]`` (MAXSCORE).
+
+    Component memo (one colour, FIND or MAXSCORE): ``comp[s]`` is the rank of the root
+    reach component of square s (-1: none); ``ctouch[j]`` counts the decisions (placements,
+    exclusions) taken in component j. Components never interact (a placement's squares and
+    the allowed squares next to them lie in one component), and the search branches only
+    in the component it has opened (touched, attach squares left) or, when none is open,
+    in the lowest-ranked untouched one. A node with no open component is an *entry*: the
+    untouched components (bit set ``comps``) are as at the root, the touched ones are
+    closed, so what is left to decide depends only on ``comps`` and the remaining pieces
+    ``rem`` (``code = sum(rem[0, t] * rmult[t])``); the loss (squares left unplaced) counts
+    only pieces in ``rem``. When an entry's subtree is exhausted with no layout leaving at
+    most ``lam`` squares (FIND: 0; MAXSCORE: ``-st[S_BEST] - 1`` at that time, every
+    pruned node having had a threshold at least as large), no layout of that subproblem
+    does: ``memo`` (open addressing, rows [code + 1, comps, lam]) keeps the largest such
+    ``lam`` and prunes later entries with the same key and ``lam`` at most that. Bonuses
+    depend on more than the key (the monomino-last test looks at every piece), so nothing
+    is stored or pruned while ``lam`` < 0 (only a bonus could still improve).
     """
     mode = params[0]
     limit = params[1]
@@ -425,7 +484,9 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
     piecebr = params[4] == 1 and mode != MAXSCORE
     blocks = params[5] == 1
     late = params[6]
+    cmode = params[7] == 1
     stop_early = mode != MAXSCORE
+    hcap = (memo.shape[0] * 7) // 10
     ncol = bl.shape[0]
     nsq = bl.shape[1]
     ngroup = gperm.shape[0]
@@ -442,6 +503,10 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
             best_pc = -1
             best_pn = 1 << 30
             npch = 0
+            jopen = -1
+            jmin = 1 << 30
+            entry = -1
+            comps = 0
             all_done = True
             ub = 0
             cur = 0
@@ -474,6 +539,11 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                         if cornr[c, s] > 0 and bl[c, s] == 0:
                             attach[na] = s
                             na += 1
+                            if cmode:
+                                if ctouch[comp[s]] > 0:
+                                    jopen = comp[s]
+                                elif comp[s] < jmin:
+                                    jmin = comp[s]
                 if na == 0:
                     if mode == MAXSCORE:
                         ub -= remarea[c]
@@ -519,6 +589,9 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                     lo = unplaceable
                     if deficit > lo:
                         lo = deficit
+                    if ncol == 1 and lo > 0:
+                        lo = _achievable_loss(c, lo, -st[S_BEST] - 1, unplaceable, rem, pcount,
+                                              psize)
                     ub -= lo
                     if lo == 0 and bonus == 1:
                         ub += 20 if monoin[c] == 1 else 15
@@ -540,6 +613,8 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                                     npch += 1
                 for i in range(na):
                     x = attach[i]
+                    if cmode and comp[x] != (jopen if jopen >= 0 else jmin):
+                        continue  # component memo: the open or the first untouched one
                     n_live = 0
                     base = c * nsq + x
                     for ii in range(cov_ptr[base], cov_ptr[base + 1]):
@@ -645,6 +720,24 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                         return LIMIT
             else:
                 branch = True
+            if branch and cmode and jopen < 0:
+                # an entry: every touched component is closed; a known failure of the
+                # untouched ones with these pieces prunes
+                code = 0
+                for t in range(NPIECES):
+                    code += rem[0, t] * rmult[t]
+                comps = 0
+                for j in range(ctouch.shape[0]):
+                    if ctouch[j] == 0:
+                        comps |= 1 << j
+                lam = 0 if mode != MAXSCORE else -st[S_BEST] - 1
+                if lam >= 0:  # (< 0: only a bonus can improve; it depends on more)
+                    i = _memo_slot(memo, code, comps)
+                    if memo[i, 0] != 0 and memo[i, 2] >= lam:
+                        branch = False
+                        st[S_HITS] += 1
+                    else:
+                        entry = code
             if branch:
                 lo = st[S_CHTOP]
                 top = lo
@@ -685,6 +778,9 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                     fr_lo[d] = lo
                     fr_hi[d] = top
                     fr_cur[d] = lo
+                    fr_key[d, 0] = entry
+                    if entry >= 0:
+                        fr_key[d, 1] = comps
                     st[S_DEPTH] = d + 1
                     st[S_CHTOP] = top
                     p = ch[lo]
@@ -694,9 +790,13 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                                          sqpl, path, st)
                         if x < 0:
                             nfloat[c] += 1
+                        if cmode:
+                            ctouch[comp[pl_sq[p, 0]]] += 1
                     else:
                         bl[c, x] += 1
                         excl[c, x] = 1
+                        if cmode:
+                            ctouch[comp[x]] += 1
                     st[S_NEED] = 1
         if st[S_NEED] == 0:
             # ---- backtrack to the next untried child --------------------------------
@@ -710,9 +810,13 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                                     bl, cornr, nsqc, rem, remarea, sqcol, sqpl, st)
                     if x < 0:
                         nfloat[c] -= 1
+                    if cmode:
+                        ctouch[comp[pl_sq[p, 0]]] -= 1
                 else:
                     bl[c, x] -= 1
                     excl[c, x] = 0
+                    if cmode:
+                        ctouch[comp[x]] -= 1
                 if fr_cur[d] + 1 < fr_hi[d]:
                     fr_cur[d] += 1
                     p = ch[fr_cur[d]]
@@ -722,13 +826,30 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                                          sqpl, path, st)
                         if x < 0:
                             nfloat[c] += 1
+                        if cmode:
+                            ctouch[comp[pl_sq[p, 0]]] += 1
                     else:
                         bl[c, x] += 1
                         excl[c, x] = 1
+                        if cmode:
+                            ctouch[comp[x]] += 1
                     st[S_NEED] = 1
                     break
                 st[S_CHTOP] = fr_lo[d]
                 st[S_DEPTH] = d
+                if fr_key[d, 0] >= 0:
+                    # the entry's subtree is exhausted: it fails for this allowed loss
+                    lam = 0 if mode != MAXSCORE else -st[S_BEST] - 1
+                    if lam >= 0:
+                        i = _memo_slot(memo, fr_key[d, 0], fr_key[d, 1])
+                        if memo[i, 0] != 0:
+                            if memo[i, 2] < lam:
+                                memo[i, 2] = lam
+                        elif st[S_STORES] < hcap:
+                            memo[i, 0] = fr_key[d, 0] + 1
+                            memo[i, 1] = fr_key[d, 1]
+                            memo[i, 2] = lam
+                            st[S_STORES] += 1
             if st[S_NEED] == 0:
                 return DONE
         if st[S_NODES] >= stop_nodes:

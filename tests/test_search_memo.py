@@ -1,0 +1,214 @@
+"""The search's component memo and its max-score path, against brute force.
+
+The memo only runs when the plain search has not ended after a first chunk of nodes, which
+never happens on boards small enough for brute force; these tests set the chunk to one
+node (``search.FIRST_CHUNK``) so that every place-all and max-score solve below goes
+through it, and check that it did (``stats["components"]``). Positions are built so that
+the colour's reach splits into separate components: a vertical domino at the top of a
+3-row board walls off the columns on either side of it (the squares sharing an edge with
+it are not allowed), leaving an attach square on each side of the bottom row.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import search
+from solver.board import Board
+from solver.pieces import PIECE_NAMES, PIECES
+from solver.position import ColourState, Placement, Position
+from solver.problem import Problem
+from solver.solve import SolveOptions, solve
+
+from test_search import brute_layouts, brute_max_score
+
+OPTIONS = SolveOptions(backend="search", time_limit=60)
+
+
+@pytest.fixture(autouse=True)
+def memo_path(monkeypatch):
+    monkeypatch.setattr(search, "FIRST_CHUNK", 1)
+
+
+def walled(cols: int, pieces, blocked=(), bonus=True, walls=None) -> Position:
+    """A 3-row board, blue's dominoes on rows 0-1 of the columns ``walls`` (the middle one
+    by default): blue's attach squares lie in pockets between them (a synthetic position:
+    blue's squares need not be connected, they are all its root)."""
+    walls = (cols // 2,) if walls is None else walls
+    board = Board(3, cols, frozenset(blocked))
+    placed = tuple(Placement("2", frozenset({board.square(0, w), board.square(1, w)}))
+                   for w in walls)
+    return Position(board, (ColourState("blue", board.square(0, walls[0]), placed,
+                                        tuple(pieces)),), bonus=bonus)
+
+
+def components(pos: Position) -> int:
+    built = search._build(Problem(pos, ("blue",), "max-score"), search.core.MAXSCORE)
+    return search._components(built)[1]
+
+
+def brute_place_all(pos: Position) -> bool:
+    return bool(brute_layouts(pos, ("blue",)))
+
+
+CASES = {
+    # pockets of 8 and 10 squares (two blocked squares shrink the left one): best -3
+    "loss": lambda: walled(9, ("1", "V3", "I3", "L4", "O"), blocked={0, 9}),
+    # everything fits, the monomino last: 20
+    "monomino bonus": lambda: walled(9, ("1", "V3", "I3")),
+    # two copies of two pieces, no bonus: best -3
+    "junior copies": lambda: walled(8, ("1", "1", "V3", "V3", "I3"), blocked={0, 8},
+                                    bonus=False),
+    # three pockets: best -3
+    "three pockets": lambda: walled(10, ("1", "V3", "I3", "L4"), blocked={0}, walls=(3, 6)),
+    # two found by random search to break a memo keyed in the middle of a component
+    "all fit, junior": lambda: walled(10, ("2", "I3", "I3", "T4"), walls=(1,), bonus=False),
+    "narrow pockets": lambda: walled(10, ("1", "I3", "O"), blocked={22}, walls=(2, 8)),
+}
+
+
+@functools.cache
+def brute(name: str) -> tuple[int, bool]:
+    """(best score, whether everything can be placed) of a case, by brute force."""
+    pos = CASES[name]()
+    return brute_max_score(pos, ("blue",)), brute_place_all(pos)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_max_score_with_memo_matches_brute_force(name):
+    pos = CASES[name]()
+    result = solve(Problem(pos, ("blue",), "max-score"), OPTIONS)
+    assert result.stats["components"] >= 2
+    assert result.status == "optimal"
+    assert result.score == result.bound == brute(name)[0]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_place_all_with_memo_matches_brute_force(name):
+    pos = CASES[name]()
+    result = solve(Problem(pos, ("blue",), "place-all"), SolveOptions(backend="search",
+                                                                       workers=1))
+    assert result.stats["components"] >= 2
+    assert result.status == ("solved" if brute(name)[1] else "infeasible")
+
+
+def test_memo_prunes():
+    """The memo remembered failed entries and pruned repeated ones."""
+    pos = CASES["junior copies"]()
+    result = solve(Problem(pos, ("blue",), "max-score"), OPTIONS)
+    assert result.stats["memo_entries"] > 0 and result.stats["memo_hits"] > 0
+
+
+def test_components_are_ranked_smallest_first():
+    pos = walled(9, ("1", "V3"), blocked={0, 9})  # left pocket smaller than the right one
+    built = search._build(Problem(pos, ("blue",), "place-all"), search.core.FIND)
+    rank, k = search._components(built)
+    board = pos.board
+    assert k == 2
+    left, right = rank[board.square(2, 3)], rank[board.square(2, 5)]
+    assert (left, right) == (0, 1)
+    assert rank[board.square(1, 4)] == -1  # the domino's square is in no component
+    assert rank[board.square(2, 4)] == -1  # nor the square below it (shares an edge)
+
+
+@pytest.mark.parametrize("lo,unplaceable,expected", [
+    (1, 0, 2),    # losses 0, 2, 3, 5 with a domino and a V3 left: never exactly 1
+    (4, 0, 5),
+    (6, 0, 11),   # none up to lam = 10: lam + 1
+    (4, 4, 4),    # an I4 that fits nowhere is always lost
+    (5, 4, 6),    # ... plus the domino
+    (10, 4, 11),  # 4 + 5 = 9 at most
+])
+def test_achievable_loss(lo, unplaceable, expected):
+    import numpy as np
+    rem = np.zeros((1, 21), dtype=np.int64)
+    pcount = np.zeros(21, dtype=np.int64)
+    for name, placeable in (("2", True), ("V3", True), ("I4", False)):
+        t = PIECES[name].index
+        rem[0, t] = 1 if placeable or unplaceable else 0
+        pcount[t] = 1 if placeable else 0
+    loss = search.core._achievable_loss(0, lo, 10, unplaceable, rem, pcount,
+                                        search._PIECE_SIZE)
+    assert loss == expected
+
+
+@st.composite
+def walled_positions(draw):
+    cols = draw(st.integers(5, 10))
+    walls = sorted(draw(st.sets(st.integers(1, cols - 2), min_size=1, max_size=2)))
+    wall = {w for w in walls} | {cols + w for w in walls}
+    blocked = draw(st.sets(st.integers(0, 3 * cols - 1).filter(lambda s: s not in wall),
+                           max_size=4))
+    junior = draw(st.booleans())
+    names = [p for p in PIECE_NAMES[:9] if junior or p != "2"]
+    pieces = draw(st.lists(st.sampled_from(names), min_size=2, max_size=4))
+    if junior:  # two copies at most
+        pieces = [p for i, p in enumerate(pieces) if pieces[:i].count(p) < 2]
+    else:
+        pieces = sorted(set(pieces), key=PIECE_NAMES.index)
+    return walled(cols, tuple(pieces), blocked, bonus=not junior, walls=tuple(walls))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(walled_positions())
+def test_random_walled_positions_match_brute_force(pos):
+    area = sum(PIECES[p].size for p in pos.colour("blue").remaining)
+    result = solve(Problem(pos, ("blue",), "max-score"), OPTIONS)
+    expected = brute_max_score(pos, ("blue",))
+    assert result.status == "optimal" and result.score == result.bound == expected
+    place_all = solve(Problem(pos, ("blue",), "place-all"), OPTIONS)
+    assert (place_all.status == "solved") == (expected >= (0 if not pos.bonus else 15))
+    assert expected >= -area
+
+
+# ---------------------------------------------------------------------------------------------
+# the real checks that motivated the memo
+
+GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+
+
+def game_position(name: str, placements: int) -> Position:
+    path = GAMES / f"{name}.blksgf"
+    if not path.exists():
+        pytest.skip("shared game data not available")
+    from solver.game import load_game
+    return load_game(path).position(placements)
+
+
+@pytest.mark.parametrize("game,colour,score", [
+    ("junior-L2-s105", "orange", -3),
+    ("junior-L1-s104", "purple", -7),
+])
+def test_real_junior_endgames(monkeypatch, game, colour, score):
+    """Place-all is infeasible (CP-SAT agrees) and the best leaves ``-score`` squares.
+    Checked without the memo: the plain place-all search (no memo, no max-score code) on
+    the remaining pieces minus each multiset of smaller area is infeasible for every one
+    (area 1-2 for junior-L2-s105 orange, 1-6 for junior-L1-s104 purple: 48 searches),
+    and a layout leaving ``-score`` squares exists (CP-SAT gives no proof in 150 s)."""
+    monkeypatch.setattr(search, "FIRST_CHUNK", 2000)
+    pos = game_position(game, 20)
+    options = SolveOptions(backend="search", time_limit=30)
+    assert solve(Problem(pos, (colour,), "place-all"), options).status == "infeasible"
+    best = solve(Problem(pos, (colour,), "max-score"), options)
+    assert best.status == "optimal" and best.score == best.bound == score
+
+
+def test_time_limit_on_the_memo_path(monkeypatch):
+    """Stopped early, max-score gives its best layout with a bound, never a false optimum;
+    place-all gives "unknown", never "infeasible"."""
+    monkeypatch.setattr(search, "FIRST_CHUNK", 2000)
+    pos = game_position("junior-L2-s105", 20)
+    options = SolveOptions(backend="search", time_limit=0.05)
+    best = solve(Problem(pos, ("orange",), "max-score"), options)
+    assert best.report.legal and -43 <= best.score <= -3  # 43 squares left; optimum -3
+    if best.status == "optimal":  # (only on a much faster machine)
+        assert best.score == best.bound == -3
+    else:
+        assert best.status == "solved" and best.bound >= -3
+    assert solve(Problem(pos, ("orange",), "place-all"), options).status in ("unknown",
+                                                                              "infeasible")
