@@ -64,12 +64,14 @@ def solver_options(f):
     options = [
         click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
                      help="cpsat: OR-tools CP-SAT model; search: Blokus-aware exact search; "
-                          "auto: picked per problem."),
+                          "auto: the search alone for 2 s, then the search and CP-SAT side "
+                          "by side; the first proven answer wins."),
         click.option("--time-limit", type=click.FloatRange(min=0), default=None,
                      metavar="SECONDS",
                      help="Stop after this many seconds and answer 'unknown' (never 'no')."),
         click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
-                     help="CP-SAT search workers."),
+                     help="Threads: CP-SAT workers, or the search's portfolio members "
+                          "(auto: the search keeps N, CP-SAT gets N-1)."),
         click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
         click.option("--params", default="", metavar="TEXT",
                      help='Extra CP-SAT parameters, protobuf text format, e.g. '

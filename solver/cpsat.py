@@ -64,8 +64,10 @@ requirements are enforced only if the colour's "bonus claimed" literal is true.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -778,14 +780,38 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
             self.stop_search()  # a legal layout reaches the relaxation's bound
 
 
-def solve(problem: Problem, options: SolveOptions, *, guide: bool = True,
-          cut_kind: str = "both") -> BackendResult:
+@contextmanager
+def _stopped_by(cancel: threading.Event | None, solver: cp_model.CpSolver):
+    """While the block runs, a watcher thread stops the solver when ``cancel`` is set."""
+    if cancel is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.02):
+            if cancel.is_set():
+                solver.stop_search()
+                return
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
+def solve(problem: Problem, options: SolveOptions, cancel: threading.Event | None = None, *,
+          guide: bool = True, cut_kind: str = "both") -> BackendResult:
     """Solve a problem with CP-SAT and lazy connectivity cuts.
 
     Args:
         problem: position, played colours, goal, ``monomino_last``.
         options: ``time_limit`` (total wall seconds over all solves, None = none),
             ``workers``, ``seed`` and ``params`` (CP-SAT parameters, protobuf text format).
+        cancel: set from another thread to stop early, as the time limit does.
         guide: steer with :func:`add_guide_penalties` (no effect on the answer).
         cut_kind: "both" (default), "placement" (:func:`add_cuts` only) or "separator"
             (:func:`add_separator_cut` only), for measurements.
@@ -824,10 +850,13 @@ def solve(problem: Problem, options: SolveOptions, *, guide: bool = True,
             left = options.time_limit - (time.perf_counter() - started)
             if left <= 0:
                 break
+        if cancel is not None and cancel.is_set():
+            break
         solver = cp_model.CpSolver()
         _configure(solver, options, extra, left)
         seen = search.solutions
-        status = solver.solve(model, _Watcher(search))
+        with _stopped_by(cancel, solver):
+            status = solver.solve(model, _Watcher(search))
         stats["iterations"] += 1
         stats["cpsat_wall"] += solver.wall_time
         if status == cp_model.MODEL_INVALID:

@@ -118,7 +118,7 @@ from .board import Board
 from .placements import colour_masks, empty_board_placements
 from .position import Placement
 from .problem import Problem
-from .solve import BackendResult, SolveOptions
+from .solve import BackendResult, EitherEvent, SolveOptions
 from .symmetry import position_symmetries
 
 MONO = PIECES[MONOMINO].index
@@ -522,7 +522,7 @@ def _with_memo(search: _Search) -> _Search | None:
     return m
 
 
-def _run(search: _Search, time_limit: float | None, stop: threading.Event | None = None,
+def _run(search: _Search, time_limit: float | None, stop=None,
          started: float | None = None) -> tuple[int, float]:
     """Run the kernel in chunks of about 50 ms until it ends, the time is up or ``stop`` is
     set; returns (code, seconds since ``started``)."""
@@ -546,7 +546,8 @@ def _run(search: _Search, time_limit: float | None, stop: threading.Event | None
 
 
 def _race(search: _Search, time_limit: float | None, workers: int,
-          fresh: Callable[[], _Search] | None = None) -> tuple[_Search, int, float]:
+          fresh: Callable[[], _Search] | None = None,
+          cancel: threading.Event | None = None) -> tuple[_Search, int, float]:
     """Solve with a portfolio: the search as built, then (if it has not ended after a first
     chunk of :data:`FIRST_CHUNK` nodes) copies with other value orders (:data:`PORTFOLIO`)
     in threads; the kernel releases the GIL. Every member is complete, so the first to end
@@ -562,10 +563,10 @@ def _race(search: _Search, time_limit: float | None, workers: int,
         search = _with_memo(fresh()) or search
     if code != core.PAUSE or not others:
         if code == core.PAUSE:
-            code, _ = _run(search, time_limit, None, started)
+            code, _ = _run(search, time_limit, cancel, started)
         return search, code, time.perf_counter() - started
     members = [search] + others
-    stop = threading.Event()
+    stop = EitherEvent(threading.Event(), cancel)
     done: list[tuple[int, int]] = []
     lock = threading.Lock()
 
@@ -574,7 +575,7 @@ def _race(search: _Search, time_limit: float | None, workers: int,
         with lock:
             done.append((i, c))
             if c != core.PAUSE:
-                stop.set()
+                stop.events[0].set()
 
     threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(len(members))]
     for t in threads:
@@ -608,8 +609,10 @@ def _layout(search: _Search, problem: Problem, rows: np.ndarray, n: int,
     return layout
 
 
-def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> BackendResult:
-    """Solve a problem by exact search.
+def solve(problem: Problem, options: SolveOptions = SolveOptions(),
+          cancel: threading.Event | None = None) -> BackendResult:
+    """Solve a problem by exact search; ``cancel`` set from another thread stops it early
+    (as the time limit does).
 
     Returns:
         BackendResult: "solved" with a layout ("place-all"), "infeasible" (proven: the
@@ -619,14 +622,14 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> BackendRe
         ("place-all" stopped by the time limit). ``stats``: nodes, seconds, placements.
     """
     if problem.goal == "max-score":
-        return _solve_max_score(problem, options)
+        return _solve_max_score(problem, options, cancel)
     search = _build(problem, core.FIND, seed=options.seed)
     if search.infeasible:
         return BackendResult("infeasible", None, None, {"nodes": 0, "seconds": 0.0})
     fresh = None
     if len(search.colours) == 1 and not search.held_colours:
         fresh = lambda: _build(problem, core.FIND, seed=options.seed)  # noqa: E731
-    search, code, seconds = _race(search, options.time_limit, options.workers, fresh)
+    search, code, seconds = _race(search, options.time_limit, options.workers, fresh, cancel)
     stats = dict(search.stats, nodes=int(search.st[core.S_NODES]), seconds=seconds)
     if search.arrays["params"][7] == 1:
         stats.update(memo_hits=int(search.st[core.S_HITS]),
@@ -640,7 +643,8 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> BackendRe
     return BackendResult("unknown", None, None, stats)
 
 
-def _solve_max_score(problem: Problem, options: SolveOptions) -> BackendResult:
+def _solve_max_score(problem: Problem, options: SolveOptions,
+                     cancel: threading.Event | None = None) -> BackendResult:
     """Max-score by branch and bound: a first chunk of :data:`FIRST_CHUNK` nodes as built;
     if it has not ended, a fresh search with the component memo (:func:`_with_memo`, one
     colour) starts from the chunk's best layout and replaces it."""
@@ -661,7 +665,7 @@ def _solve_max_score(problem: Problem, options: SolveOptions) -> BackendResult:
         if memo is not None:
             memo.st[core.S_BEST] = best  # only better layouts than the chunk's
             search = memo
-        code, _ = _run(search, options.time_limit, None, started)
+        code, _ = _run(search, options.time_limit, cancel, started)
         if search is not memo:
             chunk_nodes = 0  # the same search went on
         if search.st[core.S_BEST] > best:

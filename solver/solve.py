@@ -8,6 +8,7 @@ checker refuses is a bug in a backend and raises :class:`SolverBug`; it is never
 from __future__ import annotations
 
 import importlib
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Literal
@@ -55,12 +56,15 @@ class BackendResult:
         layout: colour -> placements it adds, in any order; None without a layout.
         bound: for max-score, a proven upper bound on the total score, if known.
         stats: backend counters (nodes, cuts, ...), for display.
+        answered_by: the backend whose answer this is, when it differs from the one called
+            ("auto" names "search", "cpsat" or "search+cpsat").
     """
 
     status: Status
     layout: dict[str, list[Placement]] | None = None
     bound: int | None = None
     stats: dict = field(default_factory=dict)
+    answered_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,8 @@ class SolveResult:
         layout: colour -> placements it adds, in a legal order of play (None without one).
         report: the rule checker's report on the layout (None without one).
         bound: for max-score, a proven upper bound on the total score, if known.
-        backend: the backend that answered.
+        backend: the backend that answered ("search", "cpsat", or "search+cpsat" for a
+            max-score answer that "auto" combined from both).
         wall_time: seconds, backend and checks included.
         stats: backend counters.
     """
@@ -95,24 +100,25 @@ class SolveResult:
         return sum(self.report.report(c).score for c in self.problem.colours)
 
 
-def pick_backend(problem: Problem, options: SolveOptions) -> str:
-    """The backend to use: the one asked for, or for "auto" the exact search."""
-    if options.backend != "auto":
-        return options.backend
-    return "search" if _available("search") else "cpsat"
+class EitherEvent:
+    """Set when any of its events is: a backend's own stop signal or its caller's cancel.
+    Backends only call ``is_set()`` on a cancel signal, so this stands in for an Event."""
+
+    def __init__(self, *events: threading.Event | None):
+        self.events = [e for e in events if e is not None]
+
+    def is_set(self) -> bool:
+        return any(e.is_set() for e in self.events)
 
 
-def _available(name: str) -> bool:
-    try:
-        importlib.import_module(f"solver.{name}")
-    except ImportError:
-        return False
-    return True
+def backend_function(name: str) -> Callable[..., BackendResult]:
+    """The ``solve(problem, options, cancel=None)`` function of a backend module
+    (:mod:`solver.auto`, :mod:`solver.cpsat`, :mod:`solver.search`).
 
-
-def backend_function(name: str) -> Callable[[Problem, SolveOptions], BackendResult]:
-    """The ``solve`` function of a backend module (solver.cpsat, solver.search)."""
-    if name not in BACKENDS[1:]:
+    Raises:
+        ValueError: unknown backend name.
+    """
+    if name not in BACKENDS:
         raise ValueError(f"unknown backend {name!r} (backends: {', '.join(BACKENDS)})")
     return importlib.import_module(f"solver.{name}").solve
 
@@ -124,14 +130,25 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> SolveResu
         SolverBug: the backend's layout breaks a rule or misses the goal.
     """
     started = time.perf_counter()
-    name = pick_backend(problem, options)
-    raw = backend_function(name)(problem, options)
+    raw = backend_function(options.backend)(problem, options)
+    name = raw.answered_by or options.backend
     layout, report = None, None
     if raw.layout is not None:
         layout, report = _order_and_check(problem, raw.layout, name)
         _check_bound(problem, raw, report, name)
     return SolveResult(problem, raw.status, layout, report, raw.bound, name,
                        time.perf_counter() - started, raw.stats)
+
+
+def layout_score(problem: Problem, found: dict[str, list[Placement]]) -> int:
+    """Total official score of the played colours once ``found`` is added, by the rule
+    checker (so a layout is scored the same whichever backend found it).
+
+    Raises:
+        SolverBug: the layout breaks a rule.
+    """
+    _, report = _order_and_check(problem, found, "layout_score")
+    return sum(report.report(c).score for c in problem.colours)
 
 
 def _order_and_check(problem: Problem, found: dict[str, list[Placement]], backend: str):

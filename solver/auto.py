@@ -1,0 +1,113 @@
+"""The "auto" backend: the exact search first, then the search and CP-SAT side by side.
+
+Measured on the real-game endgame checks (``benchmarks/search_vs_cpsat.py``), the search
+answers nearly every check in milliseconds, while CP-SAT's strength is elsewhere: large open
+boards with many colours, where the search's tree can be too large. So "auto" runs the
+search alone for :data:`SEARCH_ALONE` seconds; if it has not answered by then, CP-SAT starts
+beside it (the search keeps its progress) with the remaining time, and the first decisive
+answer stops the other. For "max-score" the better layout and the lower proven bound of
+the two are combined, and the answer is optimal once they meet.
+
+Which backend answered is named in :attr:`BackendResult.answered_by`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from .problem import Problem
+from .solve import BackendResult, EitherEvent, SolveOptions, backend_function, layout_score
+
+#: Seconds the search runs alone before CP-SAT joins it.
+SEARCH_ALONE = 2.0
+
+
+def decisive(problem: Problem, result: BackendResult) -> bool:
+    """True when a result settles the problem: a layout or a proof for "place-all", a proven
+    optimum (or a proof that nothing is legal) for "max-score"."""
+    if problem.goal == "max-score":
+        return result.status in ("optimal", "infeasible")
+    return result.status in ("solved", "infeasible")
+
+
+class _Runner(threading.Thread):
+    """One backend in a thread; keeps its result or the exception it raised."""
+
+    def __init__(self, name: str, problem: Problem, options: SolveOptions, stop, won):
+        super().__init__(daemon=True, name=f"auto-{name}")
+        self.backend, self.problem, self.options = name, problem, options
+        self.stop, self.won = stop, won
+        self.result: BackendResult | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.result = backend_function(self.backend)(self.problem, self.options, self.stop)
+        except BaseException as error:  # re-raised in the caller's thread
+            self.error = error
+        if self.error is not None or decisive(self.problem, self.result):
+            self.won.set()
+
+
+def solve(problem: Problem, options: SolveOptions = SolveOptions(),
+          cancel: threading.Event | None = None) -> BackendResult:
+    """Solve with the search, joined by CP-SAT after :data:`SEARCH_ALONE` seconds.
+
+    Args:
+        problem: as for any backend.
+        options: ``time_limit`` bounds the whole run; the search uses ``workers`` threads,
+            CP-SAT ``max(1, workers - 1)``.
+        cancel: set from another thread to stop both backends early.
+
+    Returns:
+        BackendResult with ``answered_by`` "search", "cpsat" or "search+cpsat" (max-score
+        answers combined from both).
+
+    Raises:
+        whatever a backend raised (e.g. :class:`solver.solve.SolverBug`).
+    """
+    started = time.perf_counter()
+    won = threading.Event()
+    stop = EitherEvent(won, cancel)
+    runners = [_Runner("search", problem, options, stop, won)]
+    runners[0].start()
+    alone = SEARCH_ALONE if options.time_limit is None else min(SEARCH_ALONE, options.time_limit)
+    runners[0].join(alone)
+    left = None if options.time_limit is None else options.time_limit - (time.perf_counter() - started)
+    if runners[0].is_alive() and (left is None or left > 0.05) and not stop.is_set():
+        cpsat_options = SolveOptions("cpsat", left, max(1, options.workers - 1), options.seed,
+                                     options.params)
+        runners.append(_Runner("cpsat", problem, cpsat_options, stop, won))
+        runners[1].start()
+    for runner in runners:
+        runner.join()
+    for runner in runners:
+        if runner.error is not None:
+            raise runner.error
+    return _combine(problem, runners)
+
+
+def _combine(problem: Problem, runners: list[_Runner]) -> BackendResult:
+    """The first decisive answer; else, for max-score, the best layout and lowest bound."""
+    for runner in runners:
+        if decisive(problem, runner.result):
+            return _named(runner.result, runner.backend)
+    if len(runners) == 1:
+        return _named(runners[0].result, runners[0].backend)
+    stats = {r.backend: r.result.stats for r in runners}
+    if problem.goal != "max-score":
+        return BackendResult("unknown", None, None, stats, "search+cpsat")
+    scored = [(layout_score(problem, r.result.layout), r) for r in runners
+              if r.result.layout is not None]
+    bounds = [r.result.bound for r in runners if r.result.bound is not None]
+    bound = min(bounds) if bounds else None
+    if not scored:
+        return BackendResult("unknown", None, bound, stats, "search+cpsat")
+    score, best = max(scored, key=lambda pair: pair[0])
+    status = "optimal" if bound is not None and score >= bound else "solved"
+    return BackendResult(status, best.result.layout, bound, stats, "search+cpsat")
+
+
+def _named(result: BackendResult, backend: str) -> BackendResult:
+    return BackendResult(result.status, result.layout, result.bound, result.stats, backend)

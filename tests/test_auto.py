@@ -1,0 +1,74 @@
+"""The "auto" backend (search first, then search and CP-SAT side by side) and the cancel
+signal every backend honours. Answers are compared with a single backend's, run here."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from solver import auto, cpsat, search
+from solver.puzzle import load_puzzle, parse_puzzle
+from solver.solve import SolveOptions, solve
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+
+# Both Duo colours place all 42 pieces: neither backend answers this within seconds.
+HARD = parse_puzzle('variant = "duo"\n', "duo-both.toml")
+
+
+@pytest.mark.parametrize("name", ["tiny-5x5-corner", "tiny-4x4-impossible", "max-score-5x5",
+                                  "two-colours-7x7-crowded"])
+def test_auto_gives_the_search_answer_when_the_search_is_quick(name):
+    problem = load_puzzle(PUZZLES / f"{name}.toml")
+    alone = solve(problem, SolveOptions(backend="search"))
+    result = solve(problem, SolveOptions(backend="auto"))
+    assert result.backend == "search"
+    assert result.status == alone.status
+    assert result.score == alone.score
+
+
+@pytest.mark.parametrize("name", ["max-score-5x5", "two-colours-7x7-crowded", "ring-6x6"])
+def test_race_from_the_start_gives_a_proven_answer(name, monkeypatch):
+    """With no time alone for the search, CP-SAT runs beside it from the start; whichever
+    answers first, the status and score are those of the search alone."""
+    monkeypatch.setattr(auto, "SEARCH_ALONE", 0.0)
+    problem = load_puzzle(PUZZLES / f"{name}.toml")
+    alone = solve(problem, SolveOptions(backend="search"))
+    result = solve(problem, SolveOptions(backend="auto", time_limit=60))
+    assert result.backend in ("search", "cpsat")
+    assert result.status == alone.status
+    assert result.score == alone.score
+
+
+def test_auto_time_limit_gives_unknown_from_both_backends(monkeypatch):
+    monkeypatch.setattr(auto, "SEARCH_ALONE", 0.5)
+    started = time.perf_counter()
+    result = solve(HARD, SolveOptions(backend="auto", time_limit=2))
+    assert result.status == "unknown" and result.layout is None
+    assert result.backend == "search+cpsat"
+    assert set(result.stats) == {"search", "cpsat"}
+    assert time.perf_counter() - started < 20
+
+
+def test_auto_max_score_combines_layout_and_bound(monkeypatch):
+    """Stopped early, max-score keeps the better checked layout and the lower bound."""
+    monkeypatch.setattr(auto, "SEARCH_ALONE", 0.5)
+    problem = parse_puzzle('variant = "duo"\ngoal = "max-score"\n', "duo-max.toml")
+    result = solve(problem, SolveOptions(backend="auto", time_limit=3))
+    assert result.status in ("solved", "optimal")
+    assert result.report is not None and result.report.legal
+    assert result.bound is not None and result.score <= result.bound
+    assert result.bound <= 2 * (15 + 5)
+
+
+@pytest.mark.parametrize("backend", [search, cpsat, auto])
+def test_cancel_stops_a_backend_before_its_time_limit(backend):
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    started = time.perf_counter()
+    result = backend.solve(HARD, SolveOptions(time_limit=120), cancel)
+    assert result.status == "unknown"
+    assert time.perf_counter() - started < 30
