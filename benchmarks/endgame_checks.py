@@ -17,47 +17,35 @@ import csv
 import statistics
 import sys
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from real_games import add_arguments, checked_positions
 
-from solver.endgame import endgame_check  # noqa: E402
-from solver.game import load_game  # noqa: E402
-from solver.solve import SolveOptions  # noqa: E402
-
-GAMES = ROOT.parent / "shared" / "data" / "games"
+from solver.endgame import endgame_check
+from solver.solve import SolveOptions
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=Path, default=GAMES)
     parser.add_argument("--backend", default="auto", choices=["auto", "search", "cpsat"])
-    parser.add_argument("--limit", type=float, default=10.0, help="seconds per solve")
-    parser.add_argument("--every", type=int, default=10, help="check every N-th placement")
-    parser.add_argument("--rows", action="store_true", help="print one row per check")
-    parser.add_argument("--csv", type=Path, help="write one row per check to this file")
+    add_arguments(parser, "seconds per solve")
     args = parser.parse_args(argv)
     if not args.games.is_dir():
         print(f"no games at {args.games}", file=sys.stderr)
         return 2
     options = SolveOptions(backend=args.backend, time_limit=args.limit)
     rows = []
-    for path in sorted(args.games.glob("*.blksgf")):
-        game = load_game(path)
-        for n in range(args.every, game.num_placements + 1, args.every):
-            position = game.position(n)
-            for state in position.colours:
-                if not state.remaining:
-                    continue
-                a = endgame_check(position, state.name, options, name=str(path))
-                best = a.best.status if a.best else ""
-                row = (path.name, n, state.name, len(state.remaining), a.answer, best,
-                       a.best.score if a.best and a.best.layout is not None else "",
-                       round(a.seconds, 4))
-                rows.append(row)
-                if args.rows:
-                    print("%-28s %3d %-7s %2d %-7s %-8s %5s %8.4fs" % row, flush=True)
+    for path, n, position, state in checked_positions(args.games, args.every):
+        a = endgame_check(position, state.name, options, name=str(path))
+        best = a.best.status if a.best else ""
+        row = (path.name, n, state.name, len(state.remaining), a.answer, best,
+               a.best.score if a.best and a.best.layout is not None else "",
+               round(a.seconds, 4))
+        rows.append(row)
+        if args.rows:
+            print("%-28s %3d %-7s %2d %-7s %-8s %5s %8.4fs" % row, flush=True)
+    if not rows:
+        print("no check matches (try a smaller --every)", file=sys.stderr)
+        return 2
     if args.csv:
         with args.csv.open("w", newline="") as f:
             w = csv.writer(f)

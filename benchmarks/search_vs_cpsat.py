@@ -22,39 +22,27 @@ import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from real_games import add_arguments, checked_positions
 
-from solver.game import load_game  # noqa: E402
-from solver.problem import Problem  # noqa: E402
-from solver.solve import SolveOptions, solve  # noqa: E402
+from solver.problem import Problem
+from solver.solve import SolveOptions, solve
 
-GAMES = ROOT.parent / "shared" / "data" / "games"
 ANSWER = {"solved": "yes", "infeasible": "no", "unknown": "unknown"}
 
 
 def checks(games: Path, every: int, max_left: int | None = None):
     """Yield (game file name, placements played, colour, pieces left, problem), for the
     colours with 1..max_left pieces left."""
-    for path in sorted(games.glob("*.blksgf")):
-        game = load_game(path)
-        for n in range(every, game.num_placements + 1, every):
-            position = game.position(n)
-            for state in position.colours:
-                if state.remaining and (max_left is None or len(state.remaining) <= max_left):
-                    yield (path.name, n, state.name, len(state.remaining),
-                           Problem(position, (state.name,), "place-all", name=str(path)))
+    for path, n, position, state in checked_positions(games, every, max_left):
+        yield (path.name, n, state.name, len(state.remaining),
+               Problem(position, (state.name,), "place-all", name=str(path)))
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=Path, default=GAMES)
-    parser.add_argument("--limit", type=float, default=10.0, help="seconds per check and backend")
-    parser.add_argument("--every", type=int, default=10, help="check every N-th placement")
+    add_arguments(parser, "seconds per check and backend")
     parser.add_argument("--max-left", type=int, default=None,
                         help="only colours with at most this many pieces left (endgames)")
-    parser.add_argument("--rows", action="store_true", help="print one row per check")
-    parser.add_argument("--csv", type=Path, help="write one row per check to this file")
     args = parser.parse_args(argv)
     if not args.games.is_dir():
         print(f"no games at {args.games}", file=sys.stderr)
@@ -89,6 +77,9 @@ def main(argv=None) -> int:
             print(f"{name:34s} {n:3d} {colour:7s} {left:2d}  search {row['search']:7s} "
                   f"{row['search_s']:8.4f}s  cpsat {row['cpsat']:7s} {row['cpsat_s']:8.4f}s",
                   flush=True)
+    if not rows:
+        print("no check matches (try a smaller --every or a larger --max-left)", file=sys.stderr)
+        return 2
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))

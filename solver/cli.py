@@ -18,7 +18,7 @@ from .errors import InputError
 from .output import describe_problem, describe_result, endgame_line, print_board
 from .problem import Problem
 from .solution import read_solution, verify, write_json, write_text_atomic
-from .solve import BACKENDS, SolveOptions, SolveResult, SolverBug, solve
+from .solve import BACKENDS, SolveOptions, SolveResult, solve
 from .sources import is_game_file, load_source
 from .variants import colour_name
 

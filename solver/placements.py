@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .pieces import PIECE_NAMES, PIECES
+from .pieces import MONOMINO, PIECE_NAMES, PIECES
 from .position import Placement, Position
 
 MAX_PIECE = 5
@@ -141,25 +141,42 @@ def colour_masks(position: Position, colour: str) -> tuple[np.ndarray, np.ndarra
     return allowed, attach
 
 
-def placements_for(position: Position, colour: str) -> PlacementTable:
-    """Placements of a colour's remaining pieces that fit the position.
+def fitting_rows(position: Position, colour: str, skip_monomino: bool = False) -> np.ndarray:
+    """Rows of the empty board's table (:func:`empty_board_placements`) whose piece is among
+    the colour's remaining pieces (less the monomino with ``skip_monomino``) and whose
+    squares are free and share no edge with the colour.
 
-    A row fits when its piece is among the colour's remaining pieces, its squares are free
-    and none shares an edge with the colour; ``playable`` marks those that are legal as the
-    colour's next move (cover the start square on a first move, else touch at a corner).
-    Rows for a piece the colour has twice (Junior) appear once.
+    Returns:
+        Row numbers, shape (k,), increasing; a piece the colour has twice appears once.
     """
     board = position.board
     table = empty_board_placements(board.rows, board.cols)
     remaining = np.zeros(len(PIECE_NAMES), dtype=bool)
     remaining[[PIECES[p].index for p in position.colour(colour).remaining]] = True
-    allowed, attach = colour_masks(position, colour)
-    pad = table.squares < 0
-    fits = remaining[table.piece] & np.where(pad, True, allowed[table.squares]).all(axis=1)
-    playable = np.where(pad, False, attach[table.squares]).any(axis=1)
-    keep = np.flatnonzero(fits)
-    return PlacementTable(board.rows, board.cols, table.piece[keep], table.squares[keep],
-                          playable[keep])
+    if skip_monomino:
+        remaining[PIECES[MONOMINO].index] = False
+    allowed, _ = colour_masks(position, colour)
+    padded = np.append(allowed, True)  # index -1 (padding) is allowed
+    rows = remaining[table.piece]
+    rows[rows] = padded[table.squares[rows]].all(axis=1)
+    return np.flatnonzero(rows)
+
+
+def placements_for(position: Position, colour: str) -> PlacementTable:
+    """Placements of a colour's remaining pieces that fit the position.
+
+    A row fits when its piece is among the colour's remaining pieces, its squares are free
+    and none shares an edge with the colour (:func:`fitting_rows`); ``playable`` marks those
+    that are legal as the colour's next move (cover the start square on a first move, else
+    touch at a corner). Rows for a piece the colour has twice (Junior) appear once.
+    """
+    board = position.board
+    table = empty_board_placements(board.rows, board.cols)
+    keep = fitting_rows(position, colour)
+    _, attach = colour_masks(position, colour)
+    squares = table.squares[keep]
+    playable = np.where(squares < 0, False, attach[squares]).any(axis=1)
+    return PlacementTable(board.rows, board.cols, table.piece[keep], squares, playable)
 
 
 def legal_moves(position: Position, colour: str) -> list[Placement]:

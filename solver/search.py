@@ -114,8 +114,8 @@ import numpy as np
 
 from . import search_core as core
 from .pieces import MONOMINO, PIECE_NAMES, PIECES
-from .board import Board
-from .placements import colour_masks, empty_board_placements
+from .board import Board, neighbour_table
+from .placements import empty_board_placements, fitting_rows
 from .position import Placement
 from .problem import Problem
 from .solve import BackendResult, EitherEvent, SolveOptions
@@ -256,34 +256,9 @@ def _geometry(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     """Edge, corner and king neighbours of each square, shapes (N, 4), (N, 4), (N, 8),
     padded with -1 (blocked squares do not matter here)."""
     board = Board(rows, cols)
-
-    def table(lists, width):
-        out = np.full((len(lists), width), -1, dtype=np.int32)
-        for s, ns in enumerate(lists):
-            out[s, : len(ns)] = ns
-        return out
-
-    king = [e + c for e, c in zip(board.edge_neighbours, board.corner_neighbours)]
-    return (table(board.edge_neighbours, 4), table(board.corner_neighbours, 4),
-            table(king, 8))
-
-
-def _fitting(position, colour: str, skip_monomino: bool) -> np.ndarray:
-    """The placements of a colour's remaining pieces on squares it may cover (free, no edge
-    contact with it), as row numbers of the empty board's table
-    (:func:`solver.placements.empty_board_placements`); the same rows as
-    :func:`solver.placements.placements_for`."""
-    board = position.board
-    table = empty_board_placements(board.rows, board.cols)
-    remaining = np.zeros(21, dtype=bool)
-    remaining[[PIECES[p].index for p in position.colour(colour).remaining]] = True
-    if skip_monomino:
-        remaining[MONO] = False
-    allowed, _ = colour_masks(position, colour)
-    padded = np.append(allowed, True)  # index -1 (padding) is allowed
-    rows = remaining[table.piece]
-    rows[rows] = padded[table.squares[rows]].all(axis=1)
-    return np.flatnonzero(rows)
+    king = tuple(e + c for e, c in zip(board.edge_neighbours, board.corner_neighbours))
+    return (neighbour_table(board.edge_neighbours, 4),
+            neighbour_table(board.corner_neighbours, 4), neighbour_table(king, 8))
 
 
 def _build(problem: Problem, mode: int, limit: int = 0, up_to_symmetry: bool = False,
@@ -323,7 +298,7 @@ def _build(problem: Problem, mode: int, limit: int = 0, up_to_symmetry: bool = F
     table = empty_board_placements(board.rows, board.cols)
     pieces, squares, col, bx_rows = [], [], [], []
     for i, name in enumerate(colours):
-        rows = _fitting(position, name, skip_monomino=bool(held[i]))
+        rows = fitting_rows(position, name, skip_monomino=bool(held[i]))
         piece = table.piece[rows].astype(np.int32)
         sq = table.squares[rows].astype(np.int32)
         bx_rows.append(_table_extra(board.rows, board.cols)[rows])

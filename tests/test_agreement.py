@@ -4,7 +4,7 @@ Random boards up to 8x8 with random blocked squares and start squares, one or tw
 2-6 pieces in all. Both backends must give the same yes/no answer (examples where either
 stops at its time limit are skipped: "unknown" is no answer); every "yes" goes through
 :func:`solver.solve.solve`, which orders and checks the layout with the rule checker; and on
-the smallest positions the search's count equals a brute-force enumeration written here.
+the smallest positions the search's count equals a brute-force enumeration (tests/brute.py).
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 
 from solver import search
 from solver.board import Board
-from solver.pieces import PIECE_NAMES, PIECES
-from solver.position import ColourState, Placement, Position
+from solver.pieces import PIECE_NAMES
+from solver.position import ColourState, Position
 from solver.problem import Problem
-from solver.rules import move_problem
 from solver.solve import SolveOptions, solve
+
+from brute import brute_count
 
 pytest.importorskip("solver.cpsat")
 
@@ -51,44 +52,6 @@ def positions(draw):
                    monomino_last)
 
 
-def brute_count(problem: Problem) -> int:
-    """Distinct complete layouts, by replaying every legal sequence with the rules."""
-    position = problem.position
-    board = position.board
-    cands = {}
-    for c in problem.colours:
-        for p in position.colour(c).remaining:
-            out = []
-            for shape in PIECES[p].orientations:
-                h = max(r for r, _ in shape) + 1
-                w = max(cc for _, cc in shape) + 1
-                for r0 in range(board.rows - h + 1):
-                    for c0 in range(board.cols - w + 1):
-                        out.append(Placement(p, frozenset(board.square(r0 + r, c0 + cc)
-                                                          for r, cc in shape)))
-            cands[p] = out
-    found = set()
-
-    def play(pos, k, acc):
-        if k == len(problem.colours):
-            found.add(acc)
-            return
-        colour = problem.colours[k]
-        state = pos.colour(colour)
-        if not state.remaining:
-            # monomino last: the colour's last piece, and not its only piece (rule sheets)
-            if not problem.monomino_last or (state.last_piece == "1" and len(state.placed) > 1):
-                play(pos, k + 1, acc)
-            return
-        for piece in state.remaining:
-            for pl in cands[piece]:
-                if move_problem(pos, colour, pl) is None:
-                    play(pos.with_placement(colour, pl), k, acc | {(colour, pl)})
-
-    play(position, 0, frozenset())
-    return len(found)
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_search_and_cpsat_agree(problem):
@@ -107,7 +70,7 @@ def test_search_and_cpsat_agree(problem):
         event("brute force")
         count = search.count(problem, time_limit=LIMIT)
         assert count.complete
-        assert count.count == brute_count(problem)
+        assert count.count == brute_count(problem.position, problem.colours, problem.monomino_last)
         assert (count.count > 0) == (by_search.status == "solved")
 
 

@@ -1,0 +1,76 @@
+"""Brute-force enumeration of final layouts, for tests: every legal sequence of moves is
+replayed with the reference rules (:func:`solver.rules.move_problem`), independent of both
+backends and of the placement tables."""
+
+from __future__ import annotations
+
+from solver.board import Board
+from solver.pieces import MONOMINO, PIECES
+from solver.position import Placement, Position
+from solver.rules import move_problem
+
+
+def all_placements(board: Board, piece: str) -> list[Placement]:
+    """Every placement of a piece on the board, blocked squares included."""
+    out = []
+    for shape in PIECES[piece].orientations:
+        h = max(r for r, _ in shape) + 1
+        w = max(c for _, c in shape) + 1
+        for r0 in range(board.rows - h + 1):
+            for c0 in range(board.cols - w + 1):
+                squares = frozenset(board.square(r0 + r, c0 + c) for r, c in shape)
+                out.append(Placement(piece, squares))
+    return out
+
+
+def brute_layouts(position: Position, colours, monomino_last=False, complete=True):
+    """Final layouts {colour: frozenset(placements)} as frozensets of (colour, placement).
+
+    complete: only layouts placing every remaining piece; else every legal layout (any
+    prefix of a legal sequence). monomino_last: only layouts with a sequence whose last move
+    of each colour is a monomino (complete layouts only).
+    """
+    board = position.board
+    cands = {p: all_placements(board, p) for c in colours for p in position.colour(c).remaining}
+    found = set()
+
+    def play(pos, k, acc):
+        if k == len(colours):
+            found.add(frozenset(acc))
+            return
+        colour = colours[k]
+        state = pos.colour(colour)
+        if not complete:
+            play(pos, k + 1, acc)
+        if not state.remaining:
+            if complete:
+                # the monomino is last only if it is not the colour's only piece
+                if monomino_last and (state.last_piece != MONOMINO or len(state.placed) < 2):
+                    return
+                play(pos, k + 1, acc)
+            return
+        for piece in sorted(set(state.remaining)):
+            for pl in cands[piece]:
+                if move_problem(pos, colour, pl) is None:
+                    play(pos.with_placement(colour, pl), k, acc | {(colour, pl)})
+
+    play(position, 0, frozenset())
+    return found
+
+
+def brute_count(position, colours, monomino_last=False):
+    """Number of distinct complete layouts."""
+    return len(brute_layouts(position, colours, monomino_last))
+
+
+def orbits(layouts, perms):
+    """Number of distinct layouts up to the square permutations ``perms``."""
+    seen = set()
+    for layout in layouts:
+        forms = []
+        for perm in perms:
+            forms.append(frozenset(
+                (c, Placement(p.piece, frozenset(int(perm[s]) for s in p.squares)))
+                for c, p in layout))
+        seen.add(min(forms, key=lambda f: sorted((c, p.piece, sorted(p.squares)) for c, p in f)))
+    return len(seen)
