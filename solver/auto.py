@@ -5,8 +5,11 @@ answers nearly every check in milliseconds, while CP-SAT's strength is elsewhere
 boards with many colours, where the search's tree can be too large. So "auto" runs the
 search alone for :data:`SEARCH_ALONE` seconds; if it has not answered by then, CP-SAT starts
 beside it (the search keeps its progress) with the remaining time, and the first decisive
-answer stops the other. For "max-score" the better layout and the lower proven bound of
-the two are combined, and the answer is optimal once they meet.
+answer stops the others. When a board symmetry maps the played colours onto each other
+(the solo challenge on an empty board), CP-SAT on the symmetric reduction
+(:mod:`solver.symmetric`) joins too; only a layout from it is decisive. For "max-score" the
+better layout and the lower proven bound of search and CP-SAT are combined, and the answer
+is optimal once they meet.
 
 Which backend answered is named in :attr:`BackendResult.answered_by`.
 """
@@ -18,6 +21,7 @@ import time
 
 from .problem import Problem
 from .solve import BackendResult, EitherEvent, SolveOptions, backend_function, layout_score
+from .symmetric import colour_symmetries
 
 #: Seconds the search runs alone before CP-SAT joins it.
 SEARCH_ALONE = 2.0
@@ -57,12 +61,12 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions(),
     Args:
         problem: as for any backend.
         options: ``time_limit`` bounds the whole run; the search uses ``workers`` threads,
-            CP-SAT ``max(1, workers - 1)``.
+            the CP-SAT backends that join it ``max(1, workers - 1)`` between them.
         cancel: set from another thread to stop both backends early.
 
     Returns:
-        BackendResult with ``answered_by`` "search", "cpsat" or "search+cpsat" (max-score
-        answers combined from both).
+        BackendResult with ``answered_by`` "search", "cpsat", "symmetric", or the backends
+        joined by "+" (unknown, or max-score answers combined from both).
 
     Raises:
         whatever a backend raised (e.g. :class:`solver.solve.SolverBug`).
@@ -76,10 +80,12 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions(),
     runners[0].join(alone)
     left = None if options.time_limit is None else options.time_limit - (time.perf_counter() - started)
     if runners[0].is_alive() and (left is None or left > 0.05) and not stop.is_set():
-        cpsat_options = SolveOptions("cpsat", left, max(1, options.workers - 1), options.seed,
-                                     options.params)
-        runners.append(_Runner("cpsat", problem, cpsat_options, stop, won))
-        runners[1].start()
+        joining = ["cpsat"] + (["symmetric"] if colour_symmetries(problem) else [])
+        workers = max(1, (options.workers - 1) // len(joining))
+        for name in joining:
+            joined = SolveOptions(name, left, workers, options.seed, options.params)
+            runners.append(_Runner(name, problem, joined, stop, won))
+            runners[-1].start()
     for runner in runners:
         runner.join()
     for runner in runners:
@@ -97,7 +103,7 @@ def _combine(problem: Problem, runners: list[_Runner]) -> BackendResult:
         return _named(runners[0].result, runners[0].backend)
     stats = {r.backend: r.result.stats for r in runners}
     if problem.goal != "max-score":
-        return BackendResult("unknown", None, None, stats, "search+cpsat")
+        return BackendResult("unknown", None, None, stats, "+".join(stats))
     scored = [(layout_score(problem, r.result.layout), r) for r in runners
               if r.result.layout is not None]
     bounds = [r.result.bound for r in runners if r.result.bound is not None]

@@ -64,8 +64,11 @@ def solver_options(f):
     options = [
         click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
                      help="cpsat: OR-tools CP-SAT model; search: Blokus-aware exact search; "
-                          "auto: the search alone for 2 s, then the search and CP-SAT side "
-                          "by side; the first proven answer wins."),
+                          "symmetric: CP-SAT on layouts that a board symmetry maps onto "
+                          "themselves with the colours permuted (finds layouts only); "
+                          "auto: the search alone for 2 s, then the search and CP-SAT (and "
+                          "symmetric, where it applies) side by side; the first proven "
+                          "answer wins."),
         click.option("--time-limit", type=click.FloatRange(min=0), default=None,
                      metavar="SECONDS",
                      help="Stop after this many seconds and answer 'unknown' (never 'no')."),

@@ -69,6 +69,7 @@ import time
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 from google.protobuf import text_format
@@ -804,7 +805,8 @@ def _stopped_by(cancel: threading.Event | None, solver: cp_model.CpSolver):
 
 
 def solve(problem: Problem, options: SolveOptions, cancel: threading.Event | None = None, *,
-          guide: bool = True, cut_kind: str = "both") -> BackendResult:
+          guide: bool = True, cut_kind: str = "both",
+          constrain: Callable[[BuiltModel], None] | None = None) -> BackendResult:
     """Solve a problem with CP-SAT and lazy connectivity cuts.
 
     Args:
@@ -815,6 +817,9 @@ def solve(problem: Problem, options: SolveOptions, cancel: threading.Event | Non
         guide: steer with :func:`add_guide_penalties` (no effect on the answer).
         cut_kind: "both" (default), "placement" (:func:`add_cuts` only) or "separator"
             (:func:`add_separator_cut` only), for measurements.
+        constrain: called once on the built model to add constraints (e.g.
+            :func:`solver.symmetric.add_orbit_constraints`); "infeasible" then means no
+            layout meets them too.
 
     Returns:
         A :class:`BackendResult`. "place-all": "solved", "infeasible" (CP-SAT proved the
@@ -838,6 +843,8 @@ def solve(problem: Problem, options: SolveOptions, cancel: threading.Event | Non
     except _Infeasible as e:
         stats["reason"] = str(e)
         return BackendResult("infeasible", None, None, stats)
+    if constrain is not None:
+        constrain(built)
     stats["build"] = round(time.perf_counter() - started, 3)
     model = built.model
     search = _Search(problem, built, cut_kind)

@@ -45,7 +45,11 @@ def print_board(console: Console, result: SolveResult, plain: bool) -> None:
 
 def describe_result(console: Console, result: SolveResult) -> None:
     """Status, backend, wall time, then one line per played colour."""
-    console.print(f"status: {STATUS_TEXT[result.status]}  "
+    status = STATUS_TEXT[result.status]
+    if result.status == "unknown" and "unknown_reason" in result.stats:
+        status = (f"unknown ({result.stats['unknown_reason']}: this is NOT a proof that no "
+                  "layout exists)")
+    console.print(f"status: {status}  "
                   f"[{result.backend}, {result.wall_time:.2f} s]", markup=False)
     if result.report is None:
         return

@@ -19,7 +19,7 @@ from .position import Placement
 from .problem import Problem
 
 Status = Literal["solved", "optimal", "infeasible", "unknown"]
-BACKENDS: tuple[str, ...] = ("auto", "cpsat", "search")
+BACKENDS: tuple[str, ...] = ("auto", "cpsat", "search", "symmetric")
 
 
 class SolverBug(RuntimeError):
@@ -113,7 +113,8 @@ class EitherEvent:
 
 def backend_function(name: str) -> Callable[..., BackendResult]:
     """The ``solve(problem, options, cancel=None)`` function of a backend module
-    (:mod:`solver.auto`, :mod:`solver.cpsat`, :mod:`solver.search`).
+    (:mod:`solver.auto`, :mod:`solver.cpsat`, :mod:`solver.search`,
+    :mod:`solver.symmetric`).
 
     Raises:
         ValueError: unknown backend name.

@@ -18,8 +18,17 @@ from .board import Board
 from .position import Position
 
 
+#: Names of the symmetries :func:`board_symmetries` returns, in its order.
+SYMMETRY_NAMES: tuple[str, ...] = (
+    "identity", "half turn", "left-right mirror", "top-bottom mirror",
+    "mirror in the diagonal through the top-left corner",
+    "mirror in the diagonal through the top-right corner",
+    "quarter turn clockwise", "quarter turn anticlockwise")
+
+
 def board_symmetries(board: Board) -> list[np.ndarray]:
-    """The symmetries of the empty rectangle, identity first.
+    """The symmetries of the empty rectangle, identity first, in the order of
+    :data:`SYMMETRY_NAMES`.
 
     Returns:
         4 permutations for a non-square board, 8 for a square one; each an int32 array of
