@@ -1,6 +1,6 @@
 """The solo challenge: all 84 pieces of the four colours on the Classic board.
 
-Solves ``puzzles/classic-solo-84.toml`` (each colour's monomino last) once per seed with a
+Solves ``puzzles/classic-solo-84.toml`` (each colour's monomino last) once per run with a
 backend (default: ``symmetric``, CP-SAT on the quarter-turn reduction of
 :mod:`solver.symmetric`) and prints the status and wall time of each run, then the median.
 Every layout goes through the rule checker (:func:`solver.solve.solve`).
@@ -27,13 +27,16 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--puzzle", type=Path, default=ROOT / "puzzles" / "classic-solo-84.toml")
     parser.add_argument("--backend", default="symmetric", choices=BACKENDS)
-    parser.add_argument("--seeds", type=int, default=5, help="runs, with seeds 0, 1, ...")
+    parser.add_argument("--seeds", type=int, default=5,
+                        help="runs, with seeds 0, w, 2w, ... (w = --workers)")
     parser.add_argument("--limit", type=float, default=600.0, help="seconds per run")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     problem = load_puzzle(args.puzzle)
     times, solved = [], 0
-    for seed in range(args.seeds):
+    for run in range(args.seeds):
+        # the symmetric backend runs seeds seed .. seed + workers - 1: keep runs disjoint
+        seed = run * args.workers
         options = SolveOptions(backend=args.backend, time_limit=args.limit,
                                workers=args.workers, seed=seed)
         result = solve(problem, options)
