@@ -20,7 +20,8 @@ import threading
 import time
 
 from .problem import Problem
-from .solve import BackendResult, EitherEvent, SolveOptions, backend_function, layout_score
+from .solve import (BackendResult, EitherEvent, SolveOptions, backend_function, join_all,
+                    layout_score)
 from .symmetric import colour_symmetries
 
 #: Seconds the search runs alone before CP-SAT joins it.
@@ -77,7 +78,12 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions(),
     runners = [_Runner("search", problem, options, stop, won)]
     runners[0].start()
     alone = SEARCH_ALONE if options.time_limit is None else min(SEARCH_ALONE, options.time_limit)
-    runners[0].join(alone)
+    try:
+        runners[0].join(alone)
+    except KeyboardInterrupt:
+        won.set()
+        runners[0].join()
+        raise
     left = None if options.time_limit is None else options.time_limit - (time.perf_counter() - started)
     if runners[0].is_alive() and (left is None or left > 0.05) and not stop.is_set():
         joining = ["cpsat"] + (["symmetric"] if colour_symmetries(problem) else [])
@@ -86,8 +92,7 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions(),
             joined = SolveOptions(name, left, workers, options.seed, options.params)
             runners.append(_Runner(name, problem, joined, stop, won))
             runners[-1].start()
-    for runner in runners:
-        runner.join()
+    join_all(runners, won)
     for runner in runners:
         if runner.error is not None:
             raise runner.error

@@ -33,7 +33,8 @@ class BadInput(click.ClickException):
 
 
 class Group(click.Group):
-    """Turns InputError into :class:`BadInput`; any other failure into one line and exit 70."""
+    """Turns InputError into :class:`BadInput`; Ctrl-C into "interrupted" and exit 130; a
+    closed output pipe into a quiet exit 141; any other failure into one line and exit 70."""
 
     def invoke(self, ctx):
         try:
@@ -43,7 +44,17 @@ class Group(click.Group):
         except click.UsageError as e:
             name = e.ctx.command_path if e.ctx else "blokus-solo"
             raise BadInput(f"{e.format_message()} (see {name} --help)") from None
-        except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            # os._exit: OR-tools may still own native threads that abort the interpreter's
+            # normal shutdown; every output file is written atomically, so none is half done
+            os._exit(130)
+        except BrokenPipeError:  # e.g. | head: stop quietly, as Python's docs advise
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
         except Exception as e:  # a bug: one line, no traceback (BLOKUS_DEBUG=1 shows it)
             if os.environ.get("BLOKUS_DEBUG"):
@@ -59,19 +70,21 @@ def main() -> None:
     layout that places all 21 (or 84), count layouts, analyse Pentobi game records."""
 
 
-def solver_options(f):
-    """The options shared by every command that solves."""
+def solver_options(backends: tuple[str, ...], time_help: str):
+    """The options shared by every command that solves (as a decorator)."""
+    backend_help = {
+        "cpsat": "cpsat: OR-tools CP-SAT model",
+        "search": "search: Blokus-aware exact search",
+        "symmetric": "symmetric: CP-SAT on layouts that a board symmetry maps onto themselves "
+                     "with the colours permuted (finds layouts only)",
+        "auto": "auto: the search alone for 2 s, then the search and CP-SAT (and symmetric, "
+                "where it applies) side by side; the first proven answer wins",
+    }
     options = [
-        click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
-                     help="cpsat: OR-tools CP-SAT model; search: Blokus-aware exact search; "
-                          "symmetric: CP-SAT on layouts that a board symmetry maps onto "
-                          "themselves with the colours permuted (finds layouts only); "
-                          "auto: the search alone for 2 s, then the search and CP-SAT (and "
-                          "symmetric, where it applies) side by side; the first proven "
-                          "answer wins."),
+        click.option("--backend", type=click.Choice(backends), default="auto", show_default=True,
+                     help="; ".join(backend_help[b] for b in backends[1:] + backends[:1]) + "."),
         click.option("--time-limit", type=click.FloatRange(min=0), default=None,
-                     metavar="SECONDS",
-                     help="Stop after this many seconds and answer 'unknown' (never 'no')."),
+                     metavar="SECONDS", help=time_help),
         click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
                      help="Threads: CP-SAT workers, or the search's portfolio members "
                           "(auto: the search keeps N, CP-SAT gets N-1)."),
@@ -80,9 +93,13 @@ def solver_options(f):
                      help='Extra CP-SAT parameters, protobuf text format, e.g. '
                           '"log_search_progress: true".'),
     ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return decorate
 
 
 def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
@@ -93,7 +110,9 @@ def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
 
 @main.command("solve")
 @click.argument("puzzle")
-@solver_options
+@solver_options(BACKENDS, "Stop after this many seconds (default: no limit): place-all "
+                "answers 'unknown' (never 'no'); max-score gives the best layout so far "
+                "with a proven bound.")
 @click.option("--out", "out", default=None, metavar="FILE",
               help="Write the solution: FILE.json (solution file) or FILE.blksgf (Pentobi).")
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
@@ -111,26 +130,39 @@ def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain
     print_board(console, result, plain)
     describe_result(console, result)
     if writer:
-        writer(result)
-        console.print(f"wrote {out}")
+        if writer(result) is False:
+            console.print(f"no layout: {out} not written (a .json file records the status)")
+        else:
+            console.print(f"wrote {out}")
 
 
 def check_params(backend: str, params: str) -> None:
-    """Refuse CP-SAT parameters given to the search backend (they would be ignored)."""
-    if params and backend == "search":
+    """Refuse CP-SAT parameters given to the search backend (they would be ignored), and
+    parameters that do not parse, before solving (auto may never start CP-SAT)."""
+    if not params:
+        return
+    if backend == "search":
         raise InputError("--params sets CP-SAT parameters; the search backend has none",
                          where="--params")
+    from .cpsat import parse_params
+
+    parse_params(params)
 
 
 def output_writer(out: str | None, problem: Problem):
-    """A function writing a result to ``out`` by its suffix; checked before solving so that
-    a bad name fails fast. Raises InputError for an unknown suffix, a missing folder, or a
-    position that SGF cannot hold (a custom board)."""
+    """A function writing a result to ``out`` by its suffix and returning whether it wrote
+    (SGF holds a layout only: without one nothing is written); checked before solving so
+    that a bad name fails fast. Raises InputError for an unknown suffix, a missing folder,
+    a folder or unwritable file, or a position that SGF cannot hold (a custom board)."""
     if out is None:
         return None
     path = Path(out)
     if not path.parent.is_dir():
         raise InputError(f"folder {str(path.parent)!r} does not exist", path=out)
+    if path.is_dir():
+        raise InputError("is a folder, not a file", path=out, where="--out")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InputError("cannot write here (permission denied)", path=out, where="--out")
     suffix = path.suffix.lower()
     if suffix == ".json":
         return lambda result: write_json(result, path)
@@ -141,7 +173,8 @@ def output_writer(out: str | None, problem: Problem):
             sgf_variant(problem.position)
         except InputError as e:
             raise e.located(path=out, where="--out") from None
-        return lambda result: write_text_atomic(path, result_sgf(result))
+        return lambda result: result.layout is not None and (
+            write_text_atomic(path, result_sgf(result)) or True)
     raise InputError("unknown output format: use .json or .blksgf", path=out)
 
 
@@ -171,6 +204,8 @@ def moves_command(game, colour, after, count):
     else:
         for m in moves:
             click.echo(m)
+        if not moves:
+            click.echo("(no legal moves)", err=True)
 
 
 @main.command("check")
@@ -180,12 +215,16 @@ def moves_command(game, colour, after, count):
 @click.option("--colour", "--color", "colours", multiple=True,
               help="Colour to check (repeatable; default: every colour of a game, the played "
                    "colours of a puzzle).")
-@solver_options
+@solver_options(tuple(b for b in BACKENDS if b != "symmetric"),
+                "Seconds per solve (default: no limit); each colour runs place-all, then "
+                "max-score after a 'no'. Time-outs answer 'unknown' (never 'no').")
 @click.option("--out", "out", default=None, metavar="FILE",
               help="Write each answer's layout (FILE.json or FILE.blksgf); with several "
                    "colours, FILE-<colour>.json and so on.")
 @click.option("--board/--no-board", "show", default=False, help="Print each layout found.")
-def check_command(source, after, colours, backend, time_limit, workers, seed, params, out, show):
+@click.option("--plain", is_flag=True, help="With --board: plain text boards even in a terminal.")
+def check_command(source, after, colours, backend, time_limit, workers, seed, params, out, show,
+                  plain):
     """Endgame check: can each colour still place all its remaining pieces, with the other
     colours' squares frozen? Answers yes (with a checked layout), no (proven; then the best
     it can still do), or unknown (time limit: not a "no")."""
@@ -197,7 +236,7 @@ def check_command(source, after, colours, backend, time_limit, workers, seed, pa
     check_params(backend, params)
     open_ = [c for c in chosen if position.colour(c).remaining]
     writers = {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
     where = f" after {after} placements" if after is not None else ""
     console.print(f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
                   + (f", {position.to_move} to move" if position.to_move else ""), markup=False)
@@ -209,7 +248,7 @@ def check_command(source, after, colours, backend, time_limit, workers, seed, pa
         console.print(endgame_line(answer), markup=False)
         shown = answer.best or answer.place_all
         if show and shown.layout is not None:
-            print_board(console, shown, plain=False)
+            print_board(console, shown, plain)
         if c in writers:
             if shown.layout is None:
                 console.print(f"  {c:7} no layout to write (the answer is unknown)", markup=False)
@@ -244,7 +283,8 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
 @click.option("--after", type=click.IntRange(min=0), default=None, metavar="N",
               help="Game records: the position after N placements.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Stop after N layouts.")
+              help="Stop once more than N layouts are found (the count is then 'at least N'); "
+                   "with --up-to-symmetry N counts layouts, not orbits.")
 @click.option("--up-to-symmetry", is_flag=True,
               help="Count layouts that differ by a board symmetry fixing every start "
                    "square (and the board's contents) once.")
@@ -252,18 +292,26 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
               help="Stop after this many seconds (the count is then a lower bound).")
 def count_command(source, after, limit, up_to_symmetry, time_limit):
     """Count the distinct final layouts that place every remaining piece of the played
-    colours (order of play ignored; monomino-last honoured)."""
+    colours (order of play ignored; monomino-last honoured).
+
+    A stopped count prints a true lower bound and what stopped it (the limit or the time
+    limit); up to symmetry that bound is ceil(layouts found / symmetries), since an orbit
+    holds at most one layout per symmetry."""
     from .search import count
 
     problem = load_source(source, after)
     result = count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
     what = ("layout" if result.count == 1 else "layouts") + (" up to symmetry" if up_to_symmetry else "")
+    stats = f"[{result.seconds:.2f} s, {result.nodes} nodes]"
     if result.complete:
-        click.echo(f"{result.count} {what}  [{result.seconds:.2f} s, {result.nodes} nodes]")
-    else:
-        why = "limit" if limit is not None and result.count >= limit else "time limit"
-        click.echo(f"at least {result.count} {what} ({why} reached: count incomplete)  "
-                   f"[{result.seconds:.2f} s, {result.nodes} nodes]")
+        click.echo(f"{result.count} {what}  {stats}")
+        return
+    detail = ""
+    if result.symmetries > 1:
+        layouts = f"{result.layouts} layout" + ("" if result.layouts == 1 else "s")
+        detail = f"; at least {layouts}, at most {result.symmetries} per orbit"
+    click.echo(f"at least {result.count} {what} ({result.stopped_by} reached: count "
+               f"incomplete{detail})  {stats}")
 
 
 @main.command("export")
@@ -295,6 +343,9 @@ def verify_command(solution):
     Exit status 0 if every placement is legal and the file's scores and status hold,
     1 if a rule is broken or a claim is false, 2 if the file cannot be read.
     """
+    if is_game_file(solution):
+        raise InputError("a game record: verify reads solution files (.json); use blokus-solo "
+                         "check or moves for game records", path=solution)
     loaded = read_solution(solution)
     report, mismatches = verify(loaded)
     if not report.legal:

@@ -675,6 +675,7 @@ def _configure(solver: cp_model.CpSolver, options: SolveOptions, extra: str,
     if "num_search_workers" not in extra:  # CP-SAT refuses both
         params.num_workers = options.workers
     params.random_seed = options.seed
+    params.catch_sigint_signal = False  # Ctrl-C is ours: see _solve_interruptibly
     if extra and not params.merge_text_format(extra):
         raise InputError(f"bad CP-SAT parameters {options.params!r}", where="params")
     if time_left is not None:
@@ -781,6 +782,26 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
             self.stop_search()  # a legal layout reaches the relaxation's bound
 
 
+def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel,
+                         callback: cp_model.CpSolverSolutionCallback) -> int:
+    """``solver.solve(model, callback)``; in the main thread it runs in a helper thread so
+    that Ctrl-C reaches Python at once: the search is stopped, then KeyboardInterrupt is
+    re-raised (CP-SAT's own SIGINT handling is off, see :func:`_configure`)."""
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model, callback)
+    status: list[int] = []
+    thread = threading.Thread(target=lambda: status.append(solver.solve(model, callback)),
+                              daemon=True)
+    thread.start()
+    try:
+        thread.join()
+    except KeyboardInterrupt:
+        solver.stop_search()
+        thread.join()
+        raise
+    return status[0]
+
+
 @contextmanager
 def _stopped_by(cancel: threading.Event | None, solver: cp_model.CpSolver):
     """While the block runs, a watcher thread stops the solver when ``cancel`` is set."""
@@ -863,7 +884,7 @@ def solve(problem: Problem, options: SolveOptions, cancel: threading.Event | Non
         _configure(solver, options, extra, left)
         seen = search.solutions
         with _stopped_by(cancel, solver):
-            status = solver.solve(model, _Watcher(search))
+            status = _solve_interruptibly(solver, model, _Watcher(search))
         stats["iterations"] += 1
         stats["cpsat_wall"] += solver.wall_time
         if status == cp_model.MODEL_INVALID:

@@ -60,7 +60,7 @@ def describe_result(console: Console, result: SolveResult) -> None:
         bonus = ", monomino last" if r.monomino_last and r.all_placed else ""
         if r.all_placed and not r.monomino_last and not result.problem.monomino_last and \
                 "1" in start.remaining and result.problem.position.bonus:
-            bonus = " (monomino not last: monomino-last = true asks for the +5)"
+            bonus = " (the monomino is not last; monomino-last = true in the puzzle asks for the +5)"
         console.print(f"  {colour:7} placed {r.added} of {total} {_plural(total, 'piece')}, "
                       f"score {r.score}{bonus}", markup=False)
     if result.problem.goal == "max-score":

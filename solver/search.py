@@ -118,7 +118,7 @@ from .board import Board, neighbour_table
 from .placements import empty_board_placements, fitting_rows
 from .position import Placement
 from .problem import Problem
-from .solve import BackendResult, EitherEvent, SolveOptions
+from .solve import BackendResult, EitherEvent, SolveOptions, join_all
 from .symmetry import position_symmetries
 
 MONO = PIECES[MONOMINO].index
@@ -190,12 +190,19 @@ class CountResult:
     """The number of distinct layouts of a problem.
 
     Attributes:
-        count: layouts found (orbits if counted up to symmetry); a lower bound when not
-            ``complete``.
-        complete: False if the count limit or the time limit stopped the search.
+        count: the number of layouts (orbits if counted up to symmetry) when ``complete``;
+            otherwise a true lower bound on it: ``layouts``, or up to symmetry
+            ``ceil(layouts / symmetries)`` (an orbit holds at most ``symmetries`` layouts;
+            a partial Burnside sum means nothing).
+        complete: True if the search tree was exhausted (the count is exact, even if it
+            equals the limit); False if ``stopped_by`` stopped it.
         nodes: search nodes visited.
         seconds: wall time.
         symmetries: number of board symmetries used (1 unless counted up to symmetry).
+        layouts: the number of layouts (not orbits) when ``complete``; else a lower bound
+            on it (the layouts found, capped at the limit).
+        stopped_by: None when ``complete``; "limit" (more than ``limit`` layouts exist) or
+            "time limit" otherwise.
     """
 
     count: int
@@ -203,6 +210,8 @@ class CountResult:
     nodes: int
     seconds: float
     symmetries: int = 1
+    layouts: int = 0
+    stopped_by: str | None = None
 
 
 @dataclass
@@ -555,8 +564,7 @@ def _race(search: _Search, time_limit: float | None, workers: int,
     threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(len(members))]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    join_all(threads, stop.events[0])
     seconds = time.perf_counter() - started
     finished = [(i, c) for i, c in done if c != core.PAUSE]
     i, code = finished[0] if finished else (0, core.PAUSE)
@@ -668,21 +676,37 @@ def count(problem: Problem, limit: int | None = None, up_to_symmetry: bool = Fal
     "place-all" layouts, honouring ``problem.monomino_last``.
 
     Args:
-        limit: stop once this many layouts are found (``complete`` is then False).
+        limit: None (no limit) or N >= 1: stop once more than N layouts (layouts, also
+            when counting up to symmetry) are known to exist. The search looks for N + 1
+            layouts, so a search that ends with at most N is ``complete`` and exact; one
+            that finds N + 1 stops with ``stopped_by="limit"``, ``layouts = N`` and
+            ``count = N`` (up to symmetry: ``ceil(N / symmetries)``).
         up_to_symmetry: count orbits under the symmetries of the position
-            (:func:`solver.symmetry.position_symmetries`), by Burnside's lemma.
-        time_limit: seconds; on time-out ``complete`` is False and ``count`` is a lower
-            bound (up to symmetry: a lower bound on layouts over the group order).
+            (:func:`solver.symmetry.position_symmetries`), by Burnside's lemma (exact only
+            when ``complete``).
+        time_limit: seconds; on time-out ``complete`` is False, ``stopped_by`` is
+            "time limit" and ``count`` is a lower bound (see :class:`CountResult`).
+
+    Raises:
+        ValueError: ``limit`` is not None and less than 1.
     """
-    search = _build(problem, core.COUNT, limit or 0, up_to_symmetry)
+    if limit is not None and limit < 1:
+        raise ValueError(f"count limit must be at least 1, not {limit}")
+    # the kernel stops as soon as it has found at least limit + 1 layouts (a leaf with
+    # held monominoes may add several at once): finding N + 1 proves "more than N", and
+    # ending with at most N is the exact count
+    search = _build(problem, core.COUNT, 0 if limit is None else limit + 1, up_to_symmetry)
     groups = len(search.fix)
     if search.infeasible:
-        return CountResult(0, True, 0, 0.0, groups)
+        return CountResult(0, True, 0, 0.0, groups, 0, None)
     code, seconds = _run(search, time_limit)
     nodes = int(search.st[core.S_NODES])
-    complete = code == core.DONE
-    total = int(search.fix.sum())
-    if complete and total % groups:
-        raise AssertionError(f"Burnside sum {total} is not a multiple of {groups}")
-    value = total // groups if complete else int(search.fix[0]) // groups
-    return CountResult(value, complete, nodes, seconds, groups)
+    found = int(search.fix[0])
+    if code == core.DONE:
+        total = int(search.fix.sum())
+        if total % groups:
+            raise AssertionError(f"Burnside sum {total} is not a multiple of {groups}")
+        return CountResult(total // groups, True, nodes, seconds, groups, found, None)
+    stopped_by = "limit" if code == core.LIMIT else "time limit"
+    layouts = found if limit is None else min(found, limit)
+    return CountResult(-(-layouts // groups), False, nodes, seconds, groups, layouts, stopped_by)

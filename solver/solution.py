@@ -12,6 +12,14 @@ Format (keys beyond these may be added; readers ignore unknown keys)::
 
 ``placements`` are in a legal order of play: the ``existing`` pieces already on the board
 first, then the ones the solver added.
+
+Reading is strict about the keys it knows (a file that breaks these is malformed, exit 2):
+``format``, if given, is exactly ``blokus-solo-solution/1`` (hand-written files may leave it
+out); ``variant`` is ``custom`` or a built-in variant; ``goal`` is place-all or max-score;
+``status`` is solved, optimal, infeasible or unknown; ``rows``, ``cols``, ``existing`` and
+each colour's ``score`` are integers, the total ``score`` and ``bound`` integers or null;
+``played``, ``all_placed`` and both ``monomino_last`` are true or false (the top-level one
+only with place-all). Keys left out make no claim.
 """
 
 from __future__ import annotations
@@ -28,11 +36,13 @@ from .checker import CheckReport, check_layout
 from .errors import InputError
 from .pieces import canonical_name
 from .position import ColourState, Placement, Position, sorted_pieces
+from .problem import GOALS
 from .rules import shape_name
 from .solve import SolveResult
-from .variants import FULL_SET, VARIANTS, colour_name
+from .variants import FULL_SET, colour_name, variant as builtin_variant
 
 FORMAT = "blokus-solo-solution/1"
+STATUSES: tuple[str, ...] = ("solved", "optimal", "infeasible", "unknown")
 
 
 def result_to_json(result: SolveResult) -> dict:
@@ -136,10 +146,55 @@ def read_solution(path: str | Path) -> SolutionFile:
         raise e.located(path=path) from None
 
 
-def _expect(value, kind: type, where: str):
+def _expect(value, kind: type, where: str, *, null: bool = False):
+    """``value`` if it is a ``kind`` (a bool is not an int), or None if ``null`` allows it."""
+    if value is None and null:
+        return value
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise InputError(f"expected {kind.__name__}, got {value!r}"[:120], where=where)
+        raise InputError(f"expected {kind.__name__}{' or null' if null else ''}, got {value!r}"[:120],
+                         where=where)
     return value
+
+
+def _expect_keys(entry: dict, kinds: dict, where: str = "") -> None:
+    """Type-check the keys of ``entry`` that are present: name -> (type, null allowed)."""
+    for key, (kind, null) in kinds.items():
+        if key in entry:
+            _expect(entry[key], kind, f"{where}.{key}" if where else key, null=null)
+
+
+_TOP_CLAIMS = {"score": (int, True), "bound": (int, True), "monomino_last": (bool, False)}
+_COLOUR_CLAIMS = {"score": (int, False), "all_placed": (bool, False),
+                  "monomino_last": (bool, False), "played": (bool, False)}
+
+
+def _check_header(data: dict):
+    """Check the format, variant, goal, status and the top-level claims' types.
+
+    Returns:
+        the built-in variant, or None for a custom board.
+    """
+    if "format" in data and data["format"] != FORMAT:
+        raise InputError(f"unknown format {data['format']!r}"[:100]
+                         + f" (this version reads {FORMAT})", where="format")
+    name = _expect(data.get("variant", "custom"), str, "variant")
+    try:
+        variant = None if name.strip().lower() == "custom" else builtin_variant(name)
+    except InputError as e:
+        raise e.located(where="variant") from None
+    goal = _expect(data.get("goal", "place-all"), str, "goal")
+    if goal not in GOALS:
+        raise InputError(f"unknown goal {goal!r} (goals: {', '.join(GOALS)})"[:160], where="goal")
+    if "status" in data:
+        status = _expect(data["status"], str, "status")
+        if status not in STATUSES:
+            raise InputError(f"unknown status {status!r} (statuses: {', '.join(STATUSES)})"[:160],
+                             where="status")
+    _expect_keys(data, _TOP_CLAIMS)
+    if data.get("monomino_last") and goal != "place-all":
+        raise InputError("applies to goal place-all only (max-score counts the +5 bonus "
+                         "whenever the monomino can be last)", where="monomino_last")
+    return variant
 
 
 def _parse(data) -> SolutionFile:
@@ -147,16 +202,17 @@ def _parse(data) -> SolutionFile:
     for key in ("rows", "cols", "colours"):
         if key not in data:
             raise InputError(f"missing key {key!r}")
+    variant = _check_header(data)
     board = Board(_expect(data["rows"], int, "rows"), _expect(data["cols"], int, "cols"))
     blocked = _squares(board, _expect(data.get("blocked", []), list, "blocked"), "blocked")
     board = Board(board.rows, board.cols, frozenset(blocked))
-    variant = VARIANTS.get(str(data.get("variant", "custom")))
     if variant and (board.rows, board.cols) != (variant.rows, variant.cols):
         raise InputError(f"{variant.name} is {variant.rows}x{variant.cols}", where="rows")
     empty, replay, states, layout = [], {}, [], {}
     for k, entry in enumerate(_expect(data["colours"], list, "colours")):
         where = f"colours[{k}]"
         _expect(entry, dict, where)
+        _expect_keys(entry, _COLOUR_CLAIMS, where)
         name = _colour(entry.get("name"), f"{where}.name", variant)
         if name in layout:
             raise InputError(f"colour {name} is listed twice", where=f"{where}.name")
@@ -250,7 +306,11 @@ def verify(solution: SolutionFile) -> tuple[CheckReport, list[str]]:
     Returns:
         (report, mismatches): the checker's report (``problem`` names the first broken
         rule), and the claims of the file that the checker contradicts: per colour score,
-        all_placed, monomino_last, played; the total score, the status, the bound.
+        all_placed, monomino_last, played; the total score, the status, the bound. The
+        status must fit the goal and the layout: solved (place-all) places every remaining
+        piece of the played colours; optimal is max-score only and reaches its bound;
+        infeasible and unknown add no piece; infeasible is never max-score, nor a place-all
+        position whose goal is already met.
     """
     legal = check_layout(solution.empty, solution.replay)
     if not legal.legal:
@@ -277,15 +337,27 @@ def _false_claims(solution: SolutionFile, report: CheckReport) -> list[str]:
     total = sum(r.score for r in played)
     if data.get("score") is not None and data.get("score") != total:
         out.append(f"the file says total score {data['score']}, the rules give {total}")
+    if status == "optimal" and goal != "max-score":
+        out.append(f"status is optimal but the goal is {goal} (optimal applies to max-score only; "
+                   f"a {goal} layout is solved)")
     if status in ("solved", "optimal") and goal == "place-all":
         for r in played:
             if r.remaining:
                 out.append(f"{r.colour}: status is {status} but {', '.join(r.remaining)} are unplaced")
             elif data.get("monomino_last") and not r.monomino_last:
                 out.append(f"{r.colour}: monomino-last is required but not possible")
+    if status == "infeasible" and goal == "max-score":
+        out.append("status is infeasible but the goal is max-score, which always has a layout "
+                   "(if only the one that adds nothing)")
+    elif status == "infeasible" and all(
+            not r.remaining and (r.monomino_last or not data.get("monomino_last")) for r in played):
+        out.append("status is infeasible but the file's own layout meets the goal")
     if status in ("infeasible", "unknown") and any(r.added for r in played):
         out.append(f"status is {status} but the file adds pieces")
     bound = data.get("bound")
-    if isinstance(bound, int) and total > bound:
+    if bound is not None and total > bound:
         out.append(f"total score {total} is above the claimed upper bound {bound}")
+    elif bound is not None and status == "optimal" and goal == "max-score" and total < bound:
+        out.append(f"status is optimal but total score {total} is below the claimed upper "
+                   f"bound {bound}")
     return out

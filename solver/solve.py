@@ -111,6 +111,20 @@ class EitherEvent:
         return any(e.is_set() for e in self.events)
 
 
+def join_all(threads: list[threading.Thread], stop: threading.Event) -> None:
+    """Join threads; on Ctrl-C (KeyboardInterrupt in the joining thread) set ``stop``, which
+    the threads' backends watch, join them all, then re-raise: no solver thread is left
+    running while the interpreter exits."""
+    try:
+        for t in threads:
+            t.join()
+    except KeyboardInterrupt:
+        stop.set()
+        for t in threads:
+            t.join()
+        raise
+
+
 def backend_function(name: str) -> Callable[..., BackendResult]:
     """The ``solve(problem, options, cancel=None)`` function of a backend module
     (:mod:`solver.auto`, :mod:`solver.cpsat`, :mod:`solver.search`,

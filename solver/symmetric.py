@@ -36,7 +36,7 @@ from . import cpsat
 from .errors import InputError
 from .position import Placement, Position
 from .problem import Problem
-from .solve import BackendResult, EitherEvent, SolveOptions
+from .solve import BackendResult, EitherEvent, SolveOptions, join_all
 from .symmetry import SYMMETRY_NAMES, board_symmetries
 
 
@@ -230,8 +230,7 @@ def _seed_portfolio(reduced: Problem, symmetry: ColourSymmetry, options: SolveOp
     threads = [threading.Thread(target=run, args=(s,), daemon=True) for s in seeds]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    join_all(threads, won)
     for seed in seeds:
         if isinstance(results[seed], BaseException):
             raise results[seed]
