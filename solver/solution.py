@@ -82,19 +82,30 @@ def _placement_json(board: Board, p: Placement) -> dict:
 
 
 def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write a file so that it is either fully written or left as it was.
+    """Write a file so that it is either fully written or left as it was (a temporary file
+    in the same folder, then renamed over it). The file gets the mode a plain ``open``
+    would give: an existing file's mode, else 0o666 less the umask. A symbolic link is
+    followed (its target is replaced), as ``open`` would.
 
     Raises:
         InputError: the folder does not exist or is not writable.
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path))
     try:
+        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror or e}", path=str(path)) from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_json(result: SolveResult, path: str | Path) -> None:
