@@ -6,6 +6,7 @@ and exit status 2; no traceback, and no output file is touched.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -271,6 +272,15 @@ def _colour_arg(source: str, position, text: str) -> str:
         raise e.located(path=source, where="--colour") from None
 
 
+def with_colours(problem: Problem, source: str, colours: tuple[str, ...]) -> Problem:
+    """The problem with ``--colour`` choices as its played colours (unchanged without any).
+    Raises InputError for an unknown colour."""
+    if not colours:
+        return problem
+    chosen = tuple(dict.fromkeys(_colour_arg(source, problem.position, c) for c in colours))
+    return dataclasses.replace(problem, colours=chosen)
+
+
 def _out_for(out: str, colour: str, how_many: int) -> str:
     if how_many == 1:
         return out
@@ -288,9 +298,12 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
 @click.option("--up-to-symmetry", is_flag=True,
               help="Count layouts that differ by a board symmetry fixing every start "
                    "square (and the board's contents) once.")
+@click.option("--colour", "--color", "colours", multiple=True,
+              help="Colour to play (repeatable; default: the played colours of a puzzle, "
+                   "every colour of a game); the others stay frozen.")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="Stop after this many seconds (the count is then a lower bound).")
-def count_command(source, after, limit, up_to_symmetry, time_limit):
+def count_command(source, after, colours, limit, up_to_symmetry, time_limit):
     """Count the distinct final layouts that place every remaining piece of the played
     colours (order of play ignored; monomino-last honoured).
 
@@ -299,7 +312,7 @@ def count_command(source, after, limit, up_to_symmetry, time_limit):
     holds at most one layout per symmetry."""
     from .search import count
 
-    problem = load_source(source, after)
+    problem = with_colours(load_source(source, after), source, colours)
     result = count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
     what = ("layout" if result.count == 1 else "layouts") + (" up to symmetry" if up_to_symmetry else "")
     stats = f"[{result.seconds:.2f} s, {result.nodes} nodes]"
@@ -322,13 +335,17 @@ def count_command(source, after, limit, up_to_symmetry, time_limit):
               help="Game records: the position after N placements.")
 @click.option("--squares-primary", is_flag=True,
               help="Make the free squares primary items (with one hole option each).")
+@click.option("--colour", "--color", "colours", multiple=True,
+              help="Colour to play (repeatable; default: the played colours of a puzzle, "
+                   "every colour of a game); the others stay frozen.")
 @click.option("--out", default=None, metavar="FILE", help="Write to FILE instead of stdout.")
-def export_command(source, fmt, after, squares_primary, out):
+def export_command(source, fmt, after, colours, squares_primary, out):
     """Export the exact-cover formulation (items: pieces, squares, same-colour edges;
     options: placements). Connectivity is not expressible in exact cover: check covers."""
     from .exact_cover import formulation, to_dlx
 
-    text = to_dlx(formulation(load_source(source, after), squares_primary=squares_primary))
+    problem = with_colours(load_source(source, after), source, colours)
+    text = to_dlx(formulation(problem, squares_primary=squares_primary))
     if out:
         write_text_atomic(out, text)
     else:

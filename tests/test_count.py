@@ -166,3 +166,29 @@ def test_cli_time_limit_reason():
 def test_cli_limit_zero_is_a_usage_error():
     result = run(PUZZLES / "tiny-5x5-centre.toml", "--limit", 0)
     assert result.exit_code == 2
+
+
+GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+
+
+@pytest.mark.skipif(not GAMES.is_dir(), reason="../shared/data/games is absent")
+def test_count_of_one_colour_with_one_piece_left_equals_its_legal_moves():
+    """With --colour and a single piece left, layouts are exactly the legal moves (counted
+    here by the independent move generator of ``moves``)."""
+    from solver.game import load_game
+
+    runner = CliRunner()
+    seen = 0
+    for path in sorted(GAMES.glob("*.blksgf")):
+        game = load_game(path)
+        for after in range(40, game.num_placements + 1, 5):
+            for state in game.position(after).colours:
+                if len(state.remaining) != 1 or seen >= 8:
+                    continue
+                args = [str(path), "--after", str(after), "--colour", state.name]
+                moves = runner.invoke(main, ["moves", *args, "--count"])
+                counted = runner.invoke(main, ["count", *args])
+                assert moves.exit_code == 0 and counted.exit_code == 0
+                assert int(counted.output.split()[0]) == int(moves.output), (path.name, after)
+                seen += 1
+    assert seen == 8
