@@ -4,17 +4,27 @@ The other colours' squares stay as they are (frozen). A "yes" comes with a layou
 rule checker has accepted; a "no" is a proof (the backend's search space was exhausted);
 "unknown" means the time limit ran out and says nothing either way. For a "no", a second
 solve finds the best the colour can still do (goal max-score).
+
+The bound after a "no". The scoring rules give, for a colour that cannot place all its
+remaining pieces, score = -(squares left unplaced), with no +15 or +5 bonus (both need every
+piece placed). A proven "no" means every legal layout leaves at least one remaining piece
+unplaced, so every layout scores at most -(size of the smallest remaining piece). The
+max-score solve does not know about the "no" (its own bound, when it is stopped by the time
+limit, can be as weak as the score of placing everything, e.g. 0 in Junior), so its upper
+bound is replaced by the smaller of the two (:func:`cap_after_no`); when the best layout found
+reaches that bound, the best is proven: status "optimal". This is only done after a proven
+"no", never after "unknown" (there the colour may still place everything).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from .pieces import PIECES
 from .position import Position
 from .problem import Problem
-from .solve import SolveOptions, SolveResult, solve
+from .solve import SolveOptions, SolveResult, SolverBug, solve
 
 Answer = Literal["yes", "no", "unknown"]
 
@@ -28,7 +38,8 @@ class EndgameAnswer:
         answer: "yes" (layout found and checked), "no" (proven), "unknown" (time limit).
         place_all: the place-all solve.
         best: for "no", the max-score solve (its status says whether the best is proven
-            optimal or only a layout with an upper bound); None otherwise.
+            optimal or only a layout with an upper bound), its bound capped by the "no"
+            (:func:`cap_after_no`); None otherwise.
     """
 
     colour: str
@@ -58,6 +69,9 @@ def endgame_check(position: Position, colour: str, options: SolveOptions = Solve
         colour: the colour to check; it must have pieces left.
         options: backend and limits, applied to each of the two solves.
         name: where the position came from, for messages.
+
+    Raises:
+        SolverBug: the best layout scores more than the "no" allows (the solves disagree).
     """
     problem = Problem(position, (colour,), "place-all", False, name=name)
     result = solve(problem, options)
@@ -66,4 +80,34 @@ def endgame_check(position: Position, colour: str, options: SolveOptions = Solve
     if result.status != "infeasible":
         return EndgameAnswer(colour, "unknown", result, None)
     best = solve(Problem(position, (colour,), "max-score", False, name=name), options)
-    return EndgameAnswer(colour, "no", result, best)
+    return EndgameAnswer(colour, "no", result, cap_after_no(best, position, colour))
+
+
+def no_bound(position: Position, colour: str) -> int:
+    """The best score ``colour`` can reach once placing all its remaining pieces is proven
+    impossible: -(size of its smallest remaining piece). At least that piece stays unplaced,
+    and without every piece placed there is no +15 or +5 bonus."""
+    return -min(PIECES[p].size for p in position.colour(colour).remaining)
+
+
+def cap_after_no(best: SolveResult, position: Position, colour: str) -> SolveResult:
+    """The max-score result ``best`` for ``colour`` after a PROVEN "no" (place-all
+    infeasible; never call this after "unknown"), with its upper bound lowered to
+    :func:`no_bound` if that is smaller, and status "optimal" if its layout reaches the bound.
+
+    Raises:
+        SolverBug: the layout scores above :func:`no_bound` (it would place every piece, yet
+            place-all was proven infeasible).
+    """
+    cap = no_bound(position, colour)
+    bound = cap if best.bound is None else min(best.bound, cap)
+    score = best.score
+    if score is not None and score > cap:
+        raise SolverBug(f"{best.backend}: max-score layout scores {score} for {colour}, but "
+                        f"place-all was proven infeasible (at most {cap})")
+    if best.status == "infeasible":  # not expected: the empty layout is always legal
+        return best
+    status = "optimal" if score is not None and score >= bound else best.status
+    if (status, bound) == (best.status, best.bound):
+        return best
+    return replace(best, status=status, bound=bound)
