@@ -240,7 +240,7 @@ def check_command(source, after, colours, backend, time_limit, workers, seed, pa
     console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
     where = f" after {after} placements" if after is not None else ""
     console.print(f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
-                  + (f", {position.to_move} to move" if position.to_move else ""), markup=False)
+                  + _to_move(position), markup=False)
     for c in chosen:
         if not position.colour(c).remaining:
             console.print(f"  {c:7} all pieces already placed, score {position.score(c)}", markup=False)
@@ -256,6 +256,21 @@ def check_command(source, after, colours, backend, time_limit, workers, seed, pa
             else:
                 writers[c](shown)
                 console.print(f"  wrote {_out_for(out, c, len(open_))}", markup=False)
+
+
+def _to_move(position) -> str:
+    """", X to move" (the next colour in turn order that has a legal move), ", game over"
+    when no colour has one, or "" for a position without a turn order."""
+    from .placements import legal_moves
+
+    if not position.to_move:
+        return ""
+    names = position.colour_names
+    start = names.index(position.to_move)
+    for name in names[start:] + names[:start]:
+        if legal_moves(position, name):
+            return f", {name} to move"
+    return ", game over (no colour can move)"
 
 
 def _colour_arg(source: str, position, text: str) -> str:

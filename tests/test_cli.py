@@ -226,3 +226,16 @@ def test_verify_wrong_shape_is_a_broken_rule(tmp_path):
     result = run("verify", _write(tmp_path, data))
     assert result.exit_code == 1
     assert "squares a5,b5,c5 do not form piece V3" in result.output
+
+
+def test_check_names_who_moves_or_that_the_game_is_over():
+    """After 5 placements (purple moved first) orange is to move; at the end of this game
+    neither colour has a legal move (checked against the move generator)."""
+    runner = CliRunner()
+    early = runner.invoke(main, ["check", str(GAME), "--after", "5", "--colour", "orange"])
+    assert early.output.splitlines()[0].endswith("orange to move")
+    end = runner.invoke(main, ["check", str(GAME), "--colour", "purple"])
+    assert end.output.splitlines()[0].endswith("game over (no colour can move)")
+    for colour in ("purple", "orange"):
+        moves = runner.invoke(main, ["moves", str(GAME), "--colour", colour, "--count"])
+        assert moves.output.strip() == "0"
