@@ -811,10 +811,10 @@ def _stopped_by(cancel: threading.Event | None, solver: cp_model.CpSolver):
     done = threading.Event()
 
     def watch() -> None:
+        # stop_search() is lost if it comes before solve() has started: keep calling it
         while not done.wait(0.02):
             if cancel.is_set():
                 solver.stop_search()
-                return
 
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()

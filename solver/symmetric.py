@@ -117,8 +117,8 @@ def colour_symmetries(problem: Problem) -> list[ColourSymmetry]:
     symmetries = zip(SYMMETRY_NAMES[1:], board_symmetries(problem.position.board)[1:])
     for name, perm in symmetries:
         image = _colour_map(problem.position, problem.colours, perm, problem.monomino_last)
-        if image is None:
-            continue
+        if image is None or len(set(image.values())) != len(image):
+            continue  # not a permutation (e.g. two colours with one start square)
         order = _order(perm)
         cycles, seen = [], set()
         for colour in problem.colours:

@@ -124,3 +124,39 @@ def test_auto_brings_in_the_symmetric_reduction(monkeypatch):
     result = solve(problem, SolveOptions(backend="auto", time_limit=60))
     assert result.status == "solved" and result.backend == "symmetric"
     assert result.report.legal
+
+
+def test_two_colours_on_one_start_square_give_no_symmetry():
+    """Both colours start on the centre: every symmetry maps both onto the same colour, which
+    is no permutation (this once looped for ever)."""
+    board = Board(5, 5)
+    centre = board.square(2, 2)
+    colours = (ColourState("blue", centre, (), ("1", "2")),
+               ColourState("yellow", centre, (), ("1", "2")))
+    assert colour_symmetries(Problem(Position(board, colours), ("blue", "yellow"))) == []
+
+
+def test_cancel_set_before_cp_sat_starts_still_stops_it(monkeypatch):
+    """The cancel watcher keeps stopping the solver until it returns: a stop that came
+    before CP-SAT's solve() began is not lost."""
+    import threading
+    import time
+
+    from ortools.sat.python import cp_model
+
+    from solver import cpsat
+
+    cancel = threading.Event()
+    real = cp_model.CpSolver.solve
+
+    def late_start(self, *args, **kwargs):
+        cancel.set()
+        time.sleep(0.1)  # the watcher's first stop_search() comes before solve() starts
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(cp_model.CpSolver, "solve", late_start)
+    problem = Problem(Position.empty(VARIANTS["duo"]), VARIANTS["duo"].colours)
+    started = time.perf_counter()
+    result = cpsat.solve(problem, SolveOptions(time_limit=20), cancel)
+    assert result.status == "unknown"
+    assert time.perf_counter() - started < 10
