@@ -4,18 +4,18 @@ On an empty Classic board a quarter turn maps Blue's start square a20 to Yellow'
 Yellow's to Red's t1, Red's to Green's a1 and Green's to Blue's. So if Blue's pieces are
 placed so that Blue and its three turned copies never overlap, the copies are a legal
 layout for the other three colours: all 84 pieces are placed by solving for 21. The same
-holds for Duo under a half turn (e10 <-> j5), and for any position, board symmetry g and
-permutation of the played colours such that g maps the position onto itself with the
-colours permuted.
+holds for Duo under a half turn (e10 <-> j5), for a rectangle's four corners under its two
+mirrors together (Gottfried's "four mirrored quadrants"), and for any position and group G
+of board symmetries that maps the position onto itself with the colours permuted.
 
-The reduced problem plays one *representative* colour per cycle of the permutation; a
-representative c stands for the colours g(c), g^2(c), ..., whose layouts are the images
-of c's. Every constraint of a colour maps to the same constraint of its images, except
-overlap between the images: for each square s, at most one of "g^i(c) covers s", i.e. "c
-covers g^-i(s)", over every representative c and i (:func:`add_orbit_constraints`). We
-require each cycle to be as long as the order of g, so that a colour is never its own
-image under a power of g other than the identity (that would ask its own layout to be
-symmetric, a different constraint).
+The reduced problem plays one *representative* colour per orbit of the colours under G; a
+representative c stands for the colours h(c), h in G, whose layouts are the images of c's.
+Every constraint of a colour maps to the same constraint of its images, except overlap
+between the images: for each square s, at most one of "h(c) covers s", i.e. "c covers
+h^-1(s)", over every representative c and h in G (:func:`add_orbit_constraints`). We
+require that no element but the identity maps a colour to itself (every orbit has |G|
+colours): otherwise that colour's own layout would have to be symmetric, a different
+constraint. The groups tried are those one or two board symmetries generate.
 
 This is a restriction, not a reformulation: a layout found is a real layout (the rule
 checker re-checks the expanded layout like any other), but "no symmetric layout" says
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 
@@ -42,41 +43,53 @@ from .symmetry import SYMMETRY_NAMES, board_symmetries
 
 @dataclass(frozen=True)
 class ColourSymmetry:
-    """A board symmetry together with the permutation of the played colours it induces.
+    """A group of board symmetries together with how it permutes the played colours.
 
     Attributes:
-        name: the symmetry's name (:data:`solver.symmetry.SYMMETRY_NAMES`).
-        perm: shape (rows*cols,), int32: ``perm[s]`` is the image of square s.
-        order: the smallest k >= 1 with perm^k = identity.
-        cycles: one tuple per cycle of played colours, (c, g(c), g^2(c), ...), each of
-            length ``order``; the first colour of a cycle is its representative.
+        name: the generator's name for a group one symmetry generates, e.g. "quarter turn
+            clockwise"; else the names of its elements other than the identity, e.g.
+            "half turn, left-right mirror and top-bottom mirror"
+            (:data:`solver.symmetry.SYMMETRY_NAMES`).
+        elements: the group, identity first; each of shape (rows*cols,), int32, mapping
+            square s to ``element[s]``.
+        cycles: one tuple per orbit of played colours, (h(c) for h in ``elements``): its
+            i-th colour is the image of its first colour, the representative, under
+            ``elements[i]``. Every orbit has ``order`` colours (no colour is mapped to
+            itself by an element other than the identity).
     """
 
     name: str
-    perm: np.ndarray
-    order: int
+    elements: tuple[np.ndarray, ...]
     cycles: tuple[tuple[str, ...], ...]
+
+    @property
+    def order(self) -> int:
+        """Number of elements of the group."""
+        return len(self.elements)
 
     @property
     def representatives(self) -> tuple[str, ...]:
         """The colours the reduced problem plays."""
         return tuple(cycle[0] for cycle in self.cycles)
 
-    def power(self, i: int) -> np.ndarray:
-        """perm^i as an array of shape (rows*cols,); i may be negative."""
-        out = np.arange(len(self.perm), dtype=np.int32)
-        step = self.perm if i >= 0 else np.argsort(self.perm).astype(np.int32)
-        for _ in range(abs(i) % self.order):
-            out = step[out]
-        return out
 
-
-def _order(perm: np.ndarray) -> int:
-    identity = np.arange(len(perm))
-    p, k = perm.copy(), 1
-    while not np.array_equal(p, identity):
-        p, k = perm[p], k + 1
-    return k
+def _closure(generators: list[np.ndarray]) -> list[np.ndarray]:
+    """The group the permutations generate, identity first, then in order of discovery
+    (for one generator g: identity, g, g^2, ...)."""
+    elements = [np.arange(len(generators[0]), dtype=np.int32)]
+    seen = {elements[0].tobytes()}
+    frontier = list(elements)
+    while frontier:
+        new = []
+        for e in frontier:
+            for g in generators:
+                p = g[e]  # g after e
+                if p.tobytes() not in seen:
+                    seen.add(p.tobytes())
+                    elements.append(p)
+                    new.append(p)
+        frontier = new
+    return elements
 
 
 def _colour_map(position: Position, colours: tuple[str, ...], perm: np.ndarray,
@@ -103,48 +116,61 @@ def _colour_map(position: Position, colours: tuple[str, ...], perm: np.ndarray,
             return None  # a frozen colour must keep its own squares
         if played:
             image[state.name] = matches[0].name
+    if len(set(image.values())) != len(image):
+        return None  # not a permutation (e.g. two colours with one start square)
     return image
 
 
 def colour_symmetries(problem: Problem) -> list[ColourSymmetry]:
-    """The board symmetries that map the problem onto itself with its played colours
-    permuted in cycles as long as the symmetry's order, best first (fewest
-    representatives). Empty unless the goal is "place-all" and two or more colours play.
+    """The groups of board symmetries (generated by one or two of them) that map the
+    problem onto itself with its played colours permuted, no colour fixed by an element
+    other than the identity; best first (fewest representatives). Empty unless the goal
+    is "place-all" and two or more colours play.
     """
     if problem.goal != "place-all" or len(problem.colours) < 2:
         return []
-    found = []
-    symmetries = zip(SYMMETRY_NAMES[1:], board_symmetries(problem.position.board)[1:])
-    for name, perm in symmetries:
-        image = _colour_map(problem.position, problem.colours, perm, problem.monomino_last)
-        if image is None or len(set(image.values())) != len(image):
-            continue  # not a permutation (e.g. two colours with one start square)
-        order = _order(perm)
-        cycles, seen = [], set()
+    named = list(zip(SYMMETRY_NAMES, board_symmetries(problem.position.board)))[1:]
+    candidates = [[one] for one in named] + [list(pair) for pair in combinations(named, 2)]
+    found, seen = [], set()
+    for generators in candidates:
+        elements = _closure([perm for _, perm in generators])
+        key = frozenset(e.tobytes() for e in elements)
+        if key in seen:
+            continue
+        seen.add(key)
+        maps = [_colour_map(problem.position, problem.colours, e, problem.monomino_last)
+                for e in elements]
+        if any(m is None for m in maps):
+            continue
+        if any(m[c] == c for m in maps[1:] for c in problem.colours):
+            continue  # a colour fixed by a symmetry: its own layout would have to be symmetric
+        cycles, covered = [], set()
         for colour in problem.colours:
-            if colour in seen:
-                continue
-            cycle = [colour]
-            while image[cycle[-1]] != colour:
-                cycle.append(image[cycle[-1]])
-            seen.update(cycle)
-            cycles.append(tuple(cycle))
-        if all(len(cycle) == order for cycle in cycles):
-            found.append(ColourSymmetry(name, perm, order, tuple(cycles)))
+            if colour not in covered:
+                cycles.append(tuple(m[colour] for m in maps))
+                covered.update(cycles[-1])
+        name = generators[0][0] if len(generators) == 1 else _group_name(elements, named)
+        found.append(ColourSymmetry(name, tuple(elements), tuple(cycles)))
     return sorted(found, key=lambda sym: len(sym.cycles))
+
+
+def _group_name(elements: list[np.ndarray], named: list[tuple[str, np.ndarray]]) -> str:
+    """"a, b and c": the names of the group's elements other than the identity."""
+    names = [n for n, perm in named if any(np.array_equal(perm, e) for e in elements)]
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def add_orbit_constraints(built: cpsat.BuiltModel, symmetry: ColourSymmetry) -> None:
     """For each square s, at most one colour covers s once the representatives' layouts
-    are mapped to their cycles: AtMostOne of "c covers g^-i(s)" over representatives c and
-    i < order. A literal met twice (a square fixed by a power of g) is set false."""
+    are mapped to their orbits: AtMostOne of "c covers h^-1(s)" over representatives c and
+    group elements h. A literal met twice (a square fixed by some h) is set false."""
     model = built.model
-    inverse = [symmetry.power(-i) for i in range(symmetry.order)]
-    for s in range(len(symmetry.perm)):
+    inverses = [np.argsort(h).astype(np.int32) for h in symmetry.elements]
+    for s in range(len(inverses[0])):
         lits: dict[int, object] = {}
         for cm in built.colours:
-            for i in range(symmetry.order):
-                t = int(inverse[i][s])
+            for inverse in inverses:
+                t = int(inverse[s])
                 if t not in cm.cover:
                     continue
                 lit = cm.cover[t]
@@ -158,12 +184,11 @@ def add_orbit_constraints(built: cpsat.BuiltModel, symmetry: ColourSymmetry) -> 
 
 def expand(layout: dict[str, list[Placement]], symmetry: ColourSymmetry
            ) -> dict[str, list[Placement]]:
-    """The representatives' layouts mapped to every colour of their cycles."""
+    """The representatives' layouts mapped to every colour of their orbits."""
     out: dict[str, list[Placement]] = {}
     for cycle in symmetry.cycles:
-        for i, colour in enumerate(cycle):
-            g = symmetry.power(i)
-            out[colour] = [Placement(p.piece, frozenset(int(g[s]) for s in p.squares))
+        for h, colour in zip(symmetry.elements, cycle):
+            out[colour] = [Placement(p.piece, frozenset(int(h[s]) for s in p.squares))
                            for p in layout.get(cycle[0], [])]
     return out
 

@@ -81,8 +81,8 @@ def test_four_colour_tiling_found_symmetric_and_checked():
     covered = set().union(*(p.squares for ps in result.layout.values() for p in ps))
     assert len(covered) == 64
     turn = colour_symmetries(problem)[0]
-    assert image(turn.perm, result.layout["blue"]) == set(result.layout["yellow"])
-    assert image(turn.power(2), result.layout["blue"]) == set(result.layout["red"])
+    assert image(turn.elements[1], result.layout["blue"]) == set(result.layout["yellow"])
+    assert image(turn.elements[2], result.layout["blue"]) == set(result.layout["red"])
 
 
 def test_no_symmetric_layout_is_unknown_not_infeasible():
@@ -160,3 +160,26 @@ def test_cancel_set_before_cp_sat_starts_still_stops_it(monkeypatch):
     result = cpsat.solve(problem, SolveOptions(time_limit=20), cancel)
     assert result.status == "unknown"
     assert time.perf_counter() - started < 10
+
+
+def rectangle_corners(rows: int, cols: int, pieces: tuple[str, ...]) -> Problem:
+    board = Board(rows, cols)
+    corners = (board.square(0, 0), board.square(0, cols - 1), board.square(rows - 1, cols - 1),
+               board.square(rows - 1, 0))
+    colours = tuple(ColourState(c, s, (), pieces) for c, s in zip(CLASSIC.colours, corners))
+    return Problem(Position(board, colours), CLASSIC.colours)
+
+
+def test_rectangle_reduces_by_both_mirrors_to_one_colour():
+    """Gottfried's 18x20 method: four mirrored quadrants. On a rectangle no quarter turn
+    exists, but the two mirrors generate a group of 4 that maps Blue onto every colour."""
+    problem = rectangle_corners(6, 8, ("1", "V3", "L4", "Z4"))
+    best = colour_symmetries(problem)[0]
+    assert best.name == "half turn, left-right mirror and top-bottom mirror"
+    assert best.order == 4 and best.representatives == ("blue",)
+    assert set(best.cycles[0]) == set(CLASSIC.colours)
+    assert sorted(len(s.cycles) for s in colour_symmetries(problem)) == [1, 2, 2, 2]
+    result = solve(problem, SolveOptions(backend="symmetric", time_limit=60))
+    assert result.status == "solved" and result.report.legal
+    for h, colour in zip(best.elements, best.cycles[0]):
+        assert image(h, result.layout["blue"]) == set(result.layout[colour])
