@@ -77,14 +77,12 @@ from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
 from .board import Board, neighbour_table
-from .checker import check_layout
 from .errors import InputError
-from .order import order_of_play
 from .pieces import MONOMINO, PIECE_NAMES, PIECES
 from .placements import PlacementTable, placements_for
 from .position import Placement, Position
 from .problem import Problem
-from .solve import BackendResult, SolveOptions
+from .solve import BackendResult, SolveOptions, layout_score
 
 MONOMINO_INDEX = PIECES[MONOMINO].index
 
@@ -682,26 +680,6 @@ def _configure(solver: cp_model.CpSolver, options: SolveOptions, extra: str,
         params.max_time_in_seconds = time_left
 
 
-def layout_score(position: Position, layout: dict[str, list[Placement]], colours) -> int:
-    """Total official score of ``colours`` after a layout without islands.
-
-    The layout is put in order with :func:`solver.order.order_of_play` (monomino last when
-    some legal order allows it) and scored by :func:`solver.checker.check_layout`.
-
-    Raises:
-        RuntimeError: the layout has an island or breaks a rule (a bug in this module).
-    """
-    ordered = {}
-    for colour, placements in layout.items():
-        ordered[colour] = order_of_play(position, colour, placements, monomino_last=True)
-        if ordered[colour] is None:
-            raise RuntimeError(f"CP-SAT: {colour}'s layout has an island after the check")
-    report = check_layout(position, ordered)
-    if not report.legal:
-        raise RuntimeError(f"CP-SAT: a layout breaks a rule: {report.problem}")
-    return sum(report.report(colour).score for colour in colours)
-
-
 @dataclass
 class _Verdict:
     """The connectivity check of one solution."""
@@ -741,8 +719,7 @@ class _Search:
             found += len(cuts)
             dropped = {i for c in full for i in c}
             layout[cm.name] = [cm.table.placement(int(i)) for i in chosen if int(i) not in dropped]
-        score = (layout_score(self.problem.position, layout, self.problem.colours)
-                 if self.max_score else None)
+        score = layout_score(self.problem, layout) if self.max_score else None
         verdict = _Verdict(layout, found, score)
         if self.max_score and (self.best is None or score > self.best.score):
             self.best = verdict
