@@ -2,7 +2,7 @@
 
 Solves ``puzzles/classic-solo-84.toml`` (each colour's monomino last) once per run with a
 backend (default: ``symmetric``, CP-SAT on the quarter-turn reduction of
-:mod:`solver.symmetric`) and prints the status and wall time of each run, then the median.
+:mod:`solver.backends.symmetric`) and prints the status and wall time of each run, then the median.
 Every layout goes through the rule checker (:func:`solver.solve.solve`).
 
 Usage: python benchmarks/solo_84.py [--backend symmetric] [--seeds 5] [--limit 600]
@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.puzzle import load_puzzle  # noqa: E402
+from solver.formats.puzzle import load_puzzle  # noqa: E402
 from solver.solve import BACKENDS, SolveOptions, solve  # noqa: E402
 
 

@@ -15,7 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .errors import SquareError
+from solver.errors import SquareError
 
 MAX_SIDE = 60  # large enough for any board a user will ask for (issue: at least 30x30)
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .pieces import MONOMINO
-from .position import Placement, Position
-from .rules import corner_touches, move_problem
+from solver.pieces import MONOMINO
+from solver.position import Placement, Position
+from solver.rules import corner_touches, move_problem
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from .pieces import PIECES
-from .position import Position
-from .problem import Problem
-from .solve import SolveOptions, SolveResult, SolverBug, solve
+from solver.pieces import PIECES
+from solver.position import Position
+from solver.problem import Problem
+from solver.solve import SolveOptions, SolveResult, SolverBug, solve
 
 Answer = Literal["yes", "no", "unknown"]
 

@@ -23,7 +23,7 @@ appears as 2 covers per doubled piece (2^k for k doubled pieces) to an external 
 
 NOT expressed: connectivity (each later piece touching the colour at a corner, the first
 one covering the start square) and ``monomino_last``. A cover may contain islands; the
-search backend (:mod:`solver.search`) enforces connectivity as it searches.
+search backend (:mod:`solver.backends.search`) enforces connectivity as it searches.
 
 Squares as primary items (for tight boards, where branching on the most constrained empty
 square pays): ``formulation(problem, squares_primary=True)`` makes the free squares primary
@@ -44,11 +44,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .pieces import PIECE_NAMES
-from .placements import placements_for
-from .position import Placement
-from .problem import Problem
-from .variants import COLOUR_LETTERS
+from solver.pieces import PIECE_NAMES
+from solver.placements import placements_for
+from solver.position import Placement
+from solver.problem import Problem
+from solver.variants import COLOUR_LETTERS
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .pieces import MONOMINO
-from .position import Placement, Position
-from .rules import corner_touches
+from solver.pieces import MONOMINO
+from solver.position import Placement, Position
+from solver.rules import corner_touches
 
 
 def order_of_play(position: Position, colour: str, placements: Sequence[Placement],

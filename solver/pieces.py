@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from .errors import PieceError
+from solver.errors import PieceError
 
 Cell = tuple[int, int]
 Shape = tuple[Cell, ...]

@@ -14,8 +14,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .pieces import MONOMINO, PIECE_NAMES, PIECES
-from .position import Placement, Position
+from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.position import Placement, Position
 
 MAX_PIECE = 5
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable
 
-from .board import Board
-from .errors import InputError
-from .pieces import MONOMINO, PIECES, sort_key
-from .variants import FULL_SET, Variant
+from solver.board import Board
+from solver.errors import InputError
+from solver.pieces import MONOMINO, PIECES, sort_key
+from solver.variants import FULL_SET, Variant
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import InputError
-from .position import Position
+from solver.errors import InputError
+from solver.position import Position
 
 Goal = Literal["place-all", "max-score"]
 GOALS: tuple[str, ...] = ("place-all", "max-score")

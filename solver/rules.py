@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .board import Board
-from .pieces import PIECES, Cell, Shape
-from .position import ColourState, Placement, Position
+from solver.board import Board
+from solver.pieces import PIECES, Cell, Shape
+from solver.position import ColourState, Placement, Position
 
 
 def canonical_shape(cells: Iterable[Cell]) -> Shape:

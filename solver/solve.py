@@ -13,10 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Literal
 
-from .checker import CheckReport, check_layout
-from .order import order_of_play
-from .position import Placement
-from .problem import Problem
+from solver.checker import CheckReport, check_layout
+from solver.order import order_of_play
+from solver.position import Placement
+from solver.problem import Problem
 
 Status = Literal["solved", "optimal", "infeasible", "unknown"]
 BACKENDS: tuple[str, ...] = ("auto", "cpsat", "search", "symmetric")
@@ -127,15 +127,15 @@ def join_all(threads: list[threading.Thread], stop: threading.Event) -> None:
 
 def backend_function(name: str) -> Callable[..., BackendResult]:
     """The ``solve(problem, options, cancel=None)`` function of a backend module
-    (:mod:`solver.auto`, :mod:`solver.cpsat`, :mod:`solver.search`,
-    :mod:`solver.symmetric`).
+    (:mod:`solver.backends.auto`, :mod:`solver.backends.cpsat`, :mod:`solver.backends.search`,
+    :mod:`solver.backends.symmetric`).
 
     Raises:
         ValueError: unknown backend name.
     """
     if name not in BACKENDS:
         raise ValueError(f"unknown backend {name!r} (backends: {', '.join(BACKENDS)})")
-    return importlib.import_module(f"solver.{name}").solve
+    return importlib.import_module(f"solver.backends.{name}").solve
 
 
 def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> SolveResult:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import Board
-from .position import Position
+from solver.board import Board
+from solver.position import Position
 
 
 #: Names of the symmetries :func:`board_symmetries` returns, in its order.

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .errors import InputError
-from .pieces import PIECE_NAMES
+from solver.errors import InputError
+from solver.pieces import PIECE_NAMES
 
 #: Colour names and the letter each one has in board diagrams.
 COLOUR_LETTERS: dict[str, str] = {

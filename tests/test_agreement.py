@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from solver import search
+from solver.backends import search
 from solver.board import Board
 from solver.pieces import PIECE_NAMES
 from solver.position import ColourState, Position
@@ -22,7 +22,6 @@ from solver.solve import SolveOptions, solve
 
 from brute import brute_count
 
-pytest.importorskip("solver.cpsat")
 
 LIMIT = 3.0
 
@@ -98,7 +97,7 @@ def test_real_endgames_agree(game, placements, colour):
     path = GAMES / game
     if not path.exists():
         pytest.skip("shared game data not available")
-    from solver.game import load_game
+    from solver.formats.game import load_game
     problem = Problem(load_game(path).position(placements), (colour,))
     by_search = solve(problem, SolveOptions(backend="search", time_limit=10))
     by_cpsat = solve(problem, SolveOptions(backend="cpsat", time_limit=10))

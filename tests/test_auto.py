@@ -9,8 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from solver import auto, cpsat, search
-from solver.puzzle import load_puzzle, parse_puzzle
+from solver.backends import auto
+
+from solver.backends import cpsat
+
+from solver.backends import search
+from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.solve import SolveOptions, solve
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from solver.cli.commands import main
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -166,7 +166,7 @@ def test_moves_count_matches_pentobi(colour, count):
 
 
 def test_check_yes_writes_layouts_that_verify_and_reread(tmp_path):
-    from solver.game import load_game
+    from solver.formats.game import load_game
 
     out = tmp_path / "check.json"
     result = run("check", GAME, "--after", 10, "--out", out)

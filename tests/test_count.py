@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver import search
-from solver.cli import main
-from solver.puzzle import load_puzzle
+from solver.backends import search
+from solver.cli.commands import main
+from solver.formats.puzzle import load_puzzle
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -175,7 +175,7 @@ GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
 def test_count_of_one_colour_with_one_piece_left_equals_its_legal_moves():
     """With --colour and a single piece left, layouts are exactly the legal moves (counted
     here by the independent move generator of ``moves``)."""
-    from solver.game import load_game
+    from solver.formats.game import load_game
 
     runner = CliRunner()
     seen = 0

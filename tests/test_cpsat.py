@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from ortools.sat.python import cp_model
 
-from solver import cpsat
+from solver.backends import cpsat
 from solver.board import Board
 from solver.errors import InputError
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
-from solver.puzzle import parse_puzzle
+from solver.formats.puzzle import parse_puzzle
 from solver.solve import SolveOptions, solve
 from solver.variants import VARIANTS
 

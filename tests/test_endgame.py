@@ -10,14 +10,14 @@ from click.testing import CliRunner
 
 from solver.board import Board
 from solver.checker import check_layout
-from solver.cli import main
+from solver.cli.commands import main
 from solver.endgame import cap_after_no, endgame_check, no_bound
-from solver.game import load_game
+from solver.formats.game import load_game
 from solver.pieces import PIECES
 from solver.position import ColourState, Position
 from solver.problem import Problem
-from solver.puzzle import load_puzzle
-from solver.search import count
+from solver.formats.puzzle import load_puzzle
+from solver.backends.search import count
 from solver.solve import SolveOptions, SolverBug, solve
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"

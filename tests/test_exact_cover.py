@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from solver import search
+from solver.backends import search
 from solver.board import Board
 from solver.checker import check_layout
 from solver.exact_cover import formulation, to_dlx

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from solver.board import Board
 from solver.errors import InputError, PieceError, RuleError, SquareError
-from solver.game import (game_moves, load_game, move_ids, parse_colour, read_sgf_bytes,
+from solver.formats.game import (game_moves, load_game, move_ids, parse_colour, read_sgf_bytes,
                          read_sgf_text, sgf_moves, start_position, write_sgf)
 from solver.position import ColourState, Placement, Position
-from solver.sgf import parse
+from solver.formats.sgf import parse
 from solver.variants import VARIANTS
 
 FIXTURES = Path(__file__).parent / "data" / "sgf"

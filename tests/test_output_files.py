@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from solver.cli import main
+from solver.cli.commands import main
 
 PUZZLE = str(Path(__file__).resolve().parent.parent / "puzzles" / "tiny-5x5-corner.toml")
 

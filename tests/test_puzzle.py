@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from solver.errors import InputError
-from solver.puzzle import load_puzzle, parse_puzzle
+from solver.formats.puzzle import load_puzzle, parse_puzzle
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 

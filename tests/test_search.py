@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from solver import search
+from solver.backends import search
 from solver.board import Board
 from solver.checker import check_layout
 from solver.pieces import MONOMINO
@@ -261,7 +261,7 @@ def test_portfolio_cuts_a_heavy_tail():
     path = DATA / "classic2-L6-s86-book.blksgf"
     if not path.exists():
         pytest.skip("shared game data not available")
-    from solver.game import load_game
+    from solver.formats.game import load_game
     pos = load_game(path).position(30)
     result = solve(Problem(pos, ("green",)), SolveOptions(backend="search", time_limit=30))
     assert result.status == "solved"

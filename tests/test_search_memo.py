@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import search
+from solver.backends import search
 from solver.board import Board
 from solver.pieces import PIECE_NAMES, PIECES
 from solver.position import ColourState, Placement, Position
@@ -176,7 +176,7 @@ def game_position(name: str, placements: int) -> Position:
     path = GAMES / f"{name}.blksgf"
     if not path.exists():
         pytest.skip("shared game data not available")
-    from solver.game import load_game
+    from solver.formats.game import load_game
     return load_game(path).position(placements)
 
 

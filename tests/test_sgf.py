@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 from solver.board import Board
 from solver.errors import InputError
-from solver.game import squares_text
-from solver.sgf import Location, decode, escape, format_property, parse
+from solver.formats.game import squares_text
+from solver.formats.sgf import Location, decode, escape, format_property, parse
 
 
 def test_tree_nodes_properties_and_main_line():

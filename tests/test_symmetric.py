@@ -1,4 +1,4 @@
-"""Symmetric layouts (solver.symmetric): which problems reduce, layouts that really are
+"""Symmetric layouts (solver.backends.symmetric): which problems reduce, layouts that really are
 symmetric and pass the rule checker, and "no symmetric layout" never shown as a "no"."""
 
 from __future__ import annotations
@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from solver import auto
+from solver.backends import auto
 from solver.board import Board
-from solver.cli import main
+from solver.cli.commands import main
 from solver.errors import InputError
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
 from solver.solve import SolveOptions, solve
-from solver.symmetric import colour_symmetries
+from solver.backends.symmetric import colour_symmetries
 from solver.variants import VARIANTS
 
 CLASSIC = VARIANTS["classic"]
@@ -144,7 +144,7 @@ def test_cancel_set_before_cp_sat_starts_still_stops_it(monkeypatch):
 
     from ortools.sat.python import cp_model
 
-    from solver import cpsat
+    from solver.backends import cpsat
 
     cancel = threading.Event()
     real = cp_model.CpSolver.solve

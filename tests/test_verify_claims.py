@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from solver.cli.commands import main
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 

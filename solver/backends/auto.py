@@ -7,7 +7,7 @@ search alone for :data:`SEARCH_ALONE` seconds; if it has not answered by then, C
 beside it (the search keeps its progress) with the remaining time, and the first decisive
 answer stops the others. When a board symmetry maps the played colours onto each other
 (the solo challenge on an empty board), CP-SAT on the symmetric reduction
-(:mod:`solver.symmetric`) joins too; only a layout from it is decisive. For "max-score" the
+(:mod:`solver.backends.symmetric`) joins too; only a layout from it is decisive. For "max-score" the
 better layout and the lower proven bound of search and CP-SAT are combined, and the answer
 is optimal once they meet.
 
@@ -19,10 +19,10 @@ from __future__ import annotations
 import threading
 import time
 
-from .problem import Problem
-from .solve import (BackendResult, EitherEvent, SolveOptions, backend_function, join_all,
+from solver.problem import Problem
+from solver.solve import (BackendResult, EitherEvent, SolveOptions, backend_function, join_all,
                     layout_score)
-from .symmetric import colour_symmetries
+from solver.backends.symmetric import colour_symmetries
 
 #: Seconds the search runs alone before CP-SAT joins it.
 SEARCH_ALONE = 2.0

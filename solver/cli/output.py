@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from .pieces import PIECES
+from solver.pieces import PIECES
 
-from .endgame import EndgameAnswer
-from .problem import Problem
-from .render import plain_board, rich_board
-from .solve import SolveResult
+from solver.endgame import EndgameAnswer
+from solver.problem import Problem
+from solver.cli.render import plain_board, rich_board
+from solver.solve import SolveResult
 
 STATUS_TEXT = {
     "solved": "solved",

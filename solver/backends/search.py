@@ -55,7 +55,7 @@ After :data:`FIRST_CHUNK` nodes without an answer, a fresh search decides the co
 one at a time, smallest first (:func:`_components`), and at each *entry* (every touched
 component closed, the others untouched) looks up the untouched set and the pieces left in
 a hash table of subproblems already exhausted without a good enough layout (details in
-:func:`solver.search_core.run`). Junior's two copies of a piece are not a symmetry of this
+:func:`solver.backends.search_kernel.run`). Junior's two copies of a piece are not a symmetry of this
 tree (a placement is a piece type and squares, the copies are a count, and every layout
 is reached once: the counts match brute force); the pockets were the blow-up.
 
@@ -96,7 +96,7 @@ reach must get to every floating piece). It is exact (tested) but on the 13 hard
 it halved the node rate for few saved nodes and turned 18 nodes into 1.2 million on a
 feasible one (duo-L6-s12 move 10).
 
-The hot loop is compiled with numba in :mod:`solver.search_core`; this module builds its
+The hot loop is compiled with numba in :mod:`solver.backends.search_kernel`; this module builds its
 arrays and checks the clock between chunks of nodes. On a time-out the answer is "unknown"
 (never "infeasible"); max-score returns the best layout found as "solved" with the root
 bound.
@@ -112,14 +112,14 @@ from typing import Callable
 
 import numpy as np
 
-from . import search_core as core
-from .pieces import MONOMINO, PIECE_NAMES, PIECES
-from .board import Board, neighbour_table
-from .placements import empty_board_placements, fitting_rows
-from .position import Placement
-from .problem import Problem
-from .solve import BackendResult, EitherEvent, SolveOptions, join_all
-from .symmetry import position_symmetries
+from solver.backends import search_kernel as core
+from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.board import Board, neighbour_table
+from solver.placements import empty_board_placements, fitting_rows
+from solver.position import Placement
+from solver.problem import Problem
+from solver.solve import BackendResult, EitherEvent, SolveOptions, join_all
+from solver.symmetry import position_symmetries
 
 MONO = PIECES[MONOMINO].index
 
@@ -216,7 +216,7 @@ class CountResult:
 
 @dataclass
 class _Search:
-    """The arrays of one search (see :mod:`solver.search_core`)."""
+    """The arrays of one search (see :mod:`solver.backends.search_kernel`)."""
 
     colours: tuple[str, ...]          # the colours the search plays (pieces left)
     held_colours: tuple[str, ...]     # colours whose monomino is held back, in order
@@ -483,7 +483,7 @@ MEMO_SIZE = 1 << 16
 
 def _with_memo(search: _Search) -> _Search | None:
     """A fresh copy of a one-colour FIND or MAXSCORE search (not yet run) with the
-    component memo on (see the module docstring and :func:`solver.search_core.run`), or
+    component memo on (see the module docstring and :func:`solver.backends.search_kernel.run`), or
     None if it cannot apply (several colours, a held monomino, the monomino-last check,
     counting, piece branching, more than 62 components) or would not help (one
     component)."""

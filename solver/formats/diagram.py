@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import MAX_SIDE, Board
-from .errors import InputError
-from .pieces import identify
-from .position import Placement, Position
-from .variants import COLOUR_LETTERS, LETTER_COLOURS
+from solver.board import MAX_SIDE, Board
+from solver.errors import InputError
+from solver.pieces import identify
+from solver.position import Placement, Position
+from solver.variants import COLOUR_LETTERS, LETTER_COLOURS
 
 EMPTY = "."
 BLOCKED = "#"

@@ -24,14 +24,14 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-from .board import MAX_SIDE, Board
-from .diagram import Diagram
-from .errors import InputError
-from .order import order_of_play
-from .pieces import MONOMINO, canonical_name
-from .position import ColourState, Placement, Position, sorted_pieces
-from .problem import GOALS, Problem
-from .variants import COLOUR_LETTERS, FULL_SET, VARIANTS, colour_name
+from solver.board import MAX_SIDE, Board
+from solver.formats.diagram import Diagram
+from solver.errors import InputError
+from solver.order import order_of_play
+from solver.pieces import MONOMINO, canonical_name
+from solver.position import ColourState, Placement, Position, sorted_pieces
+from solver.problem import GOALS, Problem
+from solver.variants import COLOUR_LETTERS, FULL_SET, VARIANTS, colour_name
 
 KEYS = {"title", "description", "source", "variant", "size", "colours", "goal",
         "monomino-last", "blocked", "diagram", "start", "pieces"}

@@ -14,14 +14,14 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from .endgame import endgame_check
-from .errors import InputError
-from .output import describe_problem, describe_result, endgame_line, print_board
-from .problem import Problem
-from .solution import read_solution, verify, write_json, write_text_atomic
-from .solve import BACKENDS, SolveOptions, SolveResult, solve
-from .sources import is_game_file, load_source
-from .variants import colour_name
+from solver.endgame import endgame_check
+from solver.errors import InputError
+from solver.cli.output import describe_problem, describe_result, endgame_line, print_board
+from solver.problem import Problem
+from solver.formats.solution import read_solution, verify, write_json, write_text_atomic
+from solver.solve import BACKENDS, SolveOptions, SolveResult, solve
+from solver.formats.sources import is_game_file, load_source
+from solver.variants import colour_name
 
 
 class BadInput(click.ClickException):
@@ -145,7 +145,7 @@ def check_params(backend: str, params: str) -> None:
     if backend == "search":
         raise InputError("--params sets CP-SAT parameters; the search backend has none",
                          where="--params")
-    from .cpsat import parse_params
+    from solver.backends.cpsat import parse_params
 
     parse_params(params)
 
@@ -168,7 +168,7 @@ def output_writer(out: str | None, problem: Problem):
     if suffix == ".json":
         return lambda result: write_json(result, path)
     if suffix in (".blksgf", ".sgf"):
-        from .game import sgf_variant
+        from solver.formats.game import sgf_variant
 
         try:
             sgf_variant(problem.position)
@@ -181,7 +181,7 @@ def output_writer(out: str | None, problem: Problem):
 
 def result_sgf(result: SolveResult) -> str:
     """A result as Pentobi SGF: the position, then the added pieces as moves."""
-    from .game import write_sgf
+    from solver.formats.game import write_sgf
 
     return write_sgf(result.problem.position, result.layout, name=result.problem.title or None)
 
@@ -195,7 +195,7 @@ def result_sgf(result: SolveResult) -> str:
 @click.option("--count", is_flag=True, help="Print only the number of legal moves.")
 def moves_command(game, colour, after, count):
     """List a colour's legal moves in a game record, in SGF notation (one per line)."""
-    from .game import game_moves
+    from solver.formats.game import game_moves
 
     if not is_game_file(game):
         raise InputError("not a game record: moves reads Pentobi .blksgf files", path=game)
@@ -261,7 +261,7 @@ def check_command(source, after, colours, backend, time_limit, workers, seed, pa
 def _to_move(position) -> str:
     """", X to move" (the next colour in turn order that has a legal move), ", game over"
     when no colour has one, or "" for a position without a turn order."""
-    from .placements import legal_moves
+    from solver.placements import legal_moves
 
     if not position.to_move:
         return ""
@@ -276,8 +276,8 @@ def _to_move(position) -> str:
 def _colour_arg(source: str, position, text: str) -> str:
     try:
         if is_game_file(source):
-            from .game import parse_colour
-            from .variants import VARIANTS
+            from solver.formats.game import parse_colour
+            from solver.variants import VARIANTS
 
             return parse_colour(VARIANTS[position.variant], text)
         name = colour_name(text)
@@ -325,7 +325,7 @@ def count_command(source, after, colours, limit, up_to_symmetry, time_limit):
     A stopped count prints a true lower bound and what stopped it (the limit or the time
     limit); up to symmetry that bound is ceil(layouts found / symmetries), since an orbit
     holds at most one layout per symmetry."""
-    from .search import count
+    from solver.backends.search import count
 
     problem = with_colours(load_source(source, after), source, colours)
     result = count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
@@ -357,7 +357,7 @@ def count_command(source, after, colours, limit, up_to_symmetry, time_limit):
 def export_command(source, fmt, after, colours, squares_primary, out):
     """Export the exact-cover formulation (items: pieces, squares, same-colour edges;
     options: placements). Connectivity is not expressible in exact cover: check covers."""
-    from .exact_cover import formulation, to_dlx
+    from solver.exact_cover import formulation, to_dlx
 
     problem = with_colours(load_source(source, after), source, colours)
     text = to_dlx(formulation(problem, squares_primary=squares_primary))

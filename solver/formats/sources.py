@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import InputError
-from .problem import Problem
+from solver.errors import InputError
+from solver.problem import Problem
 
 GAME_SUFFIXES = (".blksgf", ".sgf")
 
@@ -30,7 +30,7 @@ def load_source(path: str | Path, after: int | None = None) -> Problem:
         raise InputError("a solution file (JSON): use blokus-solo verify; this command reads "
                          "puzzles (.toml) and game records (.blksgf)", path=path)
     if is_game_file(path):
-        from .game import load_game
+        from solver.formats.game import load_game
 
         position = load_game(path).position(after)
         colours = tuple(c.name for c in position.colours if c.remaining)
@@ -40,6 +40,6 @@ def load_source(path: str | Path, after: int | None = None) -> Problem:
     if after is not None:
         raise InputError("--after applies to game records (.blksgf), not to puzzles",
                          path=path, where="--after")
-    from .puzzle import load_puzzle
+    from solver.formats.puzzle import load_puzzle
 
     return load_puzzle(path)

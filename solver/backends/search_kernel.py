@@ -1,6 +1,6 @@
 """The hot loop of the exact search, compiled with numba (``@njit(cache=True)``).
 
-See :mod:`solver.search` for the algorithm and the meaning of the arrays; this module only
+See :mod:`solver.backends.search` for the algorithm and the meaning of the arrays; this module only
 holds the compiled kernel :func:`run` and its helpers. The search is an explicit-stack
 depth-first search, so it can stop after a budget of nodes and be resumed: the Python side
 calls :func:`run` repeatedly and checks the clock in between (numba has no clock).
@@ -20,7 +20,7 @@ compiler on the user's machine. numba needs neither and caches the machine code.
 
 Measured (2-core machine shared with other sessions, load 2.5-4.5, numba 0.68; these
 figures predate the component memo and the rounded loss bound, whose effect
-:mod:`solver.search` gives):
+:mod:`solver.backends.search` gives):
 
 * compile time: first call 5 s on a quiet machine, 15 s at load 4 (every function of this
   module; ``cache=True`` keeps the machine code, under ``__pycache__`` or numba's user
@@ -455,7 +455,7 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
     ``params``: [mode (FIND, COUNT, MAXSCORE), count limit (0 = none), bonus (0/1), strong
     reach bound (0/1), piece branching (0/1), 2x2-block bound (0/1), size of the
     pieces tried after the exclusion child (0 = none), component memo (0/1)]. The arrays
-    are built by :func:`solver.search._build`; the state arrays are updated in place so
+    are built by :func:`solver.backends.search._build`; the state arrays are updated in place so
     that a PAUSE can be resumed by calling again. Results: ``fix[g]`` = layouts found that
     symmetry g fixes (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best``
     and ``st[S_BEST]`` (MAXSCORE).

@@ -76,13 +76,13 @@ from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
-from .board import Board, neighbour_table
-from .errors import InputError
-from .pieces import MONOMINO, PIECE_NAMES, PIECES
-from .placements import PlacementTable, placements_for
-from .position import Placement, Position
-from .problem import Problem
-from .solve import BackendResult, SolveOptions, layout_score
+from solver.board import Board, neighbour_table
+from solver.errors import InputError
+from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.placements import PlacementTable, placements_for
+from solver.position import Placement, Position
+from solver.problem import Problem
+from solver.solve import BackendResult, SolveOptions, layout_score
 
 MONOMINO_INDEX = PIECES[MONOMINO].index
 
@@ -816,7 +816,7 @@ def solve(problem: Problem, options: SolveOptions, cancel: threading.Event | Non
         cut_kind: "both" (default), "placement" (:func:`add_cuts` only) or "separator"
             (:func:`add_separator_cut` only), for measurements.
         constrain: called once on the built model to add constraints (e.g.
-            :func:`solver.symmetric.add_orbit_constraints`); "infeasible" then means no
+            :func:`solver.backends.symmetric.add_orbit_constraints`); "infeasible" then means no
             layout meets them too.
 
     Returns:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from .board import column_name
-from .diagram import EMPTY, render
-from .position import Position
-from .variants import COLOUR_LETTERS
+from solver.board import column_name
+from solver.formats.diagram import EMPTY, render
+from solver.position import Position
+from solver.variants import COLOUR_LETTERS
 
 #: Terminal colours of the squares (rich colour names).
 STYLES = {"blue": "blue", "yellow": "yellow", "red": "red", "green": "green",
@@ -19,7 +19,7 @@ def _cell_width(position: Position) -> int:
 
 
 def plain_board(position: Position) -> list[str]:
-    """The board as text lines: the diagram (:func:`solver.diagram.render`: ``.`` empty,
+    """The board as text lines: the diagram (:func:`solver.formats.diagram.render`: ``.`` empty,
     ``#`` blocked, colour letters) with row numbers on the left and column letters below."""
     board = position.board
     width = _cell_width(position)

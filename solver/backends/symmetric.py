@@ -33,12 +33,12 @@ from itertools import combinations
 
 import numpy as np
 
-from . import cpsat
-from .errors import InputError
-from .position import Placement, Position
-from .problem import Problem
-from .solve import BackendResult, EitherEvent, SolveOptions, join_all
-from .symmetry import SYMMETRY_NAMES, board_symmetries
+from solver.backends import cpsat
+from solver.errors import InputError
+from solver.position import Placement, Position
+from solver.problem import Problem
+from solver.solve import BackendResult, EitherEvent, SolveOptions, join_all
+from solver.symmetry import SYMMETRY_NAMES, board_symmetries
 
 
 @dataclass(frozen=True)
@@ -196,14 +196,14 @@ def expand(layout: dict[str, list[Placement]], symmetry: ColourSymmetry
 def solve(problem: Problem, options: SolveOptions = SolveOptions(),
           cancel: threading.Event | None = None) -> BackendResult:
     """Look for a layout that the best :func:`colour_symmetries` maps onto itself, with
-    CP-SAT on the reduced problem (:func:`solver.cpsat.solve` plus
+    CP-SAT on the reduced problem (:func:`solver.backends.cpsat.solve` plus
     :func:`add_orbit_constraints`): ``options.workers`` single-worker CP-SAT runs with
     seeds ``seed``, ``seed + 1``, ... in threads; the first answer stops the others.
 
     Single-worker runs because, *measured* on the 84-piece Classic puzzle (each colour's
     monomino last, 2 cores): one CP-SAT worker solved seeds 0-3 in 15-36 s, while one
     2-worker run needed 133 s (seed 0) and more than 540 s (seed 1); without the steering
-    penalties (:func:`solver.cpsat.add_guide_penalties`) seeds 0 and 1 were unknown
+    penalties (:func:`solver.backends.cpsat.add_guide_penalties`) seeds 0 and 1 were unknown
     after 300 s.
 
     Returns:

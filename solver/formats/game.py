@@ -48,14 +48,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from .board import Board
-from .errors import InputError, PieceError, RuleError, SquareError
-from .pieces import PIECES
-from .placements import legal_moves
-from .position import Placement, Position, sorted_pieces
-from .rules import move_problem, shape_name
-from .sgf import Location, Node, Property, decode, format_property, parse
-from .variants import VARIANTS, Variant, colour_name
+from solver.board import Board
+from solver.errors import InputError, PieceError, RuleError, SquareError
+from solver.pieces import PIECES
+from solver.placements import legal_moves
+from solver.position import Placement, Position, sorted_pieces
+from solver.rules import move_problem, shape_name
+from solver.formats.sgf import Location, Node, Property, decode, format_property, parse
+from solver.variants import VARIANTS, Variant, colour_name
 
 APPLICATION = "blokus-solo"
 

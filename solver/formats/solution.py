@@ -31,15 +31,15 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .board import Board
-from .checker import CheckReport, check_layout
-from .errors import InputError
-from .pieces import canonical_name
-from .position import ColourState, Placement, Position, sorted_pieces
-from .problem import GOALS
-from .rules import shape_name
-from .solve import SolveResult
-from .variants import FULL_SET, colour_name, variant as builtin_variant
+from solver.board import Board
+from solver.checker import CheckReport, check_layout
+from solver.errors import InputError
+from solver.pieces import canonical_name
+from solver.position import ColourState, Placement, Position, sorted_pieces
+from solver.problem import GOALS
+from solver.rules import shape_name
+from solver.solve import SolveResult
+from solver.variants import FULL_SET, colour_name, variant as builtin_variant
 
 FORMAT = "blokus-solo-solution/1"
 STATUSES: tuple[str, ...] = ("solved", "optimal", "infeasible", "unknown")

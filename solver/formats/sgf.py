@@ -12,10 +12,10 @@ Identifiers may contain digits because Pentobi uses ``1``..``4`` and ``A1``..``A
 module. Inside a value, ``\\`` escapes the next character (so ``\\]`` is ``]`` and
 ``\\\\`` is ``\\``) and ``\\`` before a line break removes the break (a "soft" line break).
 Whitespace is allowed anywhere between tokens. Nothing here knows about Blokus: the
-meaning of the properties is in :mod:`solver.game`.
+meaning of the properties is in :mod:`solver.formats.game`.
 
 Every node and property keeps its :class:`Location` (1-based line and column of its first
-character) so that errors, here and in :mod:`solver.game`, can name the place. All errors
+character) so that errors, here and in :mod:`solver.formats.game`, can name the place. All errors
 are :class:`~solver.errors.InputError` with ``where="line L, column C"``. The parser is
 iterative, so deeply nested variations cannot exhaust the Python stack.
 """
@@ -26,7 +26,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterable
 
-from .errors import InputError
+from solver.errors import InputError
 
 _WHITESPACE = frozenset(" \t\r\n\f\v\ufeff")
 

@@ -1,0 +1,1 @@
+"""The ``blokus-solo`` command line: commands, printed output and the terminal board."""
