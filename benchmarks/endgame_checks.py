@@ -37,34 +37,59 @@ def main(argv=None) -> int:
     for path, n, position, state in checked_positions(args.games, args.every):
         a = endgame_check(position, state.name, options, name=str(path))
         best = a.best.status if a.best else ""
-        row = (path.name, n, state.name, len(state.remaining), a.answer, best,
-               a.best.score if a.best and a.best.layout is not None else "",
-               round(a.seconds, 4))
+        row = (
+            path.name,
+            n,
+            state.name,
+            len(state.remaining),
+            a.answer,
+            best,
+            a.best.score if a.best and a.best.layout is not None else "",
+            round(a.seconds, 4),
+        )
         rows.append(row)
         if args.rows:
-            print("%-28s %3d %-7s %2d %-7s %-8s %5s %8.4fs" % row, flush=True)
+            print("{:<28} {:>3} {:<7} {:>2} {:<7} {:<8} {:>5} {:8.4f}s".format(*row), flush=True)
     if not rows:
         print("no check matches (try a smaller --every)", file=sys.stderr)
         return 2
     if args.csv:
         with args.csv.open("w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["game", "after", "colour", "left", "answer", "best_status",
-                        "best_score", "seconds"])
+            w.writerow(
+                [
+                    "game",
+                    "after",
+                    "colour",
+                    "left",
+                    "answer",
+                    "best_status",
+                    "best_score",
+                    "seconds",
+                ]
+            )
             w.writerows(rows)
     times = [r[-1] for r in rows]
     answers = Counter(r[4] for r in rows)
     bests = Counter(r[5] for r in rows if r[4] == "no")
-    print(f"{len(rows)} checks ({args.backend} backend, {args.limit:g} s limit per solve), "
-          f"{sum(times):.0f} s in all")
+    print(
+        f"{len(rows)} checks ({args.backend} backend, {args.limit:g} s limit per solve), "
+        f"{sum(times):.0f} s in all"
+    )
     print(f"answers: yes {answers['yes']}, no {answers['no']}, unknown {answers['unknown']}")
-    print(f"best after a no: proven optimal {bests['optimal']}, bound only {bests['solved']}, "
-          f"unknown {bests['unknown']}")
-    print(f"time per check: median {statistics.median(times):.4f} s, "
-          f"90th percentile {statistics.quantiles(times, n=10)[-1]:.4f} s, worst {max(times):.3f} s")
+    print(
+        f"best after a no: proven optimal {bests['optimal']}, bound only {bests['solved']}, "
+        f"unknown {bests['unknown']}"
+    )
+    print(
+        f"time per check: median {statistics.median(times):.4f} s, "
+        f"90th percentile {statistics.quantiles(times, n=10)[-1]:.4f} s, worst {max(times):.3f} s"
+    )
     worst = max(rows, key=lambda r: r[-1])
-    print(f"worst: {worst[0]} after {worst[1]} placements, {worst[2]} ({worst[3]} pieces left): "
-          f"{worst[4]} in {worst[-1]} s")
+    print(
+        f"worst: {worst[0]} after {worst[1]} placements, {worst[2]} ({worst[3]} pieces left): "
+        f"{worst[4]} in {worst[-1]} s"
+    )
     return 0
 
 

@@ -26,8 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser, limit_help: str) -> None:
     parser.add_argument("--csv", type=Path, help="write one row per check to this file")
 
 
-def checked_positions(games: Path, every: int, max_left: int | None = None
-                      ) -> Iterator[tuple[Path, int, Position, ColourState]]:
+def checked_positions(
+    games: Path, every: int, max_left: int | None = None
+) -> Iterator[tuple[Path, int, Position, ColourState]]:
     """(game file, placements played, position, colour state) for every game, at placements
     every, 2 * every, ..., for each colour with 1..max_left pieces left (any number when
     max_left is None)."""

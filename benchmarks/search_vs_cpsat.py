@@ -34,15 +34,24 @@ def checks(games: Path, every: int, max_left: int | None = None):
     """Yield (game file name, placements played, colour, pieces left, problem), for the
     colours with 1..max_left pieces left."""
     for path, n, position, state in checked_positions(games, every, max_left):
-        yield (path.name, n, state.name, len(state.remaining),
-               Problem(position, (state.name,), "place-all", name=str(path)))
+        yield (
+            path.name,
+            n,
+            state.name,
+            len(state.remaining),
+            Problem(position, (state.name,), "place-all", name=str(path)),
+        )
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_arguments(parser, "seconds per check and backend")
-    parser.add_argument("--max-left", type=int, default=None,
-                        help="only colours with at most this many pieces left (endgames)")
+    parser.add_argument(
+        "--max-left",
+        type=int,
+        default=None,
+        help="only colours with at most this many pieces left (endgames)",
+    )
     args = parser.parse_args(argv)
     if not args.games.is_dir():
         print(f"no games at {args.games}", file=sys.stderr)
@@ -74,9 +83,11 @@ def main(argv=None) -> int:
             disagreements.append(row)
         rows.append(row)
         if args.rows:
-            print(f"{name:34s} {n:3d} {colour:7s} {left:2d}  search {row['search']:7s} "
-                  f"{row['search_s']:8.4f}s  cpsat {row['cpsat']:7s} {row['cpsat_s']:8.4f}s",
-                  flush=True)
+            print(
+                f"{name:34s} {n:3d} {colour:7s} {left:2d}  search {row['search']:7s} "
+                f"{row['search_s']:8.4f}s  cpsat {row['cpsat']:7s} {row['cpsat_s']:8.4f}s",
+                flush=True,
+            )
     if not rows:
         print("no check matches (try a smaller --every or a larger --max-left)", file=sys.stderr)
         return 2
@@ -85,15 +96,19 @@ def main(argv=None) -> int:
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
-    print(f"{len(rows)} checks, limit {args.limit:g} s, "
-          f"pieces left <= {args.max_left if args.max_left else 'any'}, "
-          f"{time.perf_counter() - started:.0f} s in all")
+    print(
+        f"{len(rows)} checks, limit {args.limit:g} s, "
+        f"pieces left <= {args.max_left if args.max_left else 'any'}, "
+        f"{time.perf_counter() - started:.0f} s in all"
+    )
     print(f"{'':8s} {'median s':>10s} {'mean s':>10s} {'worst s':>10s}   yes    no unknown error")
     for b in backends:
         t = times[b]
         a = answers[b]
-        print(f"{b:8s} {statistics.median(t):10.4f} {statistics.mean(t):10.4f} {max(t):10.3f}"
-              f"  {a['yes']:4d}  {a['no']:4d}  {a['unknown']:6d} {a['error']:5d}")
+        print(
+            f"{b:8s} {statistics.median(t):10.4f} {statistics.mean(t):10.4f} {max(t):10.3f}"
+            f"  {a['yes']:4d}  {a['no']:4d}  {a['unknown']:6d} {a['error']:5d}"
+        )
     ratio = statistics.median(times["cpsat"]) / statistics.median(times["search"])
     print(f"median ratio cpsat / search: {ratio:.1f}x")
     both = [(s, c) for s, c in zip(times["search"], times["cpsat"])]

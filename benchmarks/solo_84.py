@@ -27,8 +27,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--puzzle", type=Path, default=ROOT / "puzzles" / "classic-solo-84.toml")
     parser.add_argument("--backend", default="symmetric", choices=BACKENDS)
-    parser.add_argument("--seeds", type=int, default=5,
-                        help="runs, with seeds 0, w, 2w, ... (w = --workers)")
+    parser.add_argument(
+        "--seeds", type=int, default=5, help="runs, with seeds 0, w, 2w, ... (w = --workers)"
+    )
     parser.add_argument("--limit", type=float, default=600.0, help="seconds per run")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
@@ -37,16 +38,22 @@ def main(argv=None) -> int:
     for run in range(args.seeds):
         # the symmetric backend runs seeds seed .. seed + workers - 1: keep runs disjoint
         seed = run * args.workers
-        options = SolveOptions(backend=args.backend, time_limit=args.limit,
-                               workers=args.workers, seed=seed)
+        options = SolveOptions(
+            backend=args.backend, time_limit=args.limit, workers=args.workers, seed=seed
+        )
         result = solve(problem, options)
         solved += result.status == "solved"
         times.append(result.wall_time)
-        print(f"seed {seed}: {result.status:8s} {result.wall_time:7.1f} s  [{result.backend}]"
-              f"  score {result.score}", flush=True)
-    print(f"{args.puzzle.name}, {args.backend}: solved {solved} of {args.seeds}, "
-          f"median {statistics.median(times):.1f} s, worst {max(times):.1f} s "
-          f"(limit {args.limit:g} s)")
+        print(
+            f"seed {seed}: {result.status:8s} {result.wall_time:7.1f} s  [{result.backend}]"
+            f"  score {result.score}",
+            flush=True,
+        )
+    print(
+        f"{args.puzzle.name}, {args.backend}: solved {solved} of {args.seeds}, "
+        f"median {statistics.median(times):.1f} s, worst {max(times):.1f} s "
+        f"(limit {args.limit:g} s)"
+    )
     return 0
 
 

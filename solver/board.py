@@ -103,7 +103,9 @@ class Board:
     @cached_property
     def edge_neighbours(self) -> tuple[tuple[int, ...], ...]:
         """For each square, the squares sharing an edge with it (no wrap-around)."""
-        return tuple(self._neighbours(s, ((-1, 0), (1, 0), (0, -1), (0, 1))) for s in range(self.size))
+        return tuple(
+            self._neighbours(s, ((-1, 0), (1, 0), (0, -1), (0, 1))) for s in range(self.size)
+        )
 
     @cached_property
     def corner_neighbours(self) -> tuple[tuple[int, ...], ...]:
@@ -128,8 +130,9 @@ class Board:
         return mask
 
 
-def neighbour_table(lists: tuple[tuple[int, ...], ...], width: int,
-                    pad_row: bool = False) -> np.ndarray:
+def neighbour_table(
+    lists: tuple[tuple[int, ...], ...], width: int, pad_row: bool = False
+) -> np.ndarray:
     """Neighbour lists (such as :attr:`Board.edge_neighbours`) as one array.
 
     Args:

@@ -10,8 +10,8 @@ it is shown.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from solver.pieces import MONOMINO
 from solver.position import Placement, Position
@@ -91,15 +91,27 @@ def check_layout(position: Position, layout: Mapping[str, Sequence[Placement]]) 
             problem = move_problem(current, colour, placement)
             if problem:
                 where = ",".join(board.names(placement.squares))
-                return CheckReport(f"{colour} move {n} ({placement.piece} at {where}): {problem}", None)
+                return CheckReport(
+                    f"{colour} move {n} ({placement.piece} at {where}): {problem}", None
+                )
             current = current.with_placement(colour, placement)
     reports = []
     for state in current.colours:
         added = list(layout.get(state.name, ()))
-        last = monomino_can_be_last(position, state.name, added) if added else (
-            state.last_piece == MONOMINO)
-        reports.append(ColourReport(state.name, len(added), state.remaining,
-                                    current.score(state.name, monomino_last=last), last))
+        last = (
+            monomino_can_be_last(position, state.name, added)
+            if added
+            else (state.last_piece == MONOMINO)
+        )
+        reports.append(
+            ColourReport(
+                state.name,
+                len(added),
+                state.remaining,
+                current.score(state.name, monomino_last=last),
+                last,
+            )
+        )
     return CheckReport(None, current, tuple(reports))
 
 
@@ -111,8 +123,11 @@ def monomino_can_be_last(position: Position, colour: str, added: Sequence[Placem
     monomino too, in Junior) stay connected by corner contact to the colour's squares
     already on the board (or, with none, to the piece on the start square) without m.
     """
-    return any(_connected_without(position, colour, added, k)
-               for k, p in enumerate(added) if p.piece == MONOMINO)
+    return any(
+        _connected_without(position, colour, added, k)
+        for k, p in enumerate(added)
+        if p.piece == MONOMINO
+    )
 
 
 def _connected_without(position: Position, colour: str, added: Sequence[Placement], k: int) -> bool:

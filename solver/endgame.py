@@ -24,7 +24,7 @@ from typing import Literal
 from solver.pieces import PIECES
 from solver.position import Position
 from solver.problem import Problem
-from solver.solve import SolveOptions, SolveResult, SolverBug, solve
+from solver.solve import SolveOptions, SolverBug, SolveResult, solve
 
 Answer = Literal["yes", "no", "unknown"]
 
@@ -60,8 +60,9 @@ class EndgameAnswer:
         return sum(PIECES[p.piece].size for p in self.best.layout.get(self.colour, []))
 
 
-def endgame_check(position: Position, colour: str, options: SolveOptions = SolveOptions(),
-                  name: str = "") -> EndgameAnswer:
+def endgame_check(
+    position: Position, colour: str, options: SolveOptions = SolveOptions(), name: str = ""
+) -> EndgameAnswer:
     """Can ``colour`` place all its remaining pieces in ``position``, others frozen?
 
     Args:
@@ -103,8 +104,10 @@ def cap_after_no(best: SolveResult, position: Position, colour: str) -> SolveRes
     bound = cap if best.bound is None else min(best.bound, cap)
     score = best.score
     if score is not None and score > cap:
-        raise SolverBug(f"{best.backend}: max-score layout scores {score} for {colour}, but "
-                        f"place-all was proven infeasible (at most {cap})")
+        raise SolverBug(
+            f"{best.backend}: max-score layout scores {score} for {colour}, but "
+            f"place-all was proven infeasible (at most {cap})"
+        )
     if best.status == "infeasible":  # not expected: the empty layout is always legal
         return best
     status = "optimal" if score is not None and score >= bound else best.status

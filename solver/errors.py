@@ -32,7 +32,7 @@ class InputError(BlokusError):
         parts = [p for p in (self.path, self.where) if p]
         return ": ".join(parts + [self.message])
 
-    def located(self, *, path: str | None = None, where: str | None = None) -> "InputError":
+    def located(self, *, path: str | None = None, where: str | None = None) -> InputError:
         """Return a copy of this error with the file and/or place filled in where missing."""
         return type(self)(self.message, path=self.path or path, where=self.where or where)
 

@@ -88,7 +88,7 @@ class ExactCover:
     def option(self, k: int) -> list[str]:
         """Item names of option ``k``."""
         names = self.items
-        return [names[i] for i in self.option_items[self.option_ptr[k]: self.option_ptr[k + 1]]]
+        return [names[i] for i in self.option_items[self.option_ptr[k] : self.option_ptr[k + 1]]]
 
 
 def colour_letter(colour: str) -> str:
@@ -131,10 +131,15 @@ def formulation(problem: Problem, squares_primary: bool = False) -> ExactCover:
     copies: dict[tuple[str, str], list[str]] = {}
     for colour in problem.colours:
         letter = colour_letter(colour)
-        for piece, n in sorted(Counter(position.colour(colour).remaining).items(),
-                               key=lambda kv: PIECE_NAMES.index(kv[0])):
-            names = [f"{letter}.{piece}"] if n == 1 else [
-                f"{letter}.{piece}{chr(ord('a') + i)}" for i in range(n)]
+        for piece, n in sorted(
+            Counter(position.colour(colour).remaining).items(),
+            key=lambda kv: PIECE_NAMES.index(kv[0]),
+        ):
+            names = (
+                [f"{letter}.{piece}"]
+                if n == 1
+                else [f"{letter}.{piece}{chr(ord('a') + i)}" for i in range(n)]
+            )
             copies[(colour, piece)] = names
             pieces.extend(names)
     rows: list[tuple[list[str], tuple[str, Placement] | None]] = []
@@ -161,9 +166,15 @@ def formulation(problem: Problem, squares_primary: bool = False) -> ExactCover:
         flat.extend(index[it] for it in items)
         ptr[k + 1] = len(flat)
     title = problem.name or f"{board.rows}x{board.cols} board"
-    return ExactCover(primary, secondary, ptr, np.array(flat, dtype=np.int32),
-                      tuple(p for _, p in rows),
-                      f"{title}; colours {', '.join(problem.colours)}", squares_primary)
+    return ExactCover(
+        primary,
+        secondary,
+        ptr,
+        np.array(flat, dtype=np.int32),
+        tuple(p for _, p in rows),
+        f"{title}; colours {', '.join(problem.colours)}",
+        squares_primary,
+    )
 
 
 def to_dlx(ec: ExactCover) -> str:
@@ -177,10 +188,15 @@ def to_dlx(ec: ExactCover) -> str:
     lines = [
         f"| blokus-solo exact cover: {ec.title}",
         f"| primary items: one per remaining piece (copy) of each played colour ({example}, ...)"
-        + (" and every free square (squares primary; one hole option per square)"
-           if ec.squares_primary else ""),
-        "| secondary items: " + ("" if ec.squares_primary else "the free squares (e.g. e10) and ")
-        + f"one per colour and grid edge: {letter}.e10r = the edge e10-f10, {letter}.e10u = e10-e11",
+        + (
+            " and every free square (squares primary; one hole option per square)"
+            if ec.squares_primary
+            else ""
+        ),
+        "| secondary items: "
+        + ("" if ec.squares_primary else "the free squares (e.g. e10) and ")
+        + f"one per colour and grid edge: {letter}.e10r = the edge e10-f10, "
+        + f"{letter}.e10u = e10-e11",
         "| options: one per placement (and piece copy): piece item, squares, edge items",
         "| copies of one piece (B.V3a, B.V3b: Junior) are interchangeable: a layout using both",
         "| appears as 2 covers per doubled piece",

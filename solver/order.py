@@ -2,20 +2,22 @@
 
 Solvers find layouts as sets. A legal order exists iff the pieces are edge-disjoint and
 their corner-contact graph connects every piece to the colour's squares already on the
-board (or to the piece on its start square); any order that grows the connected set from there is legal.
+board (or to the piece on its start square); any order that grows the connected set from
+there is legal.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from solver.pieces import MONOMINO
 from solver.position import Placement, Position
 from solver.rules import corner_touches
 
 
-def order_of_play(position: Position, colour: str, placements: Sequence[Placement],
-                  monomino_last: bool = False) -> list[Placement] | None:
+def order_of_play(
+    position: Position, colour: str, placements: Sequence[Placement], monomino_last: bool = False
+) -> list[Placement] | None:
     """A legal order of play for the placements a colour adds.
 
     Args:
@@ -35,9 +37,12 @@ def order_of_play(position: Position, colour: str, placements: Sequence[Placemen
         for k, p in enumerate(placements):
             if p.piece != MONOMINO:
                 continue
-            rest = _grown(position, colour, placements[:k] + placements[k + 1:])
-            if rest is not None and (rest or position.colour(colour).squares) and \
-                    _touches(position, colour, rest, p):
+            rest = _grown(position, colour, placements[:k] + placements[k + 1 :])
+            if (
+                rest is not None
+                and (rest or position.colour(colour).squares)
+                and _touches(position, colour, rest, p)
+            ):
                 return rest + [p]
     return _grown(position, colour, placements)
 
@@ -56,7 +61,9 @@ def _grown(position: Position, colour: str, placements: list[Placement]) -> list
     reached = set(state.squares)
     while todo:
         if reached:
-            nxt = next((p for p in todo if corner_touches(board, p.squares, frozenset(reached))), None)
+            nxt = next(
+                (p for p in todo if corner_touches(board, p.squares, frozenset(reached))), None
+            )
         else:
             nxt = next((p for p in todo if state.start in p.squares), None)
         if nxt is None:

@@ -21,21 +21,18 @@ Shape = tuple[Cell, ...]
 def _shape(picture: str) -> Shape:
     """Cells of an ASCII picture: 'X' marks a square, rows top to bottom separated by '/'."""
     return tuple(
-        (r, c)
-        for r, row in enumerate(picture.split("/"))
-        for c, ch in enumerate(row)
-        if ch == "X"
+        (r, c) for r, row in enumerate(picture.split("/")) for c, ch in enumerate(row) if ch == "X"
     )
 
 
-def normalise(cells: "list[Cell] | Shape") -> Shape:
+def normalise(cells: list[Cell] | Shape) -> Shape:
     """Translate cells so that the smallest row and column are 0; return them sorted."""
     r0 = min(r for r, _ in cells)
     c0 = min(c for _, c in cells)
     return tuple(sorted((r - r0, c - c0) for r, c in cells))
 
 
-def orientations_of(cells: "list[Cell] | Shape") -> tuple[Shape, ...]:
+def orientations_of(cells: list[Cell] | Shape) -> tuple[Shape, ...]:
     """All distinct fixed orientations (rotations and reflections) of a shape, sorted."""
     seen: set[Shape] = set()
     current = list(cells)
@@ -108,8 +105,19 @@ PIECES: dict[str, Piece] = {
 
 #: Other names in common use, accepted in input and mapped to Pentobi's.
 ALIASES: dict[str, str] = {
-    "I1": "1", "I2": "2", "L3": "V3", "O4": "O", "S4": "Z4", "F5": "F", "N5": "N",
-    "P5": "P", "U5": "U", "W5": "W", "X5": "X", "Y5": "Y", "S5": "Z5",
+    "I1": "1",
+    "I2": "2",
+    "L3": "V3",
+    "O4": "O",
+    "S4": "Z4",
+    "F5": "F",
+    "N5": "N",
+    "P5": "P",
+    "U5": "U",
+    "W5": "W",
+    "X5": "X",
+    "Y5": "Y",
+    "S5": "Z5",
 }
 
 MONOMINO = "1"
@@ -134,7 +142,7 @@ def piece(name: str) -> Piece:
     return PIECES[canonical_name(name)]
 
 
-def identify(cells: "list[Cell] | Shape") -> Piece | None:
+def identify(cells: list[Cell] | Shape) -> Piece | None:
     """The piece whose shape (in any orientation) these cells form, or None."""
     shape = normalise(list(cells))
     for p in PIECES.values():

@@ -52,10 +52,11 @@ class PlacementTable:
         sq = self.squares[i]
         return Placement(PIECE_NAMES[self.piece[i]], frozenset(int(s) for s in sq[sq >= 0]))
 
-    def subset(self, keep: np.ndarray) -> "PlacementTable":
+    def subset(self, keep: np.ndarray) -> PlacementTable:
         """The rows selected by a boolean mask or index array."""
-        return PlacementTable(self.rows, self.cols, self.piece[keep], self.squares[keep],
-                              self.playable[keep])
+        return PlacementTable(
+            self.rows, self.cols, self.piece[keep], self.squares[keep], self.playable[keep]
+        )
 
     def covering(self) -> tuple[np.ndarray, np.ndarray]:
         """For each square, the placements covering it, as CSR arrays.
@@ -87,8 +88,9 @@ def empty_board_placements(rows: int, cols: int) -> PlacementTable:
             height, width = cells.max(axis=0) + 1
             if height > rows or width > cols:
                 continue
-            r0, c0 = np.meshgrid(np.arange(rows - height + 1), np.arange(cols - width + 1),
-                                 indexing="ij")
+            r0, c0 = np.meshgrid(
+                np.arange(rows - height + 1), np.arange(cols - width + 1), indexing="ij"
+            )
             anchors = (r0 * cols + c0).ravel()
             offsets = cells[:, 0] * cols + cells[:, 1]
             block = np.full((len(anchors), MAX_PIECE), -1, dtype=np.int32)
@@ -96,8 +98,9 @@ def empty_board_placements(rows: int, cols: int) -> PlacementTable:
             squares.append(block)
             pieces.append(np.full(len(anchors), piece.index, dtype=np.int16))
     piece_arr = np.concatenate(pieces)
-    table = PlacementTable(rows, cols, piece_arr, np.concatenate(squares),
-                           np.ones(len(piece_arr), dtype=bool))
+    table = PlacementTable(
+        rows, cols, piece_arr, np.concatenate(squares), np.ones(len(piece_arr), dtype=bool)
+    )
     for arr in (table.piece, table.squares, table.playable):
         arr.setflags(write=False)
     return table
@@ -108,8 +111,8 @@ def _grid_shift_any(mask: np.ndarray, rows: int, cols: int, steps) -> np.ndarray
     grid = mask.reshape(rows, cols)
     out = np.zeros_like(grid)
     for dr, dc in steps:
-        src = grid[max(dr, 0): rows + min(dr, 0), max(dc, 0): cols + min(dc, 0)]
-        out[max(-dr, 0): rows + min(-dr, 0), max(-dc, 0): cols + min(-dc, 0)] |= src
+        src = grid[max(dr, 0) : rows + min(dr, 0), max(dc, 0) : cols + min(dc, 0)]
+        out[max(-dr, 0) : rows + min(-dr, 0), max(-dc, 0) : cols + min(-dc, 0)] |= src
     return out.ravel()
 
 

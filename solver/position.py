@@ -8,9 +8,9 @@ monomino bonus of a finished colour can be judged from the piece it really place
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterable
 
 from solver.board import Board
 from solver.errors import InputError
@@ -107,7 +107,7 @@ class Position:
             raise InputError(f"square {self.board.name(min(clash))} is blocked and taken")
 
     @classmethod
-    def empty(cls, v: Variant) -> "Position":
+    def empty(cls, v: Variant) -> Position:
         """The start position of a built-in variant: empty board, every piece to place."""
         board = Board(v.rows, v.cols)
         colours = tuple(
@@ -119,8 +119,9 @@ class Position:
     def colour(self, name: str) -> ColourState:
         """The state of one colour. Raises InputError if the position has no such colour."""
         if name not in self._index:
-            raise InputError(f"no colour {name!r} in this position "
-                             f"(colours: {', '.join(self.colour_names)})")
+            raise InputError(
+                f"no colour {name!r} in this position (colours: {', '.join(self.colour_names)})"
+            )
         return self.colours[self._index[name]]
 
     @property
@@ -138,7 +139,7 @@ class Position:
         """Colour name of every covered square."""
         return {sq: c.name for c in self.colours for sq in c.squares}
 
-    def with_placement(self, colour: str, placement: Placement) -> "Position":
+    def with_placement(self, colour: str, placement: Placement) -> Position:
         """This position with one more piece of a colour on the board.
 
         No rule is checked here (see :func:`solver.rules.move_problem`); the piece is taken

@@ -13,7 +13,7 @@ Nothing here uses the precomputed placements or any solver. A move by a colour i
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from solver.board import Board
 from solver.pieces import PIECES, Cell, Shape
@@ -75,7 +75,10 @@ def move_problem(position: Position, colour: str, placement: Placement) -> str |
     off = [s for s in squares if not 0 <= s < board.size]
     if off:
         return f"square number {off[0]} is off the board"
-    if shape_name(board, squares) != placement.piece or len(squares) != PIECES[placement.piece].size:
+    if (
+        shape_name(board, squares) != placement.piece
+        or len(squares) != PIECES[placement.piece].size
+    ):
         return f"squares {','.join(board.names(squares))} do not form piece {placement.piece}"
     for s in sorted(squares):
         if s in board.blocked:

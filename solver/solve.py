@@ -10,8 +10,9 @@ from __future__ import annotations
 import importlib
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Literal
+from typing import Literal
 
 from solver.checker import CheckReport, check_layout
 from solver.order import order_of_play
@@ -151,8 +152,16 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> SolveResu
     if raw.layout is not None:
         layout, report = _order_and_check(problem, raw.layout, name)
         _check_bound(problem, raw, report, name)
-    return SolveResult(problem, raw.status, layout, report, raw.bound, name,
-                       time.perf_counter() - started, raw.stats)
+    return SolveResult(
+        problem,
+        raw.status,
+        layout,
+        report,
+        raw.bound,
+        name,
+        time.perf_counter() - started,
+        raw.stats,
+    )
 
 
 def layout_score(problem: Problem, found: dict[str, list[Placement]]) -> int:
@@ -192,5 +201,7 @@ def _check_bound(problem: Problem, raw: BackendResult, report: CheckReport, back
         return
     total = sum(report.report(c).score for c in problem.colours)
     if total > raw.bound or (raw.status == "optimal" and total != raw.bound):
-        raise SolverBug(f"{backend}: {raw.status} with bound {raw.bound}, but the rules score "
-                        f"the layout {total}")
+        raise SolverBug(
+            f"{backend}: {raw.status} with bound {raw.bound}, but the rules score "
+            f"the layout {total}"
+        )

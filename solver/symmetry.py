@@ -17,13 +17,17 @@ import numpy as np
 from solver.board import Board
 from solver.position import Position
 
-
 #: Names of the symmetries :func:`board_symmetries` returns, in its order.
 SYMMETRY_NAMES: tuple[str, ...] = (
-    "identity", "half turn", "left-right mirror", "top-bottom mirror",
+    "identity",
+    "half turn",
+    "left-right mirror",
+    "top-bottom mirror",
     "mirror in the diagonal through the top-left corner",
     "mirror in the diagonal through the top-right corner",
-    "quarter turn clockwise", "quarter turn anticlockwise")
+    "quarter turn clockwise",
+    "quarter turn anticlockwise",
+)
 
 
 def board_symmetries(board: Board) -> list[np.ndarray]:

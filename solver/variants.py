@@ -16,7 +16,12 @@ from solver.pieces import PIECE_NAMES
 
 #: Colour names and the letter each one has in board diagrams.
 COLOUR_LETTERS: dict[str, str] = {
-    "blue": "B", "yellow": "Y", "red": "R", "green": "G", "purple": "P", "orange": "O",
+    "blue": "B",
+    "yellow": "Y",
+    "red": "R",
+    "green": "G",
+    "purple": "P",
+    "orange": "O",
 }
 LETTER_COLOURS: dict[str, str] = {v: k for k, v in COLOUR_LETTERS.items()}
 
@@ -54,8 +59,13 @@ class Variant:
         return self.starts[self.colours.index(colour)]
 
 
-_CLASSIC = dict(rows=20, cols=20, colours=("blue", "yellow", "red", "green"),
-                starts=("a20", "t20", "t1", "a1"), pieces=FULL_SET)
+_CLASSIC = dict(
+    rows=20,
+    cols=20,
+    colours=("blue", "yellow", "red", "green"),
+    starts=("a20", "t20", "t1", "a1"),
+    pieces=FULL_SET,
+)
 _DUO = dict(rows=14, cols=14, colours=("purple", "orange"), starts=("e10", "j5"))
 
 VARIANTS: dict[str, Variant] = {

@@ -69,8 +69,11 @@ def orbits(layouts, perms):
     for layout in layouts:
         forms = []
         for perm in perms:
-            forms.append(frozenset(
-                (c, Placement(p.piece, frozenset(int(perm[s]) for s in p.squares)))
-                for c, p in layout))
+            forms.append(
+                frozenset(
+                    (c, Placement(p.piece, frozenset(int(perm[s]) for s in p.squares)))
+                    for c, p in layout
+                )
+            )
         seen.add(min(forms, key=lambda f: sorted((c, p.piece, sorted(p.squares)) for c, p in f)))
     return len(seen)

@@ -10,6 +10,7 @@ the smallest positions the search's count equals a brute-force enumeration (test
 from __future__ import annotations
 
 import pytest
+from brute import brute_count
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -19,9 +20,6 @@ from solver.pieces import PIECE_NAMES
 from solver.position import ColourState, Position
 from solver.problem import Problem
 from solver.solve import SolveOptions, solve
-
-from brute import brute_count
-
 
 LIMIT = 3.0
 
@@ -34,8 +32,9 @@ def positions(draw):
     blocked = draw(st.sets(st.integers(0, size - 1), max_size=size // 6))
     free = sorted(set(range(size)) - blocked)
     n_colours = draw(st.integers(1, 2))
-    starts = draw(st.lists(st.sampled_from(free), min_size=n_colours, max_size=n_colours,
-                           unique=True))
+    starts = draw(
+        st.lists(st.sampled_from(free), min_size=n_colours, max_size=n_colours, unique=True)
+    )
     n_pieces = draw(st.integers(2, 6))
     pieces = draw(st.lists(st.sampled_from(PIECE_NAMES), min_size=n_pieces, max_size=n_pieces))
     split = draw(st.integers(1, n_pieces - 1)) if n_colours == 2 else n_pieces
@@ -47,8 +46,9 @@ def positions(draw):
     )
     monomino_last = draw(st.booleans()) and all("1" in c.remaining for c in colours)
     board = Board(rows, cols, frozenset(blocked))
-    return Problem(Position(board, colours), tuple(c.name for c in colours), "place-all",
-                   monomino_last)
+    return Problem(
+        Position(board, colours), tuple(c.name for c in colours), "place-all", monomino_last
+    )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -59,7 +59,9 @@ def test_search_and_cpsat_agree(problem):
     assume(by_search.status != "unknown" and by_cpsat.status != "unknown")
     event(f"search: {by_search.status}")
     assert (by_search.status == "solved") == (by_cpsat.status == "solved"), (
-        by_search.status, by_cpsat.status)
+        by_search.status,
+        by_cpsat.status,
+    )
     for result in (by_search, by_cpsat):
         if result.status == "solved":
             assert result.report.legal  # solve() raised SolverBug otherwise
@@ -76,8 +78,9 @@ def test_search_and_cpsat_agree(problem):
 def test_colour_without_placement():
     """A colour whose piece fits nowhere (once a crash in the CP-SAT backend)."""
     board = Board(3, 3)
-    position = Position(board, (ColourState("blue", 0, (), ("1",)),
-                                ColourState("red", 1, (), ("I5",))))
+    position = Position(
+        board, (ColourState("blue", 0, (), ("1",)), ColourState("red", 1, (), ("I5",)))
+    )
     problem = Problem(position, ("blue", "red"))
     assert solve(problem, SolveOptions(backend="search")).status == "infeasible"
     assert solve(problem, SolveOptions(backend="cpsat", time_limit=LIMIT)).status == "infeasible"
@@ -86,18 +89,22 @@ def test_colour_without_placement():
 GAMES = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
 
 
-@pytest.mark.parametrize("game,placements,colour", [
-    ("classic-L1-s56.blksgf", 50, "green"),
-    ("classic-L2-s58.blksgf", 50, "red"),
-    ("classic-L1-s57.blksgf", 60, "green"),
-    ("classic-L2-s58.blksgf", 70, "red"),
-])
+@pytest.mark.parametrize(
+    "game,placements,colour",
+    [
+        ("classic-L1-s56.blksgf", 50, "green"),
+        ("classic-L2-s58.blksgf", 50, "red"),
+        ("classic-L1-s57.blksgf", 60, "green"),
+        ("classic-L2-s58.blksgf", 70, "red"),
+    ],
+)
 def test_real_endgames_agree(game, placements, colour):
     """Endgame checks from real Pentobi games on which CP-SAT answers within a second."""
     path = GAMES / game
     if not path.exists():
         pytest.skip("shared game data not available")
     from solver.formats.game import load_game
+
     problem = Problem(load_game(path).position(placements), (colour,))
     by_search = solve(problem, SolveOptions(backend="search", time_limit=10))
     by_cpsat = solve(problem, SolveOptions(backend="cpsat", time_limit=10))

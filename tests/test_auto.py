@@ -9,11 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.backends import auto
-
-from solver.backends import cpsat
-
-from solver.backends import search
+from solver.backends import auto, cpsat, search
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.solve import SolveOptions, solve
 
@@ -23,8 +19,9 @@ PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 HARD = parse_puzzle('variant = "duo"\n', "duo-both.toml")
 
 
-@pytest.mark.parametrize("name", ["tiny-5x5-corner", "tiny-4x4-impossible", "max-score-5x5",
-                                  "two-colours-7x7-crowded"])
+@pytest.mark.parametrize(
+    "name", ["tiny-5x5-corner", "tiny-4x4-impossible", "max-score-5x5", "two-colours-7x7-crowded"]
+)
 def test_auto_gives_the_search_answer_when_the_search_is_quick(name):
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     alone = solve(problem, SolveOptions(backend="search"))

@@ -18,7 +18,17 @@ def test_corner_names_20x20():
 def test_letter_i_is_a_column():
     b = Board(14, 14)
     assert [b.name(b.square(13, c)) for c in range(10)] == [
-        "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1"]
+        "a1",
+        "b1",
+        "c1",
+        "d1",
+        "e1",
+        "f1",
+        "g1",
+        "h1",
+        "i1",
+        "j1",
+    ]
 
 
 def test_columns_past_z():

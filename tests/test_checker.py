@@ -51,8 +51,9 @@ def test_first_piece_must_cover_start():
 
 
 def test_edge_contact_refused():
-    report = check_layout(position("2", "V3"),
-                          {"blue": [pl("V3", "a7", "a6", "b6"), pl("2", "c6", "c5")]})
+    report = check_layout(
+        position("2", "V3"), {"blue": [pl("V3", "a7", "a6", "b6"), pl("2", "c6", "c5")]}
+    )
     assert "shares an edge" in report.problem
     assert report.problem.startswith("blue move 2 (2 at c5,c6)")
 
@@ -73,14 +74,17 @@ def test_overlap_with_other_colour_and_blocked():
     pos = position("V3", others=(other,))
     report = check_layout(pos, {"blue": [pl("V3", "a7", "a6", "b6")]})
     assert "already taken by red" in report.problem
-    blocked = Position(Board(7, 7, frozenset({BOARD.parse("a6")})),
-                       (ColourState("blue", 0, (), ("V3",)),))
+    blocked = Position(
+        Board(7, 7, frozenset({BOARD.parse("a6")})), (ColourState("blue", 0, (), ("V3",)),)
+    )
     assert "blocked" in check_layout(blocked, {"blue": [pl("V3", "a7", "a6", "b6")]}).problem
 
 
 def test_wrong_shape_and_piece_used_twice():
     pos = position("V3", "2")
-    assert "do not form piece V3" in check_layout(pos, {"blue": [pl("V3", "a7", "b7", "c7")]}).problem
+    assert (
+        "do not form piece V3" in check_layout(pos, {"blue": [pl("V3", "a7", "b7", "c7")]}).problem
+    )
     twice = {"blue": [pl("2", "a7", "b7"), pl("2", "c6", "c5")]}
     assert "no 2 left" in check_layout(pos, twice).problem
 

@@ -51,24 +51,56 @@ def test_solve_infeasible_is_proven(backend):
 
 
 def test_verify_refuses_an_island(tmp_path):
-    sol = {"rows": 5, "cols": 5, "blocked": [], "status": "solved", "goal": "place-all",
-           "colours": [{"name": "blue", "start": "a5", "remaining": [], "score": 15,
-                        "placements": [{"piece": "1", "squares": ["a5"]},
-                                       {"piece": "2", "squares": ["c3", "d3"]},
-                                       {"piece": "V3", "squares": ["e2", "e1", "d1"]}]}]}
+    sol = {
+        "rows": 5,
+        "cols": 5,
+        "blocked": [],
+        "status": "solved",
+        "goal": "place-all",
+        "colours": [
+            {
+                "name": "blue",
+                "start": "a5",
+                "remaining": [],
+                "score": 15,
+                "placements": [
+                    {"piece": "1", "squares": ["a5"]},
+                    {"piece": "2", "squares": ["c3", "d3"]},
+                    {"piece": "V3", "squares": ["e2", "e1", "d1"]},
+                ],
+            }
+        ],
+    }
     path = tmp_path / "island.json"
     path.write_text(json.dumps(sol))
     result = run("verify", path)
     assert result.exit_code == 1
-    assert "ILLEGAL: blue move 2 (2 at c3,d3): 2 does not touch another blue piece at a corner" in result.output
+    assert (
+        "ILLEGAL: blue move 2 (2 at c3,d3): 2 does not touch another blue piece at a corner"
+        in result.output
+    )
 
 
 def test_verify_catches_a_false_score(tmp_path):
-    sol = {"rows": 5, "cols": 5, "status": "solved", "goal": "place-all",
-           "colours": [{"name": "blue", "start": "a5", "remaining": [], "score": 20,
-                        "placements": [{"piece": "V3", "squares": ["a5", "a4", "b4"]},
-                                       {"piece": "1", "squares": ["c3"]},
-                                       {"piece": "2", "squares": ["d2", "d1"]}]}]}
+    sol = {
+        "rows": 5,
+        "cols": 5,
+        "status": "solved",
+        "goal": "place-all",
+        "colours": [
+            {
+                "name": "blue",
+                "start": "a5",
+                "remaining": [],
+                "score": 20,
+                "placements": [
+                    {"piece": "V3", "squares": ["a5", "a4", "b4"]},
+                    {"piece": "1", "squares": ["c3"]},
+                    {"piece": "2", "squares": ["d2", "d1"]},
+                ],
+            }
+        ],
+    }
     path = tmp_path / "s.json"
     path.write_text(json.dumps(sol))
     result = run("verify", path)
@@ -78,16 +110,22 @@ def test_verify_catches_a_false_score(tmp_path):
 
 def test_bad_puzzle_one_line_exit_2(tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\n[pieces]\nblue = ["Q"]\n')
+    bad.write_text(
+        'variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\n[pieces]\nblue = ["Q"]\n'
+    )
     one_line_error(run("solve", bad), str(bad), "[pieces].blue", "unknown piece 'Q'")
     one_line_error(run("solve", tmp_path / "missing.toml"), "missing.toml", "No such file")
 
 
 def test_bad_solution_file_one_line_exit_2(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text('{"rows": 5, "cols": 5, "colours": [{"name": "blue", "placements": '
-                   '[{"piece": "V3", "squares": ["a5", "z9", "b4"]}]}]}')
-    one_line_error(run("verify", bad), str(bad), "colours[0].placements[0]", "'z9' is off the 5x5 board")
+    bad.write_text(
+        '{"rows": 5, "cols": 5, "colours": [{"name": "blue", "placements": '
+        '[{"piece": "V3", "squares": ["a5", "z9", "b4"]}]}]}'
+    )
+    one_line_error(
+        run("verify", bad), str(bad), "colours[0].placements[0]", "'z9' is off the 5x5 board"
+    )
     bad.write_text("{not json")
     one_line_error(run("verify", bad), "invalid JSON", "line 1")
 
@@ -99,8 +137,10 @@ def test_out_file_untouched_on_bad_input(tmp_path):
     bad.write_text('variant = "nope"\n')
     one_line_error(run("solve", bad, "--out", out), "unknown variant")
     assert out.read_text() == "precious"
-    one_line_error(run("solve", PUZZLES / "tiny-5x5-corner.toml", "--out", tmp_path / "x.txt"),
-                   "unknown output format")
+    one_line_error(
+        run("solve", PUZZLES / "tiny-5x5-corner.toml", "--out", tmp_path / "x.txt"),
+        "unknown output format",
+    )
 
 
 def _write(tmp_path, data, name="s.json"):
@@ -110,23 +150,44 @@ def _write(tmp_path, data, name="s.json"):
 
 
 def _five(placements, existing=0, **extra):
-    return {"rows": 5, "cols": 5, "status": "solved", "goal": "place-all", **extra,
-            "colours": [{"name": "blue", "start": "a5", "existing": existing, "remaining": [],
-                         "placements": placements}]}
+    return {
+        "rows": 5,
+        "cols": 5,
+        "status": "solved",
+        "goal": "place-all",
+        **extra,
+        "colours": [
+            {
+                "name": "blue",
+                "start": "a5",
+                "existing": existing,
+                "remaining": [],
+                "placements": placements,
+            }
+        ],
+    }
 
 
 def test_verify_replays_existing_pieces_too(tmp_path):
     # an "existing" V3 far from the start square, then a monomino on it: not a legal position
-    data = _five([{"piece": "V3", "squares": ["d1", "e1", "e2"]}, {"piece": "1", "squares": ["a5"]}],
-                 existing=1)
+    data = _five(
+        [{"piece": "V3", "squares": ["d1", "e1", "e2"]}, {"piece": "1", "squares": ["a5"]}],
+        existing=1,
+    )
     result = run("verify", _write(tmp_path, data))
     assert result.exit_code == 1
-    assert "ILLEGAL: blue move 1 (V3 at d1,e1,e2): the first blue piece must cover its start square a5" in result.output
+    assert (
+        "ILLEGAL: blue move 1 (V3 at d1,e1,e2): the first blue piece must cover its start square a5"
+        in result.output
+    )
 
 
 def test_verify_checks_every_claim(tmp_path):
-    data = _five([{"piece": "V3", "squares": ["a5", "a4", "b4"]}, {"piece": "1", "squares": ["c3"]}],
-                 score=999, bound=10)
+    data = _five(
+        [{"piece": "V3", "squares": ["a5", "a4", "b4"]}, {"piece": "1", "squares": ["c3"]}],
+        score=999,
+        bound=10,
+    )
     data["status"] = "infeasible"
     data["colours"][0].update(score=20, all_placed=False, monomino_last=True)
     result = run("verify", _write(tmp_path, data))
@@ -139,15 +200,26 @@ def test_verify_checks_every_claim(tmp_path):
     assert "blue: the file says score" not in out  # 20 is right: V3 then the monomino last
 
 
-@pytest.mark.parametrize("change,message", [
-    (lambda d: d.update(variant="classic", rows=20, cols=20), "colours[0].start: blue's start square in classic is a20"),
-    (lambda d: d["colours"].append(dict(d["colours"][0])), "colours[1].name: colour blue is listed twice"),
-    (lambda d: d["colours"][0].update(remaining=["1"]), "colours[0]: piece 1 appears 2 times"),
-    (lambda d: d["colours"][0].update(existing="x"), "colours[0].existing: expected int"),
-    (lambda d: d.update(colours=3), "colours: expected list, got 3"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (
+            lambda d: d.update(variant="classic", rows=20, cols=20),
+            "colours[0].start: blue's start square in classic is a20",
+        ),
+        (
+            lambda d: d["colours"].append(dict(d["colours"][0])),
+            "colours[1].name: colour blue is listed twice",
+        ),
+        (lambda d: d["colours"][0].update(remaining=["1"]), "colours[0]: piece 1 appears 2 times"),
+        (lambda d: d["colours"][0].update(existing="x"), "colours[0].existing: expected int"),
+        (lambda d: d.update(colours=3), "colours: expected list, got 3"),
+    ],
+)
 def test_verify_refuses_malformed_files(tmp_path, change, message):
-    data = _five([{"piece": "V3", "squares": ["a5", "a4", "b4"]}, {"piece": "1", "squares": ["c3"]}])
+    data = _five(
+        [{"piece": "V3", "squares": ["a5", "a4", "b4"]}, {"piece": "1", "squares": ["c3"]}]
+    )
     change(data)
     one_line_error(run("verify", _write(tmp_path, data)), message)
 
@@ -177,7 +249,9 @@ def test_check_yes_writes_layouts_that_verify_and_reread(tmp_path):
         assert run("verify", path).exit_code == 0
         data = json.loads(path.read_text())
         entry = next(c for c in data["colours"] if c["name"] == colour)
-        assert entry["existing"] == 5 and entry["remaining"] == [] and len(entry["placements"]) == 21
+        assert (
+            entry["existing"] == 5 and entry["remaining"] == [] and len(entry["placements"]) == 21
+        )
     sgf = tmp_path / "purple.blksgf"
     assert run("check", GAME, "--after", 10, "--colour", "P", "--out", sgf).exit_code == 0
     final = load_game(sgf).final
@@ -190,7 +264,7 @@ def test_check_no_reports_the_same_best_with_both_backends():
     for backend in ("search", "cpsat"):
         result = run("check", GAME, "--after", 20, "--colour", "purple", "--backend", backend)
         assert result.exit_code == 0, result.output
-        line = next(l for l in result.output.splitlines() if "purple" in l and "left:" in l)
+        line = next(ln for ln in result.output.splitlines() if "purple" in ln and "left:" in ln)
         assert ": no " in line and "(proven best)" in line
         lines[backend] = line.split("best:")[1].split("[")[0]
     assert lines["search"] == lines["cpsat"]
@@ -201,13 +275,15 @@ def test_count_and_export():
     assert result.output.startswith("146 layouts")
     # one symmetry fixes a5 (the diagonal mirror); no layout is its own mirror image, since
     # the domino never is: 146 / 2 orbits
-    assert run("count", PUZZLES / "tiny-5x5-corner.toml", "--up-to-symmetry").output.startswith("73 layouts")
+    assert run("count", PUZZLES / "tiny-5x5-corner.toml", "--up-to-symmetry").output.startswith(
+        "73 layouts"
+    )
     limited = run("count", PUZZLES / "tiny-5x5-corner.toml", "--limit", 10).output
     assert limited.startswith("at least 10 layouts (limit reached")
     dlx = run("export", PUZZLES / "tiny-5x5-corner.toml", "--format", "dlx").output.splitlines()
-    items = next(l for l in dlx if not l.startswith("|"))
+    items = next(ln for ln in dlx if not ln.startswith("|"))
     assert items.split(" | ")[0].split() == ["B.1", "B.2", "B.V3"]
-    options = dlx[dlx.index(items) + 1:]
+    options = dlx[dlx.index(items) + 1 :]
     assert len(options) == 25 + 2 * 20 + 4 * 16  # monomino, domino, V3 placements on 5x5
 
 
@@ -217,8 +293,13 @@ def test_bad_game_records_one_line(tmp_path):
     cut.write_text(text[: len(text) // 2])
     one_line_error(run("check", cut), str(cut))
     one_line_error(run("check", GAME, "--after", 999), "duo-L4-s29.blksgf", "move 999")
-    one_line_error(run("moves", GAME, "--colour", "blue"), "--colour", "'blue' is not a colour of Blokus Duo")
-    one_line_error(run("check", PUZZLES / "tiny-5x5-corner.toml", "--after", 3), "--after applies to game records")
+    one_line_error(
+        run("moves", GAME, "--colour", "blue"), "--colour", "'blue' is not a colour of Blokus Duo"
+    )
+    one_line_error(
+        run("check", PUZZLES / "tiny-5x5-corner.toml", "--after", 3),
+        "--after applies to game records",
+    )
 
 
 def test_verify_wrong_shape_is_a_broken_rule(tmp_path):

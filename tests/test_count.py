@@ -41,10 +41,20 @@ def test_exact_counts(name):
     layouts, orbits, groups = TRUE[name]
     r = search.count(problem(name))
     assert (r.count, r.complete, r.layouts, r.stopped_by, r.symmetries) == (
-        layouts, True, layouts, None, 1)
+        layouts,
+        True,
+        layouts,
+        None,
+        1,
+    )
     r = search.count(problem(name), up_to_symmetry=True)
     assert (r.count, r.complete, r.layouts, r.stopped_by, r.symmetries) == (
-        orbits, True, layouts, None, groups)
+        orbits,
+        True,
+        layouts,
+        None,
+        groups,
+    )
 
 
 @pytest.mark.parametrize("name", sorted(TRUE))
@@ -71,7 +81,12 @@ def test_limit_up_to_symmetry_applies_to_layouts_and_bounds_orbits():
     for limit in range(1, 8):
         r = search.count(problem("tiny-5x5-centre"), limit=limit, up_to_symmetry=True)
         assert (r.count, r.layouts, r.complete, r.stopped_by, r.symmetries) == (
-            1, limit, False, "limit", 8)
+            1,
+            limit,
+            False,
+            "limit",
+            8,
+        )
     for limit in (8, 9, 100):
         r = search.count(problem("tiny-5x5-centre"), limit=limit, up_to_symmetry=True)
         assert (r.count, r.layouts, r.complete, r.stopped_by) == (1, 8, True, None)
@@ -142,11 +157,13 @@ def test_cli_up_to_symmetry_with_a_limit():
     corner = PUZZLES / "tiny-5x5-corner.toml"
     assert output(centre, "--limit", 1, "--up-to-symmetry") == (
         "at least 1 layout up to symmetry (limit reached: count incomplete; "
-        "at least 1 layout, at most 8 per orbit)")
+        "at least 1 layout, at most 8 per orbit)"
+    )
     assert output(centre, "--limit", 8, "--up-to-symmetry") == "1 layout up to symmetry"
     assert output(corner, "--limit", 100, "--up-to-symmetry") == (
         "at least 50 layouts up to symmetry (limit reached: count incomplete; "
-        "at least 100 layouts, at most 2 per orbit)")
+        "at least 100 layouts, at most 2 per orbit)"
+    )
     assert output(corner, "--limit", 146, "--up-to-symmetry") == "73 layouts up to symmetry"
 
 

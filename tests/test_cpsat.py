@@ -16,9 +16,9 @@ from ortools.sat.python import cp_model
 from solver.backends import cpsat
 from solver.board import Board
 from solver.errors import InputError
+from solver.formats.puzzle import parse_puzzle
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
-from solver.formats.puzzle import parse_puzzle
 from solver.solve import SolveOptions, solve
 from solver.variants import VARIANTS
 
@@ -28,8 +28,14 @@ CPSAT = SolveOptions(backend="cpsat")
 # An independent brute force: shapes drawn here, placements, edge and corner contact by hand.
 
 SHAPES = {
-    "1": ["X"], "2": ["XX"], "I3": ["XXX"], "V3": ["X.", "XX"], "O": ["XX", "XX"],
-    "L5": ["X.", "X.", "X.", "XX"], "T5": ["XXX", ".X.", ".X."], "Y": ["X.", "XX", "X.", "X."],
+    "1": ["X"],
+    "2": ["XX"],
+    "I3": ["XXX"],
+    "V3": ["X.", "XX"],
+    "O": ["XX", "XX"],
+    "L5": ["X.", "X.", "X.", "XX"],
+    "T5": ["XXX", ".X.", ".X."],
+    "Y": ["X.", "XX", "X.", "X."],
 }
 SIZES = {name: sum(row.count("X") for row in rows) for name, rows in SHAPES.items()}
 
@@ -58,13 +64,17 @@ def board_placements(rows, cols, blocked, name):
 
 
 def edge_ring(cells):
-    return {(r + dr, c + dc) for r, c in cells
-            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))} - cells
+    return {
+        (r + dr, c + dc) for r, c in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    } - cells
 
 
 def corner_ring(cells):
-    return {(r + dr, c + dc) for r, c in cells
-            for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1))} - cells - edge_ring(cells)
+    return (
+        {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1))}
+        - cells
+        - edge_ring(cells)
+    )
 
 
 def reaches_all(pieces, start):
@@ -105,8 +115,9 @@ def legal_sets(rows, cols, start, pieces, blocked=frozenset(), connected=True, o
         if connected:
             if not reaches_all(cells, start):
                 continue
-        elif not all(start in p or any(corner_ring(p) & q for q in cells if q is not p)
-                     for p in cells):
+        elif not all(
+            start in p or any(corner_ring(p) & q for q in cells if q is not p) for p in cells
+        ):
             continue
         yield chosen
 
@@ -122,8 +133,12 @@ def monomino_last_possible(chosen, start):
     them covers ``start`` and corner contacts link them all to it without that monomino."""
     for k, (name, _) in enumerate(chosen):
         others = [p for j, (_, p) in enumerate(chosen) if j != k]
-        if name == "1" and others and any(start in p for p in others) \
-                and reaches_all(others, start):
+        if (
+            name == "1"
+            and others
+            and any(start in p for p in others)
+            and reaches_all(others, start)
+        ):
             return True
     return False
 
@@ -132,8 +147,9 @@ def monomino_last_possible(chosen, start):
 # Problems
 
 
-def one_colour(rows, cols, start, pieces, blocked=(), goal="place-all", monomino_last=False,
-               bonus=True):
+def one_colour(
+    rows, cols, start, pieces, blocked=(), goal="place-all", monomino_last=False, bonus=True
+):
     board = Board(rows, cols, frozenset(Board(rows, cols).parse(b) for b in blocked))
     state = ColourState("blue", board.parse(start), (), tuple(pieces))
     return Problem(Position(board, (state,), bonus=bonus), ("blue",), goal, monomino_last)
@@ -287,8 +303,9 @@ def test_junior_two_monominoes_either_may_be_last():
     assert result.status == "solved"
     report = result.report.report("purple")
     assert report.all_placed and report.monomino_last and report.score == 0
-    found = frozenset(("1", frozenset(board.row_col(s) for s in p.squares))
-                      for p in result.layout["purple"])
+    found = frozenset(
+        ("1", frozenset(board.row_col(s) for s in p.squares)) for p in result.layout["purple"]
+    )
     assert found in layouts
 
 
@@ -302,8 +319,9 @@ def test_two_monominoes_with_bonus_score_the_monomino_last():
     assert strict.status == "solved" and strict.score == 20
 
 
-@pytest.mark.parametrize("pieces,feasible", [(("1", "1", "2", "I3"), True),
-                                             (("1", "2", "I3"), False)])
+@pytest.mark.parametrize(
+    "pieces,feasible", [(("1", "1", "2", "I3"), True), (("1", "2", "I3"), False)]
+)
 def test_one_monomino_bridges_the_other_is_last(pieces, feasible):
     # Free squares: a4 b4 (the 2 on the start square a4), c3 (a bridge only a monomino
     # fits), d2 e2 f2 (the I3) and g1. The I3 touches the 2 only through a monomino on c3.
@@ -359,11 +377,18 @@ def test_junior_duplicates_that_do_not_fit():
 
 def test_two_colours_around_a_frozen_third_colour():
     board = Board(7, 7, frozenset({Board(7, 7).parse("g7")}))
-    red = ColourState("red", None, (Placement("O", frozenset(board.parse(s) for s in
-                                                             ("c4", "d4", "c3", "d3"))),), ())
-    blue = ColourState("blue", board.parse("a7"),
-                       (Placement("V3", frozenset(board.parse(s) for s in ("a7", "a6", "b6"))),),
-                       ("1", "2", "I3", "L4"))
+    red = ColourState(
+        "red",
+        None,
+        (Placement("O", frozenset(board.parse(s) for s in ("c4", "d4", "c3", "d3"))),),
+        (),
+    )
+    blue = ColourState(
+        "blue",
+        board.parse("a7"),
+        (Placement("V3", frozenset(board.parse(s) for s in ("a7", "a6", "b6"))),),
+        ("1", "2", "I3", "L4"),
+    )
     yellow = ColourState("yellow", board.parse("g1"), (), ("2", "V3", "T4", "Z4"))
     problem = Problem(Position(board, (blue, yellow, red)), ("blue", "yellow"))
     result = solve(problem, CPSAT)
@@ -389,8 +414,10 @@ def test_tiny_time_limit_gives_unknown_never_infeasible():
     result = solve(problem, SolveOptions(backend="cpsat", time_limit=1.0))
     assert result.status == "unknown"
     assert result.layout is None
-    best = solve(Problem(problem.position, ("purple", "orange"), "max-score"),
-                 SolveOptions(backend="cpsat", time_limit=2.0))
+    best = solve(
+        Problem(problem.position, ("purple", "orange"), "max-score"),
+        SolveOptions(backend="cpsat", time_limit=2.0),
+    )
     assert best.status in ("unknown", "solved")  # a layout, if any, is checked by solve()
     if best.status == "solved":
         assert best.score <= best.bound <= 40
@@ -408,11 +435,14 @@ def test_bad_params_raise_input_error_naming_the_text():
 
 def test_params_are_passed_to_cp_sat():
     problem = one_colour(5, 5, "c3", ("L5", "T5", "Y"))
-    result = solve(problem, SolveOptions(backend="cpsat", params="num_search_workers: 1 "
-                                                                  "cp_model_presolve: false"))
+    result = solve(
+        problem,
+        SolveOptions(backend="cpsat", params="num_search_workers: 1 cp_model_presolve: false"),
+    )
     assert result.status == "solved"
-    result = solve(problem, SolveOptions(backend="cpsat", workers=1, seed=7,
-                                         params="cp_model_presolve: false"))
+    result = solve(
+        problem, SolveOptions(backend="cpsat", workers=1, seed=7, params="cp_model_presolve: false")
+    )
     assert result.status == "solved"
     assert {"literals", "constraints", "iterations", "cuts", "cpsat_wall"} <= set(result.stats)
 
@@ -427,8 +457,9 @@ def random_puzzles(n, seed=7):
         start = str(rng.choice(squares))
         others = [s for s in squares if s != start]
         blocked = tuple(str(s) for s in rng.choice(others, int(rng.integers(0, 5)), replace=False))
-        pieces = tuple(sorted(str(p) for p in rng.choice(["1", "2", "I3", "V3", "O"], 4,
-                                                         replace=False)))
+        pieces = tuple(
+            sorted(str(p) for p in rng.choice(["1", "2", "I3", "V3", "O"], 4, replace=False))
+        )
         yield rows, cols, start, blocked, pieces
 
 
@@ -460,8 +491,9 @@ def random_two_monomino_puzzles(n, seed=3):
         start = str(rng.choice(squares))
         others = [s for s in squares if s != start]
         blocked = tuple(str(s) for s in rng.choice(others, int(rng.integers(1, 6)), replace=False))
-        pieces = ("1", "1") + tuple(sorted(str(p) for p in rng.choice(["2", "I3", "V3"], 2,
-                                                                      replace=False)))
+        pieces = ("1", "1") + tuple(
+            sorted(str(p) for p in rng.choice(["2", "I3", "V3"], 2, replace=False))
+        )
         yield rows, cols, start, blocked, pieces
 
 
@@ -479,16 +511,22 @@ def test_random_two_monomino_puzzles_agree_with_brute_force(rows, cols, start, b
     assert best.score == best.bound == best_brute_score(rows, cols, begin, pieces, cells)
 
 
-@pytest.mark.parametrize("placed,remaining,status", [
-    ("1", (), "solved"),          # nothing left, the monomino really was last
-    ("2", (), "infeasible"),      # nothing left, but the last piece was the domino
-    ("1", ("2",), "infeasible"),  # the monomino is gone and a piece is left
-])
+@pytest.mark.parametrize(
+    "placed,remaining,status",
+    [
+        ("1", (), "solved"),  # nothing left, the monomino really was last
+        ("2", (), "infeasible"),  # nothing left, but the last piece was the domino
+        ("1", ("2",), "infeasible"),  # the monomino is gone and a piece is left
+    ],
+)
 def test_monomino_last_when_the_monomino_is_not_left(placed, remaining, status):
     board = Board(5, 5)
     squares = {"1": ("a5",), "2": ("a5", "b5")}[placed]
-    state = ColourState("blue", board.parse("a5"),
-                        (Placement(placed, frozenset(board.parse(s) for s in squares)),),
-                        remaining)
+    state = ColourState(
+        "blue",
+        board.parse("a5"),
+        (Placement(placed, frozenset(board.parse(s) for s in squares)),),
+        remaining,
+    )
     problem = Problem(Position(board, (state,)), ("blue",), "place-all", True)
     assert solve(problem, CPSAT).status == status

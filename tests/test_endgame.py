@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from solver.backends.search import count
 from solver.board import Board
 from solver.checker import check_layout
 from solver.cli.commands import main
 from solver.endgame import cap_after_no, endgame_check, no_bound
 from solver.formats.game import load_game
+from solver.formats.puzzle import load_puzzle
 from solver.pieces import PIECES
 from solver.position import ColourState, Position
 from solver.problem import Problem
-from solver.formats.puzzle import load_puzzle
-from solver.backends.search import count
 from solver.solve import SolveOptions, SolverBug, solve
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
@@ -52,7 +52,9 @@ def test_no_reports_the_best_subset_that_fits(backend):
 
 def test_time_out_is_unknown_never_no():
     problem = load_puzzle(PUZZLES / "duo-purple.toml")
-    answer = endgame_check(problem.position, "purple", SolveOptions(backend="cpsat", time_limit=0.01))
+    answer = endgame_check(
+        problem.position, "purple", SolveOptions(backend="cpsat", time_limit=0.01)
+    )
     assert answer.answer == "unknown"
     assert answer.best is None
 
@@ -69,19 +71,25 @@ CUT_SHORT = SolveOptions(backend="search", time_limit=0)
 
 def _one_colour(rows, cols, pieces, bonus):
     board = Board(rows, cols)
-    return Position(board, (ColourState("blue", board.parse(f"a{rows}"), (), tuple(pieces)),),
-                    bonus=bonus)
+    return Position(
+        board, (ColourState("blue", board.parse(f"a{rows}"), (), tuple(pieces)),), bonus=bonus
+    )
 
 
 def _max_score_alone(position, colour, options=CUT_SHORT):
     return solve(Problem(position, (colour,), "max-score", False), options)
 
 
-@pytest.mark.parametrize("rows, cols, pieces, bonus, alone_bound", [
-    (6, 6, ["1", "V3", "L4", "F", "W", "Z5"], True, 20),   # bonuses: bound = all + monomino last
-    (6, 7, ["1", "I4", "N", "T5", "W", "Z5"], False, 0),   # Junior-like: the reported "bound 0"
-])
-def test_no_caps_the_bound_and_proves_a_best_that_reaches_it(rows, cols, pieces, bonus, alone_bound):
+@pytest.mark.parametrize(
+    "rows, cols, pieces, bonus, alone_bound",
+    [
+        (6, 6, ["1", "V3", "L4", "F", "W", "Z5"], True, 20),  # bonuses: bound = all + monomino last
+        (6, 7, ["1", "I4", "N", "T5", "W", "Z5"], False, 0),  # Junior-like: the reported "bound 0"
+    ],
+)
+def test_no_caps_the_bound_and_proves_a_best_that_reaches_it(
+    rows, cols, pieces, bonus, alone_bound
+):
     position = _one_colour(rows, cols, pieces, bonus)
     assert no_bound(position, "blue") == -1
     alone = _max_score_alone(position, "blue")
@@ -89,17 +97,27 @@ def test_no_caps_the_bound_and_proves_a_best_that_reaches_it(rows, cols, pieces,
     answer = endgame_check(position, "blue", CUT_SHORT)
     assert answer.answer == "no" and answer.place_all.status == "infeasible"
     assert (answer.best.status, answer.best.score, answer.best.bound) == ("optimal", -1, -1)
-    assert answer.best.layout == alone.layout and answer.best_squares == sum(
-        PIECES[p].size for p in pieces) - 1
+    assert (
+        answer.best.layout == alone.layout
+        and answer.best_squares == sum(PIECES[p].size for p in pieces) - 1
+    )
     # the unlimited solves agree: -1 is the optimum
     full = endgame_check(position, "blue", SolveOptions(backend="search"))
-    assert (full.answer, full.best.status, full.best.score, full.best.bound) == ("no", "optimal", -1, -1)
+    assert (full.answer, full.best.status, full.best.score, full.best.bound) == (
+        "no",
+        "optimal",
+        -1,
+        -1,
+    )
 
 
-@pytest.mark.parametrize("after, colour, alone_bound, cap, found, optimum", [
-    (17, "purple", 15, -2, -10, -10),   # smallest piece left: the domino
-    (19, "orange", 20, -1, -8, -8),     # the monomino
-])
+@pytest.mark.parametrize(
+    "after, colour, alone_bound, cap, found, optimum",
+    [
+        (17, "purple", 15, -2, -10, -10),  # smallest piece left: the domino
+        (19, "orange", 20, -1, -8, -8),  # the monomino
+    ],
+)
 def test_no_caps_a_weak_bound_in_a_real_game(after, colour, alone_bound, cap, found, optimum):
     position = load_game(GAMES / "duo-L4-s29.blksgf").position(after)
     smallest = min(PIECES[p].size for p in position.colour(colour).remaining)
@@ -132,15 +150,24 @@ def test_cap_after_no_keeps_a_tighter_bound_and_an_optimum():
         capped = cap_after_no(replace(best, status="solved", bound=weak), position, "blue")
         assert (capped.status, capped.score, capped.bound) == ("optimal", -1, -1)
     # a bound already below the cap stays (a layout that misses it stays "solved")
-    empty = replace(best, status="solved", layout={"blue": []},
-                    report=check_layout(position, {"blue": []}), bound=-3)
+    empty = replace(
+        best,
+        status="solved",
+        layout={"blue": []},
+        report=check_layout(position, {"blue": []}),
+        bound=-3,
+    )
     assert empty.score == -10
-    assert (cap_after_no(empty, position, "blue").status,
-            cap_after_no(empty, position, "blue").bound) == ("solved", -3)
+    assert (
+        cap_after_no(empty, position, "blue").status,
+        cap_after_no(empty, position, "blue").bound,
+    ) == ("solved", -3)
     # no layout (time limit before any): the cap is still a bound, status unchanged
     nothing = replace(best, status="unknown", layout=None, report=None, bound=None)
-    assert (cap_after_no(nothing, position, "blue").status,
-            cap_after_no(nothing, position, "blue").bound) == ("unknown", -1)
+    assert (
+        cap_after_no(nothing, position, "blue").status,
+        cap_after_no(nothing, position, "blue").bound,
+    ) == ("unknown", -1)
 
 
 def test_a_layout_above_the_no_bound_is_a_solver_bug():
@@ -151,15 +178,32 @@ def test_a_layout_above_the_no_bound_is_a_solver_bug():
         cap_after_no(best, position, "blue")
 
 
-@pytest.mark.parametrize("args, line, status, bound", [
-    (["--after", "17", "--colour", "purple"], "(best found; upper bound -2)", "solved", -2),
-    (["--after", "19", "--colour", "orange"], "(best found; upper bound -1)", "solved", -1),
-])
-def test_check_out_writes_the_capped_bound_and_verify_accepts_it(tmp_path, args, line, status, bound):
+@pytest.mark.parametrize(
+    "args, line, status, bound",
+    [
+        (["--after", "17", "--colour", "purple"], "(best found; upper bound -2)", "solved", -2),
+        (["--after", "19", "--colour", "orange"], "(best found; upper bound -1)", "solved", -1),
+    ],
+)
+def test_check_out_writes_the_capped_bound_and_verify_accepts_it(
+    tmp_path, args, line, status, bound
+):
     out = tmp_path / "best.json"
-    result = CliRunner().invoke(main, ["check", str(GAMES / "duo-L4-s29.blksgf"), *args,
-                                       "--backend", "search", "--time-limit", "0", "--out", str(out)],
-                                catch_exceptions=False)
+    result = CliRunner().invoke(
+        main,
+        [
+            "check",
+            str(GAMES / "duo-L4-s29.blksgf"),
+            *args,
+            "--backend",
+            "search",
+            "--time-limit",
+            "0",
+            "--out",
+            str(out),
+        ],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     assert " no " in result.output and line in result.output
     data = json.loads(out.read_text())
@@ -172,11 +216,16 @@ def test_check_out_writes_the_capped_bound_and_verify_accepts_it(tmp_path, args,
 
 def test_check_out_proven_best_by_the_no_bound_verifies(tmp_path):
     puzzle = tmp_path / "junior-like.toml"
-    puzzle.write_text('title = "Six pieces, 6x6"\nvariant = "custom"\nsize = [6, 6]\n\n'
-                      '[start]\nblue = "a6"\n\n[pieces]\nblue = ["1", "V3", "L4", "F", "W", "Z5"]\n')
+    puzzle.write_text(
+        'title = "Six pieces, 6x6"\nvariant = "custom"\nsize = [6, 6]\n\n'
+        '[start]\nblue = "a6"\n\n[pieces]\nblue = ["1", "V3", "L4", "F", "W", "Z5"]\n'
+    )
     out = tmp_path / "best.json"
-    result = CliRunner().invoke(main, ["check", str(puzzle), "--backend", "search", "--time-limit",
-                                       "0", "--out", str(out)], catch_exceptions=False)
+    result = CliRunner().invoke(
+        main,
+        ["check", str(puzzle), "--backend", "search", "--time-limit", "0", "--out", str(out)],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     assert "best: 22 of 23 squares, score -1 (proven best)" in result.output
     data = json.loads(out.read_text())

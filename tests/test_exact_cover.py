@@ -25,8 +25,10 @@ from solver.variants import VARIANTS
 def covers(ec):
     """Every exact cover, as tuples of option indices (Algorithm X, smallest item first)."""
     n_primary = len(ec.primary)
-    options = [set(ec.option_items[ec.option_ptr[k]:ec.option_ptr[k + 1]].tolist())
-               for k in range(len(ec))]
+    options = [
+        set(ec.option_items[ec.option_ptr[k] : ec.option_ptr[k + 1]].tolist())
+        for k in range(len(ec))
+    ]
     by_item = {}
     for k, items in enumerate(options):
         for i in items:
@@ -38,8 +40,10 @@ def covers(ec):
         if not open_items:
             out.append(tuple(sorted(chosen)))
             return
+
         def live(i):
             return sum(1 for k in by_item.get(i, ()) if not options[k] & covered)
+
         item = min(open_items, key=live)
         for k in by_item.get(item, ()):
             if not options[k] & covered:
@@ -100,7 +104,7 @@ def test_dlx_text_is_well_formed():
     assert any("NOT expressed" in line and "connectivity" in line for line in comments)
     head = body[0].split()
     bar = head.index("|")
-    primary, secondary = head[:bar], head[bar + 1:]
+    primary, secondary = head[:bar], head[bar + 1 :]
     assert primary == list(ec.primary) and secondary == list(ec.secondary)
     declared = set(primary) | set(secondary)
     for name in declared:
@@ -113,11 +117,14 @@ def test_dlx_text_is_well_formed():
         assert sum(1 for it in items if it in primary) == 1
 
 
-@pytest.mark.parametrize("n,start,pieces,blocked,layouts", [
-    (5, "a5", ("1", "2", "V3"), (), 146),       # the issue's count
-    (4, "a4", ("1", "2", "V3", "O"), (), 0),
-    (4, "a4", ("1", "2", "I3"), (5,), None),
-])
+@pytest.mark.parametrize(
+    "n,start,pieces,blocked,layouts",
+    [
+        (5, "a5", ("1", "2", "V3"), (), 146),  # the issue's count
+        (4, "a4", ("1", "2", "V3", "O"), (), 0),
+        (4, "a4", ("1", "2", "I3"), (5,), None),
+    ],
+)
 def test_connected_covers_are_the_layouts(n, start, pieces, blocked, layouts):
     pos = one_colour(n, start, pieces, blocked)
     problem = Problem(pos, ("blue",))
@@ -138,8 +145,10 @@ def test_squares_primary_has_the_same_covers():
     assert len(tight.primary) == len(plain.primary) + 15
     holes = [k for k in range(len(tight)) if tight.placements[k] is None]
     assert len(holes) == 15
+
     def as_layouts(ec, cs):
         return {frozenset(ec.placements[k] for k in c if ec.placements[k]) for c in cs}
+
     tight_covers = covers(tight)
     assert as_layouts(tight, tight_covers) == as_layouts(plain, covers(plain))
     # every cover leaves exactly free squares - area = 15 - 6 holes
@@ -148,8 +157,13 @@ def test_squares_primary_has_the_same_covers():
 
 def test_two_colours_share_squares_not_edges():
     board = Board(4, 4)
-    pos = Position(board, (ColourState("blue", board.parse("a4"), (), ("2",)),
-                           ColourState("red", board.parse("d1"), (), ("2",))))
+    pos = Position(
+        board,
+        (
+            ColourState("blue", board.parse("a4"), (), ("2",)),
+            ColourState("red", board.parse("d1"), (), ("2",)),
+        ),
+    )
     ec = formulation(Problem(pos, ("blue", "red")))
     assert ec.primary == ("B.2", "R.2")
     good = [c for c in covers(ec) if connected(pos, ec, c)]

@@ -15,10 +15,19 @@ from hypothesis import strategies as st
 
 from solver.board import Board
 from solver.errors import InputError, PieceError, RuleError, SquareError
-from solver.formats.game import (game_moves, load_game, move_ids, parse_colour, read_sgf_bytes,
-                         read_sgf_text, sgf_moves, start_position, write_sgf)
-from solver.position import ColourState, Placement, Position
+from solver.formats.game import (
+    game_moves,
+    load_game,
+    move_ids,
+    parse_colour,
+    read_sgf_bytes,
+    read_sgf_text,
+    sgf_moves,
+    start_position,
+    write_sgf,
+)
 from solver.formats.sgf import parse
+from solver.position import ColourState, Placement, Position
 from solver.variants import VARIANTS
 
 FIXTURES = Path(__file__).parent / "data" / "sgf"
@@ -123,8 +132,11 @@ def test_passes_are_moves_but_not_placements():
 def test_variations_follow_the_main_line():
     game = load_game(FIXTURES / "variations.blksgf")  # the other lines hold illegal moves
     assert [(m.colour, sorted(DUO.names(m.placement.squares))) for m in game.moves] == [
-        ("purple", ["e10"]), ("orange", ["j5"]), ("purple", ["f8", "f9"]),
-        ("orange", ["k3", "k4"])]
+        ("purple", ["e10"]),
+        ("orange", ["j5"]),
+        ("purple", ["f8", "f9"]),
+        ("orange", ["k3", "k4"]),
+    ]
 
 
 def test_four_colours_with_squares_in_any_order():
@@ -138,11 +150,16 @@ def test_four_colours_with_squares_in_any_order():
     assert final.to_move == "yellow"
 
 
-@pytest.mark.parametrize("gm, name, first_move", [
-    ("Blokus", "classic", "1[a20]"), ("Blokus Two-Player", "classic2", "1[a20]"),
-    ("Blokus Three-Player", "classic3", "1[a20]"), ("Blokus Duo", "duo", "B[e10]"),
-    ("Blokus Junior", "junior", "B[e10]"),
-])
+@pytest.mark.parametrize(
+    "gm, name, first_move",
+    [
+        ("Blokus", "classic", "1[a20]"),
+        ("Blokus Two-Player", "classic2", "1[a20]"),
+        ("Blokus Three-Player", "classic3", "1[a20]"),
+        ("Blokus Duo", "duo", "B[e10]"),
+        ("Blokus Junior", "junior", "B[e10]"),
+    ],
+)
 def test_every_variant_by_gm(gm, name, first_move):
     game = read_sgf_text(f"(;GM[{gm}];{first_move})")
     assert game.variant is VARIANTS[name]
@@ -194,10 +211,18 @@ BAD = [
     ("six-squares", PieceError, "has 6 squares", "move 1 (line 2, column 2)"),
     ("piece-twice", RuleError, "purple has no 1 left", "move 3 (line 4, column 2)"),
     ("edge-contact", RuleError, "shares an edge", "move 3 (line 4, column 2)"),
-    ("no-corner", RuleError, "does not touch another purple piece at a corner",
-     "move 3 (line 4, column 2)"),
-    ("first-move-off-start", RuleError, "must cover its start square e10",
-     "move 1 (line 2, column 2)"),
+    (
+        "no-corner",
+        RuleError,
+        "does not touch another purple piece at a corner",
+        "move 3 (line 4, column 2)",
+    ),
+    (
+        "first-move-off-start",
+        RuleError,
+        "must cover its start square e10",
+        "move 1 (line 2, column 2)",
+    ),
     ("overlap", RuleError, "already taken by purple", "move 2 (line 3, column 2)"),
     ("two-moves", InputError, "two moves in one node", "line 2, column 8"),
     ("property-twice", InputError, "AB appears twice", "line 1, column 24"),
@@ -231,9 +256,18 @@ def test_missing_file():
 def test_parse_colour():
     duo, classic = VARIANTS["duo"], VARIANTS["classic"]
     assert [parse_colour(duo, t) for t in ("B", "w", "purple", "O")] == [
-        "purple", "orange", "purple", "orange"]
+        "purple",
+        "orange",
+        "purple",
+        "orange",
+    ]
     assert [parse_colour(classic, t) for t in ("1", "4", "B", "yellow", "R")] == [
-        "blue", "green", "blue", "yellow", "red"]
+        "blue",
+        "green",
+        "blue",
+        "yellow",
+        "red",
+    ]
     for variant, text in ((duo, "blue"), (duo, "3"), (classic, "W"), (classic, "x")):
         with pytest.raises(InputError):
             parse_colour(variant, text)
@@ -280,11 +314,14 @@ def test_game_moves_from_a_file():
 
 def test_write_moves_in_turn_order_with_sorted_squares():
     pos = start_position("duo")
-    layout = {"purple": [Placement("1", squares(DUO, "e10")), Placement("2", squares(DUO, "f9", "f8"))],
-              "orange": [Placement("1", squares(DUO, "j5"))]}
+    layout = {
+        "purple": [Placement("1", squares(DUO, "e10")), Placement("2", squares(DUO, "f9", "f8"))],
+        "orange": [Placement("1", squares(DUO, "j5"))],
+    }
     text = write_sgf(pos, layout, name="a]b")
-    assert text == ("(;GM[Blokus Duo]FF[4]CA[UTF-8]AP[blokus-solo]GN[a\\]b]\n"
-                    ";B[e10]\n;W[j5]\n;B[f8,f9]\n)\n")
+    assert text == (
+        "(;GM[Blokus Duo]FF[4]CA[UTF-8]AP[blokus-solo]GN[a\\]b]\n;B[e10]\n;W[j5]\n;B[f8,f9]\n)\n"
+    )
     back = read_sgf_text(text).position()
     assert back.colour("purple").last_piece == "2"
 
@@ -298,8 +335,9 @@ def test_write_setup_when_there_is_no_legal_order():
     assert game.position(0).colour("purple").squares == squares(DUO, "a1")
 
 
-@pytest.mark.parametrize("fixture", ["setup-classic", "setup-duo", "ae-junior", "passes",
-                                     "classic-unordered"])
+@pytest.mark.parametrize(
+    "fixture", ["setup-classic", "setup-duo", "ae-junior", "passes", "classic-unordered"]
+)
 def test_round_trip_of_fixtures(fixture):
     game = load_game(FIXTURES / f"{fixture}.blksgf")
     for n in range(game.num_placements + 1):
@@ -315,8 +353,7 @@ def test_write_rejects_custom_boards():
     with pytest.raises(InputError) as err:
         write_sgf(pos)
     assert err.value.message.startswith("SGF supports only the classic, duo and junior boards")
-    blocked = Position(Board(14, 14, frozenset({0})), start_position("duo").colours,
-                       variant="duo")
+    blocked = Position(Board(14, 14, frozenset({0})), start_position("duo").colours, variant="duo")
     with pytest.raises(InputError, match="SGF supports only"):
         write_sgf(blocked)
 
@@ -347,14 +384,17 @@ def test_real_games_replay_to_the_sidecar_scores(games):
             assert final.score(state.name) == expect["official_score"], (name, cid)
             assert (not state.remaining) == expect["all_pieces_placed"], (name, cid)
             # the sidecar's flag means "finished, and with the monomino"
-            assert (not state.remaining and state.last_piece == "1") == \
-                expect["last_piece_monomino"], (name, cid)
+            assert (not state.remaining and state.last_piece == "1") == expect[
+                "last_piece_monomino"
+            ], (name, cid)
             assert len(state.placed) == expect["pieces_placed"], (name, cid)
             assert state.remaining_squares == expect["squares_left"], (name, cid)
         if side.get("player_totals"):  # Two-Player: player 1 = colours 1 + 3
             scores = [final.score(c) for c in game.variant.colours]
-            assert side["player_totals"]["official_score"] == [scores[0] + scores[2],
-                                                               scores[1] + scores[3]]
+            assert side["player_totals"]["official_score"] == [
+                scores[0] + scores[2],
+                scores[1] + scores[3],
+            ]
 
 
 def test_real_games_match_the_sidecar_turns(games):
@@ -368,8 +408,11 @@ def test_real_games_match_the_sidecar_turns(games):
 
 
 def test_every_oracle_line(games):
-    lines = [json.loads(line) for line in (GAMES / "oracle.jsonl").read_text().splitlines()
-             if line.strip()]
+    lines = [
+        json.loads(line)
+        for line in (GAMES / "oracle.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
     assert lines
     wrong = []
     for d in lines:
@@ -379,9 +422,11 @@ def test_every_oracle_line(games):
         pos = game.position(d["move_number"])
         colour = move_ids(game.variant)[d["color"]]
         moves = sgf_moves(pos, colour)
-        if (len(moves) != d["legal_count"]
-                or len(pos.colour(colour).remaining) != d["pieces_left"]
-                or ("moves" in d and sorted(moves) != sorted(d["moves"]))):
+        if (
+            len(moves) != d["legal_count"]
+            or len(pos.colour(colour).remaining) != d["pieces_left"]
+            or ("moves" in d and sorted(moves) != sorted(d["moves"]))
+        ):
             wrong.append((d["file"], d["move_number"], d["color"], len(moves), d["legal_count"]))
     assert not wrong
     assert sum("moves" in d for d in lines) >= 10  # full lists were compared too
@@ -442,9 +487,34 @@ def test_fuzz_random_bytes(data):
     read_only_input_errors(data)
 
 
-_TOKENS = st.sampled_from(["(", ")", ";", "[", "]", "\\", "GM[Blokus Duo]", "GM[Blokus]", "B",
-                           "W", "1", "AB", "AE", "PL", "[e10]", "[j5]", "[a1]", "[aa1]", ",",
-                           "e10", "[]", "C[x]", "\n", " "])
+_TOKENS = st.sampled_from(
+    [
+        "(",
+        ")",
+        ";",
+        "[",
+        "]",
+        "\\",
+        "GM[Blokus Duo]",
+        "GM[Blokus]",
+        "B",
+        "W",
+        "1",
+        "AB",
+        "AE",
+        "PL",
+        "[e10]",
+        "[j5]",
+        "[a1]",
+        "[aa1]",
+        ",",
+        "e10",
+        "[]",
+        "C[x]",
+        "\n",
+        " ",
+    ]
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -468,10 +538,10 @@ def test_fuzz_mutated_game_files(data):
             brackets = [k for k, ch in enumerate(text) if ch in "()[]"]
             if brackets:
                 k = brackets[data.draw(st.integers(0, len(brackets) - 1))]
-                text = text[:k] + text[k + 1:]
+                text = text[:k] + text[k + 1 :]
         else:
             ch = data.draw(st.sampled_from(list("()[];,\\ \nBW1234Aaezt019") + ["é", "\x00"]))
-            text = text[:i] + ch + text[i + (op == "substitute"):]
+            text = text[:i] + ch + text[i + (op == "substitute") :]
     read_only_input_errors(text)
     read_only_input_errors(text.encode("utf-8", "surrogatepass"))
 
@@ -484,4 +554,4 @@ def test_mutations_of_every_real_game_seeded():
         for _ in range(3):
             i = rng.randrange(len(text))
             read_only_input_errors(text[:i])
-            read_only_input_errors(text[:i] + rng.choice("()[];,x9") + text[i + 1:])
+            read_only_input_errors(text[:i] + rng.choice("()[];,x9") + text[i + 1 :])

@@ -52,8 +52,10 @@ def test_no_layout_writes_no_sgf(tmp_path):
     the status)."""
     out = tmp_path / "x.blksgf"
     solo = str(Path(PUZZLE).with_name("classic-solo-84.toml"))
-    result = CliRunner().invoke(main, ["solve", solo, "--plain", "--backend", "cpsat",
-                                       "--time-limit", "0.01", "--out", str(out)])
+    result = CliRunner().invoke(
+        main,
+        ["solve", solo, "--plain", "--backend", "cpsat", "--time-limit", "0.01", "--out", str(out)],
+    )
     assert result.exit_code == 0
     assert "status: unknown" in result.stdout
     assert "not written" in result.stdout and not out.exists()

@@ -14,8 +14,29 @@ EXPECTED_ORIENTATIONS = {
 
 
 def test_names_and_sizes():
-    assert PIECE_NAMES == ("1", "2", "I3", "V3", "I4", "L4", "T4", "O", "Z4", "F", "I5",
-                           "L5", "N", "P", "T5", "U", "V5", "W", "X", "Y", "Z5")
+    assert PIECE_NAMES == (
+        "1",
+        "2",
+        "I3",
+        "V3",
+        "I4",
+        "L4",
+        "T4",
+        "O",
+        "Z4",
+        "F",
+        "I5",
+        "L5",
+        "N",
+        "P",
+        "T5",
+        "U",
+        "V5",
+        "W",
+        "X",
+        "Y",
+        "Z5",
+    )
     assert sum(p.size for p in PIECES.values()) == 89
 
 
@@ -46,10 +67,25 @@ def test_each_orientation_is_edge_connected_and_free_pieces_distinct():
     assert len(free) == 21  # every piece a different free polyomino
 
 
-@pytest.mark.parametrize("alias,name", [("L3", "V3"), ("O4", "O"), ("S4", "Z4"), ("F5", "F"),
-                                        ("N5", "N"), ("P5", "P"), ("U5", "U"), ("W5", "W"),
-                                        ("X5", "X"), ("Y5", "Y"), ("I1", "1"), ("I2", "2"),
-                                        ("v3", "V3"), ("z5", "Z5")])
+@pytest.mark.parametrize(
+    "alias,name",
+    [
+        ("L3", "V3"),
+        ("O4", "O"),
+        ("S4", "Z4"),
+        ("F5", "F"),
+        ("N5", "N"),
+        ("P5", "P"),
+        ("U5", "U"),
+        ("W5", "W"),
+        ("X5", "X"),
+        ("Y5", "Y"),
+        ("I1", "1"),
+        ("I2", "2"),
+        ("v3", "V3"),
+        ("z5", "Z5"),
+    ],
+)
 def test_aliases(alias, name):
     assert canonical_name(alias) == name
 

@@ -51,6 +51,7 @@ def test_legal_moves_agree_with_rules_after_a_few_moves():
 def test_placements_respect_blocked_and_small_boards():
     from solver.board import Board
     from solver.position import ColourState
+
     board = Board(3, 3, frozenset({4}))
     pos = Position(board, (ColourState("blue", 0, (), ("I4", "V3", "1")),))
     table = placements_for(pos, "blue")

@@ -42,7 +42,9 @@ def test_issue_example_exactly_as_shown():
 
 def test_diagram_rows_may_be_indented():
     text = ISSUE_EXAMPLE.replace("\n.....\n", "\n   .....  \n", 1)
-    assert parse_puzzle(text).position.board.names(parse_puzzle(text).position.board.blocked) == ["c3"]
+    assert parse_puzzle(text).position.board.names(parse_puzzle(text).position.board.blocked) == [
+        "c3"
+    ]
 
 
 def test_classic_defaults_and_pieces_on_board():
@@ -81,7 +83,9 @@ BB..................
 
 
 def test_aliases_accepted():
-    p = parse_puzzle('variant = "duo"\ncolours = ["purple"]\n[pieces]\npurple = ["L3", "O4", "S4", "I1"]\n')
+    p = parse_puzzle(
+        'variant = "duo"\ncolours = ["purple"]\n[pieces]\npurple = ["L3", "O4", "S4", "I1"]\n'
+    )
     assert p.position.colour("purple").remaining == ("1", "V3", "O", "Z4")
     assert p.position.colour("orange").remaining == p.position.colour("orange").remaining[:21]
 
@@ -96,23 +100,43 @@ def test_shipped_puzzles_load(path):
 
 BAD = [
     ('variant = "hexagon"\n', "variant: unknown variant 'hexagon'"),
-    ('variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\n[pieces]\nblue = ["1", "Q7"]\n',
-     "[pieces].blue: unknown piece 'Q7'"),
-    ('variant = "custom"\nsize = [5, 5]\n[start]\nblue = "f9"\n', "[start].blue: square 'f9' is off the 5x5 board"),
-    ('variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\n[pieces]\nblue = ["1", "V3", "1"]\n',
-     "[pieces].blue: piece 1 is listed twice"),
-    ('variant = "custom"\ndiagram = """\n.....\n....\n.....\n"""\n[start]\nblue = "a3"\n',
-     "line 4: row has 4 squares, expected 5"),
-    ('variant = "custom"\ndiagram = """\n.....\n..Q..\n"""\n[start]\nblue = "a2"\n',
-     "line 4, column 3: unknown character 'Q'"),
-    ('variant = "custom"\ndiagram = """\nBB...\n.BB..\n.BB..\n"""\n[start]\nblue = "a3"\n',
-     "line 3, column 1: the blue squares b1,c1,b2,c2,a3,b3 form no piece"),
-    ('variant = "custom"\ndiagram = """\nB.B..\nBBB..\n.....\n"""\n[start]\nblue = "a3"\n'
-     '[pieces]\nblue = ["U"]\n', "[pieces].blue: piece U is already on the board"),
-    ('variant = "custom"\ndiagram = """\nB....\n.BB..\n.....\n"""\n[start]\nblue = "a3"\n[pieces]\nblue = ["2", "V3"]\n',
-     "[pieces].blue: piece 2 is already on the board"),
-    ('variant = "custom"\ndiagram = """\nB....\n.....\n...BB\n"""\n[start]\nblue = "a3"\n',
-     "diagram: blue's pieces on the board are not all connected"),
+    (
+        'variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\n[pieces]\nblue = ["1", "Q7"]\n',
+        "[pieces].blue: unknown piece 'Q7'",
+    ),
+    (
+        'variant = "custom"\nsize = [5, 5]\n[start]\nblue = "f9"\n',
+        "[start].blue: square 'f9' is off the 5x5 board",
+    ),
+    (
+        'variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\n[pieces]\nblue = ["1", "V3", "1"]\n',
+        "[pieces].blue: piece 1 is listed twice",
+    ),
+    (
+        'variant = "custom"\ndiagram = """\n.....\n....\n.....\n"""\n[start]\nblue = "a3"\n',
+        "line 4: row has 4 squares, expected 5",
+    ),
+    (
+        'variant = "custom"\ndiagram = """\n.....\n..Q..\n"""\n[start]\nblue = "a2"\n',
+        "line 4, column 3: unknown character 'Q'",
+    ),
+    (
+        'variant = "custom"\ndiagram = """\nBB...\n.BB..\n.BB..\n"""\n[start]\nblue = "a3"\n',
+        "line 3, column 1: the blue squares b1,c1,b2,c2,a3,b3 form no piece",
+    ),
+    (
+        'variant = "custom"\ndiagram = """\nB.B..\nBBB..\n.....\n"""\n[start]\nblue = "a3"\n'
+        '[pieces]\nblue = ["U"]\n',
+        "[pieces].blue: piece U is already on the board",
+    ),
+    (
+        'variant = "custom"\ndiagram = """\nB....\n.BB..\n.....\n"""\n[start]\nblue = "a3"\n[pieces]\nblue = ["2", "V3"]\n',
+        "[pieces].blue: piece 2 is already on the board",
+    ),
+    (
+        'variant = "custom"\ndiagram = """\nB....\n.....\n...BB\n"""\n[start]\nblue = "a3"\n',
+        "diagram: blue's pieces on the board are not all connected",
+    ),
     ('variant = "custom"\nsize = [5, 5]\n', "start: a custom board needs a start square"),
     ('variant = "custom"\nsize = [5, 5]\ncolour = ["blue"]\n', "colour: unknown key"),
     ('variant = "classic"\ncolours = ["purple"]\n', "colours[0]: no colour 'purple' on this board"),
@@ -121,12 +145,29 @@ BAD = [
     ('variant = "classic\n', "invalid TOML"),
     ('variant = "custom"\nsize = [true, 5]\n', "size: expected [rows, columns]"),
     ('variant = "classic"\ncolours = []\n', "colours: no colour to play"),
-    ('variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\nB = "a1"\n', "[start].B: blue is given twice"),
-    ('variant = "duo"\ndiagram = """\n' + "." * 14 + "\n" + "..BB" + "." * 10 + "\n" + ("." * 14 + "\n") * 12
-     + '"""\n', "line 4, column 3: duo has no colour blue"),
-    ('variant = "classic"\n[pieces]\npurple = ["1"]\n', "[pieces].purple: classic has no colour purple"),
-    ('variant = "custom"\nsize = [3, 3]\ncolours = ["red"]\n[start]\nblue = "c1"\n[pieces]\nred = ["1"]\n',
-     "colours: colour red has no start square"),
+    (
+        'variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\nB = "a1"\n',
+        "[start].B: blue is given twice",
+    ),
+    (
+        'variant = "duo"\ndiagram = """\n'
+        + "." * 14
+        + "\n"
+        + "..BB"
+        + "." * 10
+        + "\n"
+        + ("." * 14 + "\n") * 12
+        + '"""\n',
+        "line 4, column 3: duo has no colour blue",
+    ),
+    (
+        'variant = "classic"\n[pieces]\npurple = ["1"]\n',
+        "[pieces].purple: classic has no colour purple",
+    ),
+    (
+        'variant = "custom"\nsize = [3, 3]\ncolours = ["red"]\n[start]\nblue = "c1"\n[pieces]\nred = ["1"]\n',
+        "colours: colour red has no start square",
+    ),
 ]
 
 
@@ -170,9 +211,15 @@ blue = []
 
 
 JUNIOR_BAD = [
-    ('[pieces]\npurple = ["1", "1", "1"]\n', "[pieces].purple: piece 1 is listed 3 times; junior has it twice"),
+    (
+        '[pieces]\npurple = ["1", "1", "1"]\n',
+        "[pieces].purple: piece 1 is listed 3 times; junior has it twice",
+    ),
     ('[pieces]\npurple = ["X", "F"]\n', "[pieces].purple: junior has no piece X"),
-    ('monomino-last = true\n[pieces]\npurple = ["2", "V3"]\n', "monomino-last: purple has no monomino left"),
+    (
+        'monomino-last = true\n[pieces]\npurple = ["2", "V3"]\n',
+        "monomino-last: purple has no monomino left",
+    ),
     ('monomino-last = true\ngoal = "max-score"\n', "monomino-last: applies to goal place-all only"),
 ]
 
@@ -186,6 +233,8 @@ def test_junior_piece_lists(text, message, tmp_path):
 
 
 def test_junior_accepts_two_monominoes():
-    p = parse_puzzle('variant = "junior"\ncolours = ["purple"]\n[pieces]\npurple = ["1", "1", "O"]\n')
+    p = parse_puzzle(
+        'variant = "junior"\ncolours = ["purple"]\n[pieces]\npurple = ["1", "1", "O"]\n'
+    )
     assert p.position.colour("purple").remaining == ("1", "1", "O")
     assert not p.position.bonus

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from brute import brute_count, brute_layouts, orbits
 
 from solver.backends import search
 from solver.board import Board
@@ -17,8 +18,6 @@ from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
 from solver.solve import SolveOptions, solve
 from solver.variants import VARIANTS
-
-from brute import brute_count, brute_layouts, orbits
 
 
 def one_colour(n, start, pieces, blocked=(), rows=None, colour="blue"):
@@ -35,22 +34,28 @@ def problem(pos, colours=None, goal="place-all", monomino_last=False):
 # facts from the issue
 
 
-@pytest.mark.parametrize("n,start,pieces,expected", [
-    (5, "a5", ("1", "2", "V3"), 146),
-    (5, "c3", ("L5", "T5", "Y"), 8),
-    (5, "a5", ("V3", "L5", "I3", "2"), 104),
-    (4, "a4", ("1", "2", "V3", "O"), 0),
-])
+@pytest.mark.parametrize(
+    "n,start,pieces,expected",
+    [
+        (5, "a5", ("1", "2", "V3"), 146),
+        (5, "c3", ("L5", "T5", "Y"), 8),
+        (5, "a5", ("V3", "L5", "I3", "2"), 104),
+        (4, "a4", ("1", "2", "V3", "O"), 0),
+    ],
+)
 def test_issue_counts(n, start, pieces, expected):
     r = search.count(problem(one_colour(n, start, pieces)))
     assert r.complete
     assert r.count == expected
 
 
-@pytest.mark.parametrize("n,start,pieces", [
-    (5, "a5", ("1", "2", "V3")),
-    (5, "c3", ("L5", "T5", "Y")),
-])
+@pytest.mark.parametrize(
+    "n,start,pieces",
+    [
+        (5, "a5", ("1", "2", "V3")),
+        (5, "c3", ("L5", "T5", "Y")),
+    ],
+)
 def test_issue_counts_match_brute_force(n, start, pieces):
     pos = one_colour(n, start, pieces)
     assert search.count(problem(pos)).count == brute_count(pos, ("blue",))
@@ -62,8 +67,13 @@ def test_issue_counts_match_brute_force(n, start, pieces):
 
 def two_colours(n=5, blocked=(), a=("1", "V3"), b=("2", "V3"), starts=("a5", "e1")):
     board = Board(n, n, frozenset(blocked))
-    return Position(board, (ColourState("blue", board.parse(starts[0]), (), a),
-                            ColourState("red", board.parse(starts[1]), (), b)))
+    return Position(
+        board,
+        (
+            ColourState("blue", board.parse(starts[0]), (), a),
+            ColourState("red", board.parse(starts[1]), (), b),
+        ),
+    )
 
 
 def with_existing():
@@ -71,8 +81,13 @@ def with_existing():
     board = Board(5, 5, frozenset({board_sq(5, "e5")}))
     v3 = Placement("V3", frozenset(board.parse(s) for s in ("a5", "a4", "b4")))
     red = Placement("2", frozenset(board.parse(s) for s in ("c3", "c2")))
-    return Position(board, (ColourState("blue", board.parse("a5"), (v3,), ("1", "2", "I3")),
-                            ColourState("red", board.parse("e1"), (red,), ("1",))))
+    return Position(
+        board,
+        (
+            ColourState("blue", board.parse("a5"), (v3,), ("1", "2", "I3")),
+            ColourState("red", board.parse("e1"), (red,), ("1",)),
+        ),
+    )
 
 
 def board_sq(n, name):
@@ -99,8 +114,9 @@ def test_count_matches_brute_force(name):
     assert expected > 0
 
 
-@pytest.mark.parametrize("name", ["rectangle", "two colours blocked", "existing squares",
-                                  "junior copies"])
+@pytest.mark.parametrize(
+    "name", ["rectangle", "two colours blocked", "existing squares", "junior copies"]
+)
 def test_count_monomino_last_matches_brute_force(name):
     pos = CASES[name]()
     colours = ("blue",) if name == "existing squares" else tuple(c.name for c in pos.colours)
@@ -113,6 +129,7 @@ def test_count_monomino_last_matches_brute_force(name):
 @pytest.mark.parametrize("name", ["blocked", "two colours", "junior copies"])
 def test_count_up_to_symmetry_matches_brute_force(name):
     from solver.symmetry import position_symmetries
+
     pos = CASES[name]()
     colours = tuple(c.name for c in pos.colours)
     perms = position_symmetries(pos)
@@ -181,6 +198,7 @@ def brute_max_score(pos, colours):
         by_colour = {c: [p for cc, p in layout if cc == c] for c in colours}
         # the checker needs a legal order: sort by a breadth-first order from the start
         from solver.order import order_of_play
+
         ordered = {c: order_of_play(pos, c, by_colour[c], monomino_last=True) for c in colours}
         report = check_layout(pos, ordered)
         assert report.legal
@@ -189,11 +207,14 @@ def brute_max_score(pos, colours):
     return best
 
 
-@pytest.mark.parametrize("pieces,blocked", [
-    (("1", "2", "V3", "O"), ()),          # cannot place all: best leaves a piece out
-    (("1", "2", "V3"), ()),               # all placed with the monomino last: 6 + 20
-    (("2", "I3", "L4", "1"), {5, 6}),
-])
+@pytest.mark.parametrize(
+    "pieces,blocked",
+    [
+        (("1", "2", "V3", "O"), ()),  # cannot place all: best leaves a piece out
+        (("1", "2", "V3"), ()),  # all placed with the monomino last: 6 + 20
+        (("2", "I3", "L4", "1"), {5, 6}),
+    ],
+)
 def test_max_score_is_optimal(pieces, blocked):
     pos = one_colour(4, "a4", pieces, blocked=blocked)
     expected = brute_max_score(pos, ("blue",))
@@ -227,8 +248,9 @@ def test_time_limit_gives_unknown_never_infeasible():
 
 def test_max_score_time_limit_returns_best_layout_and_bound():
     pos = Position.empty(VARIANTS["duo"])
-    result = solve(problem(pos, ("purple",), goal="max-score"),
-                   SolveOptions(backend="search", time_limit=0.3))
+    result = solve(
+        problem(pos, ("purple",), goal="max-score"), SolveOptions(backend="search", time_limit=0.3)
+    )
     assert result.status in ("solved", "optimal")
     assert result.report.legal
     assert result.bound is not None and result.bound >= result.score
@@ -262,6 +284,7 @@ def test_portfolio_cuts_a_heavy_tail():
     if not path.exists():
         pytest.skip("shared game data not available")
     from solver.formats.game import load_game
+
     pos = load_game(path).position(30)
     result = solve(Problem(pos, ("green",)), SolveOptions(backend="search", time_limit=30))
     assert result.status == "solved"

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_search import brute_layouts, brute_max_score
 
 from solver.backends import search
 from solver.board import Board
@@ -24,8 +25,6 @@ from solver.pieces import PIECE_NAMES, PIECES
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
 from solver.solve import SolveOptions, solve
-
-from test_search import brute_layouts, brute_max_score
 
 OPTIONS = SolveOptions(backend="search", time_limit=60)
 
@@ -41,10 +40,12 @@ def walled(cols: int, pieces, blocked=(), bonus=True, walls=None) -> Position:
     blue's squares need not be connected, they are all its root)."""
     walls = (cols // 2,) if walls is None else walls
     board = Board(3, cols, frozenset(blocked))
-    placed = tuple(Placement("2", frozenset({board.square(0, w), board.square(1, w)}))
-                   for w in walls)
-    return Position(board, (ColourState("blue", board.square(0, walls[0]), placed,
-                                        tuple(pieces)),), bonus=bonus)
+    placed = tuple(
+        Placement("2", frozenset({board.square(0, w), board.square(1, w)})) for w in walls
+    )
+    return Position(
+        board, (ColourState("blue", board.square(0, walls[0]), placed, tuple(pieces)),), bonus=bonus
+    )
 
 
 def components(pos: Position) -> int:
@@ -62,8 +63,7 @@ CASES = {
     # everything fits, the monomino last: 20
     "monomino bonus": lambda: walled(9, ("1", "V3", "I3")),
     # two copies of two pieces, no bonus: best -3
-    "junior copies": lambda: walled(8, ("1", "1", "V3", "V3", "I3"), blocked={0, 8},
-                                    bonus=False),
+    "junior copies": lambda: walled(8, ("1", "1", "V3", "V3", "I3"), blocked={0, 8}, bonus=False),
     # three pockets: best -3
     "three pockets": lambda: walled(10, ("1", "V3", "I3", "L4"), blocked={0}, walls=(3, 6)),
     # two found by random search to break a memo keyed in the middle of a component
@@ -91,8 +91,7 @@ def test_max_score_with_memo_matches_brute_force(name):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_place_all_with_memo_matches_brute_force(name):
     pos = CASES[name]()
-    result = solve(Problem(pos, ("blue",), "place-all"), SolveOptions(backend="search",
-                                                                       workers=1))
+    result = solve(Problem(pos, ("blue",), "place-all"), SolveOptions(backend="search", workers=1))
     assert result.stats["components"] >= 2
     assert result.status == ("solved" if brute(name)[1] else "infeasible")
 
@@ -116,24 +115,27 @@ def test_components_are_ranked_smallest_first():
     assert rank[board.square(2, 4)] == -1  # nor the square below it (shares an edge)
 
 
-@pytest.mark.parametrize("lo,unplaceable,expected", [
-    (1, 0, 2),    # losses 0, 2, 3, 5 with a domino and a V3 left: never exactly 1
-    (4, 0, 5),
-    (6, 0, 11),   # none up to lam = 10: lam + 1
-    (4, 4, 4),    # an I4 that fits nowhere is always lost
-    (5, 4, 6),    # ... plus the domino
-    (10, 4, 11),  # 4 + 5 = 9 at most
-])
+@pytest.mark.parametrize(
+    "lo,unplaceable,expected",
+    [
+        (1, 0, 2),  # losses 0, 2, 3, 5 with a domino and a V3 left: never exactly 1
+        (4, 0, 5),
+        (6, 0, 11),  # none up to lam = 10: lam + 1
+        (4, 4, 4),  # an I4 that fits nowhere is always lost
+        (5, 4, 6),  # ... plus the domino
+        (10, 4, 11),  # 4 + 5 = 9 at most
+    ],
+)
 def test_achievable_loss(lo, unplaceable, expected):
     import numpy as np
+
     rem = np.zeros((1, 21), dtype=np.int64)
     pcount = np.zeros(21, dtype=np.int64)
     for name, placeable in (("2", True), ("V3", True), ("I4", False)):
         t = PIECES[name].index
         rem[0, t] = 1 if placeable or unplaceable else 0
         pcount[t] = 1 if placeable else 0
-    loss = search.core._achievable_loss(0, lo, 10, unplaceable, rem, pcount,
-                                        search._PIECE_SIZE)
+    loss = search.core._achievable_loss(0, lo, 10, unplaceable, rem, pcount, search._PIECE_SIZE)
     assert loss == expected
 
 
@@ -142,8 +144,9 @@ def walled_positions(draw):
     cols = draw(st.integers(5, 10))
     walls = sorted(draw(st.sets(st.integers(1, cols - 2), min_size=1, max_size=2)))
     wall = {w for w in walls} | {cols + w for w in walls}
-    blocked = draw(st.sets(st.integers(0, 3 * cols - 1).filter(lambda s: s not in wall),
-                           max_size=4))
+    blocked = draw(
+        st.sets(st.integers(0, 3 * cols - 1).filter(lambda s: s not in wall), max_size=4)
+    )
     junior = draw(st.booleans())
     names = [p for p in PIECE_NAMES[:9] if junior or p != "2"]
     pieces = draw(st.lists(st.sampled_from(names), min_size=2, max_size=4))
@@ -177,13 +180,17 @@ def game_position(name: str, placements: int) -> Position:
     if not path.exists():
         pytest.skip("shared game data not available")
     from solver.formats.game import load_game
+
     return load_game(path).position(placements)
 
 
-@pytest.mark.parametrize("game,colour,score", [
-    ("junior-L2-s105", "orange", -3),
-    ("junior-L1-s104", "purple", -7),
-])
+@pytest.mark.parametrize(
+    "game,colour,score",
+    [
+        ("junior-L2-s105", "orange", -3),
+        ("junior-L1-s104", "purple", -7),
+    ],
+)
 def test_real_junior_endgames(monkeypatch, game, colour, score):
     """Place-all is infeasible (CP-SAT agrees) and the best leaves ``-score`` squares.
     Checked without the memo: the plain place-all search (no memo, no max-score code) on
@@ -210,5 +217,7 @@ def test_time_limit_on_the_memo_path(monkeypatch):
         assert best.score == best.bound == -3
     else:
         assert best.status == "solved" and best.bound >= -3
-    assert solve(Problem(pos, ("orange",), "place-all"), options).status in ("unknown",
-                                                                              "infeasible")
+    assert solve(Problem(pos, ("orange",), "place-all"), options).status in (
+        "unknown",
+        "infeasible",
+    )

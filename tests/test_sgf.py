@@ -18,7 +18,12 @@ def test_tree_nodes_properties_and_main_line():
     assert len(tree.children) == 2
     main = tree.main_line()
     assert [(n.properties[0].ident, n.properties[0].value) for n in main] == [
-        ("GM", "Blokus Duo"), ("B", "e10"), ("W", "j5"), ("B", "f9,f8"), ("W", "k4")]
+        ("GM", "Blokus Duo"),
+        ("B", "e10"),
+        ("W", "j5"),
+        ("B", "f9,f8"),
+        ("W", "k4"),
+    ]
 
 
 def test_identifiers_with_digits_and_several_values():
@@ -73,26 +78,29 @@ def test_deep_nesting_does_not_exhaust_the_stack():
     assert len(tree.main_line()) == depth + 1
 
 
-@pytest.mark.parametrize("text, fragment, where", [
-    ("", "no game tree", "line 1, column 1"),
-    ("  \n ", "no game tree", "line 1, column 1"),
-    ("(;B[a1]", "'(' is never closed", "line 1, column 1"),
-    ("(;GM[x]\n(;B[a1]", "'(' is never closed", "line 2, column 1"),
-    ("(;GM[x]\n;B[a1", "'[' is never closed", "line 2, column 3"),
-    ("(;GM[x]\n;C[a\\]", "'[' is never closed", "line 2, column 3"),
-    ("(;GM[x]))", "unmatched ')'", "line 1, column 9"),
-    ("(;GM[x]\n;B a1])", "property B has no value", "line 2, column 2"),
-    ("(;GM[x];B)", "property B has no value", "line 1, column 9"),
-    ("(;GM[x];B", "property B has no value", "line 1, column 9"),
-    ("()", "empty game tree", "line 1, column 1"),
-    ("((;GM[x]))", "expected ';'", "line 1, column 2"),
-    (";GM[x]", "';' outside a game tree", "line 1, column 1"),
-    ("(;GM[x](;B[a1]);W[b2])", "a node after a variation", "line 1, column 16"),
-    ("(;GM[x]GM[y])", "property GM appears twice", "line 1, column 8"),
-    ("(GM[x])", "';' before a property", "line 1, column 2"),
-    ("(;GM[x])\njunk", "unexpected 'j'", "line 2, column 1"),
-    ("(;GM[x]-)", "unexpected '-'", "line 1, column 8"),
-])
+@pytest.mark.parametrize(
+    "text, fragment, where",
+    [
+        ("", "no game tree", "line 1, column 1"),
+        ("  \n ", "no game tree", "line 1, column 1"),
+        ("(;B[a1]", "'(' is never closed", "line 1, column 1"),
+        ("(;GM[x]\n(;B[a1]", "'(' is never closed", "line 2, column 1"),
+        ("(;GM[x]\n;B[a1", "'[' is never closed", "line 2, column 3"),
+        ("(;GM[x]\n;C[a\\]", "'[' is never closed", "line 2, column 3"),
+        ("(;GM[x]))", "unmatched ')'", "line 1, column 9"),
+        ("(;GM[x]\n;B a1])", "property B has no value", "line 2, column 2"),
+        ("(;GM[x];B)", "property B has no value", "line 1, column 9"),
+        ("(;GM[x];B", "property B has no value", "line 1, column 9"),
+        ("()", "empty game tree", "line 1, column 1"),
+        ("((;GM[x]))", "expected ';'", "line 1, column 2"),
+        (";GM[x]", "';' outside a game tree", "line 1, column 1"),
+        ("(;GM[x](;B[a1]);W[b2])", "a node after a variation", "line 1, column 16"),
+        ("(;GM[x]GM[y])", "property GM appears twice", "line 1, column 8"),
+        ("(GM[x])", "';' before a property", "line 1, column 2"),
+        ("(;GM[x])\njunk", "unexpected 'j'", "line 2, column 1"),
+        ("(;GM[x]-)", "unexpected '-'", "line 1, column 8"),
+    ],
+)
 def test_grammar_errors_name_the_place(text, fragment, where):
     with pytest.raises(InputError) as err:
         parse(text, path="game.blksgf")
@@ -121,7 +129,9 @@ def test_columns_past_z_on_a_big_board():
     assert squares_text(board, squares) == "b1,z1,aa1,ab1,aa2"
 
 
-_SGF_CHARS = st.sampled_from(list("();[]\\ \n,:ABWEGMPLC1234abcdefz09") + ["GM[Blokus Duo]", "B[e10]"])
+_SGF_CHARS = st.sampled_from(
+    list("();[]\\ \n,:ABWEGMPLC1234abcdefz09") + ["GM[Blokus Duo]", "B[e10]"]
+)
 
 
 @settings(max_examples=300, deadline=None)

@@ -8,13 +8,13 @@ import pytest
 from click.testing import CliRunner
 
 from solver.backends import auto
+from solver.backends.symmetric import colour_symmetries
 from solver.board import Board
 from solver.cli.commands import main
 from solver.errors import InputError
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
 from solver.solve import SolveOptions, solve
-from solver.backends.symmetric import colour_symmetries
 from solver.variants import VARIANTS
 
 CLASSIC = VARIANTS["classic"]
@@ -23,16 +23,22 @@ CLASSIC = VARIANTS["classic"]
 def four_corners(n: int, pieces: tuple[str, ...]) -> Problem:
     """Blue, Yellow, Red, Green from the corners of an n x n board (Classic's order)."""
     board = Board(n, n)
-    corners = (board.square(0, 0), board.square(0, n - 1), board.square(n - 1, n - 1),
-               board.square(n - 1, 0))
+    corners = (
+        board.square(0, 0),
+        board.square(0, n - 1),
+        board.square(n - 1, n - 1),
+        board.square(n - 1, 0),
+    )
     colours = tuple(ColourState(c, s, (), pieces) for c, s in zip(CLASSIC.colours, corners))
     return Problem(Position(board, colours), CLASSIC.colours)
 
 
 def two_corners(n: int, pieces: tuple[str, ...]) -> Problem:
     board = Board(n, n)
-    colours = (ColourState("blue", board.square(0, 0), (), pieces),
-               ColourState("red", board.square(n - 1, n - 1), (), pieces))
+    colours = (
+        ColourState("blue", board.square(0, 0), (), pieces),
+        ColourState("red", board.square(n - 1, n - 1), (), pieces),
+    )
     return Problem(Position(board, colours), ("blue", "red"))
 
 
@@ -66,8 +72,10 @@ def test_no_reduction_when_the_position_is_not_symmetric():
     assert colour_symmetries(Problem(position, CLASSIC.colours, "max-score")) == []
     uneven = two_corners(5, ("1", "V3"))
     state = uneven.position.colour("red")
-    other = Position(uneven.position.board,
-                     (uneven.position.colour("blue"), ColourState("red", state.start, (), ("1",))))
+    other = Position(
+        uneven.position.board,
+        (uneven.position.colour("blue"), ColourState("red", state.start, (), ("1",))),
+    )
     assert colour_symmetries(Problem(other, ("blue", "red"))) == []
 
 
@@ -76,8 +84,7 @@ def test_four_colour_tiling_found_symmetric_and_checked():
     problem = four_corners(8, ("1", "V3", "L4", "T4", "O"))
     result = solve(problem, SolveOptions(backend="symmetric", time_limit=60))
     assert result.status == "solved" and result.backend == "symmetric"
-    assert result.report.legal and all(result.report.report(c).all_placed
-                                       for c in CLASSIC.colours)
+    assert result.report.legal and all(result.report.report(c).all_placed for c in CLASSIC.colours)
     covered = set().union(*(p.squares for ps in result.layout.values() for p in ps))
     assert len(covered) == 64
     turn = colour_symmetries(problem)[0]
@@ -102,15 +109,20 @@ def test_symmetric_backend_refuses_a_problem_without_symmetry():
 def test_cli_symmetric_unknown_says_why_and_refusal_is_one_line(tmp_path):
     runner = CliRunner()
     path = tmp_path / "pair.toml"
-    path.write_text('variant = "custom"\nsize = [4, 4]\ncolours = ["blue", "red"]\n'
-                    '[start]\nblue = "a4"\nred = "d1"\n'
-                    '[pieces]\nblue = ["L4", "V3"]\nred = ["L4", "V3"]\n')
+    path.write_text(
+        'variant = "custom"\nsize = [4, 4]\ncolours = ["blue", "red"]\n'
+        '[start]\nblue = "a4"\nred = "d1"\n'
+        '[pieces]\nblue = ["L4", "V3"]\nred = ["L4", "V3"]\n'
+    )
     result = runner.invoke(main, ["solve", str(path), "--backend", "symmetric", "--plain"])
     assert result.exit_code == 0
-    assert "unknown (no layout is symmetric under the half turn: this is NOT a proof" in result.output
+    assert (
+        "unknown (no layout is symmetric under the half turn: this is NOT a proof" in result.output
+    )
     alone = tmp_path / "alone.toml"
-    alone.write_text('variant = "custom"\nsize = [4, 4]\n[start]\nblue = "a4"\n'
-                     '[pieces]\nblue = ["V3"]\n')
+    alone.write_text(
+        'variant = "custom"\nsize = [4, 4]\n[start]\nblue = "a4"\n[pieces]\nblue = ["V3"]\n'
+    )
     result = runner.invoke(main, ["solve", str(alone), "--backend", "symmetric"])
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "no board symmetry" in result.stderr
@@ -131,8 +143,10 @@ def test_two_colours_on_one_start_square_give_no_symmetry():
     is no permutation (this once looped for ever)."""
     board = Board(5, 5)
     centre = board.square(2, 2)
-    colours = (ColourState("blue", centre, (), ("1", "2")),
-               ColourState("yellow", centre, (), ("1", "2")))
+    colours = (
+        ColourState("blue", centre, (), ("1", "2")),
+        ColourState("yellow", centre, (), ("1", "2")),
+    )
     assert colour_symmetries(Problem(Position(board, colours), ("blue", "yellow"))) == []
 
 
@@ -164,8 +178,12 @@ def test_cancel_set_before_cp_sat_starts_still_stops_it(monkeypatch):
 
 def rectangle_corners(rows: int, cols: int, pieces: tuple[str, ...]) -> Problem:
     board = Board(rows, cols)
-    corners = (board.square(0, 0), board.square(0, cols - 1), board.square(rows - 1, cols - 1),
-               board.square(rows - 1, 0))
+    corners = (
+        board.square(0, 0),
+        board.square(0, cols - 1),
+        board.square(rows - 1, cols - 1),
+        board.square(rows - 1, 0),
+    )
     colours = tuple(ColourState(c, s, (), pieces) for c, s in zip(CLASSIC.colours, corners))
     return Problem(Position(board, colours), CLASSIC.colours)
 

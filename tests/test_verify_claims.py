@@ -22,8 +22,11 @@ def written(tmp_path_factory):
     """Real solution files written by `solve --out`: name -> parsed JSON."""
     folder = tmp_path_factory.mktemp("solutions")
     files = {}
-    for name, puzzle in (("place-all", "tiny-5x5-corner"), ("max-score", "max-score-5x5"),
-                         ("infeasible", "tiny-4x4-impossible")):
+    for name, puzzle in (
+        ("place-all", "tiny-5x5-corner"),
+        ("max-score", "max-score-5x5"),
+        ("infeasible", "tiny-4x4-impossible"),
+    ):
         out = folder / f"{name}.json"
         result = run("solve", PUZZLES / f"{puzzle}.toml", "--backend", "search", "--out", out)
         assert result.exit_code == 0, result.output
@@ -34,12 +37,14 @@ def written(tmp_path_factory):
 @pytest.fixture
 def tamper(written, tmp_path):
     """tamper(kind, change) -> path of a copy of the written file `kind`, changed."""
+
     def make(kind, change=lambda d: None):
         data = json.loads(json.dumps(written[kind]))
         change(data)
         path = tmp_path / f"{kind}.json"
         path.write_text(json.dumps(data))
         return path
+
     return make
 
 
@@ -66,8 +71,10 @@ def false_claim(path, *claims):
 @pytest.mark.parametrize("kind", ["place-all", "max-score", "infeasible"])
 def test_untampered_solutions_verify(kind, written, tamper):
     assert written[kind]["format"] == "blokus-solo-solution/1"
-    assert written[kind]["status"] == {"place-all": "solved", "max-score": "optimal",
-                                       "infeasible": "infeasible"}[kind]
+    assert (
+        written[kind]["status"]
+        == {"place-all": "solved", "max-score": "optimal", "infeasible": "infeasible"}[kind]
+    )
     result = run("verify", tamper(kind))
     assert result.exit_code == 0, result.output
     assert "FALSE CLAIM" not in result.output and "legal:" in result.output
@@ -80,55 +87,76 @@ def test_missing_optional_keys_still_verify(tamper):
     assert run("verify", path).exit_code == 0
 
 
-@pytest.mark.parametrize("key,value,message", [
-    ("status", "bogus", "status: unknown status 'bogus' (statuses: solved, optimal, infeasible, unknown)"),
-    ("status", None, "status: expected str, got None"),
-    ("status", "Solved", "status: unknown status 'Solved'"),
-    ("format", "other/2", "format: unknown format 'other/2' (this version reads blokus-solo-solution/1)"),
-    ("format", "blokus-solo-solution/2", "format: unknown format 'blokus-solo-solution/2'"),
-    ("format", None, "format: unknown format None"),
-    ("variant", "clasic", "variant: unknown variant 'clasic'"),
-    ("goal", "place-most", "goal: unknown goal 'place-most' (goals: place-all, max-score)"),
-])
+@pytest.mark.parametrize(
+    "key,value,message",
+    [
+        (
+            "status",
+            "bogus",
+            "status: unknown status 'bogus' (statuses: solved, optimal, infeasible, unknown)",
+        ),
+        ("status", None, "status: expected str, got None"),
+        ("status", "Solved", "status: unknown status 'Solved'"),
+        (
+            "format",
+            "other/2",
+            "format: unknown format 'other/2' (this version reads blokus-solo-solution/1)",
+        ),
+        ("format", "blokus-solo-solution/2", "format: unknown format 'blokus-solo-solution/2'"),
+        ("format", None, "format: unknown format None"),
+        ("variant", "clasic", "variant: unknown variant 'clasic'"),
+        ("goal", "place-most", "goal: unknown goal 'place-most' (goals: place-all, max-score)"),
+    ],
+)
 def test_unknown_names_are_malformed(tamper, key, value, message):
     malformed(tamper("place-all", lambda d: d.update({key: value})), message)
 
 
-@pytest.mark.parametrize("key,value,message", [
-    ("score", "20", "score: expected int or null, got '20'"),
-    ("score", 20.0, "score: expected int or null, got 20.0"),
-    ("score", True, "score: expected int or null, got True"),
-    ("bound", "20", "bound: expected int or null, got '20'"),
-    ("rows", "5", "rows: expected int, got '5'"),
-    ("cols", 5.0, "cols: expected int, got 5.0"),
-    ("monomino_last", "no", "monomino_last: expected bool, got 'no'"),
-])
+@pytest.mark.parametrize(
+    "key,value,message",
+    [
+        ("score", "20", "score: expected int or null, got '20'"),
+        ("score", 20.0, "score: expected int or null, got 20.0"),
+        ("score", True, "score: expected int or null, got True"),
+        ("bound", "20", "bound: expected int or null, got '20'"),
+        ("rows", "5", "rows: expected int, got '5'"),
+        ("cols", 5.0, "cols: expected int, got 5.0"),
+        ("monomino_last", "no", "monomino_last: expected bool, got 'no'"),
+    ],
+)
 def test_wrong_types_are_malformed(tamper, key, value, message):
     line = malformed(tamper("place-all", lambda d: d.update({key: value})), message)
     assert "FALSE CLAIM" not in line and "the rules give" not in line
 
 
-@pytest.mark.parametrize("key,value,message", [
-    ("score", "20", "colours[0].score: expected int, got '20'"),
-    ("score", None, "colours[0].score: expected int, got None"),
-    ("existing", "0", "colours[0].existing: expected int, got '0'"),
-    ("existing", False, "colours[0].existing: expected int, got False"),
-    ("all_placed", 1, "colours[0].all_placed: expected bool, got 1"),
-    ("monomino_last", "true", "colours[0].monomino_last: expected bool, got 'true'"),
-    ("played", "no", "colours[0].played: expected bool, got 'no'"),
-])
+@pytest.mark.parametrize(
+    "key,value,message",
+    [
+        ("score", "20", "colours[0].score: expected int, got '20'"),
+        ("score", None, "colours[0].score: expected int, got None"),
+        ("existing", "0", "colours[0].existing: expected int, got '0'"),
+        ("existing", False, "colours[0].existing: expected int, got False"),
+        ("all_placed", 1, "colours[0].all_placed: expected bool, got 1"),
+        ("monomino_last", "true", "colours[0].monomino_last: expected bool, got 'true'"),
+        ("played", "no", "colours[0].played: expected bool, got 'no'"),
+    ],
+)
 def test_wrong_colour_types_are_malformed(tamper, key, value, message):
     malformed(tamper("place-all", lambda d: d["colours"][0].update({key: value})), message)
 
 
 def test_monomino_last_applies_to_place_all_only(tamper):
-    malformed(tamper("max-score", lambda d: d.update(monomino_last=True)),
-              "monomino_last: applies to goal place-all only")
+    malformed(
+        tamper("max-score", lambda d: d.update(monomino_last=True)),
+        "monomino_last: applies to goal place-all only",
+    )
 
 
 def test_optimal_is_not_a_place_all_status(tamper):
-    false_claim(tamper("place-all", lambda d: d.update(status="optimal")),
-                "status is optimal but the goal is place-all (optimal applies to max-score only")
+    false_claim(
+        tamper("place-all", lambda d: d.update(status="optimal")),
+        "status is optimal but the goal is place-all (optimal applies to max-score only",
+    )
 
 
 def _unplace_monomino(d):
@@ -139,7 +167,9 @@ def _unplace_monomino(d):
 
 
 def test_solved_place_all_must_place_every_remaining_piece(tamper):
-    out = false_claim(tamper("place-all", _unplace_monomino), "blue: status is solved but 1 are unplaced")
+    out = false_claim(
+        tamper("place-all", _unplace_monomino), "blue: status is solved but 1 are unplaced"
+    )
     assert "blue: the file says all_placed True, the rules give False" in out
 
 
@@ -148,29 +178,46 @@ def test_infeasible_place_all_with_the_goal_met(tamper):
     def change(d):
         d["status"] = "infeasible"
         d["colours"][0]["existing"] = len(d["colours"][0]["placements"])
-    false_claim(tamper("place-all", change), "status is infeasible but the file's own layout meets the goal")
+
+    false_claim(
+        tamper("place-all", change), "status is infeasible but the file's own layout meets the goal"
+    )
 
 
 @pytest.mark.parametrize("status", ["infeasible", "unknown"])
 def test_no_layout_statuses_add_no_pieces(tamper, status):
-    false_claim(tamper("place-all", lambda d: d.update(status=status)),
-                f"status is {status} but the file adds pieces")
+    false_claim(
+        tamper("place-all", lambda d: d.update(status=status)),
+        f"status is {status} but the file adds pieces",
+    )
 
 
 def test_max_score_is_never_infeasible(tamper):
     def change(d):
         d.update(status="infeasible", bound=None)
         d["colours"][0]["existing"] = len(d["colours"][0]["placements"])  # adds nothing
-    out = false_claim(tamper("max-score", change),
-                      "status is infeasible but the goal is max-score, which always has a layout")
+
+    out = false_claim(
+        tamper("max-score", change),
+        "status is infeasible but the goal is max-score, which always has a layout",
+    )
     assert "adds pieces" not in out
 
 
 def test_optimal_must_reach_its_bound(tamper, written):
     total = written["max-score"]["score"]
-    false_claim(tamper("max-score", lambda d: d.update(bound=total + 3)),
-                f"status is optimal but total score {total} is below the claimed upper bound {total + 3}")
+    false_claim(
+        tamper("max-score", lambda d: d.update(bound=total + 3)),
+        f"status is optimal but total score {total} is below the claimed upper bound {total + 3}",
+    )
     # a "solved" max-score layout may stay below the bound; never above it
-    assert run("verify", tamper("max-score", lambda d: d.update(status="solved", bound=total + 3))).exit_code == 0
-    false_claim(tamper("max-score", lambda d: d.update(status="solved", bound=total - 1)),
-                f"total score {total} is above the claimed upper bound {total - 1}")
+    assert (
+        run(
+            "verify", tamper("max-score", lambda d: d.update(status="solved", bound=total + 3))
+        ).exit_code
+        == 0
+    )
+    false_claim(
+        tamper("max-score", lambda d: d.update(status="solved", bound=total - 1)),
+        f"total score {total} is above the claimed upper bound {total - 1}",
+    )

@@ -19,10 +19,16 @@ from __future__ import annotations
 import threading
 import time
 
-from solver.problem import Problem
-from solver.solve import (BackendResult, EitherEvent, SolveOptions, backend_function, join_all,
-                    layout_score)
 from solver.backends.symmetric import colour_symmetries
+from solver.problem import Problem
+from solver.solve import (
+    BackendResult,
+    EitherEvent,
+    SolveOptions,
+    backend_function,
+    join_all,
+    layout_score,
+)
 
 #: Seconds the search runs alone before CP-SAT joins it.
 SEARCH_ALONE = 2.0
@@ -55,8 +61,9 @@ class _Runner(threading.Thread):
             self.won.set()
 
 
-def solve(problem: Problem, options: SolveOptions = SolveOptions(),
-          cancel: threading.Event | None = None) -> BackendResult:
+def solve(
+    problem: Problem, options: SolveOptions = SolveOptions(), cancel: threading.Event | None = None
+) -> BackendResult:
     """Solve with the search, joined by CP-SAT after :data:`SEARCH_ALONE` seconds.
 
     Args:
@@ -84,7 +91,9 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions(),
         won.set()
         runners[0].join()
         raise
-    left = None if options.time_limit is None else options.time_limit - (time.perf_counter() - started)
+    left = (
+        None if options.time_limit is None else options.time_limit - (time.perf_counter() - started)
+    )
     if runners[0].is_alive() and (left is None or left > 0.05) and not stop.is_set():
         joining = ["cpsat"] + (["symmetric"] if colour_symmetries(problem) else [])
         workers = max(1, (options.workers - 1) // len(joining))
@@ -109,8 +118,9 @@ def _combine(problem: Problem, runners: list[_Runner]) -> BackendResult:
     stats = {r.backend: r.result.stats for r in runners}
     if problem.goal != "max-score":
         return BackendResult("unknown", None, None, stats, "+".join(stats))
-    scored = [(layout_score(problem, r.result.layout), r) for r in runners
-              if r.result.layout is not None]
+    scored = [
+        (layout_score(problem, r.result.layout), r) for r in runners if r.result.layout is not None
+    ]
     bounds = [r.result.bound for r in runners if r.result.bound is not None]
     bound = min(bounds) if bounds else None
     if not scored:

@@ -67,9 +67,9 @@ import math
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 from google.protobuf import text_format
@@ -123,8 +123,9 @@ def root_distance(board: Board, roots: frozenset[int]) -> np.ndarray:
     return np.maximum(np.abs(r[:, None] - rr[None, :]), np.abs(c[:, None] - rc[None, :])).min(1)
 
 
-def reachable(table: PlacementTable, corners: np.ndarray, board_size: int,
-              last: np.ndarray | None = None) -> np.ndarray:
+def reachable(
+    table: PlacementTable, corners: np.ndarray, board_size: int, last: np.ndarray | None = None
+) -> np.ndarray:
     """The placements that some chain of corner contacts links to a playable placement.
 
     A placement is reached if it is playable now or covers a corner square (see
@@ -177,7 +178,7 @@ def split_last_monomino(table: PlacementTable, copies: int) -> tuple[PlacementTa
     rows = np.flatnonzero(mono)
     table = table.subset(np.concatenate([np.arange(len(table)), rows]))
     last = np.zeros(len(table), dtype=bool)
-    last[len(table) - len(rows):] = True
+    last[len(table) - len(rows) :] = True
     return table, last
 
 
@@ -235,14 +236,18 @@ class ColourModel:
 
     def covering(self, square: int) -> np.ndarray:
         """Rows covering a square."""
-        return self.indices[self.indptr[square]: self.indptr[square + 1]]
+        return self.indices[self.indptr[square] : self.indptr[square + 1]]
 
     def touching(self, row: int) -> np.ndarray:
         """Rows that can touch row ``row`` legally at a corner (no overlap, no shared edge)."""
         if row not in self._touching:
             corner = self.corners[row][self.corners[row] >= 0]
-            cand = np.unique(np.concatenate([self.covering(int(s)) for s in corner]
-                                            + [np.zeros(0, dtype=self.indices.dtype)]))
+            cand = np.unique(
+                np.concatenate(
+                    [self.covering(int(s)) for s in corner]
+                    + [np.zeros(0, dtype=self.indices.dtype)]
+                )
+            )
             forbidden = np.zeros(len(self.edges), dtype=bool)  # last entry: padding (-1)
             own = self.table.squares[row]
             own = own[own >= 0]
@@ -309,9 +314,18 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
     table, corners, last = table.subset(keep), corners[keep], last[keep]
     x = [model.new_bool_var(f"{colour}_{i}") for i in range(len(table))]
     indptr, indices = table.covering()
-    cm = ColourModel(colour, table, x, corners, table.piece == MONOMINO_INDEX, last, indptr,
-                     indices, neighbour_table(position.board.edge_neighbours, 4, pad_row=True),
-                     mono_last=strict)
+    cm = ColourModel(
+        colour,
+        table,
+        x,
+        corners,
+        table.piece == MONOMINO_INDEX,
+        last,
+        indptr,
+        indices,
+        neighbour_table(position.board.edge_neighbours, 4, pad_row=True),
+        mono_last=strict,
+    )
     if problem.goal == "max-score" and position.bonus and wanted:
         cm.all_placed = model.new_bool_var(f"{colour}_all")
         if may_claim:
@@ -320,11 +334,16 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
     # the literals that switch the monomino-last requirements off: none, or "no bonus"
     claim = [] if strict else [cm.bonus.Not()] if may_claim else None
 
-    counts = [(name, cm.table.piece == PIECES[name].index, k) for name, k in wanted.items()
-              if name != MONOMINO or monos == 1 or claim is None]
+    counts = [
+        (name, cm.table.piece == PIECES[name].index, k)
+        for name, k in wanted.items()
+        if name != MONOMINO or monos == 1 or claim is None
+    ]
     if monos > 1 and claim is not None:  # held-back copy once, the others as usual
-        counts += [("monomino to place last", cm.last, 1),
-                   (MONOMINO, cm.mono & ~cm.last, monos - 1)]
+        counts += [
+            ("monomino to place last", cm.last, 1),
+            (MONOMINO, cm.mono & ~cm.last, monos - 1),
+        ]
     _add_piece_counts(model, problem, cm, counts)
     _add_cover_literals(model, position, cm, claim is not None)
     _add_edge_constraints(model, position, cm)
@@ -339,8 +358,9 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
             later = [x[i] for i in np.flatnonzero(~table.playable)]
             if later:
                 total = sum(wanted.values())
-                model.add(cp_model.LinearExpr.sum(later)
-                          <= total * (start if start is not None else 0))
+                model.add(
+                    cp_model.LinearExpr.sum(later) <= total * (start if start is not None else 0)
+                )
         # the held-back monomino never covers the start square: it would be the root, the
         # only piece the others could connect to
         if claim is not None:
@@ -362,8 +382,12 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
     return cm
 
 
-def _add_piece_counts(model: cp_model.CpModel, problem: Problem, cm: ColourModel,
-                      counts: list[tuple[str, np.ndarray, int]]) -> None:
+def _add_piece_counts(
+    model: cp_model.CpModel,
+    problem: Problem,
+    cm: ColourModel,
+    counts: list[tuple[str, np.ndarray, int]],
+) -> None:
     """Per (piece name, rows mask, multiplicity k): ``sum x == k`` (place-all) or ``<= k``
     (max-score; ``== k`` if the colour claims to place everything)."""
     for name, rows, k in counts:
@@ -378,8 +402,9 @@ def _add_piece_counts(model: cp_model.CpModel, problem: Problem, cm: ColourModel
                 model.add(cp_model.LinearExpr.sum(lits) == k).only_enforce_if(cm.all_placed)
 
 
-def _add_cover_literals(model: cp_model.CpModel, position: Position, cm: ColourModel,
-                        rest: bool) -> None:
+def _add_cover_literals(
+    model: cp_model.CpModel, position: Position, cm: ColourModel, rest: bool
+) -> None:
     """``cover[s] == sum of x covering s``; with ``rest`` also ``cover_rest`` (the same
     without the held-back monomino)."""
     for s in range(position.board.size):
@@ -410,8 +435,9 @@ def _add_edge_constraints(model: cp_model.CpModel, position: Position, cm: Colou
                     model.add_at_most_one([cm.x[i] for i in rows])
 
 
-def add_guide_penalties(model: cp_model.CpModel, problem: Problem,
-                        colours: list[ColourModel]) -> list:
+def add_guide_penalties(
+    model: cp_model.CpModel, problem: Problem, colours: list[ColourModel]
+) -> list:
     """Steering penalties: one literal per (colour, piece other than the monomino).
 
     A chosen placement of piece A that is not playable now implies ``pen[A]`` or a covered
@@ -437,8 +463,11 @@ def add_guide_penalties(model: cp_model.CpModel, problem: Problem,
             name = PIECE_NAMES[cm.table.piece[i]]
             if name not in pen:
                 pen[name] = model.new_bool_var(f"{cm.name}_pen{name}")
-            down = [cover[int(s)] for s in cm.corners[i]
-                    if s >= 0 and dist[s] < nearest[i] and int(s) in cover]
+            down = [
+                cover[int(s)]
+                for s in cm.corners[i]
+                if s >= 0 and dist[s] < nearest[i] and int(s) in cover
+            ]
             model.add_bool_or([cm.x[i].Not(), pen[name]] + down)
         penalties += list(pen.values())
     return penalties
@@ -478,7 +507,8 @@ def build_model(problem: Problem, guide: bool = True) -> BuiltModel:
             continue
         built.offset -= state.remaining_squares
         built.best_possible += (15 if cm.all_placed is not None else 0) + (
-            5 if cm.bonus is not None else 0)
+            5 if cm.bonus is not None else 0
+        )
         lits += cm.x
         coefs += [int(v) * built.scale for v in cm.table.size]
         for lit, points in ((cm.all_placed, 15), (cm.bonus, 5)):
@@ -540,8 +570,9 @@ def island_neighbours(cm: ColourModel, island: list[int], without_last: bool = F
     return near
 
 
-def add_cuts(model: cp_model.CpModel, cm: ColourModel, island: list[int],
-             without_last: bool = False) -> int:
+def add_cuts(
+    model: cp_model.CpModel, cm: ColourModel, island: list[int], without_last: bool = False
+) -> int:
     """Add ``x[p] => OR(x[q], q in N(C))`` for every p of the island C; returns the count.
 
     With ``without_last`` in "max-score", the cuts are enforced only if the bonus is claimed.
@@ -553,8 +584,13 @@ def add_cuts(model: cp_model.CpModel, cm: ColourModel, island: list[int],
     return len(island)
 
 
-def separator(cm: ColourModel, position: Position, chosen: list[int], island: list[int],
-              without_last: bool = False) -> tuple[list[int], list[int]] | None:
+def separator(
+    cm: ColourModel,
+    position: Position,
+    chosen: list[int],
+    island: list[int],
+    without_last: bool = False,
+) -> tuple[list[int], list[int]] | None:
     """A smallest set of uncovered squares separating an island from the colour's roots.
 
     The graph: squares the colour can cover (``cover``, or ``cover_rest`` without the
@@ -625,8 +661,13 @@ def separator(cm: ColourModel, position: Position, chosen: list[int], island: li
     return inside, cut
 
 
-def add_separator_cut(model: cp_model.CpModel, cm: ColourModel, inside: list[int],
-                      cut: list[int], without_last: bool = False) -> int:
+def add_separator_cut(
+    model: cp_model.CpModel,
+    cm: ColourModel,
+    inside: list[int],
+    cut: list[int],
+    without_last: bool = False,
+) -> int:
     """Add ``OR(cover[b], b in S) => OR(cover[n], n in Sep)``; returns the count.
 
     Valid for any S without root squares and any Sep that every king path from S to the
@@ -667,8 +708,9 @@ def parse_params(text: str) -> str:
     return text_format.MessageToString(message, as_one_line=True)
 
 
-def _configure(solver: cp_model.CpSolver, options: SolveOptions, extra: str,
-               time_left: float | None) -> None:
+def _configure(
+    solver: cp_model.CpSolver, options: SolveOptions, extra: str, time_left: float | None
+) -> None:
     params = solver.parameters
     if "num_search_workers" not in extra:  # CP-SAT refuses both
         params.num_workers = options.workers
@@ -759,16 +801,18 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
             self.stop_search()  # a legal layout reaches the relaxation's bound
 
 
-def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel,
-                         callback: cp_model.CpSolverSolutionCallback) -> int:
+def _solve_interruptibly(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback
+) -> int:
     """``solver.solve(model, callback)``; in the main thread it runs in a helper thread so
     that Ctrl-C reaches Python at once: the search is stopped, then KeyboardInterrupt is
     re-raised (CP-SAT's own SIGINT handling is off, see :func:`_configure`)."""
     if threading.current_thread() is not threading.main_thread():
         return solver.solve(model, callback)
     status: list[int] = []
-    thread = threading.Thread(target=lambda: status.append(solver.solve(model, callback)),
-                              daemon=True)
+    thread = threading.Thread(
+        target=lambda: status.append(solver.solve(model, callback)), daemon=True
+    )
     thread.start()
     try:
         thread.join()
@@ -802,9 +846,15 @@ def _stopped_by(cancel: threading.Event | None, solver: cp_model.CpSolver):
         thread.join()
 
 
-def solve(problem: Problem, options: SolveOptions, cancel: threading.Event | None = None, *,
-          guide: bool = True, cut_kind: str = "both",
-          constrain: Callable[[BuiltModel], None] | None = None) -> BackendResult:
+def solve(
+    problem: Problem,
+    options: SolveOptions,
+    cancel: threading.Event | None = None,
+    *,
+    guide: bool = True,
+    cut_kind: str = "both",
+    constrain: Callable[[BuiltModel], None] | None = None,
+) -> BackendResult:
     """Solve a problem with CP-SAT and lazy connectivity cuts.
 
     Args:
@@ -834,8 +884,14 @@ def solve(problem: Problem, options: SolveOptions, cancel: threading.Event | Non
     """
     started = time.perf_counter()
     extra = parse_params(options.params)
-    stats = {"literals": 0, "constraints": 0, "iterations": 0, "solutions": 0, "cuts": 0,
-             "cpsat_wall": 0.0}
+    stats = {
+        "literals": 0,
+        "constraints": 0,
+        "iterations": 0,
+        "solutions": 0,
+        "cuts": 0,
+        "cpsat_wall": 0.0,
+    }
     try:
         built = build_model(problem, guide)
     except _Infeasible as e:
@@ -868,8 +924,10 @@ def solve(problem: Problem, options: SolveOptions, cancel: threading.Event | Non
             problem_text = model.validate()
             if problem_text:
                 raise RuntimeError(f"CP-SAT model invalid: {problem_text}")
-            raise InputError(f"CP-SAT refused the parameters {options.params!r}: "
-                             f"{solver.solution_info()}", where="params")
+            raise InputError(
+                f"CP-SAT refused the parameters {options.params!r}: {solver.solution_info()}",
+                where="params",
+            )
         if status == cp_model.INFEASIBLE:
             if max_score:
                 raise RuntimeError("CP-SAT: a max-score model cannot be infeasible")

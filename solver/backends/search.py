@@ -55,7 +55,8 @@ After :data:`FIRST_CHUNK` nodes without an answer, a fresh search decides the co
 one at a time, smallest first (:func:`_components`), and at each *entry* (every touched
 component closed, the others untouched) looks up the untouched set and the pieces left in
 a hash table of subproblems already exhausted without a good enough layout (details in
-:func:`solver.backends.search_kernel.run`). Junior's two copies of a piece are not a symmetry of this
+:func:`solver.backends.search_kernel.run`). Junior's two copies of a piece are not a symmetry
+of this
 tree (a placement is a piece type and squares, the copies are a count, and every layout
 is reached once: the counts match brute force); the pockets were the blow-up.
 
@@ -106,15 +107,15 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 
 from solver.backends import search_kernel as core
-from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.board import Board, neighbour_table
+from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.placements import empty_board_placements, fitting_rows
 from solver.position import Placement
 from solver.problem import Problem
@@ -181,8 +182,9 @@ def _blocks(rows: int, cols: int) -> np.ndarray:
     (block corners at even or odd rows and columns)."""
     r, c = np.divmod(np.arange(rows * cols), cols)
     width = cols // 2 + 2  # block columns; (c + 1) // 2 <= cols // 2
-    return np.array([((r + dr) // 2) * width + (c + dc) // 2 for dr in (0, 1) for dc in (0, 1)],
-                    dtype=np.int32)
+    return np.array(
+        [((r + dr) // 2) * width + (c + dc) // 2 for dr in (0, 1) for dc in (0, 1)], dtype=np.int32
+    )
 
 
 @dataclass(frozen=True)
@@ -218,13 +220,13 @@ class CountResult:
 class _Search:
     """The arrays of one search (see :mod:`solver.backends.search_kernel`)."""
 
-    colours: tuple[str, ...]          # the colours the search plays (pieces left)
-    held_colours: tuple[str, ...]     # colours whose monomino is held back, in order
+    colours: tuple[str, ...]  # the colours the search plays (pieces left)
+    held_colours: tuple[str, ...]  # colours whose monomino is held back, in order
     table_piece: np.ndarray
     table_squares: np.ndarray
-    arrays: dict                      # the kernel's arguments by name, in order
-    infeasible: bool = False          # decided before any search
-    constant_score: int = 0           # max-score: played colours with nothing left
+    arrays: dict  # the kernel's arguments by name, in order
+    infeasible: bool = False  # decided before any search
+    constant_score: int = 0  # max-score: played colours with nothing left
     stats: dict = field(default_factory=dict)
 
     @property
@@ -237,7 +239,7 @@ class _Search:
             return arrays[name]
         raise AttributeError(name)
 
-    def clone(self, late: int, seed: int = 0) -> "_Search":
+    def clone(self, late: int, seed: int = 0) -> _Search:
         """A fresh copy of the state (the read-only tables are shared), searching with other
         value orders: ``late`` as :data:`LATE`, ``seed`` shuffling equal-size children."""
         arrays = {k: (v if k in _SHARED else v.copy()) for k, v in self.arrays.items()}
@@ -251,13 +253,23 @@ class _Search:
                     block = idx[a:b]
                     idx[a:b] = block[np.lexsort((rng.random(b - a), -size[block]))]
             arrays["cov_idx"] = idx
-        return _Search(self.colours, self.held_colours, self.table_piece, self.table_squares,
-                       arrays, self.infeasible, self.constant_score, dict(self.stats))
+        return _Search(
+            self.colours,
+            self.held_colours,
+            self.table_piece,
+            self.table_squares,
+            arrays,
+            self.infeasible,
+            self.constant_score,
+            dict(self.stats),
+        )
 
 
-_SHARED = frozenset("pl_sq pl_col pl_piece pl_size cov_ptr cov_idx pp_ptr pp_idx edge_nb "
-                    "corner_nb king_nb psize pextra pl_bx blk start own0 monoin held monochk "
-                    "gperm hasown comp rmult".split())
+_SHARED = frozenset(
+    "pl_sq pl_col pl_piece pl_size cov_ptr cov_idx pp_ptr pp_idx edge_nb "
+    "corner_nb king_nb psize pextra pl_bx blk start own0 monoin held monochk "
+    "gperm hasown comp rmult".split()
+)
 
 
 @lru_cache(maxsize=16)
@@ -266,12 +278,16 @@ def _geometry(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     padded with -1 (blocked squares do not matter here)."""
     board = Board(rows, cols)
     king = tuple(e + c for e, c in zip(board.edge_neighbours, board.corner_neighbours))
-    return (neighbour_table(board.edge_neighbours, 4),
-            neighbour_table(board.corner_neighbours, 4), neighbour_table(king, 8))
+    return (
+        neighbour_table(board.edge_neighbours, 4),
+        neighbour_table(board.corner_neighbours, 4),
+        neighbour_table(king, 8),
+    )
 
 
-def _build(problem: Problem, mode: int, limit: int = 0, up_to_symmetry: bool = False,
-           seed: int = 0) -> _Search:
+def _build(
+    problem: Problem, mode: int, limit: int = 0, up_to_symmetry: bool = False, seed: int = 0
+) -> _Search:
     """The kernel's arrays for a problem; ``seed`` != 0 shuffles the order of the children
     among placements of equal size (the search stays complete and counts stay exact)."""
     position = problem.position
@@ -314,8 +330,11 @@ def _build(problem: Problem, mode: int, limit: int = 0, up_to_symmetry: bool = F
         if mode != core.MAXSCORE and not infeasible:
             # "place-all": a remaining piece that fits nowhere decides it at once
             have = np.bincount(piece, minlength=21)
-            infeasible = any(have[PIECES[p].index] == 0 for p in position.colour(name).remaining
-                             if not (p == MONOMINO and held[i]))
+            infeasible = any(
+                have[PIECES[p].index] == 0
+                for p in position.colour(name).remaining
+                if not (p == MONOMINO and held[i])
+            )
         pieces.append(piece)
         squares.append(sq)
         col.append(np.full(len(piece), i, dtype=np.int32))
@@ -379,8 +398,9 @@ def _build(problem: Problem, mode: int, limit: int = 0, up_to_symmetry: bool = F
             rem[i, PIECES[p].index] += 1
             remarea[i] += PIECES[p].size
 
-    gperm = np.array(position_symmetries(position) if up_to_symmetry else
-                     [np.arange(nsq)], dtype=np.int32)
+    gperm = np.array(
+        position_symmetries(position) if up_to_symmetry else [np.arange(nsq)], dtype=np.int32
+    )
 
     n_pieces = int(rem.sum()) + 2
     max_depth = ncol * nsq + n_pieces + 2
@@ -412,30 +432,94 @@ def _build(problem: Problem, mode: int, limit: int = 0, up_to_symmetry: bool = F
     ext = np.zeros((4, 21), dtype=np.int64)
     bstamp = np.zeros(int(blk.max()) + 1, dtype=np.int64)
     bcnt = np.zeros(int(blk.max()) + 1, dtype=np.int64)
-    params = np.array([mode, limit, 1 if position.bonus else 0, STRONG, PIECE_BRANCH, BLOCKS,
-                       LATE, 0],
-                      dtype=np.int64)
+    params = np.array(
+        [mode, limit, 1 if position.bonus else 0, STRONG, PIECE_BRANCH, BLOCKS, LATE, 0],
+        dtype=np.int64,
+    )
     # component memo (off here; see :func:`_with_memo`)
     comp = np.zeros(nsq, dtype=np.int32)
     ctouch = np.zeros(1, dtype=np.int64)
     rmult = np.zeros(22, dtype=np.int64)
     fr_key = np.full((max_depth, 2), -1, dtype=np.int64)
     memo = np.zeros((1, 3), dtype=np.int64)
-    names = ("params pl_sq pl_col pl_piece pl_size cov_ptr cov_idx pp_ptr pp_idx edge_nb "
-             "corner_nb king_nb psize pextra pl_bx ext blk bstamp bcnt start own0 monoin held "
-             "monochk gperm hasown bl excl cornr nsqc rem remarea sqcol sqpl nfloat path fr_c "
-             "fr_x fr_lo fr_hi fr_cur ch st mark cmark rmark queue attach seeds pcount pch cand "
-             "ncand fix sol sol_mono best comp ctouch rmult fr_key memo").split()
-    values = (params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx,
-              edge_nb, corner_nb, king_nb, _PIECE_SIZE, _PIECE_EXTRA, pl_bx, ext, blk, bstamp,
-              bcnt, start, own0, monoin, held, monochk, gperm, hasown, bl, excl, cornr, nsqc,
-              rem, remarea, sqcol, sqpl, nfloat, path, *fr, ch, st, mark, cmark, rmark, queue,
-              attach, seeds, pcount, pch, cand, ncand, fix, sol, sol_mono, best, comp, ctouch,
-              rmult, fr_key, memo)
+    names = (
+        "params pl_sq pl_col pl_piece pl_size cov_ptr cov_idx pp_ptr pp_idx edge_nb "
+        "corner_nb king_nb psize pextra pl_bx ext blk bstamp bcnt start own0 monoin held "
+        "monochk gperm hasown bl excl cornr nsqc rem remarea sqcol sqpl nfloat path fr_c "
+        "fr_x fr_lo fr_hi fr_cur ch st mark cmark rmark queue attach seeds pcount pch cand "
+        "ncand fix sol sol_mono best comp ctouch rmult fr_key memo"
+    ).split()
+    values = (
+        params,
+        pl_sq,
+        pl_col,
+        pl_piece,
+        pl_size,
+        cov_ptr,
+        cov_idx,
+        pp_ptr,
+        pp_idx,
+        edge_nb,
+        corner_nb,
+        king_nb,
+        _PIECE_SIZE,
+        _PIECE_EXTRA,
+        pl_bx,
+        ext,
+        blk,
+        bstamp,
+        bcnt,
+        start,
+        own0,
+        monoin,
+        held,
+        monochk,
+        gperm,
+        hasown,
+        bl,
+        excl,
+        cornr,
+        nsqc,
+        rem,
+        remarea,
+        sqcol,
+        sqpl,
+        nfloat,
+        path,
+        *fr,
+        ch,
+        st,
+        mark,
+        cmark,
+        rmark,
+        queue,
+        attach,
+        seeds,
+        pcount,
+        pch,
+        cand,
+        ncand,
+        fix,
+        sol,
+        sol_mono,
+        best,
+        comp,
+        ctouch,
+        rmult,
+        fr_key,
+        memo,
+    )
     arrays = dict(zip(names, values, strict=True))
-    return _Search(tuple(colours), tuple(held_colours), pl_piece, pl_sq, arrays, infeasible,
-                   constant,
-                   {"placements": n_pl, "symmetries": len(gperm)})
+    return _Search(
+        tuple(colours),
+        tuple(held_colours),
+        pl_piece,
+        pl_sq,
+        arrays,
+        infeasible,
+        constant,
+        {"placements": n_pl, "symmetries": len(gperm)},
+    )
 
 
 def _components(search: _Search) -> tuple[np.ndarray, int]:
@@ -488,9 +572,14 @@ def _with_memo(search: _Search) -> _Search | None:
     counting, piece branching, more than 62 components) or would not help (one
     component)."""
     a = search.arrays
-    if (len(search.colours) != 1 or search.held_colours or a["monochk"].any()
-            or a["params"][0] == core.COUNT or a["params"][4] == 1
-            or a["st"][core.S_NODES] > 0):
+    if (
+        len(search.colours) != 1
+        or search.held_colours
+        or a["monochk"].any()
+        or a["params"][0] == core.COUNT
+        or a["params"][4] == 1
+        or a["st"][core.S_NODES] > 0
+    ):
         return None  # (piece branching places a floating piece in any component)
     comp, k = _components(search)
     if not 2 <= k <= 62:
@@ -506,8 +595,9 @@ def _with_memo(search: _Search) -> _Search | None:
     return m
 
 
-def _run(search: _Search, time_limit: float | None, stop=None,
-         started: float | None = None) -> tuple[int, float]:
+def _run(
+    search: _Search, time_limit: float | None, stop=None, started: float | None = None
+) -> tuple[int, float]:
     """Run the kernel in chunks of about 50 ms until it ends, the time is up or ``stop`` is
     set; returns (code, seconds since ``started``)."""
     started = time.perf_counter() if started is None else started
@@ -529,9 +619,13 @@ def _run(search: _Search, time_limit: float | None, stop=None,
             budget = int(max(200, min(budget, budget * left / 0.05)))
 
 
-def _race(search: _Search, time_limit: float | None, workers: int,
-          fresh: Callable[[], _Search] | None = None,
-          cancel: threading.Event | None = None) -> tuple[_Search, int, float]:
+def _race(
+    search: _Search,
+    time_limit: float | None,
+    workers: int,
+    fresh: Callable[[], _Search] | None = None,
+    cancel: threading.Event | None = None,
+) -> tuple[_Search, int, float]:
     """Solve with a portfolio: the search as built, then (if it has not ended after a first
     chunk of :data:`FIRST_CHUNK` nodes) copies with other value orders (:data:`PORTFOLIO`)
     in threads; the kernel releases the GIL. Every member is complete, so the first to end
@@ -574,14 +668,15 @@ def _race(search: _Search, time_limit: float | None, workers: int,
 
 
 def _placement(search: _Search, p: int) -> tuple[str, Placement]:
-    colour = search.colours[int(search.arrays['pl_col'][p])]
+    colour = search.colours[int(search.arrays["pl_col"][p])]
     sq = search.table_squares[p]
     squares = frozenset(int(s) for s in sq[sq >= 0])
     return colour, Placement(PIECE_NAMES[search.table_piece[p]], squares)
 
 
-def _layout(search: _Search, problem: Problem, rows: np.ndarray, n: int,
-            monos: np.ndarray | None) -> dict[str, list[Placement]]:
+def _layout(
+    search: _Search, problem: Problem, rows: np.ndarray, n: int, monos: np.ndarray | None
+) -> dict[str, list[Placement]]:
     layout: dict[str, list[Placement]] = {c: [] for c in problem.colours}
     for p in rows[:n]:
         colour, placement = _placement(search, int(p))
@@ -592,8 +687,9 @@ def _layout(search: _Search, problem: Problem, rows: np.ndarray, n: int,
     return layout
 
 
-def solve(problem: Problem, options: SolveOptions = SolveOptions(),
-          cancel: threading.Event | None = None) -> BackendResult:
+def solve(
+    problem: Problem, options: SolveOptions = SolveOptions(), cancel: threading.Event | None = None
+) -> BackendResult:
     """Solve a problem by exact search; ``cancel`` set from another thread stops it early
     (as the time limit does).
 
@@ -615,27 +711,38 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions(),
     search, code, seconds = _race(search, options.time_limit, options.workers, fresh, cancel)
     stats = dict(search.stats, nodes=int(search.st[core.S_NODES]), seconds=seconds)
     if search.arrays["params"][7] == 1:
-        stats.update(memo_hits=int(search.st[core.S_HITS]),
-                     memo_entries=int(search.st[core.S_STORES]))
+        stats.update(
+            memo_hits=int(search.st[core.S_HITS]), memo_entries=int(search.st[core.S_STORES])
+        )
     if code == core.FOUND:
-        layout = _layout(search, problem, search.sol, int(search.st[core.S_SOLN]),
-                         search.sol_mono[: len(search.held_colours)])
+        layout = _layout(
+            search,
+            problem,
+            search.sol,
+            int(search.st[core.S_SOLN]),
+            search.sol_mono[: len(search.held_colours)],
+        )
         return BackendResult("solved", layout, None, stats)
     if code == core.DONE:
         return BackendResult("infeasible", None, None, stats)
     return BackendResult("unknown", None, None, stats)
 
 
-def _solve_max_score(problem: Problem, options: SolveOptions,
-                     cancel: threading.Event | None = None) -> BackendResult:
+def _solve_max_score(
+    problem: Problem, options: SolveOptions, cancel: threading.Event | None = None
+) -> BackendResult:
     """Max-score by branch and bound: a first chunk of :data:`FIRST_CHUNK` nodes as built;
     if it has not ended, a fresh search with the component memo (:func:`_with_memo`, one
     colour) starts from the chunk's best layout and replaces it."""
     started = time.perf_counter()
     search = _build(problem, core.MAXSCORE, seed=options.seed)
     if not search.colours:
-        return BackendResult("optimal", {c: [] for c in problem.colours}, search.constant_score,
-                             {"nodes": 0, "seconds": 0.0})
+        return BackendResult(
+            "optimal",
+            {c: [] for c in problem.colours},
+            search.constant_score,
+            {"nodes": 0, "seconds": 0.0},
+        )
     code = core.run(*search.args, FIRST_CHUNK)
     layout = _layout(search, problem, search.best, int(search.st[core.S_BESTN]), None)
     best = int(search.st[core.S_BEST])
@@ -654,11 +761,15 @@ def _solve_max_score(problem: Problem, options: SolveOptions,
         if search.st[core.S_BEST] > best:
             layout = _layout(search, problem, search.best, int(search.st[core.S_BESTN]), None)
             best = int(search.st[core.S_BEST])
-    stats = dict(search.stats, nodes=chunk_nodes + int(search.st[core.S_NODES]),
-                 seconds=time.perf_counter() - started)
+    stats = dict(
+        search.stats,
+        nodes=chunk_nodes + int(search.st[core.S_NODES]),
+        seconds=time.perf_counter() - started,
+    )
     if search.arrays["params"][7] == 1:
-        stats.update(memo_hits=int(search.st[core.S_HITS]),
-                     memo_entries=int(search.st[core.S_STORES]))
+        stats.update(
+            memo_hits=int(search.st[core.S_HITS]), memo_entries=int(search.st[core.S_STORES])
+        )
     if best == core.NEG_INF:  # stopped before the root was evaluated
         return BackendResult("unknown", None, None, stats)
     score = best + search.constant_score
@@ -667,8 +778,12 @@ def _solve_max_score(problem: Problem, options: SolveOptions,
     return BackendResult("solved", layout, root_ub + search.constant_score, stats)
 
 
-def count(problem: Problem, limit: int | None = None, up_to_symmetry: bool = False,
-          time_limit: float | None = None) -> CountResult:
+def count(
+    problem: Problem,
+    limit: int | None = None,
+    up_to_symmetry: bool = False,
+    time_limit: float | None = None,
+) -> CountResult:
     """Count the distinct layouts that place every remaining piece of the played colours.
 
     Layouts are sets of placements per colour (order of play ignored; two copies of a

@@ -57,14 +57,26 @@ COUNT = 1
 MAXSCORE = 2
 
 # run() return codes
-DONE = 0       # tree exhausted
-FOUND = 1      # FIND: a layout was found (in sol)
-LIMIT = 2      # COUNT: the count limit was reached
-PAUSE = 3      # node budget used up; call run() again to go on
+DONE = 0  # tree exhausted
+FOUND = 1  # FIND: a layout was found (in sol)
+LIMIT = 2  # COUNT: the count limit was reached
+PAUSE = 3  # node budget used up; call run() again to go on
 
 # indices into the int64 scalar state array ``st``
-(S_DEPTH, S_CHTOP, S_NEED, S_NODES, S_STAMP, S_PATHN, S_BEST, S_BESTN, S_SOLN, S_ROOTUB,
- S_HITS, S_STORES) = range(12)
+(
+    S_DEPTH,
+    S_CHTOP,
+    S_NEED,
+    S_NODES,
+    S_STAMP,
+    S_PATHN,
+    S_BEST,
+    S_BESTN,
+    S_SOLN,
+    S_ROOTUB,
+    S_HITS,
+    S_STORES,
+) = range(12)
 N_SCALARS = 12
 NEG_INF = -(1 << 40)
 
@@ -73,8 +85,24 @@ NPIECES = 21
 
 
 @njit(cache=True)
-def _apply_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb, corner_nb,
-                     bl, cornr, nsqc, rem, remarea, sqcol, sqpl, path, st):
+def _apply_placement(
+    p,
+    pl_sq,
+    pl_col,
+    pl_piece,
+    pl_size,
+    edge_nb,
+    corner_nb,
+    bl,
+    cornr,
+    nsqc,
+    rem,
+    remarea,
+    sqcol,
+    sqpl,
+    path,
+    st,
+):
     c = pl_col[p]
     ncol = bl.shape[0]
     for k in range(pl_size[p]):
@@ -98,8 +126,23 @@ def _apply_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb, corner_nb,
 
 
 @njit(cache=True)
-def _undo_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb, corner_nb,
-                    bl, cornr, nsqc, rem, remarea, sqcol, sqpl, st):
+def _undo_placement(
+    p,
+    pl_sq,
+    pl_col,
+    pl_piece,
+    pl_size,
+    edge_nb,
+    corner_nb,
+    bl,
+    cornr,
+    nsqc,
+    rem,
+    remarea,
+    sqcol,
+    sqpl,
+    st,
+):
     c = pl_col[p]
     ncol = bl.shape[0]
     for k in range(pl_size[p]):
@@ -130,8 +173,9 @@ def _live(p, c, pl_sq, pl_size, bl):
 
 
 @njit(cache=True)
-def _mono_last_ok(c, path, npath, pl_sq, pl_col, pl_piece, pl_size, corner_nb, own0, start,
-                  mark, stamp):
+def _mono_last_ok(
+    c, path, npath, pl_sq, pl_col, pl_piece, pl_size, corner_nb, own0, start, mark, stamp
+):
     """Whether some monomino colour c added on the path can be its last piece: the other
     added pieces stay corner-connected to c's squares already on the board (or, with none,
     to the piece on the start square) and it is not c's only piece."""
@@ -229,8 +273,9 @@ def _assignments(cand, ncand, k, gperm_row, use_fixed):
 
 
 @njit(cache=True)
-def _root_mark(c, path, npath, pl_sq, pl_col, pl_size, corner_nb, own0, start, sqcol, sqpl,
-               rmark, rstamp):
+def _root_mark(
+    c, path, npath, pl_sq, pl_col, pl_size, corner_nb, own0, start, sqcol, sqpl, rmark, rstamp
+):
     """Mark (``rmark == rstamp``) the squares of colour c that are connected to its root: its
     squares already on the board, or the piece on its start square, and every piece on the
     path joined to them by corner contact. Returns the number of c's path pieces left out."""
@@ -300,9 +345,40 @@ def _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st):
 
 
 @njit(cache=True)
-def _reach(c, seeds, nseeds, bl, rem, psize, king_nb, corner_nb, pl_sq, pl_size, pp_ptr,
-           pp_idx, sqcol, sqpl, floating, rmark, rstamp, mark, cmark, queue, st, strong,
-           stop_early, count_all, pcount, blocks, pextra, pl_bx, ext, blk, bstamp, bcnt):
+def _reach(
+    c,
+    seeds,
+    nseeds,
+    bl,
+    rem,
+    psize,
+    king_nb,
+    corner_nb,
+    pl_sq,
+    pl_size,
+    pp_ptr,
+    pp_idx,
+    sqcol,
+    sqpl,
+    floating,
+    rmark,
+    rstamp,
+    mark,
+    cmark,
+    queue,
+    st,
+    strong,
+    stop_early,
+    count_all,
+    pcount,
+    blocks,
+    pextra,
+    pl_bx,
+    ext,
+    blk,
+    bstamp,
+    bcnt,
+):
     """Squares colour c can still reach, and the area of its pieces that cannot be placed.
 
     Flood fill with king moves (pieces connect at corners) from the seed squares (attach
@@ -443,13 +519,71 @@ def _memo_slot(memo, code, comps):
 
 
 @njit(cache=True, nogil=True)
-def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx,
-        edge_nb, corner_nb, king_nb, psize, pextra, pl_bx, ext, blk, bstamp, bcnt, start,
-        own0, monoin, held, monochk, gperm,
-        hasown, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, nfloat,
-        path, fr_c, fr_x, fr_lo, fr_hi, fr_cur, ch, st,
-        mark, cmark, rmark, queue, attach, seeds, pcount, pch, cand, ncand,
-        fix, sol, sol_mono, best, comp, ctouch, rmult, fr_key, memo, budget):
+def run(
+    params,
+    pl_sq,
+    pl_col,
+    pl_piece,
+    pl_size,
+    cov_ptr,
+    cov_idx,
+    pp_ptr,
+    pp_idx,
+    edge_nb,
+    corner_nb,
+    king_nb,
+    psize,
+    pextra,
+    pl_bx,
+    ext,
+    blk,
+    bstamp,
+    bcnt,
+    start,
+    own0,
+    monoin,
+    held,
+    monochk,
+    gperm,
+    hasown,
+    bl,
+    excl,
+    cornr,
+    nsqc,
+    rem,
+    remarea,
+    sqcol,
+    sqpl,
+    nfloat,
+    path,
+    fr_c,
+    fr_x,
+    fr_lo,
+    fr_hi,
+    fr_cur,
+    ch,
+    st,
+    mark,
+    cmark,
+    rmark,
+    queue,
+    attach,
+    seeds,
+    pcount,
+    pch,
+    cand,
+    ncand,
+    fix,
+    sol,
+    sol_mono,
+    best,
+    comp,
+    ctouch,
+    rmult,
+    fr_key,
+    memo,
+    budget,
+):
     """Run the search for at most ``budget`` more nodes; returns DONE, FOUND, LIMIT or PAUSE.
 
     ``params``: [mode (FIND, COUNT, MAXSCORE), count limit (0 = none), bonus (0/1), strong
@@ -517,9 +651,20 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                         if bonus == 1 and nsqc[c] > 0:
                             sc = 15
                             if monoin[c] == 1:
-                                ok, stp = _mono_last_ok(c, path, st[S_PATHN], pl_sq, pl_col,
-                                                        pl_piece, pl_size, corner_nb, own0,
-                                                        start, mark, st[S_STAMP])
+                                ok, stp = _mono_last_ok(
+                                    c,
+                                    path,
+                                    st[S_PATHN],
+                                    pl_sq,
+                                    pl_col,
+                                    pl_piece,
+                                    pl_size,
+                                    corner_nb,
+                                    own0,
+                                    start,
+                                    mark,
+                                    st[S_STAMP],
+                                )
                                 st[S_STAMP] = stp
                                 if ok:
                                     sc = 20
@@ -557,8 +702,21 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                 if floating:
                     st[S_STAMP] += 1
                     rstamp = st[S_STAMP]
-                    nleft = _root_mark(c, path, st[S_PATHN], pl_sq, pl_col, pl_size, corner_nb,
-                                       own0, start, sqcol, sqpl, rmark, rstamp)
+                    nleft = _root_mark(
+                        c,
+                        path,
+                        st[S_PATHN],
+                        pl_sq,
+                        pl_col,
+                        pl_size,
+                        corner_nb,
+                        own0,
+                        start,
+                        sqcol,
+                        sqpl,
+                        rmark,
+                        rstamp,
+                    )
                     nseeds = 0
                     for i in range(na):
                         x = attach[i]
@@ -573,10 +731,39 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                         seeds[i] = attach[i]
                 c_strong = 0 if floating else strong
                 reach, unplaceable, nreached, rstp = _reach(
-                    c, seeds, nseeds, bl, rem, psize, king_nb, corner_nb, pl_sq, pl_size,
-                    pp_ptr, pp_idx, sqcol, sqpl, floating, rmark, rstamp, mark, cmark, queue,
-                    st, c_strong, stop_early, piecebr, pcount, blocks,
-                    pextra, pl_bx, ext, blk, bstamp, bcnt)
+                    c,
+                    seeds,
+                    nseeds,
+                    bl,
+                    rem,
+                    psize,
+                    king_nb,
+                    corner_nb,
+                    pl_sq,
+                    pl_size,
+                    pp_ptr,
+                    pp_idx,
+                    sqcol,
+                    sqpl,
+                    floating,
+                    rmark,
+                    rstamp,
+                    mark,
+                    cmark,
+                    queue,
+                    st,
+                    c_strong,
+                    stop_early,
+                    piecebr,
+                    pcount,
+                    blocks,
+                    pextra,
+                    pl_bx,
+                    ext,
+                    blk,
+                    bstamp,
+                    bcnt,
+                )
                 if nreached < nleft:
                     dead = True
                     break
@@ -590,8 +777,9 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                     if deficit > lo:
                         lo = deficit
                     if ncol == 1 and lo > 0:
-                        lo = _achievable_loss(c, lo, -st[S_BEST] - 1, unplaceable, rem, pcount,
-                                              psize)
+                        lo = _achievable_loss(
+                            c, lo, -st[S_BEST] - 1, unplaceable, rem, pcount, psize
+                        )
                     ub -= lo
                     if lo == 0 and bonus == 1:
                         ub += 20 if monoin[c] == 1 else 15
@@ -653,14 +841,41 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                 for c in range(ncol):
                     if nfloat[c] > 0:
                         st[S_STAMP] += 1
-                        if _root_mark(c, path, st[S_PATHN], pl_sq, pl_col, pl_size, corner_nb,
-                                      own0, start, sqcol, sqpl, rmark, st[S_STAMP]) > 0:
+                        if (
+                            _root_mark(
+                                c,
+                                path,
+                                st[S_PATHN],
+                                pl_sq,
+                                pl_col,
+                                pl_size,
+                                corner_nb,
+                                own0,
+                                start,
+                                sqcol,
+                                sqpl,
+                                rmark,
+                                st[S_STAMP],
+                            )
+                            > 0
+                        ):
                             okc = False
                 for c in range(ncol):
                     if monochk[c] == 1:
-                        ok, stp = _mono_last_ok(c, path, st[S_PATHN], pl_sq, pl_col, pl_piece,
-                                                pl_size, corner_nb, own0, start, mark,
-                                                st[S_STAMP])
+                        ok, stp = _mono_last_ok(
+                            c,
+                            path,
+                            st[S_PATHN],
+                            pl_sq,
+                            pl_col,
+                            pl_piece,
+                            pl_size,
+                            corner_nb,
+                            own0,
+                            start,
+                            mark,
+                            st[S_STAMP],
+                        )
                         st[S_STAMP] = stp
                         if not ok:
                             okc = False
@@ -767,8 +982,11 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                         top += 1
                     for ii in range(cov_ptr[base], cov_ptr[base + 1]):
                         p = cov_idx[ii]
-                        if pl_size[p] <= late and rem[c, pl_piece[p]] > 0 and \
-                                _live(p, c, pl_sq, pl_size, bl):
+                        if (
+                            pl_size[p] <= late
+                            and rem[c, pl_piece[p]] > 0
+                            and _live(p, c, pl_sq, pl_size, bl)
+                        ):
                             ch[top] = p
                             top += 1
                 if top > lo:
@@ -788,9 +1006,24 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                     # *measured*, a shared @njit helper (even inline="always") made the
                     # kernel 15-20% slower (junior-L7-4-s102 move 20 orange: 0.51 -> 0.61 s)
                     if p >= 0:
-                        _apply_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb,
-                                         corner_nb, bl, cornr, nsqc, rem, remarea, sqcol,
-                                         sqpl, path, st)
+                        _apply_placement(
+                            p,
+                            pl_sq,
+                            pl_col,
+                            pl_piece,
+                            pl_size,
+                            edge_nb,
+                            corner_nb,
+                            bl,
+                            cornr,
+                            nsqc,
+                            rem,
+                            remarea,
+                            sqcol,
+                            sqpl,
+                            path,
+                            st,
+                        )
                         if x < 0:
                             nfloat[c] += 1
                         if cmode:
@@ -809,8 +1042,23 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                 x = fr_x[d]
                 p = ch[fr_cur[d]]
                 if p >= 0:
-                    _undo_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb, corner_nb,
-                                    bl, cornr, nsqc, rem, remarea, sqcol, sqpl, st)
+                    _undo_placement(
+                        p,
+                        pl_sq,
+                        pl_col,
+                        pl_piece,
+                        pl_size,
+                        edge_nb,
+                        corner_nb,
+                        bl,
+                        cornr,
+                        nsqc,
+                        rem,
+                        remarea,
+                        sqcol,
+                        sqpl,
+                        st,
+                    )
                     if x < 0:
                         nfloat[c] -= 1
                     if cmode:
@@ -824,9 +1072,24 @@ def run(params, pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_i
                     fr_cur[d] += 1
                     p = ch[fr_cur[d]]
                     if p >= 0:
-                        _apply_placement(p, pl_sq, pl_col, pl_piece, pl_size, edge_nb,
-                                         corner_nb, bl, cornr, nsqc, rem, remarea, sqcol,
-                                         sqpl, path, st)
+                        _apply_placement(
+                            p,
+                            pl_sq,
+                            pl_col,
+                            pl_piece,
+                            pl_size,
+                            edge_nb,
+                            corner_nb,
+                            bl,
+                            cornr,
+                            nsqc,
+                            rem,
+                            remarea,
+                            sqcol,
+                            sqpl,
+                            path,
+                            st,
+                        )
                         if x < 0:
                             nfloat[c] += 1
                         if cmode:

@@ -92,8 +92,9 @@ def _closure(generators: list[np.ndarray]) -> list[np.ndarray]:
     return elements
 
 
-def _colour_map(position: Position, colours: tuple[str, ...], perm: np.ndarray,
-                monomino_last: bool) -> dict[str, str] | None:
+def _colour_map(
+    position: Position, colours: tuple[str, ...], perm: np.ndarray, monomino_last: bool
+) -> dict[str, str] | None:
     """The colour each played colour is mapped to, or None if perm does not map the
     position onto itself with the played colours permuted among themselves."""
     board = position.board
@@ -104,12 +105,20 @@ def _colour_map(position: Position, colours: tuple[str, ...], perm: np.ndarray,
         squares = frozenset(int(perm[s]) for s in state.squares)
         start = None if state.start is None else int(perm[state.start])
         played = state.name in colours
-        matches = [other for other in position.colours
-                   if other.start == start and other.squares == squares
-                   and (other.name in colours) == played
-                   and (not played or (sorted(other.remaining) == sorted(state.remaining)
-                                       and (not monomino_last
-                                            or other.last_piece == state.last_piece)))]
+        matches = [
+            other
+            for other in position.colours
+            if other.start == start
+            and other.squares == squares
+            and (other.name in colours) == played
+            and (
+                not played
+                or (
+                    sorted(other.remaining) == sorted(state.remaining)
+                    and (not monomino_last or other.last_piece == state.last_piece)
+                )
+            )
+        ]
         if not matches:
             return None
         if not played and matches[0].name != state.name and state.squares:
@@ -138,8 +147,10 @@ def colour_symmetries(problem: Problem) -> list[ColourSymmetry]:
         if key in seen:
             continue
         seen.add(key)
-        maps = [_colour_map(problem.position, problem.colours, e, problem.monomino_last)
-                for e in elements]
+        maps = [
+            _colour_map(problem.position, problem.colours, e, problem.monomino_last)
+            for e in elements
+        ]
         if any(m is None for m in maps):
             continue
         if any(m[c] == c for m in maps[1:] for c in problem.colours):
@@ -155,7 +166,7 @@ def colour_symmetries(problem: Problem) -> list[ColourSymmetry]:
 
 
 def _group_name(elements: list[np.ndarray], named: list[tuple[str, np.ndarray]]) -> str:
-    """"a, b and c": the names of the group's elements other than the identity."""
+    """ "a, b and c": the names of the group's elements other than the identity."""
     names = [n for n, perm in named if any(np.array_equal(perm, e) for e in elements)]
     return ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -182,19 +193,23 @@ def add_orbit_constraints(built: cpsat.BuiltModel, symmetry: ColourSymmetry) -> 
             model.add_at_most_one(list(lits.values()))
 
 
-def expand(layout: dict[str, list[Placement]], symmetry: ColourSymmetry
-           ) -> dict[str, list[Placement]]:
+def expand(
+    layout: dict[str, list[Placement]], symmetry: ColourSymmetry
+) -> dict[str, list[Placement]]:
     """The representatives' layouts mapped to every colour of their orbits."""
     out: dict[str, list[Placement]] = {}
     for cycle in symmetry.cycles:
         for h, colour in zip(symmetry.elements, cycle):
-            out[colour] = [Placement(p.piece, frozenset(int(h[s]) for s in p.squares))
-                           for p in layout.get(cycle[0], [])]
+            out[colour] = [
+                Placement(p.piece, frozenset(int(h[s]) for s in p.squares))
+                for p in layout.get(cycle[0], [])
+            ]
     return out
 
 
-def solve(problem: Problem, options: SolveOptions = SolveOptions(),
-          cancel: threading.Event | None = None) -> BackendResult:
+def solve(
+    problem: Problem, options: SolveOptions = SolveOptions(), cancel: threading.Event | None = None
+) -> BackendResult:
     """Look for a layout that the best :func:`colour_symmetries` maps onto itself, with
     CP-SAT on the reduced problem (:func:`solver.backends.cpsat.solve` plus
     :func:`add_orbit_constraints`): ``options.workers`` single-worker CP-SAT runs with
@@ -216,16 +231,25 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions(),
     """
     symmetries = colour_symmetries(problem)
     if not symmetries:
-        raise InputError("no board symmetry maps this problem onto itself with the played "
-                         "colours permuted (the symmetric backend needs goal place-all and "
-                         "colours whose start squares, pieces and squares match)",
-                         path=problem.name or None)
+        raise InputError(
+            "no board symmetry maps this problem onto itself with the played "
+            "colours permuted (the symmetric backend needs goal place-all and "
+            "colours whose start squares, pieces and squares match)",
+            path=problem.name or None,
+        )
     symmetry = symmetries[0]
-    reduced = Problem(problem.position, symmetry.representatives, "place-all",
-                      problem.monomino_last, problem.name, problem.title)
+    reduced = Problem(
+        problem.position,
+        symmetry.representatives,
+        "place-all",
+        problem.monomino_last,
+        problem.name,
+        problem.title,
+    )
     raw, seed = _seed_portfolio(reduced, symmetry, options, cancel)
-    stats = dict(raw.stats, symmetry=symmetry.name, seed=seed,
-                 representatives=list(symmetry.representatives))
+    stats = dict(
+        raw.stats, symmetry=symmetry.name, seed=seed, representatives=list(symmetry.representatives)
+    )
     if raw.status == "solved":
         return BackendResult("solved", expand(raw.layout, symmetry), None, stats, "symmetric")
     if raw.status == "infeasible":
@@ -233,8 +257,12 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions(),
     return BackendResult("unknown", None, None, stats, "symmetric")
 
 
-def _seed_portfolio(reduced: Problem, symmetry: ColourSymmetry, options: SolveOptions,
-                    cancel: threading.Event | None) -> tuple[BackendResult, int]:
+def _seed_portfolio(
+    reduced: Problem,
+    symmetry: ColourSymmetry,
+    options: SolveOptions,
+    cancel: threading.Event | None,
+) -> tuple[BackendResult, int]:
     """Single-worker CP-SAT runs with seeds seed, seed + 1, ... (``options.workers`` of
     them) in threads; the first decisive result (solved or infeasible) and its seed."""
     won = threading.Event()
@@ -244,8 +272,9 @@ def _seed_portfolio(reduced: Problem, symmetry: ColourSymmetry, options: SolveOp
     def run(seed: int) -> None:
         one = SolveOptions("cpsat", options.time_limit, 1, seed, options.params)
         try:
-            results[seed] = cpsat.solve(reduced, one, stop,
-                                        constrain=lambda b: add_orbit_constraints(b, symmetry))
+            results[seed] = cpsat.solve(
+                reduced, one, stop, constrain=lambda b: add_orbit_constraints(b, symmetry)
+            )
         except BaseException as error:  # re-raised in the caller's thread
             results[seed] = error
         if isinstance(results[seed], BaseException) or results[seed].status != "unknown":

@@ -14,13 +14,13 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from solver.cli.output import describe_problem, describe_result, endgame_line, print_board
 from solver.endgame import endgame_check
 from solver.errors import InputError
-from solver.cli.output import describe_problem, describe_result, endgame_line, print_board
-from solver.problem import Problem
 from solver.formats.solution import read_solution, verify, write_json, write_text_atomic
-from solver.solve import BACKENDS, SolveOptions, SolveResult, solve
 from solver.formats.sources import is_game_file, load_source
+from solver.problem import Problem
+from solver.solve import BACKENDS, SolveOptions, SolveResult, solve
 from solver.variants import colour_name
 
 
@@ -77,22 +77,40 @@ def solver_options(backends: tuple[str, ...], time_help: str):
         "cpsat": "cpsat: OR-tools CP-SAT model",
         "search": "search: Blokus-aware exact search",
         "symmetric": "symmetric: CP-SAT on layouts that a board symmetry maps onto themselves "
-                     "with the colours permuted (finds layouts only)",
+        "with the colours permuted (finds layouts only)",
         "auto": "auto: the search alone for 2 s, then the search and CP-SAT (and symmetric, "
-                "where it applies) side by side; the first proven answer wins",
+        "where it applies) side by side; the first proven answer wins",
     }
     options = [
-        click.option("--backend", type=click.Choice(backends), default="auto", show_default=True,
-                     help="; ".join(backend_help[b] for b in backends[1:] + backends[:1]) + "."),
-        click.option("--time-limit", type=click.FloatRange(min=0), default=None,
-                     metavar="SECONDS", help=time_help),
-        click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
-                     help="Threads: CP-SAT workers, or the search's portfolio members "
-                          "(auto: the search keeps N, CP-SAT gets N-1)."),
+        click.option(
+            "--backend",
+            type=click.Choice(backends),
+            default="auto",
+            show_default=True,
+            help="; ".join(backend_help[b] for b in backends[1:] + backends[:1]) + ".",
+        ),
+        click.option(
+            "--time-limit",
+            type=click.FloatRange(min=0),
+            default=None,
+            metavar="SECONDS",
+            help=time_help,
+        ),
+        click.option(
+            "--workers",
+            type=click.IntRange(min=1),
+            default=2,
+            show_default=True,
+            help="Threads: CP-SAT workers, or the search's portfolio members "
+            "(auto: the search keeps N, CP-SAT gets N-1).",
+        ),
         click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
-        click.option("--params", default="", metavar="TEXT",
-                     help='Extra CP-SAT parameters, protobuf text format, e.g. '
-                          '"log_search_progress: true".'),
+        click.option(
+            "--params",
+            default="",
+            metavar="TEXT",
+            help='Extra CP-SAT parameters, protobuf text format, e.g. "log_search_progress: true".',
+        ),
     ]
 
     def decorate(f):
@@ -105,23 +123,35 @@ def solver_options(backends: tuple[str, ...], time_help: str):
 
 def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
     """SolveOptions from the shared command-line options."""
-    return SolveOptions(backend=backend, time_limit=time_limit, workers=workers, seed=seed,
-                        params=params)
+    return SolveOptions(
+        backend=backend, time_limit=time_limit, workers=workers, seed=seed, params=params
+    )
 
 
 @main.command("solve")
 @click.argument("puzzle")
-@solver_options(BACKENDS, "Stop after this many seconds (default: no limit): place-all "
-                "answers 'unknown' (never 'no'); max-score gives the best layout so far "
-                "with a proven bound.")
-@click.option("--out", "out", default=None, metavar="FILE",
-              help="Write the solution: FILE.json (solution file) or FILE.blksgf (Pentobi).")
+@solver_options(
+    BACKENDS,
+    "Stop after this many seconds (default: no limit): place-all "
+    "answers 'unknown' (never 'no'); max-score gives the best layout so far "
+    "with a proven bound.",
+)
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    metavar="FILE",
+    help="Write the solution: FILE.json (solution file) or FILE.blksgf (Pentobi).",
+)
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
 def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain):
     """Solve a puzzle file (TOML) and print the board, status, time and scores."""
     if is_game_file(puzzle):
-        raise InputError("a game record: use blokus-solo check (endgame check) or moves; "
-                         "solve reads puzzle files (.toml)", path=puzzle)
+        raise InputError(
+            "a game record: use blokus-solo check (endgame check) or moves; "
+            "solve reads puzzle files (.toml)",
+            path=puzzle,
+        )
     problem = load_source(puzzle)
     writer = output_writer(out, problem)
     check_params(backend, params)
@@ -143,8 +173,9 @@ def check_params(backend: str, params: str) -> None:
     if not params:
         return
     if backend == "search":
-        raise InputError("--params sets CP-SAT parameters; the search backend has none",
-                         where="--params")
+        raise InputError(
+            "--params sets CP-SAT parameters; the search backend has none", where="--params"
+        )
     from solver.backends.cpsat import parse_params
 
     parse_params(params)
@@ -174,8 +205,9 @@ def output_writer(out: str | None, problem: Problem):
             sgf_variant(problem.position)
         except InputError as e:
             raise e.located(path=out, where="--out") from None
-        return lambda result: result.layout is not None and (
-            write_text_atomic(path, result_sgf(result)) or True)
+        return lambda result: (
+            result.layout is not None and (write_text_atomic(path, result_sgf(result)) or True)
+        )
     raise InputError("unknown output format: use .json or .blksgf", path=out)
 
 
@@ -188,10 +220,20 @@ def result_sgf(result: SolveResult) -> str:
 
 @main.command("moves")
 @click.argument("game")
-@click.option("--colour", "--color", "colour", required=True,
-              help="Colour: name (blue), letter (B), or SGF id (1-4, B/W).")
-@click.option("--after", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Position after N placements (default: the end).")
+@click.option(
+    "--colour",
+    "--color",
+    "colour",
+    required=True,
+    help="Colour: name (blue), letter (B), or SGF id (1-4, B/W).",
+)
+@click.option(
+    "--after",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Position after N placements (default: the end).",
+)
 @click.option("--count", is_flag=True, help="Print only the number of legal moves.")
 def moves_command(game, colour, after, count):
     """List a colour's legal moves in a game record, in SGF notation (one per line)."""
@@ -211,39 +253,65 @@ def moves_command(game, colour, after, count):
 
 @main.command("check")
 @click.argument("source", metavar="GAME_OR_PUZZLE")
-@click.option("--after", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Game records: the position after N placements (default: the end).")
-@click.option("--colour", "--color", "colours", multiple=True,
-              help="Colour to check (repeatable; default: every colour of a game, the played "
-                   "colours of a puzzle).")
-@solver_options(tuple(b for b in BACKENDS if b != "symmetric"),
-                "Seconds per solve (default: no limit); each colour runs place-all, then "
-                "max-score after a 'no'. Time-outs answer 'unknown' (never 'no').")
-@click.option("--out", "out", default=None, metavar="FILE",
-              help="Write each answer's layout (FILE.json or FILE.blksgf); with several "
-                   "colours, FILE-<colour>.json and so on.")
+@click.option(
+    "--after",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Game records: the position after N placements (default: the end).",
+)
+@click.option(
+    "--colour",
+    "--color",
+    "colours",
+    multiple=True,
+    help="Colour to check (repeatable; default: every colour of a game, the played "
+    "colours of a puzzle).",
+)
+@solver_options(
+    tuple(b for b in BACKENDS if b != "symmetric"),
+    "Seconds per solve (default: no limit); each colour runs place-all, then "
+    "max-score after a 'no'. Time-outs answer 'unknown' (never 'no').",
+)
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    metavar="FILE",
+    help="Write each answer's layout (FILE.json or FILE.blksgf); with several "
+    "colours, FILE-<colour>.json and so on.",
+)
 @click.option("--board/--no-board", "show", default=False, help="Print each layout found.")
 @click.option("--plain", is_flag=True, help="With --board: plain text boards even in a terminal.")
-def check_command(source, after, colours, backend, time_limit, workers, seed, params, out, show,
-                  plain):
+def check_command(
+    source, after, colours, backend, time_limit, workers, seed, params, out, show, plain
+):
     """Endgame check: can each colour still place all its remaining pieces, with the other
     colours' squares frozen? Answers yes (with a checked layout), no (proven; then the best
     it can still do), or unknown (time limit: not a "no")."""
     problem = load_source(source, after)
     position = problem.position
     chosen = tuple(_colour_arg(source, position, c) for c in colours) or tuple(
-        c.name for c in position.colours if is_game_file(source) or c.name in problem.colours)
+        c.name for c in position.colours if is_game_file(source) or c.name in problem.colours
+    )
     options = make_options(backend, time_limit, workers, seed, params)
     check_params(backend, params)
     open_ = [c for c in chosen if position.colour(c).remaining]
-    writers = {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
+    writers = (
+        {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
+    )
     console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
     where = f" after {after} placements" if after is not None else ""
-    console.print(f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
-                  + _to_move(position), markup=False)
+    console.print(
+        f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
+        + _to_move(position),
+        markup=False,
+    )
     for c in chosen:
         if not position.colour(c).remaining:
-            console.print(f"  {c:7} all pieces already placed, score {position.score(c)}", markup=False)
+            console.print(
+                f"  {c:7} all pieces already placed, score {position.score(c)}", markup=False
+            )
             continue
         answer = endgame_check(position, c, options, name=source)
         console.print(endgame_line(answer), markup=False)
@@ -259,7 +327,7 @@ def check_command(source, after, colours, backend, time_limit, workers, seed, pa
 
 
 def _to_move(position) -> str:
-    """", X to move" (the next colour in turn order that has a legal move), ", game over"
+    """ ", X to move" (the next colour in turn order that has a legal move), ", game over"
     when no colour has one, or "" for a position without a turn order."""
     from solver.placements import legal_moves
 
@@ -305,19 +373,42 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
 
 @main.command("count")
 @click.argument("source", metavar="PUZZLE")
-@click.option("--after", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Game records: the position after N placements.")
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Stop once more than N layouts are found (the count is then 'at least N'); "
-                   "with --up-to-symmetry N counts layouts, not orbits.")
-@click.option("--up-to-symmetry", is_flag=True,
-              help="Count layouts that differ by a board symmetry fixing every start "
-                   "square (and the board's contents) once.")
-@click.option("--colour", "--color", "colours", multiple=True,
-              help="Colour to play (repeatable; default: the played colours of a puzzle, "
-                   "every colour of a game); the others stay frozen.")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="Stop after this many seconds (the count is then a lower bound).")
+@click.option(
+    "--after",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Game records: the position after N placements.",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Stop once more than N layouts are found (the count is then 'at least N'); "
+    "with --up-to-symmetry N counts layouts, not orbits.",
+)
+@click.option(
+    "--up-to-symmetry",
+    is_flag=True,
+    help="Count layouts that differ by a board symmetry fixing every start "
+    "square (and the board's contents) once.",
+)
+@click.option(
+    "--colour",
+    "--color",
+    "colours",
+    multiple=True,
+    help="Colour to play (repeatable; default: the played colours of a puzzle, "
+    "every colour of a game); the others stay frozen.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="SECONDS",
+    help="Stop after this many seconds (the count is then a lower bound).",
+)
 def count_command(source, after, colours, limit, up_to_symmetry, time_limit):
     """Count the distinct final layouts that place every remaining piece of the played
     colours (order of play ignored; monomino-last honoured).
@@ -329,7 +420,9 @@ def count_command(source, after, colours, limit, up_to_symmetry, time_limit):
 
     problem = with_colours(load_source(source, after), source, colours)
     result = count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
-    what = ("layout" if result.count == 1 else "layouts") + (" up to symmetry" if up_to_symmetry else "")
+    what = ("layout" if result.count == 1 else "layouts") + (
+        " up to symmetry" if up_to_symmetry else ""
+    )
     stats = f"[{result.seconds:.2f} s, {result.nodes} nodes]"
     if result.complete:
         click.echo(f"{result.count} {what}  {stats}")
@@ -338,21 +431,42 @@ def count_command(source, after, colours, limit, up_to_symmetry, time_limit):
     if result.symmetries > 1:
         layouts = f"{result.layouts} layout" + ("" if result.layouts == 1 else "s")
         detail = f"; at least {layouts}, at most {result.symmetries} per orbit"
-    click.echo(f"at least {result.count} {what} ({result.stopped_by} reached: count "
-               f"incomplete{detail})  {stats}")
+    click.echo(
+        f"at least {result.count} {what} ({result.stopped_by} reached: count "
+        f"incomplete{detail})  {stats}"
+    )
 
 
 @main.command("export")
 @click.argument("source", metavar="PUZZLE")
-@click.option("--format", "fmt", type=click.Choice(["dlx"]), default="dlx", show_default=True,
-              help="dlx: Knuth's DLX text format (items line, then one option per line).")
-@click.option("--after", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Game records: the position after N placements.")
-@click.option("--squares-primary", is_flag=True,
-              help="Make the free squares primary items (with one hole option each).")
-@click.option("--colour", "--color", "colours", multiple=True,
-              help="Colour to play (repeatable; default: the played colours of a puzzle, "
-                   "every colour of a game); the others stay frozen.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["dlx"]),
+    default="dlx",
+    show_default=True,
+    help="dlx: Knuth's DLX text format (items line, then one option per line).",
+)
+@click.option(
+    "--after",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Game records: the position after N placements.",
+)
+@click.option(
+    "--squares-primary",
+    is_flag=True,
+    help="Make the free squares primary items (with one hole option each).",
+)
+@click.option(
+    "--colour",
+    "--color",
+    "colours",
+    multiple=True,
+    help="Colour to play (repeatable; default: the played colours of a puzzle, "
+    "every colour of a game); the others stay frozen.",
+)
 @click.option("--out", default=None, metavar="FILE", help="Write to FILE instead of stdout.")
 def export_command(source, fmt, after, colours, squares_primary, out):
     """Export the exact-cover formulation (items: pieces, squares, same-colour edges;
@@ -376,8 +490,11 @@ def verify_command(solution):
     1 if a rule is broken or a claim is false, 2 if the file cannot be read.
     """
     if is_game_file(solution):
-        raise InputError("a game record: verify reads solution files (.json); use blokus-solo "
-                         "check or moves for game records", path=solution)
+        raise InputError(
+            "a game record: verify reads solution files (.json); use blokus-solo "
+            "check or moves for game records",
+            path=solution,
+        )
     loaded = read_solution(solution)
     report, mismatches = verify(loaded)
     if not report.legal:
@@ -385,8 +502,10 @@ def verify_command(solution):
         sys.exit(1)
     total = sum(len(v) for v in loaded.replay.values())
     added = sum(len(v) for v in loaded.layout.values())
-    click.echo(f"{solution}: legal: {total} placements replayed by the rules from the empty "
-               f"board ({added} added by the solver)")
+    click.echo(
+        f"{solution}: legal: {total} placements replayed by the rules from the empty "
+        f"board ({added} added by the solver)"
+    )
     played = {e.get("name"): e.get("played", True) for e in loaded.data["colours"]}
     for r in report.colours:
         extra = ", monomino last" if r.monomino_last and r.all_placed else ""
@@ -398,5 +517,3 @@ def verify_command(solution):
         click.echo(f"{solution}: FALSE CLAIM: {m}")
     if mismatches:
         sys.exit(1)
-
-

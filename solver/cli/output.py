@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from solver.pieces import PIECES
-
-from solver.endgame import EndgameAnswer
-from solver.problem import Problem
 from solver.cli.render import plain_board, rich_board
+from solver.endgame import EndgameAnswer
+from solver.pieces import PIECES
+from solver.problem import Problem
 from solver.solve import SolveResult
 
 STATUS_TEXT = {
@@ -47,10 +46,10 @@ def describe_result(console: Console, result: SolveResult) -> None:
     """Status, backend, wall time, then one line per played colour."""
     status = STATUS_TEXT[result.status]
     if result.status == "unknown" and "unknown_reason" in result.stats:
-        status = (f"unknown ({result.stats['unknown_reason']}: this is NOT a proof that no "
-                  "layout exists)")
-    console.print(f"status: {status}  "
-                  f"[{result.backend}, {result.wall_time:.2f} s]", markup=False)
+        status = (
+            f"unknown ({result.stats['unknown_reason']}: this is NOT a proof that no layout exists)"
+        )
+    console.print(f"status: {status}  [{result.backend}, {result.wall_time:.2f} s]", markup=False)
     if result.report is None:
         return
     for colour in result.problem.colours:
@@ -58,13 +57,27 @@ def describe_result(console: Console, result: SolveResult) -> None:
         start = result.problem.position.colour(colour)
         total = len(start.remaining)
         bonus = ", monomino last" if r.monomino_last and r.all_placed else ""
-        if r.all_placed and not r.monomino_last and not result.problem.monomino_last and \
-                "1" in start.remaining and result.problem.position.bonus:
-            bonus = " (the monomino is not last; monomino-last = true in the puzzle asks for the +5)"
-        console.print(f"  {colour:7} placed {r.added} of {total} {_plural(total, 'piece')}, "
-                      f"score {r.score}{bonus}", markup=False)
+        if (
+            r.all_placed
+            and not r.monomino_last
+            and not result.problem.monomino_last
+            and "1" in start.remaining
+            and result.problem.position.bonus
+        ):
+            bonus = (
+                " (the monomino is not last; monomino-last = true in the puzzle asks for the +5)"
+            )
+        console.print(
+            f"  {colour:7} placed {r.added} of {total} {_plural(total, 'piece')}, "
+            f"score {r.score}{bonus}",
+            markup=False,
+        )
     if result.problem.goal == "max-score":
-        bound = f", upper bound {result.bound}" if result.bound is not None and result.status != "optimal" else ""
+        bound = (
+            f", upper bound {result.bound}"
+            if result.bound is not None and result.status != "optimal"
+            else ""
+        )
         console.print(f"  total score {result.score}{bound}", markup=False)
 
 
@@ -73,8 +86,10 @@ def endgame_line(answer: EndgameAnswer) -> str:
     pos = answer.place_all.problem.position
     left = pos.colour(answer.colour).remaining
     squares = sum(PIECES[p].size for p in left)
-    text = (f"  {answer.colour:7} {len(left):2} {_plural(len(left), 'piece'):6} ({squares:2} "
-            f"{_plural(squares, 'square')}) left: {answer.answer:7}")
+    text = (
+        f"  {answer.colour:7} {len(left):2} {_plural(len(left), 'piece'):6} ({squares:2} "
+        f"{_plural(squares, 'square')}) left: {answer.answer:7}"
+    )
     if answer.answer == "yes":
         score = answer.place_all.report.report(answer.colour).score
         text += f" all of them fit (layout checked; score {score})"
@@ -82,11 +97,19 @@ def endgame_line(answer: EndgameAnswer) -> str:
         text += " time limit reached before an answer (not a no)"
     elif answer.best is not None:
         best = answer.best
-        proven = "proven best" if best.status == "optimal" else (
-            f"best found; upper bound {best.bound}" if best.bound is not None else "best found")
+        proven = (
+            "proven best"
+            if best.status == "optimal"
+            else (
+                f"best found; upper bound {best.bound}" if best.bound is not None else "best found"
+            )
+        )
         placed = answer.best_squares
-        text += (f" best: {placed} of {squares} squares, score {best.score} ({proven})"
-                 if placed is not None else " best: unknown (time limit)")
+        text += (
+            f" best: {placed} of {squares} squares, score {best.score} ({proven})"
+            if placed is not None
+            else " best: unknown (time limit)"
+        )
     return text + f"  [{answer.seconds:.2f} s]"
 
 

@@ -10,8 +10,14 @@ from solver.position import Position
 from solver.variants import COLOUR_LETTERS
 
 #: Terminal colours of the squares (rich colour names).
-STYLES = {"blue": "blue", "yellow": "yellow", "red": "red", "green": "green",
-          "purple": "magenta", "orange": "dark_orange"}
+STYLES = {
+    "blue": "blue",
+    "yellow": "yellow",
+    "red": "red",
+    "green": "green",
+    "purple": "magenta",
+    "orange": "dark_orange",
+}
 
 
 def _cell_width(position: Position) -> int:
@@ -24,9 +30,13 @@ def plain_board(position: Position) -> list[str]:
     board = position.board
     width = _cell_width(position)
     label = len(str(board.rows))
-    lines = [f"{board.rows - r:>{label}} " + "".join(ch.ljust(width) for ch in row).rstrip()
-             for r, row in enumerate(render(position))]
-    lines.append(" " * (label + 1) + "".join(column_name(c).ljust(width) for c in range(board.cols)).rstrip())
+    lines = [
+        f"{board.rows - r:>{label}} " + "".join(ch.ljust(width) for ch in row).rstrip()
+        for r, row in enumerate(render(position))
+    ]
+    lines.append(
+        " " * (label + 1) + "".join(column_name(c).ljust(width) for c in range(board.cols)).rstrip()
+    )
     return lines
 
 
@@ -50,6 +60,8 @@ def rich_board(position: Position, new: frozenset[int] = frozenset()) -> Text:
             else:
                 text.append(EMPTY.ljust(width), style="grey50")
         text.append("\n")
-    text.append(" " * (label + 1) + "".join(column_name(c).ljust(width) for c in range(board.cols)),
-                style="dim")
+    text.append(
+        " " * (label + 1) + "".join(column_name(c).ljust(width) for c in range(board.cols)),
+        style="dim",
+    )
     return text

@@ -33,7 +33,7 @@ class Diagram:
     first_line: int | None = None
 
     @classmethod
-    def parse(cls, text: str, first_line: int | None = None) -> "Diagram":
+    def parse(cls, text: str, first_line: int | None = None) -> Diagram:
         """Split a diagram into rows; blank lines before and after are dropped, spaces
         around each row are ignored. Raises InputError for blank rows inside the diagram."""
         lines = text.split("\n")
@@ -54,7 +54,11 @@ class Diagram:
 
     def where(self, row: int, col: int | None = None) -> str:
         """The place of a row (and column) for an error message."""
-        place = f"line {self.first_line + row}" if self.first_line is not None else f"diagram row {row + 1}"
+        place = (
+            f"line {self.first_line + row}"
+            if self.first_line is not None
+            else f"diagram row {row + 1}"
+        )
         return place if col is None else f"{place}, column {col + 1}"
 
     def board(self, rows: int | None = None, cols: int | None = None) -> Board:
@@ -62,23 +66,32 @@ class Diagram:
         blocked squares. Raises InputError on a size mismatch or an unknown character."""
         width = len(self.rows[0])
         if rows is not None and len(self.rows) != rows:
-            raise InputError(f"the diagram has {len(self.rows)} rows, the board {rows}",
-                             where=self.where(0))
+            raise InputError(
+                f"the diagram has {len(self.rows)} rows, the board {rows}", where=self.where(0)
+            )
         for k, row in enumerate(self.rows):
             expected = cols if cols is not None else width
             if len(row) != expected:
-                raise InputError(f"row has {len(row)} squares, expected {expected}",
-                                 where=self.where(k))
+                raise InputError(
+                    f"row has {len(row)} squares, expected {expected}", where=self.where(k)
+                )
             for j, ch in enumerate(row):
                 if ch not in (EMPTY, BLOCKED) and ch.upper() not in LETTER_COLOURS:
-                    raise InputError(f"unknown character {ch!r} (use . # "
-                                     f"{' '.join(COLOUR_LETTERS.values())})", where=self.where(k, j))
+                    raise InputError(
+                        f"unknown character {ch!r} (use . # {' '.join(COLOUR_LETTERS.values())})",
+                        where=self.where(k, j),
+                    )
         cols = width if cols is None else cols
         if len(self.rows) > MAX_SIDE or cols > MAX_SIDE:
-            raise InputError(f"board size {len(self.rows)}x{cols} is outside 1..{MAX_SIDE}",
-                             where=self.where(0))
-        blocked = frozenset(r * cols + c for r, row in enumerate(self.rows)
-                            for c, ch in enumerate(row) if ch == BLOCKED)
+            raise InputError(
+                f"board size {len(self.rows)}x{cols} is outside 1..{MAX_SIDE}", where=self.where(0)
+            )
+        blocked = frozenset(
+            r * cols + c
+            for r, row in enumerate(self.rows)
+            for c, ch in enumerate(row)
+            if ch == BLOCKED
+        )
         return Board(len(self.rows), cols, blocked)
 
     def pieces(self, board: Board) -> dict[str, list[Placement]]:
@@ -87,9 +100,12 @@ class Diagram:
         Raises:
             InputError: a group is not a piece of the set (e.g. two pieces share an edge).
         """
-        owner = {r * board.cols + c: LETTER_COLOURS[ch.upper()]
-                 for r, row in enumerate(self.rows) for c, ch in enumerate(row)
-                 if ch not in (EMPTY, BLOCKED)}
+        owner = {
+            r * board.cols + c: LETTER_COLOURS[ch.upper()]
+            for r, row in enumerate(self.rows)
+            for c, ch in enumerate(row)
+            if ch not in (EMPTY, BLOCKED)
+        }
         found: dict[str, list[Placement]] = {}
         seen: set[int] = set()
         for sq in sorted(owner):
@@ -103,7 +119,8 @@ class Diagram:
                 raise InputError(
                     f"the {owner[sq]} squares {','.join(board.names(group))} form no piece of "
                     f"the set (two pieces of one colour may not share an edge)",
-                    where=self.where(r, c))
+                    where=self.where(r, c),
+                )
             found.setdefault(owner[sq], []).append(Placement(piece.name, frozenset(group)))
         return found
 

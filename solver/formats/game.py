@@ -43,18 +43,18 @@ Our conventions (documented choices):
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from solver.board import Board
 from solver.errors import InputError, PieceError, RuleError, SquareError
+from solver.formats.sgf import Location, Node, Property, decode, format_property, parse
 from solver.pieces import PIECES
 from solver.placements import legal_moves
 from solver.position import Placement, Position, sorted_pieces
 from solver.rules import move_problem, shape_name
-from solver.formats.sgf import Location, Node, Property, decode, format_property, parse
 from solver.variants import VARIANTS, Variant, colour_name
 
 APPLICATION = "blokus-solo"
@@ -78,8 +78,7 @@ def move_ids(v: Variant) -> dict[str, str]:
     """
     if len(v.colours) == 2:
         first, second = v.colours
-        return {"B": first, "W": second, "1": first, "2": second,
-                "BLUE": first, "GREEN": second}
+        return {"B": first, "W": second, "1": first, "2": second, "BLUE": first, "GREEN": second}
     ids = {str(k + 1): c for k, c in enumerate(v.colours)}
     ids.update(zip(_OLD_COLOUR_IDS, v.colours))
     return ids
@@ -203,7 +202,10 @@ class Game:
         if not 0 <= after <= self.num_placements:
             raise InputError(
                 f"the game has {self.num_placements} placements; there is no position "
-                f"after {after}", path=self.path, where=f"move {after}")
+                f"after {after}",
+                path=self.path,
+                where=f"move {after}",
+            )
         return self._positions[after]
 
     @property
@@ -247,7 +249,7 @@ def read_sgf_text(text: str, path: str | None = None) -> Game:
     return _Replay(tree.main_line(), path).run()
 
 
-@lru_cache(maxsize=None)
+@cache
 def start_position(variant_name: str) -> Position:
     """The empty start position of a built-in variant (one shared Board per variant)."""
     return Position.empty(VARIANTS[variant_name])
@@ -267,20 +269,31 @@ class _Replay:
         self.setup_ids = _setup_ids(self.variant)
         self.player_ids = _player_ids(self.variant)
 
-    def error(self, message: str, location: Location, where: str | None = None,
-              kind: type[InputError] = InputError) -> InputError:
+    def error(
+        self,
+        message: str,
+        location: Location,
+        where: str | None = None,
+        kind: type[InputError] = InputError,
+    ) -> InputError:
         return kind(message, path=self.path, where=where or str(location))
 
     def _variant(self, root: Node) -> Variant:
         gm = root.get("GM")
         if gm is None:
-            raise InputError("the root node has no GM property (the game variant)",
-                             path=self.path, where=str(root.location))
+            raise InputError(
+                "the root node has no GM property (the game variant)",
+                path=self.path,
+                where=str(root.location),
+            )
         name = gm.value.strip()
         if name not in VARIANTS_BY_SGF:
             supported = ", ".join(VARIANTS_BY_SGF)
-            raise InputError(f"unsupported variant GM[{gm.value}] (supported: {supported})",
-                             path=self.path, where=str(gm.value_locations[0]))
+            raise InputError(
+                f"unsupported variant GM[{gm.value}] (supported: {supported})",
+                path=self.path,
+                where=str(gm.value_locations[0]),
+            )
         return VARIANTS_BY_SGF[name]
 
     def run(self) -> Game:
@@ -304,9 +317,13 @@ class _Replay:
             self.to_move = colours[(colours.index(colour) + 1) % len(colours)]
         positions.append(self._current())
         root = self.nodes[0]
-        info = {p.ident: p.value for p in root.properties
-                if p.ident not in self.move_ids and p.ident not in self.setup_ids
-                and p.ident not in ("AE", "PL")}
+        info = {
+            p.ident: p.value
+            for p in root.properties
+            if p.ident not in self.move_ids
+            and p.ident not in self.setup_ids
+            and p.ident not in ("AE", "PL")
+        }
         return Game(self.variant, tuple(moves), info, self.path, has_setup, tuple(positions))
 
     def _current(self) -> Position:
@@ -318,16 +335,22 @@ class _Replay:
 
     def _move_property(self, node: Node) -> Property | None:
         found = [p for p in node.properties if p.ident in self.move_ids]
-        wrong = [p for p in node.properties
-                 if p.ident in ("B", "W", "1", "2", "3", "4") and p.ident not in self.move_ids]
+        wrong = [
+            p
+            for p in node.properties
+            if p.ident in ("B", "W", "1", "2", "3", "4") and p.ident not in self.move_ids
+        ]
         if wrong:
             p = wrong[0]
             ids = "B and W" if len(self.variant.colours) == 2 else "1 to 4"
-            raise self.error(f"{p.ident} is not a colour in {self.variant.sgf_name} "
-                             f"(moves use {ids})", p.location)
+            raise self.error(
+                f"{p.ident} is not a colour in {self.variant.sgf_name} (moves use {ids})",
+                p.location,
+            )
         if len(found) > 1:
-            raise self.error(f"two moves in one node ({found[0].ident} and {found[1].ident})",
-                             found[1].location)
+            raise self.error(
+                f"two moves in one node ({found[0].ident} and {found[1].ident})", found[1].location
+            )
         return found[0] if found else None
 
     def _placement(self, prop: Property, colour: str, number: int) -> Placement | None:
@@ -339,13 +362,18 @@ class _Replay:
         piece = shape_name(self.board, squares)
         value = f"{prop.ident}[{text}]"
         if piece is None:
-            raise self.error(f"{value}: the squares do not form a piece", prop.location,
-                             where, PieceError)
+            raise self.error(
+                f"{value}: the squares do not form a piece", prop.location, where, PieceError
+            )
         placement = Placement(piece, squares)
         problem = move_problem(self.position, colour, placement)
         if problem:
-            raise self.error(f"illegal move {value} ({colour} {piece}): {problem}",
-                             prop.location, where, RuleError)
+            raise self.error(
+                f"illegal move {value} ({colour} {piece}): {problem}",
+                prop.location,
+                where,
+                RuleError,
+            )
         return placement
 
     def _squares(self, text: str, location: Location, where: str | None = None) -> frozenset[int]:
@@ -358,8 +386,12 @@ class _Replay:
         if len(set(squares)) != len(squares):
             raise self.error(f"a square is listed twice in [{text}]", location, where, SquareError)
         if len(squares) > 5:
-            raise self.error(f"[{text}] has {len(squares)} squares; a piece has at most 5",
-                             location, where, PieceError)
+            raise self.error(
+                f"[{text}] has {len(squares)} squares; a piece has at most 5",
+                location,
+                where,
+                PieceError,
+            )
         return frozenset(squares)
 
     # -- setup and player ----------------------------------------------------------------
@@ -374,8 +406,9 @@ class _Replay:
             if prop is None:
                 continue
             if ident not in self.setup_ids:
-                raise self.error(f"{ident} is not a colour in {self.variant.sgf_name}",
-                                 prop.location)
+                raise self.error(
+                    f"{ident} is not a colour in {self.variant.sgf_name}", prop.location
+                )
             for value, location in zip(prop.values, prop.value_locations):
                 self._add_setup(self.setup_ids[ident], ident, value, location)
         prop = node.get("AE")
@@ -388,16 +421,26 @@ class _Replay:
         squares = self._squares(value, location)
         piece = shape_name(self.board, squares)
         if piece is None:
-            raise self.error(f"setup {ident}[{value}]: the squares do not form a piece",
-                             location, kind=PieceError)
+            raise self.error(
+                f"setup {ident}[{value}]: the squares do not form a piece",
+                location,
+                kind=PieceError,
+            )
         if piece not in self.position.colour(colour).remaining:
-            raise self.error(f"setup {ident}[{value}]: {colour} has no {piece} left to place",
-                             location, kind=RuleError)
+            raise self.error(
+                f"setup {ident}[{value}]: {colour} has no {piece} left to place",
+                location,
+                kind=RuleError,
+            )
         taken = sorted(squares & self.position.occupied)
         if taken:
             owner = self.position.owner[taken[0]]
-            raise self.error(f"setup {ident}[{value}]: square {self.board.name(taken[0])} "
-                             f"is already taken by {owner}", location, kind=RuleError)
+            raise self.error(
+                f"setup {ident}[{value}]: square {self.board.name(taken[0])} "
+                f"is already taken by {owner}",
+                location,
+                kind=RuleError,
+            )
         self.position = self.position.with_placement(colour, Placement(piece, squares))
 
     def _remove_setup(self, value: str, location: Location) -> None:
@@ -409,12 +452,12 @@ class _Replay:
             if len(keep) != len(state.placed):
                 removed = True
                 gone = [p.piece for p in state.placed if p.squares & squares]
-                state = replace(state, placed=keep,
-                                remaining=sorted_pieces(list(state.remaining) + gone))
+                state = replace(
+                    state, placed=keep, remaining=sorted_pieces(list(state.remaining) + gone)
+                )
             colours.append(state)
         if not removed:
-            raise self.error(f"AE[{value}]: there is no piece on these squares to remove",
-                             location)
+            raise self.error(f"AE[{value}]: there is no piece on these squares to remove", location)
         self.position = replace(self.position, colours=tuple(colours))
 
     def _player(self, node: Node) -> None:
@@ -424,8 +467,10 @@ class _Replay:
         key = prop.value.strip().upper()
         if key not in self.player_ids:
             choices = ", ".join(self.player_ids)
-            raise self.error(f"PL[{prop.value}] is not a colour in {self.variant.sgf_name} "
-                             f"(one of {choices})", prop.value_locations[0])
+            raise self.error(
+                f"PL[{prop.value}] is not a colour in {self.variant.sgf_name} (one of {choices})",
+                prop.value_locations[0],
+            )
         self.to_move = self.player_ids[key]
 
 
@@ -479,20 +524,27 @@ def sgf_variant(position: Position) -> Variant:
     """
     v = VARIANTS.get(position.variant)
     board = position.board
-    ok = (v is not None and board.rows == v.rows and board.cols == v.cols and not board.blocked
-          and position.colour_names == v.colours
-          and all(c.start == board.parse(s) for c, s in zip(position.colours, v.starts)))
+    ok = (
+        v is not None
+        and board.rows == v.rows
+        and board.cols == v.cols
+        and not board.blocked
+        and position.colour_names == v.colours
+        and all(c.start == board.parse(s) for c, s in zip(position.colours, v.starts))
+    )
     if not ok:
         raise InputError(
             "SGF supports only the classic, duo and junior boards (the built-in variants "
             f"{', '.join(VARIANTS)}); this position is {position.variant!r} on a "
             f"{board.rows}x{board.cols} board"
-            + (f" with {len(board.blocked)} blocked squares" if board.blocked else ""))
+            + (f" with {len(board.blocked)} blocked squares" if board.blocked else "")
+        )
     return v
 
 
-def _interleave(queues: Mapping[str, Sequence[Placement]], order: Sequence[str],
-                first: str) -> list[tuple[str, Placement]]:
+def _interleave(
+    queues: Mapping[str, Sequence[Placement]], order: Sequence[str], first: str
+) -> list[tuple[str, Placement]]:
     """Round-robin in turn order from ``first``, keeping each colour's own order."""
     k = order.index(first)
     turn = list(order[k:]) + list(order[:k])
@@ -508,16 +560,21 @@ def _interleave(queues: Mapping[str, Sequence[Placement]], order: Sequence[str],
 def _replays_as_moves(position: Position, v: Variant) -> bool:
     """Whether every colour's placed pieces, in their order, are legal moves from the start."""
     current = start_position(v.name)
-    for colour, placement in _interleave({c.name: c.placed for c in position.colours},
-                                         v.colours, v.colours[0]):
+    for colour, placement in _interleave(
+        {c.name: c.placed for c in position.colours}, v.colours, v.colours[0]
+    ):
         if move_problem(current, colour, placement):
             return False
         current = current.with_placement(colour, placement)
     return True
 
 
-def write_sgf(position: Position, layout: Mapping[str, Sequence[Placement]] | None = None,
-              *, name: str | None = None) -> str:
+def write_sgf(
+    position: Position,
+    layout: Mapping[str, Sequence[Placement]] | None = None,
+    *,
+    name: str | None = None,
+) -> str:
     """A position, and optionally new pieces, as a ``.blksgf`` text that Pentobi opens.
 
     The pieces already on the board are written as moves when each colour's placed
@@ -547,23 +604,35 @@ def write_sgf(position: Position, layout: Mapping[str, Sequence[Placement]] | No
     for state in position.colours:
         extra = Counter(p.piece for p in state.placed) - v.pieces
         if extra:
-            raise InputError(f"{state.name} has more {next(iter(extra))} pieces on the board "
-                             f"than {v.sgf_name} has")
-    root = [format_property("GM", [v.sgf_name]), "FF[4]", "CA[UTF-8]",
-            format_property("AP", [APPLICATION])]
+            raise InputError(
+                f"{state.name} has more {next(iter(extra))} pieces on the board "
+                f"than {v.sgf_name} has"
+            )
+    root = [
+        format_property("GM", [v.sgf_name]),
+        "FF[4]",
+        "CA[UTF-8]",
+        format_property("AP", [APPLICATION]),
+    ]
     if name:
         root.append(format_property("GN", [name]))
     lines: list[str] = []
     if _replays_as_moves(position, v):
         queues = {c.name: c.placed for c in position.colours}
         for colour, placement in _interleave(queues, v.colours, v.colours[0]):
-            lines.append(";" + format_property(colour_id(v, colour),
-                                               [squares_text(board, placement.squares)]))
+            lines.append(
+                ";"
+                + format_property(colour_id(v, colour), [squares_text(board, placement.squares)])
+            )
     else:
         for state in position.colours:
             if state.placed:
-                root.append(format_property(setup_id(v, state.name),
-                                            [squares_text(board, p.squares) for p in state.placed]))
+                root.append(
+                    format_property(
+                        setup_id(v, state.name),
+                        [squares_text(board, p.squares) for p in state.placed],
+                    )
+                )
         root.append(format_property("PL", [colour_id(v, position.to_move or v.colours[0])]))
     if layout:
         current = position
@@ -574,9 +643,13 @@ def write_sgf(position: Position, layout: Mapping[str, Sequence[Placement]] | No
         for colour, placement in _interleave(layout, v.colours, first):
             problem = move_problem(current, colour, placement)
             if problem:
-                raise RuleError(f"layout move {placement.piece} of {colour} at "
-                                f"{squares_text(board, placement.squares)} is illegal: {problem}")
+                raise RuleError(
+                    f"layout move {placement.piece} of {colour} at "
+                    f"{squares_text(board, placement.squares)} is illegal: {problem}"
+                )
             current = current.with_placement(colour, placement)
-            lines.append(";" + format_property(colour_id(v, colour),
-                                               [squares_text(board, placement.squares)]))
+            lines.append(
+                ";"
+                + format_property(colour_id(v, colour), [squares_text(board, placement.squares)])
+            )
     return "(;" + "".join(root) + "".join("\n" + line for line in lines) + "\n)\n"

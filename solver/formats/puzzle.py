@@ -25,16 +25,28 @@ from collections import Counter
 from pathlib import Path
 
 from solver.board import MAX_SIDE, Board
-from solver.formats.diagram import Diagram
 from solver.errors import InputError
+from solver.formats.diagram import Diagram
 from solver.order import order_of_play
 from solver.pieces import MONOMINO, canonical_name
 from solver.position import ColourState, Placement, Position, sorted_pieces
 from solver.problem import GOALS, Problem
 from solver.variants import COLOUR_LETTERS, FULL_SET, VARIANTS, colour_name
 
-KEYS = {"title", "description", "source", "variant", "size", "colours", "goal",
-        "monomino-last", "blocked", "diagram", "start", "pieces"}
+KEYS = {
+    "title",
+    "description",
+    "source",
+    "variant",
+    "size",
+    "colours",
+    "goal",
+    "monomino-last",
+    "blocked",
+    "diagram",
+    "start",
+    "pieces",
+}
 PUZZLE_VARIANTS = ("classic", "duo", "junior", "custom")
 
 
@@ -81,15 +93,19 @@ class _Reader:
         self.text = text
         name = self._get("variant", str, "classic").strip().lower()
         if name not in PUZZLE_VARIANTS:
-            raise InputError(f"unknown variant {name!r} (variants: {', '.join(PUZZLE_VARIANTS)})",
-                             where="variant")
+            raise InputError(
+                f"unknown variant {name!r} (variants: {', '.join(PUZZLE_VARIANTS)})",
+                where="variant",
+            )
         self.variant = VARIANTS.get(name)
 
     def _get(self, key, kind, default=None):
         value = self.data.get(key, default)
         if value is not None and not isinstance(value, kind):
-            raise InputError(f"expected {kind.__name__ if isinstance(kind, type) else 'a table'}, "
-                             f"got {value!r}", where=key)
+            raise InputError(
+                f"expected {kind.__name__ if isinstance(kind, type) else 'a table'}, got {value!r}",
+                where=key,
+            )
         return value
 
     def problem(self, path: str) -> Problem:
@@ -101,8 +117,12 @@ class _Reader:
         names = self._colour_names(starts, on_board)
         played = self._played(names)
         colours = tuple(self._colour(board, c, starts.get(c), on_board.get(c, [])) for c in names)
-        position = Position(board, colours, bonus=self.variant.bonus if self.variant else True,
-                            variant=self.variant.name if self.variant else "custom")
+        position = Position(
+            board,
+            colours,
+            bonus=self.variant.bonus if self.variant else True,
+            variant=self.variant.name if self.variant else "custom",
+        )
         goal = self._get("goal", str, "place-all")
         if goal not in GOALS:
             raise InputError(f"unknown goal {goal!r} (goals: {', '.join(GOALS)})", where="goal")
@@ -110,27 +130,35 @@ class _Reader:
         if mono:
             self._check_monomino_last(goal, played, colours)
         try:
-            return Problem(position, played, goal, mono, name=path, title=self._get("title", str, ""))
+            return Problem(
+                position, played, goal, mono, name=path, title=self._get("title", str, "")
+            )
         except InputError as e:
             raise e.located(where="colours") from None
 
     @staticmethod
     def _check_monomino_last(goal: str, played, colours) -> None:
         if goal != "place-all":
-            raise InputError("applies to goal place-all only (max-score counts the +5 bonus "
-                             "whenever the monomino can be last)", where="monomino-last")
+            raise InputError(
+                "applies to goal place-all only (max-score counts the +5 bonus "
+                "whenever the monomino can be last)",
+                where="monomino-last",
+            )
         for state in colours:
             if state.name in played and state.remaining and MONOMINO not in state.remaining:
-                raise InputError(f"{state.name} has no monomino left to place last",
-                                 where="monomino-last")
+                raise InputError(
+                    f"{state.name} has no monomino left to place last", where="monomino-last"
+                )
 
     def _check_diagram_colours(self, diagram: Diagram, board: Board, on_board: dict) -> None:
         for colour, placements in on_board.items():
             if colour not in self.variant.colours:
                 r, c = board.row_col(min(placements[0].squares))
-                raise InputError(f"{self.variant.name} has no colour {colour} "
-                                 f"(colours: {', '.join(self.variant.colours)})",
-                                 where=diagram.where(r, c))
+                raise InputError(
+                    f"{self.variant.name} has no colour {colour} "
+                    f"(colours: {', '.join(self.variant.colours)})",
+                    where=diagram.where(r, c),
+                )
 
     def _table(self, key: str) -> dict[str, tuple[str, object]]:
         """A [start] or [pieces] table keyed by colour name: colour -> (key as written, value).
@@ -143,7 +171,9 @@ class _Reader:
             if self.variant and colour not in self.variant.colours:
                 raise InputError(f"{self.variant.name} has no colour {colour}", where=where)
             if colour in out:
-                raise InputError(f"{colour} is given twice (also as {out[colour][0]!r})", where=where)
+                raise InputError(
+                    f"{colour} is given twice (also as {out[colour][0]!r})", where=where
+                )
             out[colour] = (raw, value)
         return out
 
@@ -151,15 +181,18 @@ class _Reader:
         size = self.data.get("size")
         rows = cols = None
         if size is not None:
-            if not (isinstance(size, list) and len(size) == 2 and all(type(n) is int for n in size)):
+            if not (
+                isinstance(size, list) and len(size) == 2 and all(type(n) is int for n in size)
+            ):
                 raise InputError(f"expected [rows, columns], got {size!r}", where="size")
             rows, cols = size
             if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
                 raise InputError(f"board size {rows}x{cols} is outside 1..{MAX_SIDE}", where="size")
         if self.variant:
             if size is not None and (rows, cols) != (self.variant.rows, self.variant.cols):
-                raise InputError(f"{self.variant.name} is {self.variant.rows}x{self.variant.cols}",
-                                 where="size")
+                raise InputError(
+                    f"{self.variant.name} is {self.variant.rows}x{self.variant.cols}", where="size"
+                )
             rows, cols = self.variant.rows, self.variant.cols
         text = self._get("diagram", str)
         diagram = Diagram.parse(text, self._line_of("diagram")) if text is not None else None
@@ -179,7 +212,7 @@ class _Reader:
         """Line number of the first diagram row: TOML drops a newline right after '''."""
         for n, line in enumerate(self.text.split("\n"), start=1):
             stripped = line.lstrip()
-            if stripped.startswith(key) and stripped[len(key):].lstrip().startswith("="):
+            if stripped.startswith(key) and stripped[len(key) :].lstrip().startswith("="):
                 after = stripped.split("=", 1)[1].strip()
                 opener = after[:3]
                 return n + 1 if opener in ('"""', "'''") and after == opener else n
@@ -211,10 +244,13 @@ class _Reader:
         if self.variant:
             return self.variant.colours
         named = set(starts) | set(on_board) | set(self._table("pieces"))
-        named |= {_colour(c, "colours") for c in self._get("colours", list, []) if isinstance(c, str)}
+        named |= {
+            _colour(c, "colours") for c in self._get("colours", list, []) if isinstance(c, str)
+        }
         if not named:
-            raise InputError("a custom board needs a start square: add [start] blue = \"a1\"",
-                             where="start")
+            raise InputError(
+                'a custom board needs a start square: add [start] blue = "a1"', where="start"
+            )
         return tuple(c for c in COLOUR_LETTERS if c in named)
 
     def _played(self, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -234,8 +270,9 @@ class _Reader:
             raise InputError("a colour is listed twice", where="colours")
         return tuple(c for c in names if c in played)
 
-    def _colour(self, board: Board, colour: str, start: int | None,
-                placed: list[Placement]) -> ColourState:
+    def _colour(
+        self, board: Board, colour: str, start: int | None, placed: list[Placement]
+    ) -> ColourState:
         pieces = self.variant.pieces if self.variant else FULL_SET
         set_name = self.variant.name if self.variant else "the set"
         used = Counter()
@@ -243,8 +280,11 @@ class _Reader:
             used[p.piece] += 1
             if used[p.piece] > pieces[p.piece]:
                 r, c = board.row_col(min(p.squares))
-                raise InputError(f"{colour} has piece {p.piece} on the board {_times(used[p.piece])}; "
-                                 f"{set_name} has it {_times(pieces[p.piece])}", where=self._diagram_where(r, c))
+                raise InputError(
+                    f"{colour} has piece {p.piece} on the board {_times(used[p.piece])}; "
+                    f"{set_name} has it {_times(pieces[p.piece])}",
+                    where=self._diagram_where(r, c),
+                )
         if start is not None and placed:
             placed = self._ordered(board, colour, start, placed)
         listed = self._pieces_of(colour)
@@ -257,10 +297,14 @@ class _Reader:
                 if not pieces[name]:
                     raise InputError(f"{set_name} has no piece {name}", where=where)
                 if n + used[name] > pieces[name]:
-                    why = (f"is already on the board {_times(used[name])}" if used[name]
-                           else f"is listed {_times(n)}")
-                    raise InputError(f"piece {name} {why}; {set_name} has it {_times(pieces[name])}",
-                                     where=where)
+                    why = (
+                        f"is already on the board {_times(used[name])}"
+                        if used[name]
+                        else f"is listed {_times(n)}"
+                    )
+                    raise InputError(
+                        f"piece {name} {why}; {set_name} has it {_times(pieces[name])}", where=where
+                    )
         return ColourState(colour, start, tuple(placed), remaining)
 
     def _pieces_of(self, colour: str) -> list[str] | None:
@@ -281,8 +325,11 @@ class _Reader:
         empty = Position(board, (ColourState(colour, start, (), tuple(p.piece for p in placed)),))
         order = order_of_play(empty, colour, placed, monomino_last=True)
         if order is None:
-            raise InputError(f"{colour}'s pieces on the board are not all connected by corner "
-                             f"contact to its start square {board.name(start)}", where="diagram")
+            raise InputError(
+                f"{colour}'s pieces on the board are not all connected by corner "
+                f"contact to its start square {board.name(start)}",
+                where="diagram",
+            )
         return order
 
 
@@ -302,4 +349,3 @@ def _square(board: Board, name: str, where: str) -> int:
         return board.parse(name)
     except InputError as e:
         raise e.located(where=where) from None
-

@@ -23,8 +23,8 @@ iterative, so deeply nested variations cannot exhaust the Python stack.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from solver.errors import InputError
 
@@ -93,7 +93,7 @@ class GameTree:
     """
 
     nodes: tuple[Node, ...]
-    children: tuple["GameTree", ...]
+    children: tuple[GameTree, ...]
     location: Location
 
     def main_line(self) -> list[Node]:
@@ -184,7 +184,9 @@ def parse(text: str, path: str | None = None) -> tuple[GameTree, ...]:
     if stack:
         raise src.error("the file ends inside a game tree: '(' is never closed", stack[-1].start)
     if not trees:
-        raise InputError("no game tree in the file (expected '(')", path=path, where="line 1, column 1")
+        raise InputError(
+            "no game tree in the file (expected '(')", path=path, where="line 1, column 1"
+        )
     return tuple(trees)
 
 
@@ -220,7 +222,9 @@ def _parse_node(src: _Text, i: int) -> tuple[Node, int]:
             i = end
         if not values:
             found = repr(text[i]) if i < n else "the end of the file"
-            raise src.error(f"property {ident} has no value (expected '[', found {found})", id_start)
+            raise src.error(
+                f"property {ident} has no value (expected '[', found {found})", id_start
+            )
         props.append(Property(ident, tuple(values), src.location(id_start), tuple(locations)))
 
 
@@ -261,9 +265,10 @@ def decode(data: bytes, path: str | None = None) -> str:
     except UnicodeDecodeError as exc:
         before = data[: exc.start]
         line = before.count(b"\n") + 1
-        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-        raise InputError("the file is not valid UTF-8", path=path,
-                         where=f"line {line}, column {column}") from None
+        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise InputError(
+            "the file is not valid UTF-8", path=path, where=f"line {line}, column {column}"
+        ) from None
 
 
 def escape(value: str) -> str:

@@ -39,7 +39,8 @@ from solver.position import ColourState, Placement, Position, sorted_pieces
 from solver.problem import GOALS
 from solver.rules import shape_name
 from solver.solve import SolveResult
-from solver.variants import FULL_SET, colour_name, variant as builtin_variant
+from solver.variants import FULL_SET, colour_name
+from solver.variants import variant as builtin_variant
 
 FORMAT = "blokus-solo-solution/1"
 STATUSES: tuple[str, ...] = ("solved", "optimal", "infeasible", "unknown")
@@ -56,24 +57,35 @@ def result_to_json(result: SolveResult) -> dict:
         added = (result.layout or {}).get(state.name, [])
         end = final.colour(state.name)
         report = result.report.report(state.name) if result.report else None
-        colours.append({
-            "name": state.name,
-            "start": board.name(state.start) if state.start is not None else None,
-            "played": state.name in problem.colours,
-            "existing": len(state.placed),
-            "placements": [_placement_json(board, p) for p in (*state.placed, *added)],
-            "remaining": list(end.remaining),
-            "score": report.score if report else pos.score(state.name),
-            "all_placed": not end.remaining,
-            "monomino_last": report.monomino_last if report else state.last_piece == "1",
-        })
+        colours.append(
+            {
+                "name": state.name,
+                "start": board.name(state.start) if state.start is not None else None,
+                "played": state.name in problem.colours,
+                "existing": len(state.placed),
+                "placements": [_placement_json(board, p) for p in (*state.placed, *added)],
+                "remaining": list(end.remaining),
+                "score": report.score if report else pos.score(state.name),
+                "all_placed": not end.remaining,
+                "monomino_last": report.monomino_last if report else state.last_piece == "1",
+            }
+        )
     return {
-        "format": FORMAT, "title": problem.title, "puzzle": problem.name,
-        "variant": pos.variant, "rows": board.rows, "cols": board.cols,
-        "blocked": board.names(board.blocked), "goal": problem.goal,
-        "monomino_last": problem.monomino_last, "status": result.status,
-        "backend": result.backend, "seconds": round(result.wall_time, 4),
-        "score": result.score, "bound": result.bound, "colours": colours,
+        "format": FORMAT,
+        "title": problem.title,
+        "puzzle": problem.name,
+        "variant": pos.variant,
+        "rows": board.rows,
+        "cols": board.cols,
+        "blocked": board.names(board.blocked),
+        "goal": problem.goal,
+        "monomino_last": problem.monomino_last,
+        "status": result.status,
+        "backend": result.backend,
+        "seconds": round(result.wall_time, 4),
+        "score": result.score,
+        "bound": result.bound,
+        "colours": colours,
     }
 
 
@@ -149,8 +161,9 @@ def read_solution(path: str | Path) -> SolutionFile:
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise InputError(f"cannot read: {why}", path=path) from None
     except json.JSONDecodeError as e:
-        raise InputError(f"invalid JSON: {e.msg}", path=path,
-                         where=f"line {e.lineno}, column {e.colno}") from None
+        raise InputError(
+            f"invalid JSON: {e.msg}", path=path, where=f"line {e.lineno}, column {e.colno}"
+        ) from None
     try:
         return _parse(data)
     except InputError as e:
@@ -162,8 +175,10 @@ def _expect(value, kind: type, where: str, *, null: bool = False):
     if value is None and null:
         return value
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise InputError(f"expected {kind.__name__}{' or null' if null else ''}, got {value!r}"[:120],
-                         where=where)
+        raise InputError(
+            f"expected {kind.__name__}{' or null' if null else ''}, got {value!r}"[:120],
+            where=where,
+        )
     return value
 
 
@@ -175,8 +190,12 @@ def _expect_keys(entry: dict, kinds: dict, where: str = "") -> None:
 
 
 _TOP_CLAIMS = {"score": (int, True), "bound": (int, True), "monomino_last": (bool, False)}
-_COLOUR_CLAIMS = {"score": (int, False), "all_placed": (bool, False),
-                  "monomino_last": (bool, False), "played": (bool, False)}
+_COLOUR_CLAIMS = {
+    "score": (int, False),
+    "all_placed": (bool, False),
+    "monomino_last": (bool, False),
+    "played": (bool, False),
+}
 
 
 def _check_header(data: dict):
@@ -186,8 +205,10 @@ def _check_header(data: dict):
         the built-in variant, or None for a custom board.
     """
     if "format" in data and data["format"] != FORMAT:
-        raise InputError(f"unknown format {data['format']!r}"[:100]
-                         + f" (this version reads {FORMAT})", where="format")
+        raise InputError(
+            f"unknown format {data['format']!r}"[:100] + f" (this version reads {FORMAT})",
+            where="format",
+        )
     name = _expect(data.get("variant", "custom"), str, "variant")
     try:
         variant = None if name.strip().lower() == "custom" else builtin_variant(name)
@@ -199,12 +220,16 @@ def _check_header(data: dict):
     if "status" in data:
         status = _expect(data["status"], str, "status")
         if status not in STATUSES:
-            raise InputError(f"unknown status {status!r} (statuses: {', '.join(STATUSES)})"[:160],
-                             where="status")
+            raise InputError(
+                f"unknown status {status!r} (statuses: {', '.join(STATUSES)})"[:160], where="status"
+            )
     _expect_keys(data, _TOP_CLAIMS)
     if data.get("monomino_last") and goal != "place-all":
-        raise InputError("applies to goal place-all only (max-score counts the +5 bonus "
-                         "whenever the monomino can be last)", where="monomino_last")
+        raise InputError(
+            "applies to goal place-all only (max-score counts the +5 bonus "
+            "whenever the monomino can be last)",
+            where="monomino_last",
+        )
     return variant
 
 
@@ -230,27 +255,50 @@ def _parse(data) -> SolutionFile:
         start = entry.get("start")
         start_sq = _squares(board, [start], f"{where}.start")[0] if start is not None else None
         if variant and start_sq != board.parse(variant.start_of(name)):
-            raise InputError(f"{name}'s start square in {variant.name} is {variant.start_of(name)}",
-                             where=f"{where}.start")
-        placements = [_placement(board, p, f"{where}.placements[{j}]")
-                      for j, p in enumerate(_expect(entry.get("placements", []), list, f"{where}.placements"))]
+            raise InputError(
+                f"{name}'s start square in {variant.name} is {variant.start_of(name)}",
+                where=f"{where}.start",
+            )
+        placements = [
+            _placement(board, p, f"{where}.placements[{j}]")
+            for j, p in enumerate(_expect(entry.get("placements", []), list, f"{where}.placements"))
+        ]
         existing = _expect(entry.get("existing", 0), int, f"{where}.existing")
         if not 0 <= existing <= len(placements):
-            raise InputError(f"existing = {existing} but {len(placements)} placements", where=f"{where}.existing")
+            raise InputError(
+                f"existing = {existing} but {len(placements)} placements", where=f"{where}.existing"
+            )
         remaining = _pieces(entry.get("remaining", []), f"{where}.remaining")
         _check_set(placements, remaining, variant.pieces if variant else FULL_SET, where)
         setup = placements[:existing] if start_sq is None else []
         _setup_shapes(board, setup, where)
-        empty.append(ColourState(name, start_sq, tuple(setup),
-                                 sorted_pieces(remaining + [p.piece for p in placements[len(setup):]])))
-        replay[name] = placements[len(setup):]
-        states.append(ColourState(name, start_sq, tuple(placements[:existing]),
-                                  sorted_pieces(remaining + [p.piece for p in placements[existing:]])))
+        empty.append(
+            ColourState(
+                name,
+                start_sq,
+                tuple(setup),
+                sorted_pieces(remaining + [p.piece for p in placements[len(setup) :]]),
+            )
+        )
+        replay[name] = placements[len(setup) :]
+        states.append(
+            ColourState(
+                name,
+                start_sq,
+                tuple(placements[:existing]),
+                sorted_pieces(remaining + [p.piece for p in placements[existing:]]),
+            )
+        )
         layout[name] = placements[existing:]
     bonus = variant.bonus if variant else True
     name = variant.name if variant else "custom"
-    return SolutionFile(Position(board, tuple(empty), bonus=bonus, variant=name), replay,
-                        Position(board, tuple(states), bonus=bonus, variant=name), layout, data)
+    return SolutionFile(
+        Position(board, tuple(empty), bonus=bonus, variant=name),
+        replay,
+        Position(board, tuple(states), bonus=bonus, variant=name),
+        layout,
+        data,
+    )
 
 
 def _colour(text, where: str, variant) -> str:
@@ -270,12 +318,17 @@ def _pieces(names, where: str) -> list[str]:
         raise e.located(where=where) from None
 
 
-def _check_set(placements: list[Placement], remaining: list[str], pieces: Counter, where: str) -> None:
+def _check_set(
+    placements: list[Placement], remaining: list[str], pieces: Counter, where: str
+) -> None:
     used = Counter(p.piece for p in placements) + Counter(remaining)
     for name, n in used.items():
         if n > pieces[name]:
-            raise InputError(f"piece {name} appears {n} times (placed and remaining); the set has "
-                             f"{pieces[name]}", where=where)
+            raise InputError(
+                f"piece {name} appears {n} times (placed and remaining); the set has "
+                f"{pieces[name]}",
+                where=where,
+            )
 
 
 def _squares(board: Board, names, where: str) -> list[int]:
@@ -302,8 +355,10 @@ def _setup_shapes(board: Board, placements: list[Placement], where: str) -> None
     """Pieces set up without a replay (frozen colours) must at least have their shapes."""
     for j, p in enumerate(placements):
         if shape_name(board, p.squares) != p.piece:
-            raise InputError(f"squares {','.join(board.names(p.squares))} do not form piece "
-                             f"{p.piece}", where=f"{where}.placements[{j}]")
+            raise InputError(
+                f"squares {','.join(board.names(p.squares))} do not form piece {p.piece}",
+                where=f"{where}.placements[{j}]",
+            )
 
 
 def verify(solution: SolutionFile) -> tuple[CheckReport, list[str]]:
@@ -336,8 +391,11 @@ def _false_claims(solution: SolutionFile, report: CheckReport) -> list[str]:
     played = []
     for entry in data["colours"]:
         r = report.report(colour_name(str(entry["name"])))
-        for key, actual in (("score", r.score), ("all_placed", r.all_placed),
-                            ("monomino_last", r.monomino_last)):
+        for key, actual in (
+            ("score", r.score),
+            ("all_placed", r.all_placed),
+            ("monomino_last", r.monomino_last),
+        ):
             if key in entry and entry[key] != actual:
                 out.append(f"{r.colour}: the file says {key} {entry[key]}, the rules give {actual}")
         if entry.get("played", True):
@@ -349,19 +407,26 @@ def _false_claims(solution: SolutionFile, report: CheckReport) -> list[str]:
     if data.get("score") is not None and data.get("score") != total:
         out.append(f"the file says total score {data['score']}, the rules give {total}")
     if status == "optimal" and goal != "max-score":
-        out.append(f"status is optimal but the goal is {goal} (optimal applies to max-score only; "
-                   f"a {goal} layout is solved)")
+        out.append(
+            f"status is optimal but the goal is {goal} (optimal applies to max-score only; "
+            f"a {goal} layout is solved)"
+        )
     if status in ("solved", "optimal") and goal == "place-all":
         for r in played:
             if r.remaining:
-                out.append(f"{r.colour}: status is {status} but {', '.join(r.remaining)} are unplaced")
+                out.append(
+                    f"{r.colour}: status is {status} but {', '.join(r.remaining)} are unplaced"
+                )
             elif data.get("monomino_last") and not r.monomino_last:
                 out.append(f"{r.colour}: monomino-last is required but not possible")
     if status == "infeasible" and goal == "max-score":
-        out.append("status is infeasible but the goal is max-score, which always has a layout "
-                   "(if only the one that adds nothing)")
+        out.append(
+            "status is infeasible but the goal is max-score, which always has a layout "
+            "(if only the one that adds nothing)"
+        )
     elif status == "infeasible" and all(
-            not r.remaining and (r.monomino_last or not data.get("monomino_last")) for r in played):
+        not r.remaining and (r.monomino_last or not data.get("monomino_last")) for r in played
+    ):
         out.append("status is infeasible but the file's own layout meets the goal")
     if status in ("infeasible", "unknown") and any(r.added for r in played):
         out.append(f"status is {status} but the file adds pieces")
@@ -369,6 +434,7 @@ def _false_claims(solution: SolutionFile, report: CheckReport) -> list[str]:
     if bound is not None and total > bound:
         out.append(f"total score {total} is above the claimed upper bound {bound}")
     elif bound is not None and status == "optimal" and goal == "max-score" and total < bound:
-        out.append(f"status is optimal but total score {total} is below the claimed upper "
-                   f"bound {bound}")
+        out.append(
+            f"status is optimal but total score {total} is below the claimed upper bound {bound}"
+        )
     return out

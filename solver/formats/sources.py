@@ -27,19 +27,24 @@ def load_source(path: str | Path, after: int | None = None) -> Problem:
     """
     path = str(path)
     if Path(path).suffix.lower() == ".json":
-        raise InputError("a solution file (JSON): use blokus-solo verify; this command reads "
-                         "puzzles (.toml) and game records (.blksgf)", path=path)
+        raise InputError(
+            "a solution file (JSON): use blokus-solo verify; this command reads "
+            "puzzles (.toml) and game records (.blksgf)",
+            path=path,
+        )
     if is_game_file(path):
         from solver.formats.game import load_game
 
         position = load_game(path).position(after)
         colours = tuple(c.name for c in position.colours if c.remaining)
         when = "the end" if after is None else f"{after} placements"
-        return Problem(position, colours, "place-all", False, name=path,
-                       title=f"position after {when}")
+        return Problem(
+            position, colours, "place-all", False, name=path, title=f"position after {when}"
+        )
     if after is not None:
-        raise InputError("--after applies to game records (.blksgf), not to puzzles",
-                         path=path, where="--after")
+        raise InputError(
+            "--after applies to game records (.blksgf), not to puzzles", path=path, where="--after"
+        )
     from solver.formats.puzzle import load_puzzle
 
     return load_puzzle(path)
