@@ -9,6 +9,7 @@ the smallest positions the search's count equals a brute-force enumeration (test
 
 from __future__ import annotations
 
+import conftest
 import pytest
 from brute import brute_count
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -86,7 +87,7 @@ def test_colour_without_placement():
     assert solve(problem, SolveOptions(backend="cpsat", time_limit=LIMIT)).status == "infeasible"
 
 
-GAMES = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+GAMES = conftest.GAMES
 
 
 @pytest.mark.parametrize(

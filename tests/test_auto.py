@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
+import conftest
 import pytest
 
 from solver.backends import auto, cpsat, search
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.solve import SolveOptions, solve
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+PUZZLES = conftest.PUZZLES
 
 # Both Duo colours place all 42 pieces: neither backend answers this within seconds.
 HARD = parse_puzzle('variant = "duo"\n', "duo-both.toml")

@@ -1,14 +1,14 @@
 """The command line: solve, verify, and one-line errors with exit status 2."""
 
 import json
-from pathlib import Path
 
+import conftest
 import pytest
 from click.testing import CliRunner
 
 from solver.cli.commands import main
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+PUZZLES = conftest.PUZZLES
 
 
 def run(*args):
@@ -224,7 +224,7 @@ def test_verify_refuses_malformed_files(tmp_path, change, message):
     one_line_error(run("verify", _write(tmp_path, data)), message)
 
 
-GAME = Path(__file__).resolve().parent / "data" / "games" / "duo-L4-s29.blksgf"
+GAME = conftest.GAMES / "duo-L4-s29.blksgf"
 
 
 @pytest.mark.parametrize("colour,count", [("B", 298), ("purple", 298), ("W", 54)])

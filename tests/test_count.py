@@ -2,8 +2,8 @@
 always exact or a true lower bound, and the reason given is what stopped the search."""
 
 import math
-from pathlib import Path
 
+import conftest
 import pytest
 from click.testing import CliRunner
 
@@ -11,7 +11,7 @@ from solver.backends import search
 from solver.cli.commands import main
 from solver.formats.puzzle import load_puzzle
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+PUZZLES = conftest.PUZZLES
 
 # puzzle: (layouts, orbits, symmetries); orbits checked against Burnside by hand: the
 # centre start is fixed by all 8 symmetries of the square and its 8 layouts form one
@@ -185,7 +185,7 @@ def test_cli_limit_zero_is_a_usage_error():
     assert result.exit_code == 2
 
 
-GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+GAMES = conftest.GAMES
 
 
 @pytest.mark.skipif(not GAMES.is_dir(), reason="../shared/data/games is absent")

@@ -9,6 +9,7 @@ import json
 import random
 from pathlib import Path
 
+import conftest
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,8 +31,8 @@ from solver.formats.sgf import parse
 from solver.position import ColourState, Placement, Position
 from solver.variants import VARIANTS
 
-FIXTURES = Path(__file__).parent / "data" / "sgf"
-GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+FIXTURES = conftest.SGF_FIXTURES
+GAMES = conftest.GAMES
 DUO = Board(14, 14)
 
 

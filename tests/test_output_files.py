@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import conftest
 from click.testing import CliRunner
 
 from solver.cli.commands import main
 
-PUZZLE = str(Path(__file__).resolve().parent.parent / "puzzles" / "tiny-5x5-corner.toml")
+PUZZLE = str(conftest.PUZZLES / "tiny-5x5-corner.toml")
 
 
 def solve_to(out: Path):

@@ -1,13 +1,12 @@
 """Puzzle files: the documented keys, the shipped puzzles, and one-line errors for bad input."""
 
-from pathlib import Path
-
+import conftest
 import pytest
 
 from solver.errors import InputError
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+PUZZLES = conftest.PUZZLES
 
 ISSUE_EXAMPLE = '''
 variant = "custom"        # classic | duo | junior | custom

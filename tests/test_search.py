@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 
+import conftest
 import pytest
 from brute import brute_count, brute_layouts, orbits
 
@@ -262,7 +263,7 @@ def test_monomino_alone_is_first_not_last():
     assert search.count(problem(pos, monomino_last=True)).count == 0
 
 
-DATA = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+DATA = conftest.GAMES
 
 
 def test_portfolio_members_count_the_same():

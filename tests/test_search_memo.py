@@ -12,8 +12,8 @@ it are not allowed), leaving an attach square on each side of the bottom row.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
+import conftest
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -172,7 +172,7 @@ def test_random_walled_positions_match_brute_force(pos):
 # ---------------------------------------------------------------------------------------------
 # the real checks that motivated the memo
 
-GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+GAMES = conftest.GAMES
 
 
 def game_position(name: str, placements: int) -> Position:

@@ -3,14 +3,14 @@ the wrong type are malformed files (exit 2, one line naming the file and the key
 that contradicts the goal or the layout is a false claim (exit 1)."""
 
 import json
-from pathlib import Path
 
+import conftest
 import pytest
 from click.testing import CliRunner
 
 from solver.cli.commands import main
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+PUZZLES = conftest.PUZZLES
 
 
 def run(*args):
