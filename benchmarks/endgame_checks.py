@@ -1,6 +1,6 @@
 """The endgame check (``blokus-solo check``) on every real game, at every 10th placement.
 
-For every game in ``../shared/data/games``, at placements 10, 20, ..., for every colour with
+For every game in ``tests/data/games``, at placements 10, 20, ..., for every colour with
 pieces left, runs :func:`solver.endgame.endgame_check` exactly as ``blokus-solo check``
 does: place-all first; for a "no", max-score for the best the colour can still do. Prints
 how many answers were yes / no / unknown, how many "no" bests were proven optimal, and the

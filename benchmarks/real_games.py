@@ -1,4 +1,4 @@
-"""What both benchmarks share: the real games of ``../shared/data/games`` and the positions
+"""What both benchmarks share: the real games of ``tests/data/games`` and the positions
 checked in them (every N-th placement, every colour with pieces left)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ sys.path.insert(0, str(ROOT))
 from solver.formats.game import load_game  # noqa: E402
 from solver.position import ColourState, Position  # noqa: E402
 
-GAMES = ROOT.parent / "shared" / "data" / "games"
+GAMES = ROOT / "tests" / "data" / "games"
 
 
 def add_arguments(parser: argparse.ArgumentParser, limit_help: str) -> None:

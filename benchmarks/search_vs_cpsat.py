@@ -1,6 +1,6 @@
 """Endgame checks on real games: the exact search against the CP-SAT backend.
 
-For every game in ``../shared/data/games`` (Pentobi records), at every 10th placement, for
+For every game in ``tests/data/games`` (Pentobi records), at every 10th placement, for
 every colour with pieces left, the check "can this colour still place all its remaining
 pieces with the other colours frozen" = ``Problem(position, (colour,), "place-all")`` is
 solved by both backends with a time limit (10 s). Every "yes" goes through the rule checker
