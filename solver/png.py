@@ -32,7 +32,7 @@ from solver.picture import (
 )
 from solver.position import Position
 
-MAX_DRAWN = 6000  # pixels: the side of the supersampled image stays below this
+MAX_DRAWN = 4000  # pixels: the side of the supersampled image stays at most this (memory)
 
 
 def board(position: Position, **options: Unpack[PictureOptions]) -> bytes:

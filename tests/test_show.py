@@ -156,6 +156,7 @@ def test_show_solution_and_puzzle(tmp_path):
         (("show", GAME, "--out", "{tmp}/missing/x.png"), "does not exist"),
         (("show", GAME, "--after", 999), "there is no position after 999"),
         (("show", SOLO, "--after", 85), "the solution has 84 placements"),
+        (("show", GAME, "--size", 300), "--size: applies to pictures"),
         (("show", PUZZLES / "ring-6x6.toml", "--after", 1), "--after applies to game records"),
         (
             ("solve", PUZZLES / "tiny-5x5-corner.toml", "--out", "{tmp}/x.gif"),

@@ -514,7 +514,7 @@ def _count_line(result, up_to_symmetry: bool) -> None:
 )
 @click.option(
     "--size",
-    type=click.IntRange(min=16, max=20000),
+    type=click.IntRange(min=16, max=4000),
     default=None,
     metavar="PIXELS",
     help="Picture width in pixels (default: 24 per square, margins included).",
@@ -534,6 +534,8 @@ def show_command(source, after, out, numbers, last, size, plain):
     path = writable_path(out) if out is not None else None
     if path is not None and path.suffix.lower() not in PICTURE_SUFFIXES:
         raise InputError("show writes pictures: use .svg or .png", path=out, where="--out")
+    if size is not None and path is None:
+        raise InputError("applies to pictures: give --out FILE.svg or FILE.png", where="--size")
     view = load_view(source, after)
     highlight = last if last is not None else (view.kind == "game" or after is not None)
     last_piece = view.order[-1] if highlight and view.order else None
