@@ -116,6 +116,12 @@ class Position:
         )
         return cls(board, colours, bonus=v.bonus, to_move=v.colours[0], variant=v.name)
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG (:func:`solver.svg.board`), for Jupyter."""
+        from solver.svg import board
+
+        return board(self)
+
     def colour(self, name: str) -> ColourState:
         """The state of one colour. Raises InputError if the position has no such colour."""
         if name not in self._index:

@@ -93,6 +93,15 @@ class SolveResult:
     wall_time: float
     stats: dict
 
+    def _repr_svg_(self) -> str:
+        """The final board as SVG (the starting one without a layout), the pieces already
+        on the board paler than the added ones (:func:`solver.svg.board`), for Jupyter."""
+        from solver.picture import layout_pieces
+        from solver.svg import board
+
+        final = self.report.final if self.report else None
+        return board(final or self.problem.position, new=layout_pieces(self.layout))
+
     @property
     def score(self) -> int | None:
         """Total official score of the played colours in the layout, or None."""
@@ -147,18 +156,29 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> SolveResu
     """
     started = time.perf_counter()
     raw = backend_function(options.backend)(problem, options)
-    name = raw.answered_by or options.backend
+    return checked_result(problem, raw, raw.answered_by or options.backend, started)
+
+
+def checked_result(
+    problem: Problem, raw: BackendResult, backend: str, started: float
+) -> SolveResult:
+    """A backend's answer with its layout put in a legal order of play and checked by the
+    rule checker (``started``: the ``time.perf_counter()`` at which solving began).
+
+    Raises:
+        SolverBug: the layout breaks a rule, misses the goal or its claimed bound.
+    """
     layout, report = None, None
     if raw.layout is not None:
-        layout, report = _order_and_check(problem, raw.layout, name)
-        _check_bound(problem, raw, report, name)
+        layout, report = _order_and_check(problem, raw.layout, backend)
+        _check_bound(problem, raw, report, backend)
     return SolveResult(
         problem,
         raw.status,
         layout,
         report,
         raw.bound,
-        name,
+        backend,
         time.perf_counter() - started,
         raw.stats,
     )

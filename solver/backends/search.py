@@ -687,6 +687,17 @@ def _layout(
     return layout
 
 
+def _found_layout(search: _Search, problem: Problem) -> dict[str, list[Placement]]:
+    """The layout a FIND search stopped at (its path and the held monominoes' squares)."""
+    return _layout(
+        search,
+        problem,
+        search.sol,
+        int(search.st[core.S_SOLN]),
+        search.sol_mono[: len(search.held_colours)],
+    )
+
+
 def solve(
     problem: Problem, options: SolveOptions = SolveOptions(), cancel: threading.Event | None = None
 ) -> BackendResult:
@@ -715,14 +726,7 @@ def solve(
             memo_hits=int(search.st[core.S_HITS]), memo_entries=int(search.st[core.S_STORES])
         )
     if code == core.FOUND:
-        layout = _layout(
-            search,
-            problem,
-            search.sol,
-            int(search.st[core.S_SOLN]),
-            search.sol_mono[: len(search.held_colours)],
-        )
-        return BackendResult("solved", layout, None, stats)
+        return BackendResult("solved", _found_layout(search, problem), None, stats)
     if code == core.DONE:
         return BackendResult("infeasible", None, None, stats)
     return BackendResult("unknown", None, None, stats)
@@ -825,3 +829,21 @@ def count(
     stopped_by = "limit" if code == core.LIMIT else "time limit"
     layouts = found if limit is None else min(found, limit)
     return CountResult(-(-layouts // groups), False, nodes, seconds, groups, layouts, stopped_by)
+
+
+def first_layout(problem: Problem) -> BackendResult:
+    """The first layout that :func:`count` counts: the same search tree (one member, no
+    component memo, no time limit) stopped at its first leaf, which it reaches in no more
+    nodes than the count did. The problem's goal is ignored, as in :func:`count`.
+
+    Returns:
+        BackendResult: "solved" with the layout, or "infeasible" when there is none.
+    """
+    search = _build(problem, core.FIND)
+    if search.infeasible:
+        return BackendResult("infeasible", None, None, {"nodes": 0, "seconds": 0.0})
+    code, seconds = _run(search, None)
+    stats = {"nodes": int(search.st[core.S_NODES]), "seconds": seconds}
+    if code != core.FOUND:
+        return BackendResult("infeasible", None, None, stats)
+    return BackendResult("solved", _found_layout(search, problem), None, stats)

@@ -9,12 +9,20 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
 from rich.console import Console
 
-from solver.cli.output import describe_problem, describe_result, endgame_line, print_board
+from solver.cli.output import (
+    PICTURE_SUFFIXES,
+    describe_problem,
+    describe_result,
+    endgame_line,
+    print_board,
+    write_result_picture,
+)
 from solver.endgame import endgame_check
 from solver.errors import InputError
 from solver.formats.solution import read_solution, verify, write_json, write_text_atomic
@@ -141,7 +149,8 @@ def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
     "out",
     default=None,
     metavar="FILE",
-    help="Write the solution: FILE.json (solution file) or FILE.blksgf (Pentobi).",
+    help="Write the solution: FILE.json (solution file), FILE.blksgf (Pentobi), or a "
+    "picture of the board: FILE.svg or FILE.png.",
 )
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
 def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain):
@@ -183,18 +192,13 @@ def check_params(backend: str, params: str) -> None:
 
 def output_writer(out: str | None, problem: Problem):
     """A function writing a result to ``out`` by its suffix and returning whether it wrote
-    (SGF holds a layout only: without one nothing is written); checked before solving so
-    that a bad name fails fast. Raises InputError for an unknown suffix, a missing folder,
-    a folder or unwritable file, or a position that SGF cannot hold (a custom board)."""
+    (SGF and pictures show a layout: without one nothing is written); checked before
+    solving so that a bad name fails fast. Raises InputError for an unknown suffix, a
+    missing folder, a folder or unwritable file, or a position that SGF cannot hold (a
+    custom board)."""
     if out is None:
         return None
-    path = Path(out)
-    if not path.parent.is_dir():
-        raise InputError(f"folder {str(path.parent)!r} does not exist", path=out)
-    if path.is_dir():
-        raise InputError("is a folder, not a file", path=out, where="--out")
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InputError("cannot write here (permission denied)", path=out, where="--out")
+    path = writable_path(out)
     suffix = path.suffix.lower()
     if suffix == ".json":
         return lambda result: write_json(result, path)
@@ -208,7 +212,22 @@ def output_writer(out: str | None, problem: Problem):
         return lambda result: (
             result.layout is not None and (write_text_atomic(path, result_sgf(result)) or True)
         )
-    raise InputError("unknown output format: use .json or .blksgf", path=out)
+    if suffix in PICTURE_SUFFIXES:
+        return lambda result: write_result_picture(path, result)
+    raise InputError("unknown output format: use .json, .blksgf, .svg or .png", path=out)
+
+
+def writable_path(out: str) -> Path:
+    """``out`` as a path, checked before any work: its folder exists and is writable, and
+    it is not a folder or a read-only file. Raises InputError."""
+    path = Path(out)
+    if not path.parent.is_dir():
+        raise InputError(f"folder {str(path.parent)!r} does not exist", path=out)
+    if path.is_dir():
+        raise InputError("is a folder, not a file", path=out, where="--out")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InputError("cannot write here (permission denied)", path=out, where="--out")
+    return path
 
 
 def result_sgf(result: SolveResult) -> str:
@@ -278,8 +297,8 @@ def moves_command(game, colour, after, count):
     "out",
     default=None,
     metavar="FILE",
-    help="Write each answer's layout (FILE.json or FILE.blksgf); with several "
-    "colours, FILE-<colour>.json and so on.",
+    help="Write each answer's layout (FILE.json, FILE.blksgf, or a picture: FILE.svg, "
+    "FILE.png); with several colours, FILE-<colour>.json and so on.",
 )
 @click.option("--board/--no-board", "show", default=False, help="Print each layout found.")
 @click.option("--plain", is_flag=True, help="With --board: plain text boards even in a terminal.")
@@ -301,12 +320,7 @@ def check_command(
         {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
     )
     console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
-    where = f" after {after} placements" if after is not None else ""
-    console.print(
-        f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
-        + _to_move(position),
-        markup=False,
-    )
+    console.print(_position_line(source, after, position), markup=False)
     for c in chosen:
         if not position.colour(c).remaining:
             console.print(
@@ -324,6 +338,13 @@ def check_command(
             else:
                 writers[c](shown)
                 console.print(f"  wrote {_out_for(out, c, len(open_))}", markup=False)
+
+
+def _position_line(source: str, after: int | None, position) -> str:
+    """The file, the placement count asked for, the board, and who is to move."""
+    where = f" after {after} placements" if after is not None else ""
+    board = f"{position.variant} {position.board.rows}x{position.board.cols}"
+    return f"{source}{where}: {board}{_to_move(position)}"
 
 
 def _to_move(position) -> str:
@@ -409,7 +430,15 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
     metavar="SECONDS",
     help="Stop after this many seconds (the count is then a lower bound).",
 )
-def count_command(source, after, colours, limit, up_to_symmetry, time_limit):
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    metavar="FILE",
+    help="Write the first layout counted: a picture (FILE.svg or FILE.png), FILE.json or "
+    "FILE.blksgf; checked by the rule checker first.",
+)
+def count_command(source, after, colours, limit, up_to_symmetry, time_limit, out):
     """Count the distinct final layouts that place every remaining piece of the played
     colours (order of play ignored; monomino-last honoured).
 
@@ -419,7 +448,26 @@ def count_command(source, after, colours, limit, up_to_symmetry, time_limit):
     from solver.backends.search import count
 
     problem = with_colours(load_source(source, after), source, colours)
+    problem = dataclasses.replace(problem, goal="place-all")  # what count counts
+    writer = output_writer(out, problem)
     result = count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
+    _count_line(result, up_to_symmetry)
+    if writer is None:
+        return
+    from solver.backends.search import first_layout
+    from solver.solve import checked_result
+
+    started = time.perf_counter()
+    found = first_layout(problem) if result.layouts else None
+    if found is None or found.layout is None:
+        click.echo(f"no layout: {out} not written")
+        return
+    writer(checked_result(problem, found, "search", started))
+    click.echo(f"wrote {out} (the first layout counted)")
+
+
+def _count_line(result, up_to_symmetry: bool) -> None:
+    """The count, or the lower bound and what stopped the count, with time and nodes."""
     what = ("layout" if result.count == 1 else "layouts") + (
         " up to symmetry" if up_to_symmetry else ""
     )
@@ -435,6 +483,92 @@ def count_command(source, after, colours, limit, up_to_symmetry, time_limit):
         f"at least {result.count} {what} ({result.stopped_by} reached: count "
         f"incomplete{detail})  {stats}"
     )
+
+
+@main.command("show")
+@click.argument("source", metavar="FILE")
+@click.option(
+    "--after",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Game records and solution files: the position after N placements (default: all of them).",
+)
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    metavar="FILE",
+    help="Write a picture instead of printing the board: FILE.svg or FILE.png.",
+)
+@click.option(
+    "--numbers",
+    is_flag=True,
+    help="Number the pieces in order of play: on the picture, or as a list after the "
+    "printed board.",
+)
+@click.option(
+    "--last/--no-last",
+    default=None,
+    help="Highlight the last piece placed (default: on for game records and with --after).",
+)
+@click.option(
+    "--size",
+    type=click.IntRange(min=16, max=4000),
+    default=None,
+    metavar="PIXELS",
+    help="Picture width in pixels (default: 24 per square, margins included).",
+)
+@click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
+def show_command(source, after, out, numbers, last, size, plain):
+    """Show a puzzle (TOML), a game record (.blksgf: the position after N placements) or a
+    solution file (JSON): print the board, or write a picture with --out.
+
+    Squares are named as in Pentobi: a1 is the lower-left square. Numbers follow the
+    order of play: a game's moves; a solution's placements per colour in file order, the
+    colours taking turns; the pieces on a puzzle's board in a legal order per colour."""
+    from solver.cli.output import write_picture
+    from solver.cli.render import print_position
+    from solver.cli.show import load_view
+
+    path = writable_path(out) if out is not None else None
+    if path is not None and path.suffix.lower() not in PICTURE_SUFFIXES:
+        raise InputError("show writes pictures: use .svg or .png", path=out, where="--out")
+    if size is not None and path is None:
+        raise InputError("applies to pictures: give --out FILE.svg or FILE.png", where="--size")
+    view = load_view(source, after)
+    highlight = last if last is not None else (view.kind == "game" or after is not None)
+    last_piece = view.order[-1] if highlight and view.order else None
+    if path is not None:
+        write_picture(
+            path,
+            view.position,
+            size=size,
+            numbers=numbers,
+            order=view.order,
+            last=last_piece[1] if last_piece else None,
+        )
+        click.echo(f"wrote {out}")
+        return
+    console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
+    pieces = sum(len(c.placed) for c in view.position.colours)
+    console.print(
+        f"{_position_line(source, after, view.position)}; {pieces} "
+        f"{'piece' if pieces == 1 else 'pieces'} on the board",
+        markup=False,
+    )
+    print_position(
+        console, view.position, plain, last=last_piece[1].squares if last_piece else frozenset()
+    )
+    board = view.position.board
+    if last_piece:
+        colour, p = last_piece
+        where = ",".join(board.names(p.squares))
+        console.print(f"last piece: {len(view.order)} {colour} {p.piece} at {where}", markup=False)
+    if numbers:
+        for k, (colour, p) in enumerate(view.order, start=1):
+            where = ",".join(board.names(p.squares))
+            console.print(f"{k:4} {colour:7} {p.piece:3} {where}", markup=False)
 
 
 @main.command("export")

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Unpack
+
 from rich.console import Console
 
-from solver.cli.render import plain_board, rich_board
+from solver.cli.render import print_position
 from solver.endgame import EndgameAnswer
+from solver.formats.solution import write_text_atomic
+from solver.picture import PictureOptions, layout_pieces
 from solver.pieces import PIECES
+from solver.position import Position
 from solver.problem import Problem
 from solver.solve import SolveResult
 
@@ -32,14 +38,42 @@ def describe_problem(console: Console, problem: Problem) -> None:
 
 
 def print_board(console: Console, result: SolveResult, plain: bool) -> None:
-    """The final board (or the starting one when there is no layout)."""
-    position = result.report.final if result.report else result.problem.position
-    if console.is_terminal and not plain:
-        new = frozenset().union(*(p.squares for ps in (result.layout or {}).values() for p in ps))
-        console.print(rich_board(position, new))
-    else:
-        for line in plain_board(position):
-            console.print(line, markup=False, highlight=False)
+    """The final board (or the starting one when there is no layout); in colour, the
+    pieces already on the board are dimmed so that the added ones stand out."""
+    position = (result.report.final if result.report else None) or result.problem.position
+    new = frozenset().union(*(p.squares for p in layout_pieces(result.layout)))
+    print_position(console, position, plain, new)
+
+
+PICTURE_SUFFIXES = (".svg", ".png")
+
+
+def picture_bytes(
+    suffix: str, position: Position, **options: Unpack[PictureOptions]
+) -> str | bytes:
+    """The picture of a position as SVG text (``suffix`` ".svg") or PNG bytes (".png")."""
+    if suffix == ".svg":
+        from solver.svg import board
+
+        return board(position, **options)
+    from solver.png import board as png_board
+
+    return png_board(position, **options)
+
+
+def write_picture(path: Path, position: Position, **options: Unpack[PictureOptions]) -> None:
+    """Write the picture of a position atomically, SVG or PNG by the file's suffix
+    (:data:`PICTURE_SUFFIXES`). Raises InputError if the file cannot be written."""
+    write_text_atomic(path, picture_bytes(path.suffix.lower(), position, **options))
+
+
+def write_result_picture(path: Path, result: SolveResult) -> bool:
+    """Write the picture of a result's final board, the pieces already on the board paler
+    than the ones it adds; False (nothing written) when the result has no layout."""
+    if result.report is None or result.report.final is None:
+        return False
+    write_picture(path, result.report.final, new=layout_pieces(result.layout))
+    return True
 
 
 def describe_result(console: Console, result: SolveResult) -> None:

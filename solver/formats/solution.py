@@ -93,11 +93,12 @@ def _placement_json(board: Board, p: Placement) -> dict:
     return {"piece": p.piece, "squares": board.names(p.squares)}
 
 
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write a file so that it is either fully written or left as it was (a temporary file
-    in the same folder, then renamed over it). The file gets the mode a plain ``open``
-    would give: an existing file's mode, else 0o666 less the umask. A symbolic link is
-    followed (its target is replaced), as ``open`` would.
+def write_text_atomic(path: str | Path, text: str | bytes) -> None:
+    """Write a file (text as UTF-8, or bytes as they are) so that it is either fully
+    written or left as it was (a temporary file in the same folder, then renamed over
+    it). The file gets the mode a plain ``open`` would give: an existing file's mode, else
+    0o666 less the umask. A symbolic link is followed (its target is replaced), as ``open``
+    would.
 
     Raises:
         InputError: the folder does not exist or is not writable.
@@ -106,8 +107,8 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     try:
         mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except OSError as e:
@@ -144,6 +145,15 @@ class SolutionFile:
     position: Position
     layout: dict[str, list[Placement]]
     data: dict
+
+    def _repr_svg_(self) -> str:
+        """The board with every placement as SVG (:func:`solver.svg.board`), the
+        ``existing`` pieces paler than the added ones, for Jupyter."""
+        from solver.picture import layout_pieces, with_layout
+        from solver.svg import board
+
+        final = with_layout(self.position, self.layout)
+        return board(final, new=layout_pieces(self.layout))
 
 
 def read_solution(path: str | Path) -> SolutionFile:
