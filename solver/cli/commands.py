@@ -9,16 +9,24 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
-from rich.console import Console
 
-from solver.cli.output import describe_problem, describe_result, endgame_line, print_board
+from solver.cli.output import (
+    describe_problem,
+    describe_result,
+    endgame_line,
+    make_console,
+    print_board,
+)
+from solver.cli.params import LIMIT, MAX_SEED, MAX_WORKERS, PLACEMENTS, SECONDS, SEED, WORKERS
 from solver.endgame import endgame_check
-from solver.errors import InputError
+from solver.errors import InputError, located
 from solver.formats.solution import read_solution, verify, write_json, write_text_atomic
 from solver.formats.sources import is_game_file, load_source
+from solver.position import Position
 from solver.problem import Problem
 from solver.solve import BACKENDS, SolveOptions, SolveResult, solve
 from solver.variants import colour_name
@@ -91,20 +99,26 @@ def solver_options(backends: tuple[str, ...], time_help: str):
         ),
         click.option(
             "--time-limit",
-            type=click.FloatRange(min=0),
+            type=SECONDS,
             default=None,
             metavar="SECONDS",
             help=time_help,
         ),
         click.option(
             "--workers",
-            type=click.IntRange(min=1),
+            type=WORKERS,
             default=2,
             show_default=True,
-            help="Threads: CP-SAT workers, or the search's portfolio members "
-            "(auto: the search keeps N, CP-SAT gets N-1).",
+            help=f"Threads, 1 to {MAX_WORKERS}: CP-SAT workers, or the search's portfolio "
+            "members (auto: the search keeps N, CP-SAT gets N-1).",
         ),
-        click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
+        click.option(
+            "--seed",
+            type=SEED,
+            default=0,
+            show_default=True,
+            help=f"Random seed, 0 to {MAX_SEED}.",
+        ),
         click.option(
             "--params",
             default="",
@@ -155,13 +169,13 @@ def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain
     problem = load_source(puzzle)
     writer = output_writer(out, problem)
     check_params(backend, params)
-    console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
+    console = make_console(plain)
     describe_problem(console, problem)
     result = solve(problem, make_options(backend, time_limit, workers, seed, params))
     print_board(console, result, plain)
     describe_result(console, result)
     if writer:
-        if writer(result) is False:
+        if not writer(result):
             console.print(f"no layout: {out} not written (a .json file records the status)")
         else:
             console.print(f"wrote {out}")
@@ -181,7 +195,7 @@ def check_params(backend: str, params: str) -> None:
     parse_params(params)
 
 
-def output_writer(out: str | None, problem: Problem):
+def output_writer(out: str | None, problem: Problem) -> Callable[[SolveResult], bool] | None:
     """A function writing a result to ``out`` by its suffix and returning whether it wrote
     (SGF holds a layout only: without one nothing is written); checked before solving so
     that a bad name fails fast. Raises InputError for an unknown suffix, a missing folder,
@@ -197,17 +211,25 @@ def output_writer(out: str | None, problem: Problem):
         raise InputError("cannot write here (permission denied)", path=out, where="--out")
     suffix = path.suffix.lower()
     if suffix == ".json":
-        return lambda result: write_json(result, path)
+
+        def json_writer(result: SolveResult) -> bool:
+            write_json(result, path)
+            return True
+
+        return json_writer
     if suffix in (".blksgf", ".sgf"):
         from solver.formats.game import sgf_variant
 
-        try:
+        with located(path=out, where="--out"):
             sgf_variant(problem.position)
-        except InputError as e:
-            raise e.located(path=out, where="--out") from None
-        return lambda result: (
-            result.layout is not None and (write_text_atomic(path, result_sgf(result)) or True)
-        )
+
+        def sgf_writer(result: SolveResult) -> bool:
+            if result.layout is None:
+                return False
+            write_text_atomic(path, result_sgf(result))
+            return True
+
+        return sgf_writer
     raise InputError("unknown output format: use .json or .blksgf", path=out)
 
 
@@ -229,7 +251,7 @@ def result_sgf(result: SolveResult) -> str:
 )
 @click.option(
     "--after",
-    type=click.IntRange(min=0),
+    type=PLACEMENTS,
     default=None,
     metavar="N",
     help="Position after N placements (default: the end).",
@@ -255,7 +277,7 @@ def moves_command(game, colour, after, count):
 @click.argument("source", metavar="GAME_OR_PUZZLE")
 @click.option(
     "--after",
-    type=click.IntRange(min=0),
+    type=PLACEMENTS,
     default=None,
     metavar="N",
     help="Game records: the position after N placements (default: the end).",
@@ -291,7 +313,7 @@ def check_command(
     it can still do), or unknown (time limit: not a "no")."""
     problem = load_source(source, after)
     position = problem.position
-    chosen = tuple(_colour_arg(source, position, c) for c in colours) or tuple(
+    chosen = chosen_colours(source, position, colours) or tuple(
         c.name for c in position.colours if is_game_file(source) or c.name in problem.colours
     )
     options = make_options(backend, time_limit, workers, seed, params)
@@ -300,33 +322,31 @@ def check_command(
     writers = (
         {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
     )
-    console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
+    console = make_console(plain)
     where = f" after {after} placements" if after is not None else ""
     console.print(
         f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
-        + _to_move(position),
-        markup=False,
+        + _to_move(position)
     )
     for c in chosen:
         if not position.colour(c).remaining:
-            console.print(
-                f"  {c:7} all pieces already placed, score {position.score(c)}", markup=False
-            )
+            console.print(f"  {c:7} all pieces already placed, score {position.score(c)}")
             continue
         answer = endgame_check(position, c, options, name=source)
-        console.print(endgame_line(answer), markup=False)
+        console.print(endgame_line(answer))
         shown = answer.best or answer.place_all
         if show and shown.layout is not None:
             print_board(console, shown, plain)
         if c in writers:
-            if shown.layout is None:
-                console.print(f"  {c:7} no layout to write (the answer is unknown)", markup=False)
+            writer = writers[c]
+            if shown.layout is None or writer is None:
+                console.print(f"  {c:7} no layout to write (the answer is unknown)")
             else:
-                writers[c](shown)
-                console.print(f"  wrote {_out_for(out, c, len(open_))}", markup=False)
+                writer(shown)
+                console.print(f"  wrote {_out_for(out, c, len(open_))}")
 
 
-def _to_move(position) -> str:
+def _to_move(position: Position) -> str:
     """ ", X to move" (the next colour in turn order that has a legal move), ", game over"
     when no colour has one, or "" for a position without a turn order."""
     from solver.placements import legal_moves
@@ -341,27 +361,36 @@ def _to_move(position) -> str:
     return ", game over (no colour can move)"
 
 
-def _colour_arg(source: str, position, text: str) -> str:
-    try:
+def chosen_colours(source: str, position: Position, texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The colours of repeated ``--colour`` options, each once, in the order first given:
+    ``--colour blue --colour B`` is blue. A game record takes SGF ids (``B``/``W``,
+    ``1``-``4``) as well as names; a puzzle takes names and diagram letters.
+
+    Raises:
+        InputError: a colour the position does not have (``where="--colour"``).
+    """
+    with located(path=source, where="--colour"):
         if is_game_file(source):
             from solver.formats.game import parse_colour
             from solver.variants import VARIANTS
 
-            return parse_colour(VARIANTS[position.variant], text)
-        name = colour_name(text)
-        position.colour(name)
-        return name
-    except InputError as e:
-        raise e.located(path=source, where="--colour") from None
+            names = [parse_colour(VARIANTS[position.variant], t) for t in texts]
+        else:
+            names = [colour_name(t) for t in texts]
+            for name in names:
+                position.colour(name)
+    return tuple(dict.fromkeys(names))
 
 
 def with_colours(problem: Problem, source: str, colours: tuple[str, ...]) -> Problem:
     """The problem with ``--colour`` choices as its played colours (unchanged without any).
-    Raises InputError for an unknown colour."""
+    Raises InputError for an unknown colour, or one the problem's rules refuse (e.g. a
+    colour with no monomino left in a monomino-last puzzle)."""
     if not colours:
         return problem
-    chosen = tuple(dict.fromkeys(_colour_arg(source, problem.position, c) for c in colours))
-    return dataclasses.replace(problem, colours=chosen)
+    chosen = chosen_colours(source, problem.position, colours)
+    with located(path=source, where="--colour"):
+        return dataclasses.replace(problem, colours=chosen)
 
 
 def _out_for(out: str, colour: str, how_many: int) -> str:
@@ -375,14 +404,14 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
 @click.argument("source", metavar="PUZZLE")
 @click.option(
     "--after",
-    type=click.IntRange(min=0),
+    type=PLACEMENTS,
     default=None,
     metavar="N",
     help="Game records: the position after N placements.",
 )
 @click.option(
     "--limit",
-    type=click.IntRange(min=1),
+    type=LIMIT,
     default=None,
     metavar="N",
     help="Stop once more than N layouts are found (the count is then 'at least N'); "
@@ -404,7 +433,7 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=None,
     metavar="SECONDS",
     help="Stop after this many seconds (the count is then a lower bound).",
@@ -449,7 +478,7 @@ def count_command(source, after, colours, limit, up_to_symmetry, time_limit):
 )
 @click.option(
     "--after",
-    type=click.IntRange(min=0),
+    type=PLACEMENTS,
     default=None,
     metavar="N",
     help="Game records: the position after N placements.",
