@@ -223,6 +223,12 @@ def test_a_colour_given_twice_is_one_colour(tmp_path):
     assert len(answers) == 1 and answers[0].split()[0] == "purple"
     assert result.output.count("wrote") == 1 and out.exists()
     assert not list(tmp_path.glob("c-*.json"))
+    moves = run("moves", GAME, "--after", 13, "--colour", "B", "--colour", "purple", "--count")
+    assert moves.exit_code == 0 and moves.output.strip() == "298"
+    one_line_error(
+        run("moves", GAME, "--colour", "B", "--colour", "W"),
+        f"{GAME}: --colour: moves lists one colour's moves; --colour names purple and orange",
+    )
     for command in ("count", "export"):
         once = run(command, TINY, "--colour", "blue")
         twice = run(command, TINY, "--colour", "blue", "--colour", "B", "--colour", "BLUE")

@@ -245,9 +245,11 @@ def result_sgf(result: SolveResult) -> str:
 @click.option(
     "--colour",
     "--color",
-    "colour",
+    "colours",
     required=True,
-    help="Colour: name (blue), letter (B), or SGF id (1-4, B/W).",
+    multiple=True,
+    help="Colour: name (blue), letter (B), or SGF id (1-4, B/W); given twice, by any "
+    "spelling, it is one colour.",
 )
 @click.option(
     "--after",
@@ -257,13 +259,21 @@ def result_sgf(result: SolveResult) -> str:
     help="Position after N placements (default: the end).",
 )
 @click.option("--count", is_flag=True, help="Print only the number of legal moves.")
-def moves_command(game, colour, after, count):
+def moves_command(game, colours, after, count):
     """List a colour's legal moves in a game record, in SGF notation (one per line)."""
-    from solver.formats.game import game_moves
+    from solver.formats.game import load_game, sgf_moves
 
     if not is_game_file(game):
         raise InputError("not a game record: moves reads Pentobi .blksgf files", path=game)
-    moves = game_moves(game, colour, after)
+    position = load_game(game).position(after)
+    chosen = chosen_colours(game, position, colours)
+    if len(chosen) > 1:
+        raise InputError(
+            f"moves lists one colour's moves; --colour names {' and '.join(chosen)}",
+            path=game,
+            where="--colour",
+        )
+    moves = sgf_moves(position, chosen[0])
     if count:
         click.echo(len(moves))
     else:
