@@ -118,10 +118,12 @@ def check_layout(position: Position, layout: Mapping[str, Sequence[Placement]]) 
 def monomino_can_be_last(position: Position, colour: str, added: Sequence[Placement]) -> bool:
     """Whether the pieces a colour adds can be played in a legal order ending with a monomino.
 
-    The added pieces are assumed legal in the given order. Such an order exists iff some
-    added monomino m is not the colour's only piece and all the other added pieces (another
-    monomino too, in Junior) stay connected by corner contact to the colour's squares
-    already on the board (or, with none, to the piece on the start square) without m.
+    The added pieces are assumed legal in the given order. Such an order exists iff for
+    some added monomino m all the other added pieces (another monomino too, in Junior) stay
+    connected by corner contact to the colour's squares already on the board (or, with
+    none, to the piece on the start square) without m. A monomino that is the colour's
+    only piece is its last piece placed (the bonus looks at the last piece placed, as in
+    Pentobi), so it counts.
     """
     return any(
         _connected_without(position, colour, added, k)
@@ -134,8 +136,8 @@ def _connected_without(position: Position, colour: str, added: Sequence[Placemen
     pieces = [p for j, p in enumerate(added) if j != k]
     board = position.board
     existing = position.colour(colour).squares
-    if not pieces and not existing:
-        return False  # the monomino is the colour's only piece: it is first, not last
+    if not pieces:
+        return True  # the monomino is the only piece added: last (and, alone, first too)
     if existing:
         reached = [p for p in pieces if corner_touches(board, p.squares, existing)]
     else:

@@ -8,6 +8,9 @@ and the place (line, key, move number, square) and say what is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class BlokusError(ValueError):
     """Base class of every error this package raises on purpose."""
@@ -35,6 +38,20 @@ class InputError(BlokusError):
     def located(self, *, path: str | None = None, where: str | None = None) -> InputError:
         """Return a copy of this error with the file and/or place filled in where missing."""
         return type(self)(self.message, path=self.path or path, where=self.where or where)
+
+
+@contextmanager
+def located(*, path: str | None = None, where: str | None = None) -> Iterator[None]:
+    """Fill in the file and/or place of an :class:`InputError` raised inside the block.
+
+    ``with located(where="[pieces].blue"): ...`` re-raises any InputError from the block as
+    ``error.located(path=path, where=where)`` (a place the error already names is kept),
+    without the chained traceback.
+    """
+    try:
+        yield
+    except InputError as e:
+        raise e.located(path=path, where=where) from None
 
 
 class SquareError(InputError):

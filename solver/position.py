@@ -7,7 +7,6 @@ monomino bonus of a finished colour can be judged from the piece it really place
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -15,7 +14,12 @@ from functools import cached_property
 from solver.board import Board
 from solver.errors import InputError
 from solver.pieces import MONOMINO, PIECES, sort_key
-from solver.variants import FULL_SET, Variant
+from solver.variants import COLOUR_LETTERS, Variant
+
+#: Board diagram characters of an empty and a blocked square (a taken square shows its
+#: colour's letter, :data:`solver.variants.COLOUR_LETTERS`).
+EMPTY = "."
+BLOCKED = "#"
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,7 @@ class Position:
     bonus: bool = True
     to_move: str | None = None
     variant: str = "custom"
-    _index: dict = field(init=False, repr=False, compare=False, default=None)
+    _index: dict[str, int] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {c.name: i for i, c in enumerate(self.colours)})
@@ -105,6 +109,24 @@ class Position:
         clash = set(seen) & self.board.blocked
         if clash:
             raise InputError(f"square {self.board.name(min(clash))} is blocked and taken")
+
+    def __str__(self) -> str:
+        """The board as a diagram, top row first (see :meth:`diagram`)."""
+        return "\n".join(self.diagram())
+
+    def diagram(self) -> list[str]:
+        """The board as diagram rows, top row first: ``.`` empty, ``#`` blocked, a colour's
+        letter (``B`` blue, ...) for a taken square. A puzzle file's ``diagram`` reads it
+        back (:mod:`solver.formats.diagram`)."""
+        board = self.board
+        cells = [[EMPTY] * board.cols for _ in range(board.rows)]
+        for sq in board.blocked:
+            r, c = board.row_col(sq)
+            cells[r][c] = BLOCKED
+        for sq, colour in self.owner.items():
+            r, c = board.row_col(sq)
+            cells[r][c] = COLOUR_LETTERS[colour]
+        return ["".join(row) for row in cells]
 
     @classmethod
     def empty(cls, v: Variant) -> Position:
@@ -178,17 +200,3 @@ class Position:
             last = state.last_piece == MONOMINO if monomino_last is None else monomino_last
             score += 15 + (5 if last else 0)
         return score
-
-
-def full_set_minus(placed: Iterable[str], pieces: Counter[str] = FULL_SET) -> tuple[str, ...]:
-    """The multiset ``pieces`` minus the pieces already placed, in standard order.
-
-    Raises:
-        InputError: a piece is placed more often than the set has it.
-    """
-    left = Counter(pieces)
-    for name in placed:
-        if left[name] <= 0:
-            raise InputError(f"piece {name} is on the board more often than the set has it")
-        left[name] -= 1
-    return sorted_pieces(left.elements())

@@ -9,7 +9,9 @@ on e10 and j5 of a 14x14 board. Junior uses two copies of 12 shapes and scores n
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypedDict
 
 from solver.errors import InputError
 from solver.pieces import PIECE_NAMES
@@ -58,31 +60,100 @@ class Variant:
         """Start square name of one of this variant's colours."""
         return self.starts[self.colours.index(colour)]
 
+    def check_size(self, rows: int, cols: int) -> None:
+        """Raises InputError unless the board is this variant's size."""
+        if (rows, cols) != (self.rows, self.cols):
+            raise InputError(f"{self.name} is {self.rows}x{self.cols}, not {rows}x{cols}")
 
-_CLASSIC = dict(
-    rows=20,
-    cols=20,
-    colours=("blue", "yellow", "red", "green"),
-    starts=("a20", "t20", "t1", "a1"),
-    pieces=FULL_SET,
+    def check_colour(self, colour: str) -> None:
+        """Raises InputError unless ``colour`` (a colour name) is one of this variant's."""
+        if colour not in self.colours:
+            raise InputError(
+                f"{self.name} has no colour {colour} (colours: {', '.join(self.colours)})"
+            )
+
+
+class _Board(TypedDict):
+    rows: int
+    cols: int
+    colours: tuple[str, ...]
+    starts: tuple[str, ...]
+
+
+_CLASSIC = _Board(
+    rows=20, cols=20, colours=("blue", "yellow", "red", "green"), starts=("a20", "t20", "t1", "a1")
 )
-_DUO = dict(rows=14, cols=14, colours=("purple", "orange"), starts=("e10", "j5"))
+_DUO = _Board(rows=14, cols=14, colours=("purple", "orange"), starts=("e10", "j5"))
 
 VARIANTS: dict[str, Variant] = {
-    "classic": Variant("classic", "Blokus", **_CLASSIC),
-    "classic2": Variant("classic2", "Blokus Two-Player", **_CLASSIC),
-    "classic3": Variant("classic3", "Blokus Three-Player", **_CLASSIC),
+    "classic": Variant("classic", "Blokus", pieces=FULL_SET, **_CLASSIC),
+    "classic2": Variant("classic2", "Blokus Two-Player", pieces=FULL_SET, **_CLASSIC),
+    "classic3": Variant("classic3", "Blokus Three-Player", pieces=FULL_SET, **_CLASSIC),
     "duo": Variant("duo", "Blokus Duo", pieces=FULL_SET, **_DUO),
     "junior": Variant("junior", "Blokus Junior", pieces=JUNIOR_SET, bonus=False, **_DUO),
 }
 
 
-def variant(name: str) -> Variant:
-    """The built-in variant with this name (case-insensitive). Raises InputError."""
+#: The variant name of a board that is none of the built-in ones (files may say so).
+CUSTOM = "custom"
+
+
+def variant_or_custom(name: str) -> Variant | None:
+    """The built-in variant with this name (case-insensitive), or None for ``custom``.
+
+    Every file format that names a variant (puzzle TOML, solution JSON) reads it here.
+
+    Raises:
+        InputError: any other name.
+    """
     key = name.strip().lower()
+    if key == CUSTOM:
+        return None
     if key not in VARIANTS:
-        raise InputError(f"unknown variant {name!r} (variants: {', '.join(VARIANTS)}, custom)")
+        raise InputError(
+            f"unknown variant {name!r} (variants: {', '.join(VARIANTS)}, {CUSTOM})"[:200]
+        )
     return VARIANTS[key]
+
+
+def set_name(v: Variant | None) -> str:
+    """How messages name a variant's piece set: its name, or "the set" on a custom board."""
+    return v.name if v is not None else "the set"
+
+
+def times(n: int) -> str:
+    """``once``, ``twice``, ``3 times`` (``no times`` for 0)."""
+    return {0: "no times", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def check_piece_counts(
+    pieces: Counter[str], sources: Mapping[str, Iterable[str]], name: str
+) -> None:
+    """Refuse a colour's pieces that its set does not have, or not that often.
+
+    Every reader counts a colour's pieces here: a puzzle's pieces on the board and in
+    ``[pieces]``, a solution file's ``placements`` and ``remaining``.
+
+    Args:
+        pieces: the set (piece name -> how often it has it).
+        sources: where the colour's pieces are, e.g. ``{"on the board": [...], "listed":
+            [...]}``; each label is how messages say where a piece is.
+        name: how messages name the set (:func:`set_name`).
+
+    Raises:
+        InputError: the first piece (in the order given) that the set lacks
+            ("junior has no piece X") or that appears more often than the set has it
+            ("piece 1 is on the board once and listed once; classic has it once").
+    """
+    counts = {label: Counter(found) for label, found in sources.items()}
+    for piece in dict.fromkeys(p for c in counts.values() for p in c):
+        have = pieces[piece]
+        if not have:
+            raise InputError(f"{name} has no piece {piece}")
+        where = [(label, c[piece]) for label, c in counts.items() if c[piece]]
+        if sum(n for _, n in where) > have:
+            found = " and ".join(f"{label} {times(n)}" for label, n in where)
+            raise InputError(f"piece {piece} is {found}; {name} has it {times(have)}")
 
 
 def colour_name(text: str) -> str:

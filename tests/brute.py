@@ -44,8 +44,8 @@ def brute_layouts(position: Position, colours, monomino_last=False, complete=Tru
             play(pos, k + 1, acc)
         if not state.remaining:
             if complete:
-                # the monomino is last only if it is not the colour's only piece
-                if monomino_last and (state.last_piece != MONOMINO or len(state.placed) < 2):
+                # the bonus looks at the last piece placed: a lone monomino is last too
+                if monomino_last and state.last_piece != MONOMINO:
                     return
                 play(pos, k + 1, acc)
             return

@@ -203,15 +203,19 @@ def test_verify_checks_every_claim(tmp_path):
 @pytest.mark.parametrize(
     "change,message",
     [
+        (lambda d: d.update(variant="classic"), "rows: classic is 20x20, not 5x5"),
         (
-            lambda d: d.update(variant="classic", rows=20, cols=20),
-            "colours[0].start: blue's start square in classic is a20",
+            lambda d: d.update(variant="duo", rows=14, cols=14),
+            "colours[0].name: duo has no colour blue",
         ),
         (
             lambda d: d["colours"].append(dict(d["colours"][0])),
             "colours[1].name: colour blue is listed twice",
         ),
-        (lambda d: d["colours"][0].update(remaining=["1"]), "colours[0]: piece 1 appears 2 times"),
+        (
+            lambda d: d["colours"][0].update(remaining=["1"]),
+            "colours[0]: piece 1 is in placements once and in remaining once; the set has it once",
+        ),
         (lambda d: d["colours"][0].update(existing="x"), "colours[0].existing: expected int"),
         (lambda d: d.update(colours=3), "colours: expected list, got 3"),
     ],

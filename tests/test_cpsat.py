@@ -129,15 +129,13 @@ def count_layouts(*args, **kwargs):
 
 def monomino_last_possible(chosen, start):
     """Whether a legal layout can be played with a monomino last: for some monomino, the
-    other pieces (another monomino included, as an ordinary piece) are not empty, one of
-    them covers ``start`` and corner contacts link them all to it without that monomino."""
+    other pieces (another monomino included, as an ordinary piece) are empty (a lone
+    monomino is last), or one of them covers ``start`` and corner contacts link them all
+    to it without that monomino."""
     for k, (name, _) in enumerate(chosen):
         others = [p for j, (_, p) in enumerate(chosen) if j != k]
-        if (
-            name == "1"
-            and others
-            and any(start in p for p in others)
-            and reaches_all(others, start)
+        if name == "1" and (
+            not others or (any(start in p for p in others) and reaches_all(others, start))
         ):
             return True
     return False
@@ -516,7 +514,7 @@ def test_random_two_monomino_puzzles_agree_with_brute_force(rows, cols, start, b
     [
         ("1", (), "solved"),  # nothing left, the monomino really was last
         ("2", (), "infeasible"),  # nothing left, but the last piece was the domino
-        ("1", ("2",), "infeasible"),  # the monomino is gone and a piece is left
+        ("1", ("2",), None),  # the monomino is gone and a piece is left: bad input
     ],
 )
 def test_monomino_last_when_the_monomino_is_not_left(placed, remaining, status):
@@ -528,5 +526,10 @@ def test_monomino_last_when_the_monomino_is_not_left(placed, remaining, status):
         (Placement(placed, frozenset(board.parse(s) for s in squares)),),
         remaining,
     )
-    problem = Problem(Position(board, (state,)), ("blue",), "place-all", True)
+    position = Position(board, (state,))
+    if status is None:
+        with pytest.raises(InputError, match="monomino-last: blue has no monomino left"):
+            Problem(position, ("blue",), "place-all", True)
+        return
+    problem = Problem(position, ("blue",), "place-all", True)
     assert solve(problem, CPSAT).status == status

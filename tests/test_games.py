@@ -279,7 +279,7 @@ def test_parse_colour():
 
 @pytest.mark.parametrize("name, count", [("classic", 58), ("duo", 414), ("junior", 189)])
 def test_first_moves(name, count):
-    # GUIDE.md section 2 (Pentobi's all_legal on an empty board)
+    # Pentobi's all_legal on an empty board (the README's reference facts: 58 / 414 / 189)
     pos = start_position(name)
     moves = sgf_moves(pos, pos.colours[0].name)
     assert len(moves) == count == len(set(moves))
@@ -302,7 +302,7 @@ def test_sgf_moves_are_sorted_by_piece_then_squares():
 def test_game_moves_from_a_file():
     path = FIXTURES / "variations.blksgf"
     after_one = game_moves(path, "W", after=1)
-    assert len(after_one) == 414  # orange's first move: the Duo count (GUIDE.md)
+    assert len(after_one) == 414  # orange's first move: the Duo count, as on an empty board
     assert after_one == game_moves(path, "orange", after=1)
     assert game_moves(path, "O", after=0) == after_one  # nothing of orange's changed
     with pytest.raises(InputError) as err:

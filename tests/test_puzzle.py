@@ -126,11 +126,11 @@ BAD = [
     (
         'variant = "custom"\ndiagram = """\nB.B..\nBBB..\n.....\n"""\n[start]\nblue = "a3"\n'
         '[pieces]\nblue = ["U"]\n',
-        "[pieces].blue: piece U is already on the board",
+        "[pieces].blue: piece U is on the board once and listed once; the set has it once",
     ),
     (
         'variant = "custom"\ndiagram = """\nB....\n.BB..\n.....\n"""\n[start]\nblue = "a3"\n[pieces]\nblue = ["2", "V3"]\n',
-        "[pieces].blue: piece 2 is already on the board",
+        "[pieces].blue: piece 2 is on the board once and listed once",
     ),
     (
         'variant = "custom"\ndiagram = """\nB....\n.....\n...BB\n"""\n[start]\nblue = "a3"\n',
@@ -183,7 +183,7 @@ def test_bad_input_names_the_place(text, message, tmp_path):
 
 
 def test_missing_file():
-    with pytest.raises(InputError, match="nope.toml: cannot read puzzle: No such file"):
+    with pytest.raises(InputError, match="nope.toml: cannot read: No such file"):
         load_puzzle("nope.toml")
 
 

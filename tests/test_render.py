@@ -47,7 +47,9 @@ def small_position() -> Position:
 
 def console(terminal: bool) -> tuple[Console, io.StringIO]:
     out = io.StringIO()
-    return Console(file=out, force_terminal=terminal, width=120, highlight=False), out
+    return Console(
+        file=out, force_terminal=terminal, width=120, markup=False, emoji=False, highlight=False
+    ), out
 
 
 def test_plain_board_is_the_diagram_with_pentobi_coordinates():

@@ -14,6 +14,7 @@ from brute import brute_count, brute_layouts, orbits
 from solver.backends import search
 from solver.board import Board
 from solver.checker import check_layout
+from solver.errors import InputError
 from solver.pieces import MONOMINO
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
@@ -188,9 +189,10 @@ def test_solve_monomino_last():
     assert result.layout["blue"][-1].piece == MONOMINO
 
 
-def test_monomino_last_without_monomino_is_infeasible():
+def test_monomino_last_without_monomino_is_bad_input():
     pos = one_colour(5, "a5", ("2", "V3"))
-    assert search.solve(problem(pos, monomino_last=True)).status == "infeasible"
+    with pytest.raises(InputError, match="blue has no monomino left to place last"):
+        problem(pos, monomino_last=True)
 
 
 def brute_max_score(pos, colours):
@@ -257,10 +259,15 @@ def test_max_score_time_limit_returns_best_layout_and_bound():
     assert result.bound is not None and result.bound >= result.score
 
 
-def test_monomino_alone_is_first_not_last():
+def test_monomino_alone_is_last():
+    """The bonus looks at the last piece placed: a colour's only piece, the monomino, is
+    last (before: monomino-last said infeasible, count 0, max-score 15)."""
     pos = one_colour(3, "a3", ("1",))
     assert search.count(problem(pos)).count == 1
-    assert search.count(problem(pos, monomino_last=True)).count == 0
+    assert search.count(problem(pos, monomino_last=True)).count == 1
+    assert search.solve(problem(pos, monomino_last=True)).status == "solved"
+    best = solve(problem(pos, goal="max-score"), SolveOptions(backend="search"))
+    assert (best.status, best.score, best.bound) == ("optimal", 20, 20)
 
 
 DATA = conftest.GAMES

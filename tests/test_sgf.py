@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 from solver.board import Board
 from solver.errors import InputError
 from solver.formats.game import squares_text
-from solver.formats.sgf import Location, decode, escape, format_property, parse
+from solver.formats.sgf import Location, escape, format_property, parse
+from solver.formats.text import decode
 
 
 def test_tree_nodes_properties_and_main_line():

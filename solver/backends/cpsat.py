@@ -50,15 +50,17 @@ labels, a complete formulation: 0 of 4 seeds in 120 s; Chebyshev ring constraint
 translated square cuts.)
 
 With ``monomino_last`` (and for the +5 bonus in "max-score") one monomino is held back
-(:func:`split_last_monomino`): a legal order ends with a monomino m iff m is not the
-colour's only piece and the other added pieces connect without m (the rule of
-:func:`solver.checker.monomino_can_be_last`). With one monomino, its placements are the
-held-back ones; with two (Junior), the monomino placements appear twice, as the held-back
-copy (placed once) and as ordinary pieces (the other monomino, which may bridge). The
-colour's graph without the held-back monomino is also checked from its roots, with cuts
-that leave the held-back copy out; the held-back monomino needs corner contact with
-another piece of the colour and never covers the start square. In "max-score" those
-requirements are enforced only if the colour's "bonus claimed" literal is true.
+(:func:`split_last_monomino`): a legal order ends with a monomino m iff the other added
+pieces connect without m (the rule of :func:`solver.checker.monomino_can_be_last`). A
+colour whose only piece to add is the monomino places it last wherever it goes: nothing
+is held back, and in "max-score" its bonus literal is its "all placed" literal. With one
+monomino, its placements are the held-back ones; with two (Junior), the monomino
+placements appear twice, as the held-back copy (placed once) and as ordinary pieces (the
+other monomino, which may bridge). The colour's graph without the held-back monomino is
+also checked from its roots, with cuts that leave the held-back copy out; the held-back
+monomino needs corner contact with another piece of the colour and never covers the
+start square. In "max-score" those requirements are enforced only if the colour's "bonus
+claimed" literal is true.
 """
 
 from __future__ import annotations
@@ -301,9 +303,11 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
     if problem.goal == "place-all" and problem.monomino_last and not monos:
         if wanted or state.last_piece != MONOMINO:
             raise _Infeasible(f"{colour} has no monomino left to place last")
-    # the monomino must be last (place-all) or may have to be, for the bonus (max-score)
-    strict = problem.goal == "place-all" and problem.monomino_last and monos > 0
-    may_claim = problem.goal == "max-score" and position.bonus and monos > 0
+    # the monomino must be last (place-all) or may have to be, for the bonus (max-score);
+    # a monomino that is the only piece to add is last wherever it goes
+    only_mono = wanted == Counter({MONOMINO: 1})
+    strict = problem.goal == "place-all" and problem.monomino_last and monos > 0 and not only_mono
+    may_claim = problem.goal == "max-score" and position.bonus and monos > 0 and not only_mono
     table = placements_for(position, colour)
     if strict or may_claim:
         table, last = split_last_monomino(table, monos)
@@ -331,6 +335,8 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
         if may_claim:
             cm.bonus = model.new_bool_var(f"{colour}_bonus")
             model.add_implication(cm.bonus, cm.all_placed)
+        elif only_mono:
+            cm.bonus = cm.all_placed
     # the literals that switch the monomino-last requirements off: none, or "no bonus"
     claim = [] if strict else [cm.bonus.Not()] if may_claim else None
 

@@ -309,6 +309,8 @@ def _build(
         if monomino_last:
             if n_mono == 0:
                 infeasible = True
+            elif len(state.remaining) == 1:
+                pass  # its only piece left, the monomino, is last wherever it goes
             elif n_mono == 1:
                 held_colours.append(name)
             else:

@@ -178,7 +178,7 @@ def _mono_last_ok(
 ):
     """Whether some monomino colour c added on the path can be its last piece: the other
     added pieces stay corner-connected to c's squares already on the board (or, with none,
-    to the piece on the start square) and it is not c's only piece."""
+    to the piece on the start square). A monomino that is c's only added piece is last."""
     nsq = own0.shape[1]
     has_own = False
     for s in range(nsq):
@@ -194,8 +194,8 @@ def _mono_last_ok(
             q = path[j]
             if j != i and pl_col[q] == c:
                 others += 1
-        if others == 0 and not has_own:
-            continue
+        if others == 0:
+            return True, stamp
         stamp += 1
         # reached squares: c's own squares, or the start piece
         if has_own:

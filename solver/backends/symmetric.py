@@ -280,7 +280,8 @@ def _seed_portfolio(
         if isinstance(results[seed], BaseException) or results[seed].status != "unknown":
             won.set()
 
-    seeds = range(options.seed, options.seed + max(1, options.workers))
+    # CP-SAT's random_seed is an int32: seed + k wraps round below 2^31
+    seeds = [(options.seed + k) % 2**31 for k in range(max(1, options.workers))]
     threads = [threading.Thread(target=run, args=(s,), daemon=True) for s in seeds]
     for t in threads:
         t.start()

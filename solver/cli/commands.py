@@ -10,23 +10,26 @@ import dataclasses
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from solver.cli.output import (
     PICTURE_SUFFIXES,
     describe_problem,
     describe_result,
     endgame_line,
+    make_console,
     print_board,
     write_result_picture,
 )
+from solver.cli.params import LIMIT, MAX_SEED, MAX_WORKERS, PLACEMENTS, SECONDS, SEED, WORKERS
 from solver.endgame import endgame_check
-from solver.errors import InputError
+from solver.errors import InputError, located
 from solver.formats.solution import read_solution, verify, write_json, write_text_atomic
 from solver.formats.sources import is_game_file, load_source
+from solver.position import Position
 from solver.problem import Problem
 from solver.solve import BACKENDS, SolveOptions, SolveResult, solve
 from solver.variants import colour_name
@@ -99,20 +102,26 @@ def solver_options(backends: tuple[str, ...], time_help: str):
         ),
         click.option(
             "--time-limit",
-            type=click.FloatRange(min=0),
+            type=SECONDS,
             default=None,
             metavar="SECONDS",
             help=time_help,
         ),
         click.option(
             "--workers",
-            type=click.IntRange(min=1),
+            type=WORKERS,
             default=2,
             show_default=True,
-            help="Threads: CP-SAT workers, or the search's portfolio members "
-            "(auto: the search keeps N, CP-SAT gets N-1).",
+            help=f"Threads, 1 to {MAX_WORKERS}: CP-SAT workers, or the search's portfolio "
+            "members (auto: the search keeps N, CP-SAT gets N-1).",
         ),
-        click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
+        click.option(
+            "--seed",
+            type=SEED,
+            default=0,
+            show_default=True,
+            help=f"Random seed, 0 to {MAX_SEED}.",
+        ),
         click.option(
             "--params",
             default="",
@@ -164,13 +173,13 @@ def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain
     problem = load_source(puzzle)
     writer = output_writer(out, problem)
     check_params(backend, params)
-    console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
+    console = make_console(plain)
     describe_problem(console, problem)
     result = solve(problem, make_options(backend, time_limit, workers, seed, params))
     print_board(console, result, plain)
     describe_result(console, result)
     if writer:
-        if writer(result) is False:
+        if not writer(result):
             console.print(f"no layout: {out} not written (a .json file records the status)")
         else:
             console.print(f"wrote {out}")
@@ -190,7 +199,7 @@ def check_params(backend: str, params: str) -> None:
     parse_params(params)
 
 
-def output_writer(out: str | None, problem: Problem):
+def output_writer(out: str | None, problem: Problem) -> Callable[[SolveResult], bool] | None:
     """A function writing a result to ``out`` by its suffix and returning whether it wrote
     (SGF and pictures show a layout: without one nothing is written); checked before
     solving so that a bad name fails fast. Raises InputError for an unknown suffix, a
@@ -201,17 +210,25 @@ def output_writer(out: str | None, problem: Problem):
     path = writable_path(out)
     suffix = path.suffix.lower()
     if suffix == ".json":
-        return lambda result: write_json(result, path)
+
+        def json_writer(result: SolveResult) -> bool:
+            write_json(result, path)
+            return True
+
+        return json_writer
     if suffix in (".blksgf", ".sgf"):
         from solver.formats.game import sgf_variant
 
-        try:
+        with located(path=out, where="--out"):
             sgf_variant(problem.position)
-        except InputError as e:
-            raise e.located(path=out, where="--out") from None
-        return lambda result: (
-            result.layout is not None and (write_text_atomic(path, result_sgf(result)) or True)
-        )
+
+        def sgf_writer(result: SolveResult) -> bool:
+            if result.layout is None:
+                return False
+            write_text_atomic(path, result_sgf(result))
+            return True
+
+        return sgf_writer
     if suffix in PICTURE_SUFFIXES:
         return lambda result: write_result_picture(path, result)
     raise InputError("unknown output format: use .json, .blksgf, .svg or .png", path=out)
@@ -242,25 +259,35 @@ def result_sgf(result: SolveResult) -> str:
 @click.option(
     "--colour",
     "--color",
-    "colour",
+    "colours",
     required=True,
-    help="Colour: name (blue), letter (B), or SGF id (1-4, B/W).",
+    multiple=True,
+    help="Colour: name (blue), letter (B), or SGF id (1-4, B/W); given twice, by any "
+    "spelling, it is one colour.",
 )
 @click.option(
     "--after",
-    type=click.IntRange(min=0),
+    type=PLACEMENTS,
     default=None,
     metavar="N",
     help="Position after N placements (default: the end).",
 )
 @click.option("--count", is_flag=True, help="Print only the number of legal moves.")
-def moves_command(game, colour, after, count):
+def moves_command(game, colours, after, count):
     """List a colour's legal moves in a game record, in SGF notation (one per line)."""
-    from solver.formats.game import game_moves
+    from solver.formats.game import load_game, sgf_moves
 
     if not is_game_file(game):
         raise InputError("not a game record: moves reads Pentobi .blksgf files", path=game)
-    moves = game_moves(game, colour, after)
+    position = load_game(game).position(after)
+    chosen = chosen_colours(game, position, colours)
+    if len(chosen) > 1:
+        raise InputError(
+            f"moves lists one colour's moves; --colour names {' and '.join(chosen)}",
+            path=game,
+            where="--colour",
+        )
+    moves = sgf_moves(position, chosen[0])
     if count:
         click.echo(len(moves))
     else:
@@ -274,7 +301,7 @@ def moves_command(game, colour, after, count):
 @click.argument("source", metavar="GAME_OR_PUZZLE")
 @click.option(
     "--after",
-    type=click.IntRange(min=0),
+    type=PLACEMENTS,
     default=None,
     metavar="N",
     help="Game records: the position after N placements (default: the end).",
@@ -310,7 +337,7 @@ def check_command(
     it can still do), or unknown (time limit: not a "no")."""
     problem = load_source(source, after)
     position = problem.position
-    chosen = tuple(_colour_arg(source, position, c) for c in colours) or tuple(
+    chosen = chosen_colours(source, position, colours) or tuple(
         c.name for c in position.colours if is_game_file(source) or c.name in problem.colours
     )
     options = make_options(backend, time_limit, workers, seed, params)
@@ -319,35 +346,34 @@ def check_command(
     writers = (
         {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
     )
-    console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
-    console.print(_position_line(source, after, position), markup=False)
+    console = make_console(plain)
+    console.print(_position_line(source, after, position))
     for c in chosen:
         if not position.colour(c).remaining:
-            console.print(
-                f"  {c:7} all pieces already placed, score {position.score(c)}", markup=False
-            )
+            console.print(f"  {c:7} all pieces already placed, score {position.score(c)}")
             continue
         answer = endgame_check(position, c, options, name=source)
-        console.print(endgame_line(answer), markup=False)
+        console.print(endgame_line(answer))
         shown = answer.best or answer.place_all
         if show and shown.layout is not None:
             print_board(console, shown, plain)
         if c in writers:
-            if shown.layout is None:
-                console.print(f"  {c:7} no layout to write (the answer is unknown)", markup=False)
+            writer = writers[c]
+            if shown.layout is None or writer is None:
+                console.print(f"  {c:7} no layout to write (the answer is unknown)")
             else:
-                writers[c](shown)
-                console.print(f"  wrote {_out_for(out, c, len(open_))}", markup=False)
+                writer(shown)
+                console.print(f"  wrote {_out_for(out, c, len(open_))}")
 
 
-def _position_line(source: str, after: int | None, position) -> str:
+def _position_line(source: str, after: int | None, position: Position) -> str:
     """The file, the placement count asked for, the board, and who is to move."""
     where = f" after {after} placements" if after is not None else ""
     board = f"{position.variant} {position.board.rows}x{position.board.cols}"
     return f"{source}{where}: {board}{_to_move(position)}"
 
 
-def _to_move(position) -> str:
+def _to_move(position: Position) -> str:
     """ ", X to move" (the next colour in turn order that has a legal move), ", game over"
     when no colour has one, or "" for a position without a turn order."""
     from solver.placements import legal_moves
@@ -362,27 +388,36 @@ def _to_move(position) -> str:
     return ", game over (no colour can move)"
 
 
-def _colour_arg(source: str, position, text: str) -> str:
-    try:
+def chosen_colours(source: str, position: Position, texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The colours of repeated ``--colour`` options, each once, in the order first given:
+    ``--colour blue --colour B`` is blue. A game record takes SGF ids (``B``/``W``,
+    ``1``-``4``) as well as names; a puzzle takes names and diagram letters.
+
+    Raises:
+        InputError: a colour the position does not have (``where="--colour"``).
+    """
+    with located(path=source, where="--colour"):
         if is_game_file(source):
             from solver.formats.game import parse_colour
             from solver.variants import VARIANTS
 
-            return parse_colour(VARIANTS[position.variant], text)
-        name = colour_name(text)
-        position.colour(name)
-        return name
-    except InputError as e:
-        raise e.located(path=source, where="--colour") from None
+            names = [parse_colour(VARIANTS[position.variant], t) for t in texts]
+        else:
+            names = [colour_name(t) for t in texts]
+            for name in names:
+                position.colour(name)
+    return tuple(dict.fromkeys(names))
 
 
 def with_colours(problem: Problem, source: str, colours: tuple[str, ...]) -> Problem:
     """The problem with ``--colour`` choices as its played colours (unchanged without any).
-    Raises InputError for an unknown colour."""
+    Raises InputError for an unknown colour, or one the problem's rules refuse (e.g. a
+    colour with no monomino left in a monomino-last puzzle)."""
     if not colours:
         return problem
-    chosen = tuple(dict.fromkeys(_colour_arg(source, problem.position, c) for c in colours))
-    return dataclasses.replace(problem, colours=chosen)
+    chosen = chosen_colours(source, problem.position, colours)
+    with located(path=source, where="--colour"):
+        return dataclasses.replace(problem, colours=chosen)
 
 
 def _out_for(out: str, colour: str, how_many: int) -> str:
@@ -396,14 +431,14 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
 @click.argument("source", metavar="PUZZLE")
 @click.option(
     "--after",
-    type=click.IntRange(min=0),
+    type=PLACEMENTS,
     default=None,
     metavar="N",
     help="Game records: the position after N placements.",
 )
 @click.option(
     "--limit",
-    type=click.IntRange(min=1),
+    type=LIMIT,
     default=None,
     metavar="N",
     help="Stop once more than N layouts are found (the count is then 'at least N'); "
@@ -425,7 +460,7 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=None,
     metavar="SECONDS",
     help="Stop after this many seconds (the count is then a lower bound).",
@@ -550,12 +585,11 @@ def show_command(source, after, out, numbers, last, size, plain):
         )
         click.echo(f"wrote {out}")
         return
-    console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
+    console = make_console(plain)
     pieces = sum(len(c.placed) for c in view.position.colours)
     console.print(
         f"{_position_line(source, after, view.position)}; {pieces} "
-        f"{'piece' if pieces == 1 else 'pieces'} on the board",
-        markup=False,
+        f"{'piece' if pieces == 1 else 'pieces'} on the board"
     )
     print_position(
         console, view.position, plain, last=last_piece[1].squares if last_piece else frozenset()
@@ -564,11 +598,11 @@ def show_command(source, after, out, numbers, last, size, plain):
     if last_piece:
         colour, p = last_piece
         where = ",".join(board.names(p.squares))
-        console.print(f"last piece: {len(view.order)} {colour} {p.piece} at {where}", markup=False)
+        console.print(f"last piece: {len(view.order)} {colour} {p.piece} at {where}")
     if numbers:
         for k, (colour, p) in enumerate(view.order, start=1):
             where = ",".join(board.names(p.squares))
-            console.print(f"{k:4} {colour:7} {p.piece:3} {where}", markup=False)
+            console.print(f"{k:4} {colour:7} {p.piece:3} {where}")
 
 
 @main.command("export")
@@ -583,7 +617,7 @@ def show_command(source, after, out, numbers, last, size, plain):
 )
 @click.option(
     "--after",
-    type=click.IntRange(min=0),
+    type=PLACEMENTS,
     default=None,
     metavar="N",
     help="Game records: the position after N placements.",

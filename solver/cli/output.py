@@ -1,4 +1,10 @@
-"""What the commands print about problems and results."""
+"""What the commands print about problems and results.
+
+Everything is printed through a console from :func:`make_console`, which reads no rich
+markup (``[bold]``) and no emoji codes (``:smile:``) in the text: file names, titles and
+other text from the user are printed exactly as given. Style with ``style=`` or
+:class:`rich.text.Text`, never with markup.
+"""
 
 from __future__ import annotations
 
@@ -24,17 +30,25 @@ STATUS_TEXT = {
 }
 
 
+def make_console(plain: bool = False) -> Console:
+    """The console every command prints to: no markup, emoji codes or highlighting in
+    printed strings; ``plain`` turns colour off (as does a terminal without it)."""
+    return Console(
+        no_color=plain or None, markup=False, emoji=False, highlight=False, soft_wrap=True
+    )
+
+
 def describe_problem(console: Console, problem: Problem) -> None:
     """One or two lines: title, file, board, colours played, goal."""
     pos = problem.position
     if problem.title:
-        console.print(problem.title, style="bold", markup=False)
+        console.print(problem.title, style="bold")
     board = f"{pos.variant} {pos.board.rows}x{pos.board.cols}"
     if pos.board.blocked:
         board += f" ({len(pos.board.blocked)} blocked)"
     goal = problem.goal + (", monomino last" if problem.monomino_last else "")
     source = f"{problem.name}: " if problem.name else ""
-    console.print(f"{source}{board}; plays {', '.join(problem.colours)}; goal {goal}", markup=False)
+    console.print(f"{source}{board}; plays {', '.join(problem.colours)}; goal {goal}")
 
 
 def print_board(console: Console, result: SolveResult, plain: bool) -> None:
@@ -83,11 +97,12 @@ def describe_result(console: Console, result: SolveResult) -> None:
         status = (
             f"unknown ({result.stats['unknown_reason']}: this is NOT a proof that no layout exists)"
         )
-    console.print(f"status: {status}  [{result.backend}, {result.wall_time:.2f} s]", markup=False)
-    if result.report is None:
+    console.print(f"status: {status}  [{result.backend}, {result.wall_time:.2f} s]")
+    report = result.report
+    if report is None:
         return
     for colour in result.problem.colours:
-        r = result.report.report(colour)
+        r = report.report(colour)
         start = result.problem.position.colour(colour)
         total = len(start.remaining)
         bonus = ", monomino last" if r.monomino_last and r.all_placed else ""
@@ -95,6 +110,7 @@ def describe_result(console: Console, result: SolveResult) -> None:
             r.all_placed
             and not r.monomino_last
             and not result.problem.monomino_last
+            and result.problem.goal == "place-all"
             and "1" in start.remaining
             and result.problem.position.bonus
         ):
@@ -103,8 +119,7 @@ def describe_result(console: Console, result: SolveResult) -> None:
             )
         console.print(
             f"  {colour:7} placed {r.added} of {total} {_plural(total, 'piece')}, "
-            f"score {r.score}{bonus}",
-            markup=False,
+            f"score {r.score}{bonus}"
         )
     if result.problem.goal == "max-score":
         bound = (
@@ -112,7 +127,7 @@ def describe_result(console: Console, result: SolveResult) -> None:
             if result.bound is not None and result.status != "optimal"
             else ""
         )
-        console.print(f"  total score {result.score}{bound}", markup=False)
+        console.print(f"  total score {result.score}{bound}")
 
 
 def endgame_line(answer: EndgameAnswer) -> str:
@@ -125,7 +140,9 @@ def endgame_line(answer: EndgameAnswer) -> str:
         f"{_plural(squares, 'square')}) left: {answer.answer:7}"
     )
     if answer.answer == "yes":
-        score = answer.place_all.report.report(answer.colour).score
+        report = answer.place_all.report
+        assert report is not None, "every yes is checked by the rule checker"
+        score = report.report(answer.colour).score
         text += f" all of them fit (layout checked; score {score})"
     elif answer.answer == "unknown":
         text += " time limit reached before an answer (not a no)"

@@ -13,11 +13,8 @@ from dataclasses import dataclass
 from solver.board import MAX_SIDE, Board
 from solver.errors import InputError
 from solver.pieces import identify
-from solver.position import Placement, Position
+from solver.position import BLOCKED, EMPTY, Placement, Position
 from solver.variants import COLOUR_LETTERS, LETTER_COLOURS
-
-EMPTY = "."
-BLOCKED = "#"
 
 
 @dataclass(frozen=True)
@@ -136,13 +133,6 @@ def _group(board: Board, owner: dict[int, str], sq: int) -> frozenset[int]:
 
 
 def render(position: Position) -> list[str]:
-    """The position as diagram rows (top row first), the inverse of parsing."""
-    board = position.board
-    cells = [[EMPTY] * board.cols for _ in range(board.rows)]
-    for sq in board.blocked:
-        r, c = board.row_col(sq)
-        cells[r][c] = BLOCKED
-    for sq, colour in position.owner.items():
-        r, c = board.row_col(sq)
-        cells[r][c] = COLOUR_LETTERS[colour]
-    return ["".join(row) for row in cells]
+    """The position as diagram rows (top row first), the inverse of parsing
+    (:meth:`solver.position.Position.diagram`)."""
+    return position.diagram()

@@ -49,8 +49,9 @@ from functools import cache
 from pathlib import Path
 
 from solver.board import Board
-from solver.errors import InputError, PieceError, RuleError, SquareError
-from solver.formats.sgf import Location, Node, Property, decode, format_property, parse
+from solver.errors import InputError, PieceError, RuleError, SquareError, located
+from solver.formats.sgf import Location, Node, Property, format_property, parse
+from solver.formats.text import decode, read_text
 from solver.pieces import PIECES
 from solver.placements import legal_moves
 from solver.position import Placement, Position, sorted_pieces
@@ -215,19 +216,16 @@ class Game:
 
 
 def load_game(path: str | Path) -> Game:
-    """Read a ``.blksgf`` file (UTF-8) into a :class:`Game`.
+    """Read a ``.blksgf`` file (UTF-8, see :func:`solver.formats.text.read_text`) into a
+    :class:`Game`.
 
     Raises:
-        InputError: the file cannot be read, is not UTF-8, is not well-formed SGF, names an
-            unsupported variant, or has a bad or illegal move or setup (with ``path`` and
-            ``where``).
+        InputError: the file cannot be read, is not UTF-8, is not well-formed SGF, holds
+            more than one game tree, names an unsupported variant, or has a bad or illegal
+            move or setup (with ``path`` and ``where``).
     """
     name = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the file ({exc.strerror or exc})", path=name) from None
-    return read_sgf_bytes(data, path=name)
+    return read_sgf_text(read_text(name), path=name)
 
 
 def read_sgf_bytes(data: bytes, path: str | None = None) -> Game:
@@ -236,7 +234,10 @@ def read_sgf_bytes(data: bytes, path: str | None = None) -> Game:
 
 
 def read_sgf_text(text: str, path: str | None = None) -> Game:
-    """Read the first game tree of an SGF text and replay its main line.
+    """Read the game tree of an SGF text and replay its main line.
+
+    A file holds one game: a collection of several game trees is refused, as Pentobi
+    refuses it, naming the second tree's place (rather than reading only the first).
 
     Args:
         text: the file's text.
@@ -245,8 +246,14 @@ def read_sgf_text(text: str, path: str | None = None) -> Game:
     Raises:
         InputError (or SquareError, PieceError, RuleError): see :func:`load_game`.
     """
-    tree = parse(text, path)[0]
-    return _Replay(tree.main_line(), path).run()
+    trees = parse(text, path)
+    if len(trees) > 1:
+        raise InputError(
+            f"a second game tree (the file holds {len(trees)}; a game record holds one game)",
+            path=path,
+            where=str(trees[1].location),
+        )
+    return _Replay(trees[0].main_line(), path).run()
 
 
 @cache
@@ -505,10 +512,8 @@ def game_moves(path: str | Path, colour: str, after: int | None = None) -> list[
         InputError: a bad file, a bad colour, or ``after`` past the end.
     """
     game = load_game(path)
-    try:
+    with located(path=str(path), where="--colour"):
         name = parse_colour(game.variant, colour)
-    except InputError as exc:
-        raise exc.located(path=str(path), where="--colour") from None
     return sgf_moves(game.position(after), name)
 
 
@@ -524,15 +529,14 @@ def sgf_variant(position: Position) -> Variant:
     """
     v = VARIANTS.get(position.variant)
     board = position.board
-    ok = (
-        v is not None
-        and board.rows == v.rows
+    ok = v is not None and (
+        board.rows == v.rows
         and board.cols == v.cols
         and not board.blocked
         and position.colour_names == v.colours
         and all(c.start == board.parse(s) for c, s in zip(position.colours, v.starts))
     )
-    if not ok:
+    if v is None or not ok:
         raise InputError(
             "SGF supports only the classic, duo and junior boards (the built-in variants "
             f"{', '.join(VARIANTS)}); this position is {position.variant!r} on a "

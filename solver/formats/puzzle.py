@@ -3,7 +3,8 @@
 Keys (all optional except where said; see README "Puzzle files")::
 
     title = "..."               # shown when solving
-    variant = "custom"          # classic | duo | junior | custom (default: classic)
+    variant = "custom"          # classic | classic2 | classic3 | duo | junior | custom
+                                # (default: classic)
     size = [5, 5]               # rows, columns (custom boards; default from the diagram)
     colours = ["blue"]          # colours the solver plays (default: all of the variant's)
     goal = "place-all"          # or "max-score"
@@ -20,18 +21,32 @@ Every error names the file and the key or diagram line.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections import Counter
 from pathlib import Path
+from typing import Any, TypeVar, overload
 
 from solver.board import MAX_SIDE, Board
-from solver.errors import InputError
+from solver.errors import InputError, located
 from solver.formats.diagram import Diagram
+from solver.formats.text import read_text
 from solver.order import order_of_play
-from solver.pieces import MONOMINO, canonical_name
+from solver.pieces import canonical_name
 from solver.position import ColourState, Placement, Position, sorted_pieces
-from solver.problem import GOALS, Problem
-from solver.variants import COLOUR_LETTERS, FULL_SET, VARIANTS, colour_name
+from solver.problem import Problem, check_goal
+from solver.variants import (
+    COLOUR_LETTERS,
+    CUSTOM,
+    FULL_SET,
+    Variant,
+    check_piece_counts,
+    colour_name,
+    set_name,
+    variant_or_custom,
+)
+
+T = TypeVar("T")
 
 KEYS = {
     "title",
@@ -47,7 +62,6 @@ KEYS = {
     "start",
     "pieces",
 }
-PUZZLE_VARIANTS = ("classic", "duo", "junior", "custom")
 
 
 def load_puzzle(path: str | Path) -> Problem:
@@ -62,57 +76,58 @@ def load_puzzle(path: str | Path) -> Problem:
             than the set has it, a start square off the board...
     """
     path = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise InputError(f"cannot read puzzle: {why}", path=path) from None
-    try:
+    text = read_text(path)
+    with located(path=path):
         return parse_puzzle(text, path)
-    except InputError as e:
-        raise e.located(path=path) from None
 
 
 def parse_puzzle(text: str, path: str = "<puzzle>") -> Problem:
-    """Parse the text of a puzzle file (see :func:`load_puzzle`)."""
+    """Parse the text of a puzzle file (see :func:`load_puzzle`). A key given twice is
+    invalid TOML (``tomllib`` refuses it, naming its line and column)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise InputError(f"invalid TOML: {e}", path=path) from None
+        message, where = _toml_place(str(e))
+        raise InputError(f"invalid TOML: {message}", path=path, where=where) from None
     for key in data:
         if key not in KEYS:
             raise InputError(f"unknown key (keys: {', '.join(sorted(KEYS))})", where=key)
     return _Reader(data, text).problem(path)
 
 
+def _toml_place(message: str) -> tuple[str, str | None]:
+    """tomllib's message without its trailing "(at line L, column C)", and that place."""
+    match = re.fullmatch(r"(.*) \(at (line \d+, column \d+|end of document)\)", message)
+    return (match.group(1), match.group(2)) if match else (message, None)
+
+
 class _Reader:
     """Turns the TOML table into a Problem, one key at a time."""
 
-    def __init__(self, data: dict, text: str):
+    def __init__(self, data: dict[str, Any], text: str):
         self.data = data
         self.text = text
-        name = self._get("variant", str, "classic").strip().lower()
-        if name not in PUZZLE_VARIANTS:
-            raise InputError(
-                f"unknown variant {name!r} (variants: {', '.join(PUZZLE_VARIANTS)})",
-                where="variant",
-            )
-        self.variant = VARIANTS.get(name)
+        self.diagram: Diagram | None = None
+        with located(where="variant"):
+            self.variant: Variant | None = variant_or_custom(self._get("variant", str, "classic"))
 
-    def _get(self, key, kind, default=None):
+    @overload
+    def _get(self, key: str, kind: type[T], default: T) -> T: ...
+    @overload
+    def _get(self, key: str, kind: type[T], default: None = None) -> T | None: ...
+    def _get(self, key: str, kind: type[T], default: T | None = None) -> T | None:
+        """The value of a top-level key, checked to be a ``kind``; ``default`` if absent."""
         value = self.data.get(key, default)
-        if value is not None and not isinstance(value, kind):
-            raise InputError(
-                f"expected {kind.__name__ if isinstance(kind, type) else 'a table'}, got {value!r}",
-                where=key,
-            )
-        return value
+        if value is None or isinstance(value, kind):
+            return value
+        name = "table" if kind is dict else kind.__name__
+        raise InputError(f"expected {name}, got {value!r}"[:120], where=key)
 
     def problem(self, path: str) -> Problem:
         board, diagram = self._board()
         on_board = diagram.pieces(board) if diagram else {}
         if self.variant and diagram:
-            self._check_diagram_colours(diagram, board, on_board)
+            self._check_diagram_colours(self.variant, diagram, board, on_board)
         starts = self._starts(board)
         names = self._colour_names(starts, on_board)
         played = self._played(names)
@@ -121,44 +136,21 @@ class _Reader:
             board,
             colours,
             bonus=self.variant.bonus if self.variant else True,
-            variant=self.variant.name if self.variant else "custom",
+            variant=self.variant.name if self.variant else CUSTOM,
         )
-        goal = self._get("goal", str, "place-all")
-        if goal not in GOALS:
-            raise InputError(f"unknown goal {goal!r} (goals: {', '.join(GOALS)})", where="goal")
+        with located(where="goal"):
+            goal = check_goal(self._get("goal", str, "place-all"))
         mono = self._get("monomino-last", bool, False)
-        if mono:
-            self._check_monomino_last(goal, played, colours)
-        try:
-            return Problem(
-                position, played, goal, mono, name=path, title=self._get("title", str, "")
-            )
-        except InputError as e:
-            raise e.located(where="colours") from None
+        return Problem(position, played, goal, mono, name=path, title=self._get("title", str, ""))
 
     @staticmethod
-    def _check_monomino_last(goal: str, played, colours) -> None:
-        if goal != "place-all":
-            raise InputError(
-                "applies to goal place-all only (max-score counts the +5 bonus "
-                "whenever the monomino can be last)",
-                where="monomino-last",
-            )
-        for state in colours:
-            if state.name in played and state.remaining and MONOMINO not in state.remaining:
-                raise InputError(
-                    f"{state.name} has no monomino left to place last", where="monomino-last"
-                )
-
-    def _check_diagram_colours(self, diagram: Diagram, board: Board, on_board: dict) -> None:
+    def _check_diagram_colours(
+        variant: Variant, diagram: Diagram, board: Board, on_board: dict[str, list[Placement]]
+    ) -> None:
         for colour, placements in on_board.items():
-            if colour not in self.variant.colours:
-                r, c = board.row_col(min(placements[0].squares))
-                raise InputError(
-                    f"{self.variant.name} has no colour {colour} "
-                    f"(colours: {', '.join(self.variant.colours)})",
-                    where=diagram.where(r, c),
-                )
+            r, c = board.row_col(min(placements[0].squares))
+            with located(where=diagram.where(r, c)):
+                variant.check_colour(colour)
 
     def _table(self, key: str) -> dict[str, tuple[str, object]]:
         """A [start] or [pieces] table keyed by colour name: colour -> (key as written, value).
@@ -168,8 +160,9 @@ class _Reader:
         for raw, value in self._get(key, dict, {}).items():
             where = f"[{key}].{raw}"
             colour = _colour(raw, where)
-            if self.variant and colour not in self.variant.colours:
-                raise InputError(f"{self.variant.name} has no colour {colour}", where=where)
+            if self.variant:
+                with located(where=where):
+                    self.variant.check_colour(colour)
             if colour in out:
                 raise InputError(
                     f"{colour} is given twice (also as {out[colour][0]!r})", where=where
@@ -179,7 +172,8 @@ class _Reader:
 
     def _board(self) -> tuple[Board, Diagram | None]:
         size = self.data.get("size")
-        rows = cols = None
+        rows: int | None = None
+        cols: int | None = None
         if size is not None:
             if not (
                 isinstance(size, list) and len(size) == 2 and all(type(n) is int for n in size)
@@ -189,17 +183,16 @@ class _Reader:
             if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
                 raise InputError(f"board size {rows}x{cols} is outside 1..{MAX_SIDE}", where="size")
         if self.variant:
-            if size is not None and (rows, cols) != (self.variant.rows, self.variant.cols):
-                raise InputError(
-                    f"{self.variant.name} is {self.variant.rows}x{self.variant.cols}", where="size"
-                )
+            if rows is not None and cols is not None:
+                with located(where="size"):
+                    self.variant.check_size(rows, cols)
             rows, cols = self.variant.rows, self.variant.cols
         text = self._get("diagram", str)
         diagram = Diagram.parse(text, self._line_of("diagram")) if text is not None else None
         self.diagram = diagram
         if diagram:
             board = diagram.board(rows, cols)
-        elif rows is None:
+        elif rows is None or cols is None:
             raise InputError("a custom board needs 'size' or 'diagram'", where="size")
         else:
             board = Board(rows, cols)
@@ -219,7 +212,7 @@ class _Reader:
         return None
 
     def _with_blocked(self, board: Board) -> Board:
-        listed = self._get("blocked", list, [])
+        listed: list[object] = self._get("blocked", list, [])
         blocked = set(board.blocked)
         for k, name in enumerate(listed):
             if not isinstance(name, str):
@@ -228,7 +221,7 @@ class _Reader:
         return Board(board.rows, board.cols, frozenset(blocked))
 
     def _starts(self, board: Board) -> dict[str, int]:
-        starts = {}
+        starts: dict[str, int] = {}
         if self.variant:
             starts = {c: board.parse(s) for c, s in zip(self.variant.colours, self.variant.starts)}
         for colour, (key, value) in self._table("start").items():
@@ -240,7 +233,9 @@ class _Reader:
                 raise InputError(f"start square {value} is blocked", where=where)
         return starts
 
-    def _colour_names(self, starts: dict[str, int], on_board: dict) -> tuple[str, ...]:
+    def _colour_names(
+        self, starts: dict[str, int], on_board: dict[str, list[Placement]]
+    ) -> tuple[str, ...]:
         if self.variant:
             return self.variant.colours
         named = set(starts) | set(on_board) | set(self._table("pieces"))
@@ -254,7 +249,7 @@ class _Reader:
         return tuple(c for c in COLOUR_LETTERS if c in named)
 
     def _played(self, names: tuple[str, ...]) -> tuple[str, ...]:
-        listed = self._get("colours", list)
+        listed: list[object] | None = self._get("colours", list)
         if listed is None:
             given = set(self._table("start")) | set(self._table("pieces"))
             return names if self.variant else tuple(c for c in names if c in given)
@@ -274,37 +269,22 @@ class _Reader:
         self, board: Board, colour: str, start: int | None, placed: list[Placement]
     ) -> ColourState:
         pieces = self.variant.pieces if self.variant else FULL_SET
-        set_name = self.variant.name if self.variant else "the set"
-        used = Counter()
-        for p in placed:
-            used[p.piece] += 1
-            if used[p.piece] > pieces[p.piece]:
-                r, c = board.row_col(min(p.squares))
-                raise InputError(
-                    f"{colour} has piece {p.piece} on the board {_times(used[p.piece])}; "
-                    f"{set_name} has it {_times(pieces[p.piece])}",
-                    where=self._diagram_where(r, c),
+        name = set_name(self.variant)
+        for k, p in enumerate(placed):  # the first piece too many, by its place
+            with located(where=self._diagram_where(*board.row_col(min(p.squares)))):
+                check_piece_counts(
+                    pieces, {"on the board": [q.piece for q in placed[: k + 1]]}, name
                 )
         if start is not None and placed:
             placed = self._ordered(board, colour, start, placed)
+        used = [p.piece for p in placed]
         listed = self._pieces_of(colour)
         if listed is None:
-            remaining = sorted_pieces((Counter(pieces) - used).elements())
+            remaining = sorted_pieces((Counter(pieces) - Counter(used)).elements())
         else:
+            with located(where=f"[pieces].{self._table('pieces')[colour][0]}"):
+                check_piece_counts(pieces, {"on the board": used, "listed": listed}, name)
             remaining = sorted_pieces(listed)
-            where = f"[pieces].{self._table('pieces')[colour][0]}"
-            for name, n in Counter(listed).items():
-                if not pieces[name]:
-                    raise InputError(f"{set_name} has no piece {name}", where=where)
-                if n + used[name] > pieces[name]:
-                    why = (
-                        f"is already on the board {_times(used[name])}"
-                        if used[name]
-                        else f"is listed {_times(n)}"
-                    )
-                    raise InputError(
-                        f"piece {name} {why}; {set_name} has it {_times(pieces[name])}", where=where
-                    )
         return ColourState(colour, start, tuple(placed), remaining)
 
     def _pieces_of(self, colour: str) -> list[str] | None:
@@ -313,10 +293,8 @@ class _Reader:
             where = f"[pieces].{key}"
             if not isinstance(value, list):
                 raise InputError(f"expected a list of piece names, got {value!r}", where=where)
-            try:
+            with located(where=where):
                 return [canonical_name(str(v)) for v in value]
-            except InputError as e:
-                raise e.located(where=where) from None
         return None
 
     @staticmethod
@@ -333,19 +311,11 @@ class _Reader:
         return order
 
 
-def _times(n: int) -> str:
-    return {0: "no times", 1: "once", 2: "twice"}.get(n, f"{n} times")
-
-
-def _colour(text, where: str) -> str:
-    try:
+def _colour(text: object, where: str) -> str:
+    with located(where=where):
         return colour_name(str(text))
-    except InputError as e:
-        raise e.located(where=where) from None
 
 
 def _square(board: Board, name: str, where: str) -> int:
-    try:
+    with located(where=where):
         return board.parse(name)
-    except InputError as e:
-        raise e.located(where=where) from None

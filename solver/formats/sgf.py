@@ -133,7 +133,8 @@ def parse(text: str, path: str | None = None) -> tuple[GameTree, ...]:
     """Parse an SGF collection.
 
     Args:
-        text: the whole file as text (a leading byte order mark is allowed).
+        text: the whole file as text (a leading byte order mark is allowed; files are read
+            with :func:`solver.formats.text.read_text`, which drops it).
         path: the file name, for error messages.
 
     Returns:
@@ -252,23 +253,6 @@ def _parse_value(src: _Text, i: int) -> tuple[str, int]:
         out.append(ch)
         j += 1
     raise src.error("'[' is never closed (the file ends inside a property value)", i)
-
-
-def decode(data: bytes, path: str | None = None) -> str:
-    """Decode a file's bytes as UTF-8, the only encoding Pentobi supports.
-
-    Raises:
-        InputError: the bytes are not UTF-8; ``where`` names the line and column.
-    """
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
-        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
-        raise InputError(
-            "the file is not valid UTF-8", path=path, where=f"line {line}, column {column}"
-        ) from None
 
 
 def escape(value: str) -> str:

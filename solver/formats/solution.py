@@ -14,12 +14,15 @@ Format (keys beyond these may be added; readers ignore unknown keys)::
 first, then the ones the solver added.
 
 Reading is strict about the keys it knows (a file that breaks these is malformed, exit 2):
-``format``, if given, is exactly ``blokus-solo-solution/1`` (hand-written files may leave it
-out); ``variant`` is ``custom`` or a built-in variant; ``goal`` is place-all or max-score;
+no object has a key twice; ``format``, if given, is exactly ``blokus-solo-solution/1``
+(hand-written files may leave it out); ``variant`` is ``custom`` or a built-in variant
+(then the board has its size, every colour is one of its colours and has a start square,
+and the pieces are from its set); ``goal`` is place-all or max-score;
 ``status`` is solved, optimal, infeasible or unknown; ``rows``, ``cols``, ``existing`` and
 each colour's ``score`` are integers, the total ``score`` and ``bound`` integers or null;
 ``played``, ``all_placed`` and both ``monomino_last`` are true or false (the top-level one
-only with place-all). Keys left out make no claim.
+only with place-all, and then every played colour with pieces to place has a monomino
+among them). Keys left out make no claim.
 """
 
 from __future__ import annotations
@@ -27,31 +30,39 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from solver.board import Board
 from solver.checker import CheckReport, check_layout
-from solver.errors import InputError
+from solver.errors import InputError, located
+from solver.formats.text import read_text
 from solver.pieces import canonical_name
 from solver.position import ColourState, Placement, Position, sorted_pieces
-from solver.problem import GOALS
+from solver.problem import check_goal, check_monomino_last, check_monomino_left
 from solver.rules import shape_name
 from solver.solve import SolveResult
-from solver.variants import FULL_SET, colour_name
-from solver.variants import variant as builtin_variant
+from solver.variants import (
+    CUSTOM,
+    FULL_SET,
+    Variant,
+    check_piece_counts,
+    colour_name,
+    set_name,
+    variant_or_custom,
+)
 
 FORMAT = "blokus-solo-solution/1"
 STATUSES: tuple[str, ...] = ("solved", "optimal", "infeasible", "unknown")
 
 
-def result_to_json(result: SolveResult) -> dict:
+def result_to_json(result: SolveResult) -> dict[str, Any]:
     """A checked :class:`SolveResult` as the JSON-ready dictionary described above."""
     problem = result.problem
     pos = problem.position
     board = pos.board
-    final = result.report.final if result.report else pos
+    final = result.report.final if result.report and result.report.final else pos
     colours = []
     for state in pos.colours:
         added = (result.layout or {}).get(state.name, [])
@@ -89,7 +100,7 @@ def result_to_json(result: SolveResult) -> dict:
     }
 
 
-def _placement_json(board: Board, p: Placement) -> dict:
+def _placement_json(board: Board, p: Placement) -> dict[str, Any]:
     return {"piece": p.piece, "squares": board.names(p.squares)}
 
 
@@ -144,7 +155,7 @@ class SolutionFile:
     replay: dict[str, list[Placement]]
     position: Position
     layout: dict[str, list[Placement]]
-    data: dict
+    data: dict[str, Any]
 
     def _repr_svg_(self) -> str:
         """The board with every placement as SVG (:func:`solver.svg.board`), the
@@ -160,27 +171,56 @@ def read_solution(path: str | Path) -> SolutionFile:
     """Read a solution file written by :func:`write_json` (or by hand).
 
     Raises:
-        InputError: unreadable, not JSON, missing or malformed keys, unknown piece, colour
-            or square, a colour listed twice, start squares or pieces that the variant does
-            not have, placements that are not pieces of the set or overlap.
+        InputError: unreadable, not UTF-8, not JSON, a key given twice in one object,
+            missing or malformed keys, unknown piece, colour or square, a colour listed
+            twice, a size, colours or pieces that the variant does not have, placements
+            that are not pieces of the set or overlap.
     """
     path = str(path)
+    text = read_text(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise InputError(f"cannot read: {why}", path=path) from None
+        data = json.loads(text, object_pairs_hook=_Object.from_pairs)
     except json.JSONDecodeError as e:
         raise InputError(
             f"invalid JSON: {e.msg}", path=path, where=f"line {e.lineno}, column {e.colno}"
         ) from None
-    try:
+    with located(path=path):
+        twice = _key_twice(data)
+        if twice is not None:
+            raise InputError("this key is given twice in one object", where=twice)
         return _parse(data)
-    except InputError as e:
-        raise e.located(path=path) from None
 
 
-def _expect(value, kind: type, where: str, *, null: bool = False):
+class _Object(dict[str, Any]):
+    """A JSON object that remembers its first key given twice (``json`` keeps the last
+    value silently; every reader here refuses a key given twice)."""
+
+    twice: str | None = None
+
+    @classmethod
+    def from_pairs(cls, pairs: list[tuple[str, Any]]) -> _Object:
+        obj = cls()
+        for key, value in pairs:
+            if key in obj and obj.twice is None:
+                obj.twice = key
+            obj[key] = value
+        return obj
+
+
+def _key_twice(value: Any, where: str = "") -> str | None:
+    """The place (``colours[0].score``) of the first key given twice, in file order."""
+    if isinstance(value, _Object):
+        if value.twice is not None:
+            return f"{where}.{value.twice}" if where else value.twice
+        items = [(f"{where}.{k}" if where else k, v) for k, v in value.items()]
+    elif isinstance(value, list):
+        items = [(f"{where}[{k}]", v) for k, v in enumerate(value)]
+    else:
+        return None
+    return next((t for place, v in items if (t := _key_twice(v, place)) is not None), None)
+
+
+def _expect(value: Any, kind: type, where: str, *, null: bool = False) -> Any:
     """``value`` if it is a ``kind`` (a bool is not an int), or None if ``null`` allows it."""
     if value is None and null:
         return value
@@ -192,7 +232,9 @@ def _expect(value, kind: type, where: str, *, null: bool = False):
     return value
 
 
-def _expect_keys(entry: dict, kinds: dict, where: str = "") -> None:
+def _expect_keys(
+    entry: dict[str, Any], kinds: dict[str, tuple[type, bool]], where: str = ""
+) -> None:
     """Type-check the keys of ``entry`` that are present: name -> (type, null allowed)."""
     for key, (kind, null) in kinds.items():
         if key in entry:
@@ -208,7 +250,7 @@ _COLOUR_CLAIMS = {
 }
 
 
-def _check_header(data: dict):
+def _check_header(data: dict[str, Any]) -> Variant | None:
     """Check the format, variant, goal, status and the top-level claims' types.
 
     Returns:
@@ -219,14 +261,11 @@ def _check_header(data: dict):
             f"unknown format {data['format']!r}"[:100] + f" (this version reads {FORMAT})",
             where="format",
         )
-    name = _expect(data.get("variant", "custom"), str, "variant")
-    try:
-        variant = None if name.strip().lower() == "custom" else builtin_variant(name)
-    except InputError as e:
-        raise e.located(where="variant") from None
+    with located(where="variant"):
+        variant = variant_or_custom(_expect(data.get("variant", CUSTOM), str, "variant"))
     goal = _expect(data.get("goal", "place-all"), str, "goal")
-    if goal not in GOALS:
-        raise InputError(f"unknown goal {goal!r} (goals: {', '.join(GOALS)})"[:160], where="goal")
+    with located(where="goal"):
+        check_goal(goal)
     if "status" in data:
         status = _expect(data["status"], str, "status")
         if status not in STATUSES:
@@ -234,27 +273,28 @@ def _check_header(data: dict):
                 f"unknown status {status!r} (statuses: {', '.join(STATUSES)})"[:160], where="status"
             )
     _expect_keys(data, _TOP_CLAIMS)
-    if data.get("monomino_last") and goal != "place-all":
-        raise InputError(
-            "applies to goal place-all only (max-score counts the +5 bonus "
-            "whenever the monomino can be last)",
-            where="monomino_last",
-        )
+    with located(where="monomino_last"):
+        check_monomino_last(goal, bool(data.get("monomino_last")))
     return variant
 
 
-def _parse(data) -> SolutionFile:
+def _parse(data: Any) -> SolutionFile:
     _expect(data, dict, "top level")
     for key in ("rows", "cols", "colours"):
         if key not in data:
             raise InputError(f"missing key {key!r}")
     variant = _check_header(data)
-    board = Board(_expect(data["rows"], int, "rows"), _expect(data["cols"], int, "cols"))
+    rows, cols = _expect(data["rows"], int, "rows"), _expect(data["cols"], int, "cols")
+    if variant:
+        with located(where="rows"):
+            variant.check_size(rows, cols)
+    board = Board(rows, cols)
     blocked = _squares(board, _expect(data.get("blocked", []), list, "blocked"), "blocked")
     board = Board(board.rows, board.cols, frozenset(blocked))
-    if variant and (board.rows, board.cols) != (variant.rows, variant.cols):
-        raise InputError(f"{variant.name} is {variant.rows}x{variant.cols}", where="rows")
-    empty, replay, states, layout = [], {}, [], {}
+    empty: list[ColourState] = []
+    states: list[ColourState] = []
+    replay: dict[str, list[Placement]] = {}
+    layout: dict[str, list[Placement]] = {}
     for k, entry in enumerate(_expect(data["colours"], list, "colours")):
         where = f"colours[{k}]"
         _expect(entry, dict, where)
@@ -264,10 +304,9 @@ def _parse(data) -> SolutionFile:
             raise InputError(f"colour {name} is listed twice", where=f"{where}.name")
         start = entry.get("start")
         start_sq = _squares(board, [start], f"{where}.start")[0] if start is not None else None
-        if variant and start_sq != board.parse(variant.start_of(name)):
+        if variant and start_sq is None:
             raise InputError(
-                f"{name}'s start square in {variant.name} is {variant.start_of(name)}",
-                where=f"{where}.start",
+                f"a colour of {variant.name} needs a start square", where=f"{where}.start"
             )
         placements = [
             _placement(board, p, f"{where}.placements[{j}]")
@@ -279,7 +318,12 @@ def _parse(data) -> SolutionFile:
                 f"existing = {existing} but {len(placements)} placements", where=f"{where}.existing"
             )
         remaining = _pieces(entry.get("remaining", []), f"{where}.remaining")
-        _check_set(placements, remaining, variant.pieces if variant else FULL_SET, where)
+        with located(where=where):
+            check_piece_counts(
+                variant.pieces if variant else FULL_SET,
+                {"in placements": [p.piece for p in placements], "in remaining": remaining},
+                set_name(variant),
+            )
         setup = placements[:existing] if start_sq is None else []
         _setup_shapes(board, setup, where)
         empty.append(
@@ -301,60 +345,40 @@ def _parse(data) -> SolutionFile:
         )
         layout[name] = placements[existing:]
     bonus = variant.bonus if variant else True
-    name = variant.name if variant else "custom"
+    name = variant.name if variant else CUSTOM
+    position = Position(board, tuple(states), bonus=bonus, variant=name)
+    if data.get("monomino_last"):
+        played = [e["name"] for e in data["colours"] if e.get("played", True)]
+        with located(where="monomino_last"):
+            check_monomino_left(position, [colour_name(c) for c in played])
     return SolutionFile(
-        Position(board, tuple(empty), bonus=bonus, variant=name),
-        replay,
-        Position(board, tuple(states), bonus=bonus, variant=name),
-        layout,
-        data,
+        Position(board, tuple(empty), bonus=bonus, variant=name), replay, position, layout, data
     )
 
 
-def _colour(text, where: str, variant) -> str:
-    try:
+def _colour(text: object, where: str, variant: Variant | None) -> str:
+    with located(where=where):
         name = colour_name(str(_expect(text, str, where)))
-    except InputError as e:
-        raise e.located(where=where) from None
-    if variant and name not in variant.colours:
-        raise InputError(f"{variant.name} has no colour {name}", where=where)
+        if variant:
+            variant.check_colour(name)
     return name
 
 
-def _pieces(names, where: str) -> list[str]:
-    try:
+def _pieces(names: object, where: str) -> list[str]:
+    with located(where=where):
         return [canonical_name(str(p)) for p in _expect(names, list, where)]
-    except InputError as e:
-        raise e.located(where=where) from None
 
 
-def _check_set(
-    placements: list[Placement], remaining: list[str], pieces: Counter, where: str
-) -> None:
-    used = Counter(p.piece for p in placements) + Counter(remaining)
-    for name, n in used.items():
-        if n > pieces[name]:
-            raise InputError(
-                f"piece {name} appears {n} times (placed and remaining); the set has "
-                f"{pieces[name]}",
-                where=where,
-            )
-
-
-def _squares(board: Board, names, where: str) -> list[int]:
-    try:
+def _squares(board: Board, names: list[object], where: str) -> list[int]:
+    with located(where=where):
         return [board.parse(str(n)) for n in names]
-    except InputError as e:
-        raise e.located(where=where) from None
 
 
-def _placement(board: Board, entry, where: str) -> Placement:
-    _expect(entry, dict, where)
-    try:
-        piece = canonical_name(str(entry.get("piece")))
-    except InputError as e:
-        raise e.located(where=where) from None
-    names = _expect(entry.get("squares"), list, f"{where}.squares")
+def _placement(board: Board, entry: object, where: str) -> Placement:
+    fields: dict[str, Any] = _expect(entry, dict, where)
+    with located(where=where):
+        piece = canonical_name(str(fields.get("piece")))
+    names = _expect(fields.get("squares"), list, f"{where}.squares")
     squares = frozenset(_squares(board, names, where))
     if len(squares) != len(names):
         raise InputError(f"a square is listed twice in {','.join(map(str, names))}", where=where)
