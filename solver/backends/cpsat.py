@@ -67,22 +67,30 @@ import math
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
+from solver.backends.base import (
+    BackendResult,
+    Cancel,
+    Layout,
+    SolveOptions,
+    Status,
+    layout_score,
+)
 from solver.board import Board, neighbour_table
 from solver.errors import InputError
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.placements import PlacementTable, placements_for
-from solver.position import Placement, Position
+from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
-from solver.solve import BackendResult, SolveOptions, layout_score
 
 MONOMINO_INDEX = PIECES[MONOMINO].index
 
@@ -110,6 +118,13 @@ def corner_squares(table: PlacementTable, board: Board) -> np.ndarray:
     dup = np.zeros_like(bad)
     dup[:, 1:] = cand[:, 1:] == cand[:, :-1]
     return np.where(dup, -1, cand)
+
+
+def roots(state: ColourState) -> frozenset[int]:
+    """A colour's root squares: its squares, or its start square while it has none."""
+    if state.squares or state.start is None:
+        return state.squares
+    return frozenset({state.start})
 
 
 def root_distance(board: Board, roots: frozenset[int]) -> np.ndarray:
@@ -217,19 +232,19 @@ class ColourModel:
 
     name: str
     table: PlacementTable
-    x: list
+    x: list[cp_model.IntVar]
     corners: np.ndarray
     mono: np.ndarray
     last: np.ndarray
     indptr: np.ndarray
     indices: np.ndarray
     edges: np.ndarray
-    cover: dict = field(default_factory=dict)
-    cover_rest: dict = field(default_factory=dict)
+    cover: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    cover_rest: dict[int, cp_model.IntVar] = field(default_factory=dict)
     mono_last: bool = False
-    bonus: object = None
-    all_placed: object = None
-    _touching: dict = field(default_factory=dict)
+    bonus: cp_model.IntVar | None = None
+    all_placed: cp_model.IntVar | None = None
+    _touching: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.var_index = np.fromiter((v.index for v in self.x), dtype=np.int64, count=len(self.x))
@@ -332,7 +347,11 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
             cm.bonus = model.new_bool_var(f"{colour}_bonus")
             model.add_implication(cm.bonus, cm.all_placed)
     # the literals that switch the monomino-last requirements off: none, or "no bonus"
-    claim = [] if strict else [cm.bonus.Not()] if may_claim else None
+    claim: list[cp_model.LiteralT] | None = None
+    if strict:
+        claim = []
+    elif cm.bonus is not None:  # (set exactly when the colour may claim the bonus)
+        claim = [cm.bonus.Not()]
 
     counts = [
         (name, cm.table.piece == PIECES[name].index, k)
@@ -349,7 +368,7 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
     _add_edge_constraints(model, position, cm)
 
     if not state.squares and wanted:
-        start = cm.cover.get(state.start)
+        start = None if state.start is None else cm.cover.get(state.start)
         if problem.goal == "place-all":
             if start is None:
                 raise _Infeasible(f"no piece of {colour} fits on its start square")
@@ -378,7 +397,7 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
             model.add_bool_or([x[i].Not()] + [cm.cover[s] for s in corner if s in cm.cover])
         if claim is not None:
             rest = [cm.cover_rest[s] for s in corner if s in cm.cover_rest]
-            model.add_bool_or([x[i].Not()] + claim + rest)
+            model.add_bool_or([x[i].Not(), *claim, *rest])
     return cm
 
 
@@ -454,7 +473,7 @@ def add_guide_penalties(
     penalties = []
     for cm in colours:
         state = problem.position.colour(cm.name)
-        dist = root_distance(problem.position.board, state.squares or frozenset([state.start]))
+        dist = root_distance(problem.position.board, roots(state))
         sq = cm.table.squares
         nearest = np.where(sq >= 0, dist[np.maximum(sq, 0)], 1 << 20).min(axis=1)
         cover = cm.cover_rest or cm.cover
@@ -468,7 +487,7 @@ def add_guide_penalties(
                 for s in cm.corners[i]
                 if s >= 0 and dist[s] < nearest[i] and int(s) in cover
             ]
-            model.add_bool_or([cm.x[i].Not(), pen[name]] + down)
+            model.add_bool_or([cm.x[i].Not(), pen[name], *down])
         penalties += list(pen.values())
     return penalties
 
@@ -580,7 +599,7 @@ def add_cuts(
     near = [cm.x[int(q)] for q in island_neighbours(cm, island, without_last)]
     guard = [cm.bonus.Not()] if without_last and cm.bonus is not None else []
     for p in island:
-        model.add_bool_or([cm.x[p].Not()] + guard + near)
+        model.add_bool_or([cm.x[p].Not(), *guard, *near])
     return len(island)
 
 
@@ -605,15 +624,15 @@ def separator(
     """
     board = position.board
     state = position.colour(cm.name)
-    roots = set(state.squares) or {state.start}
+    root = roots(state)
     cover = cm.cover_rest if without_last else cm.cover
     rows = [i for i in chosen if not (without_last and cm.last[i])]
     own = {i: [int(s) for s in cm.table.squares[i] if s >= 0] for i in rows}
     covered = {s for i in rows for s in own[i]}
     source = {s for i in island for s in own[i]}
     lost = {i for c in islands(cm, np.array(rows, dtype=np.int64), without_last) for i in c}
-    sink = roots | {s for i in rows if i not in lost for s in own[i]}
-    nodes = set(cover) | roots
+    sink = root | {s for i in rows if i not in lost for s in own[i]}
+    nodes = set(cover) | root
     inf = 1 << 30
     # node-split residual graph: 2*s = in, 2*s + 1 = out; -1 = source, -2 = sink
     residual: dict[int, dict[int, int]] = {}
@@ -623,7 +642,7 @@ def separator(
         residual.setdefault(v, {}).setdefault(u, 0)
 
     for sq in nodes:
-        arc(2 * sq, 2 * sq + 1, inf if sq in covered or sq in roots else 1)
+        arc(2 * sq, 2 * sq + 1, inf if sq in covered or sq in root else 1)
         for n in board.edge_neighbours[sq] + board.corner_neighbours[sq]:
             if n in nodes:
                 arc(2 * sq + 1, 2 * n, inf)
@@ -631,9 +650,8 @@ def separator(
         arc(-1, 2 * sq, inf)
     for sq in sink:
         arc(2 * sq + 1, -2, inf)
-    flow = 0
     while True:
-        parent = {-1: None}
+        parent: dict[int, int | None] = {-1: None}
         queue = [-1]
         for u in queue:
             for v, c in residual[u].items():
@@ -644,17 +662,17 @@ def separator(
                 break
         if -2 not in parent:
             break
-        v, path = -2, []
-        while parent[v] is not None:
-            path.append((parent[v], v))
-            v = parent[v]
+        path: list[tuple[int, int]] = []
+        head, tail = -2, parent[-2]
+        while tail is not None:
+            path.append((tail, head))
+            head, tail = tail, parent[tail]
         push = min(residual[u][w] for u, w in path)
         if push >= inf:
             return None
         for u, w in path:
             residual[u][w] -= push
             residual[w][u] += push
-        flow += push
     reached = set(parent)
     inside = [sq for sq in nodes if 2 * sq + 1 in reached]
     cut = [sq for sq in nodes if 2 * sq in reached and 2 * sq + 1 not in reached]
@@ -728,7 +746,7 @@ class _Verdict:
 
     layout: dict[str, list[Placement]]  # island pieces dropped
     islands: int
-    score: int | None  # max-score: the score of ``layout``
+    score: int  # max-score: the score of ``layout`` (0 in place-all: not computed)
 
 
 class _Search:
@@ -748,7 +766,8 @@ class _Search:
     def examine(self, values: np.ndarray) -> _Verdict:
         """Check one solution (CP-SAT values by variable index) and queue its cuts."""
         self.solutions += 1
-        layout, found = {}, 0
+        layout: Layout = {}
+        found = 0
         for cm in self.built.colours:
             chosen = np.flatnonzero(values[cm.var_index] > 0)
             full = islands(cm, chosen)
@@ -761,7 +780,7 @@ class _Search:
             found += len(cuts)
             dropped = {i for c in full for i in c}
             layout[cm.name] = [cm.table.placement(int(i)) for i in chosen if int(i) not in dropped]
-        score = layout_score(self.problem, layout) if self.max_score else None
+        score = layout_score(self.problem, layout) if self.max_score else 0
         verdict = _Verdict(layout, found, score)
         if self.max_score and (self.best is None or score > self.best.score):
             self.best = verdict
@@ -794,22 +813,23 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
     def on_solution_callback(self) -> None:
         search = self.search
         verdict = search.examine(np.asarray(self.response_proto.solution, dtype=np.int64))
+        best = search.best
         if not search.max_score:
             if not verdict.islands:
                 self.stop_search()
-        elif search.best.score >= search.built.score_bound(self.best_objective_bound):
+        elif best is not None and best.score >= search.built.score_bound(self.best_objective_bound):
             self.stop_search()  # a legal layout reaches the relaxation's bound
 
 
 def _solve_interruptibly(
     solver: cp_model.CpSolver, model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback
-) -> int:
+) -> cp_model.CpSolverStatus:
     """``solver.solve(model, callback)``; in the main thread it runs in a helper thread so
     that Ctrl-C reaches Python at once: the search is stopped, then KeyboardInterrupt is
     re-raised (CP-SAT's own SIGINT handling is off, see :func:`_configure`)."""
     if threading.current_thread() is not threading.main_thread():
         return solver.solve(model, callback)
-    status: list[int] = []
+    status: list[cp_model.CpSolverStatus] = []
     thread = threading.Thread(
         target=lambda: status.append(solver.solve(model, callback)), daemon=True
     )
@@ -824,7 +844,7 @@ def _solve_interruptibly(
 
 
 @contextmanager
-def _stopped_by(cancel: threading.Event | None, solver: cp_model.CpSolver):
+def _stopped_by(cancel: Cancel | None, solver: cp_model.CpSolver) -> Iterator[None]:
     """While the block runs, a watcher thread stops the solver when ``cancel`` is set."""
     if cancel is None:
         yield
@@ -849,7 +869,7 @@ def _stopped_by(cancel: threading.Event | None, solver: cp_model.CpSolver):
 def solve(
     problem: Problem,
     options: SolveOptions,
-    cancel: threading.Event | None = None,
+    cancel: Cancel | None = None,
     *,
     guide: bool = True,
     cut_kind: str = "both",
@@ -884,7 +904,7 @@ def solve(
     """
     started = time.perf_counter()
     extra = parse_params(options.params)
-    stats = {
+    stats: dict[str, Any] = {
         "literals": 0,
         "constraints": 0,
         "iterations": 0,
@@ -904,7 +924,7 @@ def solve(
     search = _Search(problem, built, cut_kind)
     max_score = search.max_score
     bound: int | None = None
-    status_name = "unknown"
+    status_name: Status = "unknown"
     while True:
         left = None
         if options.time_limit is not None:
@@ -940,7 +960,7 @@ def solve(
         if max_score:
             b = built.score_bound(solver.best_objective_bound)
             bound = b if bound is None else min(bound, b)
-            if search.best.score >= bound:
+            if search.best is not None and search.best.score >= bound:
                 status_name = "optimal"
                 break
         elif search.connected is not None:
@@ -965,6 +985,6 @@ def solve(
         if status_name != "optimal":
             status_name = "solved"
         return BackendResult(status_name, search.best.layout, bound, stats)
-    if status_name == "solved":
+    if status_name == "solved" and search.connected is not None:
         return BackendResult("solved", search.connected.layout, None, stats)
     return BackendResult(status_name, None, None, stats)
