@@ -10,13 +10,13 @@ ones) that :func:`reachable` keeps:
 * "covered" literal ``cover[c, s] == sum of x[p] over the placements of c covering s``;
   no overlap: per square, ``AtMostOne(cover[c, s] over the colours)``;
 * no shared edge: per (colour, grid edge) one ``AtMostOne`` over the placements covering
-  either end (GUIDE section 5: about 10x fewer constraints than pairwise clauses);
+  either end (far fewer constraints than pairwise clauses);
 * first piece: a colour with no squares covers its start square (always in "place-all", if
   it places anything in "max-score");
 * local corner support (redundant, NOT connectivity): a placement that is not playable now
   implies ``BoolOr(cover[c, s] for the squares s that share a corner but no edge with it)``.
 
-Connectivity is added lazily (GUIDE section 5: local support alone lets islands float). Every
+Connectivity is added lazily (local support alone lets islands float). Every
 solution CP-SAT reports is checked in a solution callback: the corner-contact graph of each
 colour's chosen placements is searched from its roots (chosen placements playable now).
 Each component C that reaches no root (an island) gives two valid cuts, added before the
@@ -30,10 +30,7 @@ next solve (hinted with the last solution):
   path from C's squares to the roots meets, and the region S on C's side:
   ``OR(cover[b], b in S) => OR(cover[n], n in Sep)``. Valid because a chain of corner
   contacts is a king path of covered squares. It forbids every arrangement in a pocket at
-  once. *Measured* on 12 hard real Classic endgame checks (40-55 pieces played): with
-  placement cuts alone 8 of 12 were still unknown after 10 s (18-97 re-solves); with both
-  cuts all 12 answered in 0.1-4.4 s (2-8 re-solves). On a sample of 104 endgame checks from
-  the shared games, all answered, in 5 s at most.
+  once.
 
 The loop ends when a layout has no island, when CP-SAT proves the model infeasible (a proof
 for the real problem, since every constraint and cut is valid), or at the time limit.
@@ -43,11 +40,7 @@ chosen placement has no covered corner square strictly nearer its colour's roots
 "place-all" the model minimises the penalties; in "max-score" it maximises
 ``scale * score - penalties`` (score first). This changes no answer (feasibility and the
 best score are those of the same relaxation) but makes CP-SAT build layouts outwards from
-the roots. *Measured* (Classic, blue alone, 21 pieces, monomino last, 2 workers, 6 seeds):
-without it 2 of 6 seeds solved within 120 s (up to 31 re-solves, 1,000 cuts); with it 6 of 6
-in 5-8 s, without a single cut. (Also tried, no better or worse: per-piece order-of-play
-labels, a complete formulation: 0 of 4 seeds in 120 s; Chebyshev ring constraints;
-translated square cuts.)
+the roots.
 
 With ``monomino_last`` (and for the +5 bonus in "max-score") one monomino is held back
 (:func:`split_last_monomino`): a legal order ends with a monomino m iff m is not the
@@ -59,6 +52,8 @@ colour's graph without the held-back monomino is also checked from its roots, wi
 that leave the held-back copy out; the held-back monomino needs corner contact with
 another piece of the colour and never covers the start square. In "max-score" those
 requirements are enforced only if the colour's "bonus claimed" literal is true.
+
+The measurements behind these choices are in ``results/cpsat_notes.md``.
 """
 
 from __future__ import annotations
@@ -149,9 +144,6 @@ def reachable(
     With ``last`` (shape (P,), bool: the rows of the monomino that must be placed last, see
     :func:`split_last_monomino`) the chains may not pass through those rows, and such a row
     is kept only if it is playable or touches a reached row.
-
-    *Measured*: Classic game classic-L2-s58 after 50 pieces, red: 711 placements, 402 kept;
-    with placement cuts only, unknown after 60 s before, solved in 0.4 s after.
 
     Returns:
         Shape (P,), bool.

@@ -1086,9 +1086,9 @@ def run(
                     st[S_DEPTH] = d + 1
                     st[S_CHTOP] = top
                     p = ch[lo]
-                    # entering a child is written out here and in the backtrack below:
-                    # *measured*, a shared @njit helper (even inline="always") made the
-                    # kernel 15-20% slower (junior-L7-4-s102 move 20 orange: 0.51 -> 0.61 s)
+                    # entering a child is written out here and in the backtrack below: a
+                    # shared @njit helper, even inline="always", made the kernel 15-20%
+                    # slower (results/search_notes.md)
                     if p >= 0:
                         _apply_placement(
                             p,

@@ -20,9 +20,8 @@ constraint. The groups tried are those one or two board symmetries generate.
 This is a restriction, not a reformulation: a layout found is a real layout (the rule
 checker re-checks the expanded layout like any other), but "no symmetric layout" says
 nothing about the puzzle, so :func:`solve` reports it as "unknown", never "infeasible".
-*Measured*: Classic, all four colours, all 84 pieces, each monomino last: found by CP-SAT on
-the quarter-turn reduction in 15-36 s (``benchmarks/solo_84.py``), where neither the
-CP-SAT model of the whole problem nor the search finds anything in minutes.
+It is how the 84-piece solo puzzle is solved (``benchmarks/solo_84.py``; figures in
+``results/cpsat_notes.md``).
 """
 
 from __future__ import annotations
@@ -218,13 +217,9 @@ def solve(
     """Look for a layout that the best :func:`colour_symmetries` maps onto itself, with
     CP-SAT on the reduced problem (:func:`solver.backends.cpsat.solve` plus
     :func:`add_orbit_constraints`): ``options.workers`` single-worker CP-SAT runs with
-    seeds ``seed``, ``seed + 1``, ... in threads; the first answer stops the others.
-
-    Single-worker runs because, *measured* on the 84-piece Classic puzzle (each colour's
-    monomino last, 2 cores): one CP-SAT worker solved seeds 0-3 in 15-36 s, while one
-    2-worker run needed 133 s (seed 0) and more than 540 s (seed 1); without the steering
-    penalties (:func:`solver.backends.cpsat.add_guide_penalties`) seeds 0 and 1 were unknown
-    after 300 s.
+    seeds ``seed``, ``seed + 1``, ... raced in threads; the first answer stops the others
+    (several seeds of one worker each found layouts much sooner than one run with several
+    workers: ``results/cpsat_notes.md``).
 
     Returns:
         "solved" with the expanded layout (every played colour), or "unknown": the time
