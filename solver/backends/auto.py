@@ -68,7 +68,7 @@ def solve(
     started = time.perf_counter()
     entrants = [FIRST]
     race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
-    race.enter(lambda stop: FIRST.solve(problem, options, stop), name=f"auto-{FIRST.name}")
+    race.enter(_runner(FIRST, problem, options), name=f"auto-{FIRST.name}")
     alone = options.tuning.auto.search_alone
     race.wait(alone if options.time_limit is None else min(alone, options.time_limit))
     left = _seconds_left(options.time_limit, started)
