@@ -1,5 +1,5 @@
-""" "First proven answer wins": entrants run side by side in threads, and the first answer
-that settles the question stops the others.
+"""The "first proven answer wins" race: entrants run side by side in threads, and the first
+answer that settles the question stops the others.
 
 Used by "auto" (the search, then CP-SAT and other backends beside it), by the exact
 search's portfolio of value orders, and by the symmetric backend's CP-SAT seeds. The

@@ -461,35 +461,20 @@ def _state(
     )
 
 
-def _build(
-    problem: Problem,
-    mode: int,
-    limit: int = 0,
-    up_to_symmetry: bool = False,
-    seed: int = 0,
-    tuning: SearchTuning = SearchTuning(),
-) -> _Search:
-    """The kernel's parameters and arrays for a problem, in ``mode`` (``core.FIND``,
-    ``COUNT`` or ``MAXSCORE``), ``limit`` as ``core.P_LIMIT``; ``seed`` != 0 shuffles the
-    order of the children among placements of equal size (the search stays complete and
-    counts stay exact)."""
-    position = problem.position
+def _tables(
+    position: Position,
+    roles: _Roles,
+    pl: _PlacementArrays,
+    colours: _ColourArrays,
+    gperm: np.ndarray,
+) -> core.Tables:
+    """The read-only arrays: placements and their indexes, geometry, colours' roles."""
     board = position.board
-    roles = _roles(problem, mode)
-    pl = _placement_arrays(position, roles, seed)
-    # "place-all": a remaining piece that fits nowhere decides it at once
-    infeasible = roles.infeasible or (mode != core.MAXSCORE and pl.some_piece_fits_nowhere)
     ncol = len(roles.playing)
     cov_ptr, cov_idx = _cover_lists(pl, ncol, board.size)
     pp_ptr, pp_idx = _piece_lists(pl, ncol)
     edge_nb, corner_nb, king_nb = _geometry(board.rows, board.cols)
-    colours = _colour_arrays(position, roles)
-    gperm = np.array(
-        position_symmetries(position) if up_to_symmetry else [np.arange(board.size)],
-        dtype=np.int32,
-    )
-    blk = _blocks(board.rows, board.cols)
-    tables = core.Tables(
+    return core.Tables(
         pl_sq=pl.squares,
         pl_col=pl.colour,
         pl_piece=pl.piece,
@@ -504,7 +489,7 @@ def _build(
         psize=_PIECE_SIZE,
         pextra=_PIECE_EXTRA,
         pl_bx=pl.extra,
-        blk=blk,
+        blk=_blocks(board.rows, board.cols),
         start=colours.start,
         own0=colours.own0,
         monoin=np.array(
@@ -517,9 +502,34 @@ def _build(
         comp=np.zeros(board.size, dtype=np.int32),  # component memo: off (see _with_memo)
         rmult=np.zeros(core.NPIECES + 1, dtype=np.int64),
     )
+
+
+def _build(
+    problem: Problem,
+    mode: int,
+    limit: int = 0,
+    up_to_symmetry: bool = False,
+    seed: int = 0,
+    tuning: SearchTuning = SearchTuning(),
+) -> _Search:
+    """The kernel's parameters and arrays for a problem, in ``mode`` (``core.FIND``,
+    ``COUNT`` or ``MAXSCORE``), ``limit`` as ``core.P_LIMIT``; ``seed`` != 0 shuffles the
+    order of the children among placements of equal size (the search stays complete and
+    counts stay exact)."""
+    position = problem.position
+    nsq = position.board.size
+    roles = _roles(problem, mode)
+    pl = _placement_arrays(position, roles, seed)
+    # "place-all": a remaining piece that fits nowhere decides it at once
+    infeasible = roles.infeasible or (mode != core.MAXSCORE and pl.some_piece_fits_nowhere)
+    colours = _colour_arrays(position, roles)
+    gperm = np.array(
+        position_symmetries(position) if up_to_symmetry else [np.arange(nsq)], dtype=np.int32
+    )
+    tables = _tables(position, roles, pl, colours, gperm)
     n_pl = len(pl.piece)
-    max_cov = int(np.max(np.diff(cov_ptr))) if n_pl else 0
-    state = _state(colours, n_pl, max_cov, board.size, len(gperm), int(blk.max()) + 1)
+    max_cov = int(np.max(np.diff(tables.cov_ptr))) if n_pl else 0
+    state = _state(colours, n_pl, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1)
     return _Search(
         roles.playing,
         roles.held,
