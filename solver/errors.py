@@ -1,9 +1,11 @@
-"""Errors raised for bad input.
+"""Errors this package raises on purpose.
 
 Every problem with user input (a puzzle file, a game record, a solution file, a square name)
 is raised as :class:`InputError` or one of its subclasses. The command line prints
 ``str(error)`` as a single line and exits with status 2, so the message must name the file
 and the place (line, key, move number, square) and say what is wrong.
+
+:class:`SolverBug` is the other kind: a backend's answer that the rule checker refuses.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from contextlib import contextmanager
 
 
 class BlokusError(ValueError):
-    """Base class of every error this package raises on purpose."""
+    """Base class of the errors this package raises about its input."""
 
 
 class InputError(BlokusError):
@@ -64,3 +66,9 @@ class PieceError(InputError):
 
 class RuleError(InputError):
     """A placement that breaks a rule of the game (overlap, edge contact, no corner contact...)."""
+
+
+class SolverBug(RuntimeError):
+    """A backend's answer that the rule checker refuses, or a claim its kind of backend
+    cannot make (a "no" from one that only finds layouts). Never shown as an answer: it
+    is a bug in the backend, not in the input."""

@@ -178,11 +178,11 @@ def placements_for(position: Position, colour: str) -> PlacementTable:
     keep = fitting_rows(position, colour)
     _, attach = colour_masks(position, colour)
     squares = table.squares[keep]
-    playable = np.where(squares < 0, False, attach[squares]).any(axis=1)
+    playable = np.asarray(np.where(squares < 0, False, attach[squares]).any(axis=1))
     return PlacementTable(board.rows, board.cols, table.piece[keep], squares, playable)
 
 
 def legal_moves(position: Position, colour: str) -> list[Placement]:
     """Every legal next move of a colour, as placements (one per distinct piece)."""
     table = placements_for(position, colour)
-    return [table.placement(i) for i in np.flatnonzero(table.playable)]
+    return [table.placement(int(i)) for i in np.flatnonzero(table.playable)]

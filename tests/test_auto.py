@@ -10,10 +10,17 @@ import conftest
 import pytest
 
 from solver.backends import auto, cpsat, search
+from solver.backends.tuning import AutoTuning, Tuning
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.solve import SolveOptions, solve
 
 PUZZLES = conftest.PUZZLES
+
+
+def alone_for(seconds: float) -> Tuning:
+    """Tuning with the search alone for ``seconds`` before the others join it."""
+    return Tuning(auto=AutoTuning(search_alone=seconds))
+
 
 # Both Duo colours place all 42 pieces: neither backend answers this within seconds.
 HARD = parse_puzzle('variant = "duo"\n', "duo-both.toml")
@@ -32,33 +39,30 @@ def test_auto_gives_the_search_answer_when_the_search_is_quick(name):
 
 
 @pytest.mark.parametrize("name", ["max-score-5x5", "two-colours-7x7-crowded", "ring-6x6"])
-def test_race_from_the_start_gives_a_proven_answer(name, monkeypatch):
+def test_race_from_the_start_gives_a_proven_answer(name):
     """With no time alone for the search, CP-SAT runs beside it from the start; whichever
     answers first, the status and score are those of the search alone."""
-    monkeypatch.setattr(auto, "SEARCH_ALONE", 0.0)
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     alone = solve(problem, SolveOptions(backend="search"))
-    result = solve(problem, SolveOptions(backend="auto", time_limit=60))
+    result = solve(problem, SolveOptions(backend="auto", time_limit=60, tuning=alone_for(0.0)))
     assert result.backend in ("search", "cpsat")
     assert result.status == alone.status
     assert result.score == alone.score
 
 
-def test_auto_time_limit_gives_unknown_from_every_backend(monkeypatch):
-    monkeypatch.setattr(auto, "SEARCH_ALONE", 0.5)
+def test_auto_time_limit_gives_unknown_from_every_backend():
     started = time.perf_counter()
-    result = solve(HARD, SolveOptions(backend="auto", time_limit=2))
+    result = solve(HARD, SolveOptions(backend="auto", time_limit=2, tuning=alone_for(0.5)))
     assert result.status == "unknown" and result.layout is None
     assert result.backend == "search+cpsat+symmetric"  # Duo: the half turn swaps colours
     assert set(result.stats) == {"search", "cpsat", "symmetric"}
     assert time.perf_counter() - started < 20
 
 
-def test_auto_max_score_combines_layout_and_bound(monkeypatch):
+def test_auto_max_score_combines_layout_and_bound():
     """Stopped early, max-score keeps the better checked layout and the lower bound."""
-    monkeypatch.setattr(auto, "SEARCH_ALONE", 0.5)
     problem = parse_puzzle('variant = "duo"\ngoal = "max-score"\n', "duo-max.toml")
-    result = solve(problem, SolveOptions(backend="auto", time_limit=3))
+    result = solve(problem, SolveOptions(backend="auto", time_limit=3, tuning=alone_for(0.5)))
     assert result.status in ("solved", "optimal")
     assert result.report is not None and result.report.legal
     assert result.bound is not None and result.score <= result.bound

@@ -12,6 +12,7 @@ import pytest
 from brute import brute_count, brute_layouts, orbits
 
 from solver.backends import search
+from solver.backends.tuning import SearchTuning
 from solver.board import Board
 from solver.checker import check_layout
 from solver.errors import InputError
@@ -148,14 +149,14 @@ def test_symmetric_position_has_fewer_orbits():
 
 
 @pytest.mark.parametrize("strong,piece_branch", list(itertools.product((0, 1), (0, 1))))
-def test_search_options_keep_counts_exact(monkeypatch, strong, piece_branch):
-    monkeypatch.setattr(search, "STRONG", strong)
-    monkeypatch.setattr(search, "PIECE_BRANCH", piece_branch)
-    assert search.count(problem(one_colour(5, "a5", ("V3", "L5", "I3", "2")))).count == 104
+def test_search_options_keep_counts_exact(strong, piece_branch):
+    tuning = SearchTuning(strong=strong, piece_branch=bool(piece_branch))
+    pos = one_colour(5, "a5", ("V3", "L5", "I3", "2"))
+    assert search.count(problem(pos), tuning=tuning).count == 104
     for name in ("two colours blocked", "existing squares", "junior copies"):
         pos = CASES[name]()
         colours = ("blue",) if name == "existing squares" else tuple(c.name for c in pos.colours)
-        assert search.count(problem(pos, colours)).count == brute_count(pos, colours)
+        assert search.count(problem(pos, colours), tuning=tuning).count == brute_count(pos, colours)
 
 
 def test_count_limit_stops_early():
@@ -278,10 +279,10 @@ def test_portfolio_members_count_the_same():
     colours = ("blue", "red")
     built = search._build(problem(pos, colours), search.core.COUNT)
     expected = brute_count(pos, colours)
-    for late, seed in ((0, 0),) + search.PORTFOLIO:
+    for late, seed in ((0, 0),) + SearchTuning().portfolio:
         member = built.clone(late, seed)
         code, _ = search._run(member, None)
-        assert code == search.core.DONE and int(member.fix[0]) == expected
+        assert code == search.core.DONE and int(member.state.fix[0]) == expected
 
 
 def test_portfolio_cuts_a_heavy_tail():

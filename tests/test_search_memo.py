@@ -2,7 +2,7 @@
 
 The memo only runs when the plain search has not ended after a first chunk of nodes, which
 never happens on boards small enough for brute force; these tests set the chunk to one
-node (``search.FIRST_CHUNK``) so that every place-all and max-score solve below goes
+node (``SearchTuning.first_chunk``) so that every place-all and max-score solve below goes
 through it, and check that it did (``stats["components"]``). Positions are built so that
 the colour's reach splits into separate components: a vertical domino at the top of a
 3-row board walls off the columns on either side of it (the squares sharing an edge with
@@ -12,6 +12,7 @@ it are not allowed), leaving an attach square on each side of the bottom row.
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 import conftest
 import pytest
@@ -20,18 +21,16 @@ from hypothesis import strategies as st
 from test_search import brute_layouts, brute_max_score
 
 from solver.backends import search
+from solver.backends.tuning import SearchTuning, Tuning
 from solver.board import Board
 from solver.pieces import PIECE_NAMES, PIECES
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
 from solver.solve import SolveOptions, solve
 
-OPTIONS = SolveOptions(backend="search", time_limit=60)
-
-
-@pytest.fixture(autouse=True)
-def memo_path(monkeypatch):
-    monkeypatch.setattr(search, "FIRST_CHUNK", 1)
+#: the memo from the second node on
+MEMO_AT_ONCE = Tuning(search=SearchTuning(first_chunk=1))
+OPTIONS = SolveOptions(backend="search", time_limit=60, tuning=MEMO_AT_ONCE)
 
 
 def walled(cols: int, pieces, blocked=(), bonus=True, walls=None) -> Position:
@@ -91,7 +90,7 @@ def test_max_score_with_memo_matches_brute_force(name):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_place_all_with_memo_matches_brute_force(name):
     pos = CASES[name]()
-    result = solve(Problem(pos, ("blue",), "place-all"), SolveOptions(backend="search", workers=1))
+    result = solve(Problem(pos, ("blue",), "place-all"), replace(OPTIONS, workers=1))
     assert result.stats["components"] >= 2
     assert result.status == ("solved" if brute(name)[1] else "infeasible")
 
@@ -191,13 +190,12 @@ def game_position(name: str, placements: int) -> Position:
         ("junior-L1-s104", "purple", -7),
     ],
 )
-def test_real_junior_endgames(monkeypatch, game, colour, score):
+def test_real_junior_endgames(game, colour, score):
     """Place-all is infeasible (CP-SAT agrees) and the best leaves ``-score`` squares.
     Checked without the memo: the plain place-all search (no memo, no max-score code) on
     the remaining pieces minus each multiset of smaller area is infeasible for every one
     (area 1-2 for junior-L2-s105 orange, 1-6 for junior-L1-s104 purple: 48 searches),
     and a layout leaving ``-score`` squares exists (CP-SAT gives no proof in 150 s)."""
-    monkeypatch.setattr(search, "FIRST_CHUNK", 2000)
     pos = game_position(game, 20)
     options = SolveOptions(backend="search", time_limit=30)
     assert solve(Problem(pos, (colour,), "place-all"), options).status == "infeasible"
@@ -205,10 +203,9 @@ def test_real_junior_endgames(monkeypatch, game, colour, score):
     assert best.status == "optimal" and best.score == best.bound == score
 
 
-def test_time_limit_on_the_memo_path(monkeypatch):
+def test_time_limit_on_the_memo_path():
     """Stopped early, max-score gives its best layout with a bound, never a false optimum;
     place-all gives "unknown", never "infeasible"."""
-    monkeypatch.setattr(search, "FIRST_CHUNK", 2000)
     pos = game_position("junior-L2-s105", 20)
     options = SolveOptions(backend="search", time_limit=0.05)
     best = solve(Problem(pos, ("orange",), "max-score"), options)

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from solver.backends import auto
 from solver.backends.symmetric import colour_symmetries
+from solver.backends.tuning import AutoTuning, Tuning
 from solver.board import Board
 from solver.cli.commands import main
 from solver.errors import InputError
@@ -128,12 +128,12 @@ def test_cli_symmetric_unknown_says_why_and_refusal_is_one_line(tmp_path):
     assert result.stderr.count("\n") == 1 and "no board symmetry" in result.stderr
 
 
-def test_auto_brings_in_the_symmetric_reduction(monkeypatch):
+def test_auto_brings_in_the_symmetric_reduction():
     """The 8x8 four-colour tiling: the search and the whole CP-SAT model are still unknown
     after 20-30 s (measured), the symmetric reduction solves it in under a second."""
-    monkeypatch.setattr(auto, "SEARCH_ALONE", 0.2)
     problem = four_corners(8, ("1", "V3", "L4", "T4", "O"))
-    result = solve(problem, SolveOptions(backend="auto", time_limit=60))
+    tuning = Tuning(auto=AutoTuning(search_alone=0.2))
+    result = solve(problem, SolveOptions(backend="auto", time_limit=60, tuning=tuning))
     assert result.status == "solved" and result.backend == "symmetric"
     assert result.report.legal
 

@@ -1,134 +1,117 @@
-"""The "auto" backend: the exact search first, then the search and CP-SAT side by side.
+"""The "auto" backend: the exact search first, then other backends beside it.
 
-Measured on the real-game endgame checks (``benchmarks/search_vs_cpsat.py``), the search
-answers nearly every check in milliseconds, while CP-SAT's strength is elsewhere: large open
-boards with many colours, where the search's tree can be too large. So "auto" runs the
-search alone for :data:`SEARCH_ALONE` seconds; if it has not answered by then, CP-SAT starts
-beside it (the search keeps its progress) with the remaining time, and the first decisive
-answer stops the others. When a board symmetry maps the played colours onto each other
-(the solo challenge on an empty board), CP-SAT on the symmetric reduction
-(:mod:`solver.backends.symmetric`) joins too; only a layout from it is decisive. For "max-score" the
-better layout and the lower proven bound of search and CP-SAT are combined, and the answer
-is optimal once they meet.
+The search answers nearly every endgame check in milliseconds; CP-SAT's strength is
+elsewhere (large open boards with many colours, where the search's tree can be too
+large). So "auto" runs the search alone for ``options.tuning.auto.search_alone`` seconds;
+if it has not answered by then, the backends :func:`portfolio` chooses for the problem
+start beside it (the search keeps its progress) with the remaining time, and the first
+decisive answer stops the others (:class:`solver.backends.race.Race`). For "max-score" the
+best layout and the lowest proven bound of all of them are combined, and the answer is
+optimal once they meet.
 
 Which backend answered is named in :attr:`BackendResult.answered_by`.
 """
 
 from __future__ import annotations
 
-import threading
+import dataclasses
 import time
+from collections.abc import Callable
 
-from solver.backends.symmetric import colour_symmetries
-from solver.problem import Problem
-from solver.solve import (
+from solver.backends import registry
+from solver.backends.base import (
+    Backend,
     BackendResult,
-    EitherEvent,
+    Cancel,
     SolveOptions,
-    backend_function,
-    join_all,
+    Status,
+    decisive,
     layout_score,
 )
+from solver.backends.race import Race
+from solver.backends.symmetric import colour_symmetries
+from solver.problem import Problem
 
-#: Seconds the search runs alone before CP-SAT joins it.
-SEARCH_ALONE = 2.0
-
-
-def decisive(problem: Problem, result: BackendResult) -> bool:
-    """True when a result settles the problem: a layout or a proof for "place-all", a proven
-    optimum (or a proof that nothing is legal) for "max-score"."""
-    if problem.goal == "max-score":
-        return result.status in ("optimal", "infeasible")
-    return result.status in ("solved", "infeasible")
+#: the backend that runs alone first
+FIRST = registry.SEARCH
 
 
-class _Runner(threading.Thread):
-    """One backend in a thread; keeps its result or the exception it raised."""
-
-    def __init__(self, name: str, problem: Problem, options: SolveOptions, stop, won):
-        super().__init__(daemon=True, name=f"auto-{name}")
-        self.backend, self.problem, self.options = name, problem, options
-        self.stop, self.won = stop, won
-        self.result: BackendResult | None = None
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            self.result = backend_function(self.backend)(self.problem, self.options, self.stop)
-        except BaseException as error:  # re-raised in the caller's thread
-            self.error = error
-        if self.error is not None or decisive(self.problem, self.result):
-            self.won.set()
+def portfolio(problem: Problem) -> tuple[Backend, ...]:
+    """The backends that join the search when it has not answered alone: CP-SAT always;
+    CP-SAT on the symmetric reduction too when a board symmetry maps the played colours
+    onto each other (the solo challenge on an empty board)."""
+    joining = [registry.CPSAT]
+    if colour_symmetries(problem):
+        joining.append(registry.SYMMETRIC)
+    return tuple(joining)
 
 
 def solve(
-    problem: Problem, options: SolveOptions = SolveOptions(), cancel: threading.Event | None = None
+    problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
 ) -> BackendResult:
-    """Solve with the search, joined by CP-SAT after :data:`SEARCH_ALONE` seconds.
+    """Solve with the search, joined by the :func:`portfolio` after
+    ``options.tuning.auto.search_alone`` seconds.
 
     Args:
         problem: as for any backend.
         options: ``time_limit`` bounds the whole run; the search uses ``workers`` threads,
-            the CP-SAT backends that join it ``max(1, workers - 1)`` between them.
-        cancel: set from another thread to stop both backends early.
+            the backends that join it ``max(1, workers - 1)`` between them.
+        cancel: set from another thread to stop every backend early.
 
     Returns:
-        BackendResult with ``answered_by`` "search", "cpsat", "symmetric", or the backends
-        joined by "+" (unknown, or max-score answers combined from both).
+        BackendResult with ``answered_by`` the backend whose answer it is, or the backends
+        joined by "+" (unknown, or max-score answers combined from several).
 
     Raises:
-        whatever a backend raised (e.g. :class:`solver.solve.SolverBug`).
+        whatever a backend raised (e.g. :class:`solver.errors.SolverBug`).
     """
     started = time.perf_counter()
-    won = threading.Event()
-    stop = EitherEvent(won, cancel)
-    runners = [_Runner("search", problem, options, stop, won)]
-    runners[0].start()
-    alone = SEARCH_ALONE if options.time_limit is None else min(SEARCH_ALONE, options.time_limit)
-    try:
-        runners[0].join(alone)
-    except KeyboardInterrupt:
-        won.set()
-        runners[0].join()
-        raise
-    left = (
-        None if options.time_limit is None else options.time_limit - (time.perf_counter() - started)
-    )
-    if runners[0].is_alive() and (left is None or left > 0.05) and not stop.is_set():
-        joining = ["cpsat"] + (["symmetric"] if colour_symmetries(problem) else [])
+    entrants = [FIRST]
+    race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
+    race.enter(_runner(FIRST, problem, options), name=f"auto-{FIRST.name}")
+    alone = options.tuning.auto.search_alone
+    race.wait(alone if options.time_limit is None else min(alone, options.time_limit))
+    left = _seconds_left(options.time_limit, started)
+    if not race.over and (left is None or left > 0.05) and not race.stop.is_set():
+        joining = portfolio(problem)
         workers = max(1, (options.workers - 1) // len(joining))
-        for name in joining:
-            joined = SolveOptions(name, left, workers, options.seed, options.params)
-            runners.append(_Runner(name, problem, joined, stop, won))
-            runners[-1].start()
-    join_all(runners, won)
-    for runner in runners:
-        if runner.error is not None:
-            raise runner.error
-    return _combine(problem, runners)
+        for entry in joining:
+            joined = dataclasses.replace(
+                options, backend=entry.name, time_limit=left, workers=workers
+            )
+            race.enter(_runner(entry, problem, joined), name=f"auto-{entry.name}")
+            entrants.append(entry)
+    results = race.results()
+    if race.winner is not None:
+        return results[race.winner]
+    return _combine(problem, entrants, results)
 
 
-def _combine(problem: Problem, runners: list[_Runner]) -> BackendResult:
-    """The first decisive answer; else, for max-score, the best layout and lowest bound."""
-    for runner in runners:
-        if decisive(problem, runner.result):
-            return _named(runner.result, runner.backend)
-    if len(runners) == 1:
-        return _named(runners[0].result, runners[0].backend)
-    stats = {r.backend: r.result.stats for r in runners}
+def _runner(
+    entry: Backend, problem: Problem, options: SolveOptions
+) -> Callable[[Cancel], BackendResult]:
+    return lambda stop: entry.solve(problem, options, stop)
+
+
+def _seconds_left(time_limit: float | None, started: float) -> float | None:
+    return None if time_limit is None else time_limit - (time.perf_counter() - started)
+
+
+def _combine(
+    problem: Problem, entrants: list[Backend], results: list[BackendResult]
+) -> BackendResult:
+    """No decisive answer: for max-score, the best layout and the lowest bound."""
+    if len(results) == 1:
+        return results[0]
+    stats = {entry.name: result.stats for entry, result in zip(entrants, results)}
+    names = "+".join(stats)
     if problem.goal != "max-score":
-        return BackendResult("unknown", None, None, stats, "+".join(stats))
-    scored = [
-        (layout_score(problem, r.result.layout), r) for r in runners if r.result.layout is not None
-    ]
-    bounds = [r.result.bound for r in runners if r.result.bound is not None]
+        return BackendResult("unknown", None, None, stats, names)
+    scored = [(layout_score(problem, r.layout), r) for r in results if r.layout is not None]
+    bounds = [r.bound for r in results if r.bound is not None]
     bound = min(bounds) if bounds else None
     if not scored:
-        return BackendResult("unknown", None, bound, stats, "search+cpsat")
+        return BackendResult("unknown", None, bound, stats, names)
     score, best = max(scored, key=lambda pair: pair[0])
-    status = "optimal" if bound is not None and score >= bound else "solved"
-    return BackendResult(status, best.result.layout, bound, stats, "search+cpsat")
-
-
-def _named(result: BackendResult, backend: str) -> BackendResult:
-    return BackendResult(result.status, result.layout, result.bound, result.stats, backend)
+    status: Status = "optimal" if bound is not None and score >= bound else "solved"
+    return BackendResult(status, best.layout, bound, stats, names)

@@ -10,13 +10,13 @@ ones) that :func:`reachable` keeps:
 * "covered" literal ``cover[c, s] == sum of x[p] over the placements of c covering s``;
   no overlap: per square, ``AtMostOne(cover[c, s] over the colours)``;
 * no shared edge: per (colour, grid edge) one ``AtMostOne`` over the placements covering
-  either end (GUIDE section 5: about 10x fewer constraints than pairwise clauses);
+  either end (far fewer constraints than pairwise clauses);
 * first piece: a colour with no squares covers its start square (always in "place-all", if
   it places anything in "max-score");
 * local corner support (redundant, NOT connectivity): a placement that is not playable now
   implies ``BoolOr(cover[c, s] for the squares s that share a corner but no edge with it)``.
 
-Connectivity is added lazily (GUIDE section 5: local support alone lets islands float). Every
+Connectivity is added lazily (local support alone lets islands float). Every
 solution CP-SAT reports is checked in a solution callback: the corner-contact graph of each
 colour's chosen placements is searched from its roots (chosen placements playable now).
 Each component C that reaches no root (an island) gives two valid cuts, added before the
@@ -30,10 +30,7 @@ next solve (hinted with the last solution):
   path from C's squares to the roots meets, and the region S on C's side:
   ``OR(cover[b], b in S) => OR(cover[n], n in Sep)``. Valid because a chain of corner
   contacts is a king path of covered squares. It forbids every arrangement in a pocket at
-  once. *Measured* on 12 hard real Classic endgame checks (40-55 pieces played): with
-  placement cuts alone 8 of 12 were still unknown after 10 s (18-97 re-solves); with both
-  cuts all 12 answered in 0.1-4.4 s (2-8 re-solves). On a sample of 104 endgame checks from
-  the shared games, all answered, in 5 s at most.
+  once.
 
 The loop ends when a layout has no island, when CP-SAT proves the model infeasible (a proof
 for the real problem, since every constraint and cut is valid), or at the time limit.
@@ -43,11 +40,7 @@ chosen placement has no covered corner square strictly nearer its colour's roots
 "place-all" the model minimises the penalties; in "max-score" it maximises
 ``scale * score - penalties`` (score first). This changes no answer (feasibility and the
 best score are those of the same relaxation) but makes CP-SAT build layouts outwards from
-the roots. *Measured* (Classic, blue alone, 21 pieces, monomino last, 2 workers, 6 seeds):
-without it 2 of 6 seeds solved within 120 s (up to 31 re-solves, 1,000 cuts); with it 6 of 6
-in 5-8 s, without a single cut. (Also tried, no better or worse: per-piece order-of-play
-labels, a complete formulation: 0 of 4 seeds in 120 s; Chebyshev ring constraints;
-translated square cuts.)
+the roots.
 
 With ``monomino_last`` (and for the +5 bonus in "max-score") one monomino is held back
 (:func:`split_last_monomino`): a legal order ends with a monomino m iff the other added
@@ -61,6 +54,8 @@ also checked from its roots, with cuts that leave the held-back copy out; the he
 monomino needs corner contact with another piece of the colour and never covers the
 start square. In "max-score" those requirements are enforced only if the colour's "bonus
 claimed" literal is true.
+
+The measurements behind these choices are in ``results/cpsat_notes.md``.
 """
 
 from __future__ import annotations
@@ -69,22 +64,30 @@ import math
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
+from solver.backends.base import (
+    BackendResult,
+    Cancel,
+    Layout,
+    SolveOptions,
+    Status,
+    layout_score,
+)
 from solver.board import Board, neighbour_table
 from solver.errors import InputError
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.placements import PlacementTable, placements_for
-from solver.position import Placement, Position
+from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
-from solver.solve import BackendResult, SolveOptions, layout_score
 
 MONOMINO_INDEX = PIECES[MONOMINO].index
 
@@ -114,6 +117,13 @@ def corner_squares(table: PlacementTable, board: Board) -> np.ndarray:
     return np.where(dup, -1, cand)
 
 
+def roots(state: ColourState) -> frozenset[int]:
+    """A colour's root squares: its squares, or its start square while it has none."""
+    if state.squares or state.start is None:
+        return state.squares
+    return frozenset({state.start})
+
+
 def root_distance(board: Board, roots: frozenset[int]) -> np.ndarray:
     """Chebyshev (king-move) distance of every square to the nearest root square.
 
@@ -136,9 +146,6 @@ def reachable(
     With ``last`` (shape (P,), bool: the rows of the monomino that must be placed last, see
     :func:`split_last_monomino`) the chains may not pass through those rows, and such a row
     is kept only if it is playable or touches a reached row.
-
-    *Measured*: Classic game classic-L2-s58 after 50 pieces, red: 711 placements, 402 kept;
-    with placement cuts only, unknown after 60 s before, solved in 0.4 s after.
 
     Returns:
         Shape (P,), bool.
@@ -219,19 +226,19 @@ class ColourModel:
 
     name: str
     table: PlacementTable
-    x: list
+    x: list[cp_model.IntVar]
     corners: np.ndarray
     mono: np.ndarray
     last: np.ndarray
     indptr: np.ndarray
     indices: np.ndarray
     edges: np.ndarray
-    cover: dict = field(default_factory=dict)
-    cover_rest: dict = field(default_factory=dict)
+    cover: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    cover_rest: dict[int, cp_model.IntVar] = field(default_factory=dict)
     mono_last: bool = False
-    bonus: object = None
-    all_placed: object = None
-    _touching: dict = field(default_factory=dict)
+    bonus: cp_model.IntVar | None = None
+    all_placed: cp_model.IntVar | None = None
+    _touching: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.var_index = np.fromiter((v.index for v in self.x), dtype=np.int64, count=len(self.x))
@@ -338,7 +345,11 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
         elif only_mono:
             cm.bonus = cm.all_placed
     # the literals that switch the monomino-last requirements off: none, or "no bonus"
-    claim = [] if strict else [cm.bonus.Not()] if may_claim else None
+    claim: list[cp_model.LiteralT] | None = None
+    if strict:
+        claim = []
+    elif cm.bonus is not None:  # (set exactly when the colour may claim the bonus)
+        claim = [cm.bonus.Not()]
 
     counts = [
         (name, cm.table.piece == PIECES[name].index, k)
@@ -355,7 +366,7 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
     _add_edge_constraints(model, position, cm)
 
     if not state.squares and wanted:
-        start = cm.cover.get(state.start)
+        start = None if state.start is None else cm.cover.get(state.start)
         if problem.goal == "place-all":
             if start is None:
                 raise _Infeasible(f"no piece of {colour} fits on its start square")
@@ -384,7 +395,7 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
             model.add_bool_or([x[i].Not()] + [cm.cover[s] for s in corner if s in cm.cover])
         if claim is not None:
             rest = [cm.cover_rest[s] for s in corner if s in cm.cover_rest]
-            model.add_bool_or([x[i].Not()] + claim + rest)
+            model.add_bool_or([x[i].Not(), *claim, *rest])
     return cm
 
 
@@ -460,7 +471,7 @@ def add_guide_penalties(
     penalties = []
     for cm in colours:
         state = problem.position.colour(cm.name)
-        dist = root_distance(problem.position.board, state.squares or frozenset([state.start]))
+        dist = root_distance(problem.position.board, roots(state))
         sq = cm.table.squares
         nearest = np.where(sq >= 0, dist[np.maximum(sq, 0)], 1 << 20).min(axis=1)
         cover = cm.cover_rest or cm.cover
@@ -474,7 +485,7 @@ def add_guide_penalties(
                 for s in cm.corners[i]
                 if s >= 0 and dist[s] < nearest[i] and int(s) in cover
             ]
-            model.add_bool_or([cm.x[i].Not(), pen[name]] + down)
+            model.add_bool_or([cm.x[i].Not(), pen[name], *down])
         penalties += list(pen.values())
     return penalties
 
@@ -586,7 +597,7 @@ def add_cuts(
     near = [cm.x[int(q)] for q in island_neighbours(cm, island, without_last)]
     guard = [cm.bonus.Not()] if without_last and cm.bonus is not None else []
     for p in island:
-        model.add_bool_or([cm.x[p].Not()] + guard + near)
+        model.add_bool_or([cm.x[p].Not(), *guard, *near])
     return len(island)
 
 
@@ -611,15 +622,15 @@ def separator(
     """
     board = position.board
     state = position.colour(cm.name)
-    roots = set(state.squares) or {state.start}
+    root = roots(state)
     cover = cm.cover_rest if without_last else cm.cover
     rows = [i for i in chosen if not (without_last and cm.last[i])]
     own = {i: [int(s) for s in cm.table.squares[i] if s >= 0] for i in rows}
     covered = {s for i in rows for s in own[i]}
     source = {s for i in island for s in own[i]}
     lost = {i for c in islands(cm, np.array(rows, dtype=np.int64), without_last) for i in c}
-    sink = roots | {s for i in rows if i not in lost for s in own[i]}
-    nodes = set(cover) | roots
+    sink = root | {s for i in rows if i not in lost for s in own[i]}
+    nodes = set(cover) | root
     inf = 1 << 30
     # node-split residual graph: 2*s = in, 2*s + 1 = out; -1 = source, -2 = sink
     residual: dict[int, dict[int, int]] = {}
@@ -629,7 +640,7 @@ def separator(
         residual.setdefault(v, {}).setdefault(u, 0)
 
     for sq in nodes:
-        arc(2 * sq, 2 * sq + 1, inf if sq in covered or sq in roots else 1)
+        arc(2 * sq, 2 * sq + 1, inf if sq in covered or sq in root else 1)
         for n in board.edge_neighbours[sq] + board.corner_neighbours[sq]:
             if n in nodes:
                 arc(2 * sq + 1, 2 * n, inf)
@@ -637,9 +648,8 @@ def separator(
         arc(-1, 2 * sq, inf)
     for sq in sink:
         arc(2 * sq + 1, -2, inf)
-    flow = 0
     while True:
-        parent = {-1: None}
+        parent: dict[int, int | None] = {-1: None}
         queue = [-1]
         for u in queue:
             for v, c in residual[u].items():
@@ -650,17 +660,17 @@ def separator(
                 break
         if -2 not in parent:
             break
-        v, path = -2, []
-        while parent[v] is not None:
-            path.append((parent[v], v))
-            v = parent[v]
+        path: list[tuple[int, int]] = []
+        head, tail = -2, parent[-2]
+        while tail is not None:
+            path.append((tail, head))
+            head, tail = tail, parent[tail]
         push = min(residual[u][w] for u, w in path)
         if push >= inf:
             return None
         for u, w in path:
             residual[u][w] -= push
             residual[w][u] += push
-        flow += push
     reached = set(parent)
     inside = [sq for sq in nodes if 2 * sq + 1 in reached]
     cut = [sq for sq in nodes if 2 * sq in reached and 2 * sq + 1 not in reached]
@@ -734,7 +744,7 @@ class _Verdict:
 
     layout: dict[str, list[Placement]]  # island pieces dropped
     islands: int
-    score: int | None  # max-score: the score of ``layout``
+    score: int  # max-score: the score of ``layout`` (0 in place-all: not computed)
 
 
 class _Search:
@@ -754,7 +764,8 @@ class _Search:
     def examine(self, values: np.ndarray) -> _Verdict:
         """Check one solution (CP-SAT values by variable index) and queue its cuts."""
         self.solutions += 1
-        layout, found = {}, 0
+        layout: Layout = {}
+        found = 0
         for cm in self.built.colours:
             chosen = np.flatnonzero(values[cm.var_index] > 0)
             full = islands(cm, chosen)
@@ -767,7 +778,7 @@ class _Search:
             found += len(cuts)
             dropped = {i for c in full for i in c}
             layout[cm.name] = [cm.table.placement(int(i)) for i in chosen if int(i) not in dropped]
-        score = layout_score(self.problem, layout) if self.max_score else None
+        score = layout_score(self.problem, layout) if self.max_score else 0
         verdict = _Verdict(layout, found, score)
         if self.max_score and (self.best is None or score > self.best.score):
             self.best = verdict
@@ -800,22 +811,23 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
     def on_solution_callback(self) -> None:
         search = self.search
         verdict = search.examine(np.asarray(self.response_proto.solution, dtype=np.int64))
+        best = search.best
         if not search.max_score:
             if not verdict.islands:
                 self.stop_search()
-        elif search.best.score >= search.built.score_bound(self.best_objective_bound):
+        elif best is not None and best.score >= search.built.score_bound(self.best_objective_bound):
             self.stop_search()  # a legal layout reaches the relaxation's bound
 
 
 def _solve_interruptibly(
     solver: cp_model.CpSolver, model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback
-) -> int:
+) -> cp_model.CpSolverStatus:
     """``solver.solve(model, callback)``; in the main thread it runs in a helper thread so
     that Ctrl-C reaches Python at once: the search is stopped, then KeyboardInterrupt is
     re-raised (CP-SAT's own SIGINT handling is off, see :func:`_configure`)."""
     if threading.current_thread() is not threading.main_thread():
         return solver.solve(model, callback)
-    status: list[int] = []
+    status: list[cp_model.CpSolverStatus] = []
     thread = threading.Thread(
         target=lambda: status.append(solver.solve(model, callback)), daemon=True
     )
@@ -830,7 +842,7 @@ def _solve_interruptibly(
 
 
 @contextmanager
-def _stopped_by(cancel: threading.Event | None, solver: cp_model.CpSolver):
+def _stopped_by(cancel: Cancel | None, solver: cp_model.CpSolver) -> Iterator[None]:
     """While the block runs, a watcher thread stops the solver when ``cancel`` is set."""
     if cancel is None:
         yield
@@ -855,7 +867,7 @@ def _stopped_by(cancel: threading.Event | None, solver: cp_model.CpSolver):
 def solve(
     problem: Problem,
     options: SolveOptions,
-    cancel: threading.Event | None = None,
+    cancel: Cancel | None = None,
     *,
     guide: bool = True,
     cut_kind: str = "both",
@@ -890,7 +902,7 @@ def solve(
     """
     started = time.perf_counter()
     extra = parse_params(options.params)
-    stats = {
+    stats: dict[str, Any] = {
         "literals": 0,
         "constraints": 0,
         "iterations": 0,
@@ -910,7 +922,7 @@ def solve(
     search = _Search(problem, built, cut_kind)
     max_score = search.max_score
     bound: int | None = None
-    status_name = "unknown"
+    status_name: Status = "unknown"
     while True:
         left = None
         if options.time_limit is not None:
@@ -946,7 +958,7 @@ def solve(
         if max_score:
             b = built.score_bound(solver.best_objective_bound)
             bound = b if bound is None else min(bound, b)
-            if search.best.score >= bound:
+            if search.best is not None and search.best.score >= bound:
                 status_name = "optimal"
                 break
         elif search.connected is not None:
@@ -971,6 +983,6 @@ def solve(
         if status_name != "optimal":
             status_name = "solved"
         return BackendResult(status_name, search.best.layout, bound, stats)
-    if status_name == "solved":
+    if status_name == "solved" and search.connected is not None:
         return BackendResult("solved", search.connected.layout, None, stats)
     return BackendResult(status_name, None, None, stats)

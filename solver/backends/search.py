@@ -16,11 +16,11 @@ squares) but only ever grows each colour's connected set, the way a player plays
   with no live placement in the colour's *reach*; a remaining area larger than what the
   reach can hold. The reach is flooded with king moves (pieces connect diagonally) from
   the attach squares through allowed squares, then once more through the squares that
-  some live placement in reach covers (``STRONG`` = 2; 1 = repeat to a fixpoint). What it
-  can hold is capped by a 2x2-block bound: in any partition of the board into 2x2 blocks,
-  a colour covers at most 2 squares of a block unless one piece covers 3 or 4 of them
-  (3 squares of a block share edges, and same-colour pieces never do), which each piece
-  can do in one block at most (``BLOCKS``).
+  some live placement in reach covers (:attr:`SearchTuning.strong`). What it can hold is
+  capped by a 2x2-block bound (:attr:`SearchTuning.blocks`): in any partition of the
+  board into 2x2 blocks, a colour covers at most 2 squares of a block unless one piece
+  covers 3 or 4 of them (3 squares of a block share edges, and same-colour pieces never
+  do), which each piece can do in one block at most.
 * ``monomino_last``: the colour's monomino is held back; exclusions then bind the other
   pieces only, and at a leaf the monomino goes on any free attach square (ignoring
   exclusions) of its colour; several colours' monominoes take distinct squares. A colour
@@ -37,107 +37,59 @@ squares) but only ever grows each colour's connected set, the way a player plays
   as "solved" with the root bound.
 
 Value order and portfolio. Children are tried largest piece first, the exclusion last;
-``LATE`` = k tries placements of at most k squares after the exclusion (small pieces are
-the most flexible). Value order changes nothing on an infeasible check (the whole tree is
-searched) but a lot on feasible ones: heavy tails. ``solve`` therefore runs, with
-``options.workers`` >= 2, copies of the search with other value orders (:data:`PORTFOLIO`)
-in threads (the kernel releases the GIL) and takes the first answer; each copy is complete.
-Measured: classic2-L6-s86 move 30 green is unknown after 120 s with LATE = 0 and solved in
-34 nodes with LATE = 2, while LATE = 2 alone leaves two early checks unknown that LATE = 0
-solves at once.
+:attr:`SearchTuning.late` = k tries placements of at most k squares after the exclusion
+(small pieces are the most flexible). Value order changes nothing on an infeasible check
+(the whole tree is searched) but a lot on feasible ones: heavy tails. ``solve`` therefore
+races, with ``options.workers`` >= 2, copies of the search with other value orders
+(:attr:`SearchTuning.portfolio`) in threads (the kernel releases the GIL); each copy is
+complete, so the first to end gives the answer (:mod:`solver.backends.race`).
 
 Hard cases: the component memo (one colour; "place-all" and "max-score"). Late in a game
 a colour's reach splits into *components* that never interact: pockets of free squares
 walled off from each other (no placement, and no allowed square next to one, straddles
 two). The plain search interleaves its decisions across pockets, so a failure in one
 pocket is found again under every way of filling the others: the tree is a product.
-After :data:`FIRST_CHUNK` nodes without an answer, a fresh search decides the components
-one at a time, smallest first (:func:`_components`), and at each *entry* (every touched
-component closed, the others untouched) looks up the untouched set and the pieces left in
-a hash table of subproblems already exhausted without a good enough layout (details in
-:func:`solver.backends.search_kernel.run`). Junior's two copies of a piece are not a symmetry
-of this
-tree (a placement is a piece type and squares, the copies are a count, and every layout
-is reached once: the counts match brute force); the pockets were the blow-up.
+After :attr:`SearchTuning.first_chunk` nodes without an answer, a fresh search decides
+the components one at a time, smallest first (:func:`_components`), and at each *entry*
+(every touched component closed, the others untouched) looks up the untouched set and the
+pieces left in a hash table of subproblems already exhausted without a good enough layout
+(details in :func:`solver.backends.search_kernel.run`). Junior's two copies of a piece are
+not a symmetry of this tree (a placement is a piece type and squares, the copies are a
+count, and every layout is reached once).
 
-Measured on the real checks (55 Pentobi games, every 10th placement, ``benchmarks/
-endgame_checks.py``, 936 checks, 2-core machine shared with other work; load ~1, in
-brackets two more runs each at load ~3):
+Piece branching (:attr:`SearchTuning.piece_branch`, off) branches on a single piece with
+fewer live placements in reach than the best attach square has; the piece may float until
+joined (checked at the leaf, and the reach must get to every floating piece). It is exact
+but slower on the real checks.
 
-* before: yes 602 / no 334 / unknown 0 (333 / 1); 332 of the "no" bests proven optimal,
-  2 only bounded at 10 s (331 / 2-3); 72 s in all (69-75 s); median 2.6 ms, 90th
-  percentile 8.3 ms (8.2-8.6), worst 17.8 s (13.5-18.6). After: yes 602 / no 334 /
-  unknown 0; all 334 bests proven optimal; 12-13 s in all; median 2.6-2.7 ms, 90th
-  percentile 8.1 ms (6.7-10.4), worst 1.67 s (junior-L7-4-s102 after 20, orange: place-all
-  0.5 s, max-score 1.2 s). Checks that took under 5 ms before: the same (geometric mean of
-  the time ratios 0.97-0.99); 5-20 ms: 0.91; over 20 ms: 0.19-0.53.
-* junior-L2-s105 after 20, orange, place-all ("no"), one thread: 4.97 M nodes, 7.8 s
-  plain; 136 k nodes, 0.26 s with the memo; max-score (best -3): not proven in 20 s
-  (14 M nodes) plain, 344 k nodes and 0.54 s with the memo. junior-L1-s104 after 20,
-  purple, max-score (-7): 6.9 M nodes, 16.4 s plain; 319 k, 0.72 s with the memo.
-* ablation over the checks that took over 20 ms (45 max-score, 63 place-all solves; one
-  thread, 20 s each): max-score plain 74.2 s, + rounded loss bound 53.8 s, + memo 6.3 s
-  (memo without rounding: 10.8 s); place-all plain 33-41 s, memo 4.0-4.2 s. Rounding
-  alone: junior-L7-4-s102 orange 3.3 M -> 0.67 M nodes.
-* the order of the components matters (same checks, load ~5): max-score / place-all
-  smallest first 8.7 s / 5.7 s; largest first 38.5 s / 27.6 s (junior-L7-4-s102 orange
-  unknown at 20 s); the component of the most constrained attach square 13.8 s / 3.9 s
-  (junior-L1-s104 purple max-score 5.1 s). The memo search is slower than the plain one
-  on a few checks the plain one ends soon after the first chunk (duo-L1-s15 after 20,
-  orange, max-score: 10 k nodes plain, 44 k with the memo); a larger first chunk lost
-  more on the others than it saved (simulated from the same runs).
-* loss deepening (for loss = 1, 2, ...: is there a layout leaving at most that many
-  squares, each a search with a fixed threshold) was tried instead of the memo: it made
-  max-score on junior-L2-s105 orange 1.8 s but took 4.6 s on classic2-L6-s86 after 40,
-  yellow (10 levels of about equal cost, 0.48 s by branch and bound).
-
-``PIECE_BRANCH`` (off) branches on a single piece with fewer live placements in reach than
-the best attach square has; the piece may float until joined (checked at the leaf, and the
-reach must get to every floating piece). It is exact (tested) but on the 13 hardest checks
-it halved the node rate for few saved nodes and turned 18 nodes into 1.2 million on a
-feasible one (duo-L6-s12 move 10).
-
-The hot loop is compiled with numba in :mod:`solver.backends.search_kernel`; this module builds its
-arrays and checks the clock between chunks of nodes. On a time-out the answer is "unknown"
-(never "infeasible"); max-score returns the best layout found as "solved" with the root
-bound.
+The hot loop is compiled with numba in :mod:`solver.backends.search_kernel`; this module
+builds its arrays (:func:`_build`) and checks the clock between chunks of nodes. On a
+time-out the answer is "unknown" (never "infeasible"); max-score returns the best layout
+found as "solved" with the root bound. The measurements behind the defaults are in
+``results/search_notes.md``.
 """
 
 from __future__ import annotations
 
-import threading
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from solver.backends import search_kernel as core
+from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
+from solver.backends.race import first_proven
+from solver.backends.tuning import SearchTuning
 from solver.board import Board, neighbour_table
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.placements import empty_board_placements, fitting_rows
-from solver.position import Placement
+from solver.position import Placement, Position
 from solver.problem import Problem
-from solver.solve import BackendResult, EitherEvent, SolveOptions, join_all
 from solver.symmetry import position_symmetries
-
-MONO = PIECES[MONOMINO].index
-
-# Search settings; the module docstring says what each does and why these values.
-#: reach flood through coverable squares: 0 off, 1 to a fixpoint, 2 one refined flood
-STRONG = 2
-#: 2x2-block cap on the area a reach can hold (1 on, 0 off)
-BLOCKS = 1
-#: placements of at most this many squares are tried after the exclusion child
-LATE = 0
-#: branch on a single piece with few placements (1 on, 0 off)
-PIECE_BRANCH = 0
-#: (LATE, seed) of the extra portfolio members, one per worker beyond the first
-PORTFOLIO = ((2, 0), (1, 1), (0, 2))
-#: nodes searched as built before a one-colour search switches to the component memo
-#: (most checks end within them; the module docstring says why 2000)
-FIRST_CHUNK = 2000
 
 _PIECE_SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
 
@@ -218,58 +170,60 @@ class CountResult:
 
 @dataclass
 class _Search:
-    """The arrays of one search (see :mod:`solver.backends.search_kernel`)."""
+    """One search: the kernel's parameters and arrays, and what reading its answer needs."""
 
     colours: tuple[str, ...]  # the colours the search plays (pieces left)
     held_colours: tuple[str, ...]  # colours whose monomino is held back, in order
-    table_piece: np.ndarray
-    table_squares: np.ndarray
-    arrays: dict  # the kernel's arguments by name, in order
+    params: np.ndarray  # (N_PARAMS,) int64, slots core.P_*
+    tables: core.Tables
+    state: core.State
     infeasible: bool = False  # decided before any search
     constant_score: int = 0  # max-score: played colours with nothing left
-    stats: dict = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def args(self) -> tuple:
-        return tuple(self.arrays.values())
+    def st(self) -> np.ndarray:
+        """The kernel's scalars (``core.S_*``)."""
+        return self.state.st
 
-    def __getattr__(self, name):
-        arrays = self.__dict__.get("arrays")
-        if arrays is not None and name in arrays:
-            return arrays[name]
-        raise AttributeError(name)
+    @property
+    def memo_on(self) -> bool:
+        return bool(self.params[core.P_MEMO] == 1)
+
+    def run(self, budget: int) -> int:
+        """Search at most ``budget`` more nodes; a kernel code (``core.DONE`` ...)."""
+        return core.run_chunk(self.params, self.tables, self.state, budget)
 
     def clone(self, late: int, seed: int = 0) -> _Search:
         """A fresh copy of the state (the read-only tables are shared), searching with other
-        value orders: ``late`` as :data:`LATE`, ``seed`` shuffling equal-size children."""
-        arrays = {k: (v if k in _SHARED else v.copy()) for k, v in self.arrays.items()}
-        arrays["params"][6] = late
+        value orders: ``late`` as :attr:`SearchTuning.late`, ``seed`` shuffling equal-size
+        children."""
+        params = self.params.copy()
+        params[core.P_LATE] = late
+        tables = self.tables
         if seed:
-            rng = np.random.default_rng(seed)
-            ptr, idx = arrays["cov_ptr"], arrays["cov_idx"].copy()
-            size = arrays["pl_size"]
-            for a, b in zip(ptr[:-1], ptr[1:]):
-                if b - a > 1:
-                    block = idx[a:b]
-                    idx[a:b] = block[np.lexsort((rng.random(b - a), -size[block]))]
-            arrays["cov_idx"] = idx
+            tables = dataclasses.replace(tables, cov_idx=_shuffled_children(tables, seed))
         return _Search(
             self.colours,
             self.held_colours,
-            self.table_piece,
-            self.table_squares,
-            arrays,
+            params,
+            tables,
+            self.state.copy(),
             self.infeasible,
             self.constant_score,
             dict(self.stats),
         )
 
 
-_SHARED = frozenset(
-    "pl_sq pl_col pl_piece pl_size cov_ptr cov_idx pp_ptr pp_idx edge_nb "
-    "corner_nb king_nb psize pextra pl_bx blk start own0 monoin held monochk "
-    "gperm hasown comp rmult".split()
-)
+def _shuffled_children(tables: core.Tables, seed: int) -> np.ndarray:
+    """``cov_idx`` with the placements of equal size in each list in random order."""
+    rng = np.random.default_rng(seed)
+    ptr, idx, size = tables.cov_ptr, tables.cov_idx.copy(), tables.pl_size
+    for a, b in zip(ptr[:-1], ptr[1:]):
+        if b - a > 1:
+            block = idx[a:b]
+            idx[a:b] = block[np.lexsort((rng.random(b - a), -size[block]))]
+    return idx
 
 
 @lru_cache(maxsize=16)
@@ -285,61 +239,80 @@ def _geometry(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     )
 
 
-def _build(
-    problem: Problem, mode: int, limit: int = 0, up_to_symmetry: bool = False, seed: int = 0
-) -> _Search:
-    """The kernel's arrays for a problem; ``seed`` != 0 shuffles the order of the children
-    among placements of equal size (the search stays complete and counts stay exact)."""
+@dataclass(frozen=True)
+class _Roles:
+    """Which colours a search plays, and how their monominoes are handled."""
+
+    playing: tuple[str, ...]  # played colours with pieces left
+    held: tuple[str, ...]  # monomino held back, placed last at a leaf
+    checked: tuple[str, ...]  # two monominoes: a leaf needs one that can be last
+    constant_score: int  # score of the played colours with nothing left
+    infeasible: bool  # a colour cannot end with its monomino
+
+
+def _roles(problem: Problem, mode: int) -> _Roles:
     position = problem.position
-    board = position.board
-    nsq = board.size
     monomino_last = problem.monomino_last and mode != core.MAXSCORE
-    infeasible = False
-    constant = 0
-    colours, held_colours, check_colours = [], [], []
+    playing: list[str] = []
+    held: list[str] = []
+    checked: list[str] = []
+    constant, infeasible = 0, False
     for name in problem.colours:
         state = position.colour(name)
-        n_mono = state.remaining.count(MONOMINO)
         if not state.remaining:
             constant += position.score(name)
             if monomino_last and state.last_piece != MONOMINO:
                 infeasible = True
             continue
-        colours.append(name)
-        if monomino_last:
-            if n_mono == 0:
-                infeasible = True
-            elif len(state.remaining) == 1:
-                pass  # its only piece left, the monomino, is last wherever it goes
-            elif n_mono == 1:
-                held_colours.append(name)
-            else:
-                check_colours.append(name)
-    ncol = len(colours)
-    index = {c: i for i, c in enumerate(colours)}
-    held = np.array([c in held_colours for c in colours], dtype=np.int8)
-    monochk = np.array([c in check_colours for c in colours], dtype=np.int8)
-    monoin = np.array([MONOMINO in position.colour(c).remaining for c in colours], dtype=np.int8)
+        playing.append(name)
+        n_mono = state.remaining.count(MONOMINO)
+        if not monomino_last:
+            continue
+        if n_mono == 0:
+            infeasible = True
+        elif len(state.remaining) == 1:
+            pass  # its only piece left, the monomino, is last wherever it goes
+        elif n_mono == 1:
+            held.append(name)
+        else:
+            checked.append(name)
+    return _Roles(tuple(playing), tuple(held), tuple(checked), constant, infeasible)
 
-    # placements, all colours in one table
+
+@dataclass(frozen=True)
+class _PlacementArrays:
+    """The placements of every playing colour, in one table."""
+
+    piece: np.ndarray  # (P,) int32
+    squares: np.ndarray  # (P, 5) int32, padded with -1
+    colour: np.ndarray  # (P,) int32: index into the playing colours
+    extra: np.ndarray  # (P, 4) int8: see _placement_extra
+    size: np.ndarray  # (P,) int32
+    some_piece_fits_nowhere: bool  # (a remaining piece of some colour has no placement)
+
+
+def _placement_arrays(position: Position, roles: _Roles, seed: int) -> _PlacementArrays:
+    """The placements that fit (:func:`solver.placements.fitting_rows`) for each playing
+    colour, held monominoes left out; ``seed`` != 0 shuffles them."""
+    board = position.board
     table = empty_board_placements(board.rows, board.cols)
+    extra = _table_extra(board.rows, board.cols)
     pieces, squares, col, bx_rows = [], [], [], []
-    for i, name in enumerate(colours):
-        rows = fitting_rows(position, name, skip_monomino=bool(held[i]))
+    nowhere = False
+    for i, name in enumerate(roles.playing):
+        held = name in roles.held
+        rows = fitting_rows(position, name, skip_monomino=held)
         piece = table.piece[rows].astype(np.int32)
-        sq = table.squares[rows].astype(np.int32)
-        bx_rows.append(_table_extra(board.rows, board.cols)[rows])
-        if mode != core.MAXSCORE and not infeasible:
-            # "place-all": a remaining piece that fits nowhere decides it at once
-            have = np.bincount(piece, minlength=21)
-            infeasible = any(
-                have[PIECES[p].index] == 0
-                for p in position.colour(name).remaining
-                if not (p == MONOMINO and held[i])
-            )
+        have = np.bincount(piece, minlength=len(PIECE_NAMES))
+        nowhere |= any(
+            have[PIECES[p].index] == 0
+            for p in position.colour(name).remaining
+            if not (p == MONOMINO and held)
+        )
         pieces.append(piece)
-        squares.append(sq)
+        squares.append(table.squares[rows].astype(np.int32))
         col.append(np.full(len(piece), i, dtype=np.int32))
+        bx_rows.append(extra[rows])
     pl_piece = np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
     pl_sq = np.concatenate(squares) if squares else np.zeros((0, 5), np.int32)
     pl_col = np.concatenate(col) if col else np.zeros(0, np.int32)
@@ -348,44 +321,67 @@ def _build(
         perm = np.random.default_rng(seed).permutation(len(pl_piece))
         pl_piece, pl_sq, pl_col, pl_bx = pl_piece[perm], pl_sq[perm], pl_col[perm], pl_bx[perm]
     pl_size = (pl_sq >= 0).sum(axis=1).astype(np.int32)
-    n_pl = len(pl_piece)
+    return _PlacementArrays(pl_piece, pl_sq, pl_col, pl_bx, pl_size, nowhere)
 
-    # placements covering (colour, square), largest pieces first
-    flat_p = np.repeat(np.arange(n_pl, dtype=np.int64), 5)
-    flat_s = pl_sq.ravel().astype(np.int64)
+
+def _pointers(keys: np.ndarray, n_keys: int) -> np.ndarray:
+    """CSR pointers, shape (n_keys + 1,), int64, of lists sorted by key."""
+    return np.concatenate(([0], np.cumsum(np.bincount(keys, minlength=n_keys)))).astype(np.int64)
+
+
+def _cover_lists(pl: _PlacementArrays, ncol: int, nsq: int) -> tuple[np.ndarray, np.ndarray]:
+    """CSR (cov_ptr, cov_idx): the placements of colour c covering square s, largest first."""
+    flat_p = np.repeat(np.arange(len(pl.piece), dtype=np.int64), 5)
+    flat_s = pl.squares.ravel().astype(np.int64)
     ok = flat_s >= 0
     flat_p, flat_s = flat_p[ok], flat_s[ok]
-    key = pl_col[flat_p].astype(np.int64) * nsq + flat_s
-    order = np.lexsort((flat_p, -pl_size[flat_p], key))
-    cov_idx = flat_p[order].astype(np.int32)
-    cov_ptr = np.concatenate(([0], np.cumsum(np.bincount(key, minlength=max(ncol, 1) * nsq))))
-    cov_ptr = cov_ptr.astype(np.int64)
-    pkey = pl_col.astype(np.int64) * 21 + pl_piece
-    pp_idx = np.argsort(pkey, kind="stable").astype(np.int32)
-    pp_ptr = np.concatenate(([0], np.cumsum(np.bincount(pkey, minlength=max(ncol, 1) * 21))))
-    pp_ptr = pp_ptr.astype(np.int64)
+    key = pl.colour[flat_p].astype(np.int64) * nsq + flat_s
+    order = np.lexsort((flat_p, -pl.size[flat_p], key))
+    return _pointers(key, max(ncol, 1) * nsq), flat_p[order].astype(np.int32)
 
-    edge_nb, corner_nb, king_nb = _geometry(board.rows, board.cols)
 
-    # state
+def _piece_lists(pl: _PlacementArrays, ncol: int) -> tuple[np.ndarray, np.ndarray]:
+    """CSR (pp_ptr, pp_idx): the placements of colour c and piece t."""
+    key = pl.colour.astype(np.int64) * core.NPIECES + pl.piece
+    order = np.argsort(key, kind="stable").astype(np.int32)
+    return _pointers(key, max(ncol, 1) * core.NPIECES), order
+
+
+@dataclass(frozen=True)
+class _ColourArrays:
+    """Each playing colour's state before the search (shapes as in core.State)."""
+
+    bl: np.ndarray
+    cornr: np.ndarray
+    own0: np.ndarray
+    nsqc: np.ndarray
+    rem: np.ndarray
+    remarea: np.ndarray
+    start: np.ndarray
+    sqcol: np.ndarray
+
+
+def _colour_arrays(position: Position, roles: _Roles) -> _ColourArrays:
+    board = position.board
+    nsq, ncol = board.size, len(roles.playing)
+    index = {c: i for i, c in enumerate(roles.playing)}
     bl = np.zeros((ncol, nsq), dtype=np.int16)
-    excl = np.zeros((ncol, nsq), dtype=np.int8)
     cornr = np.zeros((ncol, nsq), dtype=np.int16)
     own0 = np.zeros((ncol, nsq), dtype=np.uint8)
     nsqc = np.zeros(ncol, dtype=np.int64)
-    rem = np.zeros((ncol, 21), dtype=np.int64)
+    rem = np.zeros((ncol, core.NPIECES), dtype=np.int64)
     remarea = np.zeros(ncol, dtype=np.int64)
     start = np.full(ncol, -1, dtype=np.int32)
-    taken = set(board.blocked) | set(position.occupied)
+    taken = list(set(board.blocked) | set(position.occupied))
     sqcol = np.full(nsq, -1, dtype=np.int32)
     sqcol[list(board.blocked)] = -2
     for k, state in enumerate(position.colours):
         code = index.get(state.name, ncol + k)
         for s in state.squares:
             sqcol[s] = code
-    for i, name in enumerate(colours):
+    for i, name in enumerate(roles.playing):
         state = position.colour(name)
-        bl[i, list(taken)] = 1
+        bl[i, taken] = 1
         for s in state.squares:
             own0[i, s] = 1
             for e in board.edge_neighbours[s]:
@@ -395,131 +391,155 @@ def _build(
         nsqc[i] = len(state.squares)
         start[i] = -1 if state.start is None else state.start
         for p in state.remaining:
-            if p == MONOMINO and held[i]:
+            if p == MONOMINO and name in roles.held:
                 continue
             rem[i, PIECES[p].index] += 1
             remarea[i] += PIECES[p].size
+    return _ColourArrays(bl, cornr, own0, nsqc, rem, remarea, start, sqcol)
 
-    gperm = np.array(
-        position_symmetries(position) if up_to_symmetry else [np.arange(nsq)], dtype=np.int32
-    )
 
-    n_pieces = int(rem.sum()) + 2
+def _params(mode: int, limit: int, bonus: bool, tuning: SearchTuning) -> np.ndarray:
+    params = np.zeros(core.N_PARAMS, dtype=np.int64)
+    params[core.P_MODE] = mode
+    params[core.P_LIMIT] = limit
+    params[core.P_BONUS] = int(bonus)
+    params[core.P_STRONG] = tuning.strong
+    params[core.P_PIECE_BRANCH] = int(tuning.piece_branch)
+    params[core.P_BLOCKS] = int(tuning.blocks)
+    params[core.P_LATE] = tuning.late
+    params[core.P_MEMO] = 0  # switched on by _with_memo
+    return params
+
+
+def _state(
+    colours: _ColourArrays, n_pl: int, max_cov: int, nsq: int, groups: int, blocks: int
+) -> core.State:
+    """The search state at the root: the colours' arrays, an empty path, scratch space."""
+    ncol = len(colours.nsqc)
+    n_pieces = int(colours.rem.sum()) + 2
     max_depth = ncol * nsq + n_pieces + 2
-    max_cov = int(np.max(np.diff(cov_ptr))) if n_pl else 0
-    path = np.zeros(n_pieces, dtype=np.int32)
-    fr = [np.zeros(max_depth, dtype=np.int32) for _ in range(5)]
-    ch = np.zeros(max_depth * (max_cov + 1) + 1, dtype=np.int32)
     st = np.zeros(core.N_SCALARS, dtype=np.int64)
     st[core.S_NEED] = 1
     st[core.S_BEST] = core.NEG_INF
-    mark = np.zeros(nsq, dtype=np.int64)
-    cmark = np.zeros(nsq, dtype=np.int64)
-    rmark = np.zeros(nsq, dtype=np.int64)
-    seeds = np.zeros(nsq, dtype=np.int32)
-    pcount = np.zeros(21, dtype=np.int64)
-    pch = np.zeros(max(n_pl, 1), dtype=np.int32)
-    sqpl = np.full(nsq, -1, dtype=np.int32)
-    nfloat = np.zeros(max(ncol, 1), dtype=np.int64)
-    hasown = (own0.sum(axis=1) > 0).astype(np.int8)
-    queue = np.zeros(nsq, dtype=np.int32)
-    attach = np.zeros(nsq, dtype=np.int32)
-    cand = np.zeros((max(ncol, 1), nsq), dtype=np.int32)
-    ncand = np.zeros(max(ncol, 1), dtype=np.int64)
-    fix = np.zeros(len(gperm), dtype=np.int64)
-    sol = np.zeros(n_pieces, dtype=np.int32)
-    sol_mono = np.zeros(max(ncol, 1), dtype=np.int32)
-    best = np.zeros(n_pieces, dtype=np.int32)
-    blk = _blocks(board.rows, board.cols)
-    ext = np.zeros((4, 21), dtype=np.int64)
-    bstamp = np.zeros(int(blk.max()) + 1, dtype=np.int64)
-    bcnt = np.zeros(int(blk.max()) + 1, dtype=np.int64)
-    params = np.array(
-        [mode, limit, 1 if position.bonus else 0, STRONG, PIECE_BRANCH, BLOCKS, LATE, 0],
-        dtype=np.int64,
+    at_least_one = max(ncol, 1)
+    return core.State(
+        ext=np.zeros((4, core.NPIECES), dtype=np.int64),
+        bstamp=np.zeros(blocks, dtype=np.int64),
+        bcnt=np.zeros(blocks, dtype=np.int64),
+        bl=colours.bl,
+        excl=np.zeros((ncol, nsq), dtype=np.int8),
+        cornr=colours.cornr,
+        nsqc=colours.nsqc,
+        rem=colours.rem,
+        remarea=colours.remarea,
+        sqcol=colours.sqcol,
+        sqpl=np.full(nsq, -1, dtype=np.int32),
+        nfloat=np.zeros(at_least_one, dtype=np.int64),
+        path=np.zeros(n_pieces, dtype=np.int32),
+        fr_c=np.zeros(max_depth, dtype=np.int32),
+        fr_x=np.zeros(max_depth, dtype=np.int32),
+        fr_lo=np.zeros(max_depth, dtype=np.int32),
+        fr_hi=np.zeros(max_depth, dtype=np.int32),
+        fr_cur=np.zeros(max_depth, dtype=np.int32),
+        ch=np.zeros(max_depth * (max_cov + 1) + 1, dtype=np.int32),
+        st=st,
+        mark=np.zeros(nsq, dtype=np.int64),
+        cmark=np.zeros(nsq, dtype=np.int64),
+        rmark=np.zeros(nsq, dtype=np.int64),
+        queue=np.zeros(nsq, dtype=np.int32),
+        attach=np.zeros(nsq, dtype=np.int32),
+        seeds=np.zeros(nsq, dtype=np.int32),
+        pcount=np.zeros(core.NPIECES, dtype=np.int64),
+        pch=np.zeros(max(n_pl, 1), dtype=np.int32),
+        cand=np.zeros((at_least_one, nsq), dtype=np.int32),
+        ncand=np.zeros(at_least_one, dtype=np.int64),
+        fix=np.zeros(groups, dtype=np.int64),
+        sol=np.zeros(n_pieces, dtype=np.int32),
+        sol_mono=np.zeros(at_least_one, dtype=np.int32),
+        best=np.zeros(n_pieces, dtype=np.int32),
+        ctouch=np.zeros(1, dtype=np.int64),  # component memo: off (see _with_memo)
+        fr_key=np.full((max_depth, 2), -1, dtype=np.int64),
+        memo=np.zeros((1, 3), dtype=np.int64),
     )
-    # component memo (off here; see :func:`_with_memo`)
-    comp = np.zeros(nsq, dtype=np.int32)
-    ctouch = np.zeros(1, dtype=np.int64)
-    rmult = np.zeros(22, dtype=np.int64)
-    fr_key = np.full((max_depth, 2), -1, dtype=np.int64)
-    memo = np.zeros((1, 3), dtype=np.int64)
-    names = (
-        "params pl_sq pl_col pl_piece pl_size cov_ptr cov_idx pp_ptr pp_idx edge_nb "
-        "corner_nb king_nb psize pextra pl_bx ext blk bstamp bcnt start own0 monoin held "
-        "monochk gperm hasown bl excl cornr nsqc rem remarea sqcol sqpl nfloat path fr_c "
-        "fr_x fr_lo fr_hi fr_cur ch st mark cmark rmark queue attach seeds pcount pch cand "
-        "ncand fix sol sol_mono best comp ctouch rmult fr_key memo"
-    ).split()
-    values = (
-        params,
-        pl_sq,
-        pl_col,
-        pl_piece,
-        pl_size,
-        cov_ptr,
-        cov_idx,
-        pp_ptr,
-        pp_idx,
-        edge_nb,
-        corner_nb,
-        king_nb,
-        _PIECE_SIZE,
-        _PIECE_EXTRA,
-        pl_bx,
-        ext,
-        blk,
-        bstamp,
-        bcnt,
-        start,
-        own0,
-        monoin,
-        held,
-        monochk,
-        gperm,
-        hasown,
-        bl,
-        excl,
-        cornr,
-        nsqc,
-        rem,
-        remarea,
-        sqcol,
-        sqpl,
-        nfloat,
-        path,
-        *fr,
-        ch,
-        st,
-        mark,
-        cmark,
-        rmark,
-        queue,
-        attach,
-        seeds,
-        pcount,
-        pch,
-        cand,
-        ncand,
-        fix,
-        sol,
-        sol_mono,
-        best,
-        comp,
-        ctouch,
-        rmult,
-        fr_key,
-        memo,
+
+
+def _tables(
+    position: Position,
+    roles: _Roles,
+    pl: _PlacementArrays,
+    colours: _ColourArrays,
+    gperm: np.ndarray,
+) -> core.Tables:
+    """The read-only arrays: placements and their indexes, geometry, colours' roles."""
+    board = position.board
+    ncol = len(roles.playing)
+    cov_ptr, cov_idx = _cover_lists(pl, ncol, board.size)
+    pp_ptr, pp_idx = _piece_lists(pl, ncol)
+    edge_nb, corner_nb, king_nb = _geometry(board.rows, board.cols)
+    return core.Tables(
+        pl_sq=pl.squares,
+        pl_col=pl.colour,
+        pl_piece=pl.piece,
+        pl_size=pl.size,
+        cov_ptr=cov_ptr,
+        cov_idx=cov_idx,
+        pp_ptr=pp_ptr,
+        pp_idx=pp_idx,
+        edge_nb=edge_nb,
+        corner_nb=corner_nb,
+        king_nb=king_nb,
+        psize=_PIECE_SIZE,
+        pextra=_PIECE_EXTRA,
+        pl_bx=pl.extra,
+        blk=_blocks(board.rows, board.cols),
+        start=colours.start,
+        own0=colours.own0,
+        monoin=np.array(
+            [MONOMINO in position.colour(c).remaining for c in roles.playing], dtype=np.int8
+        ),
+        held=np.array([c in roles.held for c in roles.playing], dtype=np.int8),
+        monochk=np.array([c in roles.checked for c in roles.playing], dtype=np.int8),
+        gperm=gperm,
+        hasown=(colours.own0.sum(axis=1) > 0).astype(np.int8),
+        comp=np.zeros(board.size, dtype=np.int32),  # component memo: off (see _with_memo)
+        rmult=np.zeros(core.NPIECES + 1, dtype=np.int64),
     )
-    arrays = dict(zip(names, values, strict=True))
+
+
+def _build(
+    problem: Problem,
+    mode: int,
+    limit: int = 0,
+    up_to_symmetry: bool = False,
+    seed: int = 0,
+    tuning: SearchTuning = SearchTuning(),
+) -> _Search:
+    """The kernel's parameters and arrays for a problem, in ``mode`` (``core.FIND``,
+    ``COUNT`` or ``MAXSCORE``), ``limit`` as ``core.P_LIMIT``; ``seed`` != 0 shuffles the
+    order of the children among placements of equal size (the search stays complete and
+    counts stay exact)."""
+    position = problem.position
+    nsq = position.board.size
+    roles = _roles(problem, mode)
+    pl = _placement_arrays(position, roles, seed)
+    # "place-all": a remaining piece that fits nowhere decides it at once
+    infeasible = roles.infeasible or (mode != core.MAXSCORE and pl.some_piece_fits_nowhere)
+    colours = _colour_arrays(position, roles)
+    gperm = np.array(
+        position_symmetries(position) if up_to_symmetry else [np.arange(nsq)], dtype=np.int32
+    )
+    tables = _tables(position, roles, pl, colours, gperm)
+    n_pl = len(pl.piece)
+    max_cov = int(np.max(np.diff(tables.cov_ptr))) if n_pl else 0
+    state = _state(colours, n_pl, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1)
     return _Search(
-        tuple(colours),
-        tuple(held_colours),
-        pl_piece,
-        pl_sq,
-        arrays,
+        roles.playing,
+        roles.held,
+        _params(mode, limit, position.bonus, tuning),
+        tables,
+        state,
         infeasible,
-        constant,
+        roles.constant_score,
         {"placements": n_pl, "symmetries": len(gperm)},
     )
 
@@ -533,11 +553,12 @@ def _components(search: _Search) -> tuple[np.ndarray, int]:
     components); ranks go by size, smallest first (the order the memo search decides
     them in: see :func:`_with_memo`).
     """
-    a = search.arrays
-    bl, cornr, king = a["bl"][0], a["cornr"][0], a["king_nb"]
+    tables, state = search.tables, search.state
+    bl, cornr, king = state.bl[0], state.cornr[0], tables.king_nb
+    start = int(tables.start[0])
     label = np.full(len(bl), -1, dtype=np.int32)
-    if a["nsqc"][0] == 0:
-        seeds = [int(a["start"][0])] if a["start"][0] >= 0 and bl[a["start"][0]] == 0 else []
+    if state.nsqc[0] == 0:
+        seeds = [start] if start >= 0 and bl[start] == 0 else []
     else:
         seeds = np.flatnonzero((cornr > 0) & (bl == 0)).tolist()
     sizes: list[int] = []
@@ -562,43 +583,44 @@ def _components(search: _Search) -> tuple[np.ndarray, int]:
     return rank[label], len(sizes)
 
 
-#: rows of the component memo's hash table (a power of 2; 3 int64 each: 1.5 MB); the
-#: hardest real checks store a few hundred entries, and a full table only stops storing
-MEMO_SIZE = 1 << 16
-
-
-def _with_memo(search: _Search) -> _Search | None:
+def _with_memo(search: _Search, tuning: SearchTuning) -> _Search | None:
     """A fresh copy of a one-colour FIND or MAXSCORE search (not yet run) with the
-    component memo on (see the module docstring and :func:`solver.backends.search_kernel.run`), or
-    None if it cannot apply (several colours, a held monomino, the monomino-last check,
+    component memo on (see the module docstring and :func:`solver.backends.search_kernel.run`),
+    or None if it cannot apply (several colours, a held monomino, the monomino-last check,
     counting, piece branching, more than 62 components) or would not help (one
     component)."""
-    a = search.arrays
+    params, tables, state = search.params, search.tables, search.state
     if (
         len(search.colours) != 1
         or search.held_colours
-        or a["monochk"].any()
-        or a["params"][0] == core.COUNT
-        or a["params"][4] == 1
-        or a["st"][core.S_NODES] > 0
+        or tables.monochk.any()
+        or params[core.P_MODE] == core.COUNT
+        or params[core.P_PIECE_BRANCH] == 1  # (a floating piece may go in any component)
+        or state.st[core.S_NODES] > 0
     ):
-        return None  # (piece branching places a floating piece in any component)
+        return None
     comp, k = _components(search)
     if not 2 <= k <= 62:
         return None
-    m = search.clone(int(a["params"][6]))
-    m.arrays["params"][7] = 1
-    m.arrays["comp"] = comp
-    m.arrays["ctouch"] = np.zeros(k, dtype=np.int64)
-    radix = a["rem"][0] + 1
-    m.arrays["rmult"] = np.concatenate(([1], np.cumprod(radix))).astype(np.int64)
-    m.arrays["memo"] = np.zeros((MEMO_SIZE, 3), dtype=np.int64)
-    m.stats["components"] = k
-    return m
+    memo = search.clone(int(params[core.P_LATE]))
+    memo.params[core.P_MEMO] = 1
+    radix = state.rem[0] + 1
+    rmult = np.concatenate(([1], np.cumprod(radix))).astype(np.int64)
+    memo.tables = dataclasses.replace(memo.tables, comp=comp, rmult=rmult)
+    memo.state = dataclasses.replace(
+        memo.state,
+        ctouch=np.zeros(k, dtype=np.int64),
+        memo=np.zeros((tuning.memo_rows, 3), dtype=np.int64),
+    )
+    memo.stats["components"] = k
+    return memo
 
 
 def _run(
-    search: _Search, time_limit: float | None, stop=None, started: float | None = None
+    search: _Search,
+    time_limit: float | None,
+    stop: Cancel | None = None,
+    started: float | None = None,
 ) -> tuple[int, float]:
     """Run the kernel in chunks of about 50 ms until it ends, the time is up or ``stop`` is
     set; returns (code, seconds since ``started``)."""
@@ -606,7 +628,7 @@ def _run(
     budget = 2000
     while True:
         t0 = time.perf_counter()
-        code = core.run(*search.args, budget)
+        code = search.run(budget)
         now = time.perf_counter()
         if code != core.PAUSE:
             return code, now - started
@@ -621,65 +643,58 @@ def _run(
             budget = int(max(200, min(budget, budget * left / 0.05)))
 
 
-def _race(
+def _portfolio(
     search: _Search,
     time_limit: float | None,
     workers: int,
+    tuning: SearchTuning,
     fresh: Callable[[], _Search] | None = None,
-    cancel: threading.Event | None = None,
+    cancel: Cancel | None = None,
 ) -> tuple[_Search, int, float]:
     """Solve with a portfolio: the search as built, then (if it has not ended after a first
-    chunk of :data:`FIRST_CHUNK` nodes) copies with other value orders (:data:`PORTFOLIO`)
-    in threads; the kernel releases the GIL. Every member is complete, so the first to end
-    gives the answer. After the first chunk, the first member is replaced by a fresh
-    search with the component memo (:func:`_with_memo`, from ``fresh()``) when it applies.
+    chunk of :attr:`SearchTuning.first_chunk` nodes) copies with other value orders
+    (:attr:`SearchTuning.portfolio`) raced in threads; the kernel releases the GIL. Every
+    member is complete, so the first to end gives the answer. After the first chunk, the
+    first member is replaced by a fresh search with the component memo
+    (:func:`_with_memo`, from ``fresh()``) when it applies.
 
     Returns (the member that answered or the first one, its code, seconds).
     """
     started = time.perf_counter()
-    others = [search.clone(late, seed) for late, seed in PORTFOLIO[: max(workers - 1, 0)]]
-    code = core.run(*search.args, FIRST_CHUNK)
+    others = [search.clone(late, seed) for late, seed in tuning.portfolio[: max(workers - 1, 0)]]
+    code = search.run(tuning.first_chunk)
     if code == core.PAUSE and fresh is not None:
-        search = _with_memo(fresh()) or search
+        search = _with_memo(fresh(), tuning) or search
     if code != core.PAUSE or not others:
         if code == core.PAUSE:
             code, _ = _run(search, time_limit, cancel, started)
         return search, code, time.perf_counter() - started
     members = [search] + others
-    stop = EitherEvent(threading.Event(), cancel)
-    done: list[tuple[int, int]] = []
-    lock = threading.Lock()
-
-    def work(i: int) -> None:
-        c, _ = _run(members[i], time_limit, stop, started)
-        with lock:
-            done.append((i, c))
-            if c != core.PAUSE:
-                stop.events[0].set()
-
-    threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(len(members))]
-    for t in threads:
-        t.start()
-    join_all(threads, stop.events[0])
+    codes, winner = first_proven(
+        [_member(m, time_limit, started) for m in members], lambda c: c != core.PAUSE, cancel
+    )
     seconds = time.perf_counter() - started
-    finished = [(i, c) for i, c in done if c != core.PAUSE]
-    i, code = finished[0] if finished else (0, core.PAUSE)
+    i = 0 if winner is None else winner
     members[i].stats["nodes_all_members"] = sum(int(m.st[core.S_NODES]) for m in members)
     members[i].stats["member"] = i
-    return members[i], code, seconds
+    return members[i], codes[i], seconds
+
+
+def _member(search: _Search, time_limit: float | None, started: float) -> Callable[[Cancel], int]:
+    return lambda stop: _run(search, time_limit, stop, started)[0]
 
 
 def _placement(search: _Search, p: int) -> tuple[str, Placement]:
-    colour = search.colours[int(search.arrays["pl_col"][p])]
-    sq = search.table_squares[p]
+    colour = search.colours[int(search.tables.pl_col[p])]
+    sq = search.tables.pl_sq[p]
     squares = frozenset(int(s) for s in sq[sq >= 0])
-    return colour, Placement(PIECE_NAMES[search.table_piece[p]], squares)
+    return colour, Placement(PIECE_NAMES[search.tables.pl_piece[p]], squares)
 
 
 def _layout(
     search: _Search, problem: Problem, rows: np.ndarray, n: int, monos: np.ndarray | None
-) -> dict[str, list[Placement]]:
-    layout: dict[str, list[Placement]] = {c: [] for c in problem.colours}
+) -> Layout:
+    layout: Layout = {c: [] for c in problem.colours}
     for p in rows[:n]:
         colour, placement = _placement(search, int(p))
         layout[colour].append(placement)
@@ -691,20 +706,25 @@ def _layout(
 
 def _found_layout(search: _Search, problem: Problem) -> dict[str, list[Placement]]:
     """The layout a FIND search stopped at (its path and the held monominoes' squares)."""
-    return _layout(
-        search,
-        problem,
-        search.sol,
-        int(search.st[core.S_SOLN]),
-        search.sol_mono[: len(search.held_colours)],
-    )
+    state = search.state
+    n_held = len(search.held_colours)
+    return _layout(search, problem, state.sol, int(state.st[core.S_SOLN]), state.sol_mono[:n_held])
+
+
+def _memo_stats(search: _Search) -> dict[str, int]:
+    if not search.memo_on:
+        return {}
+    return {
+        "memo_hits": int(search.st[core.S_HITS]),
+        "memo_entries": int(search.st[core.S_STORES]),
+    }
 
 
 def solve(
-    problem: Problem, options: SolveOptions = SolveOptions(), cancel: threading.Event | None = None
+    problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
 ) -> BackendResult:
     """Solve a problem by exact search; ``cancel`` set from another thread stops it early
-    (as the time limit does).
+    (as the time limit does). Tuning: ``options.tuning.search``.
 
     Returns:
         BackendResult: "solved" with a layout ("place-all"), "infeasible" (proven: the
@@ -715,18 +735,21 @@ def solve(
     """
     if problem.goal == "max-score":
         return _solve_max_score(problem, options, cancel)
-    search = _build(problem, core.FIND, seed=options.seed)
+    tuning = options.tuning.search
+    search = _build(problem, core.FIND, seed=options.seed, tuning=tuning)
     if search.infeasible:
         return BackendResult("infeasible", None, None, {"nodes": 0, "seconds": 0.0})
     fresh = None
     if len(search.colours) == 1 and not search.held_colours:
-        fresh = lambda: _build(problem, core.FIND, seed=options.seed)  # noqa: E731
-    search, code, seconds = _race(search, options.time_limit, options.workers, fresh, cancel)
+
+        def fresh() -> _Search:
+            return _build(problem, core.FIND, seed=options.seed, tuning=tuning)
+
+    search, code, seconds = _portfolio(
+        search, options.time_limit, options.workers, tuning, fresh, cancel
+    )
     stats = dict(search.stats, nodes=int(search.st[core.S_NODES]), seconds=seconds)
-    if search.arrays["params"][7] == 1:
-        stats.update(
-            memo_hits=int(search.st[core.S_HITS]), memo_entries=int(search.st[core.S_STORES])
-        )
+    stats.update(_memo_stats(search))
     if code == core.FOUND:
         return BackendResult("solved", _found_layout(search, problem), None, stats)
     if code == core.DONE:
@@ -735,13 +758,14 @@ def solve(
 
 
 def _solve_max_score(
-    problem: Problem, options: SolveOptions, cancel: threading.Event | None = None
+    problem: Problem, options: SolveOptions, cancel: Cancel | None = None
 ) -> BackendResult:
-    """Max-score by branch and bound: a first chunk of :data:`FIRST_CHUNK` nodes as built;
-    if it has not ended, a fresh search with the component memo (:func:`_with_memo`, one
-    colour) starts from the chunk's best layout and replaces it."""
+    """Max-score by branch and bound: a first chunk of :attr:`SearchTuning.first_chunk`
+    nodes as built; if it has not ended, a fresh search with the component memo
+    (:func:`_with_memo`, one colour) starts from the chunk's best layout and replaces it."""
     started = time.perf_counter()
-    search = _build(problem, core.MAXSCORE, seed=options.seed)
+    tuning = options.tuning.search
+    search = _build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
     if not search.colours:
         return BackendResult(
             "optimal",
@@ -749,15 +773,16 @@ def _solve_max_score(
             search.constant_score,
             {"nodes": 0, "seconds": 0.0},
         )
-    code = core.run(*search.args, FIRST_CHUNK)
-    layout = _layout(search, problem, search.best, int(search.st[core.S_BESTN]), None)
+    code = search.run(tuning.first_chunk)
+    layout = _layout(search, problem, search.state.best, int(search.st[core.S_BESTN]), None)
     best = int(search.st[core.S_BEST])
     root_ub = int(search.st[core.S_ROOTUB])
     chunk_nodes = int(search.st[core.S_NODES])
     if code == core.PAUSE:
         memo = None
         if len(search.colours) == 1:
-            memo = _with_memo(_build(problem, core.MAXSCORE, seed=options.seed))
+            fresh = _build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
+            memo = _with_memo(fresh, tuning)
         if memo is not None:
             memo.st[core.S_BEST] = best  # only better layouts than the chunk's
             search = memo
@@ -765,17 +790,15 @@ def _solve_max_score(
         if search is not memo:
             chunk_nodes = 0  # the same search went on
         if search.st[core.S_BEST] > best:
-            layout = _layout(search, problem, search.best, int(search.st[core.S_BESTN]), None)
+            n = int(search.st[core.S_BESTN])
+            layout = _layout(search, problem, search.state.best, n, None)
             best = int(search.st[core.S_BEST])
     stats = dict(
         search.stats,
         nodes=chunk_nodes + int(search.st[core.S_NODES]),
         seconds=time.perf_counter() - started,
     )
-    if search.arrays["params"][7] == 1:
-        stats.update(
-            memo_hits=int(search.st[core.S_HITS]), memo_entries=int(search.st[core.S_STORES])
-        )
+    stats.update(_memo_stats(search))
     if best == core.NEG_INF:  # stopped before the root was evaluated
         return BackendResult("unknown", None, None, stats)
     score = best + search.constant_score
@@ -789,6 +812,7 @@ def count(
     limit: int | None = None,
     up_to_symmetry: bool = False,
     time_limit: float | None = None,
+    tuning: SearchTuning = SearchTuning(),
 ) -> CountResult:
     """Count the distinct layouts that place every remaining piece of the played colours.
 
@@ -807,6 +831,7 @@ def count(
             when ``complete``).
         time_limit: seconds; on time-out ``complete`` is False, ``stopped_by`` is
             "time limit" and ``count`` is a lower bound (see :class:`CountResult`).
+        tuning: the search's settings (the count is the same under every one).
 
     Raises:
         ValueError: ``limit`` is not None and less than 1.
@@ -816,15 +841,18 @@ def count(
     # the kernel stops as soon as it has found at least limit + 1 layouts (a leaf with
     # held monominoes may add several at once): finding N + 1 proves "more than N", and
     # ending with at most N is the exact count
-    search = _build(problem, core.COUNT, 0 if limit is None else limit + 1, up_to_symmetry)
-    groups = len(search.fix)
+    search = _build(
+        problem, core.COUNT, 0 if limit is None else limit + 1, up_to_symmetry, tuning=tuning
+    )
+    fix = search.state.fix
+    groups = len(fix)
     if search.infeasible:
         return CountResult(0, True, 0, 0.0, groups, 0, None)
     code, seconds = _run(search, time_limit)
     nodes = int(search.st[core.S_NODES])
-    found = int(search.fix[0])
+    found = int(fix[0])
     if code == core.DONE:
-        total = int(search.fix.sum())
+        total = int(fix.sum())
         if total % groups:
             raise AssertionError(f"Burnside sum {total} is not a multiple of {groups}")
         return CountResult(total // groups, True, nodes, seconds, groups, found, None)

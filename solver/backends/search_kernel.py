@@ -1,9 +1,11 @@
 """The hot loop of the exact search, compiled with numba (``@njit(cache=True)``).
 
-See :mod:`solver.backends.search` for the algorithm and the meaning of the arrays; this module only
-holds the compiled kernel :func:`run` and its helpers. The search is an explicit-stack
-depth-first search, so it can stop after a budget of nodes and be resumed: the Python side
-calls :func:`run` repeatedly and checks the clock in between (numba has no clock).
+See :mod:`solver.backends.search` for the algorithm; this module holds the compiled kernel
+:func:`run`, its helpers, and its interface: the parameter slots (``P_*``), the arrays
+(:class:`Tables`, read only, and :class:`State`, updated in place) and :func:`run_chunk`.
+The search is an explicit-stack depth-first search, so it can stop after a budget of nodes
+and be resumed: the Python side calls :func:`run_chunk` repeatedly and checks the clock in
+between (numba has no clock).
 
 State, per played colour c and square s (all counters so that undo is exact):
 
@@ -16,37 +18,13 @@ State, per played colour c and square s (all counters so that undo is exact):
 Why numba: the state is small integer arrays and the inner work is tight loops over
 squares and placements (flood fills, live checks, undo). Plain Python (integers as
 bitsets) would pay interpreter cost per placement tested; a C extension would need a
-compiler on the user's machine. numba needs neither and caches the machine code.
-
-Measured (2-core machine shared with other sessions, load 2.5-4.5, numba 0.68; these
-figures predate the component memo and the rounded loss bound, whose effect
-:mod:`solver.backends.search` gives):
-
-* compile time: first call 5 s on a quiet machine, 15 s at load 4 (every function of this
-  module; ``cache=True`` keeps the machine code, under ``__pycache__`` or numba's user
-  cache directory); later processes load the cache: first small count ~0.3 s.
-* node rate: 0.65 M nodes/s (quiet) to 0.23 M/s (load 4.4) on junior-L2-s105 move 20
-  orange (5.0 M nodes, infeasible) with the default bounds; ~1.2 M/s with the plain
-  reach bound only (STRONG = BLOCKS = 0), which needs far more nodes (below).
-* bounds, on the 13 hardest of the real checks (10 s each, one thread): plain reach bound:
-  3 unknown, 62.9 s in all; + coverable reach and 2x2 blocks: 2 unknown, 33.5 s;
-  + one refined flood only (STRONG = 2) and block extras per partition: 1 unknown, 14.2 s
-  (junior-L1-s104 move 20 purple: 1.37 M nodes -> 37; junior-L7-4-s102 orange: 13.5 M
-  -> 0.39 M; duo-L3-s25 orange: 2.2 M -> 27 k). The one left (classic2-L6-s86 move 30
-  green, feasible) is solved in 34 nodes by the portfolio's second value order.
-* all real checks (55 Pentobi games, every 10th placement, every colour with pieces left,
-  "place-all" with the others frozen: 1,106 checks), search only, 10 s: median 5 ms,
-  772 yes, 333 no, 1 unknown (junior-L2-s105 move 20 orange, infeasible: 8 s in one
-  thread on a quiet machine, over 10 s with two threads at load 4).
-* endgames (1-12 pieces left, 516 checks) against CP-SAT, 10 s each
-  (benchmarks/search_vs_cpsat.py, both with 2 workers, load ~4): search median 1.3 ms,
-  90th percentile 4.6 ms, 99th 92 ms, worst 1.74 s (duo-L7-5-s5 move 20 purple, "no"),
-  187 yes / 329 no / 0 unknown; CP-SAT median 126 ms, worst 10 s, 132 yes / 270 no /
-  111 unknown / 3 errors. Median ratio 94x; the search was faster on all 516 checks;
-  no disagreement.
+compiler on the user's machine. numba needs neither and caches the machine code (under
+``__pycache__`` or numba's user cache directory; the first call compiles, 5-15 s).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, fields
 
 import numpy as np
 from numba import njit
@@ -80,8 +58,115 @@ PAUSE = 3  # node budget used up; call run() again to go on
 N_SCALARS = 12
 NEG_INF = -(1 << 40)
 
+# slots of the int64 parameter array ``params``
+(
+    P_MODE,  # FIND, COUNT or MAXSCORE
+    P_LIMIT,  # COUNT: stop at this many layouts (0: no limit)
+    P_BONUS,  # 1: score the +15 / +5 bonuses (MAXSCORE)
+    P_STRONG,  # reach flood through coverable squares: 0 off, 1 to a fixpoint, 2 once
+    P_PIECE_BRANCH,  # 1: branch on a single piece too (not in MAXSCORE)
+    P_BLOCKS,  # 1: cap the reach by the 2x2-block bound
+    P_LATE,  # placements of at most this many squares come after the exclusion child
+    P_MEMO,  # 1: the component memo (one colour, FIND or MAXSCORE)
+) = range(8)
+N_PARAMS = 8
+
 MONO = 0  # index of the monomino in PIECE_NAMES
 NPIECES = 21
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The kernel's read-only arrays: shared by every copy of a search. C played colours,
+    N squares, P placements (all colours in one table), G symmetries."""
+
+    pl_sq: np.ndarray  # (P, 5) int32: a placement's squares, padded with -1
+    pl_col: np.ndarray  # (P,) int32: its colour (index into the played colours)
+    pl_piece: np.ndarray  # (P,) int32: its piece (index into PIECE_NAMES)
+    pl_size: np.ndarray  # (P,) int32: its number of squares
+    cov_ptr: np.ndarray  # (C*N + 1,) int64: CSR pointers of cov_idx by (colour, square)
+    cov_idx: np.ndarray  # int32: placements of colour c covering s, largest first
+    pp_ptr: np.ndarray  # (C*21 + 1,) int64: CSR pointers of pp_idx by (colour, piece)
+    pp_idx: np.ndarray  # int32: placements of colour c and piece t
+    edge_nb: np.ndarray  # (N, 4) int32: edge neighbours, padded with -1
+    corner_nb: np.ndarray  # (N, 4) int32: corner neighbours, padded with -1
+    king_nb: np.ndarray  # (N, 8) int32: both, padded with -1
+    psize: np.ndarray  # (21,) int32: squares of each piece
+    pextra: np.ndarray  # (21,) int64: most squares over 2 a piece covers in a 2x2 block
+    pl_bx: np.ndarray  # (P, 4) int8: the same for a placement in each of 4 partitions
+    blk: np.ndarray  # (4, N) int32: the 2x2 block of each square in each partition
+    start: np.ndarray  # (C,) int32: start square, -1 for none
+    own0: np.ndarray  # (C, N) uint8: the colour's squares before the search
+    monoin: np.ndarray  # (C,) int8: the monomino is among the colour's pieces left
+    held: np.ndarray  # (C,) int8: its monomino is held back, placed at the leaf
+    monochk: np.ndarray  # (C,) int8: two monominoes: a leaf needs one that can be last
+    gperm: np.ndarray  # (G, N) int32: the symmetries counted over, identity first
+    hasown: np.ndarray  # (C,) int8: the colour has squares before the search
+    comp: np.ndarray  # (N,) int32: component memo: rank of a square's component, -1 none
+    rmult: np.ndarray  # (22,) int64: component memo: radix of the pieces-left code
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the order :func:`run` takes them."""
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+
+@dataclass(frozen=True)
+class State:
+    """The kernel's search state and scratch arrays, updated in place (a PAUSE resumes
+    where it stopped). Shapes as in :class:`Tables`; D: the deepest stack of decisions."""
+
+    ext: np.ndarray  # (4, 21) int64: scratch: a piece's best pl_bx among live placements
+    bstamp: np.ndarray  # (blocks,) int64: scratch of the 2x2-block bound
+    bcnt: np.ndarray  # (blocks,) int64: scratch of the 2x2-block bound
+    bl: np.ndarray  # (C, N) int16: reasons c may not cover s
+    excl: np.ndarray  # (C, N) int8: s excluded for c by a decision
+    cornr: np.ndarray  # (C, N) int16: c's squares sharing a corner with s
+    nsqc: np.ndarray  # (C,) int64: squares of the colour
+    rem: np.ndarray  # (C, 21) int64: pieces left (held monominoes not counted)
+    remarea: np.ndarray  # (C,) int64: their area
+    sqcol: np.ndarray  # (N,) int32: colour on a square: -1 free, -2 blocked, >= C frozen
+    sqpl: np.ndarray  # (N,) int32: the path's placement on a square, -1 for none
+    nfloat: np.ndarray  # (C,) int64: pieces placed by a piece branch (may float)
+    path: np.ndarray  # (pieces,) int32: placements on the path (st[S_PATHN] of them)
+    fr_c: np.ndarray  # (D,) int32: a frame's colour
+    fr_x: np.ndarray  # (D,) int32: its attach square (-1: a piece branch)
+    fr_lo: np.ndarray  # (D,) int32: its children: ch[fr_lo:fr_hi]
+    fr_hi: np.ndarray  # (D,) int32
+    fr_cur: np.ndarray  # (D,) int32: the child being searched
+    ch: np.ndarray  # int32: children stack: a placement, or -1 for "exclude fr_x"
+    st: np.ndarray  # (N_SCALARS,) int64: the scalars S_*
+    mark: np.ndarray  # (N,) int64: stamps of the reach flood
+    cmark: np.ndarray  # (N,) int64: stamps of the coverable squares
+    rmark: np.ndarray  # (N,) int64: stamps of the squares connected to the root
+    queue: np.ndarray  # (N,) int32: scratch: the flood's queue (the reach)
+    attach: np.ndarray  # (N,) int32: scratch: attach squares
+    seeds: np.ndarray  # (N,) int32: scratch: the flood's seeds
+    pcount: np.ndarray  # (21,) int64: live placements in reach of each piece
+    pch: np.ndarray  # (P,) int32: scratch: a piece branch's children
+    cand: np.ndarray  # (C, N) int32: squares a held monomino may take at a leaf
+    ncand: np.ndarray  # (C,) int64: how many
+    fix: np.ndarray  # (G,) int64: layouts each symmetry fixes (fix[0]: all layouts)
+    sol: np.ndarray  # (pieces,) int32: FIND: the layout (st[S_SOLN] placements)
+    sol_mono: np.ndarray  # (C,) int32: FIND: the held monominoes' squares
+    best: np.ndarray  # (pieces,) int32: MAXSCORE: the best layout (st[S_BESTN])
+    ctouch: np.ndarray  # (components,) int64: component memo: decisions in each
+    fr_key: np.ndarray  # (D, 2) int64: component memo: an entry frame's key, -1 none
+    memo: np.ndarray  # (rows, 3) int64: component memo: hash table of failed entries
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the order :func:`run` takes them."""
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+    def copy(self) -> State:
+        """A fresh copy of every array."""
+        return State(*(a.copy() for a in self.arrays()))
+
+
+def run_chunk(params: np.ndarray, tables: Tables, state: State, budget: int) -> int:
+    """Run the search for at most ``budget`` more nodes (see :func:`run`); returns DONE,
+    FOUND, LIMIT or PAUSE."""
+    args = (params, *tables.arrays(), *state.arrays(), budget)
+    return int(run(*args))
 
 
 @njit(cache=True)
@@ -535,10 +620,7 @@ def run(
     psize,
     pextra,
     pl_bx,
-    ext,
     blk,
-    bstamp,
-    bcnt,
     start,
     own0,
     monoin,
@@ -546,6 +628,11 @@ def run(
     monochk,
     gperm,
     hasown,
+    comp,
+    rmult,
+    ext,
+    bstamp,
+    bcnt,
     bl,
     excl,
     cornr,
@@ -577,19 +664,16 @@ def run(
     sol,
     sol_mono,
     best,
-    comp,
     ctouch,
-    rmult,
     fr_key,
     memo,
     budget,
 ):
     """Run the search for at most ``budget`` more nodes; returns DONE, FOUND, LIMIT or PAUSE.
 
-    ``params``: [mode (FIND, COUNT, MAXSCORE), count limit (0 = none), bonus (0/1), strong
-    reach bound (0/1), piece branching (0/1), 2x2-block bound (0/1), size of the
-    pieces tried after the exclusion child (0 = none), component memo (0/1)]. The arrays
-    are built by :func:`solver.backends.search._build`; the state arrays are updated in place so
+    ``params``: int64, slots ``P_*``; then the arrays of :class:`Tables` and of
+    :class:`State`, in their order (call it through :func:`run_chunk`). The arrays are
+    built by :func:`solver.backends.search.build`; the state arrays are updated in place so
     that a PAUSE can be resumed by calling again. Results: ``fix[g]`` = layouts found that
     symmetry g fixes (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best``
     and ``st[S_BEST]`` (MAXSCORE).
@@ -611,14 +695,14 @@ def run(
     depend on more than the key (the monomino-last test looks at every piece), so nothing
     is stored or pruned while ``lam`` < 0 (only a bonus could still improve).
     """
-    mode = params[0]
-    limit = params[1]
-    bonus = params[2]
-    strong = params[3]
-    piecebr = params[4] == 1 and mode != MAXSCORE
-    blocks = params[5] == 1
-    late = params[6]
-    cmode = params[7] == 1
+    mode = params[P_MODE]
+    limit = params[P_LIMIT]
+    bonus = params[P_BONUS]
+    strong = params[P_STRONG]
+    piecebr = params[P_PIECE_BRANCH] == 1 and mode != MAXSCORE
+    blocks = params[P_BLOCKS] == 1
+    late = params[P_LATE]
+    cmode = params[P_MEMO] == 1
     stop_early = mode != MAXSCORE
     hcap = (memo.shape[0] * 7) // 10
     ncol = bl.shape[0]
@@ -1002,9 +1086,9 @@ def run(
                     st[S_DEPTH] = d + 1
                     st[S_CHTOP] = top
                     p = ch[lo]
-                    # entering a child is written out here and in the backtrack below:
-                    # *measured*, a shared @njit helper (even inline="always") made the
-                    # kernel 15-20% slower (junior-L7-4-s102 move 20 orange: 0.51 -> 0.61 s)
+                    # entering a child is written out here and in the backtrack below: a
+                    # shared @njit helper, even inline="always", made the kernel 15-20%
+                    # slower (results/search_notes.md)
                     if p >= 0:
                         _apply_placement(
                             p,

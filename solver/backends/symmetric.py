@@ -20,24 +20,26 @@ constraint. The groups tried are those one or two board symmetries generate.
 This is a restriction, not a reformulation: a layout found is a real layout (the rule
 checker re-checks the expanded layout like any other), but "no symmetric layout" says
 nothing about the puzzle, so :func:`solve` reports it as "unknown", never "infeasible".
-*Measured*: Classic, all four colours, all 84 pieces, each monomino last: found by CP-SAT on
-the quarter-turn reduction in 15-36 s (``benchmarks/solo_84.py``), where neither the
-CP-SAT model of the whole problem nor the search finds anything in minutes.
+It is how the 84-piece solo puzzle is solved (``benchmarks/solo_84.py``; figures in
+``results/cpsat_notes.md``).
 """
 
 from __future__ import annotations
 
-import threading
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
+from ortools.sat.python import cp_model
 
 from solver.backends import cpsat
+from solver.backends.base import BackendResult, Cancel, SolveOptions
+from solver.backends.race import first_proven
 from solver.errors import InputError
 from solver.position import Placement, Position
 from solver.problem import Problem
-from solver.solve import BackendResult, EitherEvent, SolveOptions, join_all
 from solver.symmetry import SYMMETRY_NAMES, board_symmetries
 
 
@@ -147,15 +149,17 @@ def colour_symmetries(problem: Problem) -> list[ColourSymmetry]:
         if key in seen:
             continue
         seen.add(key)
-        maps = [
+        found_maps = [
             _colour_map(problem.position, problem.colours, e, problem.monomino_last)
             for e in elements
         ]
-        if any(m is None for m in maps):
+        maps = [m for m in found_maps if m is not None]
+        if len(maps) < len(found_maps):
             continue
         if any(m[c] == c for m in maps[1:] for c in problem.colours):
             continue  # a colour fixed by a symmetry: its own layout would have to be symmetric
-        cycles, covered = [], set()
+        cycles: list[tuple[str, ...]] = []
+        covered: set[str] = set()
         for colour in problem.colours:
             if colour not in covered:
                 cycles.append(tuple(m[colour] for m in maps))
@@ -178,7 +182,7 @@ def add_orbit_constraints(built: cpsat.BuiltModel, symmetry: ColourSymmetry) -> 
     model = built.model
     inverses = [np.argsort(h).astype(np.int32) for h in symmetry.elements]
     for s in range(len(inverses[0])):
-        lits: dict[int, object] = {}
+        lits: dict[int, cp_model.IntVar] = {}
         for cm in built.colours:
             for inverse in inverses:
                 t = int(inverse[s])
@@ -208,18 +212,14 @@ def expand(
 
 
 def solve(
-    problem: Problem, options: SolveOptions = SolveOptions(), cancel: threading.Event | None = None
+    problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
 ) -> BackendResult:
     """Look for a layout that the best :func:`colour_symmetries` maps onto itself, with
     CP-SAT on the reduced problem (:func:`solver.backends.cpsat.solve` plus
     :func:`add_orbit_constraints`): ``options.workers`` single-worker CP-SAT runs with
-    seeds ``seed``, ``seed + 1``, ... in threads; the first answer stops the others.
-
-    Single-worker runs because, *measured* on the 84-piece Classic puzzle (each colour's
-    monomino last, 2 cores): one CP-SAT worker solved seeds 0-3 in 15-36 s, while one
-    2-worker run needed 133 s (seed 0) and more than 540 s (seed 1); without the steering
-    penalties (:func:`solver.backends.cpsat.add_guide_penalties`) seeds 0 and 1 were unknown
-    after 300 s.
+    seeds ``seed``, ``seed + 1``, ... raced in threads; the first answer stops the others
+    (several seeds of one worker each found layouts much sooner than one run with several
+    workers: ``results/cpsat_notes.md``).
 
     Returns:
         "solved" with the expanded layout (every played colour), or "unknown": the time
@@ -250,7 +250,7 @@ def solve(
     stats = dict(
         raw.stats, symmetry=symmetry.name, seed=seed, representatives=list(symmetry.representatives)
     )
-    if raw.status == "solved":
+    if raw.status == "solved" and raw.layout is not None:
         return BackendResult("solved", expand(raw.layout, symmetry), None, stats, "symmetric")
     if raw.status == "infeasible":
         stats["unknown_reason"] = f"no layout is symmetric under the {symmetry.name}"
@@ -261,35 +261,22 @@ def _seed_portfolio(
     reduced: Problem,
     symmetry: ColourSymmetry,
     options: SolveOptions,
-    cancel: threading.Event | None,
+    cancel: Cancel | None,
 ) -> tuple[BackendResult, int]:
     """Single-worker CP-SAT runs with seeds seed, seed + 1, ... (``options.workers`` of
-    them) in threads; the first decisive result (solved or infeasible) and its seed."""
-    won = threading.Event()
-    stop = EitherEvent(won, cancel)
-    results: dict[int, BackendResult | BaseException] = {}
-
-    def run(seed: int) -> None:
-        one = SolveOptions("cpsat", options.time_limit, 1, seed, options.params)
-        try:
-            results[seed] = cpsat.solve(
-                reduced, one, stop, constrain=lambda b: add_orbit_constraints(b, symmetry)
-            )
-        except BaseException as error:  # re-raised in the caller's thread
-            results[seed] = error
-        if isinstance(results[seed], BaseException) or results[seed].status != "unknown":
-            won.set()
-
+    them) raced in threads; the first decisive result (solved or infeasible) and its seed,
+    else the first seed's result."""
     # CP-SAT's random_seed is an int32: seed + k wraps round below 2^31
     seeds = [(options.seed + k) % 2**31 for k in range(max(1, options.workers))]
-    threads = [threading.Thread(target=run, args=(s,), daemon=True) for s in seeds]
-    for t in threads:
-        t.start()
-    join_all(threads, won)
-    for seed in seeds:
-        if isinstance(results[seed], BaseException):
-            raise results[seed]
-    for seed in seeds:
-        if results[seed].status != "unknown":
-            return results[seed], seed
-    return results[seeds[0]], seeds[0]
+
+    def runner(seed: int) -> Callable[[Cancel], BackendResult]:
+        one = dataclasses.replace(options, backend="cpsat", workers=1, seed=seed)
+        return lambda stop: cpsat.solve(
+            reduced, one, stop, constrain=lambda built: add_orbit_constraints(built, symmetry)
+        )
+
+    results, winner = first_proven(
+        [runner(seed) for seed in seeds], lambda result: result.status != "unknown", cancel
+    )
+    i = 0 if winner is None else winner
+    return results[i], seeds[i]

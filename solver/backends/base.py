@@ -1,0 +1,163 @@
+"""What every backend shares: how to solve (:class:`SolveOptions`), what a backend returns
+(:class:`BackendResult`), a backend's entry in the registry (:class:`Backend`), and
+ordering and scoring a layout with the independent rule checker.
+
+A backend is a function ``solve(problem, options, cancel=None) -> BackendResult`` (see
+:class:`BackendSolve`); ``cancel`` is anything with ``is_set()`` (:class:`Cancel`), set
+from another thread to stop it early, as its time limit does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from solver.backends.tuning import Tuning
+from solver.checker import CheckReport, check_layout
+from solver.errors import SolverBug
+from solver.order import order_of_play
+from solver.position import Placement
+from solver.problem import Problem
+
+Status = Literal["solved", "optimal", "infeasible", "unknown"]
+Layout = dict[str, list[Placement]]
+
+
+class Cancel(Protocol):
+    """A stop signal a backend polls (a :class:`threading.Event`, or several in one)."""
+
+    def is_set(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """How to solve.
+
+    Attributes:
+        backend: a name of :data:`solver.backends.registry.BACKENDS` ("auto": chosen per
+            problem).
+        time_limit: seconds of wall time for the backend, or None for no limit.
+        workers: threads: CP-SAT search workers, or copies of the exact search.
+        seed: random seed (CP-SAT ``random_seed``; the exact search's child order).
+        params: extra CP-SAT parameters in protobuf text format, e.g.
+            ``"log_search_progress: true"``.
+        tuning: the backends' tuning settings (:mod:`solver.backends.tuning`).
+    """
+
+    backend: str = "auto"
+    time_limit: float | None = None
+    workers: int = 2
+    seed: int = 0
+    params: str = ""
+    tuning: Tuning = Tuning()
+
+
+@dataclass(frozen=True)
+class BackendResult:
+    """What a backend returns.
+
+    Attributes:
+        status: "solved" (a layout, goal met), "optimal" (max-score, proven best),
+            "infeasible" (proven: no layout), "unknown" (stopped by the time limit).
+        layout: colour -> placements it adds, in any order; None without a layout.
+        bound: for max-score, a proven upper bound on the total score, if known.
+        stats: backend counters (nodes, cuts, ...), for display.
+        answered_by: the backend whose answer this is, when it differs from the one called
+            ("auto" names "search", "cpsat", "symmetric", or several joined by "+").
+    """
+
+    status: Status
+    layout: Layout | None = None
+    bound: int | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    answered_by: str = ""
+
+
+class BackendSolve(Protocol):
+    """A backend's solve function."""
+
+    def __call__(
+        self, problem: Problem, options: SolveOptions, cancel: Cancel | None = None, /
+    ) -> BackendResult: ...
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A backend's entry in :data:`solver.backends.registry.BACKENDS`.
+
+    Attributes:
+        name: what ``--backend`` and :attr:`SolveOptions.backend` call it.
+        load: returns its solve function, importing its module on first use (so that
+            importing the package does not load OR-tools or numba).
+        layouts_only: it only finds layouts: it answers "solved" or "unknown", never
+            "infeasible" or "optimal" (:func:`solver.solve.solve` holds it to that).
+        summary: one line for ``--help``.
+    """
+
+    name: str
+    load: Callable[[], BackendSolve]
+    layouts_only: bool = False
+    summary: str = ""
+
+    def solve(
+        self, problem: Problem, options: SolveOptions, cancel: Cancel | None = None
+    ) -> BackendResult:
+        """Run the backend; its result, with ``answered_by`` filled in."""
+        result = self.load()(problem, options, cancel)
+        return result if result.answered_by else _named(result, self.name)
+
+
+def _named(result: BackendResult, name: str) -> BackendResult:
+    return BackendResult(result.status, result.layout, result.bound, result.stats, name)
+
+
+def decisive(problem: Problem, result: BackendResult) -> bool:
+    """True when a result settles the problem: a layout or a proof for "place-all", a proven
+    optimum (or a proof that nothing is legal) for "max-score"."""
+    if problem.goal == "max-score":
+        return result.status in ("optimal", "infeasible")
+    return result.status in ("solved", "infeasible")
+
+
+def order_and_check(problem: Problem, found: Layout, backend: str) -> tuple[Layout, CheckReport]:
+    """A layout found by ``backend`` in a legal order of play (each colour's monomino last
+    where it can be), and the rule checker's report on it.
+
+    Raises:
+        SolverBug: a colour's pieces are not connected to its start, the layout breaks a
+            rule, or (goal "place-all") a piece is left or a monomino cannot be last.
+    """
+    layout: Layout = {}
+    for colour in problem.colours:
+        ordered = order_of_play(problem.position, colour, found.get(colour, []), monomino_last=True)
+        if ordered is None:
+            raise SolverBug(f"{backend}: {colour}'s pieces are not connected to its start")
+        layout[colour] = ordered
+    report = check_layout(problem.position, layout)
+    if not report.legal:
+        raise SolverBug(f"{backend}: layout breaks a rule: {report.problem}")
+    if problem.goal == "place-all":
+        for colour in problem.colours:
+            r = report.report(colour)
+            if not r.all_placed:
+                raise SolverBug(f"{backend}: {colour} still has {', '.join(r.remaining)}")
+            if problem.monomino_last and not r.monomino_last:
+                raise SolverBug(f"{backend}: {colour} cannot place its monomino last")
+    return layout, report
+
+
+def total_score(problem: Problem, report: CheckReport) -> int:
+    """Total official score of the problem's played colours in a checked layout."""
+    return sum(report.report(c).score for c in problem.colours)
+
+
+def layout_score(problem: Problem, found: Layout) -> int:
+    """Total official score of the played colours once ``found`` is added, by the rule
+    checker (so a layout is scored the same whichever backend found it).
+
+    Raises:
+        SolverBug: the layout breaks a rule.
+    """
+    _, report = order_and_check(problem, found, "layout_score")
+    return total_score(problem, report)

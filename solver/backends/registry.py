@@ -1,0 +1,61 @@
+"""The backends by name: one :class:`solver.backends.base.Backend` entry each.
+
+Each entry's ``load`` imports its module only when the backend runs, so that importing
+the package (``blokus-solo show``, ``verify``) does not load OR-tools or numba. To add a
+backend: write its module with a ``solve(problem, options, cancel=None)`` function, add a
+loader and an entry here, and, if "auto" should race it, name it in
+:func:`solver.backends.auto.portfolio`.
+"""
+
+from __future__ import annotations
+
+from solver.backends.base import Backend, BackendSolve
+
+
+def _auto() -> BackendSolve:
+    from solver.backends.auto import solve
+
+    return solve
+
+
+def _cpsat() -> BackendSolve:
+    from solver.backends.cpsat import solve
+
+    return solve
+
+
+def _search() -> BackendSolve:
+    from solver.backends.search import solve
+
+    return solve
+
+
+def _symmetric() -> BackendSolve:
+    from solver.backends.symmetric import solve
+
+    return solve
+
+
+AUTO = Backend("auto", _auto, summary="the search first, then other backends beside it")
+CPSAT = Backend("cpsat", _cpsat, summary="OR-tools CP-SAT with lazy connectivity cuts")
+SEARCH = Backend("search", _search, summary="the Blokus-aware exact search")
+SYMMETRIC = Backend(
+    "symmetric",
+    _symmetric,
+    layouts_only=True,
+    summary="CP-SAT on the symmetric reduction (layouts only)",
+)
+
+#: every backend by name, "auto" (the default) first
+BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, SEARCH, SYMMETRIC)}
+
+
+def backend(name: str) -> Backend:
+    """The backend called ``name``.
+
+    Raises:
+        ValueError: unknown backend name.
+    """
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r} (backends: {', '.join(BACKENDS)})")
+    return BACKENDS[name]

@@ -1,0 +1,59 @@
+"""Tuning settings of the backends: values that change how fast an answer comes, never
+which answer (every setting keeps the searches complete and the counts exact).
+
+They travel in :attr:`solver.backends.base.SolveOptions.tuning`, so a caller (a test, a
+benchmark) changes them per solve with :func:`dataclasses.replace`. Why these defaults:
+``results/search_notes.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SearchTuning:
+    """Settings of the exact search (:mod:`solver.backends.search`).
+
+    Attributes:
+        strong: flood the reach again through the squares some live placement in reach
+            covers: 0 off, 1 repeated to a fixpoint, 2 once.
+        blocks: cap the area a reach can hold by the 2x2-block bound.
+        late: placements of at most this many squares are tried after the exclusion child
+            (0: none; small pieces are the most flexible).
+        piece_branch: also branch on a single piece with few live placements in reach
+            (the piece may float until joined).
+        portfolio: (``late``, seed) of the extra copies of the search raced in threads, one
+            per worker beyond the first; seed != 0 shuffles equal-size children.
+        first_chunk: nodes searched as built before a one-colour search switches to the
+            component memo (most checks end within them).
+        memo_rows: rows of the component memo's hash table (a power of 2; 24 bytes each);
+            a full table only stops storing.
+    """
+
+    strong: int = 2
+    blocks: bool = True
+    late: int = 0
+    piece_branch: bool = False
+    portfolio: tuple[tuple[int, int], ...] = ((2, 0), (1, 1), (0, 2))
+    first_chunk: int = 2000
+    memo_rows: int = 1 << 16
+
+
+@dataclass(frozen=True)
+class AutoTuning:
+    """Settings of the "auto" backend (:mod:`solver.backends.auto`).
+
+    Attributes:
+        search_alone: seconds the search runs alone before the other backends join it.
+    """
+
+    search_alone: float = 2.0
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The tuning settings of every backend."""
+
+    search: SearchTuning = SearchTuning()
+    auto: AutoTuning = AutoTuning()

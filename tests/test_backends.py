@@ -1,0 +1,191 @@
+"""What the backends share: the registry, the "first proven answer wins" race, and the
+search kernel's interface (its parameter slots and the arrays it takes, in order)."""
+
+from __future__ import annotations
+
+import inspect
+import threading
+import time
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.backends import auto, registry, search
+from solver.backends import search_kernel as core
+from solver.backends.base import Backend, BackendResult, SolveOptions
+from solver.backends.race import Race, first_proven
+from solver.board import Board
+from solver.errors import SolverBug
+from solver.formats.puzzle import load_puzzle
+from solver.position import ColourState, Position
+from solver.problem import Problem
+from solver.solve import BACKENDS, solve
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+
+
+# ---------------------------------------------------------------------------------------------
+# the registry
+
+
+def test_every_backend_name_loads_a_solve_function():
+    assert BACKENDS == ("auto", "cpsat", "search", "symmetric")
+    for name in BACKENDS:
+        entry = registry.backend(name)
+        assert entry.name == name and callable(entry.load())
+    assert [n for n in BACKENDS if registry.backend(n).layouts_only] == ["symmetric"]
+
+
+def test_unknown_backend_is_a_value_error():
+    with pytest.raises(ValueError, match="unknown backend 'dlx'.*auto, cpsat, search"):
+        solve(load_puzzle(PUZZLES / "tiny-5x5-corner.toml"), SolveOptions(backend="dlx"))
+
+
+def fake(result: BackendResult):
+    """A backend loader whose solve function always returns ``result``."""
+    return lambda: lambda problem, options, cancel=None: result
+
+
+def test_one_entry_adds_a_backend(monkeypatch):
+    """A backend is one registry entry: solve() runs it and checks its layout."""
+    problem = load_puzzle(PUZZLES / "tiny-4x4-impossible.toml")
+    monkeypatch.setitem(registry.BACKENDS, "fake", Backend("fake", fake(BackendResult("unknown"))))
+    result = solve(problem, SolveOptions(backend="fake"))
+    assert (result.status, result.backend) == ("unknown", "fake")
+
+
+def test_a_layouts_only_backend_never_says_no(monkeypatch):
+    problem = load_puzzle(PUZZLES / "tiny-4x4-impossible.toml")
+    entry = Backend("finder", fake(BackendResult("infeasible")), layouts_only=True)
+    monkeypatch.setitem(registry.BACKENDS, "finder", entry)
+    with pytest.raises(SolverBug, match="only finds layouts"):
+        solve(problem, SolveOptions(backend="finder"))
+
+
+def test_auto_portfolio_depends_on_the_problem():
+    board = Board(6, 6)
+    pieces = ("1", "V3")
+    both = (
+        ColourState("blue", board.square(0, 0), (), pieces),
+        ColourState("red", board.square(5, 5), (), pieces),
+    )
+    symmetric = Problem(Position(board, both), ("blue", "red"))
+    assert auto.portfolio(symmetric) == (registry.CPSAT, registry.SYMMETRIC)
+    one = Problem(Position(board, both), ("blue",))
+    assert auto.portfolio(one) == (registry.CPSAT,)
+
+
+# ---------------------------------------------------------------------------------------------
+# the race
+
+
+def until_stopped(stop) -> str:
+    started = time.perf_counter()
+    while not stop.is_set():
+        if time.perf_counter() - started > 10:
+            return "never stopped"
+        time.sleep(0.005)
+    return "stopped"
+
+
+def after(seconds: float, value: str):
+    def run(stop) -> str:
+        time.sleep(seconds)
+        return value
+
+    return run
+
+
+def test_first_decisive_answer_wins_and_stops_the_others():
+    results, winner = first_proven(
+        [until_stopped, after(0.05, "maybe"), after(0.1, "yes")], lambda r: r == "yes"
+    )
+    assert results == ["stopped", "maybe", "yes"] and winner == 2
+
+
+def test_no_decisive_answer_has_no_winner():
+    results, winner = first_proven([after(0.01, "maybe"), after(0.02, "no idea")], lambda r: False)
+    assert results == ["maybe", "no idea"] and winner is None
+
+
+def test_an_error_stops_the_others_and_is_raised():
+    def broken(stop):
+        raise SolverBug("broken")
+
+    seen: list[str] = []
+
+    def watch(stop):
+        seen.append(until_stopped(stop))
+        return seen[-1]
+
+    with pytest.raises(SolverBug, match="broken"):
+        first_proven([watch, broken], lambda r: False)
+    assert seen == ["stopped"]
+
+
+def test_cancel_reaches_every_entrant():
+    cancel = threading.Event()
+    threading.Timer(0.05, cancel.set).start()
+    results, winner = first_proven([until_stopped, until_stopped], lambda r: True, cancel)
+    assert results == ["stopped", "stopped"] and winner in (0, 1)
+
+
+def test_wait_returns_when_the_race_is_won():
+    race: Race[str] = Race(lambda r: r == "yes")
+    race.enter(after(0.05, "yes"))
+    started = time.perf_counter()
+    race.wait(10)
+    assert race.over and time.perf_counter() - started < 5
+    race.enter(until_stopped)  # a late entrant sees the race already won
+    assert race.results() == ["yes", "stopped"] and race.winner == 0
+
+
+def test_wait_gives_up_after_its_seconds():
+    race: Race[str] = Race(lambda r: True)
+    race.enter(until_stopped)
+    race.wait(0.05)
+    assert not race.over
+    race.enter(after(0.0, "done"))
+    assert race.results() == ["stopped", "done"] and race.winner == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# the search kernel's interface
+
+
+def test_kernel_takes_params_tables_state_budget_in_order():
+    taken = list(inspect.signature(core.run.py_func).parameters)
+    listed = [f.name for f in fields(core.Tables)] + [f.name for f in fields(core.State)]
+    assert taken == ["params", *listed, "budget"]
+
+
+def test_parameter_slots_are_distinct():
+    slots = [v for k, v in vars(core).items() if k.startswith("P_")]
+    assert sorted(slots) == list(range(core.N_PARAMS))
+
+
+def built() -> search._Search:
+    board = Board(5, 5)
+    pos = Position(board, (ColourState("blue", board.square(0, 0), (), ("1", "V3", "L4")),))
+    return search._build(Problem(pos, ("blue",)), core.FIND)
+
+
+def test_built_arrays_are_numpy_arrays_the_kernel_accepts():
+    b = built()
+    for array in b.tables.arrays() + b.state.arrays():
+        assert isinstance(array, np.ndarray)
+    assert len(b.params) == core.N_PARAMS and b.params.dtype == np.int64
+    assert b.run(10**6) == core.FOUND
+
+
+def test_a_clone_shares_the_tables_and_copies_the_state():
+    b = built()
+    clone = b.clone(late=2, seed=0)
+    assert clone.tables is b.tables
+    assert all(
+        x is not y and np.array_equal(x, y) for x, y in zip(clone.state.arrays(), b.state.arrays())
+    )
+    assert (clone.params[core.P_LATE], b.params[core.P_LATE]) == (2, 0)
+    assert b.run(10**6) == clone.run(10**6) == core.FOUND
