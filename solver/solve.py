@@ -20,7 +20,7 @@ from solver.position import Placement
 from solver.problem import Problem
 
 Status = Literal["solved", "optimal", "infeasible", "unknown"]
-BACKENDS: tuple[str, ...] = ("auto", "cpsat", "search", "symmetric")
+BACKENDS: tuple[str, ...] = ("auto", "cpsat", "repair", "search", "symmetric")
 
 
 class SolverBug(RuntimeError):
