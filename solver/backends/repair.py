@@ -41,7 +41,7 @@ import numpy as np
 from solver.backends import search
 from solver.backends.greedy import Masks, greedy
 from solver.pieces import MONOMINO, PIECES
-from solver.position import Placement, Position, sorted_pieces
+from solver.position import Placement, sorted_pieces
 from solver.problem import Problem
 from solver.solve import BackendResult, EitherEvent, SolveOptions, join_all
 
@@ -66,6 +66,8 @@ EJECT_TIME = 0.1
 ACCEPT_WORSE = 0.02
 #: may an ejection take off pieces of the piece's own colour
 EJECT_OWN = True
+#: most pieces put back exactly after an ejection (more: greedy play first)
+EXACT_PIECES = 8
 
 
 @dataclass
@@ -91,8 +93,7 @@ class _Repairer:
         self.stop = stop
         self.deadline = deadline
         self.held = {
-            c: MONOMINO in self.base.colour(c).remaining
-            and len(self.base.colour(c).remaining) > 1
+            c: MONOMINO in self.base.colour(c).remaining and len(self.base.colour(c).remaining) > 1
             for c in self.colours
         }
         self.todo = {c: self._non_held(c) for c in self.colours}
@@ -165,7 +166,9 @@ class _Repairer:
 
     # ---------------------------------------------------------------- destroy
 
-    def destroy(self, state: _State) -> tuple[dict[str, list[Placement]], dict[str, list[str]], str]:
+    def destroy(
+        self, state: _State
+    ) -> tuple[dict[str, list[Placement]], dict[str, list[str]], str]:
         """Free the pieces meeting a window next to where a colour with pieces left could
         attach, and their corner subtrees.
 
@@ -199,7 +202,9 @@ class _Repairer:
                 for s in range(board.size)
                 if lo_r <= s // board.cols < hi_r and lo_c <= s % board.cols < hi_c
             }
-            kept = {c: [p for p in state.placed[c] if not (p.squares & window)] for c in self.colours}
+            kept = {
+                c: [p for p in state.placed[c] if not (p.squares & window)] for c in self.colours
+            }
             kept = {c: self._connected(c, kept[c]) for c in self.colours}
             freed = sum(len(state.placed[c]) - len(kept[c]) for c in self.colours)
             if freed <= MAX_FREED or half <= 1:
@@ -282,7 +287,15 @@ class _Repairer:
             t0 = time.perf_counter()
             status, layout = self._place(kept, todo, seed)
             if TRACE:
-                TRACE.append((kind, sum(map(len, gone.values())), sum(map(len, todo.values())), status, round(time.perf_counter() - t0, 3)))
+                TRACE.append(
+                    (
+                        kind,
+                        sum(map(len, gone.values())),
+                        sum(map(len, todo.values())),
+                        status,
+                        round(time.perf_counter() - t0, 3),
+                    )
+                )
             if status == "unknown":
                 timed_out = True
             if status != "solved" or layout is None:
@@ -316,7 +329,9 @@ class _Repairer:
         colours' added pieces, take those pieces off (with the corner subtrees that lose
         their connection), then put back as many squares of them as possible exactly
         (the search's max-score, the rest frozen). Accepted if the cost does not rise."""
-        weights = np.array([sum(PIECES[p].size for p in state.left[c]) for c in self.colours], dtype=float)
+        weights = np.array(
+            [sum(PIECES[p].size for p in state.left[c]) for c in self.colours], dtype=float
+        )
         if weights.sum() == 0:
             return self.repair(state)
         i = int(self.rng.choice(len(self.colours), p=weights / weights.sum()))
@@ -379,10 +394,22 @@ class _Repairer:
         freed = {d: [p.piece for e, p in gone if e == d] for d in self.colours}
         left = {d: list(state.left[d]) for d in self.colours}
         left[c].remove(piece)
-        todo = {d: freed[d] + (left[d] if freed[d] else []) for d in self.colours}
-        colours = tuple(d for d in self.colours if todo[d])
         self.stats["ejections"] = self.stats.get("ejections", 0) + 1
-        layout: dict[str, list[Placement]] = {}
+        todo = {d: freed[d] + left[d] for d in self.colours}
+        if sum(map(len, todo.values())) > EXACT_PIECES:
+            # far from done: put pieces back by greedy play (milliseconds), not exactly
+            layout, rest = greedy(self._position(kept, todo), self.colours, todo, self.rng)
+            placed = {d: kept[d] + layout[d] for d in self.colours}
+            new = self._finish(_State(placed, rest))
+            if new.cost <= state.cost or self.rng.random() < ACCEPT_WORSE:
+                if new.cost < state.cost:
+                    self.stats["improved"] += 1
+                return new
+            todo = {d: freed[d] + (left[d] if freed[d] else []) for d in self.colours}
+            if sum(map(len, todo.values())) > EXACT_PIECES:
+                todo = dict(freed)
+        colours = tuple(d for d in self.colours if todo[d])
+        layout = {}
         if colours:
             position = replace(self._position(kept, todo), bonus=False)
             limit = EJECT_TIME
@@ -398,11 +425,11 @@ class _Repairer:
                 return state
             layout = result.layout
         placed = {d: kept[d] + layout.get(d, []) for d in self.colours}
-        for d in colours:
+        for d in self.colours:
             rest = list(todo[d])
             for p in layout.get(d, []):
                 rest.remove(p.piece)
-            left[d] = rest + ([] if freed[d] else left[d])
+            left[d] = rest + _minus(left[d], _minus(todo[d], freed[d]))
         new = self._finish(_State(placed, left))
         if new.cost <= state.cost or self.rng.random() < ACCEPT_WORSE:
             if new.cost < state.cost:
@@ -458,6 +485,14 @@ class _Repairer:
         return out
 
 
+def _minus(a: list[str], b: list[str]) -> list[str]:
+    """The multiset ``a`` less ``b`` (``b`` must be contained in ``a``)."""
+    out = list(a)
+    for p in b:
+        out.remove(p)
+    return out
+
+
 def _match(options: dict[str, set[int]]) -> dict[str, int]:
     """A largest assignment of distinct squares to colours, each from its options
     (augmenting paths; a handful of colours)."""
@@ -496,7 +531,9 @@ def solve(
     deadline = None if options.time_limit is None else started + options.time_limit
     won = threading.Event()
     stop = EitherEvent(won, cancel)
-    runs = [_Repairer(problem, options.seed + k, stop, deadline) for k in range(max(1, options.workers))]
+    runs = [
+        _Repairer(problem, options.seed + k, stop, deadline) for k in range(max(1, options.workers))
+    ]
     found: list[tuple[_Repairer, _State]] = []
 
     errors: list[BaseException] = []

@@ -78,6 +78,8 @@ def solver_options(backends: tuple[str, ...], time_help: str):
         "search": "search: Blokus-aware exact search",
         "symmetric": "symmetric: CP-SAT on layouts that a board symmetry maps onto themselves "
         "with the colours permuted (finds layouts only)",
+        "repair": "repair: greedy play, then repairs re-placed exactly by the search "
+        "(finds layouts only)",
         "auto": "auto: the search alone for 2 s, then the search and CP-SAT (and symmetric, "
         "where it applies) side by side; the first proven answer wins",
     }
@@ -283,12 +285,19 @@ def moves_command(game, colour, after, count):
 )
 @click.option("--board/--no-board", "show", default=False, help="Print each layout found.")
 @click.option("--plain", is_flag=True, help="With --board: plain text boards even in a terminal.")
+@click.option(
+    "--together",
+    is_flag=True,
+    help="One joint answer: can the chosen colours (default: every one with pieces left) "
+    "all place all their remaining pieces at once, the others frozen?",
+)
 def check_command(
-    source, after, colours, backend, time_limit, workers, seed, params, out, show, plain
+    source, after, colours, backend, time_limit, workers, seed, params, out, show, plain, together
 ):
     """Endgame check: can each colour still place all its remaining pieces, with the other
     colours' squares frozen? Answers yes (with a checked layout), no (proven; then the best
-    it can still do), or unknown (time limit: not a "no")."""
+    it can still do), or unknown (time limit: not a "no"). With --together, one answer for
+    all the chosen colours at once (the solo player's question)."""
     problem = load_source(source, after)
     position = problem.position
     chosen = tuple(_colour_arg(source, position, c) for c in colours) or tuple(
@@ -297,6 +306,9 @@ def check_command(
     options = make_options(backend, time_limit, workers, seed, params)
     check_params(backend, params)
     open_ = [c for c in chosen if position.colour(c).remaining]
+    if together:
+        _check_together(source, problem, after, tuple(open_), options, out, show, plain)
+        return
     writers = (
         {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
     )
@@ -324,6 +336,37 @@ def check_command(
             else:
                 writers[c](shown)
                 console.print(f"  wrote {_out_for(out, c, len(open_))}", markup=False)
+
+
+def _check_together(source, problem, after, colours, options, out, show, plain) -> None:
+    """``check --together``: one joint answer for ``colours`` (see
+    :func:`solver.endgame.joint_check`)."""
+    from solver.cli.output import joint_line
+    from solver.endgame import joint_check
+
+    position = problem.position
+    writer = output_writer(out, problem) if out else None
+    console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
+    where = f" after {after} placements" if after is not None else ""
+    console.print(
+        f"{source}{where}: {position.variant} {position.board.rows}x{position.board.cols}"
+        + _to_move(position),
+        markup=False,
+    )
+    if not colours:
+        console.print("  no chosen colour has pieces left", markup=False)
+        return
+    answer = joint_check(position, colours, options, name=source)
+    console.print(joint_line(answer, position), markup=False)
+    shown = answer.together
+    if shown is not None and shown.layout is not None:
+        if show:
+            print_board(console, shown, plain)
+        if writer:
+            writer(shown)
+            console.print(f"  wrote {out}", markup=False)
+    elif writer:
+        console.print(f"  no layout to write (the answer is {answer.answer})", markup=False)
 
 
 def _to_move(position) -> str:
