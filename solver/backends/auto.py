@@ -20,6 +20,7 @@ import threading
 import time
 
 from solver.backends.symmetric import colour_symmetries
+from solver.backends.warmup import compiling_elsewhere
 from solver.problem import Problem
 from solver.solve import (
     BackendResult,
@@ -90,10 +91,12 @@ def solve(
     stop = EitherEvent(won, cancel)
     stop_search = threading.Event()
     runners = [_Runner("search", problem, options, EitherEvent(won, cancel, stop_search), won)]
-    runners[0].start()
+    ready = not compiling_elsewhere()  # first run: the kernel compiles in another process
     alone = SEARCH_ALONE if options.time_limit is None else min(SEARCH_ALONE, options.time_limit)
     try:
-        runners[0].join(alone)
+        if ready:
+            runners[0].start()
+            runners[0].join(alone)
     except KeyboardInterrupt:
         won.set()
         runners[0].join()
@@ -101,12 +104,17 @@ def solve(
     left = (
         None if options.time_limit is None else options.time_limit - (time.perf_counter() - started)
     )
-    if runners[0].is_alive() and (left is None or left > 0.05) and not stop.is_set():
+    if (runners[0].is_alive() or not ready) and (left is None or left > 0.05) and not stop.is_set():
         joining = ["cpsat"] + (["symmetric"] if colour_symmetries(problem) else [])
         several = problem.goal == "place-all" and len(problem.colours) >= 2
         if several:
             joining.append("repair")
-        if several and _pieces_left(problem) > MANY_PIECES:
+        if not ready:  # greedy play (repair without the kernel) may answer at once
+            runners = []
+            if problem.goal == "place-all" and "repair" not in joining:
+                joining.append("repair")
+            workers = max(1, options.workers // len(joining))
+        elif several and _pieces_left(problem) > MANY_PIECES:
             stop_search.set()  # the cores go to what can answer (see MANY_PIECES)
             joining.remove("cpsat")
             workers = max(1, options.workers // len(joining))

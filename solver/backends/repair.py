@@ -2,32 +2,47 @@
 
 For many colours on an open board the exact search's tree is too large and CP-SAT's model
 too weak (GUIDE section 5: plain CP-SAT finds no 84-piece layout in 840 s), while a player
-gets close by just playing. So:
+gets close by just playing. So, in each of ``options.workers`` independent runs:
 
-1. **Construct**: randomised greedy play (:mod:`solver.backends.greedy`) places most
-   pieces; the best of a few restarts is kept.
-2. **Repair**, repeatedly: pick a colour with pieces left and a square where its next
-   piece could attach; *destroy* every added piece (any played colour) that meets a w x w
-   window around it, together with each piece that then no longer connects to its start
-   (its corner subtree: leaving it would create an island that the search would take for
-   connected); then re-place the freed pieces exactly with the search
-   (:func:`solver.backends.search.solve`, goal place-all, the rest of the board frozen):
-   first the freed pieces plus every piece left of the colours involved, then plus one
-   piece left of the chosen colour, else the freed pieces alone in another order (a
-   sideways move, which changes the holes). Improvements and sideways moves are accepted;
-   a repair that times out keeps the old layout. The window grows after repairs that
-   place nothing new and shrinks after ones that time out; the layout is rebuilt from a
-   new greedy start after :data:`STAGNATION` repairs without progress.
+1. **Construct**: randomised greedy play (:mod:`solver.backends.greedy`); the best of
+   :data:`RESTARTS` layouts is kept.
+2. **Repair**, step after step; the cost is the number of squares left unplaced.
+
+   * *Ejection* (share :data:`EJECT`): a piece P left of a colour c (chosen with weight
+     its squares left) goes where it takes off the fewest squares of placed pieces (any
+     colour, c's own too: those that overlap P or, for c, share an edge with it), among
+     :data:`EJECT_CANDIDATES` placements that would then touch c at a corner. The pieces
+     taken off go with their *corner subtrees*: every piece of their colour that no
+     longer connects to its start (left in place, such a piece would be an island that
+     the search takes for connected). The freed pieces and the pieces left of their
+     colours are then put back: by greedy play while there are more than
+     :data:`EXACT_PIECES` of them, else (or if greedy play raised the cost) exactly, by
+     the search's max-score (:func:`solver.backends.search.solve`, the rest frozen,
+     :data:`EJECT_TIME` s). The step is kept if the cost did not rise (with probability
+     :data:`ACCEPT_WORSE` even if it did).
+   * *Window repair* (the rest): every added piece meeting a w x w window next to where a
+     colour with pieces left could attach, with their corner subtrees (at most
+     :data:`MAX_FREED` pieces), is re-placed exactly (search, place-all,
+     :data:`REPAIR_TIME` s): first with every piece left of the colours involved, then
+     with one more piece, else alone in another order (a sideways move). The window grows
+     after sideways moves and shrinks after improvements and time-outs.
+   * After :data:`STAGNATION` steps without a lower cost, a new greedy start.
+
 3. **Monominoes last**: each colour's monomino is held back throughout (it fits any free
    attach square, so it is the easiest piece to place at the end, and with
    ``monomino_last`` it must come last). Once every other piece is placed, the colours'
    monominoes go on distinct free attach squares (a small matching); a colour whose
    monomino finds no square counts as one square left, and repairs go on.
 
-The cost repaired is the number of squares left unplaced. A layout found is legal by
-construction and goes through the rule checker like any other (:func:`solver.solve.solve`).
-This method can only find layouts: it answers "solved" or "unknown", never "infeasible",
-so in ``auto`` it runs beside the complete backends.
+A layout found is legal by construction and goes through the rule checker like any other
+(:func:`solver.solve.solve`). This method can only find layouts: it answers "solved" or
+"unknown", never "infeasible", so in ``auto`` it runs beside the complete backends.
+
+*Measured* (2 cores shared with other work, load 3-10; ``results/asymmetric_attempts.md``
+has every attempt): the 18-piece rung of the asymmetric ladder in under 0.1 s (greedy play
+alone); the 30-piece rung and beyond plateau at 8-20 squares left (the last one to three
+pieces) within 60 s. Without the kernel compiled (first run), greedy play alone places one
+colour's 21 pieces, monomino last, in 15 ms.
 """
 
 from __future__ import annotations
@@ -40,6 +55,7 @@ import numpy as np
 
 from solver.backends import search
 from solver.backends.greedy import Masks, greedy
+from solver.backends.warmup import compiling_elsewhere
 from solver.pieces import MONOMINO, PIECES
 from solver.position import Placement, sorted_pieces
 from solver.problem import Problem
@@ -55,7 +71,8 @@ WINDOW = (4, 12, 6)
 MAX_FREED = 10
 #: seconds per exact window repair
 REPAIR_TIME = 0.1
-TRACE: list = []
+#: measurement hook: a list here records ("cost", seconds, cost) at each change of cost
+TRACE: list | None = None
 #: share of steps that are ejections
 EJECT = 0.8
 #: placements of the piece weighed per ejection
@@ -248,14 +265,20 @@ class _Repairer:
     # ---------------------------------------------------------------- repair
 
     def _place(
-        self, kept: dict[str, list[Placement]], todo: dict[str, list[str]], seed: int
+        self,
+        kept: dict[str, list[Placement]],
+        todo: dict[str, list[str]],
+        seed: int,
+        limit: float = 0.0,
     ) -> tuple[str, dict[str, list[Placement]] | None]:
         """Place every piece of ``todo`` exactly, ``kept`` frozen; (status, layout)."""
         colours = tuple(c for c in self.colours if todo.get(c))
         if not colours:
             return "solved", {}
+        if compiling_elsewhere():
+            return "unknown", None  # first run: no exact repairs until the kernel is built
         position = self._position(kept, todo)
-        limit = REPAIR_TIME
+        limit = limit or REPAIR_TIME
         left = self._time_left()
         if left is not None:
             limit = max(0.01, min(limit, left))
@@ -282,32 +305,15 @@ class _Repairer:
         if any(gone.values()):
             tries.append({c: list(gone[c]) for c in self.colours})
         timed_out = False
-        for kind, todo in enumerate(tries):
+        for todo in tries:
             seed = int(self.rng.integers(1, 1 << 30))
-            t0 = time.perf_counter()
             status, layout = self._place(kept, todo, seed)
-            if TRACE:
-                TRACE.append(
-                    (
-                        kind,
-                        sum(map(len, gone.values())),
-                        sum(map(len, todo.values())),
-                        status,
-                        round(time.perf_counter() - t0, 3),
-                    )
-                )
             if status == "unknown":
                 timed_out = True
             if status != "solved" or layout is None:
                 continue
             placed = {c: kept[c] + layout.get(c, []) for c in self.colours}
-            left = {c: list(state.left[c]) for c in self.colours}
-            for c in self.colours:
-                extra = list(todo[c])
-                for p in gone[c]:
-                    extra.remove(p)
-                for p in extra:
-                    left[c].remove(p)
+            left = {c: _minus(state.left[c], _minus(todo[c], gone[c])) for c in self.colours}
             new = self._finish(_State(placed, left))
             if new.cost < state.cost:
                 self.stats["improved"] += 1
@@ -410,6 +416,8 @@ class _Repairer:
                 todo = dict(freed)
         colours = tuple(d for d in self.colours if todo[d])
         layout = {}
+        if colours and compiling_elsewhere():
+            return state  # first run: no exact repairs until the kernel is built
         if colours:
             position = replace(self._position(kept, todo), bonus=False)
             limit = EJECT_TIME
@@ -472,7 +480,7 @@ class _Repairer:
             if state.cost < self.best.cost:
                 self.best = state
             since = 0 if state.cost < before else since + 1
-            if TRACE and state.cost != before:
+            if TRACE is not None and state.cost != before:
                 TRACE.append(("cost", round(time.perf_counter() - self.t0, 2), state.cost))
             if since >= STAGNATION:
                 state, since = self.construct(), 0

@@ -124,7 +124,18 @@ def solver_options(backends: tuple[str, ...], time_help: str):
 
 
 def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
-    """SolveOptions from the shared command-line options."""
+    """SolveOptions from the shared command-line options. With ``auto`` on the first run
+    after installing (no compiled search kernel cached), starts compiling the kernel in
+    the background and says so (see :mod:`solver.backends.warmup`)."""
+    if backend == "auto":
+        from solver.backends import warmup
+
+        if not warmup.kernel_ready() and warmup.compile_in_background():
+            click.echo(
+                "first run: compiling the exact search kernel in the background (once, "
+                "10-30 s); greedy play and CP-SAT answer meanwhile",
+                err=True,
+            )
     return SolveOptions(
         backend=backend, time_limit=time_limit, workers=workers, seed=seed, params=params
     )
