@@ -130,3 +130,23 @@ def test_kernel_ready_once_compiled():
 
     solve(load_puzzle(PUZZLES / "tiny-5x5-corner.toml"), SolveOptions(backend="search"))
     assert search_kernel.run.signatures and warmup.kernel_ready()
+
+
+@pytest.mark.parametrize("name", ["asym-ladder-k06", "asym-ladder-k12"])
+def test_states_stay_legal_under_ejections_and_repairs(name):
+    """Every state a run passes through is a legal partial layout (frozen pieces in the
+    position included): rule checker on each accepted state."""
+    import time
+
+    from solver.checker import check_layout
+    from solver.order import order_of_play
+
+    problem = load_puzzle(PUZZLES / f"{name}.toml")
+    run = repair._Repairer(problem, 3, threading.Event(), time.perf_counter() + 60)
+    state = run.construct()
+    for step in range(60):
+        state = run.eject(state) if step % 3 else run.repair(state)
+        ordered = {c: order_of_play(problem.position, c, state.placed[c]) for c in problem.colours}
+        assert all(v is not None for v in ordered.values()), step
+        report = check_layout(problem.position, ordered)
+        assert report.legal, (step, report.problem)

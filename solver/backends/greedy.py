@@ -98,6 +98,11 @@ class Masks:
             if state.squares:
                 self._mark(i, np.array(sorted(state.squares)), 1)
 
+    @staticmethod
+    def geometry_of(board) -> Geometry:
+        """The :class:`Geometry` of a board's size."""
+        return geometry(board.rows, board.cols)
+
     def _mark(self, i: int, squares: np.ndarray, sign: int) -> None:
         self.own[i, squares] += sign
         e = self.geo.edge_nb[squares].ravel()

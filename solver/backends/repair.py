@@ -69,6 +69,8 @@ STAGNATION = 5000
 WINDOW = (4, 12, 6)
 #: most pieces one repair frees
 MAX_FREED = 10
+#: random centres weighed per window repair (the roomiest wins)
+CENTRES = 12
 #: seconds per exact window repair
 REPAIR_TIME = 0.1
 #: measurement hook: a list here records ("cost", seconds, cost) at each change of cost
@@ -85,6 +87,8 @@ ACCEPT_WORSE = 0.02
 EJECT_OWN = True
 #: most pieces put back exactly after an ejection (more: greedy play first)
 EXACT_PIECES = 8
+#: ejection steps during which a piece may not go back where it was taken off
+TABU = 30
 
 
 @dataclass
@@ -117,6 +121,9 @@ class _Repairer:
         self.window = WINDOW[2]
         self.stats = {"restarts": 0, "repairs": 0, "improved": 0, "sideways": 0, "timeouts": 0}
         self.best: _State | None = None
+        base = Masks(self.base, self.colours)
+        self._base_edge = base.edge > 0  # squares sharing an edge with a colour's frozen pieces
+        self.tabu: dict[tuple[str, int], int] = {}  # (colour, table row) -> ejection step
 
     def _non_held(self, colour: str) -> list[str]:
         left = list(self.base.colour(colour).remaining)
@@ -208,9 +215,9 @@ class _Repairer:
         if len(spots) == 0:
             spots = np.flatnonzero(masks.free)
         board = self.base.board
-        centre = int(self.rng.choice(spots))
-        r0, c0 = divmod(centre, board.cols)
         half = self.window / 2
+        centre = self._roomiest(masks.free, spots, half)
+        r0, c0 = divmod(centre, board.cols)
         while True:
             lo_r, hi_r = r0 - half, r0 + half
             lo_c, hi_c = c0 - half, c0 + half
@@ -232,6 +239,23 @@ class _Repairer:
             still = set(kept[c])
             gone[c] = [p.piece for p in state.placed[c] if p not in still]
         return kept, gone, target
+
+    def _roomiest(self, free: np.ndarray, spots: np.ndarray, half: float) -> int:
+        """Of up to :data:`CENTRES` random spots, the one whose window holds the most free
+        squares (the holes a repair can merge into room for a piece)."""
+        board = self.base.board
+        grid = np.pad(free.reshape(board.rows, board.cols).astype(np.int32), ((1, 0), (1, 0)))
+        table = grid.cumsum(axis=0).cumsum(axis=1)  # summed-area table
+        picks = self.rng.choice(spots, min(CENTRES, len(spots)), replace=False)
+        best, most = int(picks[0]), -1
+        for x in picks:
+            r, c = divmod(int(x), board.cols)
+            r1, r2 = max(0, int(np.ceil(r - half))), min(board.rows, int(np.ceil(r + half)))
+            c1, c2 = max(0, int(np.ceil(c - half))), min(board.cols, int(np.ceil(c + half)))
+            room = table[r2, c2] - table[r1, c2] - table[r2, c1] + table[r1, c1]
+            if room > most:
+                best, most = int(x), int(room)
+        return best
 
     def _connected(self, colour: str, pieces: list[Placement]) -> list[Placement]:
         """The pieces connected by corner contact to the colour's start square or its
@@ -359,6 +383,8 @@ class _Repairer:
         hard[owner[:-1] >= 0] = False  # added pieces may be ejected
         if not EJECT_OWN:
             hard |= masks.edge[i] > 0
+        else:
+            hard |= self._base_edge[i]  # the colour's pieces in the position stay
         hard = np.append(hard, False)
         ok = ~hard[sq].any(axis=1)
         if not EJECT_OWN:
@@ -377,9 +403,12 @@ class _Repairer:
         own_owner[:-1] = np.where(masks.own[i] > 0, owner[:-1], -1)
         edge_nb = geo.edge_nb
         best, best_cost = None, None
+        step = self.stats["ejections"] = self.stats.get("ejections", 0) + 1
         for row in cands:
             s = geo.table.squares[row]
             s = s[s >= 0]
+            if step - self.tabu.get((c, int(row)), -TABU) < TABU:
+                continue  # just taken off from here: no cycling back
             hit = set(owner[s].tolist())
             if EJECT_OWN:
                 hit |= set(own_owner[edge_nb[s].ravel()].tolist())
@@ -400,7 +429,8 @@ class _Repairer:
         freed = {d: [p.piece for e, p in gone if e == d] for d in self.colours}
         left = {d: list(state.left[d]) for d in self.colours}
         left[c].remove(piece)
-        self.stats["ejections"] = self.stats.get("ejections", 0) + 1
+        for d, p in gone:
+            self.tabu[(d, self._row(p))] = step
         todo = {d: freed[d] + left[d] for d in self.colours}
         if sum(map(len, todo.values())) > EXACT_PIECES:
             # far from done: put pieces back by greedy play (milliseconds), not exactly
@@ -444,6 +474,17 @@ class _Repairer:
                 self.stats["improved"] += 1
             return new
         return state
+
+    def _row(self, p: Placement) -> int:
+        """The row of the empty board's placement table that ``p`` is."""
+        geo = Masks.geometry_of(self.base.board)
+        rows = geo.rows_of[PIECES[p.piece].index]
+        first = min(p.squares)
+        hits = rows[geo.table.squares[rows, 0] == first]
+        for r in hits:
+            if frozenset(int(x) for x in geo.table.squares[r] if x >= 0) == p.squares:
+                return int(r)
+        return -1
 
     def _touches(self, c: str, state: _State, gone: set, squares: np.ndarray) -> bool:
         """Whether squares would connect to colour ``c`` once ``gone`` is taken off: a
