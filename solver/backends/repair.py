@@ -64,7 +64,7 @@ from solver.solve import BackendResult, EitherEvent, SolveOptions, join_all
 #: greedy restarts for the first layout
 RESTARTS = 8
 #: repairs without a lower cost before a new greedy start
-STAGNATION = 5000
+STAGNATION = 1000
 #: window side: smallest, largest, first
 WINDOW = (4, 12, 6)
 #: most pieces one repair frees
@@ -177,14 +177,13 @@ class _Repairer:
 
     def construct(self) -> _State:
         """The best of :data:`RESTARTS` greedy layouts."""
-        best = None
-        for _ in range(RESTARTS):
-            placed, left = greedy(self.base, self.colours, self.todo, self.rng)
-            state = self._finish(_State(placed, left))
-            if best is None or state.cost < best.cost:
-                best = state
+        best = self._finish(_State(*greedy(self.base, self.colours, self.todo, self.rng)))
+        for _ in range(RESTARTS - 1):
             if best.cost == 0 or self._stopped():
                 break
+            state = self._finish(_State(*greedy(self.base, self.colours, self.todo, self.rng)))
+            if state.cost < best.cost:
+                best = state
         self.stats["restarts"] += 1
         return best
 
@@ -434,9 +433,9 @@ class _Repairer:
         todo = {d: freed[d] + left[d] for d in self.colours}
         if sum(map(len, todo.values())) > EXACT_PIECES:
             # far from done: put pieces back by greedy play (milliseconds), not exactly
-            layout, rest = greedy(self._position(kept, todo), self.colours, todo, self.rng)
+            layout, unplaced = greedy(self._position(kept, todo), self.colours, todo, self.rng)
             placed = {d: kept[d] + layout[d] for d in self.colours}
-            new = self._finish(_State(placed, rest))
+            new = self._finish(_State(placed, unplaced))
             if new.cost <= state.cost or self.rng.random() < ACCEPT_WORSE:
                 if new.cost < state.cost:
                     self.stats["improved"] += 1
@@ -514,17 +513,18 @@ class _Repairer:
         self.t0 = time.perf_counter()
         state = self.construct()
         self.best = state
-        since = 0
+        low, since = state.cost, 0  # the lowest cost since the last start; steps since
         while state.cost > 0 and not self._stopped():
             before = state.cost
             state = self.eject(state) if self.rng.random() < EJECT else self.repair(state)
             if state.cost < self.best.cost:
                 self.best = state
-            since = 0 if state.cost < before else since + 1
             if TRACE is not None and state.cost != before:
                 TRACE.append(("cost", round(time.perf_counter() - self.t0, 2), state.cost))
+            low, since = (state.cost, 0) if state.cost < low else (low, since + 1)
             if since >= STAGNATION:
-                state, since = self.construct(), 0
+                state = self.construct()
+                low, since = state.cost, 0
         return state if state.cost == 0 else None
 
     def layout(self, state: _State) -> dict[str, list[Placement]]:

@@ -30,7 +30,7 @@ def _index_path() -> Path | None:
     from solver.backends import search_kernel
 
     try:
-        return Path(search_kernel.run._cache._cache_file._index_path)
+        return Path(search_kernel.run._cache._cache_file._index_path)  # type: ignore[attr-defined]
     except AttributeError:
         return None
 
