@@ -114,3 +114,81 @@ def cap_after_no(best: SolveResult, position: Position, colour: str) -> SolveRes
     if (status, bound) == (best.status, best.bound):
         return best
     return replace(best, status=status, bound=bound)
+
+
+@dataclass(frozen=True)
+class JointAnswer:
+    """The answer for several colours together ("can they all still place all their
+    remaining pieces at once, the other colours frozen?").
+
+    Attributes:
+        colours: the colours checked together (each with pieces left).
+        answer: "yes" (a layout for all of them, checked), "no" (proven), "unknown".
+        alone: the place-all solve of each colour alone (others frozen), in order, up to
+            the first that is not "solved" (a colour that cannot place its pieces alone
+            cannot together with others: a proven "no" for it proves the joint "no").
+        together: the joint place-all solve, or None when a colour alone already decided.
+        reason: a short explanation of a "no" or "unknown".
+    """
+
+    colours: tuple[str, ...]
+    answer: Answer
+    alone: tuple[SolveResult, ...]
+    together: SolveResult | None
+    reason: str = ""
+
+    @property
+    def seconds(self) -> float:
+        """Wall time of every solve, in seconds."""
+        return sum(r.wall_time for r in self.alone) + (
+            self.together.wall_time if self.together else 0.0
+        )
+
+
+def joint_check(
+    position: Position,
+    colours: tuple[str, ...],
+    options: SolveOptions = SolveOptions(),
+    name: str = "",
+) -> JointAnswer:
+    """Can ``colours`` all place all their remaining pieces at once, others frozen?
+
+    First each colour alone (others frozen, the rest of ``colours`` included): if one
+    cannot (proven), neither can they together, since a joint layout contains a layout of
+    that colour alone. Otherwise one joint "place-all" solve of all of them (with the
+    ``auto`` backend: the search, CP-SAT, the symmetric reduction where it applies, and
+    the repair search, which only finds layouts). A "yes" comes with a layout the rule
+    checker has accepted; "no" is a proof; "unknown" says nothing either way.
+
+    Args:
+        position: the position.
+        colours: the colours to check; each must have pieces left.
+        options: backend and limits, applied to each solve (a colour alone, then jointly).
+        name: where the position came from, for messages.
+
+    Raises:
+        ValueError: no colour given, or one has no pieces left.
+    """
+    if not colours:
+        raise ValueError("joint check of no colour")
+    for c in colours:
+        if not position.colour(c).remaining:
+            raise ValueError(f"{c} has no pieces left")
+    alone: list[SolveResult] = []
+    for c in colours:
+        result = solve(Problem(position, (c,), "place-all", False, name=name), options)
+        alone.append(result)
+        if result.status == "infeasible":
+            reason = f"{c} alone cannot place all its pieces (proven)"
+            return JointAnswer(colours, "no", tuple(alone), None, reason)
+    if len(colours) == 1:
+        answer: Answer = "yes" if alone[0].status == "solved" else "unknown"
+        reason = "" if answer == "yes" else "time limit"
+        return JointAnswer(colours, answer, tuple(alone), alone[0], reason)
+    together = solve(Problem(position, colours, "place-all", False, name=name), options)
+    if together.status == "solved":
+        return JointAnswer(colours, "yes", tuple(alone), together)
+    if together.status == "infeasible":
+        reason = "each fits alone, not all together (proven)"
+        return JointAnswer(colours, "no", tuple(alone), together, reason)
+    return JointAnswer(colours, "unknown", tuple(alone), together, "time limit")

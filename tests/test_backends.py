@@ -31,15 +31,15 @@ PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
 
 def test_every_backend_name_loads_a_solve_function():
-    assert BACKENDS == ("auto", "cpsat", "search", "symmetric")
+    assert BACKENDS == ("auto", "cpsat", "repair", "search", "symmetric")
     for name in BACKENDS:
         entry = registry.backend(name)
         assert entry.name == name and callable(entry.load())
-    assert [n for n in BACKENDS if registry.backend(n).layouts_only] == ["symmetric"]
+    assert [n for n in BACKENDS if registry.backend(n).layouts_only] == ["repair", "symmetric"]
 
 
 def test_unknown_backend_is_a_value_error():
-    with pytest.raises(ValueError, match="unknown backend 'dlx'.*auto, cpsat, search"):
+    with pytest.raises(ValueError, match="unknown backend .dlx.*auto, cpsat, repair, search"):
         solve(load_puzzle(PUZZLES / "tiny-5x5-corner.toml"), SolveOptions(backend="dlx"))
 
 
@@ -72,9 +72,13 @@ def test_auto_portfolio_depends_on_the_problem():
         ColourState("red", board.square(5, 5), (), pieces),
     )
     symmetric = Problem(Position(board, both), ("blue", "red"))
-    assert auto.portfolio(symmetric) == (registry.CPSAT, registry.SYMMETRIC)
+    assert auto.portfolio(symmetric) == (registry.CPSAT, registry.SYMMETRIC, registry.REPAIR)
     one = Problem(Position(board, both), ("blue",))
     assert auto.portfolio(one) == (registry.CPSAT,)
+    # first run, the search kernel still compiling: greedy play joins for one colour too
+    assert auto.portfolio(one, search_ready=False) == (registry.CPSAT, registry.REPAIR)
+    best = Problem(Position(board, both), ("blue",), goal="max-score")
+    assert auto.portfolio(best, search_ready=False) == (registry.CPSAT,)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -324,3 +324,17 @@ def test_check_names_who_moves_or_that_the_game_is_over():
     for colour in ("purple", "orange"):
         moves = runner.invoke(main, ["moves", str(GAME), "--colour", colour, "--count"])
         assert moves.output.strip() == "0"
+
+
+def test_check_together_answers_for_all_colours_at_once(tmp_path):
+    out = tmp_path / "joint.json"
+    yes = run(
+        "check", PUZZLES / "two-colours-7x7.toml", "--together", "--backend", "search", "--out", out
+    )
+    assert yes.exit_code == 0, yes.output
+    assert "together (blue, yellow): 8 pieces (27 squares) left: yes" in yes.output
+    assert run("verify", out).exit_code == 0
+    no = run("check", PUZZLES / "two-colours-7x7-crowded.toml", "--together", "--backend", "search")
+    assert "left: no (each fits alone, not all together (proven))" in no.output
+    one = run("check", PUZZLES / "two-colours-7x7.toml", "--together", "--colour", "blue")
+    assert "together (blue): 4 pieces" in one.output

@@ -15,6 +15,7 @@ Which backend answered is named in :attr:`BackendResult.answered_by`.
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections.abc import Callable
 
@@ -28,21 +29,26 @@ from solver.backends.base import (
     decisive,
     layout_score,
 )
-from solver.backends.race import Race
+from solver.backends.race import EitherEvent, Race
 from solver.backends.symmetric import colour_symmetries
+from solver.backends.warmup import compiling_elsewhere
 from solver.problem import Problem
 
 #: the backend that runs alone first
 FIRST = registry.SEARCH
 
 
-def portfolio(problem: Problem) -> tuple[Backend, ...]:
+def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...]:
     """The backends that join the search when it has not answered alone: CP-SAT always;
     CP-SAT on the symmetric reduction too when a board symmetry maps the played colours
-    onto each other (the solo challenge on an empty board)."""
+    onto each other (the solo challenge on an empty board); the repair search for
+    "place-all" with several colours, or with any number when the search kernel is not
+    ready (first run: it compiles in another process, and greedy play may answer at once)."""
     joining = [registry.CPSAT]
     if colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)
+    if problem.goal == "place-all" and (len(problem.colours) >= 2 or not search_ready):
+        joining.append(registry.REPAIR)
     return tuple(joining)
 
 
@@ -66,15 +72,28 @@ def solve(
         whatever a backend raised (e.g. :class:`solver.errors.SolverBug`).
     """
     started = time.perf_counter()
-    entrants = [FIRST]
+    entrants: list[Backend] = []
     race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
-    race.enter(_runner(FIRST, problem, options), name=f"auto-{FIRST.name}")
-    alone = options.tuning.auto.search_alone
-    race.wait(alone if options.time_limit is None else min(alone, options.time_limit))
+    stop_first = threading.Event()
+    ready = not compiling_elsewhere()  # first run: the kernel compiles in another process
+    if ready:
+        first = _runner(FIRST, problem, options, stop_first)
+        race.enter(first, name=f"auto-{FIRST.name}")
+        entrants.append(FIRST)
+        alone = options.tuning.auto.search_alone
+        race.wait(alone if options.time_limit is None else min(alone, options.time_limit))
     left = _seconds_left(options.time_limit, started)
-    if not race.over and (left is None or left > 0.05) and not race.stop.is_set():
-        joining = portfolio(problem)
-        workers = max(1, (options.workers - 1) // len(joining))
+    answered = bool(entrants) and race.over
+    if not answered and (left is None or left > 0.05) and not race.stop.is_set():
+        joining = list(portfolio(problem, ready))
+        if not ready:
+            workers = max(1, options.workers // len(joining))
+        elif _many_pieces(problem, options):
+            stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
+            joining.remove(registry.CPSAT)
+            workers = max(1, options.workers // len(joining))
+        else:
+            workers = max(1, (options.workers - 1) // len(joining))
         for entry in joining:
             joined = dataclasses.replace(
                 options, backend=entry.name, time_limit=left, workers=workers
@@ -88,9 +107,18 @@ def solve(
 
 
 def _runner(
-    entry: Backend, problem: Problem, options: SolveOptions
+    entry: Backend, problem: Problem, options: SolveOptions, stop_this: Cancel | None = None
 ) -> Callable[[Cancel], BackendResult]:
-    return lambda stop: entry.solve(problem, options, stop)
+    """``entry`` as a race entrant, stopped by the race or by ``stop_this``."""
+    return lambda stop: entry.solve(problem, options, EitherEvent(stop, stop_this))
+
+
+def _many_pieces(problem: Problem, options: SolveOptions) -> bool:
+    """Place-all with several colours and more pieces left than the search can settle."""
+    if problem.goal != "place-all" or len(problem.colours) < 2:
+        return False
+    left = sum(len(problem.position.colour(c).remaining) for c in problem.colours)
+    return left > options.tuning.auto.many_pieces
 
 
 def _seconds_left(time_limit: float | None, started: float) -> float | None:

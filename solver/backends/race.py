@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from solver.backends.base import Cancel
 
@@ -106,7 +106,9 @@ class Race(Generic[T]):
         for error in self._errors:
             if error is not None:
                 raise error
-        return [r for r in self._results if r is not None]
+        # every entrant ended without raising, so every slot holds its result (in entry
+        # order, so that indices such as :attr:`winner` line up)
+        return cast(list[T], list(self._results))
 
     def _stop_all(self) -> None:
         """Ctrl-C in the waiting thread: stop every entrant and wait for them, so that no

@@ -36,6 +36,12 @@ def _symmetric() -> BackendSolve:
     return solve
 
 
+def _repair() -> BackendSolve:
+    from solver.backends.repair import solve
+
+    return solve
+
+
 AUTO = Backend("auto", _auto, summary="the search first, then other backends beside it")
 CPSAT = Backend("cpsat", _cpsat, summary="OR-tools CP-SAT with lazy connectivity cuts")
 SEARCH = Backend("search", _search, summary="the Blokus-aware exact search")
@@ -46,8 +52,15 @@ SYMMETRIC = Backend(
     summary="CP-SAT on the symmetric reduction (layouts only)",
 )
 
+REPAIR = Backend(
+    "repair",
+    _repair,
+    layouts_only=True,
+    summary="greedy play, then repairs re-placed exactly (layouts only)",
+)
+
 #: every backend by name, "auto" (the default) first
-BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, SEARCH, SYMMETRIC)}
+BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, REPAIR, SEARCH, SYMMETRIC)}
 
 
 def backend(name: str) -> Backend:

@@ -46,9 +46,14 @@ class AutoTuning:
 
     Attributes:
         search_alone: seconds the search runs alone before the other backends join it.
+        many_pieces: "place-all" with several colours and more pieces left than this:
+            after ``search_alone`` the exact search and plain CP-SAT stop and the cores go
+            to the methods that can answer such problems (the symmetric reduction where it
+            applies, and the repair search); measurements in ``results/asymmetric_attempts.md``.
     """
 
     search_alone: float = 2.0
+    many_pieces: int = 30
 
 
 @dataclass(frozen=True)

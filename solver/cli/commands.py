@@ -89,6 +89,8 @@ def solver_options(backends: tuple[str, ...], time_help: str):
         "search": "search: Blokus-aware exact search",
         "symmetric": "symmetric: CP-SAT on layouts that a board symmetry maps onto themselves "
         "with the colours permuted (finds layouts only)",
+        "repair": "repair: greedy play, then repairs re-placed exactly by the search "
+        "(finds layouts only)",
         "auto": "auto: the search alone for 2 s, then the search and CP-SAT (and symmetric, "
         "where it applies) side by side; the first proven answer wins",
     }
@@ -139,7 +141,18 @@ def solver_options(backends: tuple[str, ...], time_help: str):
 
 
 def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
-    """SolveOptions from the shared command-line options."""
+    """SolveOptions from the shared command-line options. With ``auto`` on the first run
+    after installing (no compiled search kernel cached), starts compiling the kernel in
+    the background and says so (see :mod:`solver.backends.warmup`)."""
+    if backend == "auto":
+        from solver.backends import warmup
+
+        if not warmup.kernel_ready() and warmup.compile_in_background():
+            click.echo(
+                "first run: compiling the exact search kernel in the background (once, "
+                "10-30 s); greedy play and CP-SAT answer meanwhile",
+                err=True,
+            )
     return SolveOptions(
         backend=backend, time_limit=time_limit, workers=workers, seed=seed, params=params
     )
@@ -329,12 +342,19 @@ def moves_command(game, colours, after, count):
 )
 @click.option("--board/--no-board", "show", default=False, help="Print each layout found.")
 @click.option("--plain", is_flag=True, help="With --board: plain text boards even in a terminal.")
+@click.option(
+    "--together",
+    is_flag=True,
+    help="One joint answer: can the chosen colours (default: every one with pieces left) "
+    "all place all their remaining pieces at once, the others frozen?",
+)
 def check_command(
-    source, after, colours, backend, time_limit, workers, seed, params, out, show, plain
+    source, after, colours, backend, time_limit, workers, seed, params, out, show, plain, together
 ):
     """Endgame check: can each colour still place all its remaining pieces, with the other
     colours' squares frozen? Answers yes (with a checked layout), no (proven; then the best
-    it can still do), or unknown (time limit: not a "no")."""
+    it can still do), or unknown (time limit: not a "no"). With --together, one answer for
+    all the chosen colours at once (the solo player's question)."""
     problem = load_source(source, after)
     position = problem.position
     chosen = chosen_colours(source, position, colours) or tuple(
@@ -343,6 +363,9 @@ def check_command(
     options = make_options(backend, time_limit, workers, seed, params)
     check_params(backend, params)
     open_ = [c for c in chosen if position.colour(c).remaining]
+    if together:
+        _check_together(source, problem, after, tuple(open_), options, out, show, plain)
+        return
     writers = (
         {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
     )
@@ -371,6 +394,32 @@ def _position_line(source: str, after: int | None, position: Position) -> str:
     where = f" after {after} placements" if after is not None else ""
     board = f"{position.variant} {position.board.rows}x{position.board.cols}"
     return f"{source}{where}: {board}{_to_move(position)}"
+
+
+def _check_together(source, problem, after, colours, options, out, show, plain) -> None:
+    """``check --together``: one joint answer for ``colours`` (see
+    :func:`solver.endgame.joint_check`)."""
+    from solver.cli.output import joint_line
+    from solver.endgame import joint_check
+
+    position = problem.position
+    writer = output_writer(out, problem) if out else None
+    console = make_console(plain)
+    console.print(_position_line(source, after, position))
+    if not colours:
+        console.print("  no chosen colour has pieces left")
+        return
+    answer = joint_check(position, colours, options, name=source)
+    console.print(joint_line(answer, position))
+    shown = answer.together
+    if shown is not None and shown.layout is not None:
+        if show:
+            print_board(console, shown, plain)
+        if writer:
+            writer(shown)
+            console.print(f"  wrote {out}")
+    elif writer:
+        console.print(f"  no layout to write (the answer is {answer.answer})")
 
 
 def _to_move(position: Position) -> str:

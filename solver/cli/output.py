@@ -14,7 +14,7 @@ from typing import Unpack
 from rich.console import Console
 
 from solver.cli.render import print_position
-from solver.endgame import EndgameAnswer
+from solver.endgame import EndgameAnswer, JointAnswer
 from solver.formats.solution import write_text_atomic
 from solver.picture import PictureOptions, layout_pieces
 from solver.pieces import PIECES
@@ -162,6 +162,24 @@ def endgame_line(answer: EndgameAnswer) -> str:
             else " best: unknown (time limit)"
         )
     return text + f"  [{answer.seconds:.2f} s]"
+
+
+def joint_line(answer: JointAnswer, position: Position) -> str:
+    """The line of ``check --together``: colours, pieces left, the joint answer, time."""
+    pieces = sum(len(position.colour(c).remaining) for c in answer.colours)
+    squares = sum(position.colour(c).remaining_squares for c in answer.colours)
+    text = (
+        f"  together ({', '.join(answer.colours)}): {pieces} {_plural(pieces, 'piece')} "
+        f"({squares} {_plural(squares, 'square')}) left: {answer.answer}"
+    )
+    if answer.answer == "yes":
+        text += " all of them fit at once (layout checked)"
+    elif answer.answer == "no":
+        text += f" ({answer.reason})"
+    else:
+        text += " time limit reached before an answer (not a no)"
+    backend = answer.together.backend if answer.together else answer.alone[-1].backend
+    return text + f"  [{backend}, {answer.seconds:.2f} s]"
 
 
 def _plural(n: int, word: str) -> str:

@@ -1,0 +1,214 @@
+"""Randomised greedy play: a near-complete many-colour layout in milliseconds.
+
+The colours play in turn, as a solo player would; each turn a colour places one of its
+largest remaining pieces that has a legal placement, the one that scores best on
+
+    (new attach squares it gives its own colour) - BLOCK * (attach squares of the other
+    played colours it covers) + NOISE * Gumbel noise,
+
+so that a colour grows outward while leaving the others room to grow; the noise makes
+restarts differ. A colour with no legal placement stops (squares only ever get taken, so
+it never gets one back). The layout is legal by construction (every piece touches its
+colour at a corner and shares no edge with it), and each colour's pieces are connected to
+its start square or its pieces already on the board.
+
+This is the construction step of :mod:`solver.backends.repair`, which then repairs what is
+left unplaced. Pieces it is not asked to place (e.g. monominoes held back for last) are
+left alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from solver.backends.cpsat import corner_squares
+from solver.board import Board, neighbour_table
+from solver.pieces import PIECE_NAMES, PIECES
+from solver.placements import PlacementTable, empty_board_placements
+from solver.position import Placement, Position
+
+#: weight of the other colours' attach squares a placement covers
+BLOCK = 1.0
+#: scale of the Gumbel noise added to each placement's score
+NOISE = 0.3
+
+
+@dataclass(frozen=True, eq=False)
+class Geometry:
+    """Tables of one board size.
+
+    Attributes:
+        table: every placement on the empty board (:func:`empty_board_placements`).
+        corner: shape (P, 20): per placement the squares sharing a corner but no edge with
+            it, padded with -1 (:func:`solver.backends.cpsat.corner_squares`).
+        edge_nb, corner_nb: shape (N + 1, 4): edge and corner neighbours of each square,
+            padded with -1, with a last row of padding.
+        rows_of: per piece index, the table rows of that piece.
+    """
+
+    table: PlacementTable
+    corner: np.ndarray
+    edge_nb: np.ndarray
+    corner_nb: np.ndarray
+    rows_of: tuple[np.ndarray, ...]
+
+
+@lru_cache(maxsize=8)
+def geometry(rows: int, cols: int) -> Geometry:
+    """The :class:`Geometry` of a rows x cols board (cached)."""
+    board = Board(rows, cols)
+    table = empty_board_placements(rows, cols)
+    rows_of = tuple(np.flatnonzero(table.piece == i) for i in range(len(PIECE_NAMES)))
+    return Geometry(
+        table,
+        corner_squares(table, board),
+        neighbour_table(board.edge_neighbours, 4, pad_row=True),
+        neighbour_table(board.corner_neighbours, 4, pad_row=True),
+        rows_of,
+    )
+
+
+class Masks:
+    """Per-colour boolean masks of a board, updated as pieces are placed or removed.
+
+    Attributes:
+        free: shape (N,): not blocked and not covered.
+        own, edge, corner: shape (C, N): covered by the colour; sharing an edge with it;
+            sharing a corner with it.
+        start: per colour its start square or -1.
+    """
+
+    def __init__(self, position: Position, colours: tuple[str, ...]):
+        board = position.board
+        self.geo = geometry(board.rows, board.cols)
+        n = board.size
+        self.colours = colours
+        self.free = ~board.blocked_mask.copy()
+        self.free[list(position.occupied)] = False
+        self.own = np.zeros((len(colours), n), dtype=np.int16)
+        self.edge = np.zeros((len(colours), n), dtype=np.int16)
+        self.corner = np.zeros((len(colours), n), dtype=np.int16)
+        self.start = np.full(len(colours), -1, dtype=np.int64)
+        for i, c in enumerate(colours):
+            state = position.colour(c)
+            self.start[i] = -1 if state.start is None else state.start
+            if state.squares:
+                self._mark(i, np.array(sorted(state.squares)), 1)
+
+    @staticmethod
+    def geometry_of(board) -> Geometry:
+        """The :class:`Geometry` of a board's size."""
+        return geometry(board.rows, board.cols)
+
+    def _mark(self, i: int, squares: np.ndarray, sign: int) -> None:
+        self.own[i, squares] += sign
+        e = self.geo.edge_nb[squares].ravel()
+        np.add.at(self.edge[i], e[e >= 0], sign)
+        d = self.geo.corner_nb[squares].ravel()
+        np.add.at(self.corner[i], d[d >= 0], sign)
+
+    def place(self, i: int, squares: np.ndarray) -> None:
+        """Colour ``i`` covers ``squares`` (no rule checked here)."""
+        self.free[squares] = False
+        self._mark(i, squares, 1)
+
+    def remove(self, i: int, squares: np.ndarray) -> None:
+        """Colour ``i`` no longer covers ``squares``."""
+        self.free[squares] = True
+        self._mark(i, squares, -1)
+
+    def allowed(self, i: int) -> np.ndarray:
+        """Squares colour ``i`` may cover: free and sharing no edge with it."""
+        return self.free & (self.edge[i] == 0)
+
+    def attach(self, i: int) -> np.ndarray:
+        """Allowed squares where colour ``i``'s next piece may attach: sharing a corner with
+        it, or its start square while it covers none."""
+        allowed = self.allowed(i)
+        if self.own[i].any():
+            return allowed & (self.corner[i] > 0)
+        out = np.zeros_like(allowed)
+        s = self.start[i]
+        if s >= 0 and allowed[s]:
+            out[s] = True
+        return out
+
+    def legal_rows(self, i: int, pieces: list[int]) -> np.ndarray:
+        """Table rows of the given piece indices that colour ``i`` may legally play now."""
+        if not pieces:
+            return np.zeros(0, dtype=np.int64)
+        rows = np.concatenate([self.geo.rows_of[p] for p in pieces])
+        sq = self.geo.table.squares[rows]
+        allowed = np.append(self.allowed(i), True)
+        attach = np.append(self.attach(i), False)
+        ok = allowed[sq].all(axis=1) & attach[sq].any(axis=1)
+        return rows[ok]
+
+
+def greedy(
+    position: Position,
+    colours: tuple[str, ...],
+    todo: dict[str, list[str]],
+    rng: np.random.Generator,
+    masks: Masks | None = None,
+) -> tuple[dict[str, list[Placement]], dict[str, list[str]]]:
+    """Play the pieces ``todo[c]`` of each colour by randomised greedy turns.
+
+    Args:
+        position: the position to play from (its pieces stay).
+        colours: the colours that play, in turn order.
+        todo: colour -> piece names to place.
+        rng: the random generator (noise on the placement scores).
+        masks: the position's :class:`Masks` for ``colours``, if already built (updated in
+            place).
+
+    Returns:
+        (placed, left): colour -> placements made, and colour -> pieces not placed.
+    """
+    masks = Masks(position, colours) if masks is None else masks
+    geo = masks.geo
+    left = {c: sorted(todo.get(c, []), key=lambda p: -PIECES[p].size) for c in colours}
+    placed: dict[str, list[Placement]] = {c: [] for c in colours}
+    active = [i for i, c in enumerate(colours) if left[c]]
+    while active:
+        for i in list(active):
+            c = colours[i]
+            row = _choose(masks, i, left[c], rng)
+            if row < 0:
+                active.remove(i)
+                continue
+            sq = geo.table.squares[row]
+            sq = sq[sq >= 0]
+            masks.place(i, sq)
+            piece = PIECE_NAMES[geo.table.piece[row]]
+            left[c].remove(piece)
+            placed[c].append(Placement(piece, frozenset(int(s) for s in sq)))
+            if not left[c]:
+                active.remove(i)
+    return placed, left
+
+
+def _choose(masks: Masks, i: int, left: list[str], rng: np.random.Generator) -> int:
+    """The row colour ``i`` plays: the best-scoring legal placement of its largest pieces
+    that have one, or -1 if none of ``left`` fits."""
+    geo = masks.geo
+    by_size: dict[int, list[int]] = {}
+    for p in dict.fromkeys(left):
+        by_size.setdefault(PIECES[p].size, []).append(PIECES[p].index)
+    for size in sorted(by_size, reverse=True):
+        rows = masks.legal_rows(i, by_size[size])
+        if len(rows) == 0:
+            continue
+        allowed = np.append(masks.allowed(i) & (masks.corner[i] == 0), False)
+        gain = allowed[geo.corner[rows]].sum(axis=1)
+        others = np.zeros(len(masks.free) + 1, dtype=np.int64)
+        for j in range(len(masks.colours)):
+            if j != i:
+                others[:-1] += masks.attach(j)
+        loss = others[geo.table.squares[rows]].sum(axis=1)
+        score = gain - BLOCK * loss + NOISE * rng.gumbel(size=len(rows))
+        return int(rows[int(np.argmax(score))])
+    return -1

@@ -1,0 +1,609 @@
+"""The repair backend: construct, then repair (large-neighbourhood search).
+
+For many colours on an open board the exact search's tree is too large and CP-SAT's model
+too weak (GUIDE section 5: plain CP-SAT finds no 84-piece layout in 840 s), while a player
+gets close by just playing. So, in each of ``options.workers`` independent runs:
+
+1. **Construct**: randomised greedy play (:mod:`solver.backends.greedy`); the best of
+   :data:`RESTARTS` layouts is kept.
+2. **Repair**, step after step; the cost is the number of squares left unplaced.
+
+   * *Ejection* (share :data:`EJECT`): a piece P left of a colour c (chosen with weight
+     its squares left) goes where it takes off the fewest squares of placed pieces (any
+     colour, c's own too: those that overlap P or, for c, share an edge with it), among
+     :data:`EJECT_CANDIDATES` placements that would then touch c at a corner. The pieces
+     taken off go with their *corner subtrees*: every piece of their colour that no
+     longer connects to its start (left in place, such a piece would be an island that
+     the search takes for connected). The freed pieces and the pieces left of their
+     colours are then put back: by greedy play while there are more than
+     :data:`EXACT_PIECES` of them, else (or if greedy play raised the cost) exactly, by
+     the search's max-score (:func:`solver.backends.search.solve`, the rest frozen,
+     :data:`EJECT_TIME` s). The step is kept if the cost did not rise (with probability
+     :data:`ACCEPT_WORSE` even if it did).
+   * *Window repair* (the rest): every added piece meeting a w x w window next to where a
+     colour with pieces left could attach, with their corner subtrees (at most
+     :data:`MAX_FREED` pieces), is re-placed exactly (search, place-all,
+     :data:`REPAIR_TIME` s): first with every piece left of the colours involved, then
+     with one more piece, else alone in another order (a sideways move). The window grows
+     after sideways moves and shrinks after improvements and time-outs.
+   * After :data:`STAGNATION` steps without a lower cost, a new greedy start.
+
+3. **Monominoes last**: each colour's monomino is held back throughout (it fits any free
+   attach square, so it is the easiest piece to place at the end, and with
+   ``monomino_last`` it must come last). Once every other piece is placed, the colours'
+   monominoes go on distinct free attach squares (a small matching); a colour whose
+   monomino finds no square counts as one square left, and repairs go on.
+
+A layout found is legal by construction and goes through the rule checker like any other
+(:func:`solver.solve.solve`). This method can only find layouts: it answers "solved" or
+"unknown", never "infeasible", so in ``auto`` it runs beside the complete backends.
+
+*Measured* (2 cores shared with other work, load 3-10; ``results/asymmetric_attempts.md``
+has every attempt): the 18-piece rung of the asymmetric ladder in under 0.1 s (greedy play
+alone); the 30-piece rung and beyond plateau at 8-20 squares left (the last one to three
+pieces) within 60 s. Without the kernel compiled (first run), greedy play alone places one
+colour's 21 pieces, monomino last, in 15 ms.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from solver.backends import search
+from solver.backends.base import BackendResult, Cancel, SolveOptions
+from solver.backends.greedy import Masks, greedy
+from solver.backends.race import first_proven
+from solver.backends.warmup import compiling_elsewhere
+from solver.pieces import MONOMINO, PIECES
+from solver.position import Placement, sorted_pieces
+from solver.problem import Problem
+
+#: greedy restarts for the first layout
+RESTARTS = 8
+#: repairs without a lower cost before a new greedy start
+STAGNATION = 1000
+#: window side: smallest, largest, first
+WINDOW = (4, 12, 6)
+#: most pieces one repair frees
+MAX_FREED = 10
+#: random centres weighed per window repair (the roomiest wins)
+CENTRES = 12
+#: seconds per exact window repair
+REPAIR_TIME = 0.1
+#: measurement hook: a list here records ("cost", seconds, cost) at each change of cost
+TRACE: list | None = None
+#: share of steps that are ejections
+EJECT = 0.8
+#: placements of the piece weighed per ejection
+EJECT_CANDIDATES = 300
+#: seconds for putting ejected pieces back
+EJECT_TIME = 0.1
+#: probability of accepting a step that raises the cost
+ACCEPT_WORSE = 0.02
+#: may an ejection take off pieces of the piece's own colour
+EJECT_OWN = True
+#: most pieces put back exactly after an ejection (more: greedy play first)
+EXACT_PIECES = 8
+#: ejection steps during which a piece may not go back where it was taken off
+TABU = 30
+
+
+@dataclass
+class _State:
+    """A layout being repaired: placements added per colour, pieces left per colour
+    (held monominoes not included), and its cost (squares left unplaced)."""
+
+    placed: dict[str, list[Placement]]
+    left: dict[str, list[str]]
+    cost: int = 0
+    monos: dict[str, int] | None = None  # the monominoes' squares once all fit
+
+
+class _Repairer:
+    """One construct-and-repair run (a thread of :func:`solve`)."""
+
+    def __init__(self, problem: Problem, seed: int, stop, deadline: float | None):
+        self.problem = problem
+        self.base = problem.position
+        self.colours = problem.colours
+        self.rng = np.random.default_rng(seed)
+        self.seed = seed
+        self.stop = stop
+        self.deadline = deadline
+        self.held = {
+            c: MONOMINO in self.base.colour(c).remaining and len(self.base.colour(c).remaining) > 1
+            for c in self.colours
+        }
+        self.todo = {c: self._non_held(c) for c in self.colours}
+        self.window = WINDOW[2]
+        self.stats = {"restarts": 0, "repairs": 0, "improved": 0, "sideways": 0, "timeouts": 0}
+        self.best: _State | None = None
+        base = Masks(self.base, self.colours)
+        self._base_edge = base.edge > 0  # squares sharing an edge with a colour's frozen pieces
+        self.tabu: dict[tuple[str, int], int] = {}  # (colour, table row) -> ejection step
+
+    def _non_held(self, colour: str) -> list[str]:
+        left = list(self.base.colour(colour).remaining)
+        if self.held[colour]:
+            left.remove(MONOMINO)
+        return left
+
+    # ---------------------------------------------------------------- state helpers
+
+    def _time_left(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.perf_counter()
+
+    def _stopped(self) -> bool:
+        left = self._time_left()
+        return (left is not None and left <= 0) or self.stop.is_set()
+
+    def _position(self, placed: dict[str, list[Placement]], todo: dict[str, list[str]]):
+        """The base position with ``placed`` added and ``todo`` as the pieces left."""
+        colours = []
+        for state in self.base.colours:
+            if state.name not in placed:
+                colours.append(state)
+                continue
+            colours.append(
+                replace(
+                    state,
+                    placed=state.placed + tuple(placed[state.name]),
+                    remaining=sorted_pieces(todo.get(state.name, [])),
+                )
+            )
+        return replace(self.base, colours=tuple(colours))
+
+    def _finish(self, state: _State) -> _State:
+        """Cost of a state: squares left, plus one per held monomino without a square
+        (matched only once nothing else is left)."""
+        cost = sum(PIECES[p].size for c in self.colours for p in state.left[c])
+        need = [c for c in self.colours if self.held[c]]
+        if cost == 0 and need:
+            masks = Masks(self._position(state.placed, {}), self.colours)
+            options = {
+                c: set(np.flatnonzero(masks.attach(self.colours.index(c))).tolist()) for c in need
+            }
+            state.monos = _match(options)
+            cost = len(need) - len(state.monos)
+        elif need:
+            cost += len(need)
+        state.cost = cost
+        return state
+
+    # ---------------------------------------------------------------- construct
+
+    def construct(self) -> _State:
+        """The best of :data:`RESTARTS` greedy layouts."""
+        best = self._finish(_State(*greedy(self.base, self.colours, self.todo, self.rng)))
+        for _ in range(RESTARTS - 1):
+            if best.cost == 0 or self._stopped():
+                break
+            state = self._finish(_State(*greedy(self.base, self.colours, self.todo, self.rng)))
+            if state.cost < best.cost:
+                best = state
+        self.stats["restarts"] += 1
+        return best
+
+    # ---------------------------------------------------------------- destroy
+
+    def destroy(
+        self, state: _State
+    ) -> tuple[dict[str, list[Placement]], dict[str, list[str]], str]:
+        """Free the pieces meeting a window next to where a colour with pieces left could
+        attach, and their corner subtrees.
+
+        Returns (kept placements, freed pieces per colour, the chosen colour).
+        """
+        weights = np.array(
+            [
+                sum(PIECES[p].size for p in state.left[c])
+                + (1 if self.held[c] and state.monos is not None and c not in state.monos else 0)
+                for c in self.colours
+            ],
+            dtype=float,
+        )
+        target = self.colours[int(self.rng.choice(len(self.colours), p=weights / weights.sum()))]
+        i = self.colours.index(target)
+        masks = Masks(self._position(state.placed, {}), self.colours)
+        spots = np.flatnonzero(masks.attach(i))
+        if len(spots) == 0:
+            spots = np.flatnonzero(masks.own[i] > 0)
+        if len(spots) == 0:
+            spots = np.flatnonzero(masks.free)
+        board = self.base.board
+        half = self.window / 2
+        centre = self._roomiest(masks.free, spots, half)
+        r0, c0 = divmod(centre, board.cols)
+        while True:
+            lo_r, hi_r = r0 - half, r0 + half
+            lo_c, hi_c = c0 - half, c0 + half
+            window = {
+                s
+                for s in range(board.size)
+                if lo_r <= s // board.cols < hi_r and lo_c <= s % board.cols < hi_c
+            }
+            kept = {
+                c: [p for p in state.placed[c] if not (p.squares & window)] for c in self.colours
+            }
+            kept = {c: self._connected(c, kept[c]) for c in self.colours}
+            freed = sum(len(state.placed[c]) - len(kept[c]) for c in self.colours)
+            if freed <= MAX_FREED or half <= 1:
+                break
+            half -= 0.5
+        gone = {}
+        for c in self.colours:
+            still = set(kept[c])
+            gone[c] = [p.piece for p in state.placed[c] if p not in still]
+        return kept, gone, target
+
+    def _roomiest(self, free: np.ndarray, spots: np.ndarray, half: float) -> int:
+        """Of up to :data:`CENTRES` random spots, the one whose window holds the most free
+        squares (the holes a repair can merge into room for a piece)."""
+        board = self.base.board
+        grid = np.pad(free.reshape(board.rows, board.cols).astype(np.int32), ((1, 0), (1, 0)))
+        table = grid.cumsum(axis=0).cumsum(axis=1)  # summed-area table
+        picks = self.rng.choice(spots, min(CENTRES, len(spots)), replace=False)
+        best, most = int(picks[0]), -1
+        for x in picks:
+            r, c = divmod(int(x), board.cols)
+            r1, r2 = max(0, int(np.ceil(r - half))), min(board.rows, int(np.ceil(r + half)))
+            c1, c2 = max(0, int(np.ceil(c - half))), min(board.cols, int(np.ceil(c + half)))
+            room = table[r2, c2] - table[r1, c2] - table[r2, c1] + table[r1, c1]
+            if room > most:
+                best, most = int(x), int(room)
+        return best
+
+    def _connected(self, colour: str, pieces: list[Placement]) -> list[Placement]:
+        """The pieces connected by corner contact to the colour's start square or its
+        squares in the base position."""
+        board = self.base.board
+        base = self.base.colour(colour)
+        start = base.start
+        owner: dict[int, int] = {}
+        for k, p in enumerate(pieces):
+            for s in p.squares:
+                owner[s] = k
+        seen = set()
+        queue = []
+        roots = set(base.squares)
+        for k, p in enumerate(pieces):
+            if (start is not None and start in p.squares) or any(
+                d in roots for s in p.squares for d in board.corner_neighbours[s]
+            ):
+                seen.add(k)
+                queue.append(k)
+        while queue:
+            k = queue.pop()
+            for s in pieces[k].squares:
+                for d in board.corner_neighbours[s]:
+                    j = owner.get(d)
+                    if j is not None and j not in seen:
+                        seen.add(j)
+                        queue.append(j)
+        return [p for k, p in enumerate(pieces) if k in seen]
+
+    # ---------------------------------------------------------------- repair
+
+    def _place(
+        self,
+        kept: dict[str, list[Placement]],
+        todo: dict[str, list[str]],
+        seed: int,
+        limit: float = 0.0,
+    ) -> tuple[str, dict[str, list[Placement]] | None]:
+        """Place every piece of ``todo`` exactly, ``kept`` frozen; (status, layout)."""
+        colours = tuple(c for c in self.colours if todo.get(c))
+        if not colours:
+            return "solved", {}
+        if compiling_elsewhere():
+            return "unknown", None  # first run: no exact repairs until the kernel is built
+        position = self._position(kept, todo)
+        limit = limit or REPAIR_TIME
+        left = self._time_left()
+        if left is not None:
+            limit = max(0.01, min(limit, left))
+        result = search.solve(
+            Problem(position, colours, "place-all"),
+            SolveOptions("search", limit, 1, seed),
+            self.stop,
+        )
+        return result.status, result.layout
+
+    def repair(self, state: _State) -> _State:
+        """One destroy-and-repair step; returns the new state (or ``state`` unchanged)."""
+        kept, gone, target = self.destroy(state)
+        self.stats["repairs"] += 1
+        involved = [c for c in self.colours if gone[c] or c == target]
+        tries = []
+        full = {c: gone[c] + (state.left[c] if c in involved else []) for c in self.colours}
+        tries.append(full)
+        if state.left[target] and any(state.left[c] for c in involved if c != target):
+            piece = state.left[target][int(self.rng.integers(len(state.left[target])))]
+            one = {c: list(gone[c]) for c in self.colours}
+            one[target].append(piece)
+            tries.append(one)
+        if any(gone.values()):
+            tries.append({c: list(gone[c]) for c in self.colours})
+        timed_out = False
+        for todo in tries:
+            seed = int(self.rng.integers(1, 1 << 30))
+            status, layout = self._place(kept, todo, seed)
+            if status == "unknown":
+                timed_out = True
+            if status != "solved" or layout is None:
+                continue
+            placed = {c: kept[c] + layout.get(c, []) for c in self.colours}
+            left = {c: _minus(state.left[c], _minus(todo[c], gone[c])) for c in self.colours}
+            new = self._finish(_State(placed, left))
+            if new.cost < state.cost:
+                self.stats["improved"] += 1
+                self.window = max(WINDOW[0], self.window - 1)
+            else:
+                self.stats["sideways"] += 1
+                self.window = min(WINDOW[1], self.window + 1)
+            if new.cost <= state.cost:
+                return new
+        if timed_out:
+            self.stats["timeouts"] += 1
+            self.window = max(WINDOW[0], self.window - 1)
+        return state
+
+    # ---------------------------------------------------------------- eject
+
+    def eject(self, state: _State) -> _State:
+        """Place a piece left of a colour where it overlaps the fewest squares of other
+        colours' added pieces, take those pieces off (with the corner subtrees that lose
+        their connection), then put back as many squares of them as possible exactly
+        (the search's max-score, the rest frozen). Accepted if the cost does not rise."""
+        weights = np.array(
+            [sum(PIECES[p].size for p in state.left[c]) for c in self.colours], dtype=float
+        )
+        if weights.sum() == 0:
+            return self.repair(state)
+        i = int(self.rng.choice(len(self.colours), p=weights / weights.sum()))
+        c = self.colours[i]
+        piece = state.left[c][int(self.rng.integers(len(state.left[c])))]
+        masks = Masks(self._position(state.placed, {}), self.colours)
+        geo = masks.geo
+        rows = geo.rows_of[PIECES[piece].index]
+        sq = geo.table.squares[rows]
+        owner = np.full(self.base.board.size + 1, -1, dtype=np.int64)
+        flat: list[tuple[str, Placement]] = []
+        for d in self.colours:
+            if d == c and not EJECT_OWN:
+                continue
+            for p in state.placed[d]:
+                owner[list(p.squares)] = len(flat)
+                flat.append((d, p))
+        hard = ~masks.free.copy()
+        hard[owner[:-1] >= 0] = False  # added pieces may be ejected
+        if not EJECT_OWN:
+            hard |= masks.edge[i] > 0
+        else:
+            hard |= self._base_edge[i]  # the colour's pieces in the position stay
+        hard = np.append(hard, False)
+        ok = ~hard[sq].any(axis=1)
+        if not EJECT_OWN:
+            if masks.own[i].any():
+                touch = np.append(masks.corner[i] > 0, False)
+            else:
+                touch = np.zeros(len(hard), dtype=bool)
+                touch[masks.start[i]] = True
+            ok &= touch[sq].any(axis=1)
+        cands = rows[ok]
+        if len(cands) == 0:
+            return self.repair(state)
+        if len(cands) > EJECT_CANDIDATES:
+            cands = self.rng.choice(cands, EJECT_CANDIDATES, replace=False)
+        own_owner = np.full(len(owner), -1, dtype=np.int64)
+        own_owner[:-1] = np.where(masks.own[i] > 0, owner[:-1], -1)
+        edge_nb = geo.edge_nb
+        best, best_cost = None, None
+        step = self.stats["ejections"] = self.stats.get("ejections", 0) + 1
+        for row in cands:
+            s = geo.table.squares[row]
+            s = s[s >= 0]
+            if step - self.tabu.get((c, int(row)), -TABU) < TABU:
+                continue  # just taken off from here: no cycling back
+            hit = set(owner[s].tolist())
+            if EJECT_OWN:
+                hit |= set(own_owner[edge_nb[s].ravel()].tolist())
+            hit.discard(-1)
+            gone = self._eject_closure(state, {flat[k] for k in hit})
+            if EJECT_OWN and not self._touches(c, state, gone, s):
+                continue
+            cost = sum(PIECES[p.piece].size for _, p in gone) + self.rng.random()
+            if best_cost is None or cost < best_cost:
+                best, best_cost = (row, gone), cost
+        if best is None:
+            return self.repair(state)
+        row, gone = best
+        s = geo.table.squares[row]
+        new_piece = Placement(piece, frozenset(int(x) for x in s[s >= 0]))
+        kept = {d: [p for p in state.placed[d] if (d, p) not in gone] for d in self.colours}
+        kept[c] = kept[c] + [new_piece]
+        freed = {d: [p.piece for e, p in gone if e == d] for d in self.colours}
+        left = {d: list(state.left[d]) for d in self.colours}
+        left[c].remove(piece)
+        for d, p in gone:
+            self.tabu[(d, self._row(p))] = step
+        todo = {d: freed[d] + left[d] for d in self.colours}
+        if sum(map(len, todo.values())) > EXACT_PIECES:
+            # far from done: put pieces back by greedy play (milliseconds), not exactly
+            layout, unplaced = greedy(self._position(kept, todo), self.colours, todo, self.rng)
+            placed = {d: kept[d] + layout[d] for d in self.colours}
+            new = self._finish(_State(placed, unplaced))
+            if new.cost <= state.cost or self.rng.random() < ACCEPT_WORSE:
+                if new.cost < state.cost:
+                    self.stats["improved"] += 1
+                return new
+            todo = {d: freed[d] + (left[d] if freed[d] else []) for d in self.colours}
+            if sum(map(len, todo.values())) > EXACT_PIECES:
+                todo = dict(freed)
+        colours = tuple(d for d in self.colours if todo[d])
+        layout = {}
+        if colours and compiling_elsewhere():
+            return state  # first run: no exact repairs until the kernel is built
+        if colours:
+            position = replace(self._position(kept, todo), bonus=False)
+            limit = EJECT_TIME
+            tl = self._time_left()
+            if tl is not None:
+                limit = max(0.01, min(limit, tl))
+            result = search.solve(
+                Problem(position, colours, "max-score"),
+                SolveOptions("search", limit, 1, int(self.rng.integers(1, 1 << 30))),
+                self.stop,
+            )
+            if result.layout is None:
+                return state
+            layout = result.layout
+        placed = {d: kept[d] + layout.get(d, []) for d in self.colours}
+        for d in self.colours:
+            rest = list(todo[d])
+            for p in layout.get(d, []):
+                rest.remove(p.piece)
+            left[d] = rest + _minus(left[d], _minus(todo[d], freed[d]))
+        new = self._finish(_State(placed, left))
+        if new.cost <= state.cost or self.rng.random() < ACCEPT_WORSE:
+            if new.cost < state.cost:
+                self.stats["improved"] += 1
+            return new
+        return state
+
+    def _row(self, p: Placement) -> int:
+        """The row of the empty board's placement table that ``p`` is."""
+        geo = Masks.geometry_of(self.base.board)
+        rows = geo.rows_of[PIECES[p.piece].index]
+        first = min(p.squares)
+        hits = rows[geo.table.squares[rows, 0] == first]
+        for r in hits:
+            if frozenset(int(x) for x in geo.table.squares[r] if x >= 0) == p.squares:
+                return int(r)
+        return -1
+
+    def _touches(self, c: str, state: _State, gone: set, squares: np.ndarray) -> bool:
+        """Whether squares would connect to colour ``c`` once ``gone`` is taken off: a
+        corner contact with its base squares or kept pieces, or its start square while it
+        has no square left."""
+        board = self.base.board
+        mine = set(self.base.colour(c).squares)
+        for p in state.placed[c]:
+            if (c, p) not in gone:
+                mine |= p.squares
+        if not mine:
+            return self.base.colour(c).start in set(squares.tolist())
+        return any(d in mine for x in squares.tolist() for d in board.corner_neighbours[x])
+
+    def _eject_closure(self, state: _State, hit: set) -> set:
+        """The pieces ``hit`` plus those of their colours that lose their connection."""
+        gone = set(hit)
+        for d in {d for d, _ in hit}:
+            rest = [p for p in state.placed[d] if (d, p) not in hit]
+            still = set(self._connected(d, rest))
+            gone.update((d, p) for p in rest if p not in still)
+        return gone
+
+    def run(self) -> _State | None:
+        """Construct and repair until the cost is 0, the time is up or ``stop`` is set;
+        the state with cost 0, or None."""
+        self.t0 = time.perf_counter()
+        state = self.construct()
+        self.best = state
+        low, since = state.cost, 0  # the lowest cost since the last start; steps since
+        while state.cost > 0 and not self._stopped():
+            before = state.cost
+            state = self.eject(state) if self.rng.random() < EJECT else self.repair(state)
+            if state.cost < self.best.cost:
+                self.best = state
+            if TRACE is not None and state.cost != before:
+                TRACE.append(("cost", round(time.perf_counter() - self.t0, 2), state.cost))
+            low, since = (state.cost, 0) if state.cost < low else (low, since + 1)
+            if since >= STAGNATION:
+                state = self.construct()
+                low, since = state.cost, 0
+        return state if state.cost == 0 else None
+
+    def layout(self, state: _State) -> dict[str, list[Placement]]:
+        out = {c: list(state.placed[c]) for c in self.colours}
+        for c, s in (state.monos or {}).items():
+            out[c].append(Placement(MONOMINO, frozenset({s})))
+        return out
+
+
+def _minus(a: list[str], b: list[str]) -> list[str]:
+    """The multiset ``a`` less ``b`` (``b`` must be contained in ``a``)."""
+    out = list(a)
+    for p in b:
+        out.remove(p)
+    return out
+
+
+def _match(options: dict[str, set[int]]) -> dict[str, int]:
+    """A largest assignment of distinct squares to colours, each from its options
+    (augmenting paths; a handful of colours)."""
+    owner: dict[int, str] = {}
+
+    def augment(c: str, seen: set[int]) -> bool:
+        for s in options[c]:
+            if s in seen:
+                continue
+            seen.add(s)
+            if s not in owner or augment(owner[s], seen):
+                owner[s] = c
+                return True
+        return False
+
+    for c in options:
+        augment(c, set())
+    return {c: s for s, c in owner.items()}
+
+
+def solve(
+    problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
+) -> BackendResult:
+    """Construct and repair a "place-all" layout; ``options.workers`` independent runs
+    (seeds ``seed``, ``seed + 1``, ...) in threads, the first layout stops the others.
+
+    Returns:
+        "solved" with a layout, or "unknown" (time limit, ``cancel``, or a goal other
+        than place-all: ``stats["unknown_reason"]``). Never "infeasible".
+    """
+    started = time.perf_counter()
+    if problem.goal != "place-all":
+        return BackendResult(
+            "unknown", None, None, {"unknown_reason": "repair only places all pieces"}, "repair"
+        )
+    deadline = None if options.time_limit is None else started + options.time_limit
+    runs = [
+        _Repairer(problem, (options.seed + k) % 2**31, cancel, deadline)
+        for k in range(max(1, options.workers))
+    ]
+
+    def runner(run: _Repairer) -> Callable[[Cancel], tuple[_State | None]]:
+        # (a one-tuple: the race keeps results in entry order and drops only None)
+        def go(stop: Cancel) -> tuple[_State | None]:
+            run.stop = stop
+            return (run.run(),)
+
+        return go
+
+    states, winner = first_proven([runner(r) for r in runs], lambda s: s[0] is not None, cancel)
+    found = [] if winner is None else [(runs[winner], states[winner][0])]
+    stats = {
+        "seconds": round(time.perf_counter() - started, 3),
+        "best_left": min(r.best.cost for r in runs if r.best is not None)
+        if any(r.best is not None for r in runs)
+        else None,
+        **{k: sum(r.stats[k] for r in runs) for k in runs[0].stats},
+    }
+    if found:
+        run, state = found[0]
+        assert state is not None
+        stats["seed"] = run.seed
+        return BackendResult("solved", run.layout(state), None, stats, "repair")
+    return BackendResult("unknown", None, None, stats, "repair")

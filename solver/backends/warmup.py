@@ -1,0 +1,101 @@
+"""The first run: the search kernel is compiled in the background while the rest answer.
+
+numba compiles :mod:`solver.backends.search_kernel` on its first call and caches the
+machine code on disk (``cache=True``); that first compile takes 10-30 s (*measured*: 23 s
+on a loaded 2-core machine), after which loading it takes a fraction of a second. So that
+the first command after installing does not wait for it, the command line checks
+:func:`kernel_ready` and, when the cache is missing, says so and starts
+:func:`compile_in_background` (a separate process, ``python -m solver.backends.warmup``,
+which outlives the command and writes the cache); ``auto`` then answers with the backends
+that need no kernel (CP-SAT, and the symmetric reduction where it applies). The next
+command finds the cache. Library calls keep compiling in process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+#: a compile started less than this many seconds ago is taken to be still running
+LOCK_AGE = 180.0
+_started = False
+
+
+def _index_path() -> Path | None:
+    """The numba cache index of the kernel's entry point, or None if numba's cache
+    internals are not as expected."""
+    from solver.backends import search_kernel
+
+    try:
+        return Path(search_kernel.run._cache._cache_file._index_path)  # type: ignore[attr-defined]
+    except AttributeError:
+        return None
+
+
+def kernel_ready() -> bool:
+    """True when the search kernel is compiled in this process or cached on disk (then
+    the first call only loads it); when unsure, True (the old behaviour: compile in
+    process)."""
+    from solver.backends import search_kernel
+
+    if search_kernel.run.signatures:
+        return True
+    index = _index_path()
+    return index is None or index.exists()
+
+
+def compile_in_background() -> bool:
+    """Start ``python -m solver.backends.warmup`` detached, unless one started less than
+    :data:`LOCK_AGE` seconds ago; True if one is (now) running."""
+    global _started
+    index = _index_path()
+    if index is None:
+        return False
+    lock = index.with_name("blokus-solo-warmup.lock")
+    try:
+        if lock.exists() and time.time() - lock.stat().st_mtime < LOCK_AGE:
+            return True
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        lock.write_text(str(os.getpid()), encoding="utf-8")
+        subprocess.Popen(
+            [sys.executable, "-m", "solver.backends.warmup"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:
+        return False
+    _started = True
+    return True
+
+
+def compiling_elsewhere() -> bool:
+    """True when this process started :func:`compile_in_background` and has not compiled
+    the kernel itself: ``auto`` then leaves the search (and the repair search) out."""
+    from solver.backends import search_kernel
+
+    return _started and not search_kernel.run.signatures
+
+
+def compile_kernel() -> None:
+    """Compile (or load) the kernel by solving a tiny puzzle with the search."""
+    from solver.backends import search
+    from solver.board import Board
+    from solver.position import ColourState, Position
+    from solver.problem import Problem
+    from solver.solve import SolveOptions
+
+    board = Board(3, 3)
+    position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
+    search.solve(Problem(position, ("blue",)), SolveOptions("search", None, 1))
+
+
+if __name__ == "__main__":
+    compile_kernel()
+    index = _index_path()
+    if index is not None:
+        index.with_name("blokus-solo-warmup.lock").unlink(missing_ok=True)

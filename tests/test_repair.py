@@ -1,0 +1,154 @@
+"""The repair backend (greedy play, then exact repairs), the joint check and the
+first-run kernel warm-up. Every layout goes through the rule checker in solve()."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.backends import auto, greedy, repair, warmup
+from solver.backends.tuning import AutoTuning, Tuning
+from solver.endgame import joint_check
+from solver.formats.puzzle import load_puzzle, parse_puzzle
+from solver.pieces import PIECES
+from solver.position import Placement
+from solver.solve import SolveOptions, solve
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+
+
+def test_greedy_layout_is_legal_and_connected():
+    problem = load_puzzle(PUZZLES / "classic-solo-84.toml")
+    todo = {c: list(problem.position.colour(c).remaining) for c in problem.colours}
+    placed, left = greedy.greedy(problem.position, problem.colours, todo, np.random.default_rng(1))
+    for c in problem.colours:
+        assert sorted(p.piece for p in placed[c]) + left[c] != []
+        assert len(placed[c]) + len(left[c]) == 21
+    # the rule checker (through layout_score's order of play) accepts the partial layout
+    from solver.checker import check_layout
+    from solver.order import order_of_play
+
+    ordered = {c: order_of_play(problem.position, c, placed[c]) for c in problem.colours}
+    assert all(v is not None for v in ordered.values())
+    assert check_layout(problem.position, ordered).legal
+    placed_squares = sum(PIECES[p.piece].size for c in placed for p in placed[c])
+    assert placed_squares > 250  # most of the 356 squares
+
+
+@pytest.mark.parametrize("name", ["classic-solo-blue", "asym-ladder-k03", "two-colours-7x7"])
+def test_repair_finds_checked_layouts(name):
+    problem = load_puzzle(PUZZLES / f"{name}.toml")
+    result = solve(problem, SolveOptions(backend="repair", time_limit=60, workers=1))
+    assert result.status == "solved" and result.backend == "repair"
+    assert result.report.legal
+    assert all(result.report.report(c).all_placed for c in problem.colours)
+
+
+def test_repair_never_says_no():
+    problem = load_puzzle(PUZZLES / "two-colours-7x7-crowded.toml")
+    result = solve(problem, SolveOptions(backend="repair", time_limit=1, workers=1))
+    assert result.status == "unknown" and result.layout is None
+
+
+def test_destroy_takes_whole_corner_subtrees():
+    """Pieces cut off from the start by a removal go too: what is kept stays connected."""
+    problem = load_puzzle(PUZZLES / "asym-ladder-k18.toml")
+    run = repair._Repairer(problem, 0, threading.Event(), None)
+    state = run.construct()
+    for _ in range(20):
+        kept, gone, _ = run.destroy(state)
+        for c in problem.colours:
+            assert run._connected(c, kept[c]) == kept[c]
+            assert sorted(gone[c]) == sorted(
+                p.piece for p in state.placed[c] if p not in set(kept[c])
+            )
+
+
+def test_connected_drops_islands():
+    problem = load_puzzle(PUZZLES / "classic-solo-blue.toml")
+    run = repair._Repairer(problem, 0, threading.Event(), None)
+    board = problem.position.board
+    first = Placement("2", frozenset({board.parse("a20"), board.parse("b20")}))
+    touching = Placement("1", frozenset({board.parse("c19")}))
+    island = Placement("1", frozenset({board.parse("j10")}))
+    assert run._connected("blue", [island, touching, first]) == [touching, first]
+    assert run._connected("blue", [touching, island]) == []
+
+
+def test_match_gives_distinct_squares():
+    assert repair._match({"a": {1, 2}, "b": {1}}) == {"a": 2, "b": 1}
+    assert len(repair._match({"a": {1}, "b": {1}})) == 1
+
+
+def test_joint_check_no_from_one_colour_alone():
+    problem = parse_puzzle(
+        'variant = "custom"\nsize = [4, 4]\ncolours = ["blue", "yellow"]\n'
+        '[start]\nblue = "a4"\nyellow = "d1"\n'
+        '[pieces]\nblue = ["1", "2", "V3", "O"]\nyellow = ["1"]\n',
+        "two.toml",
+    )
+    answer = joint_check(problem.position, problem.colours, SolveOptions(backend="search"))
+    assert answer.answer == "no" and answer.together is None
+    assert answer.reason.startswith("blue alone")
+
+
+def test_joint_check_yes_and_no_together():
+    ok = load_puzzle(PUZZLES / "two-colours-7x7.toml")
+    answer = joint_check(ok.position, ok.colours, SolveOptions(backend="search"))
+    assert answer.answer == "yes"
+    assert all(answer.together.report.report(c).all_placed for c in ok.colours)
+    crowded = load_puzzle(PUZZLES / "two-colours-7x7-crowded.toml")
+    # each colour fits alone there (its README line), so the "no" is the joint proof
+    answer = joint_check(crowded.position, crowded.colours, SolveOptions(backend="search"))
+    assert answer.answer == "no"
+    assert answer.together is None or answer.together.status == "infeasible"
+
+
+def test_auto_gives_many_piece_problems_to_symmetric_and_repair():
+    problem = load_puzzle(PUZZLES / "asym-ladder-k18.toml")
+    tuning = Tuning(auto=AutoTuning(search_alone=0.2))
+    result = solve(problem, SolveOptions(backend="auto", time_limit=1.5, tuning=tuning))
+    assert result.status in ("solved", "unknown")
+    if result.status == "unknown":
+        assert set(result.stats) == {"search", "repair"}  # no colour symmetry, no CP-SAT
+
+
+def test_first_run_answers_without_the_kernel(monkeypatch):
+    """While the kernel compiles elsewhere, auto answers with greedy play and CP-SAT."""
+    monkeypatch.setattr(warmup, "_started", True)
+    monkeypatch.setattr(warmup, "compiling_elsewhere", lambda: True)
+    monkeypatch.setattr(auto, "compiling_elsewhere", lambda: True)
+    monkeypatch.setattr(repair, "compiling_elsewhere", lambda: True)
+    problem = load_puzzle(PUZZLES / "classic-solo-blue.toml")
+    result = solve(problem, SolveOptions(backend="auto", time_limit=60))
+    assert result.status == "solved" and result.backend in ("repair", "cpsat")
+
+
+def test_kernel_ready_once_compiled():
+    from solver.backends import search_kernel
+
+    solve(load_puzzle(PUZZLES / "tiny-5x5-corner.toml"), SolveOptions(backend="search"))
+    assert search_kernel.run.signatures and warmup.kernel_ready()
+
+
+@pytest.mark.parametrize("name", ["asym-ladder-k06", "asym-ladder-k12"])
+def test_states_stay_legal_under_ejections_and_repairs(name):
+    """Every state a run passes through is a legal partial layout (frozen pieces in the
+    position included): rule checker on each accepted state."""
+    import time
+
+    from solver.checker import check_layout
+    from solver.order import order_of_play
+
+    problem = load_puzzle(PUZZLES / f"{name}.toml")
+    run = repair._Repairer(problem, 3, threading.Event(), time.perf_counter() + 60)
+    state = run.construct()
+    for step in range(60):
+        state = run.eject(state) if step % 3 else run.repair(state)
+        ordered = {c: order_of_play(problem.position, c, state.placed[c]) for c in problem.colours}
+        assert all(v is not None for v in ordered.values()), step
+        report = check_layout(problem.position, ordered)
+        assert report.legal, (step, report.problem)
