@@ -15,7 +15,7 @@ import click
 from rich.console import Console
 
 from solver.cli.output import describe_problem, describe_result, endgame_line, print_board
-from solver.endgame import endgame_check
+from solver.endgame import answer_record, endgame_check
 from solver.errors import InputError
 from solver.formats.solution import read_solution, verify, write_json, write_text_atomic
 from solver.formats.sources import is_game_file, load_source
@@ -71,8 +71,9 @@ def main() -> None:
     layout that places all 21 (or 84), count layouts, analyse Pentobi game records."""
 
 
-def solver_options(backends: tuple[str, ...], time_help: str):
-    """The options shared by every command that solves (as a decorator)."""
+def solver_options(backends: tuple[str, ...], time_help: str, workers: int = 2):
+    """The options shared by every command that solves (as a decorator); ``workers``: the
+    default of --workers."""
     backend_help = {
         "cpsat": "cpsat: OR-tools CP-SAT model",
         "search": "search: Blokus-aware exact search",
@@ -99,7 +100,7 @@ def solver_options(backends: tuple[str, ...], time_help: str):
         click.option(
             "--workers",
             type=click.IntRange(min=1),
-            default=2,
+            default=workers,
             show_default=True,
             help="Threads: CP-SAT workers, or the search's portfolio members "
             "(auto: the search keeps N, CP-SAT gets N-1).",
@@ -197,7 +198,12 @@ def output_writer(out: str | None, problem: Problem):
         raise InputError("cannot write here (permission denied)", path=out, where="--out")
     suffix = path.suffix.lower()
     if suffix == ".json":
-        return lambda result: write_json(result, path)
+
+        def write(result: SolveResult, endgame: dict | None = None) -> bool:
+            write_json(result, path, endgame)
+            return True
+
+        return write
     if suffix in (".blksgf", ".sgf"):
         from solver.formats.game import sgf_variant
 
@@ -205,7 +211,7 @@ def output_writer(out: str | None, problem: Problem):
             sgf_variant(problem.position)
         except InputError as e:
             raise e.located(path=out, where="--out") from None
-        return lambda result: (
+        return lambda result, endgame=None: (
             result.layout is not None and (write_text_atomic(path, result_sgf(result)) or True)
         )
     raise InputError("unknown output format: use .json or .blksgf", path=out)
@@ -278,8 +284,8 @@ def moves_command(game, colour, after, count):
     "out",
     default=None,
     metavar="FILE",
-    help="Write each answer's layout (FILE.json or FILE.blksgf); with several "
-    "colours, FILE-<colour>.json and so on.",
+    help="Write each colour's answer (FILE.json: the layout with the answer and the best "
+    "score; FILE.blksgf: the layout); with several colours, FILE-<colour>.json and so on.",
 )
 @click.option("--board/--no-board", "show", default=False, help="Print each layout found.")
 @click.option("--plain", is_flag=True, help="With --board: plain text boards even in a terminal.")
@@ -296,9 +302,8 @@ def check_command(
     )
     options = make_options(backend, time_limit, workers, seed, params)
     check_params(backend, params)
-    open_ = [c for c in chosen if position.colour(c).remaining]
     writers = (
-        {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
+        {c: output_writer(_out_for(out, c, len(chosen)), problem) for c in chosen} if out else {}
     )
     console = Console(no_color=plain or None, highlight=False, soft_wrap=True)
     where = f" after {after} placements" if after is not None else ""
@@ -308,22 +313,22 @@ def check_command(
         markup=False,
     )
     for c in chosen:
+        answer = endgame_check(position, c, options, name=source)
         if not position.colour(c).remaining:
             console.print(
                 f"  {c:7} all pieces already placed, score {position.score(c)}", markup=False
             )
-            continue
-        answer = endgame_check(position, c, options, name=source)
-        console.print(endgame_line(answer), markup=False)
+        else:
+            console.print(endgame_line(answer), markup=False)
         shown = answer.best or answer.place_all
-        if show and shown.layout is not None:
+        if show and shown.layout is not None and position.colour(c).remaining:
             print_board(console, shown, plain)
         if c in writers:
-            if shown.layout is None:
-                console.print(f"  {c:7} no layout to write (the answer is unknown)", markup=False)
+            # every colour's answer is written (a .json file records it: answer_record)
+            if writers[c](shown, answer_record(answer)):
+                console.print(f"  wrote {_out_for(out, c, len(chosen))}", markup=False)
             else:
-                writers[c](shown)
-                console.print(f"  wrote {_out_for(out, c, len(open_))}", markup=False)
+                console.print(f"  {c:7} no layout to write (the answer is unknown)", markup=False)
 
 
 def _to_move(position) -> str:
@@ -513,7 +518,120 @@ def verify_command(solution):
         left = f"{n} piece{'s' if n != 1 else ''} left" if n else "all pieces placed"
         frozen = "" if played.get(r.colour, True) else " (not played)"
         click.echo(f"  {r.colour:7} {left}, score {r.score}{extra}{frozen}")
+    if "endgame" in loaded.data:
+        click.echo(f"  endgame: {_endgame_claim(loaded.data['endgame'])}")
     for m in mismatches:
         click.echo(f"{solution}: FALSE CLAIM: {m}")
     if mismatches:
         sys.exit(1)
+
+
+def _endgame_claim(record: dict) -> str:
+    """What a solution file's endgame record claims, in words."""
+    if record.get("left") == 0:
+        return f"{record['colour']} has already placed all its pieces"
+    text = f"{record['colour']} can place all its {record.get('left', '?')} pieces left: "
+    text += {"no": "no (proven)"}.get(record["answer"], record["answer"])
+    if record["answer"] == "no" and record.get("best") is not None:
+        proven = record.get("best_status") == "optimal"
+        text += f"; best score {record['best']}" + (" (proven best)" if proven else "")
+    return text
+
+
+@main.command("batch")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    metavar="DIR",
+    help="Output folder: results.jsonl, summary.csv, README.md, solutions/ (made if needed; "
+    "a batch run again into it skips what is done).",
+)
+@click.option(
+    "--every",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Game records: check after every N-th placement and at the end (default: the end).",
+)
+@click.option(
+    "--after",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Game records: check the position after N placements.",
+)
+@solver_options(
+    BACKENDS,
+    "Seconds per solve (default: no limit); a game colour runs place-all, then max-score "
+    "after a 'no'. Time-outs answer 'unknown' (never 'no').",
+    workers=1,
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Worker processes (default: this machine's cores).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for a "
+    "new local cluster of --jobs workers (pip install 'blokus-solo[cluster]').",
+)
+@click.option("--force", is_flag=True, help="Redo items already done in DIR.")
+@click.option("--plain", is_flag=True, help="One line per item even in a terminal.")
+def batch_command(
+    paths, out, every, after, backend, time_limit, workers, seed, params, jobs, scheduler,
+    force, plain,
+):  # fmt: skip
+    """Solve every puzzle (.toml) and check every game record (.blksgf) under PATH...
+    (folders walked recursively, sorted), in parallel, into a results folder.
+
+    A puzzle is solved as `solve` does; a game record is checked as `check` does, at its
+    end, --after N or --every N. Each result is saved as soon as it is found: a batch
+    stopped at any moment (Ctrl-C, kill -9) keeps what it finished, and the same command
+    run again does only the rest. Bad files become error rows; the batch goes on.
+    """
+    from solver.batch import BatchOptions, run_batch
+    from solver.batch.work import Settings
+
+    check_params(backend, params)
+    settings = Settings(backend, time_limit, seed, workers, params)
+    options = BatchOptions(
+        paths=paths,
+        out=Path(out),
+        settings=settings,
+        every=every,
+        after=after,
+        jobs=jobs,
+        scheduler=scheduler,
+        force=force,
+        command=_batch_command_line(paths, out, every, after, settings, jobs, scheduler),
+    )
+    console = Console(highlight=False, soft_wrap=True, force_terminal=False if plain else None)
+    run_batch(options, console)
+
+
+def _batch_command_line(paths, out, every, after, settings, jobs, scheduler) -> str:
+    """The batch command as it could be typed again (options left at their defaults are
+    left out; --jobs too: it changes no answer)."""
+    import shlex
+
+    words = ["blokus-solo", "batch", *paths, "--out", out]
+    for flag, value, default in (
+        ("--every", every, None),
+        ("--after", after, None),
+        ("--backend", settings.backend, "auto"),
+        ("--time-limit", settings.time_limit, None),
+        ("--seed", settings.seed, 0),
+        ("--workers", settings.workers, 1),
+        ("--params", settings.params, ""),
+        ("--scheduler", scheduler, None),
+    ):
+        if value != default:
+            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    return shlex.join(str(w) for w in words)
