@@ -187,7 +187,7 @@ def test_point_of_no_return():
     assert no_return({10: "yes", 20: "yes", 30: "no", 40: "no"}) == NoReturn(20, 30)
     assert no_return({10: "yes", 20: "unknown", 30: "no"}).text() == "10 (no by 30)"
     assert no_return({10: "no", 20: "no"}).text() == "before 10"
-    assert no_return({10: "yes", 20: "yes"}).text() == "never"
+    assert no_return({10: "yes", 20: "yes"}).text() == "not reached"
     assert no_return({10: "unknown"}).text() == "unknown"
     assert no_return({10: "no", 20: "yes"}).text() == "inconsistent (yes after no)"
 
@@ -206,10 +206,25 @@ def _alive(pid: int) -> bool:
     return not (state.exists() and state.read_text().split(")")[-1].split()[0] == "Z")
 
 
+def _start(command: list[str], out: Path, lines: int) -> subprocess.Popen:
+    """Start a batch and wait until it has finished ``lines`` items."""
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    log = out / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        if log.exists() and log.read_bytes().count(b"\n") >= lines:
+            break
+        time.sleep(0.02)
+    return process
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
-def test_kill_9_then_resume(tmp_path):
-    """SIGKILL the batch (the parent) halfway: its workers die with it, every line and
-    solution file already written is whole, and running it again does exactly the rest."""
+def test_interrupt_then_kill_9_then_resume(tmp_path):
+    """Ctrl-C keeps what is done and writes the summary (exit 130); SIGKILL of the batch
+    (the parent) halfway: its workers die with it, every line and solution file already
+    written is whole; running it again does exactly the rest."""
     out = tmp_path / "out"
     command = [
         sys.executable,
@@ -228,13 +243,15 @@ def test_kill_9_then_resume(tmp_path):
         "--out",
         str(out),
     ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    log = out / "results.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if log.exists() and log.read_bytes().count(b"\n") >= 3:
-            break
-        time.sleep(0.02)
+    process = _start(command, out, 2)
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole group
+    output = process.communicate(timeout=60)[0].decode()
+    assert process.returncode == 130, output
+    assert "interrupted:" in output and "run the same command again" in output
+    interrupted = rows(out)
+    assert 2 <= len(interrupted) < 14
+    assert f"| {len(interrupted)} (interrupted) | 0 |" in (out / "README.md").read_text()
+    process = _start(command, out, len(interrupted) + 2)
     workers = _children(process.pid)
     process.kill()
     process.wait()
@@ -244,7 +261,8 @@ def test_kill_9_then_resume(tmp_path):
         time.sleep(0.05)
     assert not any(_alive(w) for w in workers), "workers outlived their parent"
     before = rows(out)  # every line whole (json.loads would fail on a torn one)
-    assert 3 <= len(before) < 14
+    assert before[: len(interrupted)] == interrupted
+    assert len(interrupted) < len(before) < 14
     assert_solutions_verify(out)
     resumed = CliRunner().invoke(main, command[3:])
     assert resumed.exit_code == 0, resumed.output

@@ -58,7 +58,7 @@ class NoReturn:
         if self.broken:
             return "inconsistent (yes after no)"
         if self.first_no is None:
-            return "never" if self.last_yes is not None else "unknown"
+            return "not reached" if self.last_yes is not None else "unknown"
         if self.last_yes is None:
             return f"before {self.first_no}"
         return f"{self.last_yes} (no by {self.first_no})"
@@ -171,11 +171,12 @@ def summary_csv(rows: Iterable[dict]) -> str:
 # README.md
 
 
-def readme(rows: Iterable[dict], command: str, run_line: str) -> str:
-    """``README.md``: totals, then a table of the puzzles, one of the game checks (one row
-    per game and colour, one column per position, with the point of no return), and the
-    errors."""
+def readme(rows: Iterable[dict], runs: list[dict]) -> str:
+    """``README.md``: the command, totals, then a table of the puzzles, one of the game
+    checks (one row per game and colour, one column per position, with the point of no
+    return), the errors, and the runs that made the folder (``runs``: oldest first)."""
     rows = ordered(rows)
+    command = runs[-1]["command"] if runs else ""
     counts = tally(rows)
     times = [r["seconds"] for r in rows if r.get("seconds") is not None]
     settings = sorted(
@@ -196,7 +197,7 @@ def readme(rows: Iterable[dict], command: str, run_line: str) -> str:
         )
         + "."
     )
-    out += ["", run_line, "", "## Totals", ""]
+    out += ["", "## Totals", ""]
     out += _table(
         ["items", "solved", "no", "unknown", "errors", "total time", "median time per item"],
         [
@@ -230,6 +231,25 @@ def readme(rows: Iterable[dict], command: str, run_line: str) -> str:
             ["item", "after", "error"],
             [[_code(r["item"]), _after(r), _cell(r.get("error") or "")] for r in errors],
         )
+    if runs:
+        out += ["", "## Runs", ""]
+        out += _table(
+            ["finished (UTC)", "items run", "skipped", "time", "on", "version", "command"],
+            [
+                [
+                    str(r.get("finished", "")),
+                    str(r.get("ran", "")) + (" (interrupted)" if r.get("interrupted") else ""),
+                    str(r.get("skipped", "")),
+                    _seconds(r.get("seconds", 0.0)),
+                    _cell(str(r.get("on", ""))),
+                    str(r.get("version", "")),
+                    _code(r.get("command", "")),
+                ]
+                for r in runs[-10:]
+            ],
+        )
+        if len(runs) > 10:
+            out += ["", f"(the last 10 of {len(runs)} runs: all are in `runs.jsonl`)"]
     return "\n".join(out) + "\n"
 
 
@@ -288,7 +308,8 @@ def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, in
         "found and the proven bound; unknown: time limit, not a no; done: nothing "
         "left to place. Placements: the game's length (end: its last position). Point of no "
         "return: the last position checked at which the colour could still place "
-        "everything (no by: the first at which it could not).",
+        "everything (no by: the first at which it could not; not reached: it could at "
+        "every position checked).",
     ]
     return lines
 

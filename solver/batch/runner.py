@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 
 from rich.console import Console
@@ -124,9 +126,9 @@ def _run(options: BatchOptions, out: Path, pool, items: list[Item], console: Con
         todo = [i for i in items if options.force or not store.is_done(i, options.settings)]
         skipped = len(items) - len(todo)
         _describe(console, items, skipped, store)
-        started = time.perf_counter()
         if any(i.error is None for i in todo):
             _warm(console, pool)
+        started = time.perf_counter()
         display = make_display(console, len(todo))
         if todo:
             console.print(f"running {len(todo)} items on {pool.describe()}", markup=False)
@@ -207,21 +209,34 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 def _write_summary(store, options, ran, skipped, seconds, pool, interrupted) -> Counter:
     store.compact()
-    rows = list(store.rows.values())
-    how = "interrupted after" if interrupted else "ran"
-    run_line = (
-        f"Last run: {how} {ran} items in {report._seconds(seconds)} on {pool.describe()}"
-        + (f", {skipped} skipped as done before" if skipped else "")
-        + f"; {len(rows)} items in this folder."
+    store.add_run(
+        {
+            "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+            "command": options.command,
+            "ran": ran,
+            "skipped": skipped,
+            "seconds": round(seconds, 3),
+            "on": pool.describe(),
+            "interrupted": interrupted,
+            "version": _version(),
+        }
     )
+    rows = list(store.rows.values())
     write_text_atomic(store.folder / SUMMARY, report.summary_csv(rows))
-    write_text_atomic(store.folder / README, report.readme(rows, options.command, run_line))
+    write_text_atomic(store.folder / README, report.readme(rows, store.runs()))
     return report.tally(rows)
+
+
+def _version() -> str:
+    try:
+        return metadata.version("blokus-solo")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def _closing(console: Console, result: BatchReport, todo: int, out: Path) -> None:
     counts = result.counts
-    totals = ", ".join(f"{k} {counts[k]}" for k in report.COUNTED)
+    totals = ", ".join(f"{k.replace('error', 'errors')} {counts[k]}" for k in report.COUNTED)
     if result.interrupted:
         console.print(
             f"interrupted: {result.ran} of {todo} items done and kept; run the same command "

@@ -30,6 +30,7 @@ from solver.errors import InputError
 from solver.formats.solution import write_text_atomic
 
 RESULTS = "results.jsonl"
+RUNS = "runs.jsonl"
 SUMMARY = "summary.csv"
 README = "README.md"
 
@@ -170,22 +171,36 @@ class Store:
             target = self.folder / name
             target.parent.mkdir(parents=True, exist_ok=True)
             write_text_atomic(target, text)
-        line = (json.dumps(row, separators=(",", ":")) + "\n").encode()
         assert self._log is not None, "open() first"
-        try:
-            view = memoryview(line)
-            while view:
-                view = view[os.write(self._log, view) :]
-            os.fsync(self._log)
-        except OSError as e:
-            path = str(self.folder / RESULTS)
-            raise InputError(f"cannot write: {e.strerror or e}", path=path) from None
+        _append_line(self._log, row, self.folder / RESULTS)
         key = row_key(row)
         old = self.rows.get(key)
         if old is not None:
             self._superseded = True
             self._remove(row_files(old) - set(files))
         self.rows[key] = row
+
+    def runs(self) -> list[dict]:
+        """The runs recorded in ``runs.jsonl`` (one line per batch run), oldest first."""
+        path = self.folder / RUNS
+        if not path.exists():
+            return []
+        out = []
+        for line in path.read_bytes().splitlines():
+            try:
+                out.append(json.loads(line))
+            except ValueError:  # a line cut short by a crash
+                continue
+        return out
+
+    def add_run(self, record: dict) -> None:
+        """Append a line about this run to ``runs.jsonl`` (synced to disk)."""
+        path = self.folder / RUNS
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            _append_line(fd, record, path)
+        finally:
+            os.close(fd)
 
     def _remove(self, names: set[str]) -> None:
         for name in names:
@@ -210,3 +225,19 @@ class Store:
             if fd is not None:
                 os.close(fd)
         self._log = self._lock = None
+
+
+def _append_line(fd: int, data: dict, path: Path) -> None:
+    """Append ``data`` as one JSON line in one write, then sync it to disk.
+
+    Raises:
+        InputError: it cannot be written (e.g. the disk is full).
+    """
+    line = (json.dumps(data, separators=(",", ":")) + "\n").encode()
+    try:
+        view = memoryview(line)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror or e}", path=str(path)) from None

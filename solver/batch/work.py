@@ -26,9 +26,9 @@ from solver.solve import SolveOptions, SolverBug, SolveResult, solve
 #: the folder of the output directory that holds the solution files
 SOLUTIONS = "solutions"
 
-# the kernel warm-up problem: one colour, one monomino, 3x3 (solved in microseconds, once
-# the kernel is loaded)
-_WARM_PUZZLE = """variant = "custom"
+#: the kernel warm-up problem: one colour, a monomino and a domino, 3x3 (solved in about a
+#: millisecond once the kernel is loaded; benchmarks/batch.py uses it as empty work)
+WARM_PUZZLE = """variant = "custom"
 size = [3, 3]
 colours = ["blue"]
 [start]
@@ -91,7 +91,7 @@ def warm_kernel(backend: str = "search") -> tuple[str, float]:
     kernel = _kernel_dispatcher()
     if kernel is not None and kernel.signatures:
         return "already loaded", 0.0
-    solve(parse_puzzle(_WARM_PUZZLE, "<warm-up>"), SolveOptions(backend="search", workers=1))
+    solve(parse_puzzle(WARM_PUZZLE, "<warm-up>"), SolveOptions(backend="search", workers=1))
     seconds = time.perf_counter() - started
     if kernel is None:
         return "ready", seconds
