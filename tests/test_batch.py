@@ -274,16 +274,19 @@ def test_interrupt_then_kill_9_then_resume(tmp_path):
     assert_solutions_verify(out)
 
 
-def test_a_torn_last_line_and_temporary_files_are_cleaned_up(tmp_path):
+def test_a_torn_last_line_and_leftover_files_are_cleaned_up(tmp_path):
     out = tmp_path / "out"
     assert batch(PUZZLES / "tiny-5x5-corner.toml", out=out).exit_code == 0
     good = (out / "results.jsonl").read_text()
     (out / "results.jsonl").write_text(good + '{"item": "half a li')
     (out / "solutions" / ".x.json.abcd_123").write_text("half a file")
+    (out / "solutions" / "no-row-names-it.json").write_text("{}")  # its row never written
     result = batch(PUZZLES / "tiny-5x5-corner.toml", PUZZLES / "ring-6x6.toml", out=out)
     assert "dropped 1 line(s) cut short" in result.output
     assert [r["item"] for r in rows(out)] == ["tiny-5x5-corner.toml", "ring-6x6.toml"]
     assert not (out / "solutions" / ".x.json.abcd_123").exists()
+    assert not (out / "solutions" / "no-row-names-it.json").exists()
+    assert_solutions_verify(out)
 
 
 def _crash_on_ring(item, settings):

@@ -161,10 +161,10 @@ class LocalPool:
                 except Exception:  # EOF or a message cut short: the worker died sending
                     outcome = None
                 if outcome is not None:
-                    item, w.item = w.item, None
+                    item = w.item
                     assert item is not None
+                    self._give(w, queue)  # the worker goes on while this one is written
                     done(item, outcome)
-                    self._give(w, queue)
                     continue
             if w.process.sentinel in ready or not w.process.is_alive():
                 self._replace(w, queue, done)

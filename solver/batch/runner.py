@@ -185,8 +185,25 @@ def _warm(console: Console, pool) -> None:
 
 
 def _finish(store: Store, display: Display, outcome: dict) -> None:
-    store.add(outcome["row"], outcome["files"])
+    with _signals_held():  # a Ctrl-C now waits until the item is stored whole
+        store.add(outcome["row"], outcome["files"])
     display.finished(outcome["row"])
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM (POSIX) while a result is written: one that arrives is
+    handled right after, so the files and the rows in memory always agree."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, ValueError, OSError):  # no pthread_sigmask here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 @contextmanager

@@ -103,6 +103,7 @@ class Store:
         path = self.folder / RESULTS
         if path.exists():
             self._read(path)
+        self._remove_unnamed_solutions()
         self._log = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
 
     def _take_lock(self) -> None:
@@ -130,6 +131,16 @@ class Store:
                 continue
             for path in folder.iterdir():
                 if _TEMPORARY.match(path.name) and path.is_file():
+                    path.unlink()
+
+    def _remove_unnamed_solutions(self) -> None:
+        """Remove solution files that no row names: written by a batch stopped before it
+        could append the row (the item is done again)."""
+        named = set().union(*map(row_files, self.rows.values()))
+        folder = self.folder / SOLUTIONS
+        if folder.is_dir():
+            for path in folder.rglob("*.json"):
+                if path.relative_to(self.folder).as_posix() not in named:
                     path.unlink()
 
     def _read(self, path: Path) -> None:

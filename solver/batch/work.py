@@ -14,6 +14,7 @@ import time
 import traceback
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from solver.batch.items import Item
@@ -246,12 +247,19 @@ def _puzzle_colour(problem: Problem, result: SolveResult, colour: str) -> dict:
     }
 
 
-def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
+@lru_cache(maxsize=4)
+def _read_game(data: bytes, path: str):
+    """A game record read once per worker, not once per position checked (a worker gets
+    the positions of a game one after another)."""
     from solver.formats.game import read_sgf_bytes
 
+    return read_sgf_bytes(data, path)
+
+
+def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
     assert item.data is not None
     path = str(item.source.path)
-    position = read_sgf_bytes(item.data, path).position(item.after)
+    position = _read_game(item.data, path).position(item.after)
     options = settings.options()
     colours, files, backends = [], {}, []
     for state in position.colours:
