@@ -11,8 +11,10 @@ Runs, each into a fresh temporary folder, with the command line a user would typ
    with ``--jobs 1`` and on the local Dask cluster.
 
 Prints, per run: the wall time of the whole command (interpreter start, imports, Dask
-cluster start included) and the batch's own time (from the first item sent to the last
-result written, as the command prints it), the answers, and the load average; then the
+cluster start included), the batch's own time (from the first item sent to the last
+result written, as the command prints it), the items' own time added up (work), the CPU
+time of the command and its workers (and so how many cores it got), the load average and
+the answers; then the
 targets: ``--jobs 2`` at least 1.7x faster than ``--jobs 1`` on the game batch, Dask within
 1.3x of local processes, per-item overhead under 50 ms. It also checks that every run gave
 the same answers (a time-out may turn one into "unknown" on a loaded machine: counted).
@@ -27,6 +29,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -47,11 +50,13 @@ def batch(args: list[str], out: Path) -> dict:
     """Run the batch command; returns wall seconds, the batch's own seconds and the rows."""
     command = [sys.executable, "-c", "from solver.cli.commands import main; main()", "batch"]
     load = os.getloadavg()[0]
+    cpu = _children_cpu()
     started = time.perf_counter()
     done = subprocess.run(
         [*command, *args, "--out", str(out)], cwd=ROOT, capture_output=True, text=True
     )
     wall = time.perf_counter() - started
+    cpu = _children_cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"batch failed ({done.returncode}): {done.stderr or done.stdout}")
     own = re.search(r"skipped in ([0-9.]+) s", done.stdout)
@@ -62,7 +67,14 @@ def batch(args: list[str], out: Path) -> dict:
         "rows": rows,
         "load": (load + os.getloadavg()[0]) / 2,
         "work": sum(r["seconds"] for r in rows),
+        "cpu": cpu,
     }
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) used so far by finished child processes and theirs."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def answers(rows: list[dict]) -> dict:
@@ -86,9 +98,10 @@ def report(name: str, run: dict) -> None:
     for r in run["rows"]:
         for answer in answers_of(r):
             counts[answer] = counts.get(answer, 0) + 1
-    times = f"wall {run['wall']:7.1f} s  batch {run['own']:7.1f} s  work {run['work']:7.1f} s"
+    times = f"wall {run['wall']:6.1f} s  batch {run['own']:6.1f} s  work {run['work']:6.1f} s"
+    cores = f"CPU {run['cpu']:6.1f} s = {run['cpu'] / run['wall']:.2f} cores"
     print(
-        f"{name:34} {len(run['rows']):4} items  {times}  load {run['load']:.1f}  "
+        f"{name:32} {len(run['rows']):3} items  {times}  {cores}  load {run['load']:.1f}  "
         f"{dict(sorted(counts.items()))}",
         flush=True,
     )
@@ -144,6 +157,12 @@ def main(argv=None) -> int:
         dask = gd["own"] / g2["own"]
         dask_wall = gd["wall"] / g2["wall"]
         print(f"game batch, --jobs 2 vs --jobs 1: {speedup:.2f}x faster (target >= 1.7x)")
+        print(
+            f"  the 2 workers were busy {g2['work'] / (2 * g2['own']):.0%} of the batch time; "
+            f"the batch got {g1['cpu'] / g1['wall']:.2f} cores with --jobs 1, "
+            f"{g2['cpu'] / g2['wall']:.2f} with --jobs 2 (other load on the machine takes "
+            "the rest)"
+        )
         print(
             f"game batch, Dask vs local processes: {dask:.2f}x the time (batch), "
             f"{dask_wall:.2f}x (wall, cluster start included) (target <= 1.3x)"

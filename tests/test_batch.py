@@ -99,7 +99,7 @@ def test_a_mixed_batch(inputs, tmp_path):
     assert "line 2" in broken["error"]
     bad_piece = got["in/bad-piece.toml", None]["error"]
     assert "bad-piece.toml" in bad_piece and "Q7" in bad_piece
-    assert "unknown file type" in got["stray.txt", None]["error"]
+    assert got["stray.txt", None]["error"].startswith(f"{stray}: unknown file type")
     # the game at its end, as check gives it: both colours 'no' with a proven best
     game = got["in/games/duo-L4-s29.blksgf", 27]
     assert [(c["colour"], c["answer"], c["best"], c["best_status"]) for c in game["colours"]] == [
@@ -445,3 +445,43 @@ def test_verify_catches_false_endgame_claims(tmp_path):
     assert "the file says left 3" in claims(left=3).output
     malformed = claims(answer="maybe")
     assert malformed.exit_code == 2 and "unknown answer 'maybe'" in malformed.output
+
+
+def test_unreadable_files_and_positions_past_the_end_are_error_rows(tmp_path, monkeypatch):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("tiny-5x5-corner.toml", "ring-6x6.toml"):
+        shutil.copy(PUZZLES / name, folder / name)
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        if self.name == "ring-6x6.toml":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)  # root reads any file: pretend
+    out = tmp_path / "out"
+    result = batch(folder, GAME, "--after", 99, out=out)
+    assert result.exit_code == 0, result.output
+    got = by_key(out)
+    unreadable = got["in/ring-6x6.toml", None]["error"]
+    assert unreadable == f"{folder / 'ring-6x6.toml'}: cannot read: Permission denied"
+    past = got["duo-L4-s29.blksgf", None]["error"]
+    assert "duo-L4-s29.blksgf" in past and "--after 99: the game has only 27 placements" in past
+    assert got["in/tiny-5x5-corner.toml", None]["answer"] == "solved"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX lock")
+def test_one_batch_at_a_time_per_folder(tmp_path):
+    import fcntl
+
+    out = tmp_path / "out"
+    out.mkdir()
+    holder = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        one_line_error(batch(PUZZLES / "tiny-5x5-corner.toml", out=out), "another batch is writing")
+    finally:
+        os.close(holder)
+    assert list(out.iterdir()) == []
+    assert batch(PUZZLES / "tiny-5x5-corner.toml", out=out).exit_code == 0

@@ -155,14 +155,17 @@ def make_items(sources: Sequence[Source], every: int | None, after: int | None) 
     """
     items = []
     for source in sources:
+        where = str(source.path)
         try:
             data = source.path.read_bytes()
         except OSError as e:
-            items.append(Item(source, None, None, error=f"cannot read: {e.strerror or e}"))
+            why = f"{where}: cannot read: {e.strerror or e}"
+            items.append(Item(source, None, None, error=why))
             continue
         digest = hashlib.sha256(data).hexdigest()
         if source.kind == "unknown":
-            why = "unknown file type: batch reads puzzles (.toml) and game records (.blksgf)"
+            why = f"{where}: unknown file type: batch reads puzzles (.toml) and game records "
+            why += "(.blksgf)"
             items.append(Item(source, data, digest, error=why))
         elif source.kind == "puzzle":
             items.append(Item(source, data, digest))

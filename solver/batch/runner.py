@@ -185,9 +185,9 @@ def _warm(console: Console, pool) -> None:
 
 
 def _finish(store: Store, display: Display, outcome: dict) -> None:
-    with _signals_held():  # a Ctrl-C now waits until the item is stored whole
+    with _signals_held():  # a Ctrl-C now waits until the item is stored and counted
         store.add(outcome["row"], outcome["files"])
-    display.finished(outcome["row"])
+        display.finished(outcome["row"])
 
 
 @contextmanager
