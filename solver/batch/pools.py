@@ -22,7 +22,8 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -211,13 +212,21 @@ def dask_client(address: str, jobs: int):
         ) from None
     try:
         if address == "local":
-            cluster = LocalCluster(
-                n_workers=jobs,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            import dask
+
+            # the workers' statistical profiler samples every thread every 10 ms: CPU the
+            # solver can use better (a user's own cluster keeps its own settings)
+            with (
+                dask.config.set({"distributed.worker.profile.enabled": False}),
+                _ctrl_c_ignored(),  # the cluster's processes: Ctrl-C is for this one
+            ):
+                cluster = LocalCluster(
+                    n_workers=jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
             return Client(cluster)
         _probe(address)
         return Client(address, timeout="10s")
@@ -227,6 +236,22 @@ def dask_client(address: str, jobs: int):
         raise DaskUnavailable(
             f"no Dask scheduler at {address} ({e.__class__.__name__}: {e})"[:300]
         ) from None
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """Processes started inside inherit SIGINT ignored: Ctrl-C in a terminal reaches the
+    whole process group, and only the submitting process should act on it (it stops the
+    cluster)."""
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _probe(address: str) -> None:
