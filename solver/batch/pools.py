@@ -218,7 +218,9 @@ def dask_client(address: str, jobs: int):
             # solver can use better (a user's own cluster keeps its own settings)
             with (
                 dask.config.set({"distributed.worker.profile.enabled": False}),
-                _ctrl_c_ignored(),  # the cluster's processes: Ctrl-C is for this one
+                # its processes inherit SIGINT ignored: Ctrl-C in a terminal reaches the
+                # whole process group, and only this process acts on it (it stops them)
+                signal_handled(signal.SIGINT, signal.SIG_IGN),
             ):
                 cluster = LocalCluster(
                     n_workers=jobs,
@@ -239,19 +241,18 @@ def dask_client(address: str, jobs: int):
 
 
 @contextmanager
-def _ctrl_c_ignored() -> Iterator[None]:
-    """Processes started inside inherit SIGINT ignored: Ctrl-C in a terminal reaches the
-    whole process group, and only the submitting process should act on it (it stops the
-    cluster)."""
+def signal_handled(signum: int, handler) -> Iterator[None]:
+    """``handler`` for signal ``signum`` inside the block, the old one restored after;
+    nothing changes outside the main thread (where handlers cannot be set)."""
     try:
-        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        old = signal.signal(signum, handler)
     except ValueError:  # not the main thread
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        signal.signal(signum, old)
 
 
 def _probe(address: str) -> None:

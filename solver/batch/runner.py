@@ -23,7 +23,13 @@ from rich.console import Console
 from solver.batch import report
 from solver.batch.display import Display, make_display
 from solver.batch.items import Item, find_sources, make_items
-from solver.batch.pools import DaskPool, DaskUnavailable, LocalPool, dask_client
+from solver.batch.pools import (
+    DaskPool,
+    DaskUnavailable,
+    LocalPool,
+    dask_client,
+    signal_handled,
+)
 from solver.batch.store import README, RESULTS, SUMMARY, Store, check_out_dir
 from solver.batch.work import Settings
 from solver.errors import InputError
@@ -206,22 +212,13 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-@contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
+def _sigterm_as_interrupt():
     """SIGTERM (e.g. from ``timeout``) ends the batch like Ctrl-C: the summary is written."""
 
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
-    try:
-        old = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
+    return signal_handled(signal.SIGTERM, interrupt)
 
 
 def _write_summary(store, options, ran, skipped, seconds, pool, interrupted) -> Counter:
