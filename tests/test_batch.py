@@ -485,3 +485,22 @@ def test_one_batch_at_a_time_per_folder(tmp_path):
         os.close(holder)
     assert list(out.iterdir()) == []
     assert batch(PUZZLES / "tiny-5x5-corner.toml", out=out).exit_code == 0
+
+
+def test_dispatch_order_spreads_game_positions():
+    from solver.batch.items import find_sources, make_items
+    from solver.batch.runner import dispatch_order
+
+    sources = find_sources([GAME, ROOT / "tests" / "data" / "games" / "junior-L1-s104.blksgf"])
+    sources += find_sources([PUZZLES / "ring-6x6.toml"])
+    items = make_items(sources, every=10, after=None)
+    assert [(i.source.name, i.after) for i in dispatch_order(items)] == [
+        ("ring-6x6.toml", None),
+        ("duo-L4-s29.blksgf", 10),
+        ("junior-L1-s104.blksgf", 10),
+        ("duo-L4-s29.blksgf", 20),
+        ("junior-L1-s104.blksgf", 20),
+        ("duo-L4-s29.blksgf", 27),
+        ("junior-L1-s104.blksgf", 30),
+        ("junior-L1-s104.blksgf", 38),
+    ]
