@@ -4,6 +4,7 @@ folder that survives crashes and resumes, worker crashes, the Dask path."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 import shutil
@@ -113,7 +114,8 @@ def test_a_mixed_batch(inputs, tmp_path):
         ("purple", "no", -23, "optimal"),
         ("orange", "no", -39, "optimal"),
     ]
-    assert game["sha256"] and game["backend"] == "auto" and game["seed"] == 0
+    assert game["sha256"] == hashlib.sha256(GAME.read_bytes()).hexdigest()
+    assert (game["backend"], game["time_limit"], game["seed"]) == ("search", 1.0, 0)
     # 3 puzzles with a file, 2 game colours
     assert assert_solutions_verify(out) == 5
     summary = list(csv.DictReader((out / "summary.csv").open()))
