@@ -21,12 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from solver.checker import check_layout
 from solver.pieces import PIECES
 from solver.position import Position
 from solver.problem import Problem
 from solver.solve import SolveOptions, SolverBug, SolveResult, solve
 
 Answer = Literal["yes", "no", "unknown"]
+ANSWERS: tuple[str, ...] = ("yes", "no", "unknown")
 
 
 @dataclass(frozen=True)
@@ -67,13 +69,16 @@ def endgame_check(
 
     Args:
         position: the position (from a game or a puzzle).
-        colour: the colour to check; it must have pieces left.
+        colour: the colour to check. One with no pieces left answers "yes" at once (it has
+            placed everything; nothing is solved: see :func:`finished`).
         options: backend and limits, applied to each of the two solves.
         name: where the position came from, for messages.
 
     Raises:
         SolverBug: the best layout scores more than the "no" allows (the solves disagree).
     """
+    if not position.colour(colour).remaining:
+        return finished(position, colour, name)
     problem = Problem(position, (colour,), "place-all", False, name=name)
     result = solve(problem, options)
     if result.status == "solved":
@@ -192,3 +197,53 @@ def joint_check(
         reason = "each fits alone, not all together (proven)"
         return JointAnswer(colours, "no", tuple(alone), together, reason)
     return JointAnswer(colours, "unknown", tuple(alone), together, "time limit")
+
+
+def finished(position: Position, colour: str, name: str = "") -> EndgameAnswer:
+    """The answer for a colour that has no pieces left: "yes", with the empty layout (checked
+    and scored by the rule checker like any other) and backend "none" (nothing was solved).
+
+    Raises:
+        ValueError: the colour still has pieces to place.
+    """
+    if position.colour(colour).remaining:
+        raise ValueError(f"{colour} still has pieces to place")
+    problem = Problem(position, (colour,), "place-all", False, name=name)
+    report = check_layout(position, {colour: []})
+    result = SolveResult(problem, "solved", {colour: []}, report, None, "none", 0.0, {})
+    return EndgameAnswer(colour, "yes", result, None)
+
+
+def answer_record(answer: EndgameAnswer) -> dict:
+    """The answer as a JSON-ready record: what ``check --out`` puts in each colour's
+    solution file (key ``endgame``) and ``batch`` in each results line.
+
+    Keys: ``colour``; ``left`` and ``squares_left`` (pieces and squares it still had to
+    place); ``answer`` (yes / no / unknown); ``place_all_status`` (the place-all solve's
+    status: solved / infeasible / unknown); ``score`` (after a yes: the score of the layout
+    that places everything, else null); after a no, ``best`` (the best score found, null if
+    the max-score solve found no layout), ``best_status`` (optimal: proven best; solved: a
+    layout under the upper bound ``bound``; unknown) and ``bound``, else null;
+    ``seconds`` (both solves) and ``backend`` (the backend(s) that answered, e.g.
+    ``search`` or ``search, then cpsat`` for a no whose best came from another backend;
+    ``none`` when nothing was solved).
+    """
+    state = answer.place_all.problem.position.colour(answer.colour)
+    best = answer.best
+    backend = answer.place_all.backend
+    if best is not None and best.backend != backend:
+        backend += f", then {best.backend}"
+    report = answer.place_all.report
+    return {
+        "colour": answer.colour,
+        "left": len(state.remaining),
+        "squares_left": state.remaining_squares,
+        "answer": answer.answer,
+        "place_all_status": answer.place_all.status,
+        "score": report.report(answer.colour).score if answer.answer == "yes" and report else None,
+        "best": best.score if best is not None else None,
+        "best_status": best.status if best is not None else None,
+        "bound": best.bound if best is not None else None,
+        "seconds": round(answer.seconds, 4),
+        "backend": backend,
+    }

@@ -12,8 +12,10 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
+from rich.console import Console
 
 from solver.cli.output import (
     PICTURE_SUFFIXES,
@@ -25,7 +27,7 @@ from solver.cli.output import (
     write_result_picture,
 )
 from solver.cli.params import LIMIT, MAX_SEED, MAX_WORKERS, PLACEMENTS, SECONDS, SEED, WORKERS
-from solver.endgame import endgame_check
+from solver.endgame import answer_record, endgame_check
 from solver.errors import InputError, located
 from solver.formats.solution import read_solution, verify, write_json, write_text_atomic
 from solver.formats.sources import is_game_file, load_source
@@ -82,8 +84,9 @@ def main() -> None:
     layout that places all 21 (or 84), count layouts, analyse Pentobi game records."""
 
 
-def solver_options(backends: tuple[str, ...], time_help: str):
-    """The options shared by every command that solves (as a decorator)."""
+def solver_options(backends: tuple[str, ...], time_help: str, workers: int = 2):
+    """The options shared by every command that solves (as a decorator); ``workers``: the
+    default of --workers."""
     backend_help = {
         "cpsat": "cpsat: OR-tools CP-SAT model",
         "search": "search: Blokus-aware exact search",
@@ -112,7 +115,7 @@ def solver_options(backends: tuple[str, ...], time_help: str):
         click.option(
             "--workers",
             type=WORKERS,
-            default=2,
+            default=workers,
             show_default=True,
             help=f"Threads, 1 to {MAX_WORKERS}: CP-SAT workers, or the search's portfolio "
             "members (auto: the search keeps N, CP-SAT gets N-1).",
@@ -212,9 +215,15 @@ def check_params(backend: str, params: str) -> None:
     parse_params(params)
 
 
-def output_writer(out: str | None, problem: Problem) -> Callable[[SolveResult], bool] | None:
+#: writes a result (and, to JSON, a colour's endgame record); whether it wrote
+Writer = Callable[[SolveResult, dict[str, Any] | None], bool]
+
+
+def output_writer(out: str | None, problem: Problem) -> Writer | None:
     """A function writing a result to ``out`` by its suffix and returning whether it wrote
-    (SGF and pictures show a layout: without one nothing is written); checked before
+    (a JSON file also records the endgame answer it is given, see
+    :func:`solver.endgame.answer_record`; SGF and pictures show a layout: without one
+    nothing is written); checked before
     solving so that a bad name fails fast. Raises InputError for an unknown suffix, a
     missing folder, a folder or unwritable file, or a position that SGF cannot hold (a
     custom board)."""
@@ -224,8 +233,8 @@ def output_writer(out: str | None, problem: Problem) -> Callable[[SolveResult], 
     suffix = path.suffix.lower()
     if suffix == ".json":
 
-        def json_writer(result: SolveResult) -> bool:
-            write_json(result, path)
+        def json_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
+            write_json(result, path, endgame)
             return True
 
         return json_writer
@@ -235,7 +244,7 @@ def output_writer(out: str | None, problem: Problem) -> Callable[[SolveResult], 
         with located(path=out, where="--out"):
             sgf_variant(problem.position)
 
-        def sgf_writer(result: SolveResult) -> bool:
+        def sgf_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
             if result.layout is None:
                 return False
             write_text_atomic(path, result_sgf(result))
@@ -243,7 +252,11 @@ def output_writer(out: str | None, problem: Problem) -> Callable[[SolveResult], 
 
         return sgf_writer
     if suffix in PICTURE_SUFFIXES:
-        return lambda result: write_result_picture(path, result)
+
+        def picture_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
+            return write_result_picture(path, result)
+
+        return picture_writer
     raise InputError("unknown output format: use .json, .blksgf, .svg or .png", path=out)
 
 
@@ -337,8 +350,9 @@ def moves_command(game, colours, after, count):
     "out",
     default=None,
     metavar="FILE",
-    help="Write each answer's layout (FILE.json, FILE.blksgf, or a picture: FILE.svg, "
-    "FILE.png); with several colours, FILE-<colour>.json and so on.",
+    help="Write each colour's answer (FILE.json: the layout with the answer and the best "
+    "score; FILE.blksgf or a picture, FILE.svg or FILE.png: the layout); with several "
+    "colours, FILE-<colour>.json and so on.",
 )
 @click.option("--board/--no-board", "show", default=False, help="Print each layout found.")
 @click.option("--plain", is_flag=True, help="With --board: plain text boards even in a terminal.")
@@ -367,26 +381,26 @@ def check_command(
         _check_together(source, problem, after, tuple(open_), options, out, show, plain)
         return
     writers = (
-        {c: output_writer(_out_for(out, c, len(open_)), problem) for c in open_} if out else {}
+        {c: output_writer(_out_for(out, c, len(chosen)), problem) for c in chosen} if out else {}
     )
     console = make_console(plain)
     console.print(_position_line(source, after, position))
     for c in chosen:
+        answer = endgame_check(position, c, options, name=source)
         if not position.colour(c).remaining:
             console.print(f"  {c:7} all pieces already placed, score {position.score(c)}")
-            continue
-        answer = endgame_check(position, c, options, name=source)
-        console.print(endgame_line(answer))
+        else:
+            console.print(endgame_line(answer))
         shown = answer.best or answer.place_all
-        if show and shown.layout is not None:
+        if show and shown.layout is not None and position.colour(c).remaining:
             print_board(console, shown, plain)
         if c in writers:
+            # every colour's answer is written (a .json file records it: answer_record)
             writer = writers[c]
-            if shown.layout is None or writer is None:
-                console.print(f"  {c:7} no layout to write (the answer is unknown)")
+            if writer is not None and writer(shown, answer_record(answer)):
+                console.print(f"  wrote {_out_for(out, c, len(chosen))}")
             else:
-                writer(shown)
-                console.print(f"  wrote {_out_for(out, c, len(open_))}")
+                console.print(f"  {c:7} no layout to write (the answer is unknown)")
 
 
 def _position_line(source: str, after: int | None, position: Position) -> str:
@@ -416,7 +430,7 @@ def _check_together(source, problem, after, colours, options, out, show, plain) 
         if show:
             print_board(console, shown, plain)
         if writer:
-            writer(shown)
+            writer(shown, None)
             console.print(f"  wrote {out}")
     elif writer:
         console.print(f"  no layout to write (the answer is {answer.answer})")
@@ -730,7 +744,126 @@ def verify_command(solution):
         left = f"{n} piece{'s' if n != 1 else ''} left" if n else "all pieces placed"
         frozen = "" if played.get(r.colour, True) else " (not played)"
         click.echo(f"  {r.colour:7} {left}, score {r.score}{extra}{frozen}")
+    if "endgame" in loaded.data:
+        click.echo(f"  endgame: {_endgame_claim(loaded.data['endgame'])}")
     for m in mismatches:
         click.echo(f"{solution}: FALSE CLAIM: {m}")
     if mismatches:
         sys.exit(1)
+
+
+def _endgame_claim(record: dict) -> str:
+    """What a solution file's endgame record claims, in words."""
+    if record.get("left") == 0:
+        return f"{record['colour']} has already placed all its pieces"
+    text = f"{record['colour']} can place all its {record.get('left', '?')} pieces left: "
+    text += {"no": "no (proven)"}.get(record["answer"], record["answer"])
+    if record["answer"] == "no" and record.get("best") is not None:
+        proven = record.get("best_status") == "optimal"
+        text += f"; best score {record['best']}" + (" (proven best)" if proven else "")
+    return text
+
+
+@main.command("batch")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    metavar="DIR",
+    help="Output folder: results.jsonl, summary.csv, README.md, solutions/ (made if needed; "
+    "a batch run again into it skips what is done).",
+)
+@click.option(
+    "--every",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Game records: check after every N-th placement and at the end (default: the end).",
+)
+@click.option(
+    "--after",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Game records: check the position after N placements.",
+)
+@solver_options(
+    BACKENDS,
+    "Seconds per solve (default: no limit); a game colour runs place-all, then max-score "
+    "after a 'no'. Time-outs answer 'unknown' (never 'no').",
+    workers=1,
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Worker processes (default: this machine's cores).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for a "
+    "new local cluster of --jobs workers (pip install 'blokus-solo[cluster]').",
+)
+@click.option("--force", is_flag=True, help="Redo items already done in DIR.")
+@click.option("--plain", is_flag=True, help="One line per item even in a terminal.")
+def batch_command(
+    paths, out, every, after, backend, time_limit, workers, seed, params, jobs, scheduler,
+    force, plain,
+):  # fmt: skip
+    """Solve every puzzle (.toml) and check every game record (.blksgf) under PATH...
+    (folders walked recursively, sorted), in parallel, into a results folder.
+
+    A puzzle is solved as `solve` does; a game record is checked as `check` does, at its
+    end, --after N or --every N. Each result is saved as soon as it is found: a batch
+    stopped at any moment (Ctrl-C, kill -9) keeps what it finished, and the same command
+    run again does only the rest. Bad files become error rows; the batch goes on.
+    """
+    from solver.batch import BatchOptions, run_batch
+    from solver.batch.work import Settings
+
+    check_params(backend, params)
+    settings = Settings(backend, time_limit, seed, workers, params)
+    options = BatchOptions(
+        paths=paths,
+        out=Path(out),
+        settings=settings,
+        every=every,
+        after=after,
+        jobs=jobs,
+        scheduler=scheduler,
+        force=force,
+        command=_batch_command_line(paths, out, every, after, settings, jobs, scheduler),
+    )
+    console = Console(
+        markup=False,
+        emoji=False,
+        highlight=False,
+        soft_wrap=True,
+        force_terminal=False if plain else None,
+    )
+    run_batch(options, console)
+
+
+def _batch_command_line(paths, out, every, after, settings, jobs, scheduler) -> str:
+    """The batch command as it could be typed again (options left at their defaults are
+    left out; --jobs too: it changes no answer)."""
+    import shlex
+
+    words = ["blokus-solo", "batch", *paths, "--out", out]
+    for flag, value, default in (
+        ("--every", every, None),
+        ("--after", after, None),
+        ("--backend", settings.backend, "auto"),
+        ("--time-limit", settings.time_limit, None),
+        ("--seed", settings.seed, 0),
+        ("--workers", settings.workers, 1),
+        ("--params", settings.params, ""),
+        ("--scheduler", scheduler, None),
+    ):
+        if value != default:
+            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    return shlex.join(str(w) for w in words)

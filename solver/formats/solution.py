@@ -13,6 +13,14 @@ Format (keys beyond these may be added; readers ignore unknown keys)::
 ``placements`` are in a legal order of play: the ``existing`` pieces already on the board
 first, then the ones the solver added.
 
+A file written by ``check --out`` (and each one ``batch`` writes for a game position) also
+has ``"endgame"``: the colour's endgame answer, :func:`solver.endgame.answer_record`, e.g.
+``{"colour": "blue", "left": 3, "squares_left": 12, "answer": "no",
+"place_all_status": "infeasible", "score": null, "best": -4, "best_status": "optimal",
+"bound": -4, "seconds": 0.02, "backend": "search"}``; the file itself is then the answer's
+layout: the place-all layout after a yes, the best layout (goal max-score) after a no, no
+layout after unknown.
+
 Reading is strict about the keys it knows (a file that breaks these is malformed, exit 2):
 no object has a key twice; ``format``, if given, is exactly ``blokus-solo-solution/1``
 (hand-written files may leave it out); ``variant`` is ``custom`` or a built-in variant
@@ -22,7 +30,8 @@ and the pieces are from its set); ``goal`` is place-all or max-score;
 each colour's ``score`` are integers, the total ``score`` and ``bound`` integers or null;
 ``played``, ``all_placed`` and both ``monomino_last`` are true or false (the top-level one
 only with place-all, and then every played colour with pieces to place has a monomino
-among them). Keys left out make no claim.
+among them); ``endgame``, if given, has the keys and types above. Keys left out make no
+claim.
 """
 
 from __future__ import annotations
@@ -35,7 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from solver.board import Board
-from solver.checker import CheckReport, check_layout
+from solver.checker import CheckReport, ColourReport, check_layout
+from solver.endgame import ANSWERS
 from solver.errors import InputError, located
 from solver.formats.text import read_text
 from solver.pieces import canonical_name
@@ -57,8 +67,9 @@ FORMAT = "blokus-solo-solution/1"
 STATUSES: tuple[str, ...] = ("solved", "optimal", "infeasible", "unknown")
 
 
-def result_to_json(result: SolveResult) -> dict[str, Any]:
-    """A checked :class:`SolveResult` as the JSON-ready dictionary described above."""
+def result_to_json(result: SolveResult, endgame: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A checked :class:`SolveResult` as the JSON-ready dictionary described above, with
+    ``endgame`` (:func:`solver.endgame.answer_record`) under that key if given."""
     problem = result.problem
     pos = problem.position
     board = pos.board
@@ -81,7 +92,7 @@ def result_to_json(result: SolveResult) -> dict[str, Any]:
                 "monomino_last": report.monomino_last if report else state.last_piece == "1",
             }
         )
-    return {
+    data = {
         "format": FORMAT,
         "title": problem.title,
         "puzzle": problem.name,
@@ -98,6 +109,9 @@ def result_to_json(result: SolveResult) -> dict[str, Any]:
         "bound": result.bound,
         "colours": colours,
     }
+    if endgame is not None:
+        data["endgame"] = endgame
+    return data
 
 
 def _placement_json(board: Board, p: Placement) -> dict[str, Any]:
@@ -120,6 +134,8 @@ def write_text_atomic(path: str | Path, text: str | bytes) -> None:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
         with os.fdopen(fd, "wb") as f:
             f.write(text.encode("utf-8") if isinstance(text, str) else text)
+            f.flush()
+            os.fsync(f.fileno())  # on disk before the rename makes it visible
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except OSError as e:
@@ -132,9 +148,17 @@ def _umask() -> int:
     return mask
 
 
-def write_json(result: SolveResult, path: str | Path) -> None:
-    """Write a result as a solution file (atomically)."""
-    write_text_atomic(path, json.dumps(result_to_json(result), indent=1) + "\n")
+def solution_text(result: SolveResult, endgame: dict | None = None, compact: bool = False) -> str:
+    """A result as the text of a solution file (``compact``: no indentation)."""
+    data = result_to_json(result, endgame)
+    if compact:
+        return json.dumps(data, separators=(",", ":")) + "\n"
+    return json.dumps(data, indent=1) + "\n"
+
+
+def write_json(result: SolveResult, path: str | Path, endgame: dict | None = None) -> None:
+    """Write a result as a solution file (atomically), with an endgame record if given."""
+    write_text_atomic(path, solution_text(result, endgame))
 
 
 @dataclass(frozen=True)
@@ -273,9 +297,42 @@ def _check_header(data: dict[str, Any]) -> Variant | None:
                 f"unknown status {status!r} (statuses: {', '.join(STATUSES)})"[:160], where="status"
             )
     _expect_keys(data, _TOP_CLAIMS)
+    if "endgame" in data:
+        _check_endgame(data["endgame"])
     with located(where="monomino_last"):
         check_monomino_last(goal, bool(data.get("monomino_last")))
     return variant
+
+
+_ENDGAME_CLAIMS = {
+    "colour": (str, False),
+    "left": (int, False),
+    "squares_left": (int, False),
+    "score": (int, True),
+    "best": (int, True),
+    "bound": (int, True),
+}
+
+
+def _check_endgame(record: Any) -> None:
+    """The endgame record's types: a known answer and statuses, integers where claimed."""
+    _expect(record, dict, "endgame")
+    if "colour" not in record or "answer" not in record:
+        raise InputError("needs at least 'colour' and 'answer'", where="endgame")
+    _expect_keys(record, _ENDGAME_CLAIMS, "endgame")
+    answer = _expect(record["answer"], str, "endgame.answer")
+    if answer not in ANSWERS:
+        raise InputError(
+            f"unknown answer {answer!r} (answers: {', '.join(ANSWERS)})"[:160],
+            where="endgame.answer",
+        )
+    for key in ("place_all_status", "best_status"):
+        value = _expect(record.get(key), str, f"endgame.{key}", null=True)
+        if value is not None and value not in STATUSES:
+            raise InputError(
+                f"unknown status {value!r} (statuses: {', '.join(STATUSES)})"[:160],
+                where=f"endgame.{key}",
+            )
 
 
 def _parse(data: Any) -> SolutionFile:
@@ -464,6 +521,8 @@ def _false_claims(solution: SolutionFile, report: CheckReport) -> list[str]:
         out.append("status is infeasible but the file's own layout meets the goal")
     if status in ("infeasible", "unknown") and any(r.added for r in played):
         out.append(f"status is {status} but the file adds pieces")
+    if "endgame" in data:
+        out += _false_endgame_claims(solution, report, played, total)
     bound = data.get("bound")
     if bound is not None and total > bound:
         out.append(f"total score {total} is above the claimed upper bound {bound}")
@@ -471,4 +530,58 @@ def _false_claims(solution: SolutionFile, report: CheckReport) -> list[str]:
         out.append(
             f"status is optimal but total score {total} is below the claimed upper bound {bound}"
         )
+    return out
+
+
+# what the place-all solve's status is for each answer
+_PLACE_ALL_STATUS = {"yes": "solved", "no": "infeasible", "unknown": "unknown"}
+
+
+def _false_endgame_claims(
+    solution: SolutionFile, report: CheckReport, played: list[ColourReport], total: int
+) -> list[str]:
+    """The endgame record's claims that the file contradicts: it is about the one played
+    colour and its pieces left; yes is a place-all layout that the file holds (solved), no
+    leaves a piece unplaced and its best is the file's layout, unknown adds nothing."""
+    data, record = solution.data, solution.data["endgame"]
+    answer, status = record["answer"], data.get("status")
+    try:
+        colour = colour_name(record["colour"])
+        state = solution.position.colour(colour)
+    except InputError:
+        return [f"endgame: the file has no colour {record['colour']!r}"]
+    out = []
+    if [r.colour for r in played] != [colour]:
+        out.append(f"endgame: {colour} is not the only played colour")
+    for key, actual in (("left", len(state.remaining)), ("squares_left", state.remaining_squares)):
+        if key in record and record[key] != actual:
+            out.append(f"endgame: the file says {key} {record[key]}, the position has {actual}")
+    if record.get("place_all_status") not in (None, _PLACE_ALL_STATUS[answer]):
+        out.append(
+            f"endgame: answer {answer} but place_all_status {record['place_all_status']} "
+            f"(a {answer} is {_PLACE_ALL_STATUS[answer]})"
+        )
+    mine = report.report(colour)
+    if answer == "yes":
+        if status != "solved" or data.get("goal", "place-all") != "place-all":
+            out.append(f"endgame: answer yes but the file is not a place-all layout ({status})")
+        if record.get("score") is not None and record["score"] != mine.score:
+            out.append(
+                f"endgame: the file says score {record['score']}, the rules give {mine.score}"
+            )
+        return out
+    if answer == "unknown":
+        if status != "unknown":
+            out.append(f"endgame: answer unknown but the file's status is {status}")
+        return out
+    if not mine.remaining:
+        out.append("endgame: answer no but the file's own layout places every piece")
+    if record.get("best") is not None:
+        if status not in ("solved", "optimal"):
+            out.append(f"endgame: a best score is claimed but the file's status is {status}")
+        elif record["best"] != total:
+            out.append(f"endgame: the file says best {record['best']}, the rules give {total}")
+    for key, top in (("best_status", "status"), ("bound", "bound")):
+        if record.get(key) is not None and record[key] != data.get(top):
+            out.append(f"endgame: {key} {record[key]} but the file's {top} is {data.get(top)}")
     return out

@@ -1,0 +1,358 @@
+"""What a batch's rows add up to: counts, ``summary.csv`` and ``README.md``.
+
+Counting: a puzzle gives one answer (solved: its goal is met; no: proven impossible;
+unknown: time limit); a game position gives one answer per colour that still had pieces
+to place (solved: it can place them all; no; unknown). Colours that had already placed
+everything are listed but not counted. An item that failed counts once as an error.
+
+The point of no return of a colour in a game checked at several positions (``--every``):
+the last placement after which it could still place all its pieces. The checks bracket it:
+it is at or after the last position answered yes and before the first answered no (a "no"
+stays a "no" later in the game: a layout that places everything at a later position,
+together with the colour's own moves in between, would place everything earlier, when
+the board had fewer pieces on it).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+COUNTED = ("solved", "no", "unknown", "error")
+
+
+def answers(row: dict) -> list[str]:
+    """The answers a row counts for (see the module docstring)."""
+    if row.get("status") == "error":
+        return ["error"]
+    if row.get("kind") == "puzzle":
+        return [row.get("answer") or "unknown"]
+    return [
+        {"yes": "solved"}.get(c["answer"], c["answer"]) for c in row["colours"] if c.get("left")
+    ]
+
+
+def tally(rows: Iterable[dict]) -> Counter:
+    """Counts of solved / no / unknown / error answers."""
+    counts: Counter = Counter({k: 0 for k in COUNTED})
+    for row in rows:
+        counts.update(answers(row))
+    return counts
+
+
+@dataclass(frozen=True)
+class NoReturn:
+    """Where a colour's point of no return lies: after ``last_yes`` placements it could
+    still place everything (None: at no position checked), after ``first_no`` it could
+    not (None: at no position checked); ``broken``: a yes after a no (cannot happen)."""
+
+    last_yes: int | None
+    first_no: int | None
+    broken: bool = False
+
+    def text(self) -> str:
+        if self.broken:
+            return "inconsistent (yes after no)"
+        if self.first_no is None:
+            return "not reached" if self.last_yes is not None else "unknown"
+        if self.last_yes is None:
+            return f"before {self.first_no}"
+        return f"{self.last_yes} (no by {self.first_no})"
+
+
+def no_return(checks: dict[int, str]) -> NoReturn:
+    """The point of no return from a colour's answers by position (placements -> answer)."""
+    yes = [n for n, a in checks.items() if a == "yes"]
+    no = [n for n, a in checks.items() if a == "no"]
+    last_yes = max(yes) if yes else None
+    first_no = min(no) if no else None
+    broken = last_yes is not None and first_no is not None and last_yes > first_no
+    return NoReturn(last_yes, first_no, broken)
+
+
+def game_checks(rows: Iterable[dict]) -> dict[str, dict[str, dict[int, dict]]]:
+    """game -> colour -> placements -> colour record, for game rows that ran."""
+    out: dict[str, dict[str, dict[int, dict]]] = defaultdict(lambda: defaultdict(dict))
+    for row in rows:
+        if row.get("kind") == "game" and row.get("status") == "done":
+            for c in row["colours"]:
+                out[row["item"]][c["colour"]][row["after"]] = c
+    return out
+
+
+def points_of_no_return(rows: Iterable[dict]) -> dict[tuple[str, str], NoReturn]:
+    """(game, colour) -> its point of no return, for games checked at two or more
+    positions."""
+    out = {}
+    for game, colours in game_checks(rows).items():
+        for colour, checks in colours.items():
+            if len(checks) > 1:
+                out[game, colour] = no_return({n: c["answer"] for n, c in checks.items()})
+    return out
+
+
+def ordered(rows: Iterable[dict]) -> list[dict]:
+    """Rows in a stable reading order: by item name, then position."""
+    return sorted(rows, key=lambda r: (r["item"], r.get("after") is None, r.get("after") or 0))
+
+
+SUMMARY_FIELDS = [
+    "item",
+    "kind",
+    "after",
+    "end",
+    "colour",
+    "left",
+    "answer",
+    "score",
+    "best",
+    "best_status",
+    "bound",
+    "point_of_no_return",
+    "item_status",
+    "item_answer",
+    "seconds",
+    "answered_by",
+    "backend",
+    "time_limit",
+    "seed",
+    "solution",
+    "error",
+    "sha256",
+]
+
+
+def summary_csv(rows: Iterable[dict]) -> str:
+    """``summary.csv``: one row per item and colour (one row for an item without colours)."""
+    rows = ordered(rows)
+    ponr = points_of_no_return(rows)
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, SUMMARY_FIELDS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        shared = {
+            "item": row["item"],
+            "kind": row.get("kind"),
+            "after": row.get("after"),
+            "end": row.get("end"),
+            "item_status": row.get("status"),
+            "item_answer": row.get("answer"),
+            "seconds": row.get("seconds"),
+            "answered_by": row.get("answered_by"),
+            "backend": row.get("backend"),
+            "time_limit": row.get("time_limit"),
+            "seed": row.get("seed"),
+            "error": row.get("error"),
+            "sha256": row.get("sha256"),
+            "solution": row.get("solution"),
+        }
+        if not row.get("colours"):
+            writer.writerow(shared)
+        for c in row.get("colours", []):
+            point = ponr.get((row["item"], c["colour"]))
+            writer.writerow(
+                {
+                    **shared,
+                    **{k: c.get(k) for k in ("colour", "left", "answer", "score", "best")},
+                    **{k: c.get(k) for k in ("best_status", "bound")},
+                    "point_of_no_return": point.text() if point else None,
+                    "seconds": c.get("seconds", row.get("seconds")),
+                    "solution": c.get("solution") or row.get("solution"),
+                }
+            )
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------------------------------
+# README.md
+
+
+def readme(rows: Iterable[dict], runs: list[dict]) -> str:
+    """``README.md``: the command, totals, then a table of the puzzles, one of the game
+    checks (one row per game and colour, one column per position, with the point of no
+    return), the errors, and the runs that made the folder (``runs``: oldest first)."""
+    rows = ordered(rows)
+    command = runs[-1]["command"] if runs else ""
+    counts = tally(rows)
+    times = [r["seconds"] for r in rows if r.get("seconds") is not None]
+    settings = sorted(
+        {
+            (r.get("backend"), r.get("time_limit"), r.get("seed"), r.get("params") or "")
+            for r in rows
+        },
+        key=str,
+    )
+    out = ["# Batch results", ""]
+    out += [f"Made by `{command}`" if command else "Made by blokus-solo batch", ""]
+    out.append(
+        "Settings: "
+        + "; ".join(
+            f"backend {b}, time limit {_limit(t)} per solve, seed {s}"
+            + (f", CP-SAT parameters `{p}`" if p else "")
+            for b, t, s, p in settings
+        )
+        + "."
+    )
+    out += ["", "## Totals", ""]
+    out += _table(
+        ["items", "solved", "no", "unknown", "errors", "total time", "median time per item"],
+        [
+            [
+                str(len(rows)),
+                *(str(counts[k]) for k in COUNTED),
+                _seconds(sum(times)),
+                _seconds(statistics.median(times)) if times else "-",
+            ]
+        ],
+    )
+    out += [
+        "",
+        "A puzzle counts once (solved: goal met, no: proven impossible, unknown: time "
+        "limit, never a no); a game position counts once per colour with pieces left "
+        "(solved: it can still place them all). `results.jsonl` has every detail, "
+        "`summary.csv` one row per item and colour, `solutions/` the layouts "
+        "(`blokus-solo verify FILE` checks one).",
+    ]
+    puzzles = [r for r in rows if r.get("kind") == "puzzle" and r.get("status") == "done"]
+    if puzzles:
+        out += ["", "## Puzzles", ""] + _puzzle_table(puzzles)
+    games = game_checks(rows)
+    if games:
+        ends = {r["item"]: r["after"] for r in rows if r.get("kind") == "game" and r.get("end")}
+        out += ["", "## Game checks", ""] + _game_table(games, ends)
+    errors = [r for r in rows if r.get("status") == "error"]
+    if errors:
+        out += ["", "## Errors", ""]
+        out += _table(
+            ["item", "after", "error"],
+            [[_code(r["item"]), _after(r), _cell(r.get("error") or "")] for r in errors],
+        )
+    if runs:
+        out += ["", "## Runs", ""]
+        out += _table(
+            ["finished (UTC)", "items run", "skipped", "time", "on", "version", "command"],
+            [
+                [
+                    str(r.get("finished", "")),
+                    str(r.get("ran", "")) + (" (interrupted)" if r.get("interrupted") else ""),
+                    str(r.get("skipped", "")),
+                    _seconds(r.get("seconds", 0.0)),
+                    _cell(str(r.get("on", ""))),
+                    str(r.get("version", "")),
+                    _code(r.get("command", "")),
+                ]
+                for r in runs[-10:]
+            ],
+        )
+        if len(runs) > 10:
+            out += ["", f"(the last 10 of {len(runs)} runs: all are in `runs.jsonl`)"]
+    return "\n".join(out) + "\n"
+
+
+def _puzzle_table(rows: list[dict]) -> list[str]:
+    body = []
+    for r in rows:
+        status = r.get("solve_status") or r.get("answer") or ""
+        scores = ", ".join(
+            f"{c['colour']} {c['score']}" for c in r["colours"] if c.get("score") is not None
+        )
+        total = r.get("score")
+        if r.get("goal") == "max-score" and r.get("bound") is not None and status != "optimal":
+            total = f"{total} (bound {r['bound']})"
+        body.append(
+            [
+                _code(r["item"]),
+                r.get("goal") or "",
+                f"**{status}**" if status in ("infeasible", "unknown") else status,
+                "" if total is None else str(total),
+                scores,
+                _seconds(r["seconds"]),
+                r.get("answered_by") or "",
+                _code(r["solution"]) if r.get("solution") else "",
+            ]
+        )
+    return _table(
+        ["puzzle", "goal", "status", "score", "per colour", "time", "backend", "solution"], body
+    )
+
+
+def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, int]) -> list[str]:
+    columns = sorted(
+        {n for game, cs in games.items() for c in cs.values() for n in c if n != ends.get(game)}
+    )
+    with_end = any(game in ends for game in games)
+    several = any(len(c) > 1 for cs in games.values() for c in cs.values())
+    head = ["game", "placements", "colour", *(f"after {n}" for n in columns)]
+    head += ["end"] if with_end else []
+    head += ["point of no return"] if several else []
+    body = []
+    for game in sorted(games):
+        end = ends.get(game)
+        for colour, checks in games[game].items():
+            cells = [_check_cell(checks[n]) if n in checks else "" for n in columns]
+            if with_end:
+                cells.append(_check_cell(checks[end]) if end in checks else "")
+            row = [_code(game), "" if end is None else str(end), colour, *cells]
+            if several:
+                row.append(no_return({n: c["answer"] for n, c in checks.items()}).text())
+            body.append(row)
+    lines = _table(head, body)
+    lines += [
+        "",
+        "Cells: **yes**: it can still place all its pieces (layout checked); **no -7**: it "
+        "cannot, and -7 is its best score still reachable (proven), **no -9..-7** the best "
+        "found and the proven bound; unknown: time limit, not a no; done: nothing "
+        "left to place. Placements: the game's length (end: its last position). Point of no "
+        "return: the last position checked at which the colour could still place "
+        "everything (no by: the first at which it could not; not reached: it could at "
+        "every position checked).",
+    ]
+    return lines
+
+
+def _check_cell(record: dict) -> str:
+    answer = record["answer"]
+    if not record.get("left"):
+        return "done"
+    if answer == "yes":
+        return "**yes**"
+    if answer == "no":
+        best, bound = record.get("best"), record.get("bound")
+        if best is None:
+            return "no"
+        if record.get("best_status") == "optimal" or bound in (None, best):
+            return f"no {best}"
+        return f"no {best}..{bound}"
+    return "unknown"
+
+
+def _table(head: list[str], body: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in body]
+    return lines
+
+
+def _code(text: str) -> str:
+    return f"`{text}`"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _after(row: dict) -> str:
+    return "" if row.get("after") is None else str(row["after"])
+
+
+def _limit(seconds) -> str:
+    return "none" if seconds is None else f"{seconds:g} s"
+
+
+def _seconds(seconds: float) -> str:
+    if seconds >= 60:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds:.2f} s" if seconds >= 0.1 else f"{seconds * 1000:.0f} ms"

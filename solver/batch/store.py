@@ -1,0 +1,254 @@
+"""The results of a batch in its output folder, kept so that a batch killed at any moment
+(Ctrl-C, ``kill -9``, a power cut) loses no finished result and leaves no file half
+written.
+
+- ``results.jsonl``: one JSON line per finished item, appended as soon as it finishes, in
+  one ``write`` of the whole line, then flushed to disk (``fsync``). A line cut short by a
+  crash in the middle of that write is the only damage possible: it is dropped when the
+  folder is opened again (its item is simply done again).
+- ``solutions/...``: the solution files, each written to a temporary file, synced, then
+  renamed over its name (so a reader sees the old file or the new one, never a part), and
+  always before the line that names it.
+- When an item is done again (``--force``, new content or settings, or a crashed item),
+  its new line supersedes the old one; solution files only the old one named are removed,
+  and at the end ``results.jsonl`` is rewritten (write-then-rename) with one line per item.
+
+One batch at a time may write to a folder (an advisory lock on the folder; a second one is
+refused with a one-line error).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from solver.batch.items import Item
+from solver.batch.work import SOLUTIONS, Settings
+from solver.errors import InputError
+from solver.formats.solution import write_text_atomic
+
+RESULTS = "results.jsonl"
+RUNS = "runs.jsonl"
+SUMMARY = "summary.csv"
+README = "README.md"
+
+Key = tuple[str, int | None]
+
+# the temporary files of write_text_atomic (tempfile.mkstemp(prefix=".NAME.")) for our files
+_TEMPORARY = re.compile(r"^\..+\.(json|jsonl|csv|md)\.[A-Za-z0-9_]{8}$")
+
+
+def check_out_dir(folder: Path) -> None:
+    """Refuse an output folder that is a file or cannot be written, before anything runs.
+
+    Raises:
+        InputError: the path is a file, or it (or the folder it would be made in) is not
+            writable.
+    """
+    if folder.exists() and not folder.is_dir():
+        raise InputError("is a file, not a folder", path=str(folder), where="--out")
+    existing = folder
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InputError(f"{existing} is a file, not a folder", path=str(folder), where="--out")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise InputError("cannot write here (permission denied)", path=str(folder), where="--out")
+
+
+def row_key(row: dict) -> Key:
+    return (row["item"], row.get("after"))
+
+
+def row_files(row: dict) -> set[str]:
+    """The solution files a row names."""
+    names = {row.get("solution")} | {c.get("solution") for c in row.get("colours", [])}
+    return {n for n in names if n}
+
+
+class Store:
+    """An output folder: the rows in it and the way to add more.
+
+    Attributes:
+        folder: the output folder.
+        rows: the latest row of each item (key: item name and position), in the order
+            the items were first finished.
+        dropped: lines of ``results.jsonl`` that were not whole results when it was opened
+            (a line cut short by a crash): they are dropped.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.rows: dict[Key, dict] = {}
+        self.dropped = 0
+        self._superseded = False
+        self._lock: int | None = None
+        self._log: int | None = None
+
+    def open(self) -> None:
+        """Make the folder, lock it, read its rows, cut a torn last line.
+
+        Raises:
+            InputError: another batch is writing to this folder; it cannot be made.
+        """
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            why = e.strerror or e
+            raise InputError(f"cannot make the folder: {why}", path=str(self.folder)) from None
+        self._take_lock()
+        self._remove_temporary_files()
+        path = self.folder / RESULTS
+        if path.exists():
+            self._read(path)
+        self._remove_unnamed_solutions()
+        self._log = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+
+    def _take_lock(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # not on POSIX: no lock
+            return
+        self._lock = os.open(self.folder, os.O_RDONLY)
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self._lock)
+            self._lock = None
+            raise InputError(
+                "another batch is writing to this folder (wait for it, or use another --out)",
+                path=str(self.folder),
+            ) from None
+
+    def _remove_temporary_files(self) -> None:
+        """Remove what a write-then-rename killed before its rename left behind (a
+        temporary ``.NAME.XXXXXXXX`` beside the file it was for): never a result."""
+        solutions = self.folder / SOLUTIONS
+        for folder in (self.folder, solutions, *solutions.rglob("*")):
+            if not folder.is_dir():
+                continue
+            for path in folder.iterdir():
+                if _TEMPORARY.match(path.name) and path.is_file():
+                    path.unlink()
+
+    def _remove_unnamed_solutions(self) -> None:
+        """Remove solution files that no row names: written by a batch stopped before it
+        could append the row (the item is done again)."""
+        named = set().union(*map(row_files, self.rows.values()))
+        folder = self.folder / SOLUTIONS
+        if folder.is_dir():
+            for path in folder.rglob("*.json"):
+                if path.relative_to(self.folder).as_posix() not in named:
+                    path.unlink()
+
+    def _read(self, path: Path) -> None:
+        data = path.read_bytes()
+        whole = data.rfind(b"\n") + 1
+        if whole < len(data):  # a line cut short by a crash: drop it
+            self.dropped += 1
+            os.truncate(path, whole)
+        for line in data[:whole].splitlines():
+            try:
+                row = json.loads(line)
+                key = row_key(row)
+            except (ValueError, KeyError, TypeError):
+                self.dropped += 1
+                self._superseded = True  # rewritten without it at the end
+                continue
+            if key in self.rows:
+                self._superseded = True
+            self.rows[key] = row
+
+    def is_done(self, item: Item, settings: Settings) -> bool:
+        """Whether the folder holds a result for this item that can be kept: same content
+        and settings, and finished (an error row counts only for bad input, which would
+        fail again; a crash or an internal error is worth another try)."""
+        row = self.rows.get(item.key)
+        if row is None or row.get("sha256") != item.sha256:
+            return False
+        if any(row.get(k) != v for k, v in settings.key().items()):
+            return False
+        return row.get("status") == "done" or row.get("error_kind") == "input"
+
+    def add(self, row: dict, files: dict[str, str]) -> None:
+        """Write an item's solution files, then append its row (synced to disk).
+
+        Raises:
+            InputError: a file cannot be written (e.g. the disk is full).
+        """
+        for name, text in files.items():
+            target = self.folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(target, text)
+        assert self._log is not None, "open() first"
+        _append_line(self._log, row, self.folder / RESULTS)
+        key = row_key(row)
+        old = self.rows.get(key)
+        if old is not None:
+            self._superseded = True
+            self._remove(row_files(old) - set(files))
+        self.rows[key] = row
+
+    def runs(self) -> list[dict]:
+        """The runs recorded in ``runs.jsonl`` (one line per batch run), oldest first."""
+        path = self.folder / RUNS
+        if not path.exists():
+            return []
+        out = []
+        for line in path.read_bytes().splitlines():
+            try:
+                out.append(json.loads(line))
+            except ValueError:  # a line cut short by a crash
+                continue
+        return out
+
+    def add_run(self, record: dict) -> None:
+        """Append a line about this run to ``runs.jsonl`` (synced to disk)."""
+        path = self.folder / RUNS
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            _append_line(fd, record, path)
+        finally:
+            os.close(fd)
+
+    def _remove(self, names: set[str]) -> None:
+        for name in names:
+            path = self.folder / name
+            if Path(name).parts[:1] == (SOLUTIONS,) and path.is_file():
+                path.unlink()
+
+    def compact(self) -> None:
+        """Rewrite ``results.jsonl`` with one line per item (write-then-rename), if lines
+        were superseded or dropped; appending goes on in the new file."""
+        if not self._superseded:
+            return
+        text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in self.rows.values())
+        write_text_atomic(self.folder / RESULTS, text)
+        if self._log is not None:
+            os.close(self._log)
+        self._log = os.open(self.folder / RESULTS, os.O_WRONLY | os.O_APPEND)
+        self._superseded = False
+
+    def close(self) -> None:
+        for fd in (self._log, self._lock):
+            if fd is not None:
+                os.close(fd)
+        self._log = self._lock = None
+
+
+def _append_line(fd: int, data: dict, path: Path) -> None:
+    """Append ``data`` as one JSON line in one write, then sync it to disk.
+
+    Raises:
+        InputError: it cannot be written (e.g. the disk is full).
+    """
+    line = (json.dumps(data, separators=(",", ":")) + "\n").encode()
+    try:
+        view = memoryview(line)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror or e}", path=str(path)) from None

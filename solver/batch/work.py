@@ -1,0 +1,297 @@
+"""One item of a batch, done in a worker exactly as ``solve`` (a puzzle) or ``check`` (a game
+position) would do it, turned into a results row and the text of its solution files.
+
+Runs in worker processes (local or Dask): it reads nothing from disk (the item carries its
+bytes) and writes nothing (the submitting process writes every file), so any worker
+anywhere gives the same row.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import traceback
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+from pathlib import PurePosixPath
+
+from solver.batch.items import Item
+from solver.endgame import answer_record, endgame_check
+from solver.errors import InputError
+from solver.formats.solution import solution_text
+from solver.problem import Problem
+from solver.solve import SolveOptions, SolverBug, SolveResult, solve
+
+#: the folder of the output directory that holds the solution files
+SOLUTIONS = "solutions"
+
+#: the kernel warm-up problem: one colour, a monomino and a domino, 3x3 (solved in about a
+#: millisecond once the kernel is loaded; benchmarks/batch.py uses it as empty work)
+WARM_PUZZLE = """variant = "custom"
+size = [3, 3]
+colours = ["blue"]
+[start]
+blue = "a3"
+[pieces]
+blue = ["1", "2"]
+"""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How every item of a batch is solved (the options ``solve`` and ``check`` take).
+
+    ``backend``, ``time_limit``, ``seed`` and ``params`` may change an answer, so a result
+    is reused only if they match (:meth:`key`); ``workers`` (threads per solve) may not.
+    """
+
+    backend: str = "auto"
+    time_limit: float | None = None
+    seed: int = 0
+    workers: int = 1
+    params: str = ""
+
+    def key(self) -> dict:
+        """The settings a stored result must match to be reused."""
+        return {
+            "backend": self.backend,
+            "time_limit": self.time_limit,
+            "seed": self.seed,
+            "params": self.params,
+        }
+
+    def options(self) -> SolveOptions:
+        return SolveOptions(
+            backend=self.backend,
+            time_limit=self.time_limit,
+            workers=self.workers,
+            seed=self.seed,
+            params=self.params,
+        )
+
+
+def warm_kernel(backend: str = "search") -> tuple[str, float]:
+    """Make this process ready to solve with ``backend``: import its modules (OR-tools for
+    the CP-SAT ones) and the file readers, and load the compiled search kernel (compiling
+    it if no cached copy exists) by solving a 3x3 puzzle with the search.
+
+    Returns:
+        (how, seconds) for the kernel: how is "compiled", "loaded from the cache",
+        "already loaded", or "not used" (a backend without the search).
+    """
+    import solver.formats.game  # noqa: F401 (imported once here, not per item)
+    from solver.backends.registry import backend as backend_entry
+    from solver.formats.puzzle import parse_puzzle
+
+    backend_entry(backend).load()
+    if backend not in ("auto", "search"):
+        return "not used", 0.0
+    started = time.perf_counter()
+    kernel = _kernel_dispatcher()
+    if kernel is not None and kernel.signatures:
+        return "already loaded", 0.0
+    solve(parse_puzzle(WARM_PUZZLE, "<warm-up>"), SolveOptions(backend="search", workers=1))
+    seconds = time.perf_counter() - started
+    if kernel is None:
+        return "ready", seconds
+    misses = sum(kernel.stats.cache_misses.values())
+    return ("compiled" if misses else "loaded from the cache"), seconds
+
+
+def _kernel_dispatcher():
+    """The numba dispatcher of the search kernel, or None if it cannot be found (then the
+    warm-up still runs, it only cannot say whether it compiled)."""
+    try:
+        from solver.backends import search_kernel
+
+        kernel = search_kernel.run
+        kernel.stats  # noqa: B018 (numba dispatchers have it; anything else does not)
+        return kernel
+    except (ImportError, AttributeError):
+        return None
+
+
+def solution_name(name: str, after: int | None, colour: str | None = None) -> str:
+    """The solution file of an item (and colour), relative to the output folder:
+    ``solutions/<name without its suffix>[-after-N][-<colour>].json``; parts of the name
+    that would leave the folder (``..``, a root) are dropped."""
+    parts = [p for p in PurePosixPath(name).parts if p not in ("/", "..", ".")]
+    stem = PurePosixPath(*parts) if parts else PurePosixPath("item")
+    tail = (f"-after-{after}" if after is not None else "") + (f"-{colour}" if colour else "")
+    return str(PurePosixPath(SOLUTIONS) / stem.with_name(stem.stem + tail + ".json"))
+
+
+def base_row(item: Item, settings: Settings) -> dict:
+    """The fields of a results row that do not depend on the answer."""
+    return {
+        "item": item.source.name,
+        "path": str(item.source.path),
+        "kind": item.source.kind,
+        "sha256": item.sha256,
+        "after": item.after,
+        "end": item.end,
+        **settings.key(),
+        "workers": settings.workers,
+    }
+
+
+def error_row(item: Item, settings: Settings, message: str, kind: str, seconds=0.0) -> dict:
+    """A results row for an item that failed: kind is "input" (bad input: the same file
+    fails the same way, so a resumed batch does not redo it), "bug" (the rule checker
+    refused a backend's answer), "internal" (an unexpected exception) or "crash" (the
+    worker process died); the last three are redone when the batch is resumed."""
+    return {
+        **base_row(item, settings),
+        "status": "error",
+        "answer": None,
+        "colours": [],
+        "seconds": round(seconds, 4),
+        "answered_by": None,
+        "error": message,
+        "error_kind": kind,
+        "solution": None,
+        "finished": _now(),
+        "worker": _worker(),
+    }
+
+
+def run_item(item: Item, settings: Settings) -> dict:
+    """Do one item; never raises for bad input or a solver failure.
+
+    Returns:
+        {"row": the results row (see the README's batch section), "files": {solution file
+        name relative to the output folder: its text}}.
+    """
+    started = time.perf_counter()
+    if item.error is not None:
+        return {"row": error_row(item, settings, item.error, "input"), "files": {}}
+    try:
+        if item.source.kind == "puzzle":
+            row, files = _puzzle(item, settings)
+        else:
+            row, files = _game(item, settings)
+    except InputError as e:
+        where = str(e.located(path=str(item.source.path)))
+        row, files = error_row(item, settings, where, "input", 0.0), {}
+    except SolverBug as e:
+        row, files = error_row(item, settings, f"solver bug: {e}", "bug"), {}
+    except Exception as e:  # recorded in the row (with where it happened), never lost
+        frame = traceback.extract_tb(e.__traceback__)[-1]
+        place = f" ({os.path.basename(frame.filename)}:{frame.lineno})"
+        message = f"internal error: {e.__class__.__name__}: {e}{place}"
+        row, files = error_row(item, settings, message, "internal"), {}
+    row["seconds"] = round(time.perf_counter() - started, 4)
+    return {"row": row, "files": files}
+
+
+def _puzzle(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
+    from solver.formats.puzzle import parse_puzzle
+
+    assert item.data is not None
+    path = str(item.source.path)
+    try:
+        text = item.data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"cannot read puzzle: {e}", path=path) from None
+    problem = parse_puzzle(text, path)
+    result = solve(problem, settings.options())
+    answer = {"solved": "solved", "optimal": "solved", "infeasible": "no"}.get(result.status)
+    files = {}
+    solution = None
+    if result.status != "unknown" or result.layout is not None:
+        solution = solution_name(item.source.name, None)
+        files[solution] = solution_text(result, compact=True)
+    row = {
+        **base_row(item, settings),
+        "status": "done",
+        "answer": answer or "unknown",
+        "solve_status": result.status,
+        "goal": problem.goal,
+        "score": result.score,
+        "bound": result.bound,
+        "colours": [_puzzle_colour(problem, result, c) for c in problem.colours],
+        "answered_by": result.backend,
+        "error": None,
+        "error_kind": None,
+        "solution": solution,
+        "finished": _now(),
+        "worker": _worker(),
+    }
+    return row, files
+
+
+def _puzzle_colour(problem: Problem, result: SolveResult, colour: str) -> dict:
+    """A played colour's part of a puzzle's answer: can it place all its pieces here? With
+    place-all, the puzzle's answer (jointly with the other played colours); with
+    max-score, yes if the layout places them all, no if a proven best for this colour
+    alone leaves some, else unknown."""
+    state = problem.position.colour(colour)
+    report = result.report.report(colour) if result.report else None
+    if problem.goal == "place-all":
+        answer = {"solved": "yes", "infeasible": "no"}.get(result.status, "unknown")
+    elif report is not None and report.all_placed:
+        answer = "yes"
+    elif result.status == "optimal" and problem.colours == (colour,):
+        answer = "no"
+    else:
+        answer = "unknown"
+    return {
+        "colour": colour,
+        "left": len(state.remaining),
+        "squares_left": state.remaining_squares,
+        "answer": answer,
+        "score": report.score if report else None,
+        "all_placed": report.all_placed if report else None,
+    }
+
+
+@lru_cache(maxsize=128)
+def _read_game(data: bytes, path: str):
+    """A game record read once per worker, not once per position checked (a game of 80
+    placements is a few kB in memory)."""
+    from solver.formats.game import read_sgf_bytes
+
+    return read_sgf_bytes(data, path)
+
+
+def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
+    assert item.data is not None
+    path = str(item.source.path)
+    position = _read_game(item.data, path).position(item.after)
+    options = settings.options()
+    colours, files, backends = [], {}, []
+    for state in position.colours:
+        answer = endgame_check(position, state.name, options, name=path)
+        record = answer_record(answer)
+        solution = None
+        if state.remaining and answer.answer != "unknown":
+            solution = solution_name(item.source.name, item.after, state.name)
+            shown = answer.best or answer.place_all
+            files[solution] = solution_text(shown, record, compact=True)
+        record["solution"] = solution
+        if state.remaining:
+            backends += [b for b in record["backend"].split(", then ") if b not in backends]
+        colours.append(record)
+    row = {
+        **base_row(item, settings),
+        "status": "done",
+        "answer": None,
+        "colours": colours,
+        "answered_by": ", ".join(backends) or "none",
+        "error": None,
+        "error_kind": None,
+        "solution": None,
+        "finished": _now(),
+        "worker": _worker(),
+    }
+    return row, files
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _worker() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"

@@ -1,0 +1,507 @@
+"""blokus-solo batch: items found in folders, answers as solve and check give them, a results
+folder that survives crashes and resumes, worker crashes, the Dask path."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver.batch import BatchOptions, run_batch
+from solver.batch.report import NoReturn, no_return
+from solver.batch.work import Settings
+from solver.cli.commands import main
+from solver.formats.solution import read_solution, verify
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+GAME = ROOT / "tests" / "data" / "games" / "duo-L4-s29.blksgf"
+
+
+def batch(*args, out: Path):
+    result = CliRunner().invoke(main, ["batch", *map(str, args), "--out", str(out)])
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def rows(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+def by_key(out: Path) -> dict:
+    return {(r["item"], r["after"]): r for r in rows(out)}
+
+
+def assert_solutions_verify(out: Path, killed: bool = False) -> int:
+    """Every solution file a row names exists and passes verify; returns how many. Right
+    after a kill (``killed``) a solution file may be on disk before its row (it is
+    written first); the next run removes it."""
+    names = set()
+    for r in rows(out):
+        names |= {r.get("solution")} | {c.get("solution") for c in r["colours"]}
+    names.discard(None)
+    for name in names:
+        report, false_claims = verify(read_solution(out / name))
+        assert report.legal and not false_claims, (name, report.problem, false_claims)
+    on_disk = {str(p.relative_to(out)) for p in (out / "solutions").rglob("*.json")}
+    if killed:
+        assert on_disk >= names  # no missing file
+    else:
+        assert on_disk == names  # no orphan, no missing file
+    return len(names)
+
+
+@pytest.fixture
+def inputs(tmp_path) -> Path:
+    """A folder of good, bad and ignored files, and a game record in a sub-folder."""
+    folder = tmp_path / "in"
+    (folder / "games").mkdir(parents=True)
+    for name in ("tiny-5x5-corner.toml", "tiny-4x4-impossible.toml", "max-score-5x5.toml"):
+        shutil.copy(PUZZLES / name, folder / name)
+    shutil.copy(GAME, folder / "games" / GAME.name)
+    (folder / "games" / "duo-L4-s29.json").write_text("{}")  # a sidecar: not an input
+    (folder / "notes.txt").write_text("not an input either")
+    (folder / "broken.toml").write_text('title = "x"\nsize = = 3\n')
+    (folder / "bad-piece.toml").write_text(
+        'variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\n[pieces]\nblue = ["Q7"]\n'
+    )
+    return folder
+
+
+def test_a_mixed_batch(inputs, tmp_path):
+    """Good puzzles, malformed files, a game record and one that times out, in one batch."""
+    out = tmp_path / "out"
+    stray = tmp_path / "stray.txt"
+    stray.write_text("named on the command line, so it is an error row")
+    shutil.copy(PUZZLES / "classic-solo-84.toml", inputs)  # the search needs far more than 1 s
+    result = batch(inputs, stray, "--jobs", 2, "--backend", "search", "--time-limit", 1, out=out)
+    assert result.exit_code == 0, result.output
+    got = by_key(out)
+    assert sorted(got) == [
+        ("in/bad-piece.toml", None),
+        ("in/broken.toml", None),
+        ("in/classic-solo-84.toml", None),
+        ("in/games/duo-L4-s29.blksgf", 27),
+        ("in/max-score-5x5.toml", None),
+        ("in/tiny-4x4-impossible.toml", None),
+        ("in/tiny-5x5-corner.toml", None),
+        ("stray.txt", None),
+    ]
+    # a time-out is unknown, never no, and has no solution file
+    timed_out = got["in/classic-solo-84.toml", None]
+    assert timed_out["answer"] == "unknown" and timed_out["solution"] is None
+    assert {c["answer"] for c in timed_out["colours"]} == {"unknown"}
+    assert got["in/tiny-5x5-corner.toml", None]["answer"] == "solved"
+    assert got["in/tiny-4x4-impossible.toml", None]["solve_status"] == "infeasible"
+    assert got["in/tiny-4x4-impossible.toml", None]["colours"][0]["answer"] == "no"
+    assert got["in/max-score-5x5.toml", None]["solve_status"] == "optimal"
+    # bad input: an error row naming the file and the place; the batch went on
+    broken = got["in/broken.toml", None]
+    assert broken["status"] == "error" and broken["error_kind"] == "input"
+    assert "broken.toml" in broken["error"] and "invalid TOML" in broken["error"]
+    assert "line 2" in broken["error"]
+    bad_piece = got["in/bad-piece.toml", None]["error"]
+    assert "bad-piece.toml" in bad_piece and "Q7" in bad_piece
+    assert got["stray.txt", None]["error"].startswith(f"{stray}: unknown file type")
+    # the game at its end, as check gives it: both colours 'no' with a proven best
+    game = got["in/games/duo-L4-s29.blksgf", 27]
+    assert [(c["colour"], c["answer"], c["best"], c["best_status"]) for c in game["colours"]] == [
+        ("purple", "no", -23, "optimal"),
+        ("orange", "no", -39, "optimal"),
+    ]
+    assert game["sha256"] == hashlib.sha256(GAME.read_bytes()).hexdigest()
+    assert (game["backend"], game["time_limit"], game["seed"]) == ("search", 1.0, 0)
+    # 3 puzzles with a file, 2 game colours
+    assert assert_solutions_verify(out) == 5
+    summary = list(csv.DictReader((out / "summary.csv").open()))
+    assert len(summary) == 3 + 4 + 2 + 3  # puzzles: one row per colour; errors: one row each
+    readme = (out / "README.md").read_text()
+    # items | solved | no | unknown | errors
+    assert "| 8 | 2 | 3 | 1 | 3 |" in readme
+    assert "## Errors" in readme and "broken.toml" in readme
+    assert "[8/8]" in result.output  # not a terminal: one line per item
+
+
+def test_resume_skips_force_redoes_and_changes_are_seen(inputs, tmp_path):
+    out = tmp_path / "out"
+    (inputs / "games" / GAME.name).unlink()
+    assert batch(inputs, "--jobs", 1, out=out).exit_code == 0
+    first = rows(out)
+    again = batch(inputs, "--jobs", 1, out=out)
+    assert "5 already done" in again.output and "0 items run" in again.output
+    assert rows(out) == first
+    # a changed file is done again; its old row is replaced, not duplicated
+    (inputs / "tiny-5x5-corner.toml").write_text((PUZZLES / "tiny-5x5-centre.toml").read_text())
+    changed = batch(inputs, "--jobs", 1, out=out)
+    assert "1 item run" in changed.output
+    assert by_key(out)["in/tiny-5x5-corner.toml", None]["colours"][0]["score"] == 15
+    forced = batch(inputs, "--jobs", 1, "--force", out=out)
+    assert "5 items run" in forced.output
+    assert len(rows(out)) == 5
+    # other settings: done again
+    assert "5 items run" in batch(inputs, "--jobs", 1, "--seed", 3, out=out).output
+    assert {r["seed"] for r in rows(out)} == {3}
+
+
+def test_every_on_a_real_game(tmp_path):
+    """duo-L4-s29 checked after 10 and 20 placements and at its end (27): both colours can
+    place everything after 10, neither after 20 (the same answers as blokus-solo check)."""
+    out = tmp_path / "out"
+    result = batch(GAME, "--every", 10, "--jobs", 2, out=out)
+    assert result.exit_code == 0, result.output
+    got = by_key(out)
+    assert sorted(got) == [("duo-L4-s29.blksgf", n) for n in (10, 20, 27)]
+    answers = {
+        n: [(c["colour"], c["answer"], c["best"]) for c in got["duo-L4-s29.blksgf", n]["colours"]]
+        for n in (10, 20, 27)
+    }
+    assert answers == {
+        10: [("purple", "yes", None), ("orange", "yes", None)],
+        20: [("purple", "no", -17), ("orange", "no", -13)],
+        27: [("purple", "no", -23), ("orange", "no", -39)],
+    }
+    check = CliRunner().invoke(main, ["check", str(GAME), "--after", "20"])
+    assert "score -17 (proven best)" in check.output and "score -13 (proven best)" in check.output
+    readme = (out / "README.md").read_text()
+    assert (
+        "| `duo-L4-s29.blksgf` | 27 | purple | **yes** | no -17 | no -23 | 10 (no by 20) |"
+        in readme
+    )
+    ponr = {
+        r["colour"]: r["point_of_no_return"] for r in csv.DictReader((out / "summary.csv").open())
+    }
+    assert ponr == {"purple": "10 (no by 20)", "orange": "10 (no by 20)"}
+    assert_solutions_verify(out)
+
+
+def test_point_of_no_return():
+    assert no_return({10: "yes", 20: "yes", 30: "no", 40: "no"}) == NoReturn(20, 30)
+    assert no_return({10: "yes", 20: "unknown", 30: "no"}).text() == "10 (no by 30)"
+    assert no_return({10: "no", 20: "no"}).text() == "before 10"
+    assert no_return({10: "yes", 20: "yes"}).text() == "not reached"
+    assert no_return({10: "unknown"}).text() == "unknown"
+    assert no_return({10: "no", 20: "yes"}).text() == "inconsistent (yes after no)"
+
+
+def _children(pid: int) -> set[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return {int(p) for p in path.read_text().split()} if path.exists() else set()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    state = Path(f"/proc/{pid}/stat")
+    return not (state.exists() and state.read_text().split(")")[-1].split()[0] == "Z")
+
+
+def _start(command: list[str], out: Path, lines: int) -> subprocess.Popen:
+    """Start a batch and wait until it has finished ``lines`` items."""
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    log = out / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        if log.exists() and log.read_bytes().count(b"\n") >= lines:
+            break
+        time.sleep(0.02)
+    return process
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
+def test_interrupt_then_kill_9_then_resume(tmp_path):
+    """Ctrl-C keeps what is done and writes the summary (exit 130); SIGKILL of the batch
+    (the parent) halfway: its workers die with it, every line and solution file already
+    written is whole; running it again does exactly the rest."""
+    out = tmp_path / "out"
+    command = [
+        sys.executable,
+        "-c",
+        "from solver.cli.commands import main; main()",
+        "batch",
+        str(GAME),
+        "--every",
+        "2",
+        "--backend",
+        "search",
+        "--time-limit",
+        "0.3",
+        "--jobs",
+        "2",
+        "--out",
+        str(out),
+    ]
+    process = _start(command, out, 2)
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole group
+    output = process.communicate(timeout=60)[0].decode()
+    assert process.returncode == 130, output
+    assert "interrupted:" in output and "run the same command again" in output
+    interrupted = rows(out)
+    assert 2 <= len(interrupted) < 14
+    assert f"| {len(interrupted)} (interrupted) | 0 |" in (out / "README.md").read_text()
+    process = _start(command, out, len(interrupted) + 2)
+    workers = _children(process.pid)
+    process.kill()
+    process.wait()
+    assert workers, "the batch had no worker processes"
+    deadline = time.monotonic() + 10
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(w) for w in workers), "workers outlived their parent"
+    before = rows(out)  # every line whole (json.loads would fail on a torn one)
+    assert before[: len(interrupted)] == interrupted
+    assert len(interrupted) < len(before) < 14
+    assert_solutions_verify(out, killed=True)
+    resumed = CliRunner().invoke(main, command[3:])
+    assert resumed.exit_code == 0, resumed.output
+    assert f"{len(before)} already done" in resumed.output
+    after = rows(out)
+    assert after[: len(before)] == before  # nothing finished was lost or redone
+    keys = [(r["item"], r["after"]) for r in after]
+    assert len(keys) == len(set(keys)) == 14  # 2, 4, ..., 26 and the end, 27
+    assert_solutions_verify(out)
+
+
+def test_a_torn_last_line_and_leftover_files_are_cleaned_up(tmp_path):
+    out = tmp_path / "out"
+    assert batch(PUZZLES / "tiny-5x5-corner.toml", out=out).exit_code == 0
+    good = (out / "results.jsonl").read_text()
+    (out / "results.jsonl").write_text(good + '{"item": "half a li')
+    (out / "solutions" / ".x.json.abcd_123").write_text("half a file")
+    (out / "solutions" / "no-row-names-it.json").write_text("{}")  # its row never written
+    result = batch(PUZZLES / "tiny-5x5-corner.toml", PUZZLES / "ring-6x6.toml", out=out)
+    assert "dropped 1 line(s) cut short" in result.output
+    assert [r["item"] for r in rows(out)] == ["tiny-5x5-corner.toml", "ring-6x6.toml"]
+    assert not (out / "solutions" / ".x.json.abcd_123").exists()
+    assert not (out / "solutions" / "no-row-names-it.json").exists()
+    assert_solutions_verify(out)
+
+
+def _crash_on_ring(item, settings):
+    if item.source.name == "ring-6x6.toml":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _real_run_item(item, settings)
+
+
+from solver.batch import pools  # noqa: E402
+
+_real_run_item = pools.run_item
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork start method")
+def test_a_worker_that_dies_costs_only_its_item(tmp_path, monkeypatch):
+    monkeypatch.setattr(pools, "run_item", _crash_on_ring)  # forked workers inherit it
+    out = tmp_path / "out"
+    names = ("tiny-5x5-corner.toml", "ring-6x6.toml", "tiny-5x5-four.toml", "duo-purple.toml")
+    options = BatchOptions([PUZZLES / n for n in names], out, Settings(), jobs=2)
+    report = run_batch(options)
+    assert report.ran == 4 and report.counts["error"] == 1 and report.counts["solved"] == 3
+    crashed = by_key(out)["ring-6x6.toml", None]
+    assert crashed["error_kind"] == "crash"
+    assert "worker process died (killed by SIGKILL" in crashed["error"]
+    # a crash is worth another try: the next run redoes that item only
+    monkeypatch.setattr(pools, "run_item", _real_run_item)
+    again = run_batch(options)
+    assert (again.ran, again.skipped) == (1, 3)
+    assert by_key(out)["ring-6x6.toml", None]["answer"] == "solved"
+    assert len(rows(out)) == 4
+
+
+def test_dask_on_a_local_cluster_gives_the_same_rows(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    paths = [PUZZLES / "tiny-5x5-corner.toml", PUZZLES / "tiny-4x4-impossible.toml", GAME]
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    run_batch(BatchOptions(paths, local, Settings(), every=10, jobs=2))
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        report = run_batch(
+            BatchOptions(paths, dask, Settings(), every=10, scheduler=cluster.scheduler_address)
+        )
+    assert report.ran == 5 and report.counts["error"] == 0
+
+    def answers(out):
+        return {
+            k: (r["status"], r.get("answer"), [(c["answer"], c.get("best")) for c in r["colours"]])
+            for k, r in by_key(out).items()
+        }
+
+    assert answers(dask) == answers(local)
+    assert_solutions_verify(dask)
+
+
+def test_dask_local_scheduler(tmp_path):
+    pytest.importorskip("distributed")
+    out = tmp_path / "out"
+    result = batch(PUZZLES / "tiny-5x5-corner.toml", "--scheduler", "local", "--jobs", 1, out=out)
+    assert result.exit_code == 0, result.output
+    assert "Dask scheduler" in result.output
+    assert by_key(out)["tiny-5x5-corner.toml", None]["answer"] == "solved"
+
+
+def one_line_error(result, *words):
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and result.output.startswith("error: "), result.output
+    for w in words:
+        assert w in result.output, result.output
+
+
+def test_bad_command_lines_change_nothing(tmp_path):
+    out = tmp_path / "out"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "readme.txt").write_text("no puzzle here")
+    one_line_error(batch(empty, out=out), "empty", "no puzzle (.toml) or game record")
+    one_line_error(batch(tmp_path / "missing", out=out), "missing", "no such file or folder")
+    one_line_error(batch(PUZZLES, "--every", 2, "--after", 3, out=out), "--every")
+    one_line_error(batch(GAME, "--backend", "symmetric", out=out), "symmetric")
+    one_line_error(
+        batch(PUZZLES / "tiny-5x5-corner.toml", "--scheduler", "tcp://127.0.0.1:9", out=out),
+        "--scheduler",
+        "cannot reach the Dask scheduler",
+    )
+    assert not out.exists()
+    a_file = tmp_path / "file"
+    a_file.write_text("keep")
+    one_line_error(batch(PUZZLES, out=a_file), "is a file, not a folder")
+    assert a_file.read_text() == "keep"
+    # an existing results folder is left exactly as it was
+    assert batch(PUZZLES / "tiny-5x5-corner.toml", out=out).exit_code == 0
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    one_line_error(batch(empty, out=out), "no puzzle")
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == before
+
+
+# ---------------------------------------------------------------------------------------
+# check --out: every colour's answer, with the record batch uses
+
+
+def test_check_out_writes_every_colour_with_its_answer(tmp_path):
+    """junior-L7-4-s102 at its end: purple has placed everything (a file all the same),
+    orange cannot place its 11 pieces (the file says no, and its best)."""
+    game = ROOT / "tests" / "data" / "games" / "junior-L7-4-s102.blksgf"
+    out = tmp_path / "end.json"
+    result = CliRunner().invoke(main, ["check", str(game), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    purple = json.loads((tmp_path / "end-purple.json").read_text())
+    orange = json.loads((tmp_path / "end-orange.json").read_text())
+    assert purple["endgame"]["answer"] == "yes" and purple["endgame"]["left"] == 0
+    assert purple["status"] == "solved" and purple["goal"] == "place-all"
+    record = orange["endgame"]
+    assert (record["answer"], record["left"], record["place_all_status"]) == (
+        "no",
+        11,
+        "infeasible",
+    )
+    assert record["best"] == orange["score"] and record["best_status"] == orange["status"]
+    for path in (tmp_path / "end-purple.json", tmp_path / "end-orange.json"):
+        checked = CliRunner().invoke(main, ["verify", str(path)])
+        assert checked.exit_code == 0, checked.output
+    assert "orange can place all its 11 pieces left: no (proven)" in checked.output
+
+
+def test_check_out_writes_an_unknown(tmp_path):
+    out = tmp_path / "u.json"
+    args = ["check", str(GAME), "--after", "15", "--colour", "purple", "--backend", "search"]
+    result = CliRunner().invoke(main, [*args, "--time-limit", "0.1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["endgame"]["answer"] == "unknown" and data["status"] == "unknown"
+    assert CliRunner().invoke(main, ["verify", str(out)]).exit_code == 0
+
+
+def test_verify_catches_false_endgame_claims(tmp_path):
+    out = tmp_path / "c.json"
+    CliRunner().invoke(
+        main, ["check", str(GAME), "--after", "20", "--colour", "orange", "--out", str(out)]
+    )
+    good = json.loads(out.read_text())
+
+    def claims(**changes):
+        data = json.loads(json.dumps(good))
+        data["endgame"].update(changes)
+        path = tmp_path / "edited.json"
+        path.write_text(json.dumps(data))
+        return CliRunner().invoke(main, ["verify", str(path)])
+
+    assert claims().exit_code == 0
+    lied = claims(answer="yes")
+    assert (
+        lied.exit_code == 1 and "answer yes but the file is not a place-all layout" in lied.output
+    )
+    assert "endgame: the file says best -12, the rules give -13" in claims(best=-12).output
+    assert "the file says left 3" in claims(left=3).output
+    malformed = claims(answer="maybe")
+    assert malformed.exit_code == 2 and "unknown answer 'maybe'" in malformed.output
+
+
+def test_unreadable_files_and_positions_past_the_end_are_error_rows(tmp_path, monkeypatch):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("tiny-5x5-corner.toml", "ring-6x6.toml"):
+        shutil.copy(PUZZLES / name, folder / name)
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        if self.name == "ring-6x6.toml":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)  # root reads any file: pretend
+    out = tmp_path / "out"
+    result = batch(folder, GAME, "--after", 99, out=out)
+    assert result.exit_code == 0, result.output
+    got = by_key(out)
+    unreadable = got["in/ring-6x6.toml", None]["error"]
+    assert unreadable == f"{folder / 'ring-6x6.toml'}: cannot read: Permission denied"
+    past = got["duo-L4-s29.blksgf", None]["error"]
+    assert "duo-L4-s29.blksgf" in past and "--after 99: the game has only 27 placements" in past
+    assert got["in/tiny-5x5-corner.toml", None]["answer"] == "solved"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX lock")
+def test_one_batch_at_a_time_per_folder(tmp_path):
+    import fcntl
+
+    out = tmp_path / "out"
+    out.mkdir()
+    holder = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        one_line_error(batch(PUZZLES / "tiny-5x5-corner.toml", out=out), "another batch is writing")
+    finally:
+        os.close(holder)
+    assert list(out.iterdir()) == []
+    assert batch(PUZZLES / "tiny-5x5-corner.toml", out=out).exit_code == 0
+
+
+def test_dispatch_order_spreads_game_positions():
+    from solver.batch.items import find_sources, make_items
+    from solver.batch.runner import dispatch_order
+
+    sources = find_sources([GAME, ROOT / "tests" / "data" / "games" / "junior-L1-s104.blksgf"])
+    sources += find_sources([PUZZLES / "ring-6x6.toml"])
+    items = make_items(sources, every=10, after=None)
+    assert [(i.source.name, i.after) for i in dispatch_order(items)] == [
+        ("ring-6x6.toml", None),
+        ("duo-L4-s29.blksgf", 10),
+        ("junior-L1-s104.blksgf", 10),
+        ("duo-L4-s29.blksgf", 20),
+        ("junior-L1-s104.blksgf", 20),
+        ("duo-L4-s29.blksgf", 27),
+        ("junior-L1-s104.blksgf", 30),
+        ("junior-L1-s104.blksgf", 38),
+    ]
