@@ -88,7 +88,7 @@ from solver.board import Board, neighbour_table
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.placements import empty_board_placements, fitting_rows
 from solver.position import Placement, Position
-from solver.problem import Problem
+from solver.problem import Problem, connect_groups
 from solver.symmetry import position_symmetries
 
 _PIECE_SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
@@ -272,7 +272,7 @@ def _roles(problem: Problem, mode: int) -> _Roles:
             infeasible = True
         elif len(state.remaining) == 1:
             pass  # its only piece left, the monomino, is last wherever it goes
-        elif n_mono == 1:
+        elif n_mono == 1 and not problem.has_card_goals:
             held.append(name)
         else:
             checked.append(name)
@@ -412,7 +412,13 @@ def _params(mode: int, limit: int, bonus: bool, tuning: SearchTuning) -> np.ndar
 
 
 def _state(
-    colours: _ColourArrays, n_pl: int, max_cov: int, nsq: int, groups: int, blocks: int
+    colours: _ColourArrays,
+    n_pl: int,
+    max_cov: int,
+    nsq: int,
+    groups: int,
+    blocks: int,
+    stars: int,
 ) -> core.State:
     """The search state at the root: the colours' arrays, an empty path, scratch space."""
     ncol = len(colours.nsqc)
@@ -460,17 +466,22 @@ def _state(
         ctouch=np.zeros(1, dtype=np.int64),  # component memo: off (see _with_memo)
         fr_key=np.full((max_depth, 2), -1, dtype=np.int64),
         memo=np.zeros((1, 3), dtype=np.int64),
+        sok=np.zeros(stars, dtype=np.int64),
+        gmark=np.zeros(nsq, dtype=np.int64),
+        gqueue=np.zeros(nsq, dtype=np.int32),
     )
 
 
 def _tables(
-    position: Position,
+    problem: Problem,
     roles: _Roles,
     pl: _PlacementArrays,
     colours: _ColourArrays,
     gperm: np.ndarray,
 ) -> core.Tables:
-    """The read-only arrays: placements and their indexes, geometry, colours' roles."""
+    """The read-only arrays: placements and their indexes, geometry, colours' roles, the
+    card goals."""
+    position = problem.position
     board = position.board
     ncol = len(roles.playing)
     cov_ptr, cov_idx = _cover_lists(pl, ncol, board.size)
@@ -503,6 +514,8 @@ def _tables(
         hasown=(colours.own0.sum(axis=1) > 0).astype(np.int8),
         comp=np.zeros(board.size, dtype=np.int32),  # component memo: off (see _with_memo)
         rmult=np.zeros(core.NPIECES + 1, dtype=np.int64),
+        star=np.array(sorted(problem.stars_left), dtype=np.int32),
+        conn=np.array([c in problem.connect for c in roles.playing], dtype=np.int8),
     )
 
 
@@ -526,12 +539,19 @@ def _build(
     infeasible = roles.infeasible or (mode != core.MAXSCORE and pl.some_piece_fits_nowhere)
     colours = _colour_arrays(position, roles)
     gperm = np.array(
-        position_symmetries(position) if up_to_symmetry else [np.arange(nsq)], dtype=np.int32
+        position_symmetries(position, (problem.cover,)) if up_to_symmetry else [np.arange(nsq)],
+        dtype=np.int32,
     )
-    tables = _tables(position, roles, pl, colours, gperm)
+    # a colour to connect with nothing left to place: its groups are final
+    infeasible |= any(
+        len(connect_groups(position, c)) > 1 for c in problem.connect if c not in roles.playing
+    )
+    tables = _tables(problem, roles, pl, colours, gperm)
     n_pl = len(pl.piece)
     max_cov = int(np.max(np.diff(tables.cov_ptr))) if n_pl else 0
-    state = _state(colours, n_pl, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1)
+    state = _state(
+        colours, n_pl, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1, len(tables.star)
+    )
     return _Search(
         roles.playing,
         roles.held,
@@ -587,11 +607,13 @@ def _with_memo(search: _Search, tuning: SearchTuning) -> _Search | None:
     """A fresh copy of a one-colour FIND or MAXSCORE search (not yet run) with the
     component memo on (see the module docstring and :func:`solver.backends.search_kernel.run`),
     or None if it cannot apply (several colours, a held monomino, the monomino-last check,
-    counting, piece branching, more than 62 components) or would not help (one
+    counting, piece branching, card goals, more than 62 components) or would not help (one
     component)."""
     params, tables, state = search.params, search.tables, search.state
     if (
         len(search.colours) != 1
+        or len(tables.star) > 0
+        or tables.conn.any()
         or search.held_colours
         or tables.monochk.any()
         or params[core.P_MODE] == core.COUNT
