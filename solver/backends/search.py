@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -899,3 +899,30 @@ def first_layout(problem: Problem) -> BackendResult:
     if code != core.FOUND:
         return BackendResult("infeasible", None, None, stats)
     return BackendResult("solved", _found_layout(search, problem), None, stats)
+
+
+def layouts(problem: Problem, limit: int | None = None) -> Iterator[Layout]:
+    """Every layout :func:`count` counts, one at a time, in the search's order (the
+    problem's goal is ignored, as in :func:`count`): the FIND search resumed after each
+    layout (its explicit stack goes on from the leaf where it stopped).
+
+    Args:
+        limit: stop after this many layouts (None: all of them).
+
+    Raises:
+        ValueError: a played colour holds its monomino back to place it last (monomino-last
+            without card goals): one leaf of the search then stands for several layouts,
+            which this does not list.
+    """
+    search = _build(problem, core.FIND)
+    if search.held_colours:
+        raise ValueError("layouts() cannot list layouts whose monomino is held back")
+    if search.infeasible:
+        return
+    found = 0
+    while limit is None or found < limit:
+        code, _ = _run(search, None)
+        if code != core.FOUND:
+            return
+        found += 1
+        yield _found_layout(search, problem)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from solver.cli.cards import generate_command, hint_command, rate_command
 from solver.cli.output import (
     PICTURE_SUFFIXES,
     describe_problem,
@@ -348,6 +349,10 @@ def check_command(
     )
     console = make_console(plain)
     console.print(_position_line(source, after, position))
+    if problem.has_card_goals:
+        console.print(
+            "  (check asks whether the pieces fit; it ignores cover and connect: solve does not)"
+        )
     for c in chosen:
         if not position.colour(c).remaining:
             console.print(f"  {c:7} all pieces already placed, score {position.score(c)}")
@@ -582,6 +587,7 @@ def show_command(source, after, out, numbers, last, size, plain):
             numbers=numbers,
             order=view.order,
             last=last_piece[1] if last_piece else None,
+            stars=view.stars,
         )
         click.echo(f"wrote {out}")
         return
@@ -592,7 +598,11 @@ def show_command(source, after, out, numbers, last, size, plain):
         f"{'piece' if pieces == 1 else 'pieces'} on the board"
     )
     print_position(
-        console, view.position, plain, last=last_piece[1].squares if last_piece else frozenset()
+        console,
+        view.position,
+        plain,
+        last=last_piece[1].squares if last_piece else frozenset(),
+        stars=view.stars,
     )
     board = view.position.board
     if last_piece:
@@ -681,7 +691,18 @@ def verify_command(solution):
         left = f"{n} piece{'s' if n != 1 else ''} left" if n else "all pieces placed"
         frozen = "" if played.get(r.colour, True) else " (not played)"
         click.echo(f"  {r.colour:7} {left}, score {r.score}{extra}{frozen}")
+    if loaded.cover or loaded.connect:
+        asked = [f"cover {s}" for s in loaded.position.board.names(loaded.cover)]
+        asked += [f"connect {c}" for c in loaded.connect]
+        missed = "; not met: " + "; ".join(report.unmet) if report.unmet else ""
+        click.echo(f"  goals: {', '.join(asked)}{missed or ' (all met)'}")
     for m in mismatches:
         click.echo(f"{solution}: FALSE CLAIM: {m}")
     if mismatches:
         sys.exit(1)
+
+
+# puzzle cards: hints for players, ratings and generation for makers (solver/cli/cards.py)
+main.add_command(hint_command)
+main.add_command(rate_command)
+main.add_command(generate_command)

@@ -25,6 +25,7 @@ Every error names the file and the key or diagram line.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections import Counter
@@ -34,6 +35,7 @@ from typing import Any, TypeVar, overload
 from solver.board import MAX_SIDE, Board
 from solver.errors import InputError, located
 from solver.formats.diagram import Diagram
+from solver.formats.diagram import render as render_diagram
 from solver.formats.text import read_text
 from solver.order import order_of_play
 from solver.pieces import canonical_name
@@ -394,3 +396,46 @@ def _colour(text: object, where: str) -> str:
 def _square(board: Board, name: str, where: str) -> int:
     with located(where=where):
         return board.parse(name)
+
+
+def puzzle_text(problem: Problem, title: str = "", description: str = "") -> str:
+    """A problem as the text of a puzzle file that :func:`parse_puzzle` reads back to the
+    same problem (board, pieces on it, start squares, pieces left, played colours, goal,
+    monomino-last, squares to cover as ``*`` in the diagram, colours to connect).
+
+    Built-in variants are written with their variant name; the pieces on a colour's board
+    must be in a legal order of play from its start square, as the reader requires.
+    """
+    position = problem.position
+    board = position.board
+    lines = []
+    if title:
+        lines.append(f"title = {_toml_string(title)}")
+    if description:
+        lines.append(f"description = {_toml_string(description)}")
+    lines.append(f"variant = {_toml_string(position.variant)}")
+    if position.variant == CUSTOM:
+        lines.append(f"size = [{board.rows}, {board.cols}]")
+    lines.append("colours = [" + ", ".join(_toml_string(c) for c in problem.colours) + "]")
+    if problem.goal != "place-all":
+        lines.append(f"goal = {_toml_string(problem.goal)}")
+    if problem.monomino_last:
+        lines.append("monomino-last = true")
+    if problem.connect:
+        lines.append("connect = [" + ", ".join(_toml_string(c) for c in problem.connect) + "]")
+    lines.append('diagram = """')
+    lines += render_diagram(position, problem.cover)
+    lines.append('"""')
+    starts = [(c.name, c.start) for c in position.colours if c.start is not None]
+    if starts:
+        lines += ["", "[start]"]
+        lines += [f"{name} = {_toml_string(board.name(sq))}" for name, sq in starts]
+    lines += ["", "[pieces]"]
+    for c in position.colours:
+        lines.append(f"{c.name} = [" + ", ".join(_toml_string(p) for p in c.remaining) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's, and ASCII output is safe)."""
+    return json.dumps(text, ensure_ascii=True)
