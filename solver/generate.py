@@ -15,8 +15,9 @@ cover them. A candidate is made from a seed in four steps:
    piece to place (for "connect", the second printed piece then touches the playout's
    pieces and not the first printed piece, so only the placed pieces join them);
 3. every solution of the card so far is listed (:func:`solver.backends.search.layouts`);
-   stars (for "cover", greedily: the square of the planted solution that the fewest other
-   solutions cover, while one removes any) and then Xs (greedily: the free square outside
+   stars (for "cover", 1 to 3 of them, at random, chosen greedily: the square of the
+   planted solution that the fewest other solutions cover, while one rules any out) and
+   then Xs (greedily: the free square outside
    the planted solution that the most other solutions cover) are added until the planted
    solution is the only one; then each X that is not needed is taken away again;
 4. the card is proved unique by :func:`solver.backends.search.count` up to symmetry and
@@ -230,7 +231,8 @@ def _unique(
         return None  # another solution covers the same squares: no mark tells them apart
     chosen: list[int] = []
     candidates = sorted(mine)
-    while stars and len(chosen) < 3 and others:
+    most_stars = rng.randint(1, 3)
+    while stars and len(chosen) < most_stars and others:
         tally = {s: sum(1 for sq in others if s in sq) for s in candidates}
         fewest = min(tally.values())
         if fewest == len(others) and chosen:

@@ -17,11 +17,13 @@ import time
 from dataclasses import dataclass
 
 from solver.backends.search import CountResult, count
-from solver.errors import InputError
+from solver.errors import InputError, located
 from solver.pieces import PIECES
 from solver.placements import legal_moves
 from solver.position import Placement
 from solver.problem import Problem
+from solver.rules import move_problem, shape_name
+from solver.variants import colour_name
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,49 @@ def after(problem: Problem, colour: str, placement: Placement) -> Problem | None
         if problem.monomino_last:  # its monomino can no longer be last
             return None
         raise
+
+
+def play(problem: Problem, moves: list[str]) -> Problem:
+    """The problem after the player's own moves, each checked by the rules.
+
+    Args:
+        moves: each a piece by its squares, ``"c4,c5,d5,d6"``, optionally after its colour
+            (``"red:c4,c5,d5,d6"``; without one, the only played colour that has pieces
+            left), in order of play.
+
+    Raises:
+        InputError: a square that is not on the board, squares that form no piece the
+            colour has left, a move the rules refuse, a colour not played, a move without
+            a colour when several are played, or (monomino-last) the monomino played
+            before the colour's last piece; ``where`` is "--move N" (1 for the first).
+    """
+    board = problem.position.board
+    for k, text in enumerate(moves, start=1):
+        with located(where=f"--move {k}"):
+            colour, _, squares_text = text.rpartition(":")
+            colour = colour_name(colour.strip()) if colour else _the_colour(problem)
+            if colour not in problem.colours:
+                raise InputError(f"{colour} is not played in this puzzle")
+            squares = frozenset(board.parse(n.strip()) for n in squares_text.split(","))
+            piece = shape_name(board, squares)
+            if piece is None:
+                raise InputError(f"squares {squares_text.strip()} form no piece of the set")
+            placement = Placement(piece, squares)
+            problem_text = move_problem(problem.position, colour, placement)
+            if problem_text:
+                raise InputError(problem_text)
+            next_problem = after(problem, colour, placement)
+            if next_problem is None:
+                raise InputError(f"{colour}'s monomino must be its last piece (monomino-last)")
+            problem = next_problem
+    return problem
+
+
+def _the_colour(problem: Problem) -> str:
+    open_ = [c for c in problem.colours if problem.position.colour(c).remaining]
+    if len(open_) != 1:
+        raise InputError("several colours play: name the colour, e.g. blue:c4,c5")
+    return open_[0]
 
 
 def hints(problem: Problem, time_limit: float | None = None) -> Hints:

@@ -12,12 +12,14 @@ Features (each measured, none guessed):
   legal placements, until no colour can move; solved means every piece placed and every
   goal met (monomino last, squares covered, colours connected).
 
-Difficulty score: ``log10(1 / p) + log10(1 / share)``, with ``p = (successes + 1) /
-(playouts + 2)`` (Laplace's rule, so that a puzzle no playout solved gets a finite
-score): the number of tenfold drops in a random player's chance, over the whole game and
-at the first move. Labels: easy below 1.5, medium below 2.5, hard below 3.5, expert from
-3.5 (thresholds set on the shipped cards and generated 8x8 puzzles, README "Puzzle
-cards"). An unsolvable puzzle has no difficulty.
+Difficulty score: ``log10(1 / p) + log10(1 / share) + log10(nodes)``, with ``p =
+(successes + 1) / (playouts + 2)`` (Laplace's rule, so that a puzzle no playout solved
+gets a finite score): the number of tenfold drops in a random player's chance, over the
+whole game and at the first move, plus the tenfold steps of the search's work. Labels:
+easy below 3, medium below 4.5, hard below 6, expert from 6. The thresholds were set on
+75 generated 8x8 cards (2 to 6 pieces, each goal; README "Puzzle cards"), where the mean
+score grows with the number of pieces; of the three terms the search nodes follow the
+number of pieces best. An unsolvable puzzle has no difficulty.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from solver.problem import Problem
 from solver.rules import corner_groups
 
 #: (upper bound of the score, label), easiest first; the last label has no bound.
-LABELS: tuple[tuple[float, str], ...] = ((1.5, "easy"), (2.5, "medium"), (3.5, "hard"))
+LABELS: tuple[tuple[float, str], ...] = ((3.0, "easy"), (4.5, "medium"), (6.0, "hard"))
 HARDEST = "expert"
 
 
@@ -88,7 +90,7 @@ class Rating:
         if self.solutions == 0 or self.first_moves == 0 or self.good_first_moves == 0:
             return None
         p = (self.successes + 1) / (self.playouts + 2)
-        return math.log10(1 / p) + math.log10(1 / self.share)
+        return math.log10(1 / p) + math.log10(1 / self.share) + math.log10(max(self.nodes, 1))
 
     @property
     def label(self) -> str:

@@ -383,3 +383,62 @@ def test_printed_pieces_are_the_start_and_groups_are_corner_joined():
     assert moves and all(
         any(n in printed for s in m.squares for n in board.corner_neighbours[s]) for m in moves
     )
+
+
+# ---------------------------------------------------------------------------------------
+# the shipped cards and playing one
+
+
+CARDS = sorted((PUZZLES / "cards").glob("*.toml"))
+
+
+def test_twelve_cards_four_of_each_goal():
+    kinds = [path.name.split("-")[0] for path in CARDS]
+    assert len(CARDS) == 12 and all(kinds.count(k) == 4 for k in KINDS)
+
+
+@pytest.mark.parametrize("path", CARDS, ids=lambda p: p.name)
+def test_a_shipped_card_has_the_count_its_description_gives(path):
+    import re
+    import tomllib
+
+    data = tomllib.loads(path.read_text())
+    said = int(re.search(r"(\d+) solutions? up to symmetry", data["description"]).group(1))
+    problem = load_puzzle(path)
+    orbits = count(problem, up_to_symmetry=True)
+    assert orbits.complete and orbits.count == said == 1
+    kind = path.name.split("-")[0]
+    assert bool(problem.cover) == (kind == "cover")
+    assert bool(problem.connect) == (kind == "connect")
+    assert problem.position.colour("blue").start is None
+    # the label in the title is what rate gives
+    label = re.search(r"\((\w+)\)$", data["title"]).group(1)
+    assert rate(problem).label == label == path.stem.split("-")[2]
+
+
+def test_hint_after_the_players_own_moves():
+    path = PUZZLES / "cards" / "cover-2-medium.toml"
+    problem = load_puzzle(path)
+    (first, *_) = hints(problem).hints
+    squares = ",".join(problem.position.board.names(first.placement.squares))
+    result = run("hint", path, "--move", squares, "--plain")
+    assert result.exit_code == 0, result.output
+    assert "of 1 legal moves" not in result.output and "still lead to a solution" in result.output
+    # a move that shares an edge with the printed piece is refused by the rules
+    one_line_error(run("hint", path, "--move", "c4,d4,e4"), str(path), "--move 1", "edge")
+    one_line_error(run("hint", path, "--move", "b4,b5"), "--move 1", "no 2 left")
+    one_line_error(run("hint", path, "--move", "a1,c1,e1"), "--move 1", "form no piece")
+    # a move that leaves no solution: said, with its proof
+    bad = next(
+        m
+        for m in legal_moves(problem.position, "blue")
+        if m not in {h.placement for h in hints(problem).hints}
+    )
+    out = run("hint", path, "--move", ",".join(problem.position.board.names(bad.squares)))
+    assert "No placement leads to a solution" in out.output
+
+
+def test_show_names_the_pieces_to_place_and_the_goal():
+    result = run("show", PUZZLES / "cards" / "connect-2-medium.toml", "--plain")
+    assert "blue to place: T4, Z4, X" in result.output
+    assert "goal: place all, connect blue" in result.output

@@ -14,7 +14,7 @@ import click
 from solver.cli.output import describe_problem, make_console
 from solver.cli.params import SECONDS, SEED
 from solver.cli.render import print_position
-from solver.errors import InputError
+from solver.errors import InputError, located
 from solver.formats.sources import is_game_file, load_source
 from solver.problem import Problem
 
@@ -66,15 +66,25 @@ def load_card(path: str) -> Problem:
     metavar="N",
     help="Also show the first N pieces of one solution, in order of play.",
 )
+@click.option(
+    "--move",
+    "moves",
+    multiple=True,
+    metavar="SQUARES",
+    help="A piece you have placed, by its squares (c4,c5,d5,d6; red:c4,c5,d5,d6 when "
+    "several colours play), checked by the rules; repeat it in order of play.",
+)
 @time_limit_option("Stop counting after this many seconds (counts are then lower bounds).")
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
-def hint_command(puzzle, top, reveal, time_limit, plain):
-    """Which placements still lead to a solution from the puzzle's position: every legal
-    next move that keeps at least one solution, ranked by how many it keeps (the pieces
-    already on the board count as played). "No placement does" comes with its proof."""
-    from solver.hints import hints
+def hint_command(puzzle, top, reveal, moves, time_limit, plain):
+    """Which placements still lead to a solution from the puzzle's position (after your
+    --move pieces): every legal next move that keeps at least one solution, ranked by how
+    many it keeps. "No placement does" comes with its proof."""
+    from solver.hints import hints, play
 
     problem = load_card(puzzle)
+    with located(path=puzzle):
+        problem = play(problem, list(moves))
     console = make_console(plain)
     describe_problem(console, problem)
     print_position(console, problem.position, plain, stars=problem.cover)

@@ -21,6 +21,7 @@ from solver.cli.output import (
     describe_problem,
     describe_result,
     endgame_line,
+    goals_text,
     make_console,
     print_board,
     write_result_picture,
@@ -605,6 +606,12 @@ def show_command(source, after, out, numbers, last, size, plain):
         stars=view.stars,
     )
     board = view.position.board
+    if view.problem is not None:
+        for c in view.problem.colours:
+            left = view.position.colour(c).remaining
+            console.print(f"{c} to place: {', '.join(left) if left else 'nothing'}")
+        if view.problem.has_card_goals:
+            console.print(f"goal: place all{goals_text(view.problem)}")
     if last_piece:
         colour, p = last_piece
         where = ",".join(board.names(p.squares))

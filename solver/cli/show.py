@@ -10,6 +10,7 @@ from solver.errors import InputError
 from solver.formats.sources import is_game_file, load_source
 from solver.picture import first_placements, play_order, with_layout
 from solver.position import Placement, Position
+from solver.problem import Problem
 
 
 @dataclass(frozen=True)
@@ -22,12 +23,14 @@ class View:
             numbered 1 (a game's setup pieces are not in it).
         kind: "puzzle", "game" or "solution".
         stars: the squares a puzzle or solution asks to cover.
+        problem: a puzzle's problem (None for the other kinds).
     """
 
     position: Position
     order: list[tuple[str, Placement]]
     kind: str
     stars: frozenset[int] = frozenset()
+    problem: Problem | None = None
 
 
 def load_view(path: str, after: int | None = None) -> View:
@@ -64,4 +67,4 @@ def load_view(path: str, after: int | None = None) -> View:
         position = first_placements(final, order, after)
         return View(position, order[:after], "solution", solution.cover)
     problem = load_source(path, after)
-    return View(problem.position, play_order(problem.position), "puzzle", problem.cover)
+    return View(problem.position, play_order(problem.position), "puzzle", problem.cover, problem)
