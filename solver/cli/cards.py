@@ -242,9 +242,13 @@ def generate_command(kind, pieces, size, cards, seed, out, playouts):
         tried = f"{card.candidates} candidate{'s' if card.candidates != 1 else ''}"
         click.echo(
             f"wrote {name}: 1 solution up to symmetry, {r.label} (score {r.score:.2f}), "
-            f"{len(card.problem.position.board.blocked)} X, {len(card.problem.cover)} stars  "
+            f"{len(card.problem.position.board.blocked)} X, {_stars(len(card.problem.cover))}  "
             f"[{card.seconds:.2f} s, {tried}]"
         )
+
+
+def _stars(n: int) -> str:
+    return f"{n} star{'s' if n != 1 else ''}"
 
 
 def describe_card(card) -> str:
