@@ -77,8 +77,7 @@ def test_hints_are_exactly_the_first_moves_that_solve_confirms(problem):
             assert hinted[(colour, move)] == count(next_problem).count
     keeps = [h.keeps for h in found.hints]
     assert keeps == sorted(keeps, reverse=True)
-    # every solution holds at least one of the moves legal now; one colour: exactly one
-    # piece touches the colour's squares first... at least the total is reached
+    # every solution holds at least one of the moves legal now (its first piece played)
     assert sum(keeps) >= found.total.count > 0
 
 

@@ -26,6 +26,13 @@ squares) but only ever grows each colour's connected set, the way a player plays
   exclusions) of its colour; several colours' monominoes take distinct squares. A colour
   with two monominoes (Junior) plays them as ordinary pieces and a leaf is kept only if
   one of them can be last (the others stay connected without it).
+* Card goals (:attr:`Problem.cover`, :attr:`Problem.connect`; "place-all" only): a node
+  where a free square to cover lies in no colour's reach with a live placement of a
+  remaining piece on it is dead; so is a node where a colour to connect has squares in
+  two king-move components of its squares and the squares it may still cover. Both are
+  checked on every node (a leaf only keeps layouts that meet them); a colour whose
+  monomino must be last then plays it as an ordinary piece, checked at the leaf, rather
+  than holding it back.
 * "max-score" (``monomino_last`` is ignored there): branch and bound over the same tree;
   every node is a legal layout, scored officially (+15 / +5 only with ``position.bonus``;
   +5 when the monomino is among the added pieces and the others stay connected without
