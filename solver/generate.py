@@ -41,6 +41,7 @@ import numpy as np
 from solver.backends.base import Layout
 from solver.backends.search import count, layouts
 from solver.board import Board
+from solver.errors import InputError
 from solver.pieces import PIECE_NAMES
 from solver.placements import empty_board_placements, legal_moves
 from solver.position import ColourState, Placement, Position, sorted_pieces
@@ -61,6 +62,9 @@ MAX_FIRST_XS = 12
 
 #: Random playouts tried for a planted solution before the candidate is dropped.
 PLANT_TRIES = 20
+
+#: Candidates tried for one card before giving up.
+MAX_CANDIDATES = 500
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,8 @@ def generate(
 
     Raises:
         ValueError: an unknown kind, or a number of pieces outside 1..19.
+        InputError: :data:`MAX_CANDIDATES` candidates in a row gave no card (too little
+            room for the pieces, say).
     """
     if kind not in KINDS:
         raise ValueError(f"unknown card goal {kind!r} (goals: {', '.join(KINDS)})")
@@ -120,6 +126,12 @@ def generate(
         started = time.perf_counter()
         tried = 0
         while True:
+            if tried == MAX_CANDIDATES:
+                raise InputError(
+                    f"no {kind} card with {pieces} pieces on {rows}x{cols} from "
+                    f"{MAX_CANDIDATES} candidates (seeds {candidate - tried} to "
+                    f"{candidate - 1}): give the pieces more room"
+                )
             tried += 1
             made = candidate_card(kind, pieces, board, candidate, colour)
             candidate += 1

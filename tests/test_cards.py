@@ -441,3 +441,10 @@ def test_show_names_the_pieces_to_place_and_the_goal():
     result = run("show", PUZZLES / "cards" / "connect-2-medium.toml", "--plain")
     assert "blue to place: T4, Z4, X" in result.output
     assert "goal: place all, connect blue" in result.output
+
+
+def test_generate_gives_up_when_the_pieces_have_no_room(tmp_path):
+    one_line_error(
+        run("generate", "--goal", "avoid", "--pieces", "12", "--size", "4x4", "--out", tmp_path),
+        "no avoid card with 12 pieces on 4x4 from 500 candidates",
+    )
