@@ -3,19 +3,20 @@
 Given a position and a finished layout (the pieces each colour adds, in order of play), it
 replays every move with :func:`solver.rules.move_problem` and names the first broken rule;
 then it scores each colour and says whether some legal order of the same pieces ends with
-the monomino. It uses neither the placement tables nor any solver, so a solver bug cannot
-hide behind it. Every "yes" a solver gives is passed through :func:`check_layout` before
-it is shown.
+the monomino, and which card goals (squares to cover, colours to connect) the final
+position misses. It uses neither the placement tables nor any solver, so a solver bug
+cannot hide behind it. Every "yes" a solver gives is passed through :func:`check_layout`
+before it is shown.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.pieces import MONOMINO
 from solver.position import Placement, Position
-from solver.rules import corner_touches, move_problem
+from solver.rules import corner_groups, corner_touches, move_problem
 
 
 @dataclass(frozen=True)
@@ -52,11 +53,14 @@ class CheckReport:
         problem: the first broken rule in words (naming colour and move), or None if legal.
         final: the position after the layout (None when illegal).
         colours: one report per colour of the position (empty when illegal).
+        unmet: the card goals the final position misses, in words (e.g. "star c4 is not
+            covered"); empty when every goal asked is met (or the layout is illegal).
     """
 
     problem: str | None
     final: Position | None
     colours: tuple[ColourReport, ...] = ()
+    unmet: tuple[str, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -71,12 +75,19 @@ class CheckReport:
         raise KeyError(colour)
 
 
-def check_layout(position: Position, layout: Mapping[str, Sequence[Placement]]) -> CheckReport:
-    """Check a layout against the rules and score it.
+def check_layout(
+    position: Position,
+    layout: Mapping[str, Sequence[Placement]],
+    cover: Collection[int] = (),
+    connect: Collection[str] = (),
+) -> CheckReport:
+    """Check a layout against the rules, score it and check the card goals.
 
     Args:
         position: the position the layout starts from.
         layout: colour name -> the placements that colour adds, in order of play.
+        cover: squares the final position must have covered (:func:`unmet_goals`).
+        connect: colours whose pieces must end as one group (:func:`unmet_goals`).
 
     Returns:
         A :class:`CheckReport`; ``problem`` names the first broken rule, e.g.
@@ -112,7 +123,22 @@ def check_layout(position: Position, layout: Mapping[str, Sequence[Placement]]) 
                 last,
             )
         )
-    return CheckReport(None, current, tuple(reports))
+    return CheckReport(None, current, tuple(reports), unmet_goals(current, cover, connect))
+
+
+def unmet_goals(
+    final: Position, cover: Collection[int] = (), connect: Collection[str] = ()
+) -> tuple[str, ...]:
+    """The card goals a final position misses, in words: each square of ``cover`` that no
+    piece covers, each colour of ``connect`` whose pieces are not one group joined by
+    corner contact (:func:`solver.rules.corner_groups`)."""
+    board = final.board
+    out = [f"star {board.name(s)} is not covered" for s in sorted(cover) if s not in final.owner]
+    for colour in connect:
+        groups = corner_groups(board, final.colour(colour).placed)
+        if len(groups) > 1:
+            out.append(f"{colour}'s pieces are {len(groups)} groups, not one")
+    return tuple(out)
 
 
 def monomino_can_be_last(position: Position, colour: str, added: Sequence[Placement]) -> bool:

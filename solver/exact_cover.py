@@ -21,8 +21,12 @@ item and cannot both be chosen.
 Copies of one piece (Junior) are interchangeable, so every layout that places both copies
 appears as 2 covers per doubled piece (2^k for k doubled pieces) to an external solver.
 
+Squares to cover (the problem's ``cover``, "Cover the Stars"): each free one is a primary
+item (covered exactly once) rather than a secondary one, and has no hole option.
+
 NOT expressed: connectivity (each later piece touching the colour at a corner, the first
-one covering the start square) and ``monomino_last``. A cover may contain islands; the
+one covering the start square, and a colour to ``connect`` ending as one group) and
+``monomino_last``. A cover may contain islands; the
 search backend (:mod:`solver.backends.search`) enforces connectivity as it searches.
 
 Squares as primary items (for tight boards, where branching on the most constrained empty
@@ -66,6 +70,7 @@ class ExactCover:
         placements: for each option, ``(colour, Placement)``, or None for a hole option.
         title: what the problem is (for the export's comment).
         squares_primary: whether the free squares are primary (with hole options).
+        stars: the free squares to cover (primary, never a hole), by name.
     """
 
     primary: tuple[str, ...]
@@ -75,6 +80,7 @@ class ExactCover:
     placements: tuple[tuple[str, Placement] | None, ...]
     title: str = ""
     squares_primary: bool = False
+    stars: tuple[str, ...] = ()
 
     @property
     def items(self) -> tuple[str, ...]:
@@ -116,8 +122,9 @@ def formulation(problem: Problem, squares_primary: bool = False) -> ExactCover:
     """The exact-cover formulation of a problem's position and played colours.
 
     Args:
-        problem: the position and the colours to play (its goal and ``monomino_last`` are
-            not expressed; the options are those of "place-all").
+        problem: the position and the colours to play (its goal, ``monomino_last`` and
+            ``connect`` are not expressed; the options are those of "place-all"; its free
+            squares to cover are primary items).
         squares_primary: make free squares primary and add one hole option per free square.
 
     Returns:
@@ -154,11 +161,14 @@ def formulation(problem: Problem, squares_primary: bool = False) -> ExactCover:
             used_edges.update(edges)
             for item in copies[(colour, placement.piece)]:
                 rows.append(([item] + squares + edges, (colour, placement)))
+    stars = set(board.names(problem.stars_left))
     free_names = board.names(free)
     if squares_primary:
-        rows.extend(([name], None) for name in free_names)
-    primary = tuple(pieces + (free_names if squares_primary else []))
-    secondary = tuple(([] if squares_primary else free_names) + sorted(used_edges))
+        rows.extend(([name], None) for name in free_names if name not in stars)
+    primary_squares = free_names if squares_primary else [n for n in free_names if n in stars]
+    primary = tuple(pieces + primary_squares)
+    secondary_squares = [] if squares_primary else [n for n in free_names if n not in stars]
+    secondary = tuple(secondary_squares + sorted(used_edges))
     index = {name: i for i, name in enumerate(primary + secondary)}
     ptr = np.zeros(len(rows) + 1, dtype=np.int64)
     flat: list[int] = []
@@ -174,6 +184,7 @@ def formulation(problem: Problem, squares_primary: bool = False) -> ExactCover:
         tuple(p for _, p in rows),
         f"{title}; colours {', '.join(problem.colours)}",
         squares_primary,
+        tuple(n for n in free_names if n in stars),
     )
 
 
@@ -189,9 +200,10 @@ def to_dlx(ec: ExactCover) -> str:
         f"| blokus-solo exact cover: {ec.title}",
         f"| primary items: one per remaining piece (copy) of each played colour ({example}, ...)"
         + (
-            " and every free square (squares primary; one hole option per square)"
+            " and every free square (squares primary; one hole option per square"
+            + (", none for a square to cover)" if ec.stars else ")")
             if ec.squares_primary
-            else ""
+            else (" and the squares to cover (" + " ".join(ec.stars) + ")" if ec.stars else "")
         ),
         "| secondary items: "
         + ("" if ec.squares_primary else "the free squares (e.g. e10) and ")
@@ -201,7 +213,8 @@ def to_dlx(ec: ExactCover) -> str:
         "| copies of one piece (B.V3a, B.V3b: Junior) are interchangeable: a layout using both",
         "| appears as 2 covers per doubled piece",
         "| NOT expressed: connectivity (corner contact with the colour, first piece on the",
-        "| start square) and monomino-last: a cover may contain islands; check every cover.",
+        "| start square, a colour to connect ending as one group) and monomino-last: a cover",
+        "| may contain islands; check every cover.",
         " ".join(ec.primary) + " | " + " ".join(ec.secondary),
     ]
     lines.extend(" ".join(ec.option(k)) for k in range(len(ec)))

@@ -7,7 +7,8 @@ used). Each colour is drawn in its usual colour (blue, yellow, red, green; Duo a
 purple and orange; the values are close to Pentobi's default theme). Every piece has its
 own thick outline, so that two pieces of one colour that touch at a corner, or pieces of
 different colours that share an edge, are told apart at a glance; thin grid lines show the
-squares. A free start square carries a dot in its colour.
+squares. A free start square carries a dot in its colour; a square to cover (a star of
+"Cover the Stars") a five-pointed star outline.
 
 Coordinates are in squares: one square is 1 x 1, the board's top-left corner is at
 (:attr:`Scene.left`, :attr:`Scene.top`), x grows to the right and y downwards.
@@ -15,6 +16,7 @@ Coordinates are in squares: one square is 1 x 1, the board's top-left corner is 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypedDict
@@ -46,6 +48,8 @@ OUTLINE_WIDTH = 0.12
 LAST_WIDTH = 0.24
 HIGHLIGHT_WIDTH = 0.08
 START_RADIUS = 0.25
+STAR_RADIUS = 0.36
+STAR_WIDTH = 0.07
 LABEL_SIZE = 0.5
 MARGIN = 0.25  # around the board where no coordinates are drawn
 LABEL_BAND = 1.0  # left and bottom, where the coordinates are drawn
@@ -90,7 +94,8 @@ class Outline:
     points: tuple[Point, ...]
     stroke: str
     width: float
-    kind: str  # "piece" (one per piece), "last" (the highlight inside the last piece's)
+    kind: str  # "piece" (one per piece), "last" (the highlight inside the last piece's),
+    # "star" (a square to cover)
     colour: str = ""
 
 
@@ -162,6 +167,7 @@ class PictureOptions(TypedDict, total=False):
     new: Collection[Placement] | None
     start_squares: bool
     colours: Mapping[str, str] | None
+    stars: Collection[int]
 
 
 def scene(
@@ -175,6 +181,7 @@ def scene(
     new: Collection[Placement] | None = None,
     start_squares: bool = True,
     colours: Mapping[str, str] | None = None,
+    stars: Collection[int] = (),
 ) -> Scene:
     """The picture of a position as shapes.
 
@@ -193,6 +200,7 @@ def scene(
             solver added the others) are drawn paler.
         start_squares: mark each free start square with a dot in its colour.
         colours: fill colours (hex ``#rrggbb``) by colour name, replacing :data:`COLOURS`.
+        stars: squares to cover, each marked with a star outline (on top of any piece).
 
     Raises:
         ValueError: ``size`` is less than 1, ``last`` is not a piece on the board, or a
@@ -247,6 +255,7 @@ def scene(
             Outline(loop, OUTLINE, LAST_WIDTH, "piece", position.owner[min(last.squares)])
         )
         shapes.append(Outline(loop, HIGHLIGHT, HIGHLIGHT_WIDTH, "last"))
+    shapes += [Outline(_star(*at.centre(sq)), OUTLINE, STAR_WIDTH, "star") for sq in sorted(stars)]
     if numbers:
         shapes += _numbers(at, fills, play_order(position) if order is None else order)
     if coordinates:
@@ -359,6 +368,16 @@ class _Grid:
             if not _collinear(loop[k - 1], p, loop[(k + 1) % len(loop)])
         ]
         return tuple((self.left + c, self.top + r) for r, c in corners)
+
+
+def _star(x: float, y: float) -> tuple[Point, ...]:
+    """A five-pointed star centred on (x, y), one point up: 10 corners."""
+    points = []
+    for k in range(10):
+        r = STAR_RADIUS if k % 2 == 0 else STAR_RADIUS * 0.42
+        angle = math.pi * k / 5
+        points.append((round(x + r * math.sin(angle), 4), round(y - r * math.cos(angle), 4)))
+    return tuple(points)
 
 
 def _turn(heading: tuple[int, int], new: tuple[int, int]) -> int:

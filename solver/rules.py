@@ -96,3 +96,30 @@ def move_problem(position: Position, colour: str, placement: Placement) -> str |
     elif not corner_touches(board, squares, own):
         return f"{placement.piece} does not touch another {colour} piece at a corner"
     return None
+
+
+def corner_groups(board: Board, pieces: Iterable[Placement]) -> list[frozenset[int]]:
+    """The groups of one colour's pieces: pieces joined by corner contact, chained.
+
+    Args:
+        board: the board.
+        pieces: the colour's pieces on the board.
+
+    Returns:
+        The squares of each group, ordered by their lowest square number (the group
+        holding the top-left-most square first).
+    """
+    todo = [p.squares for p in pieces]
+    groups: list[frozenset[int]] = []
+    while todo:
+        group = set(todo.pop())
+        grown = True
+        while grown:
+            grown = False
+            for squares in list(todo):
+                if corner_touches(board, squares, frozenset(group)):
+                    group |= squares
+                    todo.remove(squares)
+                    grown = True
+        groups.append(frozenset(group))
+    return sorted(groups, key=min)

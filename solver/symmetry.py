@@ -12,6 +12,8 @@ fixes).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from solver.board import Board
@@ -49,15 +51,18 @@ def board_symmetries(board: Board) -> list[np.ndarray]:
     return [p.astype(np.int32) for p in perms]
 
 
-def position_symmetries(position: Position) -> list[np.ndarray]:
+def position_symmetries(
+    position: Position, fixed: Iterable[frozenset[int]] = ()
+) -> list[np.ndarray]:
     """The board symmetries that map the position to itself, identity first.
 
     A symmetry qualifies when it maps the blocked squares onto the blocked squares, each
-    colour's start square (where it has one) to itself, and each colour's squares onto
-    that colour's squares.
+    colour's start square (where it has one) to itself, each colour's squares onto that
+    colour's squares, and each set of ``fixed`` (e.g. the squares a layout must cover)
+    onto itself.
     """
     board = position.board
-    fixed_sets = [frozenset(board.blocked)] + [c.squares for c in position.colours]
+    fixed_sets = [frozenset(board.blocked)] + [c.squares for c in position.colours] + list(fixed)
     starts = [c.start for c in position.colours if c.start is not None]
     out = []
     for perm in board_symmetries(board):

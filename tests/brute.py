@@ -23,12 +23,36 @@ def all_placements(board: Board, piece: str) -> list[Placement]:
     return out
 
 
-def brute_layouts(position: Position, colours, monomino_last=False, complete=True):
+def king_connected(board: Board, squares) -> bool:
+    """Whether a set of squares is connected by king moves (for one colour: its pieces are
+    one group joined by corner contact, since its pieces never share an edge)."""
+    squares = set(squares)
+    if not squares:
+        return True
+    seen = {min(squares)}
+    todo = [min(squares)]
+    while todo:
+        r, c = board.row_col(todo.pop())
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if 0 <= r + dr < board.rows and 0 <= c + dc < board.cols:
+                    n = board.square(r + dr, c + dc)
+                    if n in squares and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+    return len(seen) == len(squares)
+
+
+def brute_layouts(
+    position: Position, colours, monomino_last=False, complete=True, cover=(), connect=()
+):
     """Final layouts {colour: frozenset(placements)} as frozensets of (colour, placement).
 
     complete: only layouts placing every remaining piece; else every legal layout (any
     prefix of a legal sequence). monomino_last: only layouts with a sequence whose last move
-    of each colour is a monomino (complete layouts only).
+    of each colour is a monomino (complete layouts only). cover: only layouts after which
+    every one of these squares is covered; connect: only layouts after which each of these
+    colours' squares are connected by king moves.
     """
     board = position.board
     cands = {p: all_placements(board, p) for c in colours for p in position.colour(c).remaining}
@@ -36,6 +60,10 @@ def brute_layouts(position: Position, colours, monomino_last=False, complete=Tru
 
     def play(pos, k, acc):
         if k == len(colours):
+            if any(s not in pos.occupied for s in cover):
+                return
+            if not all(king_connected(board, pos.colour(c).squares) for c in connect):
+                return
             found.add(frozenset(acc))
             return
         colour = colours[k]
@@ -58,9 +86,9 @@ def brute_layouts(position: Position, colours, monomino_last=False, complete=Tru
     return found
 
 
-def brute_count(position, colours, monomino_last=False):
+def brute_count(position, colours, monomino_last=False, cover=(), connect=()):
     """Number of distinct complete layouts."""
-    return len(brute_layouts(position, colours, monomino_last))
+    return len(brute_layouts(position, colours, monomino_last, cover=cover, connect=connect))
 
 
 def orbits(layouts, perms):

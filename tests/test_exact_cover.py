@@ -172,3 +172,21 @@ def test_two_colours_share_squares_not_edges():
     blue = {it for k in range(len(ec)) if ec.placements[k][0] == "blue" for it in ec.option(k)}
     red = {it for k in range(len(ec)) if ec.placements[k][0] == "red" for it in ec.option(k)}
     assert not {it for it in blue & red if "." in it}
+
+
+@pytest.mark.parametrize("squares_primary", [False, True])
+def test_squares_to_cover_are_primary_and_the_connected_covers_are_the_layouts(squares_primary):
+    pos = one_colour(5, "a5", ("1", "2", "V3"))
+    stars = frozenset({pos.board.parse("c3"), pos.board.parse("b5")})
+    problem = Problem(pos, ("blue",), cover=stars)
+    ec = formulation(problem, squares_primary=squares_primary)
+    assert {"c3", "b5"} <= set(ec.primary) and not {"c3", "b5"} & set(ec.secondary)
+    assert ec.stars == ("c3", "b5")  # Pentobi order: rows from the bottom
+    holes = {ec.option(k)[0] for k in range(len(ec)) if ec.placements[k] is None}
+    assert not {"c3", "b5"} & holes
+    good = [c for c in covers(ec) if connected(pos, ec, c)]
+    assert len(good) == search.count(problem).count > 0
+    # fewer than without the stars, every one covering both
+    assert len(good) < search.count(Problem(pos, ("blue",))).count
+    text = to_dlx(ec)
+    assert "squares to cover" in text or "none for a square to cover" in text

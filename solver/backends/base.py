@@ -126,7 +126,8 @@ def order_and_check(problem: Problem, found: Layout, backend: str) -> tuple[Layo
 
     Raises:
         SolverBug: a colour's pieces are not connected to its start, the layout breaks a
-            rule, or (goal "place-all") a piece is left or a monomino cannot be last.
+            rule, or (goal "place-all") a piece is left, a monomino cannot be last, or a
+            card goal (a square to cover, a colour to connect) is missed.
     """
     layout: Layout = {}
     for colour in problem.colours:
@@ -134,9 +135,11 @@ def order_and_check(problem: Problem, found: Layout, backend: str) -> tuple[Layo
         if ordered is None:
             raise SolverBug(f"{backend}: {colour}'s pieces are not connected to its start")
         layout[colour] = ordered
-    report = check_layout(problem.position, layout)
+    report = check_layout(problem.position, layout, problem.cover, problem.connect)
     if not report.legal:
         raise SolverBug(f"{backend}: layout breaks a rule: {report.problem}")
+    if report.unmet:
+        raise SolverBug(f"{backend}: layout misses a goal: {report.unmet[0]}")
     if problem.goal == "place-all":
         for colour in problem.colours:
             r = report.report(colour)

@@ -32,8 +32,19 @@ next solve (hinted with the last solution):
   contacts is a king path of covered squares. It forbids every arrangement in a pocket at
   once.
 
-The loop ends when a layout has no island, when CP-SAT proves the model infeasible (a proof
-for the real problem, since every constraint and cut is valid), or at the time limit.
+Card goals ("place-all"). A square to cover: ``OR(cover[c, s] over the colours)``. A colour
+to connect (several groups of pieces on the board, :attr:`ColourModel.groups`): every
+solution's corner-contact graph of the groups and the chosen placements is searched from
+the first group; each component C holding another group gives the cut
+``OR(x[q] for q in N(C))``, N(C) being the placements outside C that touch a member of C
+(a placement, or a group's squares) legally at a corner. Valid: in a legal layout meeting
+the goal, the chain from C's group to the first group leaves C through such a q (groups
+are always on the board, so this cut is unconditional). An empty N(C) proves the groups
+cannot be joined.
+
+The loop ends when a layout has no island (and meets the card goals), when CP-SAT proves
+the model infeasible (a proof for the real problem, since every constraint and cut is
+valid), or at the time limit.
 
 Steering (:func:`add_guide_penalties`): a penalty literal per (colour, piece) is set when a
 chosen placement has no covered corner square strictly nearer its colour's roots. In
@@ -87,7 +98,7 @@ from solver.errors import InputError
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.placements import PlacementTable, placements_for
 from solver.position import ColourState, Placement, Position
-from solver.problem import Problem
+from solver.problem import Problem, connect_groups
 
 MONOMINO_INDEX = PIECES[MONOMINO].index
 
@@ -221,6 +232,8 @@ class ColourModel:
             monomino must connect too.
         bonus: "max-score": the literal "this colour claims the +5 bonus", or None.
         all_placed: "max-score": the literal "this colour places all its pieces", or None.
+        groups: a colour to connect: the squares of each group of its pieces on the
+            board (:func:`solver.problem.connect_groups`); empty otherwise.
         var_index: shape (P,): the CP-SAT variable index of each literal of ``x``.
     """
 
@@ -238,6 +251,7 @@ class ColourModel:
     mono_last: bool = False
     bonus: cp_model.IntVar | None = None
     all_placed: cp_model.IntVar | None = None
+    groups: list[frozenset[int]] = field(default_factory=list)
     _touching: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -266,6 +280,12 @@ class ColourModel:
             clash = forbidden[self.table.squares[cand]].any(axis=1)
             self._touching[row] = cand[~clash]
         return self._touching[row]
+
+    def touching_group(self, group: int) -> np.ndarray:
+        """Rows that touch group ``group`` of :attr:`groups` at a corner (rows never share
+        an edge with the colour's squares, see :func:`solver.placements.placements_for`)."""
+        squares = np.array(sorted(self.groups[group]), dtype=np.int64)
+        return np.flatnonzero(np.isin(self.corners, squares).any(axis=1))
 
 
 @dataclass(eq=False)
@@ -503,6 +523,14 @@ def build_model(problem: Problem, guide: bool = True) -> BuiltModel:
     position = problem.position
     model = cp_model.CpModel()
     colours = [_build_colour(model, problem, c) for c in problem.colours]
+    for cm in colours:
+        if cm.name in problem.connect:
+            cm.groups = connect_groups(position, cm.name)
+    for s in sorted(problem.stars_left):
+        lits = [cm.cover[s] for cm in colours if s in cm.cover]
+        if not lits:
+            raise _Infeasible(f"no piece can cover the star {position.board.name(s)}")
+        model.add_bool_or(lits)
     if len(colours) > 1:
         for s in range(position.board.size):
             lits = [cm.cover[s] for cm in colours if s in cm.cover]
@@ -576,6 +604,61 @@ def islands(cm: ColourModel, chosen: np.ndarray, without_last: bool = False) -> 
                     if start is not None:
                         out[-1].append(j)
     return out
+
+
+def apart(cm: ColourModel, chosen: np.ndarray) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """A colour to connect: the components of its groups and chosen placements (joined by
+    corner contact) that hold a group but not the first one.
+
+    Returns:
+        Each as (rows of ``cm.table``, indices into :attr:`ColourModel.groups`), sorted.
+    """
+    if len(cm.groups) < 2:
+        return []
+    rows = [int(i) for i in chosen]
+    touch = {g: set(cm.touching_group(g).tolist()) for g in range(len(cm.groups))}
+    squares = {i: {int(s) for s in cm.table.squares[i] if s >= 0} for i in rows}
+    corner = {i: {int(s) for s in cm.corners[i] if s >= 0} for i in rows}
+    # nodes: ("g", group) and ("p", row)
+    adj: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for i in rows:
+        adj[("p", i)] = [("p", j) for j in rows if j != i and corner[i] & squares[j]]
+        adj[("p", i)] += [("g", g) for g in touch if i in touch[g]]
+    for g in touch:
+        adj[("g", g)] = [("p", i) for i in rows if i in touch[g]]
+    seen: set[tuple[str, int]] = set()
+    out = []
+    for node in [("g", g) for g in range(len(cm.groups))]:
+        if node in seen:
+            continue
+        seen.add(node)
+        component, todo = [node], [node]
+        while todo:
+            for n in adj[todo.pop()]:
+                if n not in seen:
+                    seen.add(n)
+                    component.append(n)
+                    todo.append(n)
+        if node != ("g", 0):
+            out.append(
+                (
+                    tuple(sorted(k for kind, k in component if kind == "p")),
+                    tuple(sorted(k for kind, k in component if kind == "g")),
+                )
+            )
+    return out
+
+
+def add_connect_cut(
+    model: cp_model.CpModel, cm: ColourModel, rows: list[int], groups: list[int]
+) -> int:
+    """Add ``OR(x[q], q in N(C))`` for a component C of :func:`apart` (its rows and
+    groups): N(C) are the rows outside C touching a row or a group of C. Returns 1."""
+    near = [cm.touching(i) for i in rows] + [cm.touching_group(g) for g in groups]
+    joined = np.unique(np.concatenate(near + [np.zeros(0, dtype=np.int64)]))
+    joined = joined[~np.isin(joined, rows)]
+    model.add_bool_or([cm.x[int(q)] for q in joined])
+    return 1
 
 
 def island_neighbours(cm: ColourModel, island: list[int], without_last: bool = False) -> np.ndarray:
@@ -756,6 +839,7 @@ class _Search:
         self.built = built
         self.max_score = problem.goal == "max-score"
         self.pending: dict[tuple, tuple] = {}
+        self.pending_connect: dict[tuple, ColourModel] = {}
         self.added: set[tuple] = set()
         self.best: _Verdict | None = None  # max-score: best legal layout
         self.connected: _Verdict | None = None  # a solution without islands
@@ -776,6 +860,9 @@ class _Search:
                 key = (cm.name, tuple(sorted(island)), without_last)
                 self.pending.setdefault(key, (cm, island, without_last, [int(i) for i in chosen]))
             found += len(cuts)
+            for rows, groups in apart(cm, chosen):
+                self.pending_connect.setdefault((cm.name, rows, groups), cm)
+                found += 1
             dropped = {i for c in full for i in c}
             layout[cm.name] = [cm.table.placement(int(i)) for i in chosen if int(i) not in dropped]
         score = layout_score(self.problem, layout) if self.max_score else 0
@@ -798,6 +885,9 @@ class _Search:
                     count += add_separator_cut(self.built.model, cm, *found, without_last)
             self.added.add(key)
         self.pending.clear()
+        for (_, rows, groups), cm in self.pending_connect.items():
+            count += add_connect_cut(self.built.model, cm, list(rows), list(groups))
+        self.pending_connect.clear()
         return count
 
 
@@ -964,7 +1054,7 @@ def solve(
         elif search.connected is not None:
             status_name = "solved"
             break
-        if not search.pending:
+        if not search.pending and not search.pending_connect:
             break  # max-score stopped by the time limit on a layout without islands
         stats["cuts"] += search.add_pending_cuts()
         model.clear_hints()

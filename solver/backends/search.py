@@ -26,6 +26,13 @@ squares) but only ever grows each colour's connected set, the way a player plays
   exclusions) of its colour; several colours' monominoes take distinct squares. A colour
   with two monominoes (Junior) plays them as ordinary pieces and a leaf is kept only if
   one of them can be last (the others stay connected without it).
+* Card goals (:attr:`Problem.cover`, :attr:`Problem.connect`; "place-all" only): a node
+  where a free square to cover lies in no colour's reach with a live placement of a
+  remaining piece on it is dead; so is a node where a colour to connect has squares in
+  two king-move components of its squares and the squares it may still cover. Both are
+  checked on every node (a leaf only keeps layouts that meet them); a colour whose
+  monomino must be last then plays it as an ordinary piece, checked at the leaf, rather
+  than holding it back.
 * "max-score" (``monomino_last`` is ignored there): branch and bound over the same tree;
   every node is a legal layout, scored officially (+15 / +5 only with ``position.bonus``;
   +5 when the monomino is among the added pieces and the others stay connected without
@@ -73,7 +80,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -88,7 +95,7 @@ from solver.board import Board, neighbour_table
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.placements import empty_board_placements, fitting_rows
 from solver.position import Placement, Position
-from solver.problem import Problem
+from solver.problem import Problem, connect_groups
 from solver.symmetry import position_symmetries
 
 _PIECE_SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
@@ -272,7 +279,7 @@ def _roles(problem: Problem, mode: int) -> _Roles:
             infeasible = True
         elif len(state.remaining) == 1:
             pass  # its only piece left, the monomino, is last wherever it goes
-        elif n_mono == 1:
+        elif n_mono == 1 and not problem.has_card_goals:
             held.append(name)
         else:
             checked.append(name)
@@ -412,7 +419,13 @@ def _params(mode: int, limit: int, bonus: bool, tuning: SearchTuning) -> np.ndar
 
 
 def _state(
-    colours: _ColourArrays, n_pl: int, max_cov: int, nsq: int, groups: int, blocks: int
+    colours: _ColourArrays,
+    n_pl: int,
+    max_cov: int,
+    nsq: int,
+    groups: int,
+    blocks: int,
+    stars: int,
 ) -> core.State:
     """The search state at the root: the colours' arrays, an empty path, scratch space."""
     ncol = len(colours.nsqc)
@@ -460,17 +473,22 @@ def _state(
         ctouch=np.zeros(1, dtype=np.int64),  # component memo: off (see _with_memo)
         fr_key=np.full((max_depth, 2), -1, dtype=np.int64),
         memo=np.zeros((1, 3), dtype=np.int64),
+        sok=np.zeros(stars, dtype=np.int64),
+        gmark=np.zeros(nsq, dtype=np.int64),
+        gqueue=np.zeros(nsq, dtype=np.int32),
     )
 
 
 def _tables(
-    position: Position,
+    problem: Problem,
     roles: _Roles,
     pl: _PlacementArrays,
     colours: _ColourArrays,
     gperm: np.ndarray,
 ) -> core.Tables:
-    """The read-only arrays: placements and their indexes, geometry, colours' roles."""
+    """The read-only arrays: placements and their indexes, geometry, colours' roles, the
+    card goals."""
+    position = problem.position
     board = position.board
     ncol = len(roles.playing)
     cov_ptr, cov_idx = _cover_lists(pl, ncol, board.size)
@@ -503,6 +521,8 @@ def _tables(
         hasown=(colours.own0.sum(axis=1) > 0).astype(np.int8),
         comp=np.zeros(board.size, dtype=np.int32),  # component memo: off (see _with_memo)
         rmult=np.zeros(core.NPIECES + 1, dtype=np.int64),
+        star=np.array(sorted(problem.stars_left), dtype=np.int32),
+        conn=np.array([c in problem.connect for c in roles.playing], dtype=np.int8),
     )
 
 
@@ -526,12 +546,19 @@ def _build(
     infeasible = roles.infeasible or (mode != core.MAXSCORE and pl.some_piece_fits_nowhere)
     colours = _colour_arrays(position, roles)
     gperm = np.array(
-        position_symmetries(position) if up_to_symmetry else [np.arange(nsq)], dtype=np.int32
+        position_symmetries(position, (problem.cover,)) if up_to_symmetry else [np.arange(nsq)],
+        dtype=np.int32,
     )
-    tables = _tables(position, roles, pl, colours, gperm)
+    # a colour to connect with nothing left to place: its groups are final
+    infeasible |= any(
+        len(connect_groups(position, c)) > 1 for c in problem.connect if c not in roles.playing
+    )
+    tables = _tables(problem, roles, pl, colours, gperm)
     n_pl = len(pl.piece)
     max_cov = int(np.max(np.diff(tables.cov_ptr))) if n_pl else 0
-    state = _state(colours, n_pl, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1)
+    state = _state(
+        colours, n_pl, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1, len(tables.star)
+    )
     return _Search(
         roles.playing,
         roles.held,
@@ -587,11 +614,13 @@ def _with_memo(search: _Search, tuning: SearchTuning) -> _Search | None:
     """A fresh copy of a one-colour FIND or MAXSCORE search (not yet run) with the
     component memo on (see the module docstring and :func:`solver.backends.search_kernel.run`),
     or None if it cannot apply (several colours, a held monomino, the monomino-last check,
-    counting, piece branching, more than 62 components) or would not help (one
+    counting, piece branching, card goals, more than 62 components) or would not help (one
     component)."""
     params, tables, state = search.params, search.tables, search.state
     if (
         len(search.colours) != 1
+        or len(tables.star) > 0
+        or tables.conn.any()
         or search.held_colours
         or tables.monochk.any()
         or params[core.P_MODE] == core.COUNT
@@ -877,3 +906,30 @@ def first_layout(problem: Problem) -> BackendResult:
     if code != core.FOUND:
         return BackendResult("infeasible", None, None, stats)
     return BackendResult("solved", _found_layout(search, problem), None, stats)
+
+
+def layouts(problem: Problem, limit: int | None = None) -> Iterator[Layout]:
+    """Every layout :func:`count` counts, one at a time, in the search's order (the
+    problem's goal is ignored, as in :func:`count`): the FIND search resumed after each
+    layout (its explicit stack goes on from the leaf where it stopped).
+
+    Args:
+        limit: stop after this many layouts (None: all of them).
+
+    Raises:
+        ValueError: a played colour holds its monomino back to place it last (monomino-last
+            without card goals): one leaf of the search then stands for several layouts,
+            which this does not list.
+    """
+    search = _build(problem, core.FIND)
+    if search.held_colours:
+        raise ValueError("layouts() cannot list layouts whose monomino is held back")
+    if search.infeasible:
+        return
+    found = 0
+    while limit is None or found < limit:
+        code, _ = _run(search, None)
+        if code != core.FOUND:
+            return
+        found += 1
+        yield _found_layout(search, problem)

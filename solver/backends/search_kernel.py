@@ -104,6 +104,8 @@ class Tables:
     hasown: np.ndarray  # (C,) int8: the colour has squares before the search
     comp: np.ndarray  # (N,) int32: component memo: rank of a square's component, -1 none
     rmult: np.ndarray  # (22,) int64: component memo: radix of the pieces-left code
+    star: np.ndarray  # (K,) int32: squares the layout must cover, free at the root
+    conn: np.ndarray  # (C,) int8: the colour's squares must end as one corner-joined group
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays in the order :func:`run` takes them."""
@@ -152,6 +154,9 @@ class State:
     ctouch: np.ndarray  # (components,) int64: component memo: decisions in each
     fr_key: np.ndarray  # (D, 2) int64: component memo: an entry frame's key, -1 none
     memo: np.ndarray  # (rows, 3) int64: component memo: hash table of failed entries
+    sok: np.ndarray  # (K,) int64: the node at which some colour could still cover star k
+    gmark: np.ndarray  # (N,) int64: stamps of the connect flood
+    gqueue: np.ndarray  # (N,) int32: scratch: the connect flood's queue
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays in the order :func:`run` takes them."""
@@ -592,6 +597,44 @@ def _achievable_loss(c, lo, lam, unplaceable, rem, pcount, psize):
 
 
 @njit(cache=True)
+def _joinable(c, final, bl, sqcol, nsqc, king_nb, gmark, gqueue, st):
+    """Whether colour c's squares can still end as one group joined by corner contact:
+    they lie in one king-move component of c's squares and (unless ``final``) the squares
+    c may still cover. Necessary: c's final squares are king-connected (its pieces never
+    share an edge), and every square c covers later is allowed for c now."""
+    nsq = sqcol.shape[0]
+    first = -1
+    for s in range(nsq):
+        if sqcol[s] == c:
+            first = s
+            break
+    if first < 0:
+        return True
+    st[S_STAMP] += 1
+    stamp = st[S_STAMP]
+    gmark[first] = stamp
+    gqueue[0] = first
+    qh = 0
+    qt = 1
+    found = 1
+    while qh < qt:
+        s = gqueue[qh]
+        qh += 1
+        for j in range(8):
+            n = king_nb[s, j]
+            if n < 0 or gmark[n] == stamp:
+                continue
+            if sqcol[n] == c:
+                found += 1
+            elif final or bl[c, n] != 0:
+                continue
+            gmark[n] = stamp
+            gqueue[qt] = n
+            qt += 1
+    return found == nsqc[c]
+
+
+@njit(cache=True)
 def _memo_slot(memo, code, comps):
     """The row of the key (``code``, ``comps``) in the open-addressing hash table ``memo``
     (rows [code + 1, comps, value]; code + 1 == 0: empty row): where it is, or the empty
@@ -630,6 +673,8 @@ def run(
     hasown,
     comp,
     rmult,
+    star,
+    conn,
     ext,
     bstamp,
     bcnt,
@@ -667,6 +712,9 @@ def run(
     ctouch,
     fr_key,
     memo,
+    sok,
+    gmark,
+    gqueue,
     budget,
 ):
     """Run the search for at most ``budget`` more nodes; returns DONE, FOUND, LIMIT or PAUSE.
@@ -694,6 +742,14 @@ def run(
     ``lam`` and prunes later entries with the same key and ``lam`` at most that. Bonuses
     depend on more than the key (the monomino-last test looks at every piece), so nothing
     is stored or pruned while ``lam`` < 0 (only a bonus could still improve).
+
+    Card goals (FIND and COUNT only). ``star``: squares the layout must cover; a node
+    where some star is free and no colour has a live placement of a remaining piece
+    covering it inside its reach is dead (``sok[k]`` stamps the node at which a colour
+    could still cover star k; the test is skipped when the evaluation stops early). A
+    colour with ``conn[c]`` must end as one group: a node where its squares do not lie in
+    one king-move component of its squares and the squares it may still cover (only its
+    squares, once it has nothing left to place) is dead (:func:`_joinable`).
     """
     mode = params[P_MODE]
     limit = params[P_LIMIT]
@@ -708,6 +764,11 @@ def run(
     ncol = bl.shape[0]
     nsq = bl.shape[1]
     ngroup = gperm.shape[0]
+    nstar = star.shape[0]
+    anyconn = False
+    for c in range(conn.shape[0]):
+        if conn[c] == 1:
+            anyconn = True
     stop_nodes = st[S_NODES] + budget
     while True:
         if st[S_NEED] == 1:
@@ -726,9 +787,16 @@ def run(
             entry = -1
             comps = 0
             all_done = True
+            partial = False  # the colour loop stopped before every colour was evaluated
             ub = 0
             cur = 0
             for c in range(ncol):
+                if anyconn and conn[c] == 1:
+                    if not _joinable(
+                        c, remarea[c] == 0, bl, sqcol, nsqc, king_nb, gmark, gqueue, st
+                    ):
+                        dead = True
+                        break
                 if remarea[c] == 0:
                     if mode == MAXSCORE:
                         sc = 0
@@ -856,6 +924,16 @@ def run(
                     if unplaceable > 0 or deficit > 0:
                         dead = True
                         break
+                for k in range(nstar):
+                    x = star[k]
+                    if sqcol[x] != -1 or sok[k] == st[S_NODES] or mark[x] != rstp:
+                        continue
+                    base = c * nsq + x
+                    for ii in range(cov_ptr[base], cov_ptr[base + 1]):
+                        p = cov_idx[ii]
+                        if rem[c, pl_piece[p]] > 0 and _live(p, c, pl_sq, pl_size, bl):
+                            sok[k] = st[S_NODES]
+                            break
                 else:
                     lo = unplaceable
                     if deficit > lo:
@@ -902,7 +980,13 @@ def run(
                         if n_live == 0:
                             break
                 if best_n == 0 and mode != MAXSCORE:
+                    partial = c < ncol - 1
                     break
+            if nstar > 0 and not dead and not partial:
+                for k in range(nstar):
+                    if sqcol[star[k]] == -1 and sok[k] != st[S_NODES]:
+                        dead = True
+                        break
             # ---- act on the evaluation ----------------------------------------------
             branch = False
             if mode == MAXSCORE:

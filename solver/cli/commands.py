@@ -17,11 +17,13 @@ from typing import Any
 import click
 from rich.console import Console
 
+from solver.cli.cards import generate_command, hint_command, rate_command
 from solver.cli.output import (
     PICTURE_SUFFIXES,
     describe_problem,
     describe_result,
     endgame_line,
+    goals_text,
     make_console,
     print_board,
     write_result_picture,
@@ -385,6 +387,10 @@ def check_command(
     )
     console = make_console(plain)
     console.print(_position_line(source, after, position))
+    if problem.has_card_goals:
+        console.print(
+            "  (check asks whether the pieces fit; it ignores cover and connect: solve does not)"
+        )
     for c in chosen:
         answer = endgame_check(position, c, options, name=source)
         if not position.colour(c).remaining:
@@ -645,6 +651,7 @@ def show_command(source, after, out, numbers, last, size, plain):
             numbers=numbers,
             order=view.order,
             last=last_piece[1] if last_piece else None,
+            stars=view.stars,
         )
         click.echo(f"wrote {out}")
         return
@@ -655,9 +662,19 @@ def show_command(source, after, out, numbers, last, size, plain):
         f"{'piece' if pieces == 1 else 'pieces'} on the board"
     )
     print_position(
-        console, view.position, plain, last=last_piece[1].squares if last_piece else frozenset()
+        console,
+        view.position,
+        plain,
+        last=last_piece[1].squares if last_piece else frozenset(),
+        stars=view.stars,
     )
     board = view.position.board
+    if view.problem is not None:
+        for c in view.problem.colours:
+            left = view.position.colour(c).remaining
+            console.print(f"{c} to place: {', '.join(left) if left else 'nothing'}")
+        if view.problem.has_card_goals:
+            console.print(f"goal: place all{goals_text(view.problem)}")
     if last_piece:
         colour, p = last_piece
         where = ",".join(board.names(p.squares))
@@ -746,6 +763,11 @@ def verify_command(solution):
         click.echo(f"  {r.colour:7} {left}, score {r.score}{extra}{frozen}")
     if "endgame" in loaded.data:
         click.echo(f"  endgame: {_endgame_claim(loaded.data['endgame'])}")
+    if loaded.cover or loaded.connect:
+        asked = [f"cover {s}" for s in loaded.position.board.names(loaded.cover)]
+        asked += [f"connect {c}" for c in loaded.connect]
+        missed = "; not met: " + "; ".join(report.unmet) if report.unmet else ""
+        click.echo(f"  goals: {', '.join(asked)}{missed or ' (all met)'}")
     for m in mismatches:
         click.echo(f"{solution}: FALSE CLAIM: {m}")
     if mismatches:
@@ -867,3 +889,9 @@ def _batch_command_line(paths, out, every, after, settings, jobs, scheduler) -> 
         if value != default:
             words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
     return shlex.join(str(w) for w in words)
+
+
+# puzzle cards: hints for players, ratings and generation for makers (solver/cli/cards.py)
+main.add_command(hint_command)
+main.add_command(rate_command)
+main.add_command(generate_command)

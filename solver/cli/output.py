@@ -47,8 +47,19 @@ def describe_problem(console: Console, problem: Problem) -> None:
     if pos.board.blocked:
         board += f" ({len(pos.board.blocked)} blocked)"
     goal = problem.goal + (", monomino last" if problem.monomino_last else "")
+    goal += goals_text(problem)
     source = f"{problem.name}: " if problem.name else ""
     console.print(f"{source}{board}; plays {', '.join(problem.colours)}; goal {goal}")
+
+
+def goals_text(problem: Problem) -> str:
+    """The card goals in words, e.g. ", cover c4 f7 (*), connect blue", or ""."""
+    text = ""
+    if problem.cover:
+        text += f", cover {' '.join(problem.position.board.names(problem.cover))} (*)"
+    if problem.connect:
+        text += f", connect {' '.join(problem.connect)}"
+    return text
 
 
 def print_board(console: Console, result: SolveResult, plain: bool) -> None:
@@ -56,7 +67,7 @@ def print_board(console: Console, result: SolveResult, plain: bool) -> None:
     pieces already on the board are dimmed so that the added ones stand out."""
     position = (result.report.final if result.report else None) or result.problem.position
     new = frozenset().union(*(p.squares for p in layout_pieces(result.layout)))
-    print_position(console, position, plain, new)
+    print_position(console, position, plain, new, stars=result.problem.cover)
 
 
 PICTURE_SUFFIXES = (".svg", ".png")
@@ -86,7 +97,9 @@ def write_result_picture(path: Path, result: SolveResult) -> bool:
     than the ones it adds; False (nothing written) when the result has no layout."""
     if result.report is None or result.report.final is None:
         return False
-    write_picture(path, result.report.final, new=layout_pieces(result.layout))
+    write_picture(
+        path, result.report.final, new=layout_pieces(result.layout), stars=result.problem.cover
+    )
     return True
 
 

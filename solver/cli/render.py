@@ -1,7 +1,8 @@
 """Printing boards: plain text (a diagram with coordinates) or colour for a terminal (rich).
 
 Both print the same letter grid, :func:`solver.formats.diagram.render` (``.`` empty, ``#``
-blocked, a colour's letter on its squares): the colour version only styles it. Colour is
+blocked, ``*`` a free square to cover, a colour's letter on its squares): the colour
+version only styles it. Colour is
 used in a terminal unless ``--plain`` is given or ``NO_COLOR`` is set to a non-empty value
 (the no-color.org convention); piped output is always plain.
 """
@@ -14,7 +15,7 @@ from rich.console import Console
 from rich.text import Text
 
 from solver.board import column_name
-from solver.formats.diagram import BLOCKED, EMPTY, render
+from solver.formats.diagram import BLOCKED, EMPTY, STAR, render
 from solver.position import Position
 from solver.variants import LETTER_COLOURS
 
@@ -45,23 +46,26 @@ def _column_line(position: Position, label: int) -> str:
     )
 
 
-def plain_board(position: Position) -> list[str]:
+def plain_board(position: Position, stars: frozenset[int] = frozenset()) -> list[str]:
     """The board as text lines: the diagram (:func:`solver.formats.diagram.render`: ``.``
-    empty, ``#`` blocked, colour letters) with row numbers on the left and column letters
-    below; ``a1`` is the lower-left square."""
+    empty, ``#`` blocked, ``*`` a free square of ``stars``, colour letters) with row numbers
+    on the left and column letters below; ``a1`` is the lower-left square."""
     board = position.board
     width = _cell_width(position)
     label = len(str(board.rows))
     lines = [
         f"{board.rows - r:>{label}} " + "".join(ch.ljust(width) for ch in row).rstrip()
-        for r, row in enumerate(render(position))
+        for r, row in enumerate(render(position, stars))
     ]
     lines.append(_column_line(position, label).rstrip())
     return lines
 
 
 def rich_board(
-    position: Position, new: frozenset[int] | None = None, last: frozenset[int] = frozenset()
+    position: Position,
+    new: frozenset[int] | None = None,
+    last: frozenset[int] = frozenset(),
+    stars: frozenset[int] = frozenset(),
 ) -> Text:
     """The board for a colour terminal: the letters of :func:`plain_board` on coloured
     squares; a free start square's dot in its colour.
@@ -70,19 +74,22 @@ def rich_board(
         new: when given, squares outside it (pieces already on the board before a solver
             added the others) are dimmed so that the added pieces stand out.
         last: squares of a piece to highlight (bold, underlined).
+        stars: squares to cover: a free one shows ``*``, a covered one is underlined.
     """
     board = position.board
     width = _cell_width(position)
     label = len(str(board.rows))
     starts = {c.start: c.name for c in position.colours if c.start is not None}
     text = Text()
-    for r, row in enumerate(render(position)):
+    for r, row in enumerate(render(position, stars)):
         text.append(f"{board.rows - r:>{label}} ", style="dim")
         for c, ch in enumerate(row):
             sq = board.square(r, c)
             cell = ch.ljust(width)
             if ch == BLOCKED:
                 text.append(cell, style="grey50 on grey23")
+            elif ch == STAR:
+                text.append(cell, style="bold bright_white")
             elif ch == EMPTY:
                 start = STYLES.get(starts.get(sq, ""))
                 text.append(cell, style=f"bold {start}" if start else "grey50")
@@ -90,7 +97,7 @@ def rich_board(
                 style = f"black on {STYLES[LETTER_COLOURS[ch]]}"
                 if new is not None and sq not in new:
                     style += " dim"
-                if sq in last:
+                if sq in last or sq in stars:
                     style += " bold underline"
                 text.append(cell, style=style)
         text.append("\n")
@@ -104,11 +111,12 @@ def print_position(
     plain: bool = False,
     new: frozenset[int] | None = None,
     last: frozenset[int] = frozenset(),
+    stars: frozenset[int] = frozenset(),
 ) -> None:
     """Print a board: :func:`rich_board` when :func:`use_colour` allows, else the plain
-    lines (no escape codes at all)."""
+    lines (no escape codes at all); ``stars``: squares to cover."""
     if use_colour(console, plain):
-        console.print(rich_board(position, new, last))
+        console.print(rich_board(position, new, last, stars))
     else:
-        for line in plain_board(position):
+        for line in plain_board(position, stars):
             console.print(line, markup=False, highlight=False)

@@ -10,6 +10,7 @@ from solver.errors import InputError
 from solver.formats.sources import is_game_file, load_source
 from solver.picture import first_placements, play_order, with_layout
 from solver.position import Placement, Position
+from solver.problem import Problem
 
 
 @dataclass(frozen=True)
@@ -21,11 +22,15 @@ class View:
         order: the pieces on the board in order of play as (colour, placement), the first
             numbered 1 (a game's setup pieces are not in it).
         kind: "puzzle", "game" or "solution".
+        stars: the squares a puzzle or solution asks to cover.
+        problem: a puzzle's problem (None for the other kinds).
     """
 
     position: Position
     order: list[tuple[str, Placement]]
     kind: str
+    stars: frozenset[int] = frozenset()
+    problem: Problem | None = None
 
 
 def load_view(path: str, after: int | None = None) -> View:
@@ -52,13 +57,14 @@ def load_view(path: str, after: int | None = None) -> View:
         final = with_layout(solution.position, solution.layout)
         order = play_order(final)
         if after is None:
-            return View(final, order, "solution")
+            return View(final, order, "solution", solution.cover)
         if after > len(order):
             raise InputError(
                 f"the solution has {len(order)} placements; there is no position after {after}",
                 path=path,
                 where="--after",
             )
-        return View(first_placements(final, order, after), order[:after], "solution")
-    position = load_source(path, after).position
-    return View(position, play_order(position), "puzzle")
+        position = first_placements(final, order, after)
+        return View(position, order[:after], "solution", solution.cover)
+    problem = load_source(path, after)
+    return View(problem.position, play_order(problem.position), "puzzle", problem.cover, problem)

@@ -1,6 +1,7 @@
 """Board diagrams: rows of characters, top row first.
 
-``.`` is an empty square, ``#`` a blocked one, and a colour letter (B, Y, R, G, P, O; see
+``.`` is an empty square, ``#`` a blocked one, ``*`` an empty square the layout must cover
+(a star of "Cover the Stars"), and a colour letter (B, Y, R, G, P, O; see
 :data:`solver.variants.COLOUR_LETTERS`) a square already taken by that colour. Each
 edge-connected group of one colour's letter is one piece, so two pieces of one colour can
 never share an edge (Blokus forbids it anyway). The same format is used to print boards.
@@ -15,6 +16,9 @@ from solver.errors import InputError
 from solver.pieces import identify
 from solver.position import BLOCKED, EMPTY, Placement, Position
 from solver.variants import COLOUR_LETTERS, LETTER_COLOURS
+
+#: Diagram character of a free square the layout must cover (a star).
+STAR = "*"
 
 
 @dataclass(frozen=True)
@@ -73,9 +77,9 @@ class Diagram:
                     f"row has {len(row)} squares, expected {expected}", where=self.where(k)
                 )
             for j, ch in enumerate(row):
-                if ch not in (EMPTY, BLOCKED) and ch.upper() not in LETTER_COLOURS:
+                if ch not in (EMPTY, BLOCKED, STAR) and ch.upper() not in LETTER_COLOURS:
                     raise InputError(
-                        f"unknown character {ch!r} (use . # {' '.join(COLOUR_LETTERS.values())})",
+                        f"unknown character {ch!r} (use . # * {' '.join(COLOUR_LETTERS.values())})",
                         where=self.where(k, j),
                     )
         cols = width if cols is None else cols
@@ -91,6 +95,15 @@ class Diagram:
         )
         return Board(len(self.rows), cols, blocked)
 
+    def stars(self, board: Board) -> list[tuple[int, str]]:
+        """The ``*`` squares, in reading order, each with its place for messages."""
+        return [
+            (board.square(r, c), self.where(r, c))
+            for r, row in enumerate(self.rows)
+            for c, ch in enumerate(row)
+            if ch == STAR
+        ]
+
     def pieces(self, board: Board) -> dict[str, list[Placement]]:
         """Each colour's pieces: its edge-connected groups of squares, in reading order.
 
@@ -101,7 +114,7 @@ class Diagram:
             r * board.cols + c: LETTER_COLOURS[ch.upper()]
             for r, row in enumerate(self.rows)
             for c, ch in enumerate(row)
-            if ch not in (EMPTY, BLOCKED)
+            if ch not in (EMPTY, BLOCKED, STAR)
         }
         found: dict[str, list[Placement]] = {}
         seen: set[int] = set()
@@ -132,7 +145,13 @@ def _group(board: Board, owner: dict[int, str], sq: int) -> frozenset[int]:
     return frozenset(group)
 
 
-def render(position: Position) -> list[str]:
+def render(position: Position, stars: frozenset[int] = frozenset()) -> list[str]:
     """The position as diagram rows (top row first), the inverse of parsing
-    (:meth:`solver.position.Position.diagram`)."""
-    return position.diagram()
+    (:meth:`solver.position.Position.diagram`), with ``*`` on the free squares of
+    ``stars``."""
+    rows = position.diagram()
+    for sq in sorted(stars):
+        r, c = position.board.row_col(sq)
+        if rows[r][c] == EMPTY:
+            rows[r] = rows[r][:c] + STAR + rows[r][c + 1 :]
+    return rows

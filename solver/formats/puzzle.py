@@ -10,7 +10,11 @@ Keys (all optional except where said; see README "Puzzle files")::
     goal = "place-all"          # or "max-score"
     monomino-last = false       # place-all: each played colour must end with the monomino
     blocked = ["c3"]            # blocked squares (or '#' in the diagram)
-    diagram = '''...'''         # rows top to bottom: . empty, # blocked, B Y R G P O taken
+    cover = ["c4"]              # place-all: squares the layout must cover (or '*')
+    connect = true              # place-all: each played colour's groups end as one
+                                # (or a list of colours)
+    diagram = '''...'''         # rows top to bottom: . empty, # blocked, * to cover,
+                                # B Y R G P O taken
     [start]                     # colour = square; default: the variant's start squares
     blue = "a5"
     [pieces]                    # colour = list of pieces still to place
@@ -21,6 +25,7 @@ Every error names the file and the key or diagram line.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections import Counter
@@ -30,11 +35,19 @@ from typing import Any, TypeVar, overload
 from solver.board import MAX_SIDE, Board
 from solver.errors import InputError, located
 from solver.formats.diagram import Diagram
+from solver.formats.diagram import render as render_diagram
 from solver.formats.text import read_text
 from solver.order import order_of_play
 from solver.pieces import canonical_name
 from solver.position import ColourState, Placement, Position, sorted_pieces
-from solver.problem import Problem, check_goal
+from solver.problem import (
+    Problem,
+    check_connect,
+    check_connect_groups,
+    check_goal,
+    check_goal_kind,
+    check_star,
+)
 from solver.variants import (
     COLOUR_LETTERS,
     CUSTOM,
@@ -58,6 +71,8 @@ KEYS = {
     "goal",
     "monomino-last",
     "blocked",
+    "cover",
+    "connect",
     "diagram",
     "start",
     "pieces",
@@ -141,7 +156,69 @@ class _Reader:
         with located(where="goal"):
             goal = check_goal(self._get("goal", str, "place-all"))
         mono = self._get("monomino-last", bool, False)
-        return Problem(position, played, goal, mono, name=path, title=self._get("title", str, ""))
+        cover = self._cover(position, played, goal)
+        connect = self._connect(position, played, goal)
+        return Problem(
+            position,
+            played,
+            goal,
+            mono,
+            name=path,
+            title=self._get("title", str, ""),
+            cover=cover,
+            connect=connect,
+        )
+
+    def _cover(self, position: Position, played: tuple[str, ...], goal: str) -> frozenset[int]:
+        """The squares to cover: ``cover`` names and the diagram's ``*``, each checked
+        (:func:`solver.problem.check_star`) and given once."""
+        board = position.board
+        listed: list[object] = self._get("cover", list, [])
+        stars: list[tuple[int, str]] = []
+        for k, name in enumerate(listed):
+            if not isinstance(name, str):
+                raise InputError(f"expected a square name, got {name!r}", where=f"cover[{k}]")
+            stars.append((_square(board, name, f"cover[{k}]"), f"cover[{k}]"))
+        if self.diagram:
+            stars += self.diagram.stars(board)
+        seen: dict[int, str] = {}
+        for square, where in stars:
+            with located(where=where):
+                check_goal_kind(goal, "cover", True)
+                if square in seen:
+                    raise InputError(
+                        f"star {board.name(square)} is given twice (also at {seen[square]})"
+                    )
+                check_star(position, played, square)
+            seen[square] = where
+        return frozenset(seen)
+
+    def _connect(self, position: Position, played: tuple[str, ...], goal: str) -> tuple[str, ...]:
+        """The colours to connect: ``connect = true`` (every played colour) or a list of
+        colours, each played with two or more groups on the board."""
+        value = self.data.get("connect", False)
+        if isinstance(value, bool):
+            colours = [(c, "connect") for c in played] if value else []
+        elif isinstance(value, list):
+            colours = [
+                (_colour(item, f"connect[{k}]"), f"connect[{k}]") for k, item in enumerate(value)
+            ]
+        else:
+            raise InputError(
+                f"expected true, false or a list of colours, got {value!r}"[:120], where="connect"
+            )
+        out: list[str] = []
+        for colour, where in colours:
+            with located(where=where):
+                check_goal_kind(goal, "connect", True)
+                if colour in out:
+                    raise InputError(f"{colour} is given twice")
+                if colour not in position.colour_names:
+                    raise InputError(f"no colour {colour} on this board")
+                check_connect(position, played, colour)
+                check_connect_groups(position, colour)
+            out.append(colour)
+        return tuple(out)
 
     @staticmethod
     def _check_diagram_colours(
@@ -319,3 +396,46 @@ def _colour(text: object, where: str) -> str:
 def _square(board: Board, name: str, where: str) -> int:
     with located(where=where):
         return board.parse(name)
+
+
+def puzzle_text(problem: Problem, title: str = "", description: str = "") -> str:
+    """A problem as the text of a puzzle file that :func:`parse_puzzle` reads back to the
+    same problem (board, pieces on it, start squares, pieces left, played colours, goal,
+    monomino-last, squares to cover as ``*`` in the diagram, colours to connect).
+
+    Built-in variants are written with their variant name; the pieces on a colour's board
+    must be in a legal order of play from its start square, as the reader requires.
+    """
+    position = problem.position
+    board = position.board
+    lines = []
+    if title:
+        lines.append(f"title = {_toml_string(title)}")
+    if description:
+        lines.append(f"description = {_toml_string(description)}")
+    lines.append(f"variant = {_toml_string(position.variant)}")
+    if position.variant == CUSTOM:
+        lines.append(f"size = [{board.rows}, {board.cols}]")
+    lines.append("colours = [" + ", ".join(_toml_string(c) for c in problem.colours) + "]")
+    if problem.goal != "place-all":
+        lines.append(f"goal = {_toml_string(problem.goal)}")
+    if problem.monomino_last:
+        lines.append("monomino-last = true")
+    if problem.connect:
+        lines.append("connect = [" + ", ".join(_toml_string(c) for c in problem.connect) + "]")
+    lines.append('diagram = """')
+    lines += render_diagram(position, problem.cover)
+    lines.append('"""')
+    starts = [(c.name, c.start) for c in position.colours if c.start is not None]
+    if starts:
+        lines += ["", "[start]"]
+        lines += [f"{name} = {_toml_string(board.name(sq))}" for name, sq in starts]
+    lines += ["", "[pieces]"]
+    for c in position.colours:
+        lines.append(f"{c.name} = [" + ", ".join(_toml_string(p) for p in c.remaining) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's, and ASCII output is safe)."""
+    return json.dumps(text, ensure_ascii=True)

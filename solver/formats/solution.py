@@ -4,7 +4,7 @@ Format (keys beyond these may be added; readers ignore unknown keys)::
 
     {"format": "blokus-solo-solution/1", "title": "...", "puzzle": "puzzles/x.toml",
      "variant": "custom", "rows": 5, "cols": 5, "blocked": ["c3"],
-     "goal": "place-all", "monomino_last": false,
+     "goal": "place-all", "monomino_last": false, "cover": ["c4"], "connect": [],
      "status": "solved", "backend": "search", "seconds": 0.01, "score": 15, "bound": null,
      "colours": [{"name": "blue", "start": "a5", "played": true, "existing": 0,
                   "placements": [{"piece": "V3", "squares": ["a5", "a4", "b4"]}, ...],
@@ -30,8 +30,10 @@ and the pieces are from its set); ``goal`` is place-all or max-score;
 each colour's ``score`` are integers, the total ``score`` and ``bound`` integers or null;
 ``played``, ``all_placed`` and both ``monomino_last`` are true or false (the top-level one
 only with place-all, and then every played colour with pieces to place has a monomino
-among them); ``endgame``, if given, has the keys and types above. Keys left out make no
-claim.
+among them); ``endgame``, if given, has the keys and types above; ``cover`` is a list of
+squares to cover (free, or under a played colour, never blocked) and ``connect`` a list of
+played colours with two or more groups of pieces on the board, both with place-all only.
+Keys left out make no claim.
 """
 
 from __future__ import annotations
@@ -50,7 +52,15 @@ from solver.errors import InputError, located
 from solver.formats.text import read_text
 from solver.pieces import canonical_name
 from solver.position import ColourState, Placement, Position, sorted_pieces
-from solver.problem import check_goal, check_monomino_last, check_monomino_left
+from solver.problem import (
+    check_connect,
+    check_connect_groups,
+    check_goal,
+    check_goal_kind,
+    check_monomino_last,
+    check_monomino_left,
+    check_star,
+)
 from solver.rules import shape_name
 from solver.solve import SolveResult
 from solver.variants import (
@@ -102,6 +112,8 @@ def result_to_json(result: SolveResult, endgame: dict[str, Any] | None = None) -
         "blocked": board.names(board.blocked),
         "goal": problem.goal,
         "monomino_last": problem.monomino_last,
+        "cover": board.names(problem.cover),
+        "connect": list(problem.connect),
         "status": result.status,
         "backend": result.backend,
         "seconds": round(result.wall_time, 4),
@@ -173,6 +185,8 @@ class SolutionFile:
         position: the board with each colour's ``existing`` pieces placed.
         layout: colour -> the placements added after the existing ones, in order.
         data: the JSON as read (claims to compare with the checker's findings).
+        cover: squares the layout must cover (``cover``).
+        connect: colours whose pieces must end as one group (``connect``).
     """
 
     empty: Position
@@ -180,6 +194,8 @@ class SolutionFile:
     position: Position
     layout: dict[str, list[Placement]]
     data: dict[str, Any]
+    cover: frozenset[int] = frozenset()
+    connect: tuple[str, ...] = ()
 
     def _repr_svg_(self) -> str:
         """The board with every placement as SVG (:func:`solver.svg.board`), the
@@ -404,13 +420,55 @@ def _parse(data: Any) -> SolutionFile:
     bonus = variant.bonus if variant else True
     name = variant.name if variant else CUSTOM
     position = Position(board, tuple(states), bonus=bonus, variant=name)
+    played = [colour_name(e["name"]) for e in data["colours"] if e.get("played", True)]
     if data.get("monomino_last"):
-        played = [e["name"] for e in data["colours"] if e.get("played", True)]
         with located(where="monomino_last"):
-            check_monomino_left(position, [colour_name(c) for c in played])
+            check_monomino_left(position, played)
+    goal = data.get("goal", "place-all")
     return SolutionFile(
-        Position(board, tuple(empty), bonus=bonus, variant=name), replay, position, layout, data
+        Position(board, tuple(empty), bonus=bonus, variant=name),
+        replay,
+        position,
+        layout,
+        data,
+        _cover(data, position, played, goal),
+        _connect(data, position, played, goal),
     )
+
+
+def _cover(
+    data: dict[str, Any], position: Position, played: list[str], goal: str
+) -> frozenset[int]:
+    """The ``cover`` squares, each checked as a puzzle's stars are."""
+    names = _expect(data.get("cover", []), list, "cover")
+    out: set[int] = set()
+    for k, square in enumerate(_squares(position.board, names, "cover")):
+        with located(where=f"cover[{k}]"):
+            check_goal_kind(goal, "cover", True)
+            if square in out:
+                raise InputError(f"star {position.board.name(square)} is given twice")
+            check_star(position, played, square)
+        out.add(square)
+    return frozenset(out)
+
+
+def _connect(
+    data: dict[str, Any], position: Position, played: list[str], goal: str
+) -> tuple[str, ...]:
+    """The ``connect`` colours, each checked as a puzzle's are."""
+    out: list[str] = []
+    for k, text in enumerate(_expect(data.get("connect", []), list, "connect")):
+        where = f"connect[{k}]"
+        colour = _colour(text, where, None)
+        with located(where=where):
+            check_goal_kind(goal, "connect", True)
+            if colour in out:
+                raise InputError(f"{colour} is given twice")
+            position.colour(colour)
+            check_connect(position, played, colour)
+            check_connect_groups(position, colour)
+        out.append(colour)
+    return tuple(out)
 
 
 def _colour(text: object, where: str, variant: Variant | None) -> str:
@@ -467,12 +525,13 @@ def verify(solution: SolutionFile) -> tuple[CheckReport, list[str]]:
         status must fit the goal and the layout: solved (place-all) places every remaining
         piece of the played colours; optimal is max-score only and reaches its bound;
         infeasible and unknown add no piece; infeasible is never max-score, nor a place-all
-        position whose goal is already met.
+        position whose goal is already met; a solved place-all layout meets the card goals
+        (``cover``, ``connect``).
     """
     legal = check_layout(solution.empty, solution.replay)
     if not legal.legal:
         return legal, []
-    report = check_layout(solution.position, solution.layout)
+    report = check_layout(solution.position, solution.layout, solution.cover, solution.connect)
     return report, _false_claims(solution, report)
 
 
@@ -510,13 +569,18 @@ def _false_claims(solution: SolutionFile, report: CheckReport) -> list[str]:
                 )
             elif data.get("monomino_last") and not r.monomino_last:
                 out.append(f"{r.colour}: monomino-last is required but not possible")
+        out += [f"status is {status} but {goal}" for goal in report.unmet]
     if status == "infeasible" and goal == "max-score":
         out.append(
             "status is infeasible but the goal is max-score, which always has a layout "
             "(if only the one that adds nothing)"
         )
-    elif status == "infeasible" and all(
-        not r.remaining and (r.monomino_last or not data.get("monomino_last")) for r in played
+    elif (
+        status == "infeasible"
+        and not report.unmet
+        and all(
+            not r.remaining and (r.monomino_last or not data.get("monomino_last")) for r in played
+        )
     ):
         out.append("status is infeasible but the file's own layout meets the goal")
     if status in ("infeasible", "unknown") and any(r.added for r in played):
