@@ -1,0 +1,162 @@
+"""Record boards: the smallest rectangles that hold one or more colours' 21 pieces.
+
+Toby Gottfried's records ("Blokus Discoveries", gottfriedville.net/blokus) put all 84 pieces
+on 19x19 (5 empty squares), 18x20 (4), 21x17 (1) and 21x16 without the I5 (0); two
+colours on 13x14 (4 empty), 12x15 and 10x18 (2) and 14x14. Each colour starts in its own
+corner. Open: the smallest rectangle for one colour and for three colours.
+
+This module holds the counting facts that bound those questions and builds the record
+problems. Facts (each derived from the rules and pinned by ``tests/test_records.py``):
+
+* Neighbour count (:func:`neighbour_squares`): the squares sharing an edge with a piece and
+  not in it; 187 over the 21 pieces. One colour alone on a board: every such square is
+  empty or off the board (a square of the colour there would share an edge with the
+  piece). An off-board square next to the board touches one board square, so it serves at
+  most one piece; there are ``2 (R + C)`` of them. An empty square serves at most 4. So
+  ``4 E + 2 (R + C) >= 187`` with ``E = R C - 89`` empty squares.
+* Block count (:func:`block_extra`): in a partition of the board into 2x2 blocks a colour
+  covers at most 2 squares of a block unless one piece covers 3 or 4 of them (3 squares of
+  a block share edges; same-colour pieces never do); the extra over 2 is at most 18 over
+  the 21 pieces. So ``E >= 2 F - 18`` with ``F = floor(R/2) floor(C/2)`` full blocks.
+* Widths: the X needs 3 rows and 3 columns, the I5 a side of 5.
+
+:func:`one_colour_candidates` lists the rectangles these bounds leave.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.board import Board
+from solver.pieces import MONOMINO, PIECE_NAMES, PIECES, Shape
+from solver.position import ColourState, Position, sorted_pieces
+from solver.problem import Problem
+
+EDGE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+SET_AREA = sum(p.size for p in PIECES.values())  # 89
+
+
+def neighbour_squares(shape: Shape) -> int:
+    """Number of squares sharing an edge with a shape and not in it."""
+    cells = set(shape)
+    return len(
+        {(r + dr, c + dc) for r, c in cells for dr, dc in EDGE_STEPS} - cells,
+    )
+
+
+def block_extra(shape_name: str) -> int:
+    """Most squares over 2 that a piece covers in one block of a 2x2 partition of the
+    plane (0, 1 or 2), over its orientations and the 4 partitions."""
+    most = 0
+    for shape in PIECES[shape_name].orientations:
+        for dr in (0, 1):
+            for dc in (0, 1):
+                blocks = [((r + dr) // 2, (c + dc) // 2) for r, c in shape]
+                most = max(most, max(blocks.count(b) for b in blocks))
+    return max(0, most - 2)
+
+
+NEIGHBOURS_TOTAL = sum(neighbour_squares(p.cells) for p in PIECES.values())  # 187
+BLOCK_EXTRA_TOTAL = sum(block_extra(n) for n in PIECE_NAMES)  # 18
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Which counting bound, if any, excludes one colour's 21 pieces from R x C.
+
+    Attributes:
+        rows, cols: the rectangle.
+        empty: ``R C - 89``, the empty squares a layout leaves.
+        neighbours: ``4 E + 2 (R + C) - 187``: negative means excluded.
+        blocks: ``E - (2 F - 18)``: negative means excluded.
+        fits: the X (3x3) and the I5 (a side of 5) fit.
+    """
+
+    rows: int
+    cols: int
+    empty: int
+    neighbours: int
+    blocks: int
+    fits: bool
+
+    @property
+    def possible(self) -> bool:
+        """No bound excludes the rectangle."""
+        return self.empty >= 0 and self.neighbours >= 0 and self.blocks >= 0 and self.fits
+
+
+def one_colour_bounds(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAMES) -> Bounds:
+    """The counting bounds of one colour's pieces (default: all 21) on a rows x cols board.
+
+    ``fits`` checks that each piece fits the board in some orientation."""
+    empty = rows * cols - sum(PIECES[n].size for n in pieces)
+    full_blocks = (rows // 2) * (cols // 2)
+    neighbours = sum(neighbour_squares(PIECES[n].cells) for n in pieces)
+    extra = sum(block_extra(n) for n in pieces)
+    fits = all(
+        any(
+            max(r for r, _ in o) < rows and max(c for _, c in o) < cols
+            for o in PIECES[n].orientations
+        )
+        for n in pieces
+    )
+    return Bounds(
+        rows,
+        cols,
+        empty,
+        4 * empty + 2 * (rows + cols) - neighbours,
+        empty - (2 * full_blocks - extra),
+        fits,
+    )
+
+
+def one_colour_candidates(max_area: int) -> list[tuple[int, int]]:
+    """Rectangles R x C (R <= C) of area at most ``max_area`` that no counting bound
+    excludes for one colour's 21 pieces, by area, then by R."""
+    out = []
+    for rows in range(1, max_area + 1):
+        for cols in range(rows, max_area // rows + 1):
+            if one_colour_bounds(rows, cols).possible:
+                out.append((rows, cols))
+    return sorted(out, key=lambda rc: (rc[0] * rc[1], rc[0]))
+
+
+#: Classic colours in turn order and their corners (top-left, top-right, bottom-right,
+#: bottom-left), as on the Classic board.
+CORNER_COLOURS = ("blue", "yellow", "red", "green")
+
+
+def corner_square(board: Board, colour: str) -> int:
+    """The start corner of a Classic colour on any rectangle."""
+    r, c = {
+        "blue": (0, 0),
+        "yellow": (0, board.cols - 1),
+        "red": (board.rows - 1, board.cols - 1),
+        "green": (board.rows - 1, 0),
+    }[colour]
+    return board.square(r, c)
+
+
+def corner_problem(
+    rows: int,
+    cols: int,
+    colours: tuple[str, ...] = ("blue",),
+    without: tuple[str, ...] = (),
+    monomino_last: bool = False,
+    title: str = "",
+) -> Problem:
+    """Each colour places all its 21 pieces (less ``without``) on an empty rows x cols
+    board from its Classic corner (:func:`corner_square`).
+
+    Raises:
+        InputError: an unknown piece in ``without``; monomino-last with the monomino left out.
+    """
+    board = Board(rows, cols)
+    pieces = sorted_pieces(n for n in PIECE_NAMES if n not in without)
+    position = Position(
+        board,
+        tuple(ColourState(c, corner_square(board, c), (), pieces) for c in colours),
+    )
+    if monomino_last and MONOMINO not in pieces:
+        monomino_last = False
+    return Problem(position, colours, "place-all", monomino_last, title=title)
