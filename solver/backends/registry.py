@@ -30,6 +30,12 @@ def _search() -> BackendSolve:
     return solve
 
 
+def _tight() -> BackendSolve:
+    from solver.backends.tight import solve
+
+    return solve
+
+
 def _symmetric() -> BackendSolve:
     from solver.backends.symmetric import solve
 
@@ -46,8 +52,14 @@ SYMMETRIC = Backend(
     summary="CP-SAT on the symmetric reduction (layouts only)",
 )
 
+TIGHT = Backend(
+    "tight",
+    _tight,
+    summary="square-first exact search for tight packings (empty board, place-all)",
+)
+
 #: every backend by name, "auto" (the default) first
-BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, SEARCH, SYMMETRIC)}
+BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, SEARCH, SYMMETRIC, TIGHT)}
 
 
 def backend(name: str) -> Backend:

@@ -167,7 +167,7 @@ def build(problem: Problem, symmetry: ColourSymmetry | None = None, seed: int = 
         safe = np.where(valid, sq, 0)
         ok &= np.where(valid, sq_orb[safe] >= 0, True).all(axis=1)
         images = perms[:, safe]  # (G, P, 5)
-        for k, h in enumerate(elements):
+        for k in range(g):
             colour = colour_index[cycles[r][k]]
             owner = start_owner[images[k]]
             ok &= np.where(valid, (owner < 0) | (owner == colour), True).all(axis=1)
@@ -229,9 +229,9 @@ def build(problem: Problem, symmetry: ColourSymmetry | None = None, seed: int = 
     )
     state = _initial_state(tables, n_items, len(reps), nsq, m, spare // g)
     for r, rep in enumerate(reps):  # pieces a colour does not have are no items
-        left = {PIECES[p].index for p in position.colour(rep).remaining}
+        has = {PIECES[p].index for p in position.colour(rep).remaining}
         for k in range(NPIECES):
-            state.done[m + r * NPIECES + k] = k not in left
+            state.done[m + r * NPIECES + k] = k not in has
     stats.update(options=n_opt, orbits=m, empty_orbits=spare // g)
     return TightSearch(tables, state, reps, elements, cycles, placements, pieces, False, stats)
 

@@ -92,7 +92,8 @@ def arrays(obj: Tables | State) -> tuple[np.ndarray, ...]:
 
 def run_chunk(tables: Tables, state: State, budget: int) -> int:
     """Run at most ``budget`` more nodes; DONE, FOUND or PAUSE."""
-    return int(run(*arrays(tables), *arrays(state), budget))
+    args = (*arrays(tables), *arrays(state), budget)
+    return int(run(*args))
 
 
 @njit(cache=True, nogil=True)

@@ -315,7 +315,7 @@ def moves_command(game, colours, after, count):
     "colours of a puzzle).",
 )
 @solver_options(
-    tuple(b for b in BACKENDS if b != "symmetric"),
+    tuple(b for b in BACKENDS if b not in ("symmetric", "tight")),
     "Seconds per solve (default: no limit); each colour runs place-all, then "
     "max-score after a 'no'. Time-outs answer 'unknown' (never 'no').",
 )
