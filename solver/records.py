@@ -160,3 +160,73 @@ def corner_problem(
     if monomino_last and MONOMINO not in pieces:
         monomino_last = False
     return Problem(position, colours, "place-all", monomino_last, title=title)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record question as a puzzle: a rectangle, the colours placing all their pieces
+    from their corners (:func:`corner_problem`), pieces left out, and what is known."""
+
+    name: str
+    rows: int
+    cols: int
+    colours: tuple[str, ...]
+    without: tuple[str, ...] = ()
+    known: str = ""
+
+    @property
+    def empty(self) -> int:
+        """Squares a layout leaves empty."""
+        area = sum(PIECES[n].size for n in PIECE_NAMES if n not in self.without)
+        return self.rows * self.cols - area * len(self.colours)
+
+    def problem(self) -> Problem:
+        return corner_problem(self.rows, self.cols, self.colours, self.without, title=self.title)
+
+    @property
+    def title(self) -> str:
+        pieces = "21 pieces" if not self.without else f"pieces without {', '.join(self.without)}"
+        return (
+            f"{len(self.colours)} colour{'s' if len(self.colours) > 1 else ''} on "
+            f"{self.rows}x{self.cols}, {pieces} each from its corner, {self.empty} empty"
+        )
+
+    def toml(self) -> str:
+        """The record as a puzzle file (:mod:`solver.formats.puzzle`)."""
+        board = Board(self.rows, self.cols)
+        starts = "\n".join(f'{c} = "{board.name(corner_square(board, c))}"' for c in self.colours)
+        lines = [
+            f'title = "{self.title}"',
+            f'description = "{self.known}"',
+            'variant = "custom"',
+            f"size = [{self.rows}, {self.cols}]",
+            "colours = [" + ", ".join(f'"{c}"' for c in self.colours) + "]",
+            'goal = "place-all"',
+            "",
+            "[start]",
+            starts,
+        ]
+        if self.without:
+            kept = ", ".join(f'"{n}"' for n in PIECE_NAMES if n not in self.without)
+            lines += ["", "[pieces]"] + [f"{c} = [{kept}]" for c in self.colours]
+        return "\n".join(lines) + "\n"
+
+
+_FOUR = CORNER_COLOURS
+_TWO = ("blue", "red")  # opposite corners
+#: The record questions shipped as puzzles (``puzzles/records/``).
+RECORDS: tuple[Record, ...] = (
+    Record("four-18x20", 18, 20, _FOUR, known="Gottfried: found (four mirrored 9x10 quadrants)"),
+    Record("four-19x19", 19, 19, _FOUR, known="Gottfried: found (by hand, symmetric quadrants)"),
+    Record("four-21x17", 21, 17, _FOUR, known="Gottfried: found (2007/2009)"),
+    Record("four-21x16-no-I5", 21, 16, _FOUR, ("I5",), known="Gottfried: found"),
+    Record("two-13x14", 13, 14, _TWO, known="Gottfried: found with computer help (2008)"),
+    Record("two-12x15", 12, 15, _TWO, known="Gottfried: found with computer help (2008)"),
+    Record("two-10x18", 10, 18, _TWO, known="Gottfried: found with computer help (2008)"),
+    Record("two-14x14", 14, 14, _TWO, known="Puzzling SE q. 94835: found"),
+    Record("one-13x13", 13, 13, ("blue",), known="feasible (found by the exact search)"),
+    Record("one-12x13", 12, 13, ("blue",), known="open"),
+    Record("one-12x12", 12, 12, ("blue",), known="open: the smallest square if feasible"),
+    Record("one-11x12", 11, 12, ("blue",), known="open"),
+    Record("one-7x18", 7, 18, ("blue",), known="infeasible (the exact search)"),
+)

@@ -105,3 +105,34 @@ def test_three_pieces_at_a_grid_point_are_pairwise_adjacent():
             inside = {a, b, d, e} & cells
             if {a, e} <= cells or {b, d} <= cells:
                 assert len(inside) >= 3
+
+
+def test_record_puzzle_files_match_the_records():
+    """Each shipped puzzles/records/*.toml reads back as its record's problem."""
+    from conftest import PUZZLES
+
+    from solver.formats.puzzle import load_puzzle
+    from solver.records import RECORDS
+
+    names = {p.stem for p in (PUZZLES / "records").glob("*.toml")}
+    assert names == {r.name for r in RECORDS}
+    for record in RECORDS:
+        problem = load_puzzle(PUZZLES / "records" / f"{record.name}.toml")
+        built = record.problem()
+        assert problem.colours == built.colours
+        assert problem.position.board == built.position.board
+        for colour in built.colours:
+            assert problem.position.colour(colour) == built.position.colour(colour)
+        free = problem.position.board.size
+        area = sum(problem.position.colour(c).remaining_squares for c in problem.colours)
+        assert free - area == record.empty
+
+
+def test_record_empty_squares():
+    from solver.records import RECORDS
+
+    empty = {r.name: r.empty for r in RECORDS}
+    assert empty["four-19x19"] == 5 and empty["four-18x20"] == 4 and empty["four-21x17"] == 1
+    assert empty["four-21x16-no-I5"] == 0
+    assert empty["two-13x14"] == 4 and empty["two-12x15"] == 2 and empty["two-10x18"] == 2
+    assert empty["two-14x14"] == 18

@@ -116,7 +116,8 @@ def build(problem: Problem, symmetry: ColourSymmetry | None = None, seed: int = 
     """The search's arrays for a problem, with the symmetric reduction by ``symmetry`` (a
     group from :func:`solver.backends.symmetric.colour_symmetries`) or without one.
 
-    ``seed`` > 0 shuffles the value order within each piece size (largest pieces first).
+    ``seed`` > 0 shuffles the value order within each piece size (largest pieces first)
+    and the order in which ties between equally constrained items are broken.
 
     Raises:
         InputError: the problem is not one the tight search takes (:func:`solve`).
@@ -226,6 +227,7 @@ def build(problem: Problem, symmetry: ColourSymmetry | None = None, seed: int = 
         np.stack([np.nonzero(sq_orb == t)[0] for t in range(m)]).astype(np.int32)
         if m
         else np.zeros((0, g), dtype=np.int32),
+        (rng.permutation(n_items) if seed else np.arange(n_items)).astype(np.int32),
     )
     state = _initial_state(tables, n_items, len(reps), nsq, m, spare // g)
     for r, rep in enumerate(reps):  # pieces a colour does not have are no items

@@ -63,6 +63,7 @@ class Tables:
     start: np.ndarray  # (R,) int32: each representative's start square
     n_orbits: np.ndarray  # (1,) int64: M
     orb_sq: np.ndarray  # (M, G) int32: the squares of each orbit
+    item_order: np.ndarray  # (I,) int32: the items in the order ties are broken
 
 
 @dataclass(frozen=True)
@@ -249,7 +250,7 @@ def _pieces_in_reach(r, m, done, kill, item_ptr, item_idx, opt_sq, mark, stamp):
 
 @njit(cache=True, nogil=True)
 def run(opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr, item_idx, rs_ptr, rs_idx,
-        orb_noempty, sq_orb, king_nb, start, n_orbits, orb_sq,
+        orb_noempty, sq_orb, king_nb, start, n_orbits, orb_sq, item_order,
         kill, live, done, orb_opt, forbid, own, nown, fr_item, fr_pos, fr_opt, mark, reached,
         queue, st,
         budget):  # fmt: skip
@@ -309,7 +310,8 @@ def run(opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr, item_idx, rs_ptr,
                     return FOUND
             best, best_n = -1, 1 << 30
             if ok:
-                for i in range(n_items):
+                for j in range(n_items):
+                    i = item_order[j]
                     if done[i]:
                         continue
                     n = live[i]

@@ -89,6 +89,8 @@ def solver_options(backends: tuple[str, ...], time_help: str):
         "search": "search: Blokus-aware exact search",
         "symmetric": "symmetric: CP-SAT on layouts that a board symmetry maps onto themselves "
         "with the colours permuted (finds layouts only)",
+        "tight": "tight: square-first exact search for tight packings of empty boards "
+        "(place-all), raced against its symmetric reduction where one applies",
         "auto": "auto: the search alone for 2 s, then the search and CP-SAT (and symmetric, "
         "where it applies) side by side; the first proven answer wins",
     }
