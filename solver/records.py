@@ -14,6 +14,24 @@ problems. Facts (each derived from the rules and pinned by ``tests/test_records.
   piece). An off-board square next to the board touches one board square, so it serves at
   most one piece; there are ``2 (R + C)`` of them. An empty square serves at most 4. So
   ``4 E + 2 (R + C) >= 187`` with ``E = R C - 89`` empty squares.
+* Perimeter (:func:`perimeter`): no two pieces of a colour share an edge, so each unit
+  edge of a piece's outline lies between the piece and an empty square or the outside;
+  216 edges over the 21 pieces, at most 4 per empty square and ``2 (R + C)`` along the
+  outside: ``4 E + 2 (R + C) >= 216`` (stronger than the neighbour count).
+* Corner windows (:func:`corners`): look at the 2x2 window around each of the
+  ``(R + 1) (C + 1)`` grid points (squares off the board count as *outside*). In a window,
+  let x be the outline edges among its 4 unit edges, e its empty squares, o its outside
+  squares, and v and w the convex and concave corners of pieces at its point. Every
+  window a colour alone can make satisfies ``x <= e + v + w + o`` (checked case by case:
+  one piece square with three empty ones 2 <= 4; two adjacent squares of one piece
+  2 <= 2; two pieces meeting at the point 4 <= 2 + 2; three squares of one piece 2 <= 2;
+  along the outside, two squares of one piece 2 <= 2, one square 2 <= 4; in a corner 2
+  <= 4). Two diagonal squares of a window in one piece and neither other one: impossible
+  for pieces of at most 5 squares. Summed over all windows: every outline edge is counted
+  at both ends (2 x 216), every square in 4 windows (4 E), the 21 pieces have 113 convex
+  and 29 concave corners, and the outside squares of the windows number
+  ``4 (R + C) + 4``: ``432 <= 4 E + 113 + 29 + 4 (R + C) + 4``. This excludes 11x12, 9x15
+  and 7x19, which the two counts above leave.
 * Block count (:func:`block_extra`): in a partition of the board into 2x2 blocks a colour
   covers at most 2 squares of a block unless one piece covers 3 or 4 of them (3 squares of
   a block share edges; same-colour pieces never do); the extra over 2 is at most 18 over
@@ -56,7 +74,35 @@ def block_extra(shape_name: str) -> int:
     return max(0, most - 2)
 
 
+def perimeter(shape: Shape) -> int:
+    """Number of unit edges on the outline of a shape."""
+    cells = set(shape)
+    return sum((r + dr, c + dc) not in cells for r, c in cells for dr, dc in EDGE_STEPS)
+
+
+def corners(shape: Shape) -> tuple[int, int]:
+    """(convex, concave) corners of a shape: grid points where the 2x2 window holds 1,
+    resp. 3, of its squares. Raises ValueError if a window holds exactly two diagonal
+    squares (no piece of the set does: the window bound relies on it)."""
+    cells = set(shape)
+    convex = concave = 0
+    points = {(r + a, c + b) for r, c in cells for a in (0, 1) for b in (0, 1)}
+    for pr, pc in points:
+        window = [(pr - 1 + a, pc - 1 + b) in cells for a in (0, 1) for b in (0, 1)]
+        k = sum(window)
+        if k == 1:
+            convex += 1
+        elif k == 3:
+            concave += 1
+        elif k == 2 and window[0] == window[3]:
+            raise ValueError("two diagonal squares of a window")
+    return convex, concave
+
+
 NEIGHBOURS_TOTAL = sum(neighbour_squares(p.cells) for p in PIECES.values())  # 187
+PERIMETER_TOTAL = sum(perimeter(p.cells) for p in PIECES.values())  # 216
+CONVEX_TOTAL = sum(corners(p.cells)[0] for p in PIECES.values())  # 113
+CONCAVE_TOTAL = sum(corners(p.cells)[1] for p in PIECES.values())  # 29
 BLOCK_EXTRA_TOTAL = sum(block_extra(n) for n in PIECE_NAMES)  # 18
 
 
@@ -68,6 +114,8 @@ class Bounds:
         rows, cols: the rectangle.
         empty: ``R C - 89``, the empty squares a layout leaves.
         neighbours: ``4 E + 2 (R + C) - 187``: negative means excluded.
+        perimeter: ``4 E + 2 (R + C) - 216``: negative means excluded.
+        windows: ``4 E + 113 + 29 + 4 (R + C) + 4 - 432``: negative means excluded.
         blocks: ``E - (2 F - 18)``: negative means excluded.
         fits: the X (3x3) and the I5 (a side of 5) fit.
     """
@@ -76,13 +124,16 @@ class Bounds:
     cols: int
     empty: int
     neighbours: int
+    perimeter: int
+    windows: int
     blocks: int
     fits: bool
 
     @property
     def possible(self) -> bool:
         """No bound excludes the rectangle."""
-        return self.empty >= 0 and self.neighbours >= 0 and self.blocks >= 0 and self.fits
+        counts = (self.empty, self.neighbours, self.perimeter, self.windows, self.blocks)
+        return min(counts) >= 0 and self.fits
 
 
 def one_colour_bounds(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAMES) -> Bounds:
@@ -92,6 +143,9 @@ def one_colour_bounds(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAME
     empty = rows * cols - sum(PIECES[n].size for n in pieces)
     full_blocks = (rows // 2) * (cols // 2)
     neighbours = sum(neighbour_squares(PIECES[n].cells) for n in pieces)
+    outline = sum(perimeter(PIECES[n].cells) for n in pieces)
+    convex = sum(corners(PIECES[n].cells)[0] for n in pieces)
+    concave = sum(corners(PIECES[n].cells)[1] for n in pieces)
     extra = sum(block_extra(n) for n in pieces)
     fits = all(
         any(
@@ -105,6 +159,8 @@ def one_colour_bounds(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAME
         cols,
         empty,
         4 * empty + 2 * (rows + cols) - neighbours,
+        4 * empty + 2 * (rows + cols) - outline,
+        4 * empty + convex + concave + 4 * (rows + cols) + 4 - 2 * outline,
         empty - (2 * full_blocks - extra),
         fits,
     )

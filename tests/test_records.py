@@ -13,10 +13,15 @@ from solver.pieces import PIECE_NAMES, PIECES
 from solver.placements import empty_board_placements
 from solver.records import (
     BLOCK_EXTRA_TOTAL,
+    CONCAVE_TOTAL,
+    CONVEX_TOTAL,
     NEIGHBOURS_TOTAL,
+    PERIMETER_TOTAL,
     corner_problem,
+    corners,
     one_colour_bounds,
     one_colour_candidates,
+    perimeter,
 )
 from solver.symmetry import board_symmetries
 
@@ -39,7 +44,14 @@ def test_block_extra_total_matches_the_search():
 
 @pytest.mark.parametrize(
     "pieces",
-    [("1", "2", "V3", "O"), ("I3", "T4", "2"), ("V3", "L4", "1", "Z4"), ("O", "P", "1")],
+    [
+        ("1", "2", "V3", "O"),
+        ("I3", "T4", "2"),
+        ("V3", "L4", "1", "Z4"),
+        ("O", "P", "1"),
+        ("X", "1", "2"),
+        ("T4", "V3", "O", "2"),
+    ],
 )
 def test_bounds_never_exclude_a_board_the_search_fills(pieces):
     """Soundness on small cases: whenever a counting bound excludes a board, the exact
@@ -59,21 +71,92 @@ def _others(pieces):
     return tuple(n for n in PIECE_NAMES if n not in pieces)
 
 
+def test_totals():
+    assert (PERIMETER_TOTAL, CONVEX_TOTAL, CONCAVE_TOTAL) == (216, 113, 29)
+    for p in PIECES.values():  # convex minus concave is 4 for a polyomino without holes
+        convex, concave = corners(p.cells)
+        assert convex - concave == 4
+
+
 def test_candidates():
-    """No rectangle under 117 squares; 11x11 excluded (neighbour bound), 13x13 and 12x12
-    left; the 20 candidates of area at most 140."""
+    """The issue's bounds (neighbours, blocks, widths) leave nothing under 117 squares and
+    exclude 11x11; the perimeter and corner-window bounds exclude more; 13 candidates of
+    area at most 140 are left."""
+    issue = [
+        (r, c)
+        for r in range(1, 41)
+        for c in range(r, 140 // r + 1)
+        if (b := one_colour_bounds(r, c)).empty >= 0 and min(b.neighbours, b.blocks) >= 0 and b.fits
+    ]
+    assert min(r * c for r, c in issue) == 117 and (11, 11) not in issue
+    assert len(issue) == 20  # of area at most 140
+    assert one_colour_bounds(11, 11).neighbours < 0
     candidates = one_colour_candidates(169)
-    assert min(r * c for r, c in candidates) == 117
-    assert (11, 11) not in candidates and one_colour_bounds(11, 11).neighbours < 0
     assert (12, 12) in candidates and (13, 13) in candidates
     small = [rc for rc in candidates if rc[0] * rc[1] <= 140]
     assert small == [
-        (3, 39), (3, 40), (3, 41), (5, 25), (3, 42), (7, 18), (3, 43), (5, 26), (3, 44),
-        (11, 12), (7, 19), (3, 45), (5, 27), (9, 15), (8, 17), (3, 46), (6, 23), (4, 35),
-        (5, 28), (7, 20),
+        (3, 41), (3, 42), (3, 43), (5, 26), (3, 44), (3, 45), (5, 27), (8, 17), (3, 46),
+        (6, 23), (4, 35), (5, 28), (7, 20),
     ]  # fmt: skip
+    # the perimeter bound excludes 3x39, 3x40, 5x25 and 7x18 (the search proves 7x18 too)
+    for rc in ((3, 39), (3, 40), (5, 25), (7, 18)):
+        assert one_colour_bounds(*rc).perimeter < 0
+    # the corner-window bound excludes 11x12, 9x15 and 7x19
+    for rc in ((11, 12), (9, 15), (7, 19)):
+        b = one_colour_bounds(*rc)
+        assert b.perimeter >= 0 > b.windows
     # 10x14 (140) passes the neighbour bound but not the block bound
     assert one_colour_bounds(10, 14).neighbours >= 0 > one_colour_bounds(10, 14).blocks
+
+
+WINDOW_CASES = [
+    (6, 6, ("1", "2", "V3", "T4", "X")),
+    (6, 7, ("O", "L4", "Z4", "W", "1")),
+    (7, 7, ("F", "N", "P", "U", "2", "I3")),
+    (5, 8, ("I5", "Y", "L5", "V3", "1")),
+    (7, 6, ("T5", "V5", "Z5", "I4", "O")),
+]
+
+
+@pytest.mark.parametrize("rows,cols,pieces", WINDOW_CASES)
+def test_corner_windows_on_real_layouts(rows, cols, pieces):
+    """The window inequality x <= e + v + w + o holds in every window of real layouts found
+    by the exact search, and the sums over windows are what the bound uses."""
+    result = search.solve(corner_problem(rows, cols, without=_others(pieces)))
+    assert result.status == "solved"
+    owner = {}
+    for k, placement in enumerate(result.layout["blue"]):
+        for s in placement.squares:
+            owner[divmod(s, cols)] = k
+
+    def state(r, c):  # a piece number, "e" empty or "o" outside
+        if not (0 <= r < rows and 0 <= c < cols):
+            return "o"
+        return owner.get((r, c), "e")
+
+    sums = {"x": 0, "e": 0, "o": 0, "vw": 0}
+    for pr, pc in itertools.product(range(rows + 1), range(cols + 1)):
+        tl, tr, bl, br = (
+            state(pr - 1, pc - 1),
+            state(pr - 1, pc),
+            state(pr, pc - 1),
+            state(pr, pc),
+        )
+        window = (tl, tr, bl, br)
+        pairs = ((tl, tr), (bl, br), (tl, bl), (tr, br))
+        x = sum((a != b) and (isinstance(a, int) or isinstance(b, int)) for a, b in pairs)
+        e, o = window.count("e"), window.count("o")
+        pieces_here = [k for k in window if isinstance(k, int)]
+        vw = sum(pieces_here.count(k) in (1, 3) for k in set(pieces_here))
+        assert x <= e + vw + o, (pr, pc, window)
+        for key, value in zip("x e o".split(), (x, e, o)):
+            sums[key] += value
+        sums["vw"] += vw
+    outline = sum(perimeter(PIECES[n].cells) for n in pieces)
+    assert sums["x"] == 2 * outline
+    assert sums["e"] == 4 * (rows * cols - sum(PIECES[n].size for n in pieces))
+    assert sums["o"] == 4 * (rows + cols) + 4
+    assert sums["vw"] == sum(sum(corners(PIECES[n].cells)) for n in pieces)
 
 
 def test_a_mirror_never_cuts_a_piece():
