@@ -32,6 +32,19 @@ problems. Facts (each derived from the rules and pinned by ``tests/test_records.
   and 29 concave corners, and the outside squares of the windows number
   ``4 (R + C) + 4``: ``432 <= 4 E + 113 + 29 + 4 (R + C) + 4``. This excludes 11x12, 9x15
   and 7x19, which the two counts above leave.
+* Window count (:func:`window_counts`): classify the windows exactly. A piece meets
+  ``n_k`` windows in exactly k of its squares (the 21 pieces: n1 = 113, n2 = 74, n3 = 29,
+  n4 = 2; 218 in all). An inner window holds nothing (A), one square of one piece with
+  three empty ones (B), one square each of two pieces on a diagonal and two empty ones
+  (D), or 2, 3 or 4 squares of one piece; a window along a side holds squares of one piece
+  at most (S1: one square, S2: two); a corner window one square (K1) or none. So
+  ``n1 = B + 2D + S1 + K1``, ``n2 = C2 + S2`` and ``A = (R-1)(C-1) - B - D - C2 - n3 - n4
+  >= 0``; with ``D <= (n1 - S1 - K1) / 2`` (B >= 0) this gives
+  ``(R-1)(C-1) - 218 + 113/2 + K1/2 + S2 + S1/2 >= 0``. Along the border (a cycle of
+  ``2(R + C) - 4`` squares) the covered squares form runs of one piece each, at most 5
+  long, separated by empty squares, so ``S2 + S1/2`` = the covered border squares
+  ``<= 5/6`` of the cycle. This excludes 12x12 and 11x13 and every candidate of area at
+  most 140 but 3x44, 3x45, 3x46 and 4x35.
 * Block count (:func:`block_extra`): in a partition of the board into 2x2 blocks a colour
   covers at most 2 squares of a block unless one piece covers 3 or 4 of them (3 squares of
   a block share edges; same-colour pieces never do); the extra over 2 is at most 18 over
@@ -99,6 +112,17 @@ def corners(shape: Shape) -> tuple[int, int]:
     return convex, concave
 
 
+def window_counts(shape: Shape) -> tuple[int, int, int, int]:
+    """(n1, n2, n3, n4): the number of 2x2 windows holding exactly 1, 2, 3, 4 squares of a
+    shape."""
+    cells = set(shape)
+    counts = [0] * 5
+    points = {(r + a, c + b) for r, c in cells for a in (0, 1) for b in (0, 1)}
+    for pr, pc in points:
+        counts[sum((pr - 1 + a, pc - 1 + b) in cells for a in (0, 1) for b in (0, 1))] += 1
+    return counts[1], counts[2], counts[3], counts[4]
+
+
 NEIGHBOURS_TOTAL = sum(neighbour_squares(p.cells) for p in PIECES.values())  # 187
 PERIMETER_TOTAL = sum(perimeter(p.cells) for p in PIECES.values())  # 216
 CONVEX_TOTAL = sum(corners(p.cells)[0] for p in PIECES.values())  # 113
@@ -116,6 +140,8 @@ class Bounds:
         neighbours: ``4 E + 2 (R + C) - 187``: negative means excluded.
         perimeter: ``4 E + 2 (R + C) - 216``: negative means excluded.
         windows: ``4 E + 113 + 29 + 4 (R + C) + 4 - 432``: negative means excluded.
+        border: twice the window count's slack, ``2 (R-1)(C-1) - 2 x 218 + 113 + K1 +
+            2 x (covered border squares at most)``: negative means excluded.
         blocks: ``E - (2 F - 18)``: negative means excluded.
         fits: the X (3x3) and the I5 (a side of 5) fit.
     """
@@ -126,13 +152,21 @@ class Bounds:
     neighbours: int
     perimeter: int
     windows: int
+    border: int
     blocks: int
     fits: bool
 
     @property
     def possible(self) -> bool:
         """No bound excludes the rectangle."""
-        counts = (self.empty, self.neighbours, self.perimeter, self.windows, self.blocks)
+        counts = (
+            self.empty,
+            self.neighbours,
+            self.perimeter,
+            self.windows,
+            self.border,
+            self.blocks,
+        )
         return min(counts) >= 0 and self.fits
 
 
@@ -161,9 +195,24 @@ def one_colour_bounds(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAME
         4 * empty + 2 * (rows + cols) - neighbours,
         4 * empty + 2 * (rows + cols) - outline,
         4 * empty + convex + concave + 4 * (rows + cols) + 4 - 2 * outline,
+        _border_slack(rows, cols, pieces),
         empty - (2 * full_blocks - extra),
         fits,
     )
+
+
+def _border_slack(rows: int, cols: int, pieces: tuple[str, ...]) -> int:
+    """Twice the slack of the window count (module docstring); 0 where it does not apply
+    (a side of 1, or a border cycle a single run could fill)."""
+    cycle = 2 * (rows + cols) - 4
+    run = max((PIECES[n].size for n in pieces), default=0)
+    if min(rows, cols) < 2 or cycle <= run:
+        return 0
+    n = [sum(window_counts(PIECES[p].cells)[k] for p in pieces) for k in range(4)]
+    area = sum(PIECES[p].size for p in pieces)
+    covered = min(run * cycle // (run + 1), area)
+    corners_covered = min(4, len(pieces))
+    return 2 * (rows - 1) * (cols - 1) - 2 * sum(n) + n[0] + corners_covered + 2 * covered
 
 
 def one_colour_candidates(max_area: int) -> list[tuple[int, int]]:

@@ -4,6 +4,7 @@ the rules or the exact search rather than taken on trust."""
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -22,6 +23,7 @@ from solver.records import (
     one_colour_bounds,
     one_colour_candidates,
     perimeter,
+    window_counts,
 )
 from solver.symmetry import board_symmetries
 
@@ -73,6 +75,8 @@ def _others(pieces):
 
 def test_totals():
     assert (PERIMETER_TOTAL, CONVEX_TOTAL, CONCAVE_TOTAL) == (216, 113, 29)
+    totals = [sum(window_counts(p.cells)[k] for p in PIECES.values()) for k in range(4)]
+    assert totals == [113, 74, 29, 2]  # n1 is the convex and n3 the concave corners
     for p in PIECES.values():  # convex minus concave is 4 for a polyomino without holes
         convex, concave = corners(p.cells)
         assert convex - concave == 4
@@ -92,12 +96,13 @@ def test_candidates():
     assert len(issue) == 20  # of area at most 140
     assert one_colour_bounds(11, 11).neighbours < 0
     candidates = one_colour_candidates(169)
-    assert (12, 12) in candidates and (13, 13) in candidates
+    assert (13, 13) in candidates and (12, 13) in candidates
+    # the window count excludes 12x12 (so 13x13 is the smallest square) and 11x13
+    for rc in ((12, 12), (11, 13)):
+        b = one_colour_bounds(*rc)
+        assert min(b.neighbours, b.perimeter, b.windows, b.blocks) >= 0 > b.border
     small = [rc for rc in candidates if rc[0] * rc[1] <= 140]
-    assert small == [
-        (3, 41), (3, 42), (3, 43), (5, 26), (3, 44), (3, 45), (5, 27), (8, 17), (3, 46),
-        (6, 23), (4, 35), (5, 28), (7, 20),
-    ]  # fmt: skip
+    assert small == [(3, 44), (3, 45), (3, 46), (4, 35)]
     # the perimeter bound excludes 3x39, 3x40, 5x25 and 7x18 (the search proves 7x18 too)
     for rc in ((3, 39), (3, 40), (5, 25), (7, 18)):
         assert one_colour_bounds(*rc).perimeter < 0
@@ -107,6 +112,28 @@ def test_candidates():
         assert b.perimeter >= 0 > b.windows
     # 10x14 (140) passes the neighbour bound but not the block bound
     assert one_colour_bounds(10, 14).neighbours >= 0 > one_colour_bounds(10, 14).blocks
+
+
+def _border_only_cases(n, seed):
+    """n random (rows, cols, pieces) that only the window count excludes."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        pieces = tuple(sorted(rng.sample(PIECE_NAMES, rng.randint(3, 7)), key=PIECE_NAMES.index))
+        rows = rng.randint(3, 7)
+        cols = rng.randint(rows, 8)
+        b = one_colour_bounds(rows, cols, pieces)
+        others = (b.empty, b.neighbours, b.perimeter, b.windows, b.blocks)
+        if b.fits and min(others) >= 0 > b.border:
+            out.append((rows, cols, pieces))
+    return out
+
+
+@pytest.mark.parametrize("rows,cols,pieces", _border_only_cases(40, seed=7))
+def test_window_count_agrees_with_the_search(rows, cols, pieces):
+    """Boards only the window count excludes: the exact search proves each infeasible."""
+    result = search.solve(corner_problem(rows, cols, without=_others(pieces)))
+    assert result.status == "infeasible"
 
 
 WINDOW_CASES = [
@@ -135,6 +162,7 @@ def test_corner_windows_on_real_layouts(rows, cols, pieces):
         return owner.get((r, c), "e")
 
     sums = {"x": 0, "e": 0, "o": 0, "vw": 0}
+    classes = dict.fromkeys(("A", "B", "D", "C2", "S1", "S2", "K1"), 0)
     for pr, pc in itertools.product(range(rows + 1), range(cols + 1)):
         tl, tr, bl, br = (
             state(pr - 1, pc - 1),
@@ -152,11 +180,39 @@ def test_corner_windows_on_real_layouts(rows, cols, pieces):
         for key, value in zip("x e o".split(), (x, e, o)):
             sums[key] += value
         sums["vw"] += vw
+        side = o == 2
+        if o == 0 and not pieces_here:
+            classes["A"] += 1
+        elif o == 0 and len(pieces_here) == 1:
+            classes["B"] += 1
+        elif o == 0 and len(pieces_here) == 2 and len(set(pieces_here)) == 2:
+            classes["D"] += 1
+            assert e == 2
+        elif o == 0 and len(pieces_here) == 2:
+            classes["C2"] += 1
+        elif side and len(pieces_here) == 1:
+            classes["S1"] += 1
+        elif side and len(pieces_here) == 2:
+            assert len(set(pieces_here)) == 1
+            classes["S2"] += 1
+        elif o == 3 and pieces_here:
+            classes["K1"] += 1
     outline = sum(perimeter(PIECES[n].cells) for n in pieces)
     assert sums["x"] == 2 * outline
     assert sums["e"] == 4 * (rows * cols - sum(PIECES[n].size for n in pieces))
     assert sums["o"] == 4 * (rows + cols) + 4
     assert sums["vw"] == sum(sum(corners(PIECES[n].cells)) for n in pieces)
+    # the window count's identities
+    n1, n2, n3, n4 = (sum(window_counts(PIECES[p].cells)[k] for p in pieces) for k in range(4))
+    assert n1 == classes["B"] + 2 * classes["D"] + classes["S1"] + classes["K1"]
+    assert n2 == classes["C2"] + classes["S2"]
+    inner = (rows - 1) * (cols - 1)
+    assert classes["A"] == inner - classes["B"] - classes["D"] - classes["C2"] - n3 - n4
+    border = [
+        (r, c) for r in range(rows) for c in range(cols) if r in (0, rows - 1) or c in (0, cols - 1)
+    ]
+    covered = sum((r, c) in owner for r, c in border)
+    assert 2 * classes["S2"] + classes["S1"] == 2 * covered
 
 
 def test_a_mirror_never_cuts_a_piece():
