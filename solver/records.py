@@ -58,8 +58,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from solver.board import Board
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES, Shape
+from solver.placements import empty_board_placements
 from solver.position import ColourState, Position, sorted_pieces
 from solver.problem import Problem
 
@@ -201,6 +204,39 @@ def one_colour_bounds(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAME
     )
 
 
+def border_squares_most(rows: int, cols: int, pieces: tuple[str, ...]) -> int:
+    """At most how many border squares of a rows x cols board the pieces cover.
+
+    Two bounds, the smaller wins. (a) Each piece's most border squares over its placements
+    that cover no corner square, plus the 4 largest gains a piece makes by covering a
+    corner (at most 4 pieces cover one). (b) The same with "touches the left or right
+    column" for "covers a corner": along a column of R squares the covered squares form
+    runs of one piece each, separated by empty squares, so at most ceil(R/2) pieces touch
+    it (with rows <= cols this is the short side)."""
+    if rows > cols:
+        rows, cols = cols, rows
+    table = empty_board_placements(rows, cols)
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    on_border = np.append((r == 0) | (r == rows - 1) | (c == 0) | (c == cols - 1), False)
+    corner = np.append(((r == 0) | (r == rows - 1)) & ((c == 0) | (c == cols - 1)), False)
+    short = np.append((c == 0) | (c == cols - 1), False)
+    border = on_border[table.squares].sum(axis=1)
+    best = []
+    for special, allowed in ((corner, 4), (short, 2 * ((rows + 1) // 2))):
+        touches = special[table.squares].any(axis=1)
+        plain, gains = 0, []
+        for name in pieces:
+            rows_of = table.piece == PIECES[name].index
+            if not rows_of.any():
+                continue
+            inner = rows_of & ~touches
+            best_plain = int(border[inner].max()) if inner.any() else 0
+            plain += best_plain
+            gains.append(int(border[rows_of].max()) - best_plain)
+        best.append(plain + sum(sorted(gains)[-allowed:]))
+    return min(best)
+
+
 def _border_slack(rows: int, cols: int, pieces: tuple[str, ...]) -> int:
     """Twice the slack of the window count (module docstring); 0 where it does not apply
     (a side of 1, or a border cycle a single run could fill)."""
@@ -209,8 +245,7 @@ def _border_slack(rows: int, cols: int, pieces: tuple[str, ...]) -> int:
     if min(rows, cols) < 2 or cycle <= run:
         return 0
     n = [sum(window_counts(PIECES[p].cells)[k] for p in pieces) for k in range(4)]
-    area = sum(PIECES[p].size for p in pieces)
-    covered = min(run * cycle // (run + 1), area)
+    covered = min(run * cycle // (run + 1), border_squares_most(rows, cols, pieces))
     corners_covered = min(4, len(pieces))
     return 2 * (rows - 1) * (cols - 1) - 2 * sum(n) + n[0] + corners_covered + 2 * covered
 

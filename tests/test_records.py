@@ -18,6 +18,7 @@ from solver.records import (
     CONVEX_TOTAL,
     NEIGHBOURS_TOTAL,
     PERIMETER_TOTAL,
+    border_squares_most,
     corner_problem,
     corners,
     one_colour_bounds,
@@ -93,6 +94,7 @@ def test_candidates():
         if (b := one_colour_bounds(r, c)).empty >= 0 and min(b.neighbours, b.blocks) >= 0 and b.fits
     ]
     assert min(r * c for r, c in issue) == 117 and (11, 11) not in issue
+    assert (3, 44) in issue and (12, 12) not in [rc for rc in one_colour_candidates(169)]
     assert len(issue) == 20  # of area at most 140
     assert one_colour_bounds(11, 11).neighbours < 0
     candidates = one_colour_candidates(169)
@@ -102,7 +104,10 @@ def test_candidates():
         b = one_colour_bounds(*rc)
         assert min(b.neighbours, b.perimeter, b.windows, b.blocks) >= 0 > b.border
     small = [rc for rc in candidates if rc[0] * rc[1] <= 140]
-    assert small == [(3, 44), (3, 45), (3, 46), (4, 35)]
+    assert small == [(4, 35)]
+    # 3x44 .. 3x47: at most 69 of the 89 squares can lie on a 3-row strip's border
+    assert border_squares_most(3, 44, PIECE_NAMES) == 69
+    assert all(one_colour_bounds(3, c).border < 0 for c in (44, 45, 46))
     # the perimeter bound excludes 3x39, 3x40, 5x25 and 7x18 (the search proves 7x18 too)
     for rc in ((3, 39), (3, 40), (5, 25), (7, 18)):
         assert one_colour_bounds(*rc).perimeter < 0
