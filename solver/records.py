@@ -42,9 +42,9 @@ problems. Facts (each derived from the rules and pinned by ``tests/test_records.
   >= 0``; with ``D <= (n1 - S1 - K1) / 2`` (B >= 0) this gives
   ``(R-1)(C-1) - 218 + 113/2 + K1/2 + S2 + S1/2 >= 0``. Along the border (a cycle of
   ``2(R + C) - 4`` squares) the covered squares form runs of one piece each, at most 5
-  long, separated by empty squares, so ``S2 + S1/2`` = the covered border squares
-  ``<= 5/6`` of the cycle. This excludes 12x12 and 11x13 and every candidate of area at
-  most 140 but 3x44, 3x45, 3x46 and 4x35.
+  long, separated by empty squares, so ``S2 + S1/2`` = the covered border squares, which
+  :func:`border_most` bounds together with ``K1``. This excludes 12x12 and 11x13 and
+  every rectangle of area at most 140.
 * Block count (:func:`block_extra`): in a partition of the board into 2x2 blocks a colour
   covers at most 2 squares of a block unless one piece covers 3 or 4 of them (3 squares of
   a block share edges; same-colour pieces never do); the extra over 2 is at most 18 over
@@ -57,6 +57,7 @@ problems. Facts (each derived from the rules and pinned by ``tests/test_records.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -155,22 +156,20 @@ class Bounds:
     neighbours: int
     perimeter: int
     windows: int
-    border: int
     blocks: int
     fits: bool
+    pieces: tuple[str, ...] = PIECE_NAMES
+
+    @cached_property
+    def border(self) -> int:
+        """Twice the window count's slack (negative means excluded); computed on demand."""
+        return _border_slack(self.rows, self.cols, self.pieces)
 
     @property
     def possible(self) -> bool:
         """No bound excludes the rectangle."""
-        counts = (
-            self.empty,
-            self.neighbours,
-            self.perimeter,
-            self.windows,
-            self.border,
-            self.blocks,
-        )
-        return min(counts) >= 0 and self.fits
+        counts = (self.empty, self.neighbours, self.perimeter, self.windows, self.blocks)
+        return min(counts) >= 0 and self.fits and self.border >= 0
 
 
 def one_colour_bounds(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAMES) -> Bounds:
@@ -198,43 +197,51 @@ def one_colour_bounds(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAME
         4 * empty + 2 * (rows + cols) - neighbours,
         4 * empty + 2 * (rows + cols) - outline,
         4 * empty + convex + concave + 4 * (rows + cols) + 4 - 2 * outline,
-        _border_slack(rows, cols, pieces),
         empty - (2 * full_blocks - extra),
         fits,
+        tuple(pieces),
     )
 
 
-def border_squares_most(rows: int, cols: int, pieces: tuple[str, ...]) -> int:
-    """At most how many border squares of a rows x cols board the pieces cover.
-
-    Two bounds, the smaller wins. (a) Each piece's most border squares over its placements
-    that cover no corner square, plus the 4 largest gains a piece makes by covering a
-    corner (at most 4 pieces cover one). (b) The same with "touches the left or right
-    column" for "covers a corner": along a column of R squares the covered squares form
-    runs of one piece each, separated by empty squares, so at most ceil(R/2) pieces touch
-    it (with rows <= cols this is the short side)."""
+def border_most(rows: int, cols: int, pieces: tuple[str, ...]) -> int:
+    """The most ``2 x (covered border squares) + (covered corner squares)`` a layout can
+    have, by dynamic programming over the pieces. Each piece covers ``b`` border squares
+    and ``j`` corners and touches the short sides or not, as one of its placements does;
+    along the border cycle (``2 (R + C) - 4`` squares) its squares form at least one run
+    followed by an empty square, so ``sum (b + 1) <= cycle`` over the pieces that touch the
+    border; ``sum j <= 4``; and at most ``ceil(R/2)`` pieces touch each short side (runs
+    along a side of R squares are separated by empty squares)."""
     if rows > cols:
         rows, cols = cols, rows
     table = empty_board_placements(rows, cols)
     r, c = np.divmod(np.arange(rows * cols), cols)
-    on_border = np.append((r == 0) | (r == rows - 1) | (c == 0) | (c == cols - 1), False)
-    corner = np.append(((r == 0) | (r == rows - 1)) & ((c == 0) | (c == cols - 1)), False)
-    short = np.append((c == 0) | (c == cols - 1), False)
+    pad = [False]
+    on_border = np.append((r == 0) | (r == rows - 1) | (c == 0) | (c == cols - 1), pad)
+    corner = np.append(((r == 0) | (r == rows - 1)) & ((c == 0) | (c == cols - 1)), pad)
+    short = np.append((c == 0) | (c == cols - 1), pad)
     border = on_border[table.squares].sum(axis=1)
-    best = []
-    for special, allowed in ((corner, 4), (short, 2 * ((rows + 1) // 2))):
-        touches = special[table.squares].any(axis=1)
-        plain, gains = 0, []
-        for name in pieces:
-            rows_of = table.piece == PIECES[name].index
-            if not rows_of.any():
+    corners_hit = corner[table.squares].sum(axis=1)
+    short_hit = short[table.squares].any(axis=1).astype(int)
+    cycle = 2 * (rows + cols) - 4
+    sides = 2 * ((rows + 1) // 2)
+    low = -(1 << 40)
+    best = np.full((cycle + 1, 5, sides + 1), low, dtype=np.int64)  # cost, corners, short
+    best[0, 0, 0] = 0
+    for name in pieces:
+        mine = (table.piece == PIECES[name].index) & (border > 0)
+        options = {
+            (int(b), int(j), int(t))
+            for b, j, t in zip(border[mine], corners_hit[mine], short_hit[mine])
+        }
+        new = best.copy()
+        for b, j, t in options:
+            if b + 1 > cycle or j > 4 or t > sides:
                 continue
-            inner = rows_of & ~touches
-            best_plain = int(border[inner].max()) if inner.any() else 0
-            plain += best_plain
-            gains.append(int(border[rows_of].max()) - best_plain)
-        best.append(plain + sum(sorted(gains)[-allowed:]))
-    return min(best)
+            shifted = best[: cycle + 1 - (b + 1), : 5 - j, : sides + 1 - t] + 2 * b + j
+            target = new[b + 1 :, j:, t:]
+            np.maximum(target, shifted, out=target)
+        best = new
+    return int(best.max())
 
 
 def _border_slack(rows: int, cols: int, pieces: tuple[str, ...]) -> int:
@@ -245,9 +252,7 @@ def _border_slack(rows: int, cols: int, pieces: tuple[str, ...]) -> int:
     if min(rows, cols) < 2 or cycle <= run:
         return 0
     n = [sum(window_counts(PIECES[p].cells)[k] for p in pieces) for k in range(4)]
-    covered = min(run * cycle // (run + 1), border_squares_most(rows, cols, pieces))
-    corners_covered = min(4, len(pieces))
-    return 2 * (rows - 1) * (cols - 1) - 2 * sum(n) + n[0] + corners_covered + 2 * covered
+    return 2 * (rows - 1) * (cols - 1) - 2 * sum(n) + n[0] + border_most(rows, cols, pieces)
 
 
 def one_colour_candidates(max_area: int) -> list[tuple[int, int]]:

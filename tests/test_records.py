@@ -18,7 +18,7 @@ from solver.records import (
     CONVEX_TOTAL,
     NEIGHBOURS_TOTAL,
     PERIMETER_TOTAL,
-    border_squares_most,
+    border_most,
     corner_problem,
     corners,
     one_colour_bounds,
@@ -104,10 +104,9 @@ def test_candidates():
         b = one_colour_bounds(*rc)
         assert min(b.neighbours, b.perimeter, b.windows, b.blocks) >= 0 > b.border
     small = [rc for rc in candidates if rc[0] * rc[1] <= 140]
-    assert small == [(4, 35)]
-    # 3x44 .. 3x47: at most 69 of the 89 squares can lie on a 3-row strip's border
-    assert border_squares_most(3, 44, PIECE_NAMES) == 69
-    assert all(one_colour_bounds(3, c).border < 0 for c in (44, 45, 46))
+    assert small == []  # no rectangle of area at most 140
+    assert min(r * c for r, c in candidates) == 141  # 3x47
+    assert all(one_colour_bounds(*rc).border < 0 for rc in ((3, 44), (3, 46), (4, 35)))
     # the perimeter bound excludes 3x39, 3x40, 5x25 and 7x18 (the search proves 7x18 too)
     for rc in ((3, 39), (3, 40), (5, 25), (7, 18)):
         assert one_colour_bounds(*rc).perimeter < 0
@@ -134,7 +133,7 @@ def _border_only_cases(n, seed):
     return out
 
 
-@pytest.mark.parametrize("rows,cols,pieces", _border_only_cases(40, seed=7))
+@pytest.mark.parametrize("rows,cols,pieces", _border_only_cases(60, seed=7))
 def test_window_count_agrees_with_the_search(rows, cols, pieces):
     """Boards only the window count excludes: the exact search proves each infeasible."""
     result = search.solve(corner_problem(rows, cols, without=_others(pieces)))
@@ -218,6 +217,7 @@ def test_corner_windows_on_real_layouts(rows, cols, pieces):
     ]
     covered = sum((r, c) in owner for r, c in border)
     assert 2 * classes["S2"] + classes["S1"] == 2 * covered
+    assert 2 * covered + classes["K1"] <= border_most(rows, cols, pieces)
 
 
 def test_a_mirror_never_cuts_a_piece():
