@@ -68,9 +68,10 @@ def test_cases_include_both_answers():
         (5, 6, ("blue", "red"), ("1", "2", "V3"), "half turn"),
     ],
 )
-def test_symmetric_layouts(rows, cols, colours, pieces, symmetry):
+@pytest.mark.parametrize("scan", [False, True])
+def test_symmetric_layouts(rows, cols, colours, pieces, symmetry, scan):
     problem = corner_problem(rows, cols, colours, without=only(*pieces))
-    result = tight.solve_symmetric(problem)
+    result = tight.solve_symmetric(problem, scan=scan)
     assert result.status == "solved" and result.stats["symmetry"] == symmetry
     checked = checked_result(problem, result, "tight", 0.0)
     assert checked.report is not None
@@ -103,9 +104,10 @@ def test_no_symmetric_layout_is_unknown_not_infeasible():
     symmetric under the half turn; the exhausted symmetric search says "unknown"."""
     problem = corner_problem(4, 4, ("blue", "red"), without=only("V3", "L4"))
     assert search.solve(problem).status == "solved"
-    result = tight.solve_symmetric(problem)
-    assert result.status == "unknown"
-    assert "symmetric" in result.stats["unknown_reason"]
+    for scan in (False, True):
+        result = tight.solve_symmetric(problem, scan=scan)
+        assert result.status == "unknown"
+        assert "symmetric" in result.stats["unknown_reason"]
     assert solve(problem, SolveOptions(backend="tight")).status == "solved"
 
 

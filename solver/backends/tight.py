@@ -112,12 +112,16 @@ def _check_problem(problem: Problem) -> None:
             raise InputError(f"colour {colour} has no start square", path=problem.name or None)
 
 
-def build(problem: Problem, symmetry: ColourSymmetry | None = None, seed: int = 0) -> TightSearch:
+def build(
+    problem: Problem, symmetry: ColourSymmetry | None = None, seed: int = 0, scan: bool = False
+) -> TightSearch:
     """The search's arrays for a problem, with the symmetric reduction by ``symmetry`` (a
     group from :func:`solver.backends.symmetric.colour_symmetries`) or without one.
 
     ``seed`` > 0 shuffles the value order within each piece size (largest pieces first)
-    and the order in which ties between equally constrained items are broken.
+    and the order in which ties between equally constrained items are broken. ``scan``:
+    branch on a forced or dead item if there is one, else on the first uncovered orbit in
+    row-major order of its first square (instead of the item with the fewest choices).
 
     Raises:
         InputError: the problem is not one the tight search takes (:func:`solve`).
@@ -227,7 +231,8 @@ def build(problem: Problem, symmetry: ColourSymmetry | None = None, seed: int = 
         np.stack([np.nonzero(sq_orb == t)[0] for t in range(m)]).astype(np.int32)
         if m
         else np.zeros((0, g), dtype=np.int32),
-        (rng.permutation(n_items) if seed else np.arange(n_items)).astype(np.int32),
+        (rng.permutation(n_items) if seed and not scan else np.arange(n_items)).astype(np.int32),
+        np.array([core.BRANCH_SCAN if scan else core.BRANCH_FEWEST], dtype=np.int64),
     )
     state = _initial_state(tables, n_items, len(reps), nsq, m, spare // g)
     for r, rep in enumerate(reps):  # pieces a colour does not have are no items
@@ -322,6 +327,7 @@ def solve_symmetric(
     options: SolveOptions = SolveOptions(),
     cancel: Cancel | None = None,
     symmetry: ColourSymmetry | None = None,
+    scan: bool = False,
 ) -> BackendResult:
     """The square-first search on the symmetric reduction by ``symmetry`` (default: the
     best of :func:`colour_symmetries`): "solved" or "unknown", never "infeasible".
@@ -338,7 +344,7 @@ def solve_symmetric(
                 path=problem.name or None,
             )
         symmetry = found[0]
-    search = build(problem, symmetry, options.seed)
+    search = build(problem, symmetry, options.seed, scan)
     code = core.DONE if search.infeasible else run(search, options.time_limit, cancel, started)
     return _result(search, code, time.perf_counter() - started, proves=False)
 

@@ -39,6 +39,10 @@ PAUSE = 3  # node budget used up: call run() again
 S_DEPTH, S_NODES, S_EMPTY, S_UNCOV, S_STARTED = range(5)
 N_SCALARS = 5
 
+# how the item to branch on is chosen
+BRANCH_FEWEST = 0  # the item with the fewest choices (Knuth's MRV)
+BRANCH_SCAN = 1  # an item with at most one choice if any, else the first uncovered orbit
+
 UNCOVERED = -1
 EMPTY = -2
 
@@ -64,6 +68,7 @@ class Tables:
     n_orbits: np.ndarray  # (1,) int64: M
     orb_sq: np.ndarray  # (M, G) int32: the squares of each orbit
     item_order: np.ndarray  # (I,) int32: the items in the order ties are broken
+    branch: np.ndarray  # (1,) int64: BRANCH_FEWEST or BRANCH_SCAN
 
 
 @dataclass(frozen=True)
@@ -250,7 +255,7 @@ def _pieces_in_reach(r, m, done, kill, item_ptr, item_idx, opt_sq, mark, stamp):
 
 @njit(cache=True, nogil=True)
 def run(opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr, item_idx, rs_ptr, rs_idx,
-        orb_noempty, sq_orb, king_nb, start, n_orbits, orb_sq, item_order,
+        orb_noempty, sq_orb, king_nb, start, n_orbits, orb_sq, item_order, branch,
         kill, live, done, orb_opt, forbid, own, nown, fr_item, fr_pos, fr_opt, mark, reached,
         queue, st,
         budget):  # fmt: skip
@@ -323,6 +328,12 @@ def run(opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr, item_idx, rs_ptr,
                             break
                 if best < 0 or best_n == 0:
                     ok = False
+                elif best_n > 1 and branch[0] == BRANCH_SCAN:
+                    for j in range(n_items):
+                        i = item_order[j]
+                        if i < m and done[i] == 0:
+                            best = i
+                            break
             if ok:
                 fr_item[d] = best
                 fr_pos[d] = item_ptr[best] - 1
