@@ -85,9 +85,10 @@ def record(args) -> int:
     problem = load_puzzle(ROOT / "puzzles" / "records" / f"{args.name}.toml")
     options = SolveOptions(time_limit=args.time_limit, seed=args.seed, workers=1)
     started = time.perf_counter()
-    if args.engine in ("tight-symmetric", "tight-symmetric-scan"):
+    if args.engine.startswith("tight-symmetric"):
         scan = args.engine.endswith("scan")
-        raw: BackendResult = tight.solve_symmetric(problem, options, scan=scan)
+        attach = args.engine.endswith("attach")
+        raw: BackendResult = tight.solve_symmetric(problem, options, scan=scan, attach=attach)
         result = checked_result(problem, raw, "tight", started)
     elif args.engine == "tight-complete":
         result = checked_result(problem, tight.solve_complete(problem, options), "tight", started)

@@ -45,6 +45,10 @@ def test_verdict_agrees_with_the_search(rows, cols, colours, pieces):
     got = solve(problem, SolveOptions(backend="tight"))  # a layout is checked here
     assert got.status == expected
     assert tight.solve_complete(problem).status == expected
+    attach = tight.solve_complete(problem, attach=True)
+    assert attach.status == expected
+    if attach.layout is not None:
+        checked_result(problem, attach, "tight", 0.0)
 
 
 def test_cases_include_both_answers():
@@ -68,10 +72,10 @@ def test_cases_include_both_answers():
         (5, 6, ("blue", "red"), ("1", "2", "V3"), "half turn"),
     ],
 )
-@pytest.mark.parametrize("scan", [False, True])
-def test_symmetric_layouts(rows, cols, colours, pieces, symmetry, scan):
+@pytest.mark.parametrize("branch", ["fewest", "scan", "attach"])
+def test_symmetric_layouts(rows, cols, colours, pieces, symmetry, branch):
     problem = corner_problem(rows, cols, colours, without=only(*pieces))
-    result = tight.solve_symmetric(problem, scan=scan)
+    result = tight.solve_symmetric(problem, scan=branch == "scan", attach=branch == "attach")
     assert result.status == "solved" and result.stats["symmetry"] == symmetry
     checked = checked_result(problem, result, "tight", 0.0)
     assert checked.report is not None
@@ -104,8 +108,8 @@ def test_no_symmetric_layout_is_unknown_not_infeasible():
     symmetric under the half turn; the exhausted symmetric search says "unknown"."""
     problem = corner_problem(4, 4, ("blue", "red"), without=only("V3", "L4"))
     assert search.solve(problem).status == "solved"
-    for scan in (False, True):
-        result = tight.solve_symmetric(problem, scan=scan)
+    for scan, attach in ((False, False), (True, False), (False, True)):
+        result = tight.solve_symmetric(problem, scan=scan, attach=attach)
         assert result.status == "unknown"
         assert "symmetric" in result.stats["unknown_reason"]
     assert solve(problem, SolveOptions(backend="tight")).status == "solved"

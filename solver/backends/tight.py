@@ -113,7 +113,11 @@ def _check_problem(problem: Problem) -> None:
 
 
 def build(
-    problem: Problem, symmetry: ColourSymmetry | None = None, seed: int = 0, scan: bool = False
+    problem: Problem,
+    symmetry: ColourSymmetry | None = None,
+    seed: int = 0,
+    scan: bool = False,
+    attach: bool = False,
 ) -> TightSearch:
     """The search's arrays for a problem, with the symmetric reduction by ``symmetry`` (a
     group from :func:`solver.backends.symmetric.colour_symmetries`) or without one.
@@ -122,6 +126,10 @@ def build(
     and the order in which ties between equally constrained items are broken. ``scan``:
     branch on a forced or dead item if there is one, else on the first uncovered orbit in
     row-major order of its first square (instead of the item with the fewest choices).
+    ``attach``: grow each colour from its start as the Blokus-aware search does (branch on
+    the attach square with the fewest live options: each of them, then "never covered by
+    that colour"), every item with no choice left still pruning; once every piece is
+    placed, the empty orbits by fewest choices.
 
     Raises:
         InputError: the problem is not one the tight search takes (:func:`solve`).
@@ -232,7 +240,7 @@ def build(
         if m
         else np.zeros((0, g), dtype=np.int32),
         (rng.permutation(n_items) if seed and not scan else np.arange(n_items)).astype(np.int32),
-        np.array([core.BRANCH_SCAN if scan else core.BRANCH_FEWEST], dtype=np.int64),
+        np.array([_branch(scan, attach)], dtype=np.int64),
     )
     state = _initial_state(tables, n_items, len(reps), nsq, m, spare // g)
     for r, rep in enumerate(reps):  # pieces a colour does not have are no items
@@ -241,6 +249,12 @@ def build(
             state.done[m + r * NPIECES + k] = k not in has
     stats.update(options=n_opt, orbits=m, empty_orbits=spare // g)
     return TightSearch(tables, state, reps, elements, cycles, placements, pieces, False, stats)
+
+
+def _branch(scan: bool, attach: bool) -> int:
+    if attach:
+        return core.BRANCH_ATTACH
+    return core.BRANCH_SCAN if scan else core.BRANCH_FEWEST
 
 
 def _csr(keys: np.ndarray, values: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
@@ -255,7 +269,7 @@ def _initial_state(
     tables: core.Tables, n_items: int, n_reps: int, nsq: int, m: int, empty_orbits: int
 ) -> core.State:
     live = np.diff(tables.item_ptr).astype(np.int32)
-    depth = n_items + 1
+    depth = n_items + n_reps * nsq + 1  # exclusions of attach squares are frames too
     st = np.zeros(core.N_SCALARS, dtype=np.int64)
     st[core.S_EMPTY] = empty_orbits
     st[core.S_UNCOV] = m
@@ -312,12 +326,15 @@ def _result(search: TightSearch, code: int, seconds: float, proves: bool) -> Bac
 
 
 def solve_complete(
-    problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
+    problem: Problem,
+    options: SolveOptions = SolveOptions(),
+    cancel: Cancel | None = None,
+    attach: bool = False,
 ) -> BackendResult:
     """The complete square-first search, no symmetry: "solved", "infeasible" (the tree was
-    exhausted) or "unknown" (time limit)."""
+    exhausted) or "unknown" (time limit). ``attach``: branch as :func:`build` says."""
     started = time.perf_counter()
-    search = build(problem, None, options.seed)
+    search = build(problem, None, options.seed, attach=attach)
     code = core.DONE if search.infeasible else run(search, options.time_limit, cancel, started)
     return _result(search, code, time.perf_counter() - started, proves=True)
 
@@ -328,6 +345,7 @@ def solve_symmetric(
     cancel: Cancel | None = None,
     symmetry: ColourSymmetry | None = None,
     scan: bool = False,
+    attach: bool = False,
 ) -> BackendResult:
     """The square-first search on the symmetric reduction by ``symmetry`` (default: the
     best of :func:`colour_symmetries`): "solved" or "unknown", never "infeasible".
@@ -344,7 +362,7 @@ def solve_symmetric(
                 path=problem.name or None,
             )
         symmetry = found[0]
-    search = build(problem, symmetry, options.seed, scan)
+    search = build(problem, symmetry, options.seed, scan, attach)
     code = core.DONE if search.infeasible else run(search, options.time_limit, cancel, started)
     return _result(search, code, time.perf_counter() - started, proves=False)
 

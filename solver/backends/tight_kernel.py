@@ -42,9 +42,11 @@ N_SCALARS = 5
 # how the item to branch on is chosen
 BRANCH_FEWEST = 0  # the item with the fewest choices (Knuth's MRV)
 BRANCH_SCAN = 1  # an item with at most one choice if any, else the first uncovered orbit
+BRANCH_ATTACH = 2  # grow each colour from its start: an attach square, or "never covered"
 
 UNCOVERED = -1
 EMPTY = -2
+EXCLUDED = -3  # the choice "colour r never covers attach square x"
 
 
 @dataclass(frozen=True)
@@ -254,6 +256,75 @@ def _pieces_in_reach(r, m, done, kill, item_ptr, item_idx, opt_sq, mark, stamp):
 
 
 @njit(cache=True, nogil=True)
+def _forbid(r, x, sign, forbid, rs_ptr, rs_idx, kill, live, opt_orb, opt_pitem):
+    """One more (sign 1) or one less (sign -1) reason for r not to cover x."""
+    key = r * forbid.shape[1] + x
+    if sign > 0:
+        forbid[r, x] += 1
+        if forbid[r, x] == 1:
+            for j in range(rs_ptr[key], rs_ptr[key + 1]):
+                _kill(rs_idx[j], kill, live, opt_orb, opt_pitem)
+    else:
+        forbid[r, x] -= 1
+        if forbid[r, x] == 0:
+            for j in range(rs_ptr[key], rs_ptr[key + 1]):
+                _unkill(rs_idx[j], kill, live, opt_orb, opt_pitem)
+
+
+@njit(cache=True, nogil=True)
+def _attach_square(m, done, kill, forbid, own, nown, sq_orb, orb_opt, king_nb, start, rs_ptr,
+                   rs_idx):  # fmt: skip
+    """BRANCH_ATTACH: the attach square (key r * N + x) with the fewest live options of its
+    colour r covering it, over the colours with pieces left; -1 if no colour has pieces
+    left, -2 if one has but no attach square. An attach square of r: uncovered, allowed for
+    r, and sharing a corner with r (its start square while r has no square)."""
+    n_reps, nsq = own.shape
+    best_key, best_n = -1, 1 << 30
+    for r in range(n_reps):
+        left = False
+        for k in range(21):
+            if done[m + r * 21 + k] == 0:
+                left = True
+                break
+        if not left:
+            continue
+        found = False
+        for x in range(nsq):
+            if nown[r] == 0:
+                if x != start[r]:
+                    continue
+            else:
+                if own[r, x] or forbid[r, x] > 0:
+                    continue
+                t = sq_orb[x]
+                if t < 0 or orb_opt[t] != UNCOVERED:
+                    continue
+                touch = False
+                for k in range(8):
+                    nb = king_nb[x, k]
+                    if nb < 0:
+                        break
+                    if own[r, nb]:
+                        touch = True
+                        break
+                if not touch:
+                    continue
+            found = True
+            key = r * nsq + x
+            n = 0
+            for j in range(rs_ptr[key], rs_ptr[key + 1]):
+                if kill[rs_idx[j]] == 0:
+                    n += 1
+                    if n >= best_n:
+                        break
+            if n < best_n:
+                best_key, best_n = key, n
+        if not found:
+            return -2
+    return best_key
+
+
+@njit(cache=True, nogil=True)
 def run(opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr, item_idx, rs_ptr, rs_idx,
         orb_noempty, sq_orb, king_nb, start, n_orbits, orb_sq, item_order, branch,
         kill, live, done, orb_opt, forbid, own, nown, fr_item, fr_pos, fr_opt, mark, reached,
@@ -334,9 +405,19 @@ def run(opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr, item_idx, rs_ptr,
                         if i < m and done[i] == 0:
                             best = i
                             break
+                elif branch[0] == BRANCH_ATTACH:
+                    key = _attach_square(m, done, kill, forbid, own, nown, sq_orb, orb_opt,
+                                         king_nb, start, rs_ptr, rs_idx)  # fmt: skip
+                    if key == -2:
+                        ok = False  # a colour with pieces left and nowhere to attach them
+                    elif key >= 0:
+                        best = -1 - key  # an attach frame: fr_item < 0
             if ok:
                 fr_item[d] = best
-                fr_pos[d] = item_ptr[best] - 1
+                if best >= 0:
+                    fr_pos[d] = item_ptr[best] - 1
+                else:
+                    fr_pos[d] = rs_ptr[-1 - best] - 1
                 fr_opt[d] = -1
             else:
                 st[S_DEPTH] -= 1  # dead end: go on with the parent's next choice
@@ -350,6 +431,41 @@ def run(opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr, item_idx, rs_ptr,
         d = st[S_DEPTH]
         i = fr_item[d]
         o = fr_opt[d]
+        if i < 0:
+            # an attach frame: r's options covering x, then "r never covers x"
+            key = -1 - i
+            nsq = own.shape[1]
+            r = key // nsq
+            x = key - r * nsq
+            if o >= 0:
+                _apply(o, -1, opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr,
+                       item_idx, rs_ptr, rs_idx, kill, live, done, orb_opt, forbid, own, nown,
+                       st)  # fmt: skip
+            elif o == EXCLUDED:
+                _forbid(r, x, -1, forbid, rs_ptr, rs_idx, kill, live, opt_orb, opt_pitem)
+            fr_opt[d] = -1
+            p = fr_pos[d] + 1
+            end = rs_ptr[key + 1]
+            while p < end and kill[rs_idx[p]] > 0:
+                p += 1
+            fr_pos[d] = p
+            if p < end:
+                o = rs_idx[p]
+                _apply(o, 1, opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr,
+                       item_idx, rs_ptr, rs_idx, kill, live, done, orb_opt, forbid, own, nown,
+                       st)  # fmt: skip
+                fr_opt[d] = o
+            elif p == end and nown[r] > 0:
+                _forbid(r, x, 1, forbid, rs_ptr, rs_idx, kill, live, opt_orb, opt_pitem)
+                fr_opt[d] = EXCLUDED
+            else:
+                st[S_DEPTH] -= 1
+                if st[S_DEPTH] < 0:
+                    return DONE
+                continue
+            st[S_DEPTH] += 1
+            descend = True
+            continue
         if o >= 0:
             _apply(o, -1, opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr, item_idx,
                    rs_ptr, rs_idx, kill, live, done, orb_opt, forbid, own, nown, st)  # fmt: skip
