@@ -128,8 +128,8 @@ def build(
     row-major order of its first square (instead of the item with the fewest choices).
     ``attach``: grow each colour from its start as the Blokus-aware search does (branch on
     the attach square with the fewest live options: each of them, then "never covered by
-    that colour"), every item with no choice left still pruning; once every piece is
-    placed, the empty orbits by fewest choices.
+    that colour"); an item with one choice left is taken first, one with none prunes; once
+    every piece is placed, the empty orbits by fewest choices.
 
     Raises:
         InputError: the problem is not one the tight search takes (:func:`solve`).

@@ -405,7 +405,7 @@ def run(opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr, item_idx, rs_ptr,
                         if i < m and done[i] == 0:
                             best = i
                             break
-                elif branch[0] == BRANCH_ATTACH:
+                elif best_n > 1 and branch[0] == BRANCH_ATTACH:
                     key = _attach_square(m, done, kill, forbid, own, nown, sq_orb, orb_opt,
                                          king_nb, start, rs_ptr, rs_idx)  # fmt: skip
                     if key == -2:
