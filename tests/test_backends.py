@@ -31,7 +31,7 @@ PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
 
 def test_every_backend_name_loads_a_solve_function():
-    assert BACKENDS == ("auto", "cpsat", "repair", "search", "symmetric")
+    assert BACKENDS == ("auto", "cpsat", "repair", "search", "symmetric", "tight")
     for name in BACKENDS:
         entry = registry.backend(name)
         assert entry.name == name and callable(entry.load())

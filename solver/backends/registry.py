@@ -30,6 +30,12 @@ def _search() -> BackendSolve:
     return solve
 
 
+def _tight() -> BackendSolve:
+    from solver.backends.tight import solve
+
+    return solve
+
+
 def _symmetric() -> BackendSolve:
     from solver.backends.symmetric import solve
 
@@ -59,8 +65,14 @@ REPAIR = Backend(
     summary="greedy play, then repairs re-placed exactly (layouts only)",
 )
 
+TIGHT = Backend(
+    "tight",
+    _tight,
+    summary="square-first exact search for tight packings (empty board, place-all)",
+)
+
 #: every backend by name, "auto" (the default) first
-BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, REPAIR, SEARCH, SYMMETRIC)}
+BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, REPAIR, SEARCH, SYMMETRIC, TIGHT)}
 
 
 def backend(name: str) -> Backend:

@@ -96,6 +96,8 @@ def solver_options(backends: tuple[str, ...], time_help: str, workers: int = 2):
         "with the colours permuted (finds layouts only)",
         "repair": "repair: greedy play, then repairs re-placed exactly by the search "
         "(finds layouts only)",
+        "tight": "tight: square-first exact search for tight packings of empty boards "
+        "(place-all), raced against its symmetric reduction where one applies",
         "auto": "auto: the search alone for 2 s, then the search and CP-SAT (and symmetric, "
         "where it applies) side by side; the first proven answer wins",
     }
@@ -343,7 +345,7 @@ def moves_command(game, colours, after, count):
     "colours of a puzzle).",
 )
 @solver_options(
-    tuple(b for b in BACKENDS if b != "symmetric"),
+    tuple(b for b in BACKENDS if b not in ("symmetric", "tight")),
     "Seconds per solve (default: no limit); each colour runs place-all, then "
     "max-score after a 'no'. Time-outs answer 'unknown' (never 'no').",
 )

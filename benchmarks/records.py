@@ -1,0 +1,124 @@
+"""Record boards: the one-colour candidate rectangles and Gottfried's record puzzles.
+
+Subcommands (each attempt prints one line: board, engine, status, seconds, nodes, and the
+1-minute load average, since the machine's cores are shared; every layout goes through the
+rule checker and is written as verified JSON to results/records/):
+
+* ``bounds [--max-area A]``: the counting bounds of :mod:`solver.records` for every
+  rectangle of area at most A (default 169) that the issue's bounds leave, and which
+  bound excludes it.
+* ``one-colour [--max-area A] [--time-limit S] [--backend search]``: run a backend on each
+  candidate the bounds leave (one colour, start in the top-left corner).
+* ``record NAME [--time-limit S] [--seed N] [--engine tight|tight-symmetric|...]``: a
+  record puzzle of ``puzzles/records/`` with the square-first search (``tight-symmetric``:
+  the symmetric reduction only) or any backend.
+
+Usage: python benchmarks/records.py bounds
+       python benchmarks/records.py one-colour --max-area 140 --time-limit 600
+       python benchmarks/records.py record four-18x20 --engine tight-symmetric --time-limit 600
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solver.backends import tight  # noqa: E402
+from solver.backends.base import BackendResult  # noqa: E402
+from solver.formats.puzzle import load_puzzle  # noqa: E402
+from solver.formats.solution import write_json  # noqa: E402
+from solver.records import corner_problem, one_colour_bounds, one_colour_candidates  # noqa: E402
+from solver.solve import SolveOptions, checked_result, solve  # noqa: E402
+
+RESULTS = ROOT / "results" / "records"
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def _report(name: str, engine: str, result, started: float) -> None:
+    seconds = time.perf_counter() - started
+    nodes = result.stats.get("nodes", "")
+    print(
+        f"{name:22s} {engine:16s} {result.status:10s} {seconds:8.1f} s  nodes {nodes}  "
+        f"load {_load()}",
+        flush=True,
+    )
+    if result.layout is not None:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        write_json(result, RESULTS / f"{name}.json")
+
+
+def bounds(args) -> int:
+    print("rows x cols  area  empty  neighbours perimeter windows border blocks  verdict")
+    for rows in range(3, args.max_area // 5 + 1):
+        for cols in range(max(rows, 5), args.max_area // rows + 1):
+            b = one_colour_bounds(rows, cols)
+            if b.empty < 0 or min(b.neighbours, b.blocks) < 0:
+                continue  # the issue's own bounds exclude it
+            verdict = "candidate" if b.possible else "excluded"
+            print(
+                f"{rows:4d} x {cols:<4d} {rows * cols:5d} {b.empty:6d} {b.neighbours:10d} "
+                f"{b.perimeter:9d} {b.windows:7d} {b.border:6d} {b.blocks:6d}  {verdict}"
+            )
+    return 0
+
+
+def one_colour(args) -> int:
+    for rows, cols in one_colour_candidates(args.max_area):
+        problem = corner_problem(rows, cols, title=f"one colour on {rows}x{cols}")
+        started = time.perf_counter()
+        options = SolveOptions(backend=args.backend, time_limit=args.time_limit, workers=1)
+        result = solve(problem, options)
+        _report(f"one-{rows}x{cols}", args.backend, result, started)
+    return 0
+
+
+def record(args) -> int:
+    problem = load_puzzle(ROOT / "puzzles" / "records" / f"{args.name}.toml")
+    options = SolveOptions(time_limit=args.time_limit, seed=args.seed, workers=1)
+    started = time.perf_counter()
+    if args.engine.startswith("tight-symmetric"):
+        scan = args.engine.endswith("scan")
+        attach = args.engine.endswith("attach")
+        raw: BackendResult = tight.solve_symmetric(problem, options, scan=scan, attach=attach)
+        result = checked_result(problem, raw, "tight", started)
+    elif args.engine == "tight-complete":
+        result = checked_result(problem, tight.solve_complete(problem, options), "tight", started)
+    else:
+        result = solve(problem, SolveOptions(backend=args.engine, **_kw(options)))
+    _report(args.name, f"{args.engine} s{args.seed}", result, started)
+    return 0
+
+
+def _kw(options: SolveOptions) -> dict:
+    return {"time_limit": options.time_limit, "seed": options.seed, "workers": options.workers}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("bounds")
+    p.add_argument("--max-area", type=int, default=169)
+    p = sub.add_parser("one-colour")
+    p.add_argument("--max-area", type=int, default=140)
+    p.add_argument("--time-limit", type=float, default=60.0)
+    p.add_argument("--backend", default="search")
+    p = sub.add_parser("record")
+    p.add_argument("name")
+    p.add_argument("--time-limit", type=float, default=600.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--engine", default="tight-symmetric")
+    args = parser.parse_args(argv)
+    return {"bounds": bounds, "one-colour": one_colour, "record": record}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
