@@ -18,16 +18,23 @@ them):
    reachable score never rises: a proven upper bound stays an upper bound.
 2. *A layout that still fits.* A layout found for c after P (its *witness*) still fits
    after the next placement if that placement is c's and is one of the witness's pieces
-   (drop it from the witness; or, for the same piece elsewhere, drop the witness's copy),
-   or if it is another colour's and covers none of the witness's squares. The rule checker
-   re-checks the witness against the new position (a few milliseconds); a checked
-   witness that scores its old proven bound is still proven best (by 1).
+   (drop it from the witness), or if it is another colour's and covers none of the
+   witness's squares. Otherwise the pieces the placement displaced (those it covers; for
+   c's own piece placed elsewhere, the witness's copy and the pieces it touches by an
+   edge), and those left without a corner path to c's squares, are put back by a small
+   depth-first search over their legal moves (:data:`REPAIR_BUDGET`). The rule checker
+   re-checks every witness against the new position (a few milliseconds); a witness that
+   scores its old proven bound is still proven best (by 1).
 
-So a colour is solved again only when a placement breaks its witness; after a proven "no"
-only its best score is searched again, and a proven "the monomino cannot be last" is
-never asked again. Finally an "unknown" after placement k is settled as "yes" when a later
-placement j has a layout: c's own placements between k and j plus that layout, checked
-from placement k (fact 1).
+So a colour is solved again only when a placement breaks its witness beyond that repair;
+after a proven "no" only its best score is searched again, and a proven "the monomino
+cannot be last" is never asked again. While the +5 is open a solve asks for a layout with
+the monomino last first (one answer for both questions). Finally an "unknown" after
+placement k is settled as "yes" when a later placement j has a layout: c's own placements
+between k and j plus that layout, checked from placement k (fact 1).
+
+Setup in mid-game (``AE``, ``AB``, ...; rare) can take pieces away, so nothing known
+before it is carried over it.
 """
 
 from __future__ import annotations
@@ -215,6 +222,7 @@ class _Track:
     bound: int | None = None  # proven upper bound on the reachable score
     no_proven: bool = False  # placing all remaining pieces is proven impossible
     no_bonus_proven: bool = False  # placing all with the monomino last is proven impossible
+    stale: bool = False  # the colour moved (or the game ended) since its best was sought
 
 
 @dataclass
@@ -279,6 +287,7 @@ def review_game(
             track = tracks[colour]
             if move is not None and k not in fresh:
                 _follow(track, colour, move, position.board)
+            track.stale |= k == game.num_placements
             verdicts.append(_verdict(track, position, colour, runner))
         steps.append(Step(k, move, tuple(verdicts)))
         if progress is not None:
@@ -293,6 +302,7 @@ def _follow(track: _Track, colour: str, move: GameMove, board: Board) -> None:
     """Carry the witness over a move (fact 2 of the module docstring): the pieces the move
     conflicts with leave the witness and wait in ``track.displaced`` to be placed again."""
     witness, placed = track.witness, move.placement
+    track.stale |= move.colour == colour
     if witness is None or placed is None:
         return
     if move.colour == colour:
@@ -422,6 +432,13 @@ def _verdict(track: _Track, position: Position, colour: str, runner: _Runner) ->
                 found, how = better, "solved"
     if found is None:
         found = _solve(track, position, colour, runner)
+    elif track.no_proven and track.stale and found.score(colour) < (track.bound or 0):
+        # a best not proven, and the problem got smaller: try to settle it
+        better = _solve(track, position, colour, runner)
+        how = "solved"
+        if better is not None and better.score(colour) > found.score(colour):
+            found = better
+    track.stale = False
     if track.no_bonus_proven:
         _cap(track, position, colour, 15)
     track.witness = list(found.layout) if found is not None else None

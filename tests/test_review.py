@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 
 import conftest
@@ -80,6 +81,16 @@ def test_losses_are_where_the_answers_change(review):
     yellow = losses["yellow", "bonus"]
     assert yellow.first == 30 and yellow.move.colour == "yellow"
     assert yellow.move.placement.piece == "1"
+
+
+def test_at_the_end_the_best_is_the_score_pentobi_gave(review):
+    """Nobody can move at the end of this game, so each colour's proven best score is its
+    final score, as recorded beside the game (Pentobi's count)."""
+    sidecar = json.loads(GAME.with_suffix(".json").read_text())["per_color"]
+    for k, colour in enumerate(review.colours, start=1):
+        end = review.final(colour)
+        assert end.answer == "no" and end.proven
+        assert end.best == sidecar[str(k)]["official_score"]
 
 
 def test_most_answers_need_no_solve(review):
