@@ -37,7 +37,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="auto", choices=["auto", "search", "cpsat"])
     parser.add_argument("--games", type=Path, default=GAMES)
-    parser.add_argument("--limit", type=float, default=DEFAULT_TIME_LIMIT, help="seconds per solve")
+    parser.add_argument("--limit", type=float, default=DEFAULT_TIME_LIMIT, help="seconds per check")
     parser.add_argument("--only", default="", help="only games whose file name contains this")
     parser.add_argument(
         "--compare", action="store_true", help="also run endgame_check at every placement"
@@ -102,7 +102,7 @@ def main(argv=None) -> int:
     cpus = [r[3] for r in rows]
     print(
         f"{len(rows)} games, {sum(r[1] for r in rows)} placements ({args.backend} backend, "
-        f"{args.limit:g} s per solve): wall per game median {statistics.median(walls):.2f} s, "
+        f"{args.limit:g} s per check): wall per game median {statistics.median(walls):.2f} s, "
         f"worst {max(walls):.2f} s ({rows[walls.index(max(walls))][0]}), all {sum(walls):.0f} s; "
         f"CPU per game median {statistics.median(cpus):.2f} s, worst {max(cpus):.2f} s"
     )

@@ -138,8 +138,9 @@ def review(
     Args:
         game: a :class:`~solver.formats.game.Game` or the path of a ``.blksgf`` file.
         colours: names or letters (default: every colour of the variant).
-        options: as everywhere here; ``time_limit`` is per solve and defaults to 10
-            seconds (a time-out answers "unknown").
+        options: as everywhere here; ``time_limit`` is the budget of each check (one
+            colour after one placement, all its solves), 10 seconds unless given (a
+            time-out answers "unknown").
 
     Raises:
         InputError: a bad file or an unknown colour.

@@ -29,9 +29,12 @@ them):
 So a colour is solved again only when a placement breaks its witness beyond that repair;
 after a proven "no" only its best score is searched again, and a proven "the monomino
 cannot be last" is never asked again. While the +5 is open a solve asks for a layout with
-the monomino last first (one answer for both questions). Finally an "unknown" after
+the monomino last first (one answer for both questions; a quick try, :data:`QUICK_TRY`,
+when nothing is known yet). Each check (one colour after one placement) has one time
+budget for all its solves (``time_limit``). Finally an "unknown" after
 placement k is settled as "yes" when a later placement j has a layout: c's own placements
-between k and j plus that layout, checked from placement k (fact 1).
+between k and j plus that layout, checked from placement k (fact 1); likewise a "no"
+whose best score is not proven takes a later layout's score when it is higher.
 
 Setup in mid-game (``AE``, ``AB``, ...; rare) can take pieces away, so nothing known
 before it is carried over it.
@@ -60,8 +63,14 @@ Answer = Literal["yes", "no", "unknown", "done"]
 Bonus = Literal["yes", "no", "unknown"]
 How = Literal["solved", "kept", "inferred", "done"]
 
-#: The default time limit of each solve in a review, in seconds (a review runs hundreds).
+#: The default time budget of each check in a review (one colour after one placement, all
+#: its solves together), in seconds.
 DEFAULT_TIME_LIMIT = 10.0
+
+#: Seconds of the first, quick try at a layout with the monomino last when no layout is
+#: known: it settles both questions when it succeeds (the common case); when it runs out,
+#: place-all gets the rest of the budget, and the monomino last is asked again after a yes.
+QUICK_TRY = 1.0
 
 
 @dataclass(frozen=True)
@@ -227,19 +236,33 @@ class _Track:
 
 @dataclass
 class _Runner:
-    """How each solve runs, and how many ran."""
+    """Runs the solves of each check (one colour after one placement) within the check's
+    time budget (``options.time_limit``, None for none), and counts them."""
 
     options: SolveOptions
     name: str
     solves: int = 0
     kept: int = 0
+    deadline: float | None = None
 
-    def solve(self, problem: Problem) -> SolveResult:
+    def start_check(self) -> None:
+        limit = self.options.time_limit
+        self.deadline = None if limit is None else time.perf_counter() + limit
+
+    def _options(self, cap: float | None = None) -> SolveOptions:
+        """The options with the time left in the check (at most ``cap`` seconds)."""
+        left = None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+        if cap is not None:
+            left = cap if left is None else min(left, cap)
+        return replace(self.options, time_limit=left)
+
+    def solve(self, problem: Problem, cap: float | None = None) -> SolveResult:
         self.solves += 1
-        return solve(problem, self.options)
+        return solve(problem, self._options(cap))
 
     def endgame_check(self, position: Position, colour: str) -> EndgameAnswer:
-        answer = endgame_check(position, colour, self.options, name=self.name)
+        options = self._options()
+        answer = endgame_check(position, colour, options, self.name, self.deadline)
         self.solves += 1 + (answer.best is not None)
         return answer
 
@@ -255,8 +278,9 @@ def review_game(
     Args:
         game: the game record (:func:`solver.formats.game.load_game`).
         colours: the colours to review (default: all of the variant's).
-        options: backend and limits of each solve (``time_limit`` is per solve; a time-out
-            gives "unknown", never "no").
+        options: backend and limits; ``time_limit`` is the budget of each check (one
+            colour after one placement, all its solves together; None for none). A
+            time-out gives "unknown", never "no".
         progress: called with (placements reviewed, placements in all) after each step.
 
     Returns:
@@ -292,7 +316,7 @@ def review_game(
         steps.append(Step(k, move, tuple(verdicts)))
         if progress is not None:
             progress(k, game.num_placements)
-    steps = _settle_unknowns(game, order, steps, fresh)
+    steps = _from_later(game, order, steps, fresh)
     return Review(
         game, order, tuple(steps), runner.solves, runner.kept, time.perf_counter() - started
     )
@@ -417,6 +441,7 @@ def _verdict(track: _Track, position: Position, colour: str, runner: _Runner) ->
             bonus = "yes" if state.last_piece == MONOMINO else "no"
         return Verdict(colour, "done", 0, 0, score, score, bonus, "done", 0.0, ())
     started = time.perf_counter()
+    runner.start_check()
     _cap(track, position, colour, _full_score(position, colour))
     found = None
     if track.witness is not None:
@@ -424,14 +449,15 @@ def _verdict(track: _Track, position: Position, colour: str, runner: _Runner) ->
     track.displaced = []
     how: How = "kept" if found is not None else "solved"
     runner.kept += found is not None
-    if (found is None or found.all_placed(colour)) and _bonus_open(track, position, colour):
+    if _wants_monomino_last(track, position, colour, found):
         # while the +5 is open, ask for it first: its layout answers both questions
-        if found is None or not found.report.report(colour).monomino_last:
-            better = _monomino_last(track, position, colour, runner)
-            if better is not None:
-                found, how = better, "solved"
+        better = _monomino_last(track, position, colour, runner, quick=found is None)
+        if better is not None:
+            found, how = better, "solved"
     if found is None:
         found = _solve(track, position, colour, runner)
+        if _wants_monomino_last(track, position, colour, found) and found is not None:
+            found = _monomino_last(track, position, colour, runner, quick=False) or found
     elif track.no_proven and track.stale and found.score(colour) < (track.bound or 0):
         # a best not proven, and the problem got smaller: try to settle it
         better = _solve(track, position, colour, runner)
@@ -511,12 +537,26 @@ def _bonus_open(track: _Track, position: Position, colour: str) -> bool:
     )
 
 
+def _wants_monomino_last(
+    track: _Track, position: Position, colour: str, found: _Found | None
+) -> bool:
+    """Whether to ask for a layout with the monomino last: the +5 is open and the layout
+    known (if any) places everything but not with the monomino last."""
+    if not _bonus_open(track, position, colour):
+        return False
+    return found is None or (
+        found.all_placed(colour) and not found.report.report(colour).monomino_last
+    )
+
+
 def _monomino_last(
-    track: _Track, position: Position, colour: str, runner: _Runner
+    track: _Track, position: Position, colour: str, runner: _Runner, quick: bool
 ) -> _Found | None:
     """A layout placing everything with the monomino last, or None (then either proven
-    impossible, recorded in the track, or a time-out)."""
-    result = runner.solve(Problem(position, (colour,), "place-all", True, name=runner.name))
+    impossible, recorded in the track, or a time-out); ``quick``: a try of at most
+    :data:`QUICK_TRY` seconds."""
+    problem = Problem(position, (colour,), "place-all", True, name=runner.name)
+    result = runner.solve(problem, QUICK_TRY if quick else None)
     if result.status == "infeasible":
         track.no_bonus_proven = True
     return _Found.of(result, colour)
@@ -536,58 +576,70 @@ def _contradiction(colour: str, what: str) -> None:
     raise SolverBug(f"review of {colour}: {what} (the answers contradict each other)")
 
 
-def _settle_unknowns(
+def _from_later(
     game: Game, colours: Sequence[str], steps: list[Step], fresh: set[int]
 ) -> list[Step]:
-    """Each "unknown" followed later by a "yes" (or "done") becomes "yes" (how "inferred"):
-    the colour's own placements in between plus that later layout, checked from here.
-    Not across setup that changed the board (the placements in ``fresh``)."""
+    """Answers improved by later layouts (fact 1; how "inferred"): the colour's own
+    placements in between plus a later layout are a layout here, checked from here.
+
+    An "unknown" followed by a "yes" (or "done") becomes "yes"; a "no" whose best is not
+    proven gets the best score of a later layout when that is higher. Not across setup
+    that changed the board (the placements in ``fresh``).
+    """
     placements = [m for m in game.moves if m.placement is not None]
     out = list(steps)
     for colour in colours:
         for k, step in enumerate(steps):
             verdict = step.verdict(colour)
-            if verdict.answer != "unknown":
+            if verdict.answer not in ("unknown", "no") or verdict.proven:
                 continue
-            later = next(
-                (
-                    j
-                    for j in range(k + 1, _segment_end(k, fresh, len(steps)))
-                    if steps[j].verdict(colour).answer in ("yes", "done")
-                ),
-                None,
-            )
+            later = _best_later(verdict, colour, steps[k + 1 : _segment_end(k, fresh, len(steps))])
             if later is None:
                 continue
-            own = [
-                m.placement
-                for m in placements[k:later]
-                if m.colour == colour and m.placement is not None
-            ]
-            pieces = own + list(steps[later].verdict(colour).layout or ())
-            position = game.position(k)
-            found = _checked(position, colour, pieces)
-            if found is None or not found.all_placed(colour):
+            own = [m.placement for m in placements[k : later.placement] if m.colour == colour]
+            pieces = [p for p in own if p is not None]
+            pieces += list(later.verdict(colour).layout or ())
+            found = _checked(game.position(k), colour, pieces)
+            if found is None or found.score(colour) < (later.verdict(colour).best or 0):
                 raise SolverBug(
-                    f"review of {colour}: the layout after placement {later} does not extend "
-                    f"to placement {k}"
+                    f"review of {colour}: the layout after placement {later.placement} "
+                    f"does not extend to placement {k}"
                 )
-            bonus = verdict.bonus
-            if found.report.report(colour).monomino_last:
-                bonus = "yes"
-            inferred = replace(
-                verdict,
-                answer="yes",
-                best=found.score(colour),
-                bonus=bonus,
-                how="inferred",
-                layout=tuple(found.layout),
-            )
+            inferred = _inferred(verdict, found)
             out[k] = replace(
                 out[k],
                 verdicts=tuple(inferred if v.colour == colour else v for v in out[k].verdicts),
             )
     return out
+
+
+def _best_later(verdict: Verdict, colour: str, later: Sequence[Step]) -> Step | None:
+    """The later step whose layout does most for ``verdict``: a "yes" (or "done") for an
+    "unknown"; the highest best score above the verdict's for a "no"."""
+    if verdict.answer == "unknown":
+        return next((s for s in later if s.verdict(colour).answer in ("yes", "done")), None)
+    scored = [s for s in later if s.verdict(colour).layout is not None]
+    top = max(scored, key=lambda s: s.verdict(colour).best or -(10**9), default=None)
+    if top is None or (top.verdict(colour).best or -(10**9)) <= (verdict.best or -(10**9)):
+        return None
+    return top
+
+
+def _inferred(verdict: Verdict, found: _Found) -> Verdict:
+    """A verdict with a better layout found later (see :func:`_from_later`)."""
+    colour = verdict.colour
+    best = found.score(colour)
+    if verdict.bound is not None and best > verdict.bound:
+        _contradiction(colour, f"a later layout scores {best}, above the bound {verdict.bound}")
+    bonus = verdict.bonus
+    if found.all_placed(colour) and found.report.report(colour).monomino_last:
+        bonus = "yes"
+    answer: Answer = "yes" if found.all_placed(colour) else verdict.answer
+    if answer == "yes" and verdict.answer == "no":
+        _contradiction(colour, "a later layout places every piece after a proven no")
+    return replace(
+        verdict, answer=answer, best=best, bonus=bonus, how="inferred", layout=tuple(found.layout)
+    )
 
 
 def _segment_end(k: int, fresh: set[int], end: int) -> int:

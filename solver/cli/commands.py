@@ -448,7 +448,8 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
 )
 @solver_options(
     tuple(b for b in BACKENDS if b != "symmetric"),
-    "Seconds per solve (a review runs many); a time-out answers 'unknown', never 'no'.",
+    "Seconds per check (one colour after one move, all its solves together); a "
+    "time-out answers 'unknown', never 'no'.",
     time_default=DEFAULT_TIME_LIMIT,
 )
 @click.option("--moves", is_flag=True, help="Also print every colour's answer after each move.")

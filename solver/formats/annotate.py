@@ -109,8 +109,13 @@ def summary_lines(review: Review) -> list[str]:
         own = [loss_text(loss, review) for loss in losses if loss.colour == colour]
         end = review.final(colour)
         if not own:
-            kept = end.answer in ("yes", "done") and end.bonus != "unknown"
-            own = [f"{colour.capitalize()} " + ("kept every chance" if kept else "open")]
+            own = [
+                colour.capitalize()
+                + {
+                    "done": " placed all its pieces",
+                    "yes": " can still place all its pieces",
+                }.get(end.answer, ": open (time limits)")
+            ]
         lines.append("; ".join(own) + f". At the end: {end_text(end)}.")
     return lines
 
@@ -118,7 +123,10 @@ def summary_lines(review: Review) -> list[str]:
 def step_comment(review: Review, step: Step) -> str:
     """The comment of one placement's node: every reviewed colour's answer after it, and
     the chances this placement took away."""
-    lines = [f"blokus-solo review after {move_text(step.move)}, each colour on its own:"]
+    lines = [
+        f"blokus-solo review after {move_text(step.move)}; each colour on its own, "
+        "with the other colours as they stand:"
+    ]
     lines += [verdict_text(v) for v in step.verdicts]
     lines += [
         f"{loss_text(loss, review)}."
