@@ -322,7 +322,11 @@ def test_review_command_prints_the_summary_and_writes_the_game(tmp_path):
     assert "A diagram: blue's pieces" in _comments(out.read_text())[0]
 
 
-def test_review_bad_input(tmp_path):
+def test_review_bad_input(tmp_path, monkeypatch):
+    def no_work(*args, **kwargs):
+        raise AssertionError("bad input must be refused before any work")
+
+    monkeypatch.setattr(solver.review, "review_game", no_work)
     out = tmp_path / "out.blksgf"
     one_line_error(run("review", conftest.PUZZLES / "tiny-5x5-corner.toml"), "not a game record")
     one_line_error(run("review", GAME, "--out", tmp_path / "r.json"), "--out", "use .blksgf")

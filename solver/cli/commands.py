@@ -460,7 +460,7 @@ def review_command(game, out, colours, backend, time_limit, workers, seed, param
     Each colour is judged on its own, with the other colours as they stand (as check
     does). Prints the move after which each colour lost each chance; --out writes every
     answer into the game as Pentobi comments."""
-    from solver.cli.review import print_review
+    from solver.cli.review import print_review, review_progress
     from solver.formats.annotate import annotated_sgf
     from solver.formats.game import load_game, read_sgf_text
     from solver.formats.text import read_text
@@ -475,7 +475,8 @@ def review_command(game, out, colours, backend, time_limit, workers, seed, param
     record = load_game(game)
     chosen = chosen_colours(game, record.final, colours) or record.variant.colours
     options = make_options(backend, time_limit, workers, seed, params)
-    review = review_game(record, chosen, options)
+    with review_progress(record.num_placements) as progress:
+        review = review_game(record, chosen, options, progress)
     console = make_console(plain)
     console.print(
         f"{game}: {record.variant.name} {record.final.board.rows}x{record.final.board.cols}, "

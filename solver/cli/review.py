@@ -12,13 +12,32 @@ took a chance away.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 from rich.console import Console
+from rich.progress import Progress
 from rich.text import Text
 
 from solver.formats.annotate import end_text, move_text
 from solver.review import Loss, Review, Verdict
 
 STYLES = {"yes": "green", "done": "green", "no": "red", "unknown": "yellow"}
+
+
+@contextmanager
+def review_progress(placements: int) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on standard error while a review runs (shown in a terminal only,
+    and gone when it ends); yields the ``progress`` callback of
+    :func:`solver.review.review_game`."""
+    console = Console(stderr=True)
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("reviewing", total=placements + 1)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done + 1, total=total + 1)
+
+        yield advance
 
 
 def print_review(console: Console, review: Review, moves: bool) -> None:
