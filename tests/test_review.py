@@ -18,8 +18,11 @@ from solver.endgame import endgame_check
 from solver.formats.annotate import annotated_sgf, summary_lines, verdict_text
 from solver.formats.game import load_game, read_sgf_text
 from solver.formats.sgf import add_comments, parse
+from solver.order import connected_part
+from solver.placements import legal_moves, piece_moves
 from solver.problem import Problem
 from solver.review import Review, review_game
+from solver.rules import corner_touches
 from solver.solve import SolveOptions, SolveResult, solve
 
 GAME = conftest.GAMES / "classic-L6-s52-book.blksgf"  # 73 placements, reviewed in ~1 s
@@ -363,3 +366,39 @@ def test_review_time_limit_is_a_budget_per_check(monkeypatch):
     assert run("review", SGF / "passes.blksgf").exit_code == 0
     assert seen and all(0 < t <= solver.review.DEFAULT_TIME_LIMIT for t in seen)
     assert solver.review.QUICK_TRY in seen
+
+
+# ---------------------------------------------------------------------------------------
+# What the repair of a layout uses
+
+
+@pytest.mark.parametrize(
+    ("name", "after"), [("classic-L6-s52-book", 30), ("duo-L4-s29", 12), ("junior-L3-s106", 20)]
+)
+def test_piece_moves_are_the_legal_moves_of_that_piece(name, after):
+    position = load_game(conftest.GAMES / f"{name}.blksgf").position(after)
+    for state in position.colours:
+        legal = legal_moves(position, state.name)
+        for piece in set(state.remaining) | {"X"}:
+            expected = {p for p in legal if p.piece == piece}
+            assert set(piece_moves(position, state.name, piece)) == expected
+
+
+def test_connected_part_leaves_out_islands():
+    """Blue's witness after placement 40, with one piece taken out: the pieces that only
+    reached blue's squares through it are left out, the others kept in a legal order."""
+    game = load_game(GAME)
+    position = game.position(40)
+    pieces = list(endgame_check(position, "blue").place_all.layout["blue"])
+    assert connected_part(position, "blue", pieces) == pieces  # already in order of play
+    cut = 0
+    for k in range(len(pieces)):
+        rest = pieces[:k] + pieces[k + 1 :]
+        part = connected_part(position, "blue", rest)
+        assert check_layout(position, {"blue": part}).legal
+        left_out = [p for p in rest if p not in part]
+        cut += bool(left_out)
+        for p in left_out:  # truly cut off: no corner contact with blue or the part
+            squares = position.colour("blue").squares.union(*(q.squares for q in part))
+            assert not corner_touches(position.board, p.squares, frozenset(squares))
+    assert cut > 0  # some piece is a bridge
