@@ -18,6 +18,7 @@ reaches that bound, the best is proven: status "optimal". This is only done afte
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -63,7 +64,11 @@ class EndgameAnswer:
 
 
 def endgame_check(
-    position: Position, colour: str, options: SolveOptions = SolveOptions(), name: str = ""
+    position: Position,
+    colour: str,
+    options: SolveOptions = SolveOptions(),
+    name: str = "",
+    deadline: float | None = None,
 ) -> EndgameAnswer:
     """Can ``colour`` place all its remaining pieces in ``position``, others frozen?
 
@@ -73,6 +78,9 @@ def endgame_check(
             placed everything; nothing is solved: see :func:`finished`).
         options: backend and limits, applied to each of the two solves.
         name: where the position came from, for messages.
+        deadline: a ``time.perf_counter()`` value: the max-score solve after a "no" gets
+            only the time left until then (at most ``options.time_limit``), so that both
+            solves together keep to one budget.
 
     Raises:
         SolverBug: the best layout scores more than the "no" allows (the solves disagree).
@@ -85,6 +93,10 @@ def endgame_check(
         return EndgameAnswer(colour, "yes", result, None)
     if result.status != "infeasible":
         return EndgameAnswer(colour, "unknown", result, None)
+    if deadline is not None:
+        left = max(0.0, deadline - time.perf_counter())
+        limit = left if options.time_limit is None else min(left, options.time_limit)
+        options = replace(options, time_limit=limit)
     best = solve(Problem(position, (colour,), "max-score", False, name=name), options)
     return EndgameAnswer(colour, "no", result, cap_after_no(best, position, colour))
 

@@ -54,6 +54,16 @@ def _touches(position: Position, colour: str, earlier: list[Placement], last: Pl
 
 def _grown(position: Position, colour: str, placements: list[Placement]) -> list[Placement] | None:
     """The placements grown one by one from the colour's squares (or its start square)."""
+    ordered = connected_part(position, colour, placements)
+    return ordered if len(ordered) == len(placements) else None
+
+
+def connected_part(
+    position: Position, colour: str, placements: Sequence[Placement]
+) -> list[Placement]:
+    """The placements that corner contact connects, through each other, to the colour's
+    squares (or, with none, to the piece on its start square), in an order that grows
+    them one by one from there; the others are left out. Edge contact is not checked."""
     board = position.board
     state = position.colour(colour)
     todo = list(placements)
@@ -67,7 +77,7 @@ def _grown(position: Position, colour: str, placements: list[Placement]) -> list
         else:
             nxt = next((p for p in todo if state.start in p.squares), None)
         if nxt is None:
-            return None
+            break
         todo.remove(nxt)
         ordered.append(nxt)
         reached |= nxt.squares

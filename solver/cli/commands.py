@@ -35,7 +35,8 @@ from solver.formats.solution import read_solution, verify, write_json, write_tex
 from solver.formats.sources import is_game_file, load_source
 from solver.position import Position
 from solver.problem import Problem
-from solver.solve import BACKENDS, SolveOptions, SolveResult, solve
+from solver.review import DEFAULT_TIME_LIMIT
+from solver.solve import BACKENDS, SolveOptions, SolverBug, SolveResult, solve
 from solver.variants import colour_name
 
 
@@ -86,9 +87,14 @@ def main() -> None:
     layout that places all 21 (or 84), count layouts, analyse Pentobi game records."""
 
 
-def solver_options(backends: tuple[str, ...], time_help: str, workers: int = 2):
-    """The options shared by every command that solves (as a decorator); ``workers``: the
-    default of --workers."""
+def solver_options(
+    backends: tuple[str, ...],
+    time_help: str,
+    time_default: float | None = None,
+    workers: int = 2,
+):
+    """The options shared by every command that solves (as a decorator); ``time_default``
+    and ``workers``: the defaults of --time-limit and --workers."""
     backend_help = {
         "cpsat": "cpsat: OR-tools CP-SAT model",
         "search": "search: Blokus-aware exact search",
@@ -112,7 +118,8 @@ def solver_options(backends: tuple[str, ...], time_help: str, workers: int = 2):
         click.option(
             "--time-limit",
             type=SECONDS,
-            default=None,
+            default=time_default,
+            show_default=time_default is not None,
             metavar="SECONDS",
             help=time_help,
         ),
@@ -496,6 +503,70 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
         return out
     path = Path(out)
     return str(path.with_name(f"{path.stem}-{colour}{path.suffix}"))
+
+
+@main.command("review")
+@click.argument("game")
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    metavar="FILE",
+    help="Write the game with the review as Pentobi comments (C[...]): FILE.blksgf. "
+    "Every move, setup, property and comment of GAME is kept.",
+)
+@click.option(
+    "--colour",
+    "--color",
+    "colours",
+    multiple=True,
+    help="Colour to review (repeatable; default: every colour).",
+)
+@solver_options(
+    tuple(b for b in BACKENDS if b != "symmetric"),
+    "Seconds per check (one colour after one move, all its solves together); a "
+    "time-out answers 'unknown', never 'no'.",
+    time_default=DEFAULT_TIME_LIMIT,
+)
+@click.option("--moves", is_flag=True, help="Also print every colour's answer after each move.")
+@click.option("--plain", is_flag=True, help="No colours even in a terminal.")
+def review_command(game, out, colours, backend, time_limit, workers, seed, params, moves, plain):
+    """Review a game record: after every move, can each colour still place all its
+    pieces (and end with the monomino), and what is the best score it can still reach?
+    Each colour is judged on its own, with the other colours as they stand (as check
+    does). Prints the move after which each colour lost each chance; --out writes every
+    answer into the game as Pentobi comments."""
+    from solver.cli.review import print_review, review_progress
+    from solver.formats.annotate import annotated_sgf
+    from solver.formats.game import load_game, read_sgf_text
+    from solver.formats.text import read_text
+    from solver.review import review_game
+
+    if not is_game_file(game):
+        raise InputError("not a game record: review reads Pentobi .blksgf files", path=game)
+    path = writable_path(out) if out is not None else None
+    if path is not None and not is_game_file(path):
+        raise InputError("review writes game records: use .blksgf", path=out, where="--out")
+    check_params(backend, params)
+    record = load_game(game)
+    chosen = chosen_colours(game, record.final, colours) or record.variant.colours
+    options = make_options(backend, time_limit, workers, seed, params)
+    with review_progress(record.num_placements) as progress:
+        review = review_game(record, chosen, options, progress)
+    console = make_console(plain)
+    console.print(
+        f"{game}: {record.variant.name} {record.final.board.rows}x{record.final.board.cols}, "
+        f"{record.num_placements} placements; reviewed in {review.seconds:.1f} s "
+        f"({review.solves} solves, {review.kept} answers from earlier layouts)"
+    )
+    print_review(console, review, moves)
+    if path is not None:
+        text = annotated_sgf(read_text(game), review, game)
+        again = read_sgf_text(text, out)
+        if [m.placement for m in again.moves] != [m.placement for m in record.moves]:
+            raise SolverBug("the reviewed game record does not read back to the same moves")
+        write_text_atomic(path, text)
+        console.print(f"wrote {out}")
 
 
 @main.command("count")

@@ -23,7 +23,7 @@ iterative, so deeply nested variations cannot exhaust the Python stack.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from solver.errors import InputError
@@ -117,6 +117,10 @@ class _Text:
     def location(self, index: int) -> Location:
         line = bisect_right(self._line_starts, index)
         return Location(line, index - self._line_starts[line - 1] + 1)
+
+    def index(self, location: Location) -> int:
+        """The index of a location (the inverse of :meth:`location`)."""
+        return self._line_starts[location.line - 1] + location.column - 1
 
     def error(self, message: str, index: int) -> InputError:
         return InputError(message, path=self.path, where=str(self.location(index)))
@@ -266,3 +270,49 @@ def format_property(ident: str, values: Iterable[str]) -> str:
     if not values:
         raise ValueError(f"property {ident} needs at least one value")
     return ident + "".join(f"[{escape(v)}]" for v in values)
+
+
+def add_comments(text: str, comments: Mapping[Location, str], path: str | None = None) -> str:
+    """``text`` with comments added to some of its nodes, everything else kept as it is.
+
+    Args:
+        text: an SGF text (as :func:`parse` reads it).
+        comments: the location of a node's ``;`` (:attr:`Node.location`) -> the comment
+            to add. A node with a ``C`` property gets it appended to the (last) ``C``
+            value after a blank line; a node without one gets a ``C`` property after its
+            last property. Characters that need it (``]``, ``\\``) are escaped.
+        path: the file name, for error messages.
+
+    Raises:
+        InputError: the text is not well-formed SGF (see :func:`parse`).
+        KeyError: a location that is no node's.
+    """
+    src = _Text(text, path)
+    nodes = {node.location: node for tree in parse(text, path) for node in _nodes(tree)}
+    inserts: list[tuple[int, str]] = []
+    for location, comment in comments.items():
+        node = nodes[location]
+        existing = node.get("C")
+        if existing is not None:
+            _, end = _parse_value(src, src.index(existing.value_locations[-1]))
+            separator = "\n\n" if existing.values[-1] else ""
+            inserts.append((end - 1, escape(separator + comment)))
+        elif node.properties:
+            last = node.properties[-1]
+            _, end = _parse_value(src, src.index(last.value_locations[-1]))
+            inserts.append((end, format_property("C", [comment])))
+        else:
+            inserts.append((src.index(node.location) + 1, format_property("C", [comment])))
+    out = text
+    for index, insert in sorted(inserts, reverse=True):
+        out = out[:index] + insert + out[index:]
+    return out
+
+
+def _nodes(tree: GameTree) -> Iterable[Node]:
+    """Every node of a game tree, variations included (iteratively: no recursion limit)."""
+    stack = [tree]
+    while stack:
+        current = stack.pop()
+        yield from current.nodes
+        stack.extend(current.children)

@@ -1,0 +1,171 @@
+"""The command line's jobs from Python, in one import (in the spirit of python-chess).
+
+::
+
+    import solver.api as blokus
+
+    problem = blokus.load("puzzles/tiny-5x5-corner.toml")     # a puzzle, or a game position
+    result = blokus.solve(problem, time_limit=10)               # SolveResult: status, layout
+    game = blokus.load_game("game.blksgf")                      # a Pentobi game record
+    answer = blokus.check(game.position(40), "blue")            # EndgameAnswer: yes/no/unknown
+    blokus.count(problem).count                                  # number of layouts
+    review = blokus.review(game)                                 # every move, every colour
+    text = blokus.reviewed_sgf(review)                           # the game with comments
+
+Every function here is a thin layer over the modules that do the work (named in each
+docstring); their results are those modules' typed values. Solving options are keyword
+arguments (:class:`Options`): ``backend`` ("auto", "search", "cpsat", "symmetric"),
+``time_limit`` (seconds per solve, None for none), ``workers``, ``seed``. Bad input raises
+:class:`~solver.errors.InputError` (a ``ValueError``) naming the file and the place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import TypedDict, Unpack
+
+from solver.backends.search import CountResult
+from solver.endgame import EndgameAnswer, endgame_check
+from solver.errors import InputError
+from solver.formats.annotate import annotated_sgf
+from solver.formats.game import Game
+from solver.formats.game import load_game as _load_game
+from solver.formats.sources import load_source
+from solver.formats.text import read_text
+from solver.position import Position
+from solver.problem import Problem
+from solver.review import DEFAULT_TIME_LIMIT, Review, review_game
+from solver.solve import SolveOptions, SolveResult
+from solver.solve import solve as _solve
+from solver.variants import colour_name
+
+__all__ = [
+    "Options",
+    "check",
+    "count",
+    "load",
+    "load_game",
+    "review",
+    "reviewed_sgf",
+    "solve",
+]
+
+
+def load(path: str | Path, after: int | None = None) -> Problem:
+    """The problem a file describes (:func:`solver.formats.sources.load_source`): a
+    puzzle (TOML) as written, or a game record (``.blksgf``) after ``after`` placements
+    (default: the end) with every colour that has pieces left to play, goal place-all.
+
+    Raises:
+        InputError: a bad file, or ``after`` given for a puzzle or past the game's end.
+    """
+    return load_source(path, after)
+
+
+def load_game(path: str | Path) -> Game:
+    """A Pentobi game record (:func:`solver.formats.game.load_game`); ``game.position(n)``
+    is the position after n placements, ``game.moves`` the moves.
+
+    Raises:
+        InputError: a bad file or an illegal move (naming the line and column).
+    """
+    return _load_game(path)
+
+
+class Options(TypedDict, total=False):
+    """The solving options every function here takes as keyword arguments (see
+    :class:`~solver.solve.SolveOptions`)."""
+
+    backend: str
+    time_limit: float | None
+    workers: int
+    seed: int
+
+
+def solve(problem: Problem, **options: Unpack[Options]) -> SolveResult:
+    """Solve a problem (:func:`solver.solve.solve`): its status ("solved", "optimal",
+    "infeasible" or "unknown"), the layout in a legal order of play, checked by the rule
+    checker, and the score.
+
+    Raises:
+        ValueError: an unknown backend.
+    """
+    return _solve(problem, SolveOptions(**options))
+
+
+def check(position: Position, colour: str, **options: Unpack[Options]) -> EndgameAnswer:
+    """The endgame check (:func:`solver.endgame.endgame_check`): can ``colour`` (a name
+    or letter) place all its remaining pieces, with the other colours as they stand?
+    ``answer.answer`` is "yes" (``answer.place_all.layout``), "no" (proven; then
+    ``answer.best`` is the best it can still do) or "unknown" (time limit: not a "no").
+
+    Raises:
+        InputError: an unknown colour, or one with nothing left to place.
+    """
+    name = colour_name(colour)
+    if not position.colour(name).remaining:
+        raise InputError(f"{name} has no pieces left to place")
+    return endgame_check(position, name, SolveOptions(**options))
+
+
+def count(
+    problem: Problem,
+    *,
+    limit: int | None = None,
+    up_to_symmetry: bool = False,
+    time_limit: float | None = None,
+) -> CountResult:
+    """The number of distinct final layouts that place every remaining piece of the
+    problem's colours (:func:`solver.backends.search.count`); ``result.complete`` says
+    whether the count is exact or a lower bound (stopped by ``limit`` or ``time_limit``).
+    """
+    from solver.backends.search import count as _count
+
+    return _count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
+
+
+def review(
+    game: Game | str | Path,
+    colours: Iterable[str] | None = None,
+    **options: Unpack[Options],
+) -> Review:
+    """Review a game (:func:`solver.review.review_game`): every colour's endgame answer
+    and best score after every placement, and ``review.losses()``, the move after which
+    each colour lost the chance to place everything (or to end with the monomino).
+
+    Args:
+        game: a :class:`~solver.formats.game.Game` or the path of a ``.blksgf`` file.
+        colours: names or letters (default: every colour of the variant).
+        options: as everywhere here; ``time_limit`` is the budget of each check (one
+            colour after one placement, all its solves), 10 seconds unless given (a
+            time-out answers "unknown").
+
+    Raises:
+        InputError: a bad file or an unknown colour.
+    """
+    record = game if isinstance(game, Game) else _load_game(game)
+    names = None if colours is None else [colour_name(c) for c in colours]
+    for name in names or ():
+        if name not in record.variant.colours:
+            raise InputError(f"{name} is not a colour of {record.variant.sgf_name}")
+    opts = SolveOptions(**options)
+    if "time_limit" not in options:
+        opts = replace(opts, time_limit=DEFAULT_TIME_LIMIT)
+    return review_game(record, names, opts)
+
+
+def reviewed_sgf(review: Review, text: str | None = None) -> str:
+    """The reviewed game record as SGF text with the review as Pentobi comments
+    (:func:`solver.formats.annotate.annotated_sgf`). ``text`` is the game's original
+    file text (default: read from ``review.game.path``).
+
+    Raises:
+        InputError: no text given and the game was not read from a file.
+    """
+    if text is None:
+        if review.game.path is None:
+            raise InputError("the game was not read from a file: pass its text")
+        text = read_text(review.game.path)
+    return annotated_sgf(text, review, review.game.path)
