@@ -3,6 +3,8 @@ signal every backend honours. Answers are compared with a single backend's, run 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 
@@ -32,10 +34,25 @@ HARD = parse_puzzle('variant = "duo"\n', "duo-both.toml")
 def test_auto_gives_the_search_answer_when_the_search_is_quick(name):
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     alone = solve(problem, SolveOptions(backend="search"))
-    result = solve(problem, SolveOptions(backend="auto"))
+    no_greedy = Tuning(auto=AutoTuning(greedy_first=0.0))
+    result = solve(problem, SolveOptions(backend="auto", tuning=no_greedy))
     assert result.backend == "search"
     assert result.status == alone.status
     assert result.score == alone.score
+
+
+def test_greedy_answers_one_colour_without_numba_or_ortools():
+    """Greedy play places one colour's 21 pieces, monomino last, before the search starts;
+    then neither numba nor OR-tools is imported (a fresh interpreter, as the command)."""
+    code = (
+        "import sys\n"
+        "from solver.formats.puzzle import load_puzzle\n"
+        "from solver.solve import SolveOptions, solve\n"
+        f"r = solve(load_puzzle({str(PUZZLES / 'classic-solo-blue.toml')!r}), SolveOptions())\n"
+        "print(r.status, r.backend, r.score, 'numba' in sys.modules, 'ortools' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["solved", "greedy", "20", "False", "False"]
 
 
 @pytest.mark.parametrize("name", ["max-score-5x5", "two-colours-7x7-crowded", "ring-6x6"])
@@ -45,7 +62,7 @@ def test_race_from_the_start_gives_a_proven_answer(name):
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     alone = solve(problem, SolveOptions(backend="search"))
     result = solve(problem, SolveOptions(backend="auto", time_limit=60, tuning=alone_for(0.0)))
-    assert result.backend in ("search", "cpsat")
+    assert result.backend in ("search", "cpsat", "greedy")
     assert result.status == alone.status
     assert result.score == alone.score
 

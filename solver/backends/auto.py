@@ -1,6 +1,8 @@
 """The "auto" backend: the exact search first, then other backends beside it.
 
-The search answers nearly every endgame check in milliseconds; CP-SAT's strength is
+For "place-all", a few greedy plays come first (milliseconds; they answer most open
+problems with one colour, and then neither numba nor OR-tools is loaded). The search
+answers nearly every endgame check in milliseconds; CP-SAT's strength is
 elsewhere (large open boards with many colours, where the search's tree can be too
 large). So "auto" runs the search alone for ``options.tuning.auto.search_alone`` seconds;
 if it has not answered by then, the backends :func:`portfolio` chooses for the problem
@@ -19,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from solver.backends import registry
+from solver.backends import registry, warmup
 from solver.backends.base import (
     Backend,
     BackendResult,
@@ -30,7 +32,6 @@ from solver.backends.base import (
     layout_score,
 )
 from solver.backends.race import EitherEvent, Race
-from solver.backends.symmetric import colour_symmetries
 from solver.backends.warmup import compiling_elsewhere
 from solver.problem import Problem
 
@@ -44,6 +45,8 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     onto each other (the solo challenge on an empty board); the repair search for
     "place-all" with several colours, or with any number when the search kernel is not
     ready (first run: it compiles in another process, and greedy play may answer at once)."""
+    from solver.backends.symmetric import colour_symmetries  # (loads OR-tools)
+
     joining = [registry.CPSAT]
     if colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)
@@ -72,6 +75,10 @@ def solve(
         whatever a backend raised (e.g. :class:`solver.errors.SolverBug`).
     """
     started = time.perf_counter()
+    quick = _greedy_first(problem, options)
+    if quick is not None:
+        return quick
+    warmup.before_search()
     entrants: list[Backend] = []
     race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
     stop_first = threading.Event()
@@ -104,6 +111,27 @@ def solve(
     if race.winner is not None:
         return results[race.winner]
     return _combine(problem, entrants, results)
+
+
+def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | None:
+    """ "place-all" by a few greedy plays (:func:`solver.backends.greedy.complete`, at most
+    ``options.tuning.auto.greedy_first`` seconds): a layout, answered by "greedy", or None.
+    It needs neither the search kernel nor OR-tools, so when it answers (one colour on an
+    open board, most "yes" endgame checks) neither is loaded."""
+    seconds = options.tuning.auto.greedy_first
+    if problem.goal != "place-all" or seconds <= 0:
+        return None
+    import numpy as np
+
+    from solver.backends.greedy import complete
+
+    started = time.perf_counter()
+    rng = np.random.default_rng(options.seed)
+    layout = complete(problem.position, problem.colours, rng, plays=1 << 30, seconds=seconds)
+    if layout is None:
+        return None
+    stats = {"seconds": round(time.perf_counter() - started, 3)}
+    return BackendResult("solved", layout, None, stats, "greedy")
 
 
 def _runner(

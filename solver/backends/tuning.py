@@ -50,10 +50,13 @@ class AutoTuning:
             after ``search_alone`` the exact search and plain CP-SAT stop and the cores go
             to the methods that can answer such problems (the symmetric reduction where it
             applies, and the repair search); measurements in ``results/asymmetric_attempts.md``.
+        greedy_first: seconds of greedy plays before the search, for "place-all" (0: none);
+            at least one play (about 15 ms for one colour's 21 pieces, 90 ms for 84).
     """
 
     search_alone: float = 2.0
     many_pieces: int = 30
+    greedy_first: float = 0.05
 
 
 @dataclass(frozen=True)
