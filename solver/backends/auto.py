@@ -64,7 +64,12 @@ def solve(
     Args:
         problem: as for any backend.
         options: ``time_limit`` bounds the whole run; the search uses ``workers`` threads,
-            the backends that join it ``max(1, workers - 1)`` between them.
+            the backends that join it ``max(1, workers - 1)`` between them. With several
+            colours and many pieces (:attr:`AutoTuning.many_pieces`) the search runs alone
+            only ``many_alone`` seconds, then stops, and the joining backends (no plain
+            CP-SAT) share every worker; the symmetric reduction, where it applies, takes
+            them all (up to ``symmetric_cores`` workers) and the repair search runs after
+            it if it gives up with time left.
         cancel: set from another thread to stop every backend early.
 
     Returns:
@@ -83,34 +88,64 @@ def solve(
     race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
     stop_first = threading.Event()
     ready = not compiling_elsewhere()  # first run: the kernel compiles in another process
+    many = _many_pieces(problem, options)
     if ready:
         first = _runner(FIRST, problem, options, stop_first)
         race.enter(first, name=f"auto-{FIRST.name}")
         entrants.append(FIRST)
-        alone = options.tuning.auto.search_alone
+        tuning = options.tuning.auto
+        alone = tuning.many_alone if many else tuning.search_alone
         race.wait(alone if options.time_limit is None else min(alone, options.time_limit))
     left = _seconds_left(options.time_limit, started)
     answered = bool(entrants) and race.over
+    later: list[Backend] = []  # run once the others have given up, if time is left
     if not answered and (left is None or left > 0.05) and not race.stop.is_set():
         joining = list(portfolio(problem, ready))
         if not ready:
             workers = max(1, options.workers // len(joining))
-        elif _many_pieces(problem, options):
+        elif many:
             stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
             joining.remove(registry.CPSAT)
+            if registry.SYMMETRIC in joining and registry.REPAIR in joining:
+                # the symmetric reduction answers such problems, the repair search has
+                # not (results/asymmetric_attempts.md): it takes every core unless there
+                # are more than it has seeds worth racing, and the repair search runs if
+                # it gives up (no symmetric layout) with time left
+                if options.workers <= options.tuning.auto.symmetric_cores:
+                    joining.remove(registry.REPAIR)
+                    later.append(registry.REPAIR)
             workers = max(1, options.workers // len(joining))
         else:
             workers = max(1, (options.workers - 1) // len(joining))
-        for entry in joining:
-            joined = dataclasses.replace(
-                options, backend=entry.name, time_limit=left, workers=workers
-            )
-            race.enter(_runner(entry, problem, joined), name=f"auto-{entry.name}")
-            entrants.append(entry)
+        _enter(race, entrants, joining, problem, options, left, workers)
     results = race.results()
     if race.winner is not None:
         return results[race.winner]
+    left = _seconds_left(options.time_limit, started)
+    if later and (left is None or left > 0.05) and not (cancel is not None and cancel.is_set()):
+        race = Race(lambda result: decisive(problem, result), cancel)
+        _enter(race, entrants, later, problem, options, left, options.workers)
+        results += race.results()
+        if race.winner is not None:
+            return results[len(results) - len(later) + race.winner]
     return _combine(problem, entrants, results)
+
+
+def _enter(
+    race: Race[BackendResult],
+    entrants: list[Backend],
+    joining: list[Backend],
+    problem: Problem,
+    options: SolveOptions,
+    left: float | None,
+    workers: int,
+) -> None:
+    """Start each backend of ``joining`` in the race with ``left`` seconds and ``workers``
+    workers; note it in ``entrants``."""
+    for entry in joining:
+        joined = dataclasses.replace(options, backend=entry.name, time_limit=left, workers=workers)
+        race.enter(_runner(entry, problem, joined), name=f"auto-{entry.name}")
+        entrants.append(entry)
 
 
 def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | None:
