@@ -14,6 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from solver.board import Board
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.position import Placement, Position
 
@@ -209,3 +210,39 @@ def piece_moves(position: Position, colour: str, piece: str) -> list[Placement]:
     fits = np.append(allowed, True)[squares].all(axis=1)
     touches = np.append(attach, False)[squares].any(axis=1)
     return [table.placement(int(r)) for r in rows[fits & touches]]
+
+
+def corner_squares(table: PlacementTable, board: Board) -> np.ndarray:
+    """For each placement, the squares that share a corner but no edge with it.
+
+    Returns:
+        Shape (P, 20), int32, padded with -1, each row sorted with duplicates removed. A
+        placement touches another legally at a corner iff the other covers one of these
+        squares and neither overlaps nor shares an edge with it.
+    """
+    # placements of one shape (its squares relative to its top-left) share the corner-only
+    # offsets; each shape's are found once, then shifted to every placement of it
+    cols = board.cols
+    sq = table.squares
+    valid = sq >= 0
+    r = np.where(valid, sq // cols, 1 << 20)
+    c = np.where(valid, sq % cols, 1 << 20)
+    r0, c0 = r.min(axis=1), c.min(axis=1)
+    bits = np.where(valid, 1 << ((r - r0[:, None]) * MAX_PIECE + c - c0[:, None]), 0)
+    shapes, which = np.unique(bits.sum(axis=1), return_inverse=True)
+    out = np.full((len(table), 20), -1, dtype=np.int32)
+    for k, code in enumerate(shapes.tolist()):
+        cells = {divmod(b, MAX_PIECE) for b in range(MAX_PIECE * MAX_PIECE) if code >> b & 1}
+        near = {(y + dy, x + dx) for y, x in cells for dy, dx in EDGE_STEPS} | cells
+        offsets = sorted({(y + dy, x + dx) for y, x in cells for dy, dx in CORNER_STEPS} - near)
+        rows = np.flatnonzero(which == k)
+        dr = np.array([o[0] for o in offsets])
+        dc = np.array([o[1] for o in offsets])
+        gr = r0[rows, None] + dr[None, :]
+        gc = c0[rows, None] + dc[None, :]
+        on = (gr >= 0) & (gr < board.rows) & (gc >= 0) & (gc < cols)
+        found = np.where(on, gr * cols + gc, -1)
+        # off-board offsets go to the end of the row, keeping the rest sorted
+        found = np.take_along_axis(found, np.argsort(~on, axis=1, kind="stable"), axis=1)
+        out[rows, : len(offsets)] = found
+    return out

@@ -3,6 +3,8 @@ signal every backend honours. Answers are compared with a single backend's, run 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 
@@ -32,10 +34,25 @@ HARD = parse_puzzle('variant = "duo"\n', "duo-both.toml")
 def test_auto_gives_the_search_answer_when_the_search_is_quick(name):
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     alone = solve(problem, SolveOptions(backend="search"))
-    result = solve(problem, SolveOptions(backend="auto"))
+    no_greedy = Tuning(auto=AutoTuning(greedy_first=0.0))
+    result = solve(problem, SolveOptions(backend="auto", tuning=no_greedy))
     assert result.backend == "search"
     assert result.status == alone.status
     assert result.score == alone.score
+
+
+def test_greedy_answers_one_colour_without_numba_or_ortools():
+    """Greedy play places one colour's 21 pieces, monomino last, before the search starts;
+    then neither numba nor OR-tools is imported (a fresh interpreter, as the command)."""
+    code = (
+        "import sys\n"
+        "from solver.formats.puzzle import load_puzzle\n"
+        "from solver.solve import SolveOptions, solve\n"
+        f"r = solve(load_puzzle({str(PUZZLES / 'classic-solo-blue.toml')!r}), SolveOptions())\n"
+        "print(r.status, r.backend, r.score, 'numba' in sys.modules, 'ortools' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["solved", "greedy", "20", "False", "False"]
 
 
 @pytest.mark.parametrize("name", ["max-score-5x5", "two-colours-7x7-crowded", "ring-6x6"])
@@ -45,7 +62,7 @@ def test_race_from_the_start_gives_a_proven_answer(name):
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     alone = solve(problem, SolveOptions(backend="search"))
     result = solve(problem, SolveOptions(backend="auto", time_limit=60, tuning=alone_for(0.0)))
-    assert result.backend in ("search", "cpsat")
+    assert result.backend in ("search", "cpsat", "greedy")
     assert result.status == alone.status
     assert result.score == alone.score
 
@@ -54,11 +71,41 @@ def test_auto_time_limit_gives_unknown_from_every_backend():
     started = time.perf_counter()
     result = solve(HARD, SolveOptions(backend="auto", time_limit=2, tuning=alone_for(0.5)))
     assert result.status == "unknown" and result.layout is None
-    # Duo, 42 pieces: the search stops, the symmetric reduction (the half turn swaps the
-    # colours) and the repair search take the cores (auto.MANY_PIECES)
-    assert result.backend == "search+symmetric+repair"
-    assert set(result.stats) == {"search", "symmetric", "repair"}
+    # Duo, 42 pieces: the search stops and the symmetric reduction (the half turn swaps
+    # the colours) takes both cores (AutoTuning.many_pieces, symmetric_cores)
+    assert result.backend == "search+symmetric"
+    assert set(result.stats) == {"search", "symmetric"}
     assert time.perf_counter() - started < 20
+
+
+def test_repair_runs_when_the_symmetric_reduction_gives_up(monkeypatch):
+    """Many pieces and a colour symmetry: the symmetric reduction takes the cores; when it
+    gives up early (no symmetric layout), the repair search gets the time left."""
+    from solver.backends import symmetric
+    from solver.backends.base import BackendResult
+
+    calls = []
+
+    def no_layout(problem, options, cancel=None):
+        calls.append(options.workers)
+        return BackendResult("unknown", None, None, {"unknown_reason": "none symmetric"})
+
+    monkeypatch.setattr(symmetric, "solve", no_layout)
+
+    def slow_search(problem, options, cancel):
+        while not cancel.is_set():  # (stopped once the others join)
+            time.sleep(0.01)
+        return BackendResult("unknown")
+
+    monkeypatch.setattr(search, "solve", slow_search)
+    problem = parse_puzzle(
+        'variant = "duo"\n[pieces]\npurple = ["I5", "L4", "1"]\norange = ["I5", "L4", "1"]\n',
+        "duo-few.toml",
+    )
+    tuning = Tuning(auto=AutoTuning(many_pieces=0, greedy_first=0.0, many_alone=0.0))
+    result = solve(problem, SolveOptions(backend="auto", time_limit=30, tuning=tuning))
+    assert calls == [2]  # every core
+    assert (result.status, result.backend) == ("solved", "repair")
 
 
 def test_auto_max_score_combines_layout_and_bound():

@@ -1,6 +1,8 @@
 """The "auto" backend: the exact search first, then other backends beside it.
 
-The search answers nearly every endgame check in milliseconds; CP-SAT's strength is
+For "place-all", a few greedy plays come first (milliseconds; they answer most open
+problems with one colour, and then neither numba nor OR-tools is loaded). The search
+answers nearly every endgame check in milliseconds; CP-SAT's strength is
 elsewhere (large open boards with many colours, where the search's tree can be too
 large). So "auto" runs the search alone for ``options.tuning.auto.search_alone`` seconds;
 if it has not answered by then, the backends :func:`portfolio` chooses for the problem
@@ -19,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from solver.backends import registry
+from solver.backends import registry, warmup
 from solver.backends.base import (
     Backend,
     BackendResult,
@@ -30,7 +32,6 @@ from solver.backends.base import (
     layout_score,
 )
 from solver.backends.race import EitherEvent, Race
-from solver.backends.symmetric import colour_symmetries
 from solver.backends.warmup import compiling_elsewhere
 from solver.problem import Problem
 
@@ -44,6 +45,8 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     onto each other (the solo challenge on an empty board); the repair search for
     "place-all" with several colours, or with any number when the search kernel is not
     ready (first run: it compiles in another process, and greedy play may answer at once)."""
+    from solver.backends.symmetric import colour_symmetries  # (loads OR-tools)
+
     joining = [registry.CPSAT]
     if colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)
@@ -61,7 +64,12 @@ def solve(
     Args:
         problem: as for any backend.
         options: ``time_limit`` bounds the whole run; the search uses ``workers`` threads,
-            the backends that join it ``max(1, workers - 1)`` between them.
+            the backends that join it ``max(1, workers - 1)`` between them. With several
+            colours and many pieces (:attr:`AutoTuning.many_pieces`) the search runs alone
+            only ``many_alone`` seconds, then stops, and the joining backends (no plain
+            CP-SAT) share every worker; the symmetric reduction, where it applies, takes
+            them all (up to ``symmetric_cores`` workers) and the repair search runs after
+            it if it gives up with time left.
         cancel: set from another thread to stop every backend early.
 
     Returns:
@@ -72,38 +80,93 @@ def solve(
         whatever a backend raised (e.g. :class:`solver.errors.SolverBug`).
     """
     started = time.perf_counter()
+    quick = _greedy_first(problem, options)
+    if quick is not None:
+        return quick
+    warmup.before_search()
     entrants: list[Backend] = []
     race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
     stop_first = threading.Event()
     ready = not compiling_elsewhere()  # first run: the kernel compiles in another process
+    many = _many_pieces(problem, options)
     if ready:
         first = _runner(FIRST, problem, options, stop_first)
         race.enter(first, name=f"auto-{FIRST.name}")
         entrants.append(FIRST)
-        alone = options.tuning.auto.search_alone
+        tuning = options.tuning.auto
+        alone = tuning.many_alone if many else tuning.search_alone
         race.wait(alone if options.time_limit is None else min(alone, options.time_limit))
     left = _seconds_left(options.time_limit, started)
     answered = bool(entrants) and race.over
+    later: list[Backend] = []  # run once the others have given up, if time is left
     if not answered and (left is None or left > 0.05) and not race.stop.is_set():
         joining = list(portfolio(problem, ready))
         if not ready:
             workers = max(1, options.workers // len(joining))
-        elif _many_pieces(problem, options):
+        elif many:
             stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
             joining.remove(registry.CPSAT)
+            if registry.SYMMETRIC in joining and registry.REPAIR in joining:
+                # the symmetric reduction answers such problems, the repair search has
+                # not (results/asymmetric_attempts.md): it takes every core unless there
+                # are more than it has seeds worth racing, and the repair search runs if
+                # it gives up (no symmetric layout) with time left
+                if options.workers <= options.tuning.auto.symmetric_cores:
+                    joining.remove(registry.REPAIR)
+                    later.append(registry.REPAIR)
             workers = max(1, options.workers // len(joining))
         else:
             workers = max(1, (options.workers - 1) // len(joining))
-        for entry in joining:
-            joined = dataclasses.replace(
-                options, backend=entry.name, time_limit=left, workers=workers
-            )
-            race.enter(_runner(entry, problem, joined), name=f"auto-{entry.name}")
-            entrants.append(entry)
+        _enter(race, entrants, joining, problem, options, left, workers)
     results = race.results()
     if race.winner is not None:
         return results[race.winner]
+    left = _seconds_left(options.time_limit, started)
+    if later and (left is None or left > 0.05) and not (cancel is not None and cancel.is_set()):
+        race = Race(lambda result: decisive(problem, result), cancel)
+        _enter(race, entrants, later, problem, options, left, options.workers)
+        results += race.results()
+        if race.winner is not None:
+            return results[len(results) - len(later) + race.winner]
     return _combine(problem, entrants, results)
+
+
+def _enter(
+    race: Race[BackendResult],
+    entrants: list[Backend],
+    joining: list[Backend],
+    problem: Problem,
+    options: SolveOptions,
+    left: float | None,
+    workers: int,
+) -> None:
+    """Start each backend of ``joining`` in the race with ``left`` seconds and ``workers``
+    workers; note it in ``entrants``."""
+    for entry in joining:
+        joined = dataclasses.replace(options, backend=entry.name, time_limit=left, workers=workers)
+        race.enter(_runner(entry, problem, joined), name=f"auto-{entry.name}")
+        entrants.append(entry)
+
+
+def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | None:
+    """ "place-all" by a few greedy plays (:func:`solver.backends.greedy.complete`, at most
+    ``options.tuning.auto.greedy_first`` seconds): a layout, answered by "greedy", or None.
+    It needs neither the search kernel nor OR-tools, so when it answers (one colour on an
+    open board, most "yes" endgame checks) neither is loaded."""
+    seconds = options.tuning.auto.greedy_first
+    if problem.goal != "place-all" or seconds <= 0:
+        return None
+    import numpy as np
+
+    from solver.backends.greedy import complete
+
+    started = time.perf_counter()
+    rng = np.random.default_rng(options.seed)
+    layout = complete(problem.position, problem.colours, rng, plays=1 << 30, seconds=seconds)
+    if layout is None:
+        return None
+    stats = {"seconds": round(time.perf_counter() - started, 3)}
+    return BackendResult("solved", layout, None, stats, "greedy")
 
 
 def _runner(

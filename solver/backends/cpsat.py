@@ -96,7 +96,7 @@ from solver.backends.base import (
 from solver.board import Board, neighbour_table
 from solver.errors import InputError
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
-from solver.placements import PlacementTable, placements_for
+from solver.placements import PlacementTable, corner_squares, placements_for
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem, connect_groups
 
@@ -105,27 +105,6 @@ MONOMINO_INDEX = PIECES[MONOMINO].index
 
 # ---------------------------------------------------------------------------------------------
 # Geometry
-
-
-def corner_squares(table: PlacementTable, board: Board) -> np.ndarray:
-    """For each placement, the squares that share a corner but no edge with it.
-
-    Returns:
-        Shape (P, 20), int32, padded with -1, each row sorted with duplicates removed. A
-        placement touches another legally at a corner iff the other covers one of these
-        squares and neither overlaps nor shares an edge with it.
-    """
-    corner = neighbour_table(board.corner_neighbours, 4, pad_row=True)
-    edge = neighbour_table(board.edge_neighbours, 4, pad_row=True)
-    sq = table.squares
-    cand = corner[sq].reshape(len(table), 20)
-    excl = np.concatenate([sq, edge[sq].reshape(len(table), 20)], axis=1)
-    bad = (cand < 0) | (cand[:, :, None] == excl[:, None, :]).any(axis=2)
-    cand = np.where(bad, -1, cand)
-    cand.sort(axis=1)
-    dup = np.zeros_like(bad)
-    dup[:, 1:] = cand[:, 1:] == cand[:, :-1]
-    return np.where(dup, -1, cand)
 
 
 def roots(state: ColourState) -> frozenset[int]:

@@ -19,15 +19,15 @@ left alone.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from solver.backends.cpsat import corner_squares
 from solver.board import Board, neighbour_table
-from solver.pieces import PIECE_NAMES, PIECES
-from solver.placements import PlacementTable, empty_board_placements
+from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.placements import PlacementTable, corner_squares, empty_board_placements
 from solver.position import Placement, Position
 
 #: weight of the other colours' attach squares a placement covers
@@ -43,7 +43,7 @@ class Geometry:
     Attributes:
         table: every placement on the empty board (:func:`empty_board_placements`).
         corner: shape (P, 20): per placement the squares sharing a corner but no edge with
-            it, padded with -1 (:func:`solver.backends.cpsat.corner_squares`).
+            it, padded with -1 (:func:`solver.placements.corner_squares`).
         edge_nb, corner_nb: shape (N + 1, 4): edge and corner neighbours of each square,
             padded with -1, with a last row of padding.
         rows_of: per piece index, the table rows of that piece.
@@ -212,3 +212,68 @@ def _choose(masks: Masks, i: int, left: list[str], rng: np.random.Generator) -> 
         score = gain - BLOCK * loss + NOISE * rng.gumbel(size=len(rows))
         return int(rows[int(np.argmax(score))])
     return -1
+
+
+def held_back(position: Position, colour: str) -> bool:
+    """Whether greedy play holds a colour's monomino back for the end: it has one, and
+    other pieces too (the monomino fits any free attach square, so it is the easiest
+    piece to place last, and with monomino-last it must come last)."""
+    left = position.colour(colour).remaining
+    return MONOMINO in left and len(left) > 1
+
+
+def match_monominoes(options: dict[str, set[int]]) -> dict[str, int]:
+    """A largest assignment of distinct squares to colours, each from its options
+    (augmenting paths; a handful of colours): colour -> square of its monomino."""
+    owner: dict[int, str] = {}
+
+    def augment(c: str, seen: set[int]) -> bool:
+        for s in options[c]:
+            if s in seen:
+                continue
+            seen.add(s)
+            if s not in owner or augment(owner[s], seen):
+                owner[s] = c
+                return True
+        return False
+
+    for c in options:
+        augment(c, set())
+    return {c: s for s, c in owner.items()}
+
+
+def complete(
+    position: Position,
+    colours: tuple[str, ...],
+    rng: np.random.Generator,
+    plays: int,
+    seconds: float,
+) -> dict[str, list[Placement]] | None:
+    """Greedy plays that place every remaining piece of ``colours``: each monomino held
+    back (:func:`held_back`) goes last on its own attach square. Stops after ``plays``
+    plays or ``seconds`` (at least one play).
+
+    Returns:
+        colour -> placements added (every piece), or None if no play placed them all.
+    """
+    ends = time.perf_counter() + seconds
+    held = [c for c in colours if held_back(position, c)]
+    todo = {
+        c: [p for p in position.colour(c).remaining if not (c in held and p == MONOMINO)]
+        for c in colours
+    }
+    for _ in range(max(1, plays)):
+        masks = Masks(position, colours)
+        placed, left = greedy(position, colours, todo, rng, masks)
+        if not any(left.values()):
+            options = {
+                c: set(np.flatnonzero(masks.attach(colours.index(c))).tolist()) for c in held
+            }
+            monos = match_monominoes(options)
+            if len(monos) == len(held):
+                for c, s in monos.items():
+                    placed[c].append(Placement(MONOMINO, frozenset({s})))
+                return placed
+        if time.perf_counter() >= ends:
+            break
+    return None

@@ -55,7 +55,7 @@ import numpy as np
 
 from solver.backends import search
 from solver.backends.base import BackendResult, Cancel, SolveOptions
-from solver.backends.greedy import Masks, greedy
+from solver.backends.greedy import Masks, greedy, held_back, match_monominoes
 from solver.backends.race import first_proven
 from solver.backends.warmup import compiling_elsewhere
 from solver.pieces import MONOMINO, PIECES
@@ -114,10 +114,7 @@ class _Repairer:
         self.seed = seed
         self.stop = stop
         self.deadline = deadline
-        self.held = {
-            c: MONOMINO in self.base.colour(c).remaining and len(self.base.colour(c).remaining) > 1
-            for c in self.colours
-        }
+        self.held = {c: held_back(self.base, c) for c in self.colours}
         self.todo = {c: self._non_held(c) for c in self.colours}
         self.window = WINDOW[2]
         self.stats = {"restarts": 0, "repairs": 0, "improved": 0, "sideways": 0, "timeouts": 0}
@@ -167,7 +164,7 @@ class _Repairer:
             options = {
                 c: set(np.flatnonzero(masks.attach(self.colours.index(c))).tolist()) for c in need
             }
-            state.monos = _match(options)
+            state.monos = match_monominoes(options)
             cost = len(need) - len(state.monos)
         elif need:
             cost += len(need)
@@ -541,26 +538,6 @@ def _minus(a: list[str], b: list[str]) -> list[str]:
     for p in b:
         out.remove(p)
     return out
-
-
-def _match(options: dict[str, set[int]]) -> dict[str, int]:
-    """A largest assignment of distinct squares to colours, each from its options
-    (augmenting paths; a handful of colours)."""
-    owner: dict[int, str] = {}
-
-    def augment(c: str, seen: set[int]) -> bool:
-        for s in options[c]:
-            if s in seen:
-                continue
-            seen.add(s)
-            if s not in owner or augment(owner[s], seen):
-                owner[s] = c
-                return True
-        return False
-
-    for c in options:
-        augment(c, set())
-    return {c: s for s, c in owner.items()}
 
 
 def solve(

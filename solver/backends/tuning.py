@@ -50,10 +50,20 @@ class AutoTuning:
             after ``search_alone`` the exact search and plain CP-SAT stop and the cores go
             to the methods that can answer such problems (the symmetric reduction where it
             applies, and the repair search); measurements in ``results/asymmetric_attempts.md``.
+        many_alone: ``search_alone`` for those many-piece problems (the search settles
+            only the easiest of them, e.g. a proof by area, and those at once).
+        symmetric_cores: with at most this many workers, a many-piece problem with a
+            colour symmetry gives them all to the symmetric reduction, and the repair
+            search runs only if that gives up; with more, they share them.
+        greedy_first: seconds of greedy plays before the search, for "place-all" (0: none);
+            at least one play (about 15 ms for one colour's 21 pieces, 90 ms for 84).
     """
 
     search_alone: float = 2.0
     many_pieces: int = 30
+    many_alone: float = 0.5
+    symmetric_cores: int = 2
+    greedy_first: float = 0.05
 
 
 @dataclass(frozen=True)

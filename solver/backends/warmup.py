@@ -3,8 +3,9 @@
 numba compiles :mod:`solver.backends.search_kernel` on its first call and caches the
 machine code on disk (``cache=True``); that first compile takes 10-30 s (*measured*: 23 s
 on a loaded 2-core machine), after which loading it takes a fraction of a second. So that
-the first command after installing does not wait for it, the command line checks
-:func:`kernel_ready` and, when the cache is missing, says so and starts
+the first command after installing does not wait for it, ``auto``, when
+it first needs the kernel, checks :func:`kernel_ready` (:func:`before_search`) and, when
+the cache is missing on the command line, says so and starts
 :func:`compile_in_background` (a separate process, ``python -m solver.backends.warmup``,
 which outlives the command and writes the cache); ``auto`` then answers with the backends
 that need no kernel (CP-SAT, and the symmetric reduction where it applies). The next
@@ -17,6 +18,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: a compile started less than this many seconds ago is taken to be still running
@@ -76,9 +78,27 @@ def compile_in_background() -> bool:
 def compiling_elsewhere() -> bool:
     """True when this process started :func:`compile_in_background` and has not compiled
     the kernel itself: ``auto`` then leaves the search (and the repair search) out."""
+    if not _started:
+        return False  # (without importing numba: a command that never searches skips it)
     from solver.backends import search_kernel
 
-    return _started and not search_kernel.run.signatures
+    return not search_kernel.run.signatures
+
+
+#: set by the command line to allow :func:`before_search` to compile in the background;
+#: called (no arguments) when that compile starts, to say so
+on_background_compile: Callable[[], None] | None = None
+
+
+def before_search() -> None:
+    """Called by ``auto`` before it first needs the kernel (not before: answers that need
+    no kernel, such as greedy play's, then come without loading numba). On the command
+    line (:data:`on_background_compile` set) and without a cached kernel, starts
+    :func:`compile_in_background` and calls :data:`on_background_compile`; otherwise
+    nothing (a library call compiles in process)."""
+    notice = on_background_compile
+    if notice is not None and not kernel_ready() and compile_in_background():
+        notice()
 
 
 def compile_kernel() -> None:
