@@ -117,7 +117,14 @@ class _Repairer:
         self.held = {c: held_back(self.base, c) for c in self.colours}
         self.todo = {c: self._non_held(c) for c in self.colours}
         self.window = WINDOW[2]
-        self.stats = {"restarts": 0, "repairs": 0, "improved": 0, "sideways": 0, "timeouts": 0}
+        self.stats = {
+            "restarts": 0,
+            "repairs": 0,
+            "improved": 0,
+            "sideways": 0,
+            "timeouts": 0,
+            "ejections": 0,
+        }
         self.best: _State | None = None
         base = Masks(self.base, self.colours)
         self._base_edge = base.edge > 0  # squares sharing an edge with a colour's frozen pieces
@@ -400,7 +407,8 @@ class _Repairer:
         own_owner[:-1] = np.where(masks.own[i] > 0, owner[:-1], -1)
         edge_nb = geo.edge_nb
         best, best_cost = None, None
-        step = self.stats["ejections"] = self.stats.get("ejections", 0) + 1
+        self.stats["ejections"] += 1
+        step = self.stats["ejections"]
         for row in cands:
             s = geo.table.squares[row]
             s = s[s >= 0]
@@ -576,7 +584,7 @@ def solve(
         "best_left": min(r.best.cost for r in runs if r.best is not None)
         if any(r.best is not None for r in runs)
         else None,
-        **{k: sum(r.stats[k] for r in runs) for k in runs[0].stats},
+        **{k: sum(r.stats.get(k, 0) for r in runs) for k in runs[0].stats},
     }
     if found:
         run, state = found[0]
