@@ -222,6 +222,8 @@ def area_shortfall(position: Position, colours: tuple[str, ...]) -> str:
             need = sum(position.colour(c).remaining_squares for c in group)
             room = int(np.logical_or.reduce([reaches[c] for c in group]).sum())
             if need > room:
-                who = group[0] if size == 1 else ", ".join(group[:-1]) + " and " + group[-1]
+                if size == 1:
+                    return f"{group[0]} needs {need} squares, only {room} are within its reach"
+                who = ", ".join(group[:-1]) + " and " + group[-1]
                 return f"{who} need {need} squares, only {room} are within their reach"
     return ""

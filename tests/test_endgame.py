@@ -264,6 +264,14 @@ def test_area_bound_proves_a_joint_no():
     )
     assert area_shortfall(roomy.position, roomy.colours) == ""
     assert joint_check(roomy.position, roomy.colours).answer == "yes"
+    # one colour alone: an I3 fits nowhere on 1 x 2, so nothing is within its reach
+    short = parse_puzzle(
+        'variant = "custom"\nsize = [1, 2]\ncolours = ["blue"]\n[start]\nblue = "a1"\n'
+        '[pieces]\nblue = ["I3"]\n',
+        "short.toml",
+    )
+    reason = area_shortfall(short.position, ("blue",))
+    assert reason == "blue needs 3 squares, only 0 are within its reach"
 
 
 @pytest.mark.parametrize("name", ["two-colours-7x7", "classic-solo-blue", "asym-ladder-k03"])
