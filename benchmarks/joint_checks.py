@@ -38,7 +38,9 @@ def main(argv=None) -> int:
     rows = []
     for (path, n), (position, colours) in positions.items():
         a = joint_check(position, tuple(colours), options, name=str(path))
-        backend = a.together.backend if a.together else a.alone[-1].backend
+        backend = (
+            a.together.backend if a.together else (a.alone[-1].backend if a.alone else "bound")
+        )
         row = (path.name, n, len(colours), a.answer, backend, a.reason, round(a.seconds, 3))
         rows.append(row)
         if args.rows:

@@ -20,10 +20,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Literal
+
+import numpy as np
 
 from solver.checker import check_layout
 from solver.pieces import PIECES
+from solver.placements import reach
 from solver.position import Position
 from solver.problem import Problem
 from solver.solve import SolveOptions, SolverBug, SolveResult, solve
@@ -143,7 +147,8 @@ class JointAnswer:
         answer: "yes" (a layout for all of them, checked), "no" (proven), "unknown".
         alone: the place-all solve of each colour alone (others frozen), in order, up to
             the first that is not "solved" (a colour that cannot place its pieces alone
-            cannot together with others: a proven "no" for it proves the joint "no").
+            cannot together with others: a proven "no" for it proves the joint "no");
+            empty when the bound by area already answered "no".
         together: the joint place-all solve, or None when a colour alone already decided.
         reason: a short explanation of a "no" or "unknown".
     """
@@ -170,11 +175,13 @@ def joint_check(
 ) -> JointAnswer:
     """Can ``colours`` all place all their remaining pieces at once, others frozen?
 
-    First each colour alone (others frozen, the rest of ``colours`` included): if one
-    cannot (proven), neither can they together, since a joint layout contains a layout of
-    that colour alone. Otherwise one joint "place-all" solve of all of them (with the
-    ``auto`` backend: the search, CP-SAT, the symmetric reduction where it applies, and
-    the repair search, which only finds layouts). A "yes" comes with a layout the rule
+    First a bound by area (:func:`area_shortfall`, milliseconds: a proof when some of the
+    colours need more squares than they can reach together). Then each colour alone
+    (others frozen, the rest of ``colours`` included): if one cannot (proven), neither can
+    they together, since a joint layout contains a layout of that colour alone. Otherwise
+    one joint "place-all" solve of all of them (with the ``auto`` backend: the search,
+    CP-SAT, the symmetric reduction where it applies, and the repair search, which only
+    finds layouts). A "yes" comes with a layout the rule
     checker has accepted; "no" is a proof; "unknown" says nothing either way.
 
     Args:
@@ -191,6 +198,9 @@ def joint_check(
     for c in colours:
         if not position.colour(c).remaining:
             raise ValueError(f"{c} has no pieces left")
+    short = area_shortfall(position, colours)
+    if short:
+        return JointAnswer(colours, "no", (), None, short)
     alone: list[SolveResult] = []
     for c in colours:
         result = solve(Problem(position, (c,), "place-all", False, name=name), options)
@@ -259,3 +269,28 @@ def answer_record(answer: EndgameAnswer) -> dict:
         "seconds": round(answer.seconds, 4),
         "backend": backend,
     }
+
+
+def area_shortfall(position: Position, colours: tuple[str, ...]) -> str:
+    """A proof by area that ``colours`` cannot all place their remaining pieces, or "".
+
+    The squares a colour will still cover lie in its :func:`solver.placements.reach`, and
+    two colours never cover the same square; so for every set S of the colours, the area
+    of S's remaining pieces must fit in the union of their reaches. The smallest S that
+    fails is named (a single colour is then a "no" for it alone).
+
+    Returns:
+        The reason (e.g. "blue and red need 82 squares, only 76 are within their reach"),
+        or "" when every set fits.
+    """
+    reaches = {c: reach(position, c) for c in colours}
+    for size in range(1, len(colours) + 1):
+        for group in combinations(colours, size):
+            need = sum(position.colour(c).remaining_squares for c in group)
+            room = int(np.logical_or.reduce([reaches[c] for c in group]).sum())
+            if need > room:
+                if size == 1:
+                    return f"{group[0]} needs {need} squares, only {room} are within its reach"
+                who = ", ".join(group[:-1]) + " and " + group[-1]
+                return f"{who} need {need} squares, only {room} are within their reach"
+    return ""

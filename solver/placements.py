@@ -145,6 +145,42 @@ def colour_masks(position: Position, colour: str) -> tuple[np.ndarray, np.ndarra
     return allowed, attach
 
 
+def reach(position: Position, colour: str) -> np.ndarray:
+    """Squares a colour's remaining pieces can still cover: a superset, for bounds.
+
+    Every square a colour will cover is allowed for it now (squares only ever get taken)
+    and joins its attach squares by a chain of king moves through squares its new pieces
+    cover (each new piece touches the colour at a corner). So: flood with king moves from
+    the attach squares through allowed squares; keep the squares some fitting placement of
+    a remaining piece inside the flood covers; flood again through those; until nothing
+    changes.
+
+    Returns:
+        Boolean array of shape (rows*cols,).
+    """
+    board = position.board
+    allowed, attach = colour_masks(position, colour)
+    table = empty_board_placements(board.rows, board.cols)
+    rows = fitting_rows(position, colour)
+    squares = table.squares[rows]
+    king = EDGE_STEPS + CORNER_STEPS
+    through = allowed
+    while True:
+        flood = attach & through
+        while True:
+            grown = flood | (_grid_shift_any(flood, board.rows, board.cols, king) & through)
+            if (grown == flood).all():
+                break
+            flood = grown
+        inside = np.append(flood, True)[squares].all(axis=1)
+        covered = np.zeros(board.size + 1, dtype=bool)
+        covered[squares[inside].ravel()] = True
+        covered = covered[:-1] & flood
+        if (covered == through).all():
+            return covered
+        through = covered
+
+
 def fitting_rows(position: Position, colour: str, skip_monomino: bool = False) -> np.ndarray:
     """Rows of the empty board's table (:func:`empty_board_placements`) whose piece is among
     the colour's remaining pieces (less the monomino with ``skip_monomino``) and whose

@@ -126,3 +126,14 @@ def test_cancel_stops_a_backend_before_its_time_limit(backend):
     result = backend.solve(HARD, SolveOptions(time_limit=120), cancel)
     assert result.status == "unknown"
     assert time.perf_counter() - started < 30
+
+
+def test_greedy_first_places_both_junior_monominoes():
+    """Junior: two monominoes (one held back for the end, the other played), and a
+    domino: greedy play places all three (before: both were held, one was left)."""
+    problem = parse_puzzle(
+        'variant = "junior"\ncolours = ["purple"]\n[pieces]\npurple = ["1", "1", "2"]\n'
+    )
+    result = solve(problem, SolveOptions(backend="auto"))
+    assert (result.status, result.backend) == ("solved", "greedy")
+    assert sorted(p.piece for p in result.layout["purple"]) == ["1", "1", "2"]

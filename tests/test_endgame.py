@@ -235,3 +235,54 @@ def test_check_out_proven_best_by_the_no_bound_verifies(tmp_path):
     data["bound"] = -2
     out.write_text(json.dumps(data))
     assert CliRunner().invoke(main, ["verify", str(out)], catch_exceptions=False).exit_code == 1
+
+
+LINE = 'variant = "custom"\nsize = [1, 5]\ncolours = ["blue", "yellow"]\n'
+
+
+def test_area_bound_proves_a_joint_no():
+    """1 x 5: each I3 fits alone (blue from a1, yellow from e1), not both: 6 squares
+    needed, 5 within reach. The bound answers before any solve."""
+    from solver.endgame import area_shortfall, joint_check
+    from solver.formats.puzzle import parse_puzzle
+
+    problem = parse_puzzle(
+        LINE + '[start]\nblue = "a1"\nyellow = "e1"\n[pieces]\nblue = ["I3"]\nyellow = ["I3"]\n',
+        "line.toml",
+    )
+    for c in problem.colours:
+        assert endgame_check(problem.position, c).answer == "yes"
+    assert area_shortfall(problem.position, ("blue",)) == ""
+    reason = area_shortfall(problem.position, problem.colours)
+    assert reason == "blue and yellow need 6 squares, only 5 are within their reach"
+    answer = joint_check(problem.position, problem.colours)
+    assert (answer.answer, answer.alone, answer.together) == ("no", (), None)
+    # with a domino instead, both fit (3 + 2 = 5): no bound, and the joint answer is yes
+    roomy = parse_puzzle(
+        LINE + '[start]\nblue = "a1"\nyellow = "e1"\n[pieces]\nblue = ["I3"]\nyellow = ["2"]\n',
+        "line2.toml",
+    )
+    assert area_shortfall(roomy.position, roomy.colours) == ""
+    assert joint_check(roomy.position, roomy.colours).answer == "yes"
+    # one colour alone: an I3 fits nowhere on 1 x 2, so nothing is within its reach
+    short = parse_puzzle(
+        'variant = "custom"\nsize = [1, 2]\ncolours = ["blue"]\n[start]\nblue = "a1"\n'
+        '[pieces]\nblue = ["I3"]\n',
+        "short.toml",
+    )
+    reason = area_shortfall(short.position, ("blue",))
+    assert reason == "blue needs 3 squares, only 0 are within its reach"
+
+
+@pytest.mark.parametrize("name", ["two-colours-7x7", "classic-solo-blue", "asym-ladder-k03"])
+def test_reach_holds_every_square_a_layout_adds(name):
+    """The reach is a superset: every square of a found layout's new pieces is in it."""
+    from solver.placements import reach
+
+    problem = load_puzzle(PUZZLES / f"{name}.toml")
+    result = solve(problem, SolveOptions(backend="search", time_limit=60))
+    assert result.status == "solved" and result.layout is not None
+    for c, placements in result.layout.items():
+        inside = reach(problem.position, c)
+        covered = [s for q in placements for s in q.squares]
+        assert covered and inside[covered].all(), c

@@ -258,10 +258,9 @@ def complete(
     """
     ends = time.perf_counter() + seconds
     held = [c for c in colours if held_back(position, c)]
-    todo = {
-        c: [p for p in position.colour(c).remaining if not (c in held and p == MONOMINO)]
-        for c in colours
-    }
+    todo = {c: list(position.colour(c).remaining) for c in colours}
+    for c in held:
+        todo[c].remove(MONOMINO)  # (one of them: Junior has two)
     for _ in range(max(1, plays)):
         masks = Masks(position, colours)
         placed, left = greedy(position, colours, todo, rng, masks)

@@ -191,7 +191,10 @@ def joint_line(answer: JointAnswer, position: Position) -> str:
         text += f" ({answer.reason})"
     else:
         text += " time limit reached before an answer (not a no)"
-    backend = answer.together.backend if answer.together else answer.alone[-1].backend
+    if answer.together:
+        backend = answer.together.backend
+    else:
+        backend = answer.alone[-1].backend if answer.alone else "area bound"
     return text + f"  [{backend}, {answer.seconds:.2f} s]"
 
 
