@@ -137,3 +137,14 @@ def test_greedy_first_places_both_junior_monominoes():
     result = solve(problem, SolveOptions(backend="auto"))
     assert (result.status, result.backend) == ("solved", "greedy")
     assert sorted(p.piece for p in result.layout["purple"]) == ["1", "1", "2"]
+
+
+@pytest.mark.parametrize("card", sorted((PUZZLES / "cards").glob("*.toml")), ids=lambda p: p.stem)
+def test_auto_meets_every_card_goal(card):
+    """Greedy play knows nothing of stars or groups to connect: auto must not answer with
+    its layout when a card asks for them (it did, and the goal check raised SolverBug)."""
+    problem = load_puzzle(card)
+    for seed in range(4):
+        result = solve(problem, SolveOptions(backend="auto", time_limit=20, seed=seed))
+        assert result.status == "solved"
+        assert result.report is not None and not result.report.unmet

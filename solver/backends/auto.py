@@ -149,13 +149,14 @@ def _enter(
 
 
 def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | None:
-    """ "place-all" by a few greedy plays (:func:`solver.backends.greedy.complete`, at most
-    ``options.tuning.auto.greedy_first`` seconds): a layout, answered by "greedy", or None.
+    """ "place-all" (without card goals) by a few greedy plays
+    (:func:`solver.backends.greedy.complete`, at most ``options.tuning.auto.greedy_first``
+    seconds): a layout, answered by "greedy", or None.
     It needs neither the search kernel nor OR-tools, so when it answers (one colour on an
     open board, most "yes" endgame checks) neither is loaded."""
     seconds = options.tuning.auto.greedy_first
-    if problem.goal != "place-all" or seconds <= 0:
-        return None
+    if problem.goal != "place-all" or problem.has_card_goals or seconds <= 0:
+        return None  # greedy play knows nothing of stars to cover or groups to connect
     import numpy as np
 
     from solver.backends.greedy import complete

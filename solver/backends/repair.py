@@ -556,13 +556,12 @@ def solve(
 
     Returns:
         "solved" with a layout, or "unknown" (time limit, ``cancel``, or a goal other
-        than place-all: ``stats["unknown_reason"]``). Never "infeasible".
+        than place-all or with card goals: ``stats["unknown_reason"]``). Never "infeasible".
     """
     started = time.perf_counter()
-    if problem.goal != "place-all":
-        return BackendResult(
-            "unknown", None, None, {"unknown_reason": "repair only places all pieces"}, "repair"
-        )
+    if problem.goal != "place-all" or problem.has_card_goals:
+        reason = "repair only places all pieces (no stars to cover, no groups to connect)"
+        return BackendResult("unknown", None, None, {"unknown_reason": reason}, "repair")
     deadline = None if options.time_limit is None else started + options.time_limit
     runs = [
         _Repairer(problem, (options.seed + k) % 2**31, cancel, deadline)
