@@ -208,7 +208,7 @@ def dask_client(address: str, jobs: int):
         from distributed import Client, LocalCluster
     except ImportError:
         raise DaskUnavailable(
-            "--scheduler needs Dask: pip install 'blokus-solo[cluster]'"
+            "--scheduler needs Dask: pip install '.[cluster]' in the project's folder"
         ) from None
     try:
         if address == "local":

@@ -187,7 +187,13 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
         key=str,
     )
     out = ["# Batch results", ""]
-    out += [f"Made by `{command}`" if command else "Made by blokus-solo batch", ""]
+    out += [
+        f"Made by `{command}`"
+        + (" and the earlier runs listed at the end" if len(runs) > 1 else "")
+        if command
+        else "Made by blokus-solo batch",
+        "",
+    ]
     out.append(
         "Settings: "
         + "; ".join(
@@ -199,7 +205,15 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
     )
     out += ["", "## Totals", ""]
     out += _table(
-        ["items", "solved", "no", "unknown", "errors", "total time", "median time per item"],
+        [
+            "items",
+            "solved",
+            "no",
+            "unknown",
+            "errors",
+            "time (items added up)",
+            "median time per item",
+        ],
         [
             [
                 str(len(rows)),

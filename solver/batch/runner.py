@@ -139,7 +139,7 @@ def _run(options: BatchOptions, out: Path, pool, items: list[Item], console: Con
         started = time.perf_counter()
         display = make_display(console, len(todo))
         if todo:
-            console.print(f"running {len(todo)} items on {pool.describe()}", markup=False)
+            console.print(f"running {_count(len(todo), 'item')} on {pool.describe()}", markup=False)
         interrupted = False
         try:
             with _sigterm_as_interrupt(), display:
@@ -195,7 +195,7 @@ def _describe(console: Console, items: list[Item], skipped: int, store: Store) -
 
 def _warm(console: Console, pool) -> None:
     """Load (or compile, once) the search kernel before any worker starts, and say so."""
-    with console.status("search kernel: loading (the first run compiles it: 5-30 s)"):
+    with console.status("search kernel: loading (the first run compiles it: 10-30 s)"):
         how, seconds = pool.warm()
     if how == "not used":
         return

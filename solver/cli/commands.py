@@ -901,7 +901,7 @@ def _endgame_claim(record: dict) -> str:
     default=None,
     metavar="ADDRESS",
     help="Run on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for a "
-    "new local cluster of --jobs workers (pip install 'blokus-solo[cluster]').",
+    "new local cluster of --jobs workers (needs Dask: pip install '.[cluster]').",
 )
 @click.option("--force", is_flag=True, help="Redo items already done in DIR.")
 @click.option("--plain", is_flag=True, help="One line per item even in a terminal.")
