@@ -37,6 +37,7 @@ packing, so cuts come at once) or ``hint`` (a repair-search state as the hint).
 Usage: python benchmarks/cegar.py PUZZLE... [--limit 60] [--seed 0] [--engine sat|cpsat]
        [--no-steer] [--phase false|cover|playable|none] [--repair-hint SECONDS]
        [--assume-hint] [--drop-one] [--cpsat base|hard|stop|hint] [--trace]
+       [--no-support]
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ class Settings:
     config: dict[str, int] = field(default_factory=dict)
     cuts: tuple[str, ...] = ("placement", "separator")
     trace: list | None = None
+    support: bool = True
 
 
 class Unsupported(Exception):
@@ -211,7 +213,7 @@ def _colour_part(
                         clauses.append([-(base + int(i))])
     # local corner support
     support = rest if strict else cover
-    for i in np.flatnonzero(~table.playable).tolist():
+    for i in np.flatnonzero(~table.playable).tolist() if settings.support else []:
         corner = [support[int(s)] for s in corners[i] if s >= 0 and int(s) in support]
         clauses.append([-(base + int(i))] + corner)
     if settings.steer:
@@ -267,6 +269,16 @@ def _cuts(
         n = len(cm.table)
         chosen = np.flatnonzero(values[part.base - 1 : part.base - 1 + n] > 0)
         layout[cm.name] = [cm.table.placement(int(i)) for i in chosen]
+        if not settings.support:  # lazily: the support clause of each unsupported row
+            support = cast(dict[int, int], cm.cover_rest if cm.mono_last else cm.cover)
+            covered = {int(q) for q in cm.table.squares[chosen].ravel() if q >= 0}
+            for i in chosen.tolist():
+                corner = [int(q) for q in cm.corners[i] if q >= 0]
+                if not cm.table.playable[i] and not covered & set(corner):
+                    packing.clauses.append(
+                        [-part.var(i)] + [support[q] for q in corner if q in support]
+                    )
+                    found += 1
         kinds = [False, True] if cm.mono_last else [False]
         for without_last in kinds:
             for island in islands(cm, chosen, without_last):
@@ -464,6 +476,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=4000)
     parser.add_argument("--cpsat", choices=["base", "hard", "stop", "hint"], default="base")
     parser.add_argument("--trace", action="store_true")
+    parser.add_argument(
+        "--no-support", action="store_true", help="local corner support added lazily"
+    )
     args = parser.parse_args(argv)
     settings = Settings(
         steer=not args.no_steer,
@@ -474,6 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         drop_one=args.drop_one,
         chunk=args.chunk,
         trace=[] if args.trace else None,
+        support=not args.no_support,
     )
     for path in args.puzzles:
         problem = load_puzzle(path)
