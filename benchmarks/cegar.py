@@ -34,8 +34,8 @@ minimised, cuts added when a solve ends), ``hard`` (every steering penalty fixed
 each packing is connected; incomplete), ``stop`` (each solve stopped at its first
 packing, so cuts come at once) or ``hint`` (a repair-search state as the hint).
 
-Usage: python benchmarks/cegar.py PUZZLE... [--limit 60] [--seed 0] [--engine sat|cpsat]
-       [--no-steer] [--phase false|cover|playable|none] [--repair-hint SECONDS]
+Usage: python benchmarks/cegar.py [PUZZLE...] [--joint N,N --games 3] [--limit 60] [--seed 0]
+       [--engine sat|cpsat] [--no-steer] [--phase false|cover|playable|none] [--repair-hint SECONDS]
        [--assume-hint] [--drop-one] [--cpsat base|hard|stop|hint] [--trace]
        [--no-support]
 """
@@ -462,9 +462,34 @@ def cpsat_variant(
     return raw
 
 
+def joint_problems(after: list[int], games: int) -> list[tuple[str, Problem]]:
+    """``check --together`` as a problem: every colour with pieces left of the first
+    ``games`` games of ``tests/data/games`` (:data:`real_games.GAMES`), after each number
+    of placements in ``after``."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from real_games import GAMES, checked_positions
+
+    found: dict[tuple[Path, int], tuple[Any, list[str]]] = {}
+    for path, n, position, state in checked_positions(GAMES, 10):
+        if n in after:
+            found.setdefault((path, n), (position, []))[1].append(state.name)
+    keep = sorted({path for path, _ in found})[:games]
+    return [
+        (f"{path.stem}@{n}", Problem(position, tuple(colours), "place-all"))
+        for (path, n), (position, colours) in found.items()
+        if path in keep
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("puzzles", nargs="+", type=Path)
+    parser.add_argument("puzzles", nargs="*", type=Path)
+    parser.add_argument(
+        "--joint",
+        metavar="N,N",
+        help="also the joint checks of the first --games real games after N placements",
+    )
+    parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per run")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--engine", choices=["sat", "cpsat"], default="sat")
@@ -491,8 +516,10 @@ def main(argv: list[str] | None = None) -> int:
         trace=[] if args.trace else None,
         support=not args.no_support,
     )
-    for path in args.puzzles:
-        problem = load_puzzle(path)
+    problems = [(path.stem, load_puzzle(path)) for path in args.puzzles]
+    if args.joint:
+        problems += joint_problems([int(n) for n in args.joint.split(",")], args.games)
+    for name, problem in problems:
         options = SolveOptions(time_limit=args.limit, seed=args.seed, workers=1)
         started = time.perf_counter()
         hint = repair_state(problem, args.seed, args.repair_hint) if args.repair_hint else None
@@ -504,7 +531,7 @@ def main(argv: list[str] | None = None) -> int:
         checked_result(problem, raw, args.engine, started)  # the rule checker
         load = os.getloadavg()[0]
         print(
-            f"{path.stem} {raw.status} {time.perf_counter() - started:.1f} s "
+            f"{name} {raw.status} {time.perf_counter() - started:.1f} s "
             f"(cpu {time.process_time() - cpu:.1f} s, load {load:.1f}) {raw.stats}",
             flush=True,
         )
