@@ -236,6 +236,24 @@ class ColourModel:
     def __post_init__(self) -> None:
         self.var_index = np.fromiter((v.index for v in self.x), dtype=np.int64, count=len(self.x))
 
+    @classmethod
+    def of(
+        cls,
+        name: str,
+        table: PlacementTable,
+        x: list[cp_model.IntVar],
+        corners: np.ndarray,
+        last: np.ndarray,
+        board: Board,
+        mono_last: bool,
+    ) -> ColourModel:
+        """A colour's model with its lookup arrays (``mono``, ``indptr``, ``indices``,
+        ``edges``) computed from ``table`` and ``board``."""
+        indptr, indices = table.covering()
+        edges = neighbour_table(board.edge_neighbours, 4, pad_row=True)
+        mono = table.piece == MONOMINO_INDEX
+        return cls(name, table, x, corners, mono, last, indptr, indices, edges, mono_last=mono_last)
+
     def covering(self, square: int) -> np.ndarray:
         """Rows covering a square."""
         return self.indices[self.indptr[square] : self.indptr[square + 1]]
@@ -323,19 +341,7 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
     keep = reachable(table, corners, position.board.size, last if strict else None)
     table, corners, last = table.subset(keep), corners[keep], last[keep]
     x = [model.new_bool_var(f"{colour}_{i}") for i in range(len(table))]
-    indptr, indices = table.covering()
-    cm = ColourModel(
-        colour,
-        table,
-        x,
-        corners,
-        table.piece == MONOMINO_INDEX,
-        last,
-        indptr,
-        indices,
-        neighbour_table(position.board.edge_neighbours, 4, pad_row=True),
-        mono_last=strict,
-    )
+    cm = ColourModel.of(colour, table, x, corners, last, position.board, strict)
     if problem.goal == "max-score" and position.bonus and wanted:
         cm.all_placed = model.new_bool_var(f"{colour}_all")
         if may_claim:
