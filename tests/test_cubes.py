@@ -124,3 +124,28 @@ def test_join_refuses_a_manifest_that_is_not_the_split(tmp_path):
     (tmp_path / "results" / "results.jsonl").write_text("")
     with pytest.raises(InputError, match="not the split"):
         join(tmp_path, tmp_path / "results")
+
+
+def test_cli_split_and_bad_input(tmp_path):
+    from click.testing import CliRunner
+
+    from solver.cli.commands import main
+
+    def run(*args):
+        return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+    result = run("cubes", "split", PUZZLES / "tiny-5x5-four.toml", "--depth", 1, "--out", tmp_path)
+    assert result.exit_code == 0 and result.output.startswith("7 cubes at depth 1")
+    assert len(list((tmp_path / "cubes").glob("*.toml"))) == 7
+    # the same split again is fine; a different one into the same folder is refused
+    assert run("cubes", "split", PUZZLES / "tiny-5x5-four.toml", "--out", tmp_path).exit_code == 0
+    again = run("cubes", "split", PUZZLES / "tiny-5x5-four.toml", "--depth", 2, "--out", tmp_path)
+    assert again.exit_code == 2 and "different split" in again.output
+    missing = run("cubes", "join", tmp_path / "nowhere")
+    assert missing.exit_code == 2 and "cubes.json" in missing.output
+    no_results = run("cubes", "join", tmp_path)
+    assert no_results.exit_code == 2 and "results.jsonl" in no_results.output
+    max_score = tmp_path / "max.toml"
+    max_score.write_text(RECT.replace("[start]", 'goal = "max-score"\n[start]'))
+    refused = run("cubes", "split", max_score, "--out", tmp_path / "m")
+    assert refused.exit_code == 2 and "place-all" in refused.output
