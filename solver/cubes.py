@@ -53,6 +53,7 @@ import dataclasses
 import hashlib
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -285,9 +286,13 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]
     old = out / MANIFEST
     if old.exists() and _read_manifest(out)["cubes"] != entries:
         raise InputError("holds a different split already", path=str(old))
+    # the cube files plainly (syncing each costs 4 ms: 7 minutes at 100,000 cubes), the
+    # manifest last and atomically: a split cut short has no manifest (join refuses it),
+    # a cube file cut short gives a batch row whose hash matches no cube (missing), and
+    # the same split run again rewrites them all
+    (out / CUBE_FOLDER).mkdir(parents=True, exist_ok=True)
     for name, body in texts.items():
-        (out / name).parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(out / name, body)
+        (out / name).write_text(body, encoding="utf-8")
     write_text_atomic(old, json.dumps(manifest, indent=1) + "\n")
     return manifest
 
@@ -336,8 +341,9 @@ class JoinResult:
 
 
 def read_rows(results: Path) -> dict[str, list[dict]]:
-    """The rows of a batch results folder by the SHA-256 of their input, newest last; a line
-    that is not JSON (cut short by a crash) is skipped."""
+    """The puzzle rows of a batch results folder by the SHA-256 of their input, newest
+    last, each with ``_folder`` (``results``, where its solution file lies); a line that
+    is not JSON (cut short by a crash) is skipped."""
     path = results / "results.jsonl"
     if not path.exists():
         raise InputError("no results.jsonl here (made by 'blokus-solo batch')", path=str(results))
@@ -348,14 +354,15 @@ def read_rows(results: Path) -> dict[str, list[dict]]:
         except json.JSONDecodeError:
             continue
         if isinstance(row, dict) and row.get("kind") == "puzzle" and row.get("sha256"):
-            rows.setdefault(row["sha256"], []).append(row)
+            rows.setdefault(row["sha256"], []).append({**row, "_folder": results})
     return rows
 
 
-def join(folder: Path, results: Path) -> JoinResult:
-    """Join the batch results (``results``) of the cubes in ``folder`` (see the module
-    docstring). Every solved cube's layout is lifted and checked; the first one the
-    checker accepts is the answer.
+def join(folder: Path, results: Path | Sequence[Path]) -> JoinResult:
+    """Join the batch results (one folder ``results``, or several: e.g. the hard cubes run
+    again with a longer time limit; a cube's yes, else its no, from any of them counts) of
+    the cubes in ``folder`` (see the module docstring). Every solved cube's layout is
+    lifted and checked; the first one the checker accepts is the answer.
 
     Raises:
         InputError: no manifest or results; the cube files are not the split of the
@@ -369,7 +376,10 @@ def join(folder: Path, results: Path) -> JoinResult:
                 enumerate(cubes, start=1)]  # fmt: skip
     if expected != [e["sha256"] for e in manifest["cubes"]]:
         raise InputError("the cubes listed are not the split of the puzzle", path=str(folder))
-    rows = read_rows(results)
+    rows: dict[str, list[dict]] = {}
+    for where in [results] if isinstance(results, Path) else results:
+        for key, found in read_rows(where).items():
+            rows.setdefault(key, []).extend(found)
     out = JoinResult("unknown", cubes=len(cubes))
     for cube, entry in zip(cubes, manifest["cubes"]):
         found = rows.get(entry["sha256"], [])
@@ -383,7 +393,8 @@ def join(folder: Path, results: Path) -> JoinResult:
         if answer == "no":
             out.infeasible += 1
         elif answer == "solved":
-            lifted = _lift(original, cube, results / str(row["solution"]), out, entry["file"])
+            path = row["_folder"] / str(row["solution"])
+            lifted = _lift(original, cube, path, out, entry["file"])
             if lifted is not None:
                 out.solved += 1
                 if out.result is None:

@@ -112,6 +112,12 @@ def test_split_batch_join_agrees_with_the_search(tmp_path, name, depth):
         (results / "results.jsonl").write_text("\n".join(lines[1:]) + "\n")
         again = join(tmp_path, results)
         assert again.status == "unknown" and again.missing == 1
+        # that cube run again into another folder: both folders together prove it again
+        lost = json.loads(lines[0])["path"]
+        other = tmp_path / "again"
+        run_batch(BatchOptions([lost], other, Settings(backend="search"), jobs=1))
+        both = join(tmp_path, [results, other])
+        assert both.status == "infeasible" and both.infeasible == answer.cubes
 
 
 def test_join_refuses_a_manifest_that_is_not_the_split(tmp_path):

@@ -59,9 +59,10 @@ def split_command(puzzle, depth, out):
 @click.argument("folder", metavar="DIR")
 @click.option(
     "--results",
-    default=None,
+    multiple=True,
     metavar="RESULTS",
-    help="The batch output folder (default: DIR/results).",
+    help="A batch output folder (default: DIR/results); give it again for more (e.g. the "
+    "unknown cubes run again with a longer time limit): a cube's yes, else no, from any.",
 )
 @click.option(
     "--out",
@@ -78,7 +79,8 @@ def join_command(folder, results, out, plain):
     from solver.cli.commands import output_writer
     from solver.cubes import join
 
-    answer = join(Path(folder), Path(results) if results else Path(folder) / "results")
+    folders = [Path(r) for r in results] or [Path(folder) / "results"]
+    answer = join(Path(folder), folders)
     console = make_console(plain)
     if answer.result is not None:
         writer = output_writer(out, answer.result.problem)
