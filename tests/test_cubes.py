@@ -155,3 +155,11 @@ def test_cli_split_and_bad_input(tmp_path):
     max_score.write_text(RECT.replace("[start]", 'goal = "max-score"\n[start]'))
     refused = run("cubes", "split", max_score, "--out", tmp_path / "m")
     assert refused.exit_code == 2 and "place-all" in refused.output
+
+
+def test_shipped_11x12_proof_still_joins_to_infeasible():
+    # results/records/one-11x12-cubes: the complete search's proof, cube by cube; join
+    # re-derives the split with today's code, so a change to the split shows up here
+    folder = PUZZLES.parent / "results" / "records" / "one-11x12-cubes"
+    answer = join(folder, [folder / "results-search-8s", folder / "results-search-280s"])
+    assert answer.status == "infeasible" and answer.infeasible == answer.cubes == 58
