@@ -320,7 +320,8 @@ class JoinResult:
         cubes, solved, infeasible, unknown, missing, rejected: counts (missing: no result
             row; rejected: a solved cube whose lifted layout the checker refused, or an
             error row).
-        nodes, seconds: sums over the result rows (nodes where the backend counts them).
+        nodes, seconds: sums over the row used for each cube (its yes, else its no, else
+            its newest row; nodes where the backend counts them).
         result: the lifted layout, checked against the original puzzle.
         cube: the file of the cube that gave the layout.
         problems: one line per rejected cube.
