@@ -12,10 +12,16 @@ rule checker and is written as verified JSON to results/records/):
 * ``record NAME [--time-limit S] [--seed N] [--engine tight|tight-symmetric|...]``: a
   record puzzle of ``puzzles/records/`` with the square-first search (``tight-symmetric``:
   the symmetric reduction only) or any backend.
+* ``cubes ROWSxCOLS --depth D [--backend search] [--time-limit S] [--jobs N] [--sample K]
+  [--dir DIR]``: one colour from the top-left corner, cube-and-conquer (``blokus-solo
+  cubes``): split, the batch runner on the cubes (``--sample K``: K cubes drawn at random,
+  seed 0, to measure how the cubes behave; a sample never proves a no), join; one line with
+  the counts, nodes, wall seconds and load.
 
 Usage: python benchmarks/records.py bounds
        python benchmarks/records.py one-colour --max-area 140 --time-limit 600
        python benchmarks/records.py record four-18x20 --engine tight-symmetric --time-limit 600
+       python benchmarks/records.py cubes 12x13 --depth 1 --time-limit 5 --jobs 2
 """
 
 from __future__ import annotations
@@ -98,6 +104,43 @@ def record(args) -> int:
     return 0
 
 
+def cubes(args) -> int:
+    import random
+    import tempfile
+
+    from solver.batch import BatchOptions, run_batch
+    from solver.batch.work import Settings
+    from solver.cubes import join, write_cubes
+    from solver.formats.puzzle import puzzle_text
+
+    rows, cols = (int(n) for n in args.board.split("x"))
+    name = f"one-{rows}x{cols}"
+    problem = corner_problem(rows, cols, title=f"one colour on {rows}x{cols}")
+    folder = Path(args.dir or tempfile.mkdtemp(prefix=f"cubes-{name}-"))
+    started = time.perf_counter()
+    manifest = write_cubes(f"{name}.toml", puzzle_text(problem), args.depth, folder)
+    files = [folder / e["file"] for e in manifest["cubes"]]
+    if args.sample:
+        files = sorted(random.Random(0).sample(files, min(args.sample, len(files))))
+    settings = Settings(backend=args.backend, time_limit=args.time_limit)
+    results = folder / f"results-{args.backend}-{args.time_limit:g}"
+    run_batch(BatchOptions(files, results, settings, jobs=args.jobs))
+    answer = join(folder, results)
+    seconds = time.perf_counter() - started
+    print(
+        f"{name:10s} cubes depth {args.depth} ({answer.cubes} cubes, {len(files)} run) "
+        f"{args.backend} {args.time_limit:g} s/cube: {answer.status}; solved {answer.solved} "
+        f"infeasible {answer.infeasible} unknown {answer.unknown} missing {answer.missing} "
+        f"rejected {answer.rejected}; nodes {answer.nodes:,}; cube seconds "
+        f"{answer.seconds:.0f}; wall {seconds:.0f} s; load {_load()}  [{folder}]",
+        flush=True,
+    )
+    if answer.result is not None:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        write_json(answer.result, RESULTS / f"{name}-cubes.json")
+    return 0
+
+
 def _kw(options: SolveOptions) -> dict:
     return {"time_limit": options.time_limit, "seed": options.seed, "workers": options.workers}
 
@@ -116,8 +159,17 @@ def main(argv=None) -> int:
     p.add_argument("--time-limit", type=float, default=600.0)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--engine", default="tight-symmetric")
+    p = sub.add_parser("cubes")
+    p.add_argument("board", help="ROWSxCOLS, one colour from the top-left corner")
+    p.add_argument("--depth", type=int, default=1)
+    p.add_argument("--backend", default="search")
+    p.add_argument("--time-limit", type=float, default=5.0)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--sample", type=int, default=0)
+    p.add_argument("--dir", default=None)
     args = parser.parse_args(argv)
-    return {"bounds": bounds, "one-colour": one_colour, "record": record}[args.command](args)
+    commands = {"bounds": bounds, "one-colour": one_colour, "record": record, "cubes": cubes}
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":

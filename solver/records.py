@@ -372,6 +372,13 @@ RECORDS: tuple[Record, ...] = (
     Record("one-13x13", 13, 13, ("blue",), known="feasible (found by the exact search)"),
     Record("one-12x13", 12, 13, ("blue",), known="open"),
     Record("one-12x12", 12, 12, ("blue",), known="open: the smallest square if feasible"),
-    Record("one-11x12", 11, 12, ("blue",), known="open"),
+    Record(
+        "one-11x12",
+        11,
+        12,
+        ("blue",),
+        known="infeasible (corner-window bound; the complete search, cube by cube: "
+        "results/records/one-11x12-cubes; not re-proved by CP-SAT)",
+    ),
     Record("one-7x18", 7, 18, ("blue",), known="infeasible (the exact search)"),
 )

@@ -211,6 +211,7 @@ def _puzzle(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
         "goal": problem.goal,
         "score": result.score,
         "bound": result.bound,
+        "nodes": result.stats.get("nodes"),  # search nodes (None for CP-SAT), cubes join sums
         "colours": [_puzzle_colour(problem, result, c) for c in problem.colours],
         "answered_by": result.backend,
         "error": None,

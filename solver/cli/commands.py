@@ -968,3 +968,8 @@ def _batch_command_line(paths, out, every, after, settings, jobs, scheduler) -> 
 main.add_command(hint_command)
 main.add_command(rate_command)
 main.add_command(generate_command)
+
+# cube-and-conquer (solver/cli/cubes.py)
+from solver.cli.cubes import cubes_command  # noqa: E402
+
+main.add_command(cubes_command)

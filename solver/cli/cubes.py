@@ -1,0 +1,104 @@
+"""``blokus-solo cubes``: cube-and-conquer (split a hard puzzle into many puzzle files for
+``blokus-solo batch``, then join their results into one answer; see :mod:`solver.cubes`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from solver.cli.output import describe_result, make_console, print_board
+from solver.formats.text import read_text
+
+
+@click.group("cubes")
+def cubes_command() -> None:
+    """Cube-and-conquer: split a hard place-all puzzle into many sub-puzzles ("cubes") that
+    cover its whole search space, solve them with `blokus-solo batch`, join the answers.
+
+    \b
+      blokus-solo cubes split PUZZLE --depth 2 --out DIR
+      blokus-solo batch DIR/cubes --out DIR/results --backend search --time-limit 10
+      blokus-solo cubes join DIR
+    """
+
+
+@cubes_command.command("split")
+@click.argument("puzzle")
+@click.option(
+    "--depth",
+    type=click.IntRange(min=0, max=8),
+    default=1,
+    show_default=True,
+    help="Levels of splitting: the first piece of each played colour, then (one colour "
+    "played) an attach square: each piece on it, or it stays empty.",
+)
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    metavar="DIR",
+    help="Folder for DIR/cubes/NNNNN.toml and the manifest DIR/cubes.json.",
+)
+def split_command(puzzle, depth, out):
+    """Split PUZZLE (place-all) into cubes: every layout lies in exactly one cube (up to a
+    board symmetry of the puzzle), so the cubes all infeasible prove the puzzle is."""
+    from solver.cubes import CUBE_FOLDER, write_cubes
+
+    folder = Path(out)
+    manifest = write_cubes(puzzle, read_text(puzzle), depth, folder)
+    levels = ", ".join(str(n) for n in manifest["nodes_per_level"])
+    click.echo(
+        f"{len(manifest['cubes'])} cubes at depth {depth} (nodes per level {levels}; "
+        f"{manifest['dropped_by_symmetry']} dropped by symmetry) in {folder / CUBE_FOLDER}"
+    )
+    click.echo(f"next: blokus-solo batch {folder / CUBE_FOLDER} --out {folder / 'results'}")
+
+
+@cubes_command.command("join")
+@click.argument("folder", metavar="DIR")
+@click.option(
+    "--results",
+    multiple=True,
+    metavar="RESULTS",
+    help="A batch output folder (default: DIR/results); give it again for more (e.g. the "
+    "unknown cubes run again with a longer time limit): a cube's yes, else no, from any.",
+)
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    metavar="FILE",
+    help="Write the joined layout: FILE.json, .blksgf, .svg or .png.",
+)
+@click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
+def join_command(folder, results, out, plain):
+    """Join the batch results of the cubes in DIR: a layout (a cube's layout with its fixed
+    pieces, checked against the original puzzle), infeasible (every cube a proven no), or
+    unknown with counts. Never "infeasible" while a cube is unknown or missing."""
+    from solver.cli.commands import output_writer
+    from solver.cubes import join
+
+    folders = [Path(r) for r in results] or [Path(folder) / "results"]
+    answer = join(Path(folder), folders)
+    console = make_console(plain)
+    if answer.result is not None:
+        writer = output_writer(out, answer.result.problem)
+        print_board(console, answer.result, plain)
+        describe_result(console, answer.result)
+        console.print(f"layout from {answer.cube}, checked against the original puzzle")
+        if writer and writer(answer.result, None):
+            console.print(f"wrote {out}")
+    console.print(
+        f"cubes: {answer.cubes}  solved {answer.solved}  infeasible {answer.infeasible}  "
+        f"unknown {answer.unknown}  missing {answer.missing}  rejected {answer.rejected}  "
+        f"nodes {answer.nodes:,}  seconds {answer.seconds:.1f}"
+    )
+    for line in answer.problems[:10]:
+        console.print(f"rejected: {line}")
+    verdict = {
+        "solved": "solved",
+        "infeasible": "infeasible: every cube is a proven no and the cubes cover the puzzle",
+        "unknown": "unknown (this is NOT a proof that no layout exists)",
+    }[answer.status]
+    console.print(f"status: {verdict}")
