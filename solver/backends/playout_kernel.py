@@ -57,11 +57,43 @@ def _is_attach(c, s, taken, nogo, cornr, has, start):
 
 
 @njit(cache=True, nogil=True)
-def _moves(
-    c, T, taken, nogo, cornr, has, start, left, hold, active, pol, params, stamp, rows, logit
-):
-    """The legal rows of colour c into ``rows`` and their logits into ``logit``; their count."""
+def _work(S, n_rows):
+    """A playout's working state: the start state copied, plus per colour its list of legal
+    rows at its last turn (``lists``, ``nlist``), its last row (``last``, -1: none yet) and
+    whether its monomino was allowed then (``mono``), and scratch arrays."""
+    taken0, nogo0, cornr0, has0, start, left0, hold = S
+    n_col, n_sq = nogo0.shape
+    return (
+        taken0.copy(),
+        nogo0.copy(),
+        cornr0.copy(),
+        has0.copy(),
+        left0.copy(),
+        np.zeros(n_col, dtype=np.uint8),  # active
+        np.empty((n_col, n_rows), dtype=np.int32),  # lists
+        np.zeros(n_col, dtype=np.int64),  # nlist
+        np.full(n_col, -1, dtype=np.int64),  # last
+        np.zeros(n_col, dtype=np.uint8),  # mono
+        np.empty(n_sq + 1, dtype=np.uint8),  # ok
+        np.zeros(n_sq + 1, dtype=np.int64),  # fresh
+        np.zeros(n_sq + 1, dtype=np.int64),  # rival
+        np.empty(n_rows, dtype=np.float64),  # logit
+        np.empty(n_rows, dtype=np.float64),  # probs
+        np.empty(n_rows, dtype=np.int32),  # cand
+        np.empty(n_sq, dtype=np.int64),  # atts
+    )
+
+
+@njit(cache=True, nogil=True)
+def _moves(c, T, S, W, pol, params, stamp):
+    """The legal rows of colour c into ``W``'s ``lists[c]`` and their logits into its
+    ``logit``; their count. Incremental: a row legal at c's last turn stays legal while its
+    squares stay free of c's edges and its piece is left; a new legal row covers an attach
+    square that c's last placement made (only c's own pieces make its attach squares)."""
     sq, size, piece, corner, edge_nb, corner_nb, cov_ptr, cov_idx = T
+    start, hold = S[4], S[6]
+    taken, nogo, cornr, has, left, active, lists, nlist, last, mono, ok, fresh, rival = W[:13]
+    logit = W[13]
     n_sq = taken.shape[0]
     n_col = nogo.shape[0]
     n_rows = sq.shape[0]
@@ -70,73 +102,93 @@ def _moves(
     others = 0
     for p in range(1, NPIECES):
         others += left[c, p]
-    # per square, once per call: may c cover it (ok), would it be a new attach square of c
-    # (fresh), how many other active colours could attach there (rival)
-    ok = np.empty(n_sq + 1, dtype=np.uint8)
-    fresh = np.zeros(n_sq + 1, dtype=np.int64)
-    rival = np.zeros(n_sq + 1, dtype=np.int64)
+    mono_ok = left[c, MONO] > 0 and not (hold[c] and others > 0)
+    # per square: may c cover it (ok), would it be a new attach square of c (fresh), how
+    # many other active colours could attach there (rival)
     ok[n_sq] = 1
-    n_att = 0
-    atts = np.empty(n_sq, dtype=np.int64)
     for s in range(n_sq):
         ok[s] = 1 if taken[s] == 0 and nogo[c, s] == 0 else 0
-        if ok[s]:
-            if has[c]:
-                if cornr[c, s] > 0:
-                    atts[n_att] = s
-                    n_att += 1
-                else:
-                    fresh[s] = 1
-            elif s == start[c]:
-                atts[n_att] = s
-                n_att += 1
+        fresh[s] = 1 if ok[s] and has[c] and cornr[c, s] == 0 else 0
+        rival[s] = 0
         if taken[s] == 0:
             for d in range(n_col):
                 if d != c and active[d] and _is_attach(d, s, taken, nogo, cornr, has, start):
                     rival[s] += 1
-    n = 0
-    w_size, w_gain, w_block = params[0], params[1], params[2]
-    base_code = c * n_rows
+    # candidates (each row once: stamp) into cand, then tested in one loop (numba passes
+    # arrays to a function with reference counting: a call per row costs more than the test)
+    lst = lists[c]
+    cand = W[15]
+    n_cand = 0
+    full = last[c] < 0 or (mono_ok and not mono[c])
+    if not full:
+        for i in range(nlist[c]):
+            r = lst[i]
+            if left[c, piece[r]] > 0:
+                stamp[r] = mark
+                cand[n_cand] = r
+                n_cand += 1
+    n_att = 0
+    atts = W[16]
+    if full:
+        for a in range(n_sq):
+            if _is_attach(c, a, taken, nogo, cornr, has, start):
+                atts[n_att] = a
+                n_att += 1
+    else:
+        q = last[c]
+        for j in range(corner.shape[1]):
+            a = corner[q, j]
+            if a < 0:
+                break
+            if ok[a] and cornr[c, a] > 0:
+                atts[n_att] = a
+                n_att += 1
     for i in range(n_att):
         a = atts[i]
         for p in range(NPIECES):
-            if left[c, p] == 0:
+            if left[c, p] == 0 or (p == MONO and not mono_ok):
                 continue
-            if p == MONO and hold[c] and others > 0:
-                continue
-            base = a * NPIECES + p
-            for k in range(cov_ptr[base], cov_ptr[base + 1]):
+            for k in range(cov_ptr[a * NPIECES + p], cov_ptr[a * NPIECES + p + 1]):
                 r = cov_idx[k]
-                if stamp[r] == mark:
-                    continue
-                stamp[r] = mark
-                legal = True
-                loss = 0
-                for j in range(5):
-                    s = sq[r, j]
-                    if s < 0:
-                        break
-                    if ok[s] == 0:
-                        legal = False
-                        break
-                    loss += rival[s]
-                if not legal:
-                    continue
-                gain = 0
-                for j in range(corner.shape[1]):
-                    s = corner[r, j]
-                    if s < 0:
-                        break
-                    gain += fresh[s]
-                rows[n] = r
-                logit[n] = w_size * size[r] + w_gain * gain - w_block * loss + pol[base_code + r]
-                n += 1
+                if stamp[r] != mark:
+                    stamp[r] = mark
+                    cand[n_cand] = r
+                    n_cand += 1
+    n = 0
+    w_size, w_gain, w_block = params[0], params[1], params[2]
+    code = c * n_rows
+    for i in range(n_cand):
+        r = cand[i]
+        legal = True
+        loss = 0
+        for j in range(5):
+            s = sq[r, j]
+            if s < 0:
+                break
+            if ok[s] == 0:
+                legal = False
+                break
+            loss += rival[s]
+        if not legal:
+            continue
+        gain = 0
+        for j in range(corner.shape[1]):
+            s = corner[r, j]
+            if s < 0:
+                break
+            gain += fresh[s]
+        lst[n] = r
+        logit[n] = w_size * size[r] + w_gain * gain - w_block * loss + pol[code + r]
+        n += 1
+    nlist[c] = n
+    mono[c] = mono_ok
     return n
 
 
 @njit(cache=True, nogil=True)
-def _place(c, r, T, taken, nogo, cornr, has, left):
-    sq, size, piece, corner, edge_nb, corner_nb, cov_ptr, cov_idx = T
+def _place(c, r, T, W):
+    sq, piece, edge_nb, corner_nb = T[0], T[2], T[4], T[5]
+    taken, nogo, cornr, has, left = W[0], W[1], W[2], W[3], W[4]
     for j in range(5):
         s = sq[r, j]
         if s < 0:
@@ -151,6 +203,7 @@ def _place(c, r, T, taken, nogo, cornr, has, left):
                 cornr[c, d] += 1
     has[c] = 1
     left[c, piece[r]] -= 1
+    W[8][c] = r  # last
 
 
 @njit(cache=True, nogil=True)
@@ -179,19 +232,10 @@ def _pieces_left(c, left):
 def playout(T, S, pol, params, stamp, seq_c, seq_r):
     """One playout from the start state ``S`` with policy ``pol``; its moves go to
     ``seq_c``/``seq_r``. Returns (squares placed, length of the sequence)."""
-    taken0, nogo0, cornr0, has0, start, left0, hold = S
-    taken = taken0.copy()
-    nogo = nogo0.copy()
-    cornr = cornr0.copy()
-    has = has0.copy()
-    left = left0.copy()
-    n_col = nogo.shape[0]
     size = T[1]
-    n_rows = size.shape[0]
-    rows = np.empty(n_rows, dtype=np.int64)
-    logit = np.empty(n_rows, dtype=np.float64)
-    probs = np.empty(n_rows, dtype=np.float64)
-    active = np.zeros(n_col, dtype=np.uint8)
+    W = _work(S, size.shape[0])
+    left, active, lists, logit, probs = W[4], W[5], W[6], W[13], W[14]
+    n_col = active.shape[0]
     n_active = 0
     for c in range(n_col):
         if _pieces_left(c, left) > 0:
@@ -203,23 +247,7 @@ def playout(T, S, pol, params, stamp, seq_c, seq_r):
         for c in range(n_col):
             if not active[c]:
                 continue
-            n = _moves(
-                c,
-                T,
-                taken,
-                nogo,
-                cornr,
-                has,
-                start,
-                left,
-                hold,
-                active,
-                pol,
-                params,
-                stamp,
-                rows,
-                logit,
-            )
+            n = _moves(c, T, S, W, pol, params, stamp)
             if n == 0:
                 active[c] = 0
                 n_active -= 1
@@ -234,8 +262,8 @@ def playout(T, S, pol, params, stamp, seq_c, seq_r):
             while acc < u and m < n - 1:
                 m += 1
                 acc += probs[m]
-            r = rows[m]
-            _place(c, r, T, taken, nogo, cornr, has, left)
+            r = lists[c, m]
+            _place(c, r, T, W)
             score += size[r]
             seq_c[length] = c
             seq_r[length] = r
@@ -251,19 +279,11 @@ def adapt(T, S, pol, params, stamp, seq_c, seq_r, length, alpha):
     """NRPA's adaptation: a new policy, ``pol`` moved by ``alpha`` toward the moves of the
     sequence (each step: + alpha on the move played, - alpha * probability on every legal
     move, probabilities from ``pol``)."""
-    taken0, nogo0, cornr0, has0, start, left0, hold = S
-    taken = taken0.copy()
-    nogo = nogo0.copy()
-    cornr = cornr0.copy()
-    has = has0.copy()
-    left = left0.copy()
-    n_col = nogo.shape[0]
     n_rows = T[1].shape[0]
-    rows = np.empty(n_rows, dtype=np.int64)
-    logit = np.empty(n_rows, dtype=np.float64)
-    probs = np.empty(n_rows, dtype=np.float64)
+    W = _work(S, n_rows)
+    left, active, lists, logit, probs = W[4], W[5], W[6], W[13], W[14]
+    n_col = active.shape[0]
     new = pol.copy()
-    active = np.zeros(n_col, dtype=np.uint8)
     for c in range(n_col):
         if _pieces_left(c, left) > 0:
             active[c] = 1
@@ -273,28 +293,12 @@ def adapt(T, S, pol, params, stamp, seq_c, seq_r, length, alpha):
         if r < 0:
             active[c] = 0
             continue
-        n = _moves(
-            c,
-            T,
-            taken,
-            nogo,
-            cornr,
-            has,
-            start,
-            left,
-            hold,
-            active,
-            pol,
-            params,
-            stamp,
-            rows,
-            logit,
-        )
+        n = _moves(c, T, S, W, pol, params, stamp)
         _softmax(logit, n, probs)
         for m in range(n):
-            new[c * n_rows + rows[m]] -= alpha * probs[m]
+            new[c * n_rows + lists[c, m]] -= alpha * probs[m]
         new[c * n_rows + r] += alpha
-        _place(c, r, T, taken, nogo, cornr, has, left)
+        _place(c, r, T, W)
         if _pieces_left(c, left) == 0:
             active[c] = 0
     return new
@@ -342,3 +346,56 @@ def level1(T, S, pol, params, stamp, iters, alpha, target, seq_c, seq_r):
             break
         pol = adapt(T, S, pol, params, stamp, seq_c, seq_r, best_len, alpha)
     return best, best_len
+
+
+@njit(cache=True, nogil=True)
+def moves_after(T, S, params, stamp, seq_c, seq_r, length, c):
+    """The legal rows of colour ``c`` after the first ``length`` entries of a sequence,
+    generated as a playout does (incrementally, each colour at its turns); for tests."""
+    n_rows = T[1].shape[0]
+    W = _work(S, n_rows)
+    left, active, lists = W[4], W[5], W[6]
+    pol = np.zeros(active.shape[0] * n_rows)
+    for d in range(active.shape[0]):
+        if _pieces_left(d, left) > 0:
+            active[d] = 1
+    for k in range(length):
+        d = seq_c[k]
+        r = seq_r[k]
+        if r < 0:
+            active[d] = 0
+            continue
+        _moves(d, T, S, W, pol, params, stamp)
+        _place(d, r, T, W)
+        if _pieces_left(d, left) == 0:
+            active[d] = 0
+    n = _moves(c, T, S, W, pol, params, stamp)
+    return lists[c, :n].copy()
+
+
+@njit(cache=True, nogil=True)
+def log_prob(T, S, pol, params, stamp, seq_c, seq_r, length):
+    """The log-probability that a playout with policy ``pol`` plays the sequence; for tests
+    and measurements."""
+    n_rows = T[1].shape[0]
+    W = _work(S, n_rows)
+    left, active, lists, logit, probs = W[4], W[5], W[6], W[13], W[14]
+    for c in range(active.shape[0]):
+        if _pieces_left(c, left) > 0:
+            active[c] = 1
+    total = 0.0
+    for k in range(length):
+        c = seq_c[k]
+        r = seq_r[k]
+        if r < 0:
+            active[c] = 0
+            continue
+        n = _moves(c, T, S, W, pol, params, stamp)
+        _softmax(logit, n, probs)
+        for m in range(n):
+            if lists[c, m] == r:
+                total += np.log(probs[m])
+        _place(c, r, T, W)
+        if _pieces_left(c, left) == 0:
+            active[c] = 0
+    return total
