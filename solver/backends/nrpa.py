@@ -230,6 +230,26 @@ class Search:
         return score
 
 
+def best_playout(
+    problem: Problem, plays: int, seed: int
+) -> tuple[dict[str, list[Placement]], dict[str, list[str]]]:
+    """The best of ``plays`` playouts (zero policy: the greedy player's softmax), as
+    (colour -> placements made, colour -> pieces not placed): a compiled stand-in for
+    :func:`solver.backends.greedy.greedy`, for "place-all" problems."""
+    pl = playouts(problem)
+    run = Search(pl, seed)
+    run.plain(max(1, plays))
+    assert run.best_seq is not None
+    layout = pl.layout(*run.best_seq)
+    left = {}
+    for c in problem.colours:
+        rest = list(problem.position.colour(c).remaining)
+        for p in layout[c]:
+            rest.remove(p.piece)
+        left[c] = rest
+    return layout, left
+
+
 def solve(
     problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
 ) -> BackendResult:

@@ -104,16 +104,12 @@ def _moves(c, T, S, W, pol, params, stamp):
         others += left[c, p]
     mono_ok = left[c, MONO] > 0 and not (hold[c] and others > 0)
     # per square: may c cover it (ok), would it be a new attach square of c (fresh), how
-    # many other active colours could attach there (rival)
-    ok[n_sq] = 1
+    # many other active colours could attach there (rival; -1: not counted yet, counted
+    # when a legal candidate covers it)
     for s in range(n_sq):
         ok[s] = 1 if taken[s] == 0 and nogo[c, s] == 0 else 0
         fresh[s] = 1 if ok[s] and has[c] and cornr[c, s] == 0 else 0
-        rival[s] = 0
-        if taken[s] == 0:
-            for d in range(n_col):
-                if d != c and active[d] and _is_attach(d, s, taken, nogo, cornr, has, start):
-                    rival[s] += 1
+        rival[s] = -1
     # candidates (each row once: stamp) into cand, then tested in one loop (numba passes
     # arrays to a function with reference counting: a call per row costs more than the test)
     lst = lists[c]
@@ -168,9 +164,18 @@ def _moves(c, T, S, W, pol, params, stamp):
             if ok[s] == 0:
                 legal = False
                 break
-            loss += rival[s]
         if not legal:
             continue
+        for j in range(5):
+            s = sq[r, j]
+            if s < 0:
+                break
+            if rival[s] < 0:
+                rival[s] = 0
+                for d in range(n_col):
+                    if d != c and active[d] and _is_attach(d, s, taken, nogo, cornr, has, start):
+                        rival[s] += 1
+            loss += rival[s]
         gain = 0
         for j in range(corner.shape[1]):
             s = corner[r, j]
