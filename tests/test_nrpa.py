@@ -1,9 +1,10 @@
-"""The compiled playouts and the NRPA backend. Move generation is compared with the NumPy
+"""The compiled playouts and NRPA. Move generation is compared with the NumPy
 reference (:class:`solver.backends.greedy.Masks`); every layout goes through the rule
-checker in solve()."""
+checker."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -11,12 +12,12 @@ import pytest
 
 from solver.backends import nrpa
 from solver.backends import playout_kernel as pk
+from solver.backends.base import order_and_check
 from solver.backends.greedy import Masks
 from solver.checker import check_layout
 from solver.formats.puzzle import load_puzzle
 from solver.order import order_of_play
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
-from solver.solve import SolveOptions, solve
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
@@ -101,16 +102,45 @@ def test_adapt_moves_weight_to_the_sequence():
 @pytest.mark.parametrize("name", ["classic-solo-blue", "asym-ladder-k03", "two-colours-7x7"])
 def test_nrpa_finds_checked_layouts(name):
     problem = load_puzzle(PUZZLES / f"{name}.toml")
-    result = solve(problem, SolveOptions(backend="nrpa", time_limit=60, workers=1))
-    assert result.status == "solved" and result.backend == "nrpa"
-    assert result.report.legal
-    assert all(result.report.report(c).all_placed for c in problem.colours)
+    pl = nrpa.playouts(problem)
+    run = nrpa.Search(pl, 0)
+    ends = time.perf_counter() + 60
+    run.run(2, 10, lambda: time.perf_counter() > ends)
+    assert run.best == pl.target and run.best_seq is not None
+    layout, report = order_and_check(problem, pl.layout(*run.best_seq), "nrpa")
+    assert report.legal and all(report.report(c).all_placed for c in problem.colours)
     if problem.monomino_last:
-        assert all(result.report.report(c).monomino_last for c in problem.colours)
+        assert all(report.report(c).monomino_last for c in problem.colours)
 
 
-def test_nrpa_never_says_no():
-    problem = load_puzzle(PUZZLES / "two-colours-7x7-crowded.toml")
-    result = solve(problem, SolveOptions(backend="nrpa", time_limit=1, workers=1))
-    assert result.status == "unknown" and result.layout is None
-    assert result.stats["best_left"] > 0
+def test_best_playout_leaves_what_it_did_not_place():
+    problem = load_puzzle(PUZZLES / "two-colours-7x7-crowded.toml")  # no layout places all
+    placed, left = nrpa.best_playout(problem, 20, 1)
+    for c in problem.colours:
+        got = sorted([p.piece for p in placed[c]] + left[c])
+        assert got == sorted(problem.position.colour(c).remaining)
+    assert any(left.values())
+
+
+@pytest.mark.parametrize("hook", ["PLAYOUTS", "NRPA_SECONDS"])
+def test_repair_hooks_keep_states_legal(monkeypatch, hook):
+    """The repair search with its greedy play by compiled playouts, or its first layout
+    from NRPA (measurement hooks of benchmarks/nrpa.py): its best state is a legal partial
+    layout (rule checker) whose cost counts the squares left."""
+    import threading
+
+    from solver.backends import repair
+
+    monkeypatch.setattr(repair, hook, 20 if hook == "PLAYOUTS" else 0.5)
+    monkeypatch.setattr(repair, "RESTARTS", 1)  # one construction: the hook's
+    problem = load_puzzle(PUZZLES / "asym-ladder-k06.toml")
+    run = repair._Repairer(problem, 1, threading.Event(), time.perf_counter() + 3)
+    run.run()
+    best = run.best
+    assert best is not None and best.cost < 40  # greedy play alone leaves about 40-55
+    layout = run.layout(best)
+    ordered = {c: order_of_play(problem.position, c, layout[c]) for c in problem.colours}
+    assert all(v is not None for v in ordered.values())
+    assert check_layout(problem.position, ordered).legal
+    left = sum(PIECES[p].size for c in problem.colours for p in best.left[c])
+    assert best.cost >= left

@@ -1,4 +1,4 @@
-"""The NRPA backend: Nested Rollout Policy Adaptation over fast compiled playouts.
+"""Nested Rollout Policy Adaptation (NRPA) over fast compiled playouts.
 
 NRPA (Rosin 2011, "Nested Rollout Policy Adaptation for Monte Carlo Tree Search", IJCAI)
 is the standard method for single-player puzzles scored at the end (Morpion Solitaire,
@@ -11,10 +11,15 @@ table row), a playout is the solo player's round-robin play of
 GNRPA, Cazenave 2020), and the score is the number of squares placed. The top level
 restarts from a fresh policy until the time is up or every piece is placed.
 
-A layout found is legal by construction (the kernel plays by the rules) and goes through
-the rule checker like any other (:func:`solver.solve.solve`); a colour's monomino is held
-back until its other pieces are placed (so it is last, as ``monomino_last`` asks). This
-method can only find layouts: it answers "solved" or "unknown", never "infeasible".
+A layout found is legal by construction (the kernel plays by the rules; a colour's
+monomino is held back until its other pieces are placed, so it is last, as
+``monomino_last`` asks); it is a candidate like any other, for the rule checker.
+
+Status: *measured* against the repair search (``results/asymmetric_attempts.md``, "Turn 4"),
+NRPA leaves far more squares unplaced at equal time (84 pieces: 36-45 left at 60 s
+against 0-13), so it is not a backend; :class:`Search` stays for
+``benchmarks/nrpa.py``. The compiled playouts serve the repair search's greedy play
+(:func:`best_playout`).
 """
 
 from __future__ import annotations
@@ -27,19 +32,21 @@ from functools import lru_cache
 import numpy as np
 
 from solver.backends import playout_kernel as pk
-from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.greedy import geometry
-from solver.backends.race import first_proven
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.position import Placement
 from solver.problem import Problem
 
-#: the logit's weights: per square of the piece, per new attach square, per attach square
-#: of another colour covered (the greedy player's 1 and 1 with noise 0.3 -> 1/0.3)
-PARAMS = (3.0, 3.3, 3.3)
+#: the logit's weights (per square of the piece, per new attach square, per attach square
+#: of another colour covered) of the greedy play: the greedy player's 1 and 1 with Gumbel
+#: noise 0.3 (:mod:`solver.backends.greedy`) -> 1 / 0.3
+GREEDY_BIAS = (3.0, 3.3, 3.3)
+#: the same, for NRPA (half: the adapted weights count for more; *measured* on
+#: asym-ladder-k06, level 2, 30 s: 16 and 12 squares left against 17 and 21)
+PARAMS = (1.5, 1.65, 1.65)
 #: NRPA: nesting level, iterations per level, learning rate
 LEVEL = 2
-ITERATIONS = 50
+ITERATIONS = 30
 ALPHA = 1.0
 
 
@@ -237,7 +244,7 @@ def best_playout(
     (colour -> placements made, colour -> pieces not placed): a compiled stand-in for
     :func:`solver.backends.greedy.greedy`, for "place-all" problems."""
     pl = playouts(problem)
-    run = Search(pl, seed)
+    run = Search(pl, seed, GREEDY_BIAS)
     run.plain(max(1, plays))
     assert run.best_seq is not None
     layout = pl.layout(*run.best_seq)
@@ -248,55 +255,3 @@ def best_playout(
             rest.remove(p.piece)
         left[c] = rest
     return layout, left
-
-
-def solve(
-    problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
-) -> BackendResult:
-    """Place every remaining piece by NRPA restarts; ``options.workers`` independent runs
-    (seeds ``seed``, ``seed + 1``, ...) in threads, the first layout stops the others.
-
-    Returns:
-        "solved" with a layout, or "unknown" (time limit, ``cancel``, or a problem this
-        method does not take: a goal other than place-all, squares to cover, colours to
-        connect: ``stats["unknown_reason"]``). Never "infeasible". ``stats["best_left"]``:
-        the fewest squares left by any playout.
-    """
-    started = time.perf_counter()
-    reason = None
-    if problem.goal != "place-all":
-        reason = "nrpa only places all pieces"
-    elif problem.cover or problem.connect:
-        reason = "nrpa does not take card goals"
-    if reason is not None:
-        return BackendResult("unknown", None, None, {"unknown_reason": reason}, "nrpa")
-    pl = playouts(problem)
-    deadline = None if options.time_limit is None else started + options.time_limit
-    searches = [Search(pl, (options.seed + k) % 2**31) for k in range(max(1, options.workers))]
-
-    def runner(search: Search) -> Callable[[Cancel], tuple[Search]]:
-        # (a one-tuple: the race keeps results in entry order and drops only None)
-        def go(stop: Cancel) -> tuple[Search]:
-            def over() -> bool:
-                late = deadline is not None and time.perf_counter() >= deadline
-                return late or stop.is_set()
-
-            search.run(LEVEL, ITERATIONS, over)
-            return (search,)
-
-        return go
-
-    _, winner = first_proven(
-        [runner(s) for s in searches], lambda s: s[0].best >= pl.target, cancel
-    )
-    stats = {
-        "seconds": round(time.perf_counter() - started, 3),
-        "playouts": sum(s.playouts for s in searches),
-        "best_left": pl.target - max(s.best for s in searches),
-    }
-    if winner is None:
-        return BackendResult("unknown", None, None, stats, "nrpa")
-    found = searches[winner]
-    assert found.best_seq is not None
-    stats["seed"] = (options.seed + winner) % 2**31
-    return BackendResult("solved", pl.layout(*found.best_seq), None, stats, "nrpa")

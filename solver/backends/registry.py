@@ -36,12 +36,6 @@ def _tight() -> BackendSolve:
     return solve
 
 
-def _nrpa() -> BackendSolve:
-    from solver.backends.nrpa import solve
-
-    return solve
-
-
 def _symmetric() -> BackendSolve:
     from solver.backends.symmetric import solve
 
@@ -71,13 +65,6 @@ REPAIR = Backend(
     summary="greedy play, then repairs re-placed exactly (layouts only)",
 )
 
-NRPA = Backend(
-    "nrpa",
-    _nrpa,
-    layouts_only=True,
-    summary="nested rollout policy adaptation over compiled playouts (layouts only)",
-)
-
 TIGHT = Backend(
     "tight",
     _tight,
@@ -85,9 +72,7 @@ TIGHT = Backend(
 )
 
 #: every backend by name, "auto" (the default) first
-BACKENDS: dict[str, Backend] = {
-    b.name: b for b in (AUTO, CPSAT, NRPA, REPAIR, SEARCH, SYMMETRIC, TIGHT)
-}
+BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, REPAIR, SEARCH, SYMMETRIC, TIGHT)}
 
 
 def backend(name: str) -> Backend:

@@ -90,11 +90,12 @@ EJECT_OWN = True
 EXACT_PIECES = 8
 #: ejection steps during which a piece may not go back where it was taken off
 TABU = 30
-#: seconds of NRPA (:mod:`solver.backends.nrpa`) for the first layout of a run (0: greedy
-#: play only)
+#: measurement hooks (``benchmarks/nrpa.py``), off: seconds of NRPA
+#: (:mod:`solver.backends.nrpa`) for a run's first layout instead of greedy play; greedy
+#: play by the best of this many compiled playouts (:func:`solver.backends.nrpa.best_playout`)
+#: instead of one NumPy play. Neither measured better (results/asymmetric_attempts.md,
+#: turn 4).
 NRPA_SECONDS = 0.0
-#: greedy play by the best of this many compiled playouts
-#: (:func:`solver.backends.nrpa.best_playout`) instead of one NumPy play (0: NumPy)
 PLAYOUTS = 0
 
 
