@@ -8,6 +8,8 @@ Methods (``--methods``, comma-separated):
 * ``plain``: the best of repeated compiled playouts (zero policy) for ``--limit`` seconds.
 * ``nrpaL`` (L = 1, 2, 3): NRPA at level L with ``--iters`` iterations per level and
   restarts (:class:`solver.backends.nrpa.Search`), for ``--limit`` seconds.
+* ``nmcs``: nested Monte Carlo search level 1 over the ``--children`` likeliest moves of
+  each turn, restarted until ``--limit`` seconds (its "playouts" column counts searches).
 * ``repair``: one run of the repair search (``_Repairer.run``) for ``--limit`` seconds;
   ``repair+playouts``: with its greedy play done by the best of ``--plays`` compiled
   playouts; ``repair+nrpa``: its first layout from ``--construct`` seconds of NRPA.
@@ -55,6 +57,7 @@ def warm() -> None:
     run = nrpa.Search(pl, 0)
     run.plain(1)
     run.nested(2, np.zeros(pl.codes), 2, lambda: False)
+    run.nmcs(2)
 
 
 def speed(problem: Problem, plays: int) -> str:
@@ -91,7 +94,12 @@ def run_nrpa(problem: Problem, level: int, args, seed: int) -> tuple[int, float,
     pl = nrpa.playouts(problem)
     run = nrpa.Search(pl, seed, args.bias)
     ends = time.perf_counter() + args.limit
-    run.run(level, args.iters if level else 100, lambda: time.perf_counter() >= ends)
+    stop = lambda: time.perf_counter() >= ends  # noqa: E731
+    if level < 0:
+        while run.best < pl.target and not stop():
+            run.nmcs(args.children)
+    else:
+        run.run(level, args.iters if level else 100, stop)
     if run.best >= pl.target:
         assert run.best_seq is not None
         order_and_check(problem, pl.layout(*run.best_seq), "nrpa")
@@ -120,6 +128,7 @@ def main(argv=None) -> int:
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per run")
     parser.add_argument("--iters", type=int, default=nrpa.ITERATIONS)
     parser.add_argument("--plays", type=int, default=30)
+    parser.add_argument("--children", type=int, default=30, help="nmcs: moves tried per turn")
     parser.add_argument("--construct", type=float, default=15.0)
     parser.add_argument("--bias", default=",".join(map(str, nrpa.PARAMS)))
     args = parser.parse_args(argv)
@@ -137,7 +146,9 @@ def main(argv=None) -> int:
                 if method.startswith("repair"):
                     left, at, plays = run_repair(problem, method, args, seed)
                 else:
-                    level = 0 if method == "plain" else int(method.removeprefix("nrpa"))
+                    level = {"plain": 0, "nmcs": -1}.get(method)
+                    if level is None:
+                        level = int(method.removeprefix("nrpa"))
                     left, at, plays = run_nrpa(problem, level, args, seed)
                 row = f"| {name} | {method} | {seed} | {left} | {at} | {plays} | {_load()} |"
                 print(row, flush=True)

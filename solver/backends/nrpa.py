@@ -223,6 +223,20 @@ class Search:
             else:
                 self.nested(level, np.zeros(self.pl.codes), iters, stop)
 
+    def nmcs(self, children: int) -> int:
+        """One nested Monte Carlo search, level 1, over the ``children`` likeliest moves
+        of each turn (:func:`solver.backends.playout_kernel.nmcs1`); its score."""
+        seq_c = np.empty(pk.MAX_SEQ, dtype=np.int64)
+        seq_r = np.empty(pk.MAX_SEQ, dtype=np.int64)
+        self._seed()
+        score, length = pk.nmcs1(
+            self.pl.tables, self.pl.start, np.zeros(self.pl.codes), self.params, self.stamp,
+            children, self.pl.target, seq_c, seq_r,
+        )  # fmt: skip
+        self.playouts += 1
+        self._note(score, seq_c, seq_r, length)
+        return score
+
     def plain(self, plays: int) -> int:
         """``plays`` playouts with a zero policy; the best score."""
         seq_c = np.empty(pk.MAX_SEQ, dtype=np.int64)

@@ -404,3 +404,96 @@ def log_prob(T, S, pol, params, stamp, seq_c, seq_r, length):
         if _pieces_left(c, left) == 0:
             active[c] = 0
     return total
+
+
+@njit(cache=True, nogil=True)
+def nmcs1(T, S, pol, params, stamp, children, target, seq_c, seq_r):
+    """Nested Monte Carlo search, level 1 (Cazenave 2009): at each turn, each of the
+    colour's ``children`` likeliest legal moves (all if fewer) is followed by one playout,
+    and the best whole sequence found so far is kept; the colour then plays its next move
+    in that sequence (if still legal; else the best child of this turn). The best sequence
+    goes to ``seq_c``/``seq_r``. Returns (score, length)."""
+    size = T[1]
+    n_rows = size.shape[0]
+    W = _work(S, n_rows)
+    taken, nogo, cornr, has, left, active, lists = W[0], W[1], W[2], W[3], W[4], W[5], W[6]
+    logit = W[13]
+    start, hold = S[4], S[6]
+    n_col = active.shape[0]
+    for c in range(n_col):
+        if _pieces_left(c, left) > 0:
+            active[c] = 1
+    cur_c = np.empty(MAX_SEQ, dtype=np.int64)
+    cur_r = np.empty(MAX_SEQ, dtype=np.int64)
+    pre_c = np.empty(MAX_SEQ, dtype=np.int64)
+    pre_r = np.empty(MAX_SEQ, dtype=np.int64)
+    best, best_len = -1, 0
+    length, score = 0, 0
+    moved = True
+    while moved:
+        moved = False
+        for c in range(n_col):
+            if not active[c]:
+                continue
+            moved = True
+            n = _moves(c, T, S, W, pol, params, stamp)
+            if n == 0:
+                active[c] = 0
+                pre_c[length] = c
+                pre_r[length] = -1
+                length += 1
+                continue
+            order = np.argsort(-logit[:n])
+            here, here_r = -1, -1
+            for i in range(min(n, children)):
+                r = lists[c, order[i]]
+                child = (
+                    taken.copy(),
+                    nogo.copy(),
+                    cornr.copy(),
+                    has.copy(),
+                    start,
+                    left.copy(),
+                    hold,
+                )
+                W2 = (
+                    child[0],
+                    child[1],
+                    child[2],
+                    child[3],
+                    child[5],
+                    active,
+                    lists,
+                    W[7],
+                    W[8].copy(),
+                )
+                _place(c, r, T, W2)
+                got, k = playout(T, child, pol, params, stamp, cur_c, cur_r)
+                total = score + size[r] + got
+                if total > here:
+                    here, here_r = total, r
+                if total > best:
+                    best, best_len = total, length + 1 + k
+                    seq_c[:length] = pre_c[:length]
+                    seq_r[:length] = pre_r[:length]
+                    seq_c[length] = c
+                    seq_r[length] = r
+                    seq_c[length + 1 : best_len] = cur_c[:k]
+                    seq_r[length + 1 : best_len] = cur_r[:k]
+            if best >= target:
+                return best, best_len
+            r = here_r
+            for j in range(length, best_len):
+                if seq_c[j] == c and seq_r[j] >= 0:
+                    for m in range(n):
+                        if lists[c, m] == seq_r[j]:
+                            r = seq_r[j]
+                    break
+            _place(c, r, T, W)
+            score += size[r]
+            pre_c[length] = c
+            pre_r[length] = r
+            length += 1
+            if _pieces_left(c, left) == 0:
+                active[c] = 0
+    return best, best_len
