@@ -226,27 +226,24 @@ class Search:
     def nmcs(self, children: int) -> int:
         """One nested Monte Carlo search, level 1, over the ``children`` likeliest moves
         of each turn (:func:`solver.backends.playout_kernel.nmcs1`); its score."""
-        seq_c = np.empty(pk.MAX_SEQ, dtype=np.int64)
-        seq_r = np.empty(pk.MAX_SEQ, dtype=np.int64)
-        self._seed()
-        score, length = pk.nmcs1(
-            self.pl.tables, self.pl.start, np.zeros(self.pl.codes), self.params, self.stamp,
-            children, self.pl.target, seq_c, seq_r,
-        )  # fmt: skip
         self.playouts += 1
-        self._note(score, seq_c, seq_r, length)
-        return score
+        return self._zero_policy(pk.nmcs1, children)
 
     def plain(self, plays: int) -> int:
         """``plays`` playouts with a zero policy; the best score."""
+        self.playouts += plays
+        return self._zero_policy(pk.best_of, plays)
+
+    def _zero_policy(self, kernel: Callable, count: int) -> int:
+        """``kernel(T, S, pol, params, stamp, count, target, seq_c, seq_r)`` with a zero
+        policy; its best sequence noted, its score returned."""
         seq_c = np.empty(pk.MAX_SEQ, dtype=np.int64)
         seq_r = np.empty(pk.MAX_SEQ, dtype=np.int64)
         self._seed()
-        score, length = pk.best_of(
+        score, length = kernel(
             self.pl.tables, self.pl.start, np.zeros(self.pl.codes), self.params, self.stamp,
-            plays, self.pl.target, seq_c, seq_r,
+            count, self.pl.target, seq_c, seq_r,
         )  # fmt: skip
-        self.playouts += plays
         self._note(score, seq_c, seq_r, length)
         return score
 

@@ -234,6 +234,18 @@ def _pieces_left(c, left):
 
 
 @njit(cache=True, nogil=True)
+def _play(c, r, T, W, seq_c, seq_r, length):
+    """Colour c places row r, recorded at ``length`` of the sequence (the colour goes
+    inactive once it has no piece left); the new length."""
+    _place(c, r, T, W)
+    seq_c[length] = c
+    seq_r[length] = r
+    if _pieces_left(c, W[4]) == 0:
+        W[5][c] = 0
+    return length + 1
+
+
+@njit(cache=True, nogil=True)
 def playout(T, S, pol, params, stamp, seq_c, seq_r):
     """One playout from the start state ``S`` with policy ``pol``; its moves go to
     ``seq_c``/``seq_r``. Returns (squares placed, length of the sequence)."""
@@ -241,21 +253,21 @@ def playout(T, S, pol, params, stamp, seq_c, seq_r):
     W = _work(S, size.shape[0])
     left, active, lists, logit, probs = W[4], W[5], W[6], W[13], W[14]
     n_col = active.shape[0]
-    n_active = 0
     for c in range(n_col):
         if _pieces_left(c, left) > 0:
             active[c] = 1
-            n_active += 1
     score = 0
     length = 0
-    while n_active > 0:
+    moved = True
+    while moved:
+        moved = False
         for c in range(n_col):
             if not active[c]:
                 continue
+            moved = True
             n = _moves(c, T, S, W, pol, params, stamp)
             if n == 0:
                 active[c] = 0
-                n_active -= 1
                 seq_c[length] = c
                 seq_r[length] = -1
                 length += 1
@@ -268,14 +280,8 @@ def playout(T, S, pol, params, stamp, seq_c, seq_r):
                 m += 1
                 acc += probs[m]
             r = lists[c, m]
-            _place(c, r, T, W)
             score += size[r]
-            seq_c[length] = c
-            seq_r[length] = r
-            length += 1
-            if _pieces_left(c, left) == 0:
-                active[c] = 0
-                n_active -= 1
+            length = _play(c, r, T, W, seq_c, seq_r, length)
     return score, length
 
 
@@ -489,11 +495,6 @@ def nmcs1(T, S, pol, params, stamp, children, target, seq_c, seq_r):
                         if lists[c, m] == seq_r[j]:
                             r = seq_r[j]
                     break
-            _place(c, r, T, W)
             score += size[r]
-            pre_c[length] = c
-            pre_r[length] = r
-            length += 1
-            if _pieces_left(c, left) == 0:
-                active[c] = 0
+            length = _play(c, r, T, W, pre_c, pre_r, length)
     return best, best_len
