@@ -15,11 +15,11 @@ A layout found is legal by construction (the kernel plays by the rules; a colour
 monomino is held back until its other pieces are placed, so it is last, as
 ``monomino_last`` asks); it is a candidate like any other, for the rule checker.
 
-Status: *measured* against the repair search (``results/asymmetric_attempts.md``, "Turn 4"),
-NRPA leaves far more squares unplaced at equal time (84 pieces: 36-45 left at 60 s
-against 0-13), so it is not a backend; :class:`Search` stays for
-``benchmarks/nrpa.py``. The compiled playouts serve the repair search's greedy play
-(:func:`best_playout`).
+Status: *measured* against the repair search (``results/asymmetric_attempts.md``, turn 4),
+NRPA and nested Monte Carlo search (:meth:`Search.nmcs`) leave more squares unplaced at
+equal time (84 pieces: 36-45 left at 60 s against 0-13 and 2 of 5 runs solved), so they
+are not a backend; :class:`Search` stays for ``benchmarks/nrpa.py`` and the repair
+search's measurement hooks (:func:`best_playout`, ``repair.NRPA_SECONDS``).
 """
 
 from __future__ import annotations

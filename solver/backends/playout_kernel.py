@@ -15,9 +15,14 @@ monomino is held back while it has other pieces if the colour's ``hold`` flag is
 
 Legality is the game's: every square free (not blocked, not covered), none sharing an edge
 with the colour, at least one square an *attach square* (sharing a corner with the colour,
-or its start square while it has no square). The moves of a colour are generated from its
+or its start square while it has no square). A colour's first moves are generated from its
 attach squares through a (square, piece) index of the empty board's placement table, each
-placement once (a stamp per row). The score of a playout is the number of squares placed.
+placement once (a stamp per row); after that its list is kept between its turns (a legal
+row stays legal while its squares stay free and off the colour's edges; new legal rows
+cover an attach square of the colour's last piece). The score of a playout is the number
+of squares placed. *Measured* (``benchmarks/nrpa.py --methods speed``, load 5-8): 1.3-1.8
+ms of CPU per 84-piece playout, against 44-46 ms for the NumPy greedy play; 0.19 ms for
+30 pieces.
 
 A playout records its moves as (colour, row), with row -1 where a colour stopped, so that
 :func:`adapt` can replay it exactly (Rosin 2011, "Nested Rollout Policy Adaptation for
