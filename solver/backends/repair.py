@@ -90,6 +90,13 @@ EJECT_OWN = True
 EXACT_PIECES = 8
 #: ejection steps during which a piece may not go back where it was taken off
 TABU = 30
+#: measurement hooks (``benchmarks/nrpa.py``), off: seconds of NRPA
+#: (:mod:`solver.backends.nrpa`) for a run's first layout instead of greedy play; greedy
+#: play by the best of this many compiled playouts (:func:`solver.backends.nrpa.best_playout`)
+#: instead of one NumPy play. Neither measured better (results/asymmetric_attempts.md,
+#: turn 4).
+NRPA_SECONDS = 0.0
+PLAYOUTS = 0
 
 
 @dataclass
@@ -129,6 +136,7 @@ class _Repairer:
         base = Masks(self.base, self.colours)
         self._base_edge = base.edge > 0  # squares sharing an edge with a colour's frozen pieces
         self.tabu: dict[tuple[str, int], int] = {}  # (colour, table row) -> ejection step
+        self._start = self._position({c: [] for c in self.colours}, self.todo)
 
     def _non_held(self, colour: str) -> list[str]:
         left = list(self.base.colour(colour).remaining)
@@ -181,16 +189,48 @@ class _Repairer:
     # ---------------------------------------------------------------- construct
 
     def construct(self) -> _State:
-        """The best of :data:`RESTARTS` greedy layouts."""
-        best = self._finish(_State(*greedy(self.base, self.colours, self.todo, self.rng)))
+        """The best of :data:`RESTARTS` greedy layouts (the first time, with
+        :data:`NRPA_SECONDS` set: NRPA's best layout in that time instead)."""
+        if NRPA_SECONDS > 0 and self.stats["restarts"] == 0 and not compiling_elsewhere():
+            self.stats["restarts"] += 1
+            return self._nrpa_construct(NRPA_SECONDS)
+        best = self._finish(_State(*self._greedy(self._start, self.todo)))
         for _ in range(RESTARTS - 1):
             if best.cost == 0 or self._stopped():
                 break
-            state = self._finish(_State(*greedy(self.base, self.colours, self.todo, self.rng)))
+            state = self._finish(_State(*self._greedy(self._start, self.todo)))
             if state.cost < best.cost:
                 best = state
         self.stats["restarts"] += 1
         return best
+
+    def _nrpa_construct(self, seconds: float) -> _State:
+        """NRPA's best playout in ``seconds`` as a state (held monominoes taken out)."""
+        from solver.backends import nrpa
+
+        pl = nrpa.playouts(self.problem)
+        run = nrpa.Search(pl, self.seed)
+        ends = time.perf_counter() + seconds
+        run.run(nrpa.LEVEL, nrpa.ITERATIONS, lambda: self._stopped() or time.perf_counter() > ends)
+        assert run.best_seq is not None
+        layout = pl.layout(*run.best_seq)
+        placed = {
+            c: [p for p in layout[c] if not (self.held[c] and p.piece == MONOMINO)]
+            for c in self.colours
+        }
+        left = {c: _minus(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
+        return self._finish(_State(placed, left))
+
+    def _greedy(
+        self, position, todo: dict[str, list[str]]
+    ) -> tuple[dict[str, list[Placement]], dict[str, list[str]]]:
+        """Greedy play of ``todo`` from ``position`` (whose pieces left are ``todo``)."""
+        if PLAYOUTS <= 0 or compiling_elsewhere():
+            return greedy(position, self.colours, todo, self.rng)
+        from solver.backends import nrpa
+
+        seed = int(self.rng.integers(1, 1 << 30))
+        return nrpa.best_playout(Problem(position, self.colours), PLAYOUTS, seed)
 
     # ---------------------------------------------------------------- destroy
 
@@ -439,7 +479,7 @@ class _Repairer:
         todo = {d: freed[d] + left[d] for d in self.colours}
         if sum(map(len, todo.values())) > EXACT_PIECES:
             # far from done: put pieces back by greedy play (milliseconds), not exactly
-            layout, unplaced = greedy(self._position(kept, todo), self.colours, todo, self.rng)
+            layout, unplaced = self._greedy(self._position(kept, todo), todo)
             placed = {d: kept[d] + layout[d] for d in self.colours}
             new = self._finish(_State(placed, unplaced))
             if new.cost <= state.cost or self.rng.random() < ACCEPT_WORSE:
