@@ -205,11 +205,7 @@ def build(
     opt_orb = np.where(valid, sq_orb[np.where(valid, placements, 0)], -1).astype(np.int32)
     opt_pitem = (m + reps_of * NPIECES + pieces).astype(np.int32)
     edge = neighbour_table(board.edge_neighbours, 4, pad_row=True)
-    opt_nb = np.full((n_opt, 12), -1, dtype=np.int32)
-    for o in range(n_opt):
-        cells = placements[o][valid[o]]
-        nb = np.setdiff1d(edge[cells].ravel(), np.append(cells, -1))
-        opt_nb[o, : len(nb)] = nb
+    opt_nb = _edge_neighbours(placements, edge)
     n_items = m + len(reps) * NPIECES
     item_keys = np.concatenate([opt_orb[valid], opt_pitem])
     item_opts = np.concatenate([np.nonzero(valid)[0], np.arange(n_opt)])
@@ -249,6 +245,17 @@ def build(
             state.done[m + r * NPIECES + k] = k not in has
     stats.update(options=n_opt, orbits=m, empty_orbits=spare // g)
     return TightSearch(tables, state, reps, elements, cycles, placements, pieces, False, stats)
+
+
+def _edge_neighbours(placements: np.ndarray, edge: np.ndarray) -> np.ndarray:
+    """(O, 12) int32: the squares sharing an edge with each placement (of ``placements``,
+    (O, 5) padded with -1; ``edge`` from :func:`neighbour_table` with ``pad_row``), each
+    once, padded with -1 at the end of the row (a pentomino has at most 12)."""
+    cand = edge[placements].reshape(len(placements), -1)  # (O, 20); padding gives -1
+    cand[(cand[:, :, None] == placements[:, None, :]).any(axis=2)] = -1  # its own squares
+    cand.sort(axis=1)
+    cand[:, 1:][cand[:, 1:] == cand[:, :-1]] = -1  # repeats
+    return -np.sort(-cand, axis=1)[:, :12].astype(np.int32)  # descending: padding last
 
 
 def _branch(scan: bool, attach: bool) -> int:
