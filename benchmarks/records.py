@@ -9,9 +9,10 @@ rule checker and is written as verified JSON to results/records/):
   bound excludes it.
 * ``one-colour [--max-area A] [--time-limit S] [--backend search]``: run a backend on each
   candidate the bounds leave (one colour, start in the top-left corner).
-* ``record NAME [--time-limit S] [--seed N] [--engine tight|tight-symmetric|...]``: a
-  record puzzle of ``puzzles/records/`` with the square-first search (``tight-symmetric``:
-  the symmetric reduction only) or any backend.
+* ``record NAME [--time-limit S] [--seed N | --seeds N ...] [--engine tight|tight-symmetric|...]``:
+  a record puzzle of ``puzzles/records/`` (or any puzzle file NAME.toml, whose layouts are
+  checked but not written) with the square-first search (``tight-symmetric``: the symmetric
+  reduction only) or any backend.
 * ``cubes ROWSxCOLS --depth D [--backend search] [--time-limit S] [--jobs N] [--sample K]
   [--dir DIR]``: one colour from the top-left corner, cube-and-conquer (``blokus-solo
   cubes``): split, the batch runner on the cubes (``--sample K``: K cubes drawn at random,
@@ -21,6 +22,7 @@ rule checker and is written as verified JSON to results/records/):
 Usage: python benchmarks/records.py bounds
        python benchmarks/records.py one-colour --max-area 140 --time-limit 600
        python benchmarks/records.py record four-18x20 --engine tight-symmetric --time-limit 600
+       python benchmarks/records.py record puzzles/duo-both.toml --seeds 0 1 2 --time-limit 60
        python benchmarks/records.py cubes 12x13 --depth 1 --time-limit 5 --jobs 2
 """
 
@@ -49,7 +51,7 @@ def _load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def _report(name: str, engine: str, result, started: float) -> None:
+def _report(name: str, engine: str, result, started: float, save: bool = True) -> None:
     seconds = time.perf_counter() - started
     nodes = result.stats.get("nodes", "")
     print(
@@ -57,7 +59,7 @@ def _report(name: str, engine: str, result, started: float) -> None:
         f"load {_load()}",
         flush=True,
     )
-    if result.layout is not None:
+    if result.layout is not None and save:
         RESULTS.mkdir(parents=True, exist_ok=True)
         write_json(result, RESULTS / f"{name}.json")
 
@@ -88,7 +90,17 @@ def one_colour(args) -> int:
 
 
 def record(args) -> int:
-    problem = load_puzzle(ROOT / "puzzles" / "records" / f"{args.name}.toml")
+    for seed in args.seeds or [args.seed]:
+        args.seed = seed
+        _record_one(args)
+    return 0
+
+
+def _record_one(args) -> None:
+    path = Path(args.name)
+    if path.suffix != ".toml":
+        path = ROOT / "puzzles" / "records" / f"{args.name}.toml"
+    problem = load_puzzle(path)
     options = SolveOptions(time_limit=args.time_limit, seed=args.seed, workers=1)
     started = time.perf_counter()
     if args.engine.startswith("tight-symmetric"):
@@ -100,8 +112,10 @@ def record(args) -> int:
         result = checked_result(problem, tight.solve_complete(problem, options), "tight", started)
     else:
         result = solve(problem, SolveOptions(backend=args.engine, **_kw(options)))
-    _report(args.name, f"{args.engine} s{args.seed}", result, started)
-    return 0
+    # layouts of record puzzles are kept in results/records/; other puzzles' are only checked
+    _report(
+        path.stem, f"{args.engine} s{args.seed}", result, started, path.parent.name == "records"
+    )
 
 
 def cubes(args) -> int:
@@ -158,6 +172,7 @@ def main(argv=None) -> int:
     p.add_argument("name")
     p.add_argument("--time-limit", type=float, default=600.0)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seeds", type=int, nargs="*", help="run each of these seeds in turn")
     p.add_argument("--engine", default="tight-symmetric")
     p = sub.add_parser("cubes")
     p.add_argument("board", help="ROWSxCOLS, one colour from the top-left corner")

@@ -24,7 +24,8 @@ def alone_for(seconds: float) -> Tuning:
     return Tuning(auto=AutoTuning(search_alone=seconds))
 
 
-# Both Duo colours place all 42 pieces: neither backend answers this within seconds.
+# Both Duo colours place all 42 pieces: the search and CP-SAT do not answer this within
+# seconds (the restarts of the tight symmetric reduction, which auto runs, take 5-30 s).
 HARD = parse_puzzle('variant = "duo"\n', "duo-both.toml")
 
 
@@ -72,16 +73,18 @@ def test_auto_time_limit_gives_unknown_from_every_backend():
     result = solve(HARD, SolveOptions(backend="auto", time_limit=2, tuning=alone_for(0.5)))
     assert result.status == "unknown" and result.layout is None
     # Duo, 42 pieces: the search stops and the symmetric reduction (the half turn swaps
-    # the colours) takes both cores (AutoTuning.many_pieces, symmetric_cores)
-    assert result.backend == "search+symmetric"
-    assert set(result.stats) == {"search", "symmetric"}
+    # the colours; the square-first search's, with restarts, for two colours) takes both
+    # cores (AutoTuning.many_pieces, symmetric_cores)
+    assert result.backend == "search+tight-restarts"
+    assert set(result.stats) == {"search", "tight-restarts"}
+    assert result.stats["tight-restarts"]["threads"] == 2
     assert time.perf_counter() - started < 20
 
 
 def test_repair_runs_when_the_symmetric_reduction_gives_up(monkeypatch):
     """Many pieces and a colour symmetry: the symmetric reduction takes the cores; when it
     gives up early (no symmetric layout), the repair search gets the time left."""
-    from solver.backends import symmetric
+    from solver.backends import symmetric, tight
     from solver.backends.base import BackendResult
 
     calls = []
@@ -91,6 +94,7 @@ def test_repair_runs_when_the_symmetric_reduction_gives_up(monkeypatch):
         return BackendResult("unknown", None, None, {"unknown_reason": "none symmetric"})
 
     monkeypatch.setattr(symmetric, "solve", no_layout)
+    monkeypatch.setattr(tight, "solve_restarts", no_layout)  # (two colours: this one)
 
     def slow_search(problem, options, cancel):
         while not cancel.is_set():  # (stopped once the others join)
@@ -148,3 +152,24 @@ def test_auto_meets_every_card_goal(card):
         result = solve(problem, SolveOptions(backend="auto", time_limit=20, seed=seed))
         assert result.status == "solved"
         assert result.report is not None and not result.report.unmet
+
+
+def test_two_swapped_colours_are_answered_by_the_tight_restarts(monkeypatch):
+    """Duo-like (8x8, starts c6 and f3, swapped by the half turn), many pieces for auto:
+    the search stops (here: it would answer this small case, so it is made to wait) and the
+    tight reduction with restarts answers, checked."""
+    from test_tight import duo_like
+
+    from solver.backends.base import BackendResult
+
+    def slow_search(problem, options, cancel):
+        while not cancel.is_set():  # (stopped once the others join)
+            time.sleep(0.01)
+        return BackendResult("unknown")
+
+    monkeypatch.setattr(search, "solve", slow_search)
+    problem = duo_like(("1", "2", "I3", "V3", "L4", "O", "T4"))
+    tuning = Tuning(auto=AutoTuning(many_pieces=0, greedy_first=0.0, many_alone=0.0))
+    result = solve(problem, SolveOptions(backend="auto", time_limit=60, tuning=tuning))
+    assert (result.status, result.backend) == ("solved", "tight")
+    assert result.stats["threads"] == 2 and result.report is not None

@@ -5,17 +5,21 @@ the symmetric reduction finds layouts and never claims "infeasible", and a time-
 
 from __future__ import annotations
 
+import conftest
 import pytest
 
 from solver.backends import search, tight
 from solver.backends.symmetric import colour_symmetries
 from solver.board import Board
 from solver.errors import InputError
+from solver.formats.puzzle import load_puzzle
 from solver.pieces import PIECE_NAMES
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
 from solver.records import CORNER_COLOURS, corner_problem
 from solver.solve import SolveOptions, checked_result, solve
+
+PUZZLES = conftest.PUZZLES
 
 
 def only(*pieces):
@@ -128,3 +132,52 @@ def test_refused_inputs():
     placed = ColourState("blue", 0, (Placement("1", frozenset({0})),), ("2",))
     with pytest.raises(InputError, match="empty board"):
         tight.solve(Problem(Position(board, (placed,)), ("blue",)))
+
+
+def test_luby_sequence():
+    assert [tight.luby(k) for k in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def duo_like(pieces: tuple[str, ...]) -> Problem:
+    """8x8, purple from c6 and orange from f3 (swapped by the half turn, as e10 and j5 on
+    the Duo board), both place ``pieces``."""
+    board = Board(8, 8)
+    colours = (
+        ColourState("purple", board.parse("c6"), (), pieces),
+        ColourState("orange", board.parse("f3"), (), pieces),
+    )
+    return Problem(Position(board, colours), ("purple", "orange"))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_restarts_find_a_half_turn_layout(workers):
+    """Runs of 20 nodes and more (Luby): a layout, checked by the rules, symmetric under
+    the half turn, found after more than one run."""
+    problem = duo_like(("1", "2", "I3", "V3", "L4", "O", "T4"))
+    assert tight.restarts_apply(problem)
+    options = SolveOptions(time_limit=60, workers=workers)
+    result = tight.solve_restarts(problem, options, base_nodes=20)
+    assert result.status == "solved" and result.stats["symmetry"] == "half turn"
+    assert result.stats["threads"] == workers and result.stats["runs"] > 1
+    layout = checked_result(problem, result, "tight", 0.0).layout
+    purple = frozenset().union(*(p.squares for p in layout["purple"]))
+    orange = frozenset().union(*(p.squares for p in layout["orange"]))
+    assert frozenset(63 - s for s in purple) == orange
+
+
+def test_restarts_without_a_symmetric_layout_are_unknown():
+    """As above (no layout is symmetric under the half turn): a run exhausts its tree and
+    the answer is "unknown" (never "infeasible"), with the reason."""
+    problem = corner_problem(4, 4, ("blue", "red"), without=only("V3", "L4"))
+    result = tight.solve_restarts(problem, SolveOptions(time_limit=60), base_nodes=5)
+    assert result.status == "unknown"
+    assert "symmetric" in result.stats["unknown_reason"]
+
+
+def test_restarts_apply_to_two_swapped_colours_only():
+    assert tight.restarts_apply(load_puzzle(PUZZLES / "duo-both.toml"))
+    assert not tight.restarts_apply(load_puzzle(PUZZLES / "classic-solo-84.toml"))
+    assert not tight.restarts_apply(load_puzzle(PUZZLES / "duo-purple.toml"))
+    assert not tight.restarts_apply(corner_problem(6, 6, CORNER_COLOURS))  # four colours
+    with pytest.raises(InputError, match="two colours"):
+        tight.solve_restarts(corner_problem(6, 6))

@@ -41,14 +41,21 @@ FIRST = registry.SEARCH
 
 def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...]:
     """The backends that join the search when it has not answered alone: CP-SAT always;
-    CP-SAT on the symmetric reduction too when a board symmetry maps the played colours
-    onto each other (the solo challenge on an empty board); the repair search for
-    "place-all" with several colours, or with any number when the search kernel is not
-    ready (first run: it compiles in another process, and greedy play may answer at once)."""
+    a symmetric reduction too when a board symmetry maps the played colours onto each
+    other: the square-first search's with restarts for two colours on an empty board
+    (:func:`solver.backends.tight.restarts_apply`: Duo, both colours), else CP-SAT's (the
+    solo challenge); the repair search for "place-all" with several colours, or with any
+    number when the search kernel is not ready (first run: it compiles in another
+    process, and greedy play may answer at once)."""
     from solver.backends.symmetric import colour_symmetries  # (loads OR-tools)
+    from solver.backends.tight import restarts_apply
 
     joining = [registry.CPSAT]
-    if colour_symmetries(problem):
+    if restarts_apply(problem):
+        # duo-both: CP-SAT's reduction found nothing in 900 s, this one a layout in
+        # 5-28 s (results/asymmetric_attempts.md)
+        joining.append(registry.TIGHT_RESTARTS)
+    elif colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)
     if problem.goal == "place-all" and (len(problem.colours) >= 2 or not search_ready):
         joining.append(registry.REPAIR)
@@ -106,7 +113,8 @@ def solve(
         elif many:
             stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
             joining.remove(registry.CPSAT)
-            if registry.SYMMETRIC in joining and registry.REPAIR in joining:
+            symmetric = {registry.SYMMETRIC, registry.TIGHT_RESTARTS}.intersection(joining)
+            if symmetric and registry.REPAIR in joining:
                 # the symmetric reduction answers such problems, the repair search has
                 # not (results/asymmetric_attempts.md): it takes every core unless there
                 # are more than it has seeds worth racing, and the repair search runs if

@@ -36,6 +36,12 @@ def _tight() -> BackendSolve:
     return solve
 
 
+def _tight_restarts() -> BackendSolve:
+    from solver.backends.tight import solve_restarts
+
+    return solve_restarts
+
+
 def _symmetric() -> BackendSolve:
     from solver.backends.symmetric import solve
 
@@ -69,6 +75,15 @@ TIGHT = Backend(
     "tight",
     _tight,
     summary="square-first exact search for tight packings (empty board, place-all)",
+)
+
+#: not a ``--backend`` choice: "auto" races it, in place of "symmetric", on two colours that a
+#: board symmetry swaps on an empty board (Duo, both colours)
+TIGHT_RESTARTS = Backend(
+    "tight-restarts",
+    _tight_restarts,
+    layouts_only=True,
+    summary="the tight backend's symmetric reduction with restarts (layouts only)",
 )
 
 #: every backend by name, "auto" (the default) first

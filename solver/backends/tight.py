@@ -16,7 +16,9 @@ are disjoint; h(p) goes to colour h(r). With both mirrors of an even rectangle t
 exactly Gottfried's method: no piece crosses a mirror line (it would overlap its image), so
 one quadrant holds one piece of each shape, each labelled with the colour it copies. A
 layout found is a real layout; but "no symmetric layout" proves nothing, so that search
-answers "solved" or "unknown".
+answers "solved" or "unknown". :func:`solve_restarts` runs it with restarts over seeds
+(Luby's sequence of node budgets, several threads): "auto" uses it for two colours that a
+board symmetry swaps on an empty board (Duo, both colours: results/asymmetric_attempts.md).
 
 :func:`solve` (backend "tight"): the complete search, which proves "infeasible", raced
 against the symmetric search when a symmetry applies (each in its own thread; numba
@@ -26,6 +28,8 @@ without monomino-last.
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +50,16 @@ from solver.problem import Problem
 
 NPIECES = len(PIECE_NAMES)
 _SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
+#: the value order within a piece size with ``awkward_first``: the pieces a packing
+#: search is most often left holding at its dead ends first (measured on duo-both: X, T5,
+#: O, I4, I3; results/asymmetric_attempts.md), then the rest
+AWKWARD_FIRST = ("X", "T5", "I5", "W", "F", "U", "V5", "Z5", "Y", "N", "P", "L5",
+                 "O", "I4", "T4", "Z4", "L4", "I3", "V3", "2", "1")  # fmt: skip
+_AWKWARD_RANK = np.array([AWKWARD_FIRST.index(n) for n in PIECE_NAMES], dtype=np.int32)
+_NO_RANK = np.zeros(NPIECES, dtype=np.int32)
+
+#: nodes of the first run of :func:`solve_restarts`; later runs follow the Luby sequence
+RESTART_NODES = 10_000
 
 
 @dataclass
@@ -118,6 +132,7 @@ def build(
     seed: int = 0,
     scan: bool = False,
     attach: bool = False,
+    awkward_first: bool = False,
 ) -> TightSearch:
     """The search's arrays for a problem, with the symmetric reduction by ``symmetry`` (a
     group from :func:`solver.backends.symmetric.colour_symmetries`) or without one.
@@ -129,7 +144,9 @@ def build(
     ``attach``: grow each colour from its start as the Blokus-aware search does (branch on
     the attach square with the fewest live options: each of them, then "never covered by
     that colour"); an item with one choice left is taken first, one with none prunes; once
-    every piece is placed, the empty orbits by fewest choices.
+    every piece is placed, the empty orbits by fewest choices. ``awkward_first``: within a
+    piece size, the pieces of :data:`AWKWARD_FIRST` in that order (before the seed's
+    shuffle).
 
     Raises:
         InputError: the problem is not one the tight search takes (:func:`solve`).
@@ -198,18 +215,15 @@ def build(
     # value order: largest piece first, then shuffled by the seed
     rng = np.random.default_rng(seed)
     tie = rng.random(n_opt) if seed else np.arange(n_opt) / max(n_opt, 1)
-    order = np.lexsort((tie, -_SIZE[pieces]))
+    rank = _AWKWARD_RANK if awkward_first else _NO_RANK
+    order = np.lexsort((tie, rank[pieces], -_SIZE[pieces]))
     placements, pieces, reps_of = placements[order], pieces[order], reps_of[order]
 
     valid = placements >= 0
     opt_orb = np.where(valid, sq_orb[np.where(valid, placements, 0)], -1).astype(np.int32)
     opt_pitem = (m + reps_of * NPIECES + pieces).astype(np.int32)
     edge = neighbour_table(board.edge_neighbours, 4, pad_row=True)
-    opt_nb = np.full((n_opt, 12), -1, dtype=np.int32)
-    for o in range(n_opt):
-        cells = placements[o][valid[o]]
-        nb = np.setdiff1d(edge[cells].ravel(), np.append(cells, -1))
-        opt_nb[o, : len(nb)] = nb
+    opt_nb = _edge_neighbours(placements, edge)
     n_items = m + len(reps) * NPIECES
     item_keys = np.concatenate([opt_orb[valid], opt_pitem])
     item_opts = np.concatenate([np.nonzero(valid)[0], np.arange(n_opt)])
@@ -249,6 +263,17 @@ def build(
             state.done[m + r * NPIECES + k] = k not in has
     stats.update(options=n_opt, orbits=m, empty_orbits=spare // g)
     return TightSearch(tables, state, reps, elements, cycles, placements, pieces, False, stats)
+
+
+def _edge_neighbours(placements: np.ndarray, edge: np.ndarray) -> np.ndarray:
+    """(O, 12) int32: the squares sharing an edge with each placement (of ``placements``,
+    (O, 5) padded with -1; ``edge`` from :func:`neighbour_table` with ``pad_row``), each
+    once, padded with -1 at the end of the row (a pentomino has at most 12)."""
+    cand = edge[placements].reshape(len(placements), -1)  # (O, 20); padding gives -1
+    cand[(cand[:, :, None] == placements[:, None, :]).any(axis=2)] = -1  # its own squares
+    cand.sort(axis=1)
+    cand[:, 1:][cand[:, 1:] == cand[:, :-1]] = -1  # repeats
+    return -np.sort(-cand, axis=1)[:, :12].astype(np.int32)  # descending: padding last
 
 
 def _branch(scan: bool, attach: bool) -> int:
@@ -296,12 +321,17 @@ def run(
     time_limit: float | None,
     stop: Cancel | None = None,
     started: float | None = None,
+    max_nodes: int | None = None,
 ) -> int:
-    """Run the kernel in chunks of about 50 ms until it ends, the time is up or ``stop`` is
-    set: DONE, FOUND or PAUSE."""
+    """Run the kernel in chunks of about 50 ms until it ends, the time is up, ``stop`` is
+    set or it has searched ``max_nodes`` nodes in all: DONE, FOUND or PAUSE."""
     started = time.perf_counter() if started is None else started
     budget = 200
     while True:
+        if max_nodes is not None:
+            budget = min(budget, max_nodes - search.nodes)
+            if budget <= 0:
+                return core.PAUSE
         t0 = time.perf_counter()
         code = search.run(budget)
         now = time.perf_counter()
@@ -365,6 +395,91 @@ def solve_symmetric(
     search = build(problem, symmetry, options.seed, scan, attach)
     code = core.DONE if search.infeasible else run(search, options.time_limit, cancel, started)
     return _result(search, code, time.perf_counter() - started, proves=False)
+
+
+def restarts_apply(problem: Problem) -> bool:
+    """:func:`solve_restarts` takes the problem: two colours that a board symmetry swaps,
+    an empty board (blocked squares allowed), every colour with a start square, place-all
+    without monomino-last (e.g. Duo, both colours, from e10 and j5)."""
+    try:
+        _check_problem(problem)
+    except InputError:
+        return False
+    return len(problem.colours) == 2 and bool(colour_symmetries(problem))
+
+
+def luby(k: int) -> int:
+    """The k-th term (k >= 1) of Luby's restart sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
+    (Luby, Sinclair and Zuckerman 1993)."""
+    size = 1
+    while size < k + 1:
+        size = 2 * size + 1  # 2^j - 1
+    while size > 1:
+        if k == size:
+            return (size + 1) // 2
+        size //= 2
+        if k > size:
+            k -= size
+    return 1
+
+
+def solve_restarts(
+    problem: Problem,
+    options: SolveOptions = SolveOptions(),
+    cancel: Cancel | None = None,
+    base_nodes: int = RESTART_NODES,
+) -> BackendResult:
+    """The symmetric square-first search (best symmetry of :func:`colour_symmetries`, fewest
+    branching, :data:`AWKWARD_FIRST` value order) with restarts: run k (k = 1, 2, ...) has
+    seed ``options.seed + k - 1`` and ``base_nodes * luby(k)`` nodes; ``options.workers``
+    threads (at most 8) share the runs. Its dead ends are heavy-tailed: on duo-both most
+    seeds find nothing in 30,000 nodes while some find a layout in 3,000-21,000
+    (results/asymmetric_attempts.md). "solved" or "unknown", never "infeasible" (a run that
+    exhausts its tree shows only that no symmetric layout exists, and the answer is then
+    "unknown" at once).
+
+    Raises:
+        InputError: not a problem :func:`restarts_apply` accepts.
+    """
+    if not restarts_apply(problem):
+        raise InputError(
+            "restarts need two colours swapped by a board symmetry on an empty board, "
+            "place-all without monomino-last",
+            path=problem.name or None,
+        )
+    started = time.perf_counter()
+    symmetry = colour_symmetries(problem)[0]
+    threads = max(1, min(options.workers, 8))
+    lock = threading.Lock()
+    counter = {"run": 0, "nodes": 0}
+
+    def stream(stop: Cancel) -> BackendResult:
+        while True:
+            with lock:
+                counter["run"] += 1
+                k = counter["run"]
+            search = build(problem, symmetry, options.seed + k - 1, awkward_first=True)
+            code = run(search, options.time_limit, stop, started, base_nodes * luby(k))
+            with lock:
+                counter["nodes"] += search.nodes
+            if code != core.PAUSE or stop.is_set():
+                break
+            left = _seconds_left(options.time_limit, started)
+            if left is not None and left <= 0:
+                break
+        result = _result(search, code, time.perf_counter() - started, proves=False)
+        return dataclasses.replace(result, stats=dict(result.stats, restarts=k))
+
+    results, winner = first_proven(
+        [stream] * threads, lambda r: r.status == "solved" or "unknown_reason" in r.stats, cancel
+    )
+    result = results[0 if winner is None else winner]
+    stats = dict(result.stats, runs=counter["run"], nodes=counter["nodes"], threads=threads)
+    return dataclasses.replace(result, stats=stats)
+
+
+def _seconds_left(time_limit: float | None, started: float) -> float | None:
+    return None if time_limit is None else time_limit - (time.perf_counter() - started)
 
 
 def solve(

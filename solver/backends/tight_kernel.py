@@ -359,16 +359,18 @@ def run(opt_orb, opt_pitem, opt_rep, opt_sq, opt_nb, item_ptr, item_idx, rs_ptr,
                     ok = False
                     break
             if ok and not leaf:
-                # an uncovered orbit no colour can reach can only be left empty
+                # an uncovered orbit no colour can reach, or with no live option left,
+                # can only be left empty
                 unreached = 0
                 for t in range(m):
                     if orb_opt[t] != UNCOVERED:
                         continue
                     hit = False
-                    for k in range(orb_sq.shape[1]):
-                        if reached[orb_sq[t, k]] == node:
-                            hit = True
-                            break
+                    if live[t] > 0:
+                        for k in range(orb_sq.shape[1]):
+                            if reached[orb_sq[t, k]] == node:
+                                hit = True
+                                break
                     if not hit:
                         if orb_noempty[t]:
                             ok = False
