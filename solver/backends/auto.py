@@ -43,15 +43,16 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     """The backends that join the search when it has not answered alone: CP-SAT always;
     a symmetric reduction too when a board symmetry maps the played colours onto each
     other: the square-first search's with restarts for two colours on an empty board
-    (:func:`solver.backends.tight.restarts_apply`: Duo, both colours), else CP-SAT's (the
-    solo challenge); the repair search for "place-all" with several colours, or with any
-    number when the search kernel is not ready (first run: it compiles in another
-    process, and greedy play may answer at once)."""
+    (:func:`solver.backends.tight.restarts_apply`: Duo, both colours; when its kernel is
+    compiled or cached), else CP-SAT's (the solo challenge); the repair search for
+    "place-all" with several colours, or with any number when the search kernel is not
+    ready (first run: it compiles in another process, and greedy play may answer at
+    once)."""
     from solver.backends.symmetric import colour_symmetries  # (loads OR-tools)
     from solver.backends.tight import restarts_apply
 
     joining = [registry.CPSAT]
-    if restarts_apply(problem):
+    if restarts_apply(problem) and search_ready and warmup.tight_ready():
         # duo-both: CP-SAT's reduction found nothing in 900 s, this one a layout in
         # 5-28 s (results/asymmetric_attempts.md)
         joining.append(registry.TIGHT_RESTARTS)

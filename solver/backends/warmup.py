@@ -1,6 +1,7 @@
 """The first run: the search kernel is compiled in the background while the rest answer.
 
-numba compiles :mod:`solver.backends.search_kernel` on its first call and caches the
+numba compiles :mod:`solver.backends.search_kernel` (and the square-first search's
+:mod:`solver.backends.tight_kernel`) on its first call and caches the
 machine code on disk (``cache=True``); that first compile takes 10-30 s (*measured*: 23 s
 on a loaded 2-core machine), after which loading it takes a fraction of a second. So that
 the first command after installing does not wait for it, ``auto``, when
@@ -26,27 +27,41 @@ LOCK_AGE = 180.0
 _started = False
 
 
-def _index_path() -> Path | None:
-    """The numba cache index of the kernel's entry point, or None if numba's cache
-    internals are not as expected."""
-    from solver.backends import search_kernel
-
+def _index_path(kernel=None) -> Path | None:
+    """The numba cache index of a kernel's entry point (default: the search kernel's
+    ``run``), or None if numba's cache internals are not as expected."""
+    if kernel is None:
+        from solver.backends.search_kernel import run as kernel
     try:
-        return Path(search_kernel.run._cache._cache_file._index_path)  # type: ignore[attr-defined]
+        return Path(kernel._cache._cache_file._index_path)
     except AttributeError:
         return None
 
 
-def kernel_ready() -> bool:
-    """True when the search kernel is compiled in this process or cached on disk (then
-    the first call only loads it); when unsure, True (the old behaviour: compile in
-    process)."""
-    from solver.backends import search_kernel
-
-    if search_kernel.run.signatures:
+def _ready(kernel) -> bool:
+    if kernel.signatures:
         return True
-    index = _index_path()
+    index = _index_path(kernel)
     return index is None or index.exists()
+
+
+def kernel_ready() -> bool:
+    """True when both kernels (the search's and the square-first search's) are compiled in
+    this process or cached on disk (then the first call only loads them); when unsure,
+    True (the old behaviour: compile in process)."""
+    from solver.backends import search_kernel, tight_kernel
+
+    return _ready(search_kernel.run) and _ready(tight_kernel.run)
+
+
+def tight_ready() -> bool:
+    """Whether ``auto`` may use the square-first search: on the command line only when its
+    kernel (:mod:`solver.backends.tight_kernel`) is compiled in this process or cached on
+    disk (its compile would otherwise eat the command's time; the background compile of
+    :func:`before_search` makes it); library calls compile in process (True)."""
+    from solver.backends import tight_kernel
+
+    return on_background_compile is None or _ready(tight_kernel.run)
 
 
 def compile_in_background() -> bool:
@@ -102,8 +117,9 @@ def before_search() -> None:
 
 
 def compile_kernel() -> None:
-    """Compile (or load) the kernel by solving a tiny puzzle with the search."""
-    from solver.backends import search
+    """Compile (or load) both kernels by solving a tiny puzzle with the search and with the
+    square-first search."""
+    from solver.backends import search, tight
     from solver.board import Board
     from solver.position import ColourState, Position
     from solver.problem import Problem
@@ -111,7 +127,9 @@ def compile_kernel() -> None:
 
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
-    search.solve(Problem(position, ("blue",)), SolveOptions("search", None, 1))
+    problem = Problem(position, ("blue",))
+    search.solve(problem, SolveOptions("search", None, 1))
+    tight.solve(problem, SolveOptions("tight", None, 1))
 
 
 if __name__ == "__main__":
