@@ -152,3 +152,24 @@ def test_auto_meets_every_card_goal(card):
         result = solve(problem, SolveOptions(backend="auto", time_limit=20, seed=seed))
         assert result.status == "solved"
         assert result.report is not None and not result.report.unmet
+
+
+def test_two_swapped_colours_are_answered_by_the_tight_restarts(monkeypatch):
+    """Duo-like (8x8, starts c6 and f3, swapped by the half turn), many pieces for auto:
+    the search stops (here: it would answer this small case, so it is made to wait) and the
+    tight reduction with restarts answers, checked."""
+    from test_tight import duo_like
+
+    from solver.backends.base import BackendResult
+
+    def slow_search(problem, options, cancel):
+        while not cancel.is_set():  # (stopped once the others join)
+            time.sleep(0.01)
+        return BackendResult("unknown")
+
+    monkeypatch.setattr(search, "solve", slow_search)
+    problem = duo_like(("1", "2", "I3", "V3", "L4", "O", "T4"))
+    tuning = Tuning(auto=AutoTuning(many_pieces=0, greedy_first=0.0, many_alone=0.0))
+    result = solve(problem, SolveOptions(backend="auto", time_limit=60, tuning=tuning))
+    assert (result.status, result.backend) == ("solved", "tight")
+    assert result.stats["threads"] == 2 and result.report is not None

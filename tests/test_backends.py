@@ -72,7 +72,10 @@ def test_auto_portfolio_depends_on_the_problem():
         ColourState("red", board.square(5, 5), (), pieces),
     )
     symmetric = Problem(Position(board, both), ("blue", "red"))
-    assert auto.portfolio(symmetric) == (registry.CPSAT, registry.SYMMETRIC, registry.REPAIR)
+    # two colours swapped by the half turn on an empty board: the tight search's reduction
+    assert auto.portfolio(symmetric) == (registry.CPSAT, registry.TIGHT_RESTARTS, registry.REPAIR)
+    last = Problem(Position(board, both), ("blue", "red"), monomino_last=True)
+    assert auto.portfolio(last) == (registry.CPSAT, registry.SYMMETRIC, registry.REPAIR)
     one = Problem(Position(board, both), ("blue",))
     assert auto.portfolio(one) == (registry.CPSAT,)
     # first run, the search kernel still compiling: greedy play joins for one colour too

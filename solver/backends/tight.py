@@ -16,7 +16,9 @@ are disjoint; h(p) goes to colour h(r). With both mirrors of an even rectangle t
 exactly Gottfried's method: no piece crosses a mirror line (it would overlap its image), so
 one quadrant holds one piece of each shape, each labelled with the colour it copies. A
 layout found is a real layout; but "no symmetric layout" proves nothing, so that search
-answers "solved" or "unknown".
+answers "solved" or "unknown". :func:`solve_restarts` runs it with restarts over seeds
+(Luby's sequence of node budgets, several threads): "auto" uses it for two colours that a
+board symmetry swaps on an empty board (Duo, both colours: results/asymmetric_attempts.md).
 
 :func:`solve` (backend "tight"): the complete search, which proves "infeasible", raced
 against the symmetric search when a symmetry applies (each in its own thread; numba

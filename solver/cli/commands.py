@@ -105,8 +105,8 @@ def solver_options(
         "tight": "tight: square-first exact search for tight packings of empty boards "
         "(place-all), raced against its symmetric reduction where one applies",
         "auto": "auto: for place-all a few greedy plays first (under 0.05 s), then the "
-        "search alone for 2 s, then the search and CP-SAT (and symmetric, "
-        "where it applies) side by side; the first proven answer wins",
+        "search alone for 2 s, then the search and CP-SAT (and a symmetric reduction, "
+        "where one applies) side by side; the first proven answer wins",
     }
     options = [
         click.option(
