@@ -58,7 +58,7 @@ def _run(args) -> int:
     options = SolveOptions(time_limit=args.time_limit, seed=args.seed, workers=args.workers)
     started = time.perf_counter()
     raw = tight.solve_restarts(relaxed, options, base_nodes=args.base_nodes)
-    status = raw.status
+    status: str = raw.status
     try:
         result = checked_result(problem, raw, "tight", started)
     except SolverBug as error:  # only a monomino-last layout can fail here
