@@ -71,7 +71,7 @@ def test_race_from_the_start_gives_a_proven_answer(name):
 def test_auto_time_limit_gives_unknown_from_every_backend():
     warmup.compile_kernel()  # a first compile (a fresh install) is not the time limit's
     started = time.perf_counter()
-    result = solve(HARD, SolveOptions(backend="auto", time_limit=2, tuning=alone_for(0.5)))
+    result = solve(HARD, SolveOptions(backend="auto", time_limit=1, tuning=alone_for(0.5)))
     assert result.status == "unknown" and result.layout is None
     # Duo, 42 pieces: the search stops and the symmetric reduction (the half turn swaps
     # the colours; the square-first search's, with restarts, for two colours) takes both
