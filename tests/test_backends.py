@@ -196,3 +196,14 @@ def test_a_clone_shares_the_tables_and_copies_the_state():
     )
     assert (clone.params[core.P_LATE], b.params[core.P_LATE]) == (2, 0)
     assert b.run(10**6) == clone.run(10**6) == core.FOUND
+
+
+def test_auto_only_backends_are_held_to_their_claims():
+    """A backend that only auto runs (the tight search's restarts) is checked like the
+    others: its "no" would be a SolverBug, not a proof."""
+    from solver.solve import _check_claim
+
+    assert registry.every()["tight-restarts"].layouts_only
+    with pytest.raises(SolverBug, match="only finds layouts"):
+        _check_claim(BackendResult("infeasible"), "tight-restarts")
+    _check_claim(BackendResult("infeasible"), "search+tight-restarts")  # the search proves

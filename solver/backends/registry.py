@@ -89,6 +89,15 @@ TIGHT_RESTARTS = Backend(
 #: every backend by name, "auto" (the default) first
 BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, REPAIR, SEARCH, SYMMETRIC, TIGHT)}
 
+#: the backends only ``auto`` runs
+AUTO_ONLY: tuple[Backend, ...] = (TIGHT_RESTARTS,)
+
+
+def every() -> dict[str, Backend]:
+    """Every backend that may answer by name: :data:`BACKENDS` and :data:`AUTO_ONLY` (for
+    the checks of what a backend may claim)."""
+    return {**BACKENDS, **{b.name: b for b in AUTO_ONLY}}
+
 
 def backend(name: str) -> Backend:
     """The backend called ``name``.
