@@ -12,7 +12,7 @@ from solver.batch import BatchOptions, run_batch
 from solver.batch.work import Settings
 from solver.cubes import MANIFEST, SplitStats, join, split, write_cubes
 from solver.errors import InputError
-from solver.formats.puzzle import parse_puzzle
+from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.text import read_text
 from solver.placements import legal_moves
 from solver.records import corner_problem
@@ -163,3 +163,38 @@ def test_shipped_11x12_proof_still_joins_to_infeasible():
     folder = PUZZLES.parent / "results" / "records" / "one-11x12-cubes"
     answer = join(folder, [folder / "results-search-8s", folder / "results-search-280s"])
     assert answer.status == "infeasible" and answer.infeasible == answer.cubes == 58
+
+
+NO_CUBE = """variant = "custom"
+size = [4, 4]
+colours = ["blue"]
+diagram = \"\"\"
+....
+....
+.Y..
+....
+\"\"\"
+[start]
+blue = "b2"
+yellow = "b2"
+[pieces]
+blue = ["1", "2"]
+yellow = []
+"""
+
+
+def test_a_split_without_cubes_joins_to_infeasible(tmp_path):
+    """blue's start square lies under a yellow piece: the split leaves no cube, which is
+    itself the proof (every layout lies in some cube); join says so without any batch."""
+    from click.testing import CliRunner
+
+    from solver.cli.commands import main
+
+    puzzle = tmp_path / "covered-start.toml"
+    puzzle.write_text(NO_CUBE)
+    assert solve(load_puzzle(puzzle), SolveOptions(backend="search")).status == "infeasible"
+    split = CliRunner().invoke(main, ["cubes", "split", str(puzzle), "--out", str(tmp_path / "c")])
+    assert split.exit_code == 0 and "left no cube" in split.output
+    assert join(tmp_path / "c", tmp_path / "c" / "results").status == "infeasible"
+    joined = CliRunner().invoke(main, ["cubes", "join", str(tmp_path / "c")])
+    assert joined.exit_code == 0 and "infeasible" in joined.output.lower()

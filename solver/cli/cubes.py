@@ -52,6 +52,9 @@ def split_command(puzzle, depth, out):
         f"{len(manifest['cubes'])} cubes at depth {depth} (nodes per level {levels}; "
         f"{manifest['dropped_by_symmetry']} dropped by symmetry) in {folder / CUBE_FOLDER}"
     )
+    if not manifest["cubes"]:
+        click.echo(f"no layout: the split left no cube (blokus-solo cubes join {folder})")
+        return
     click.echo(f"next: blokus-solo batch {folder / CUBE_FOLDER} --out {folder / 'results'}")
 
 
