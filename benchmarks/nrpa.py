@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 from solver.backends import greedy, nrpa, repair  # noqa: E402
 from solver.backends import playout_kernel as pk  # noqa: E402
 from solver.backends.base import order_and_check  # noqa: E402
+from solver.backends.tuning import RepairTuning  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
 from solver.problem import Problem  # noqa: E402
 from solver.solve import SolveOptions, solve  # noqa: E402
@@ -107,16 +108,17 @@ def run_nrpa(problem: Problem, level: int, args, seed: int) -> tuple[int, float,
 
 
 def run_repair(problem: Problem, method: str, args, seed: int) -> tuple[int, float, int]:
-    repair.PLAYOUTS = args.plays if method == "repair+playouts" else 0
-    repair.NRPA_SECONDS = args.construct if method == "repair+nrpa" else 0.0
-    repair.TRACE = []
+    tuning = RepairTuning(
+        nrpa_seconds=args.construct if method == "repair+nrpa" else 0.0,
+        playouts=args.plays if method == "repair+playouts" else 0,
+    )
     started = time.perf_counter()
-    run = repair._Repairer(problem, seed, threading.Event(), started + args.limit)
+    run = repair._Repairer(problem, seed, threading.Event(), started + args.limit, tuning)
     state = run.run()
     if state is not None:
         order_and_check(problem, run.layout(state), "repair")
     assert run.best is not None
-    at = repair.TRACE[-1][1] if repair.TRACE else 0.0
+    at = run.trace[-1][0] if run.trace else 0.0
     return run.best.cost, at, 0
 
 

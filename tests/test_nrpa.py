@@ -14,6 +14,7 @@ from solver.backends import nrpa
 from solver.backends import playout_kernel as pk
 from solver.backends.base import order_and_check
 from solver.backends.greedy import Masks
+from solver.backends.tuning import RepairTuning
 from solver.checker import check_layout
 from solver.formats.puzzle import load_puzzle
 from solver.order import order_of_play
@@ -126,19 +127,20 @@ def test_best_playout_leaves_what_it_did_not_place():
     assert any(left.values())
 
 
-@pytest.mark.parametrize("hook", ["PLAYOUTS", "NRPA_SECONDS"])
-def test_repair_hooks_keep_states_legal(monkeypatch, hook):
+@pytest.mark.parametrize(
+    "tuning", [RepairTuning(playouts=20), RepairTuning(nrpa_seconds=0.5)], ids=repr
+)
+def test_repair_hooks_keep_states_legal(monkeypatch, tuning):
     """The repair search with its greedy play by compiled playouts, or its first layout
-    from NRPA (measurement hooks of benchmarks/nrpa.py): its best state is a legal partial
+    from NRPA (the settings benchmarks/nrpa.py varies): its best state is a legal partial
     layout (rule checker) whose cost counts the squares left."""
     import threading
 
     from solver.backends import repair
 
-    monkeypatch.setattr(repair, hook, 20 if hook == "PLAYOUTS" else 0.5)
-    monkeypatch.setattr(repair, "RESTARTS", 1)  # one construction: the hook's
+    monkeypatch.setattr(repair, "RESTARTS", 1)  # one construction: the setting's
     problem = load_puzzle(PUZZLES / "asym-ladder-k06.toml")
-    run = repair._Repairer(problem, 1, threading.Event(), time.perf_counter() + 3)
+    run = repair._Repairer(problem, 1, threading.Event(), time.perf_counter() + 3, tuning)
     run.run()
     best = run.best
     assert best is not None and best.cost < 40  # greedy play alone leaves about 40-55

@@ -19,7 +19,7 @@ Status: *measured* against the repair search (``results/asymmetric_attempts.md``
 NRPA and nested Monte Carlo search (:meth:`Search.nmcs`) leave more squares unplaced at
 equal time (84 pieces: 36-45 left at 60 s against 0-13 and 2 of 5 runs solved), so they
 are not a backend; :class:`Search` stays for ``benchmarks/nrpa.py`` and the repair
-search's measurement hooks (:func:`best_playout`, ``repair.NRPA_SECONDS``).
+search's measurement hooks (:func:`best_playout`, ``Tuning.repair``).
 """
 
 from __future__ import annotations

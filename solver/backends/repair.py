@@ -57,6 +57,7 @@ from solver.backends import search
 from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.greedy import Masks, greedy, held_back, match_monominoes
 from solver.backends.race import first_proven
+from solver.backends.tuning import RepairTuning
 from solver.backends.warmup import compiling_elsewhere
 from solver.pieces import MONOMINO, PIECES
 from solver.position import Placement, sorted_pieces
@@ -74,8 +75,6 @@ MAX_FREED = 10
 CENTRES = 12
 #: seconds per exact window repair
 REPAIR_TIME = 0.1
-#: measurement hook: a list here records ("cost", seconds, cost) at each change of cost
-TRACE: list | None = None
 #: share of steps that are ejections
 EJECT = 0.8
 #: placements of the piece weighed per ejection
@@ -90,13 +89,6 @@ EJECT_OWN = True
 EXACT_PIECES = 8
 #: ejection steps during which a piece may not go back where it was taken off
 TABU = 30
-#: measurement hooks (``benchmarks/nrpa.py``), off: seconds of NRPA
-#: (:mod:`solver.backends.nrpa`) for a run's first layout instead of greedy play; greedy
-#: play by the best of this many compiled playouts (:func:`solver.backends.nrpa.best_playout`)
-#: instead of one NumPy play. Neither measured better (results/asymmetric_attempts.md,
-#: turn 4).
-NRPA_SECONDS = 0.0
-PLAYOUTS = 0
 
 
 @dataclass
@@ -113,8 +105,17 @@ class _State:
 class _Repairer:
     """One construct-and-repair run (a thread of :func:`solve`)."""
 
-    def __init__(self, problem: Problem, seed: int, stop, deadline: float | None):
+    def __init__(
+        self,
+        problem: Problem,
+        seed: int,
+        stop,
+        deadline: float | None,
+        tuning: RepairTuning | None = None,
+    ):
         self.problem = problem
+        self.tuning = tuning or RepairTuning()
+        self.trace: list[tuple[float, int]] = []  # (seconds, cost) at each change of cost
         self.base = problem.position
         self.colours = problem.colours
         self.rng = np.random.default_rng(seed)
@@ -190,10 +191,11 @@ class _Repairer:
 
     def construct(self) -> _State:
         """The best of :data:`RESTARTS` greedy layouts (the first time, with
-        :data:`NRPA_SECONDS` set: NRPA's best layout in that time instead)."""
-        if NRPA_SECONDS > 0 and self.stats["restarts"] == 0 and not compiling_elsewhere():
+        ``tuning.nrpa_seconds`` set: NRPA's best layout in that time instead)."""
+        seconds = self.tuning.nrpa_seconds
+        if seconds > 0 and self.stats["restarts"] == 0 and not compiling_elsewhere():
             self.stats["restarts"] += 1
-            return self._nrpa_construct(NRPA_SECONDS)
+            return self._nrpa_construct(seconds)
         best = self._finish(_State(*self._greedy(self._start, self.todo)))
         for _ in range(RESTARTS - 1):
             if best.cost == 0 or self._stopped():
@@ -225,12 +227,12 @@ class _Repairer:
         self, position, todo: dict[str, list[str]]
     ) -> tuple[dict[str, list[Placement]], dict[str, list[str]]]:
         """Greedy play of ``todo`` from ``position`` (whose pieces left are ``todo``)."""
-        if PLAYOUTS <= 0 or compiling_elsewhere():
+        if self.tuning.playouts <= 0 or compiling_elsewhere():
             return greedy(position, self.colours, todo, self.rng)
         from solver.backends import nrpa
 
         seed = int(self.rng.integers(1, 1 << 30))
-        return nrpa.best_playout(Problem(position, self.colours), PLAYOUTS, seed)
+        return nrpa.best_playout(Problem(position, self.colours), self.tuning.playouts, seed)
 
     # ---------------------------------------------------------------- destroy
 
@@ -565,8 +567,8 @@ class _Repairer:
             state = self.eject(state) if self.rng.random() < EJECT else self.repair(state)
             if state.cost < self.best.cost:
                 self.best = state
-            if TRACE is not None and state.cost != before:
-                TRACE.append(("cost", round(time.perf_counter() - self.t0, 2), state.cost))
+            if state.cost != before:
+                self.trace.append((round(time.perf_counter() - self.t0, 2), state.cost))
             low, since = (state.cost, 0) if state.cost < low else (low, since + 1)
             if since >= STAGNATION:
                 state = self.construct()
@@ -604,7 +606,7 @@ def solve(
         return BackendResult("unknown", None, None, {"unknown_reason": reason}, "repair")
     deadline = None if options.time_limit is None else started + options.time_limit
     runs = [
-        _Repairer(problem, (options.seed + k) % 2**31, cancel, deadline)
+        _Repairer(problem, (options.seed + k) % 2**31, cancel, deadline, options.tuning.repair)
         for k in range(max(1, options.workers))
     ]
 
