@@ -9,9 +9,10 @@ import threading
 import time
 
 import conftest
+import numpy as np
 import pytest
 
-from solver.backends import auto, cpsat, search, warmup
+from solver.backends import auto, cpsat, greedy, search, warmup
 from solver.backends.tuning import AutoTuning, Tuning
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.solve import SolveOptions, solve
@@ -139,9 +140,29 @@ def test_greedy_first_places_both_junior_monominoes():
     problem = parse_puzzle(
         'variant = "junior"\ncolours = ["purple"]\n[pieces]\npurple = ["1", "1", "2"]\n'
     )
-    result = solve(problem, SolveOptions(backend="auto"))
-    assert (result.status, result.backend) == ("solved", "greedy")
-    assert sorted(p.piece for p in result.layout["purple"]) == ["1", "1", "2"]
+    layout = greedy.complete(
+        problem.position, problem.colours, np.random.default_rng(0), plays=20, seconds=5.0
+    )
+    assert layout is not None
+    assert sorted(p.piece for p in layout["purple"]) == ["1", "1", "2"]
+    assert layout["purple"][-1].piece == "1"
+
+
+def test_auto_skips_greedy_play_once_the_kernel_is_loaded():
+    """After a search in the same process (batch, review, library calls) the search
+    answers a one-colour check: greedy play would only add its failed tries' time."""
+    code = (
+        "from solver.formats.puzzle import load_puzzle\n"
+        "from solver.solve import SolveOptions, solve\n"
+        f"p = load_puzzle({str(PUZZLES / 'classic-solo-blue.toml')!r})\n"
+        "print(solve(p, SolveOptions()).backend)\n"
+        "print(solve(load_puzzle(" + repr(str(PUZZLES / "tiny-5x5-corner.toml")) + "),"
+        " SolveOptions(backend='search')).backend)\n"
+        "r = solve(p, SolveOptions())\n"
+        "print(r.backend, r.status, r.score)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["greedy", "search", "search", "solved", "20"]
 
 
 @pytest.mark.parametrize("card", sorted((PUZZLES / "cards").glob("*.toml")), ids=lambda p: p.stem)

@@ -88,7 +88,7 @@ def solve(
         whatever a backend raised (e.g. :class:`solver.errors.SolverBug`).
     """
     started = time.perf_counter()
-    quick = _greedy_first(problem, options)
+    quick = None if warmup.kernel_loaded() else _greedy_first(problem, options)
     if quick is not None:
         return quick
     warmup.before_search()
@@ -162,7 +162,9 @@ def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | No
     (:func:`solver.backends.greedy.complete`, at most ``options.tuning.auto.greedy_first``
     seconds): a layout, answered by "greedy", or None.
     It needs neither the search kernel nor OR-tools, so when it answers (one colour on an
-    open board, most "yes" endgame checks) neither is loaded."""
+    open board, most "yes" endgame checks) neither is loaded. Not tried once the kernel
+    is loaded (:func:`warmup.kernel_loaded`: batch, review, library calls after the
+    first search), where the search is faster."""
     seconds = options.tuning.auto.greedy_first
     if problem.goal != "place-all" or problem.has_card_goals or seconds <= 0:
         return None  # greedy play knows nothing of stars to cover or groups to connect

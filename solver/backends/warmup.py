@@ -54,6 +54,14 @@ def kernel_ready() -> bool:
     return _ready(search_kernel.run) and _ready(tight_kernel.run)
 
 
+def kernel_loaded() -> bool:
+    """True when this process has the search kernel compiled or loaded (a search ran in
+    it): the search then answers a one-colour check faster than greedy play does (a
+    failed greedy try costs tens of milliseconds, a search a few)."""
+    kernel = sys.modules.get("solver.backends.search_kernel")
+    return kernel is not None and bool(kernel.run.signatures)
+
+
 def tight_ready() -> bool:
     """Whether ``auto`` may use the square-first search: on the command line only when its
     kernel (:mod:`solver.backends.tight_kernel`) is compiled in this process or cached on
