@@ -5,6 +5,8 @@ the symmetric reduction finds layouts and never claims "infeasible", and a time-
 
 from __future__ import annotations
 
+import dataclasses
+
 import conftest
 import pytest
 
@@ -130,8 +132,13 @@ def test_refused_inputs():
         tight.solve(corner_problem(5, 5, monomino_last=True))
     board = Board(5, 5)
     placed = ColourState("blue", 0, (Placement("1", frozenset({0})),), ("2",))
+    problem = Problem(Position(board, (placed,)), ("blue",))
+    turn = colour_symmetries(corner_problem(5, 5, CORNER_COLOURS))[0]
     with pytest.raises(InputError, match="empty board"):
-        tight.solve(Problem(Position(board, (placed,)), ("blue",)))
+        tight.build(problem, turn)
+    nowhere = ColourState("blue", None, (), ("2",))
+    with pytest.raises(InputError, match="no start square"):
+        tight.solve(Problem(Position(board, (nowhere,)), ("blue",)))
 
 
 def test_luby_sequence():
@@ -181,3 +188,53 @@ def test_restarts_apply_to_two_swapped_colours_only():
     assert not tight.restarts_apply(corner_problem(6, 6, CORNER_COLOURS))  # four colours
     with pytest.raises(InputError, match="two colours"):
         tight.solve_restarts(corner_problem(6, 6))
+
+
+def _partial(problem: Problem, keep: int, extra: tuple[str, ...]) -> Problem:
+    """The problem's position with the first ``keep`` placements of each colour's layout
+    (found by the search, in order of play) on the board; the rest of its pieces and
+    ``extra`` left to place."""
+    layout = solve(problem, SolveOptions(backend="search")).layout
+    assert layout is not None
+    states = []
+    for state in problem.position.colours:
+        played = tuple(layout[state.name][:keep])
+        left = [p.piece for p in layout[state.name][keep:]] + list(extra)
+        states.append(dataclasses.replace(state, placed=played, remaining=tuple(sorted(left))))
+    position = dataclasses.replace(problem.position, colours=tuple(states))
+    return Problem(position, problem.colours)
+
+
+PARTIAL = [
+    # rows, cols, colours, pieces, placements kept per colour, pieces added to place
+    (5, 5, ("blue",), ("1", "2", "V3", "O"), 1, ()),
+    (5, 5, ("blue",), ("1", "2", "V3", "O"), 2, ("I3",)),
+    (6, 6, ("blue", "red"), ("1", "2", "V3", "O", "L4"), 2, ()),
+    (6, 6, ("blue", "red"), ("1", "2", "V3", "O", "L4"), 1, ("I4",)),
+    (7, 7, CORNER_COLOURS, ("1", "2", "V3", "T4"), 1, ()),
+    (7, 7, CORNER_COLOURS, ("1", "2", "V3", "T4"), 2, ("Z4",)),
+    (6, 7, ("blue", "yellow"), ("1", "2", "I3", "L4", "P"), 3, ("O",)),
+    (5, 6, ("blue", "yellow"), ("1", "2", "I3", "L4"), 1, ("X",)),
+]
+
+
+@pytest.mark.parametrize("rows,cols,colours,pieces,keep,extra", PARTIAL)
+def test_pieces_on_the_board_agree_with_the_search(rows, cols, colours, pieces, keep, extra):
+    """A position with pieces of the colours already on the board (a game in progress):
+    new pieces grow from them, never share an edge with them, and the verdict is the
+    search's; a layout goes through the rule checker."""
+    problem = _partial(corner_problem(rows, cols, colours, without=only(*pieces)), keep, extra)
+    expected = search.solve(problem).status
+    assert solve(problem, SolveOptions(backend="tight")).status == expected
+    attach = tight.solve_complete(problem, attach=True)
+    assert attach.status == expected
+    if attach.layout is not None:
+        checked_result(problem, attach, "tight", 0.0)
+
+
+def test_pieces_on_the_board_cases_include_both_answers():
+    statuses = set()
+    for rows, cols, colours, pieces, keep, extra in PARTIAL:
+        problem = corner_problem(rows, cols, colours, without=only(*pieces))
+        statuses.add(search.solve(_partial(problem, keep, extra)).status)
+    assert statuses == {"solved", "infeasible"}

@@ -74,7 +74,7 @@ REPAIR = Backend(
 TIGHT = Backend(
     "tight",
     _tight,
-    summary="square-first exact search for tight packings (empty board, place-all)",
+    summary="square-first exact search for tight packings (place-all)",
 )
 
 #: not a ``--backend`` choice: "auto" races it, in place of "symmetric", on two colours that a

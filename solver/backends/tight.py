@@ -22,8 +22,9 @@ board symmetry swaps on an empty board (Duo, both colours: results/asymmetric_at
 
 :func:`solve` (backend "tight"): the complete search, which proves "infeasible", raced
 against the symmetric search when a symmetry applies (each in its own thread; numba
-releases the GIL). Empty positions only (blocked squares allowed); goal "place-all",
-without monomino-last.
+releases the GIL). Goal "place-all", without monomino-last. Pieces may be on the board
+(not with the symmetric reduction): their squares are no items, a colour's options
+never share an edge with its own pieces, and its connectivity flood starts from them.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from solver.board import neighbour_table
 from solver.errors import InputError
 from solver.pieces import PIECE_NAMES, PIECES
 from solver.placements import empty_board_placements
-from solver.position import Placement
+from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
 
 NPIECES = len(PIECE_NAMES)
@@ -116,14 +117,13 @@ def _check_problem(problem: Problem) -> None:
         raise InputError(
             "the tight backend solves place-all without monomino-last", path=problem.name or None
         )
-    if problem.position.occupied:
-        raise InputError(
-            "the tight backend starts from an empty board (blocked squares allowed)",
-            path=problem.name or None,
-        )
     for colour in problem.colours:
-        if problem.position.colour(colour).start is None:
-            raise InputError(f"colour {colour} has no start square", path=problem.name or None)
+        state = problem.position.colour(colour)
+        if state.start is None and not state.placed:
+            raise InputError(
+                f"colour {colour} has no start square and no piece on the board",
+                path=problem.name or None,
+            )
 
 
 def build(
@@ -149,12 +149,18 @@ def build(
     shuffle).
 
     Raises:
-        InputError: the problem is not one the tight search takes (:func:`solve`).
+        InputError: the problem is not one the tight search takes (:func:`solve`), or
+            pieces are on the board and ``symmetry`` is given.
     """
     _check_problem(problem)
     position = problem.position
     board = position.board
     nsq = board.size
+    if position.occupied and symmetry is not None:
+        raise InputError(
+            "the symmetric square-first search starts from an empty board",
+            path=problem.name or None,
+        )
     if symmetry is None:
         elements: tuple[np.ndarray, ...] = (np.arange(nsq, dtype=np.int32),)
         cycles: tuple[tuple[str, ...], ...] = tuple((c,) for c in problem.colours)
@@ -165,7 +171,8 @@ def build(
     perms = np.stack(elements)  # (G, N)
 
     # orbits: whole ones are items; a smaller one (a square some h != id fixes) is empty
-    blocked = board.blocked_mask
+    blocked = board.blocked_mask.copy()
+    blocked[list(position.occupied)] = True  # pieces on the board: no orbit, never covered
     orbit_of = perms.min(axis=0)  # the smallest square of each orbit names it
     orbit_size = np.array([len(set(perms[:, s].tolist())) for s in range(nsq)])
     whole = (orbit_size == g) & ~blocked
@@ -178,7 +185,10 @@ def build(
     colour_index = {c: i for i, c in enumerate(position.colour_names)}
     start_owner = np.full(nsq, -1, dtype=np.int32)
     for c in problem.colours:
-        start_owner[position.colour(c).start] = colour_index[c]
+        if not position.colour(c).placed:  # (a colour with pieces grows from them)
+            start_owner[position.colour(c).start] = colour_index[c]
+    on_board = _on_board(position, reps, nsq)  # (R, N): r's squares already on the board
+    edge = neighbour_table(board.edge_neighbours, 4, pad_row=True)
     stats: dict[str, Any] = {"symmetry": "none" if symmetry is None else symmetry.name}
     if spare < 0 or spare % g:
         stats["reason"] = f"{spare} empty squares do not make whole orbits of {g}"
@@ -205,6 +215,9 @@ def build(
         orbs = np.where(valid, sq_orb[safe], -1 - np.arange(5)[None, :])
         orbs.sort(axis=1)
         ok &= (np.diff(orbs, axis=1) != 0).all(axis=1)
+        # never an edge with the colour's own pieces on the board
+        nb = edge[sq].reshape(len(sq), -1)  # (padding -1 indexes edge's padding row)
+        ok &= ~np.where(nb >= 0, on_board[r][np.where(nb >= 0, nb, 0)], False).any(axis=1)
         opt_sq.append(sq[ok])
         opt_piece.append(piece[ok].astype(np.int32))
         opt_rep.append(np.full(int(ok.sum()), r, dtype=np.int32))
@@ -222,7 +235,6 @@ def build(
     valid = placements >= 0
     opt_orb = np.where(valid, sq_orb[np.where(valid, placements, 0)], -1).astype(np.int32)
     opt_pitem = (m + reps_of * NPIECES + pieces).astype(np.int32)
-    edge = neighbour_table(board.edge_neighbours, 4, pad_row=True)
     opt_nb = _edge_neighbours(placements, edge)
     n_items = m + len(reps) * NPIECES
     item_keys = np.concatenate([opt_orb[valid], opt_pitem])
@@ -248,7 +260,7 @@ def build(
         noempty,
         sq_orb,
         king,
-        np.array([position.colour(c).start for c in reps], dtype=np.int32),
+        np.array([_root(position.colour(c)) for c in reps], dtype=np.int32),
         np.array([m], dtype=np.int64),
         np.stack([np.nonzero(sq_orb == t)[0] for t in range(m)]).astype(np.int32)
         if m
@@ -257,12 +269,42 @@ def build(
         np.array([_branch(scan, attach)], dtype=np.int64),
     )
     state = _initial_state(tables, n_items, len(reps), nsq, m, spare // g)
+    _own_pieces_on_board(state, on_board, edge)
     for r, rep in enumerate(reps):  # pieces a colour does not have are no items
         has = {PIECES[p].index for p in position.colour(rep).remaining}
         for k in range(NPIECES):
             state.done[m + r * NPIECES + k] = k not in has
     stats.update(options=n_opt, orbits=m, empty_orbits=spare // g)
     return TightSearch(tables, state, reps, elements, cycles, placements, pieces, False, stats)
+
+
+def _on_board(position: Position, reps: tuple[str, ...], nsq: int) -> np.ndarray:
+    """(R, N) bool: the squares each representative colour covers on the board."""
+    own = np.zeros((len(reps), nsq), dtype=bool)
+    for r, rep in enumerate(reps):
+        own[r, list(position.colour(rep).squares)] = True
+    return own
+
+
+def _root(state: ColourState) -> int:
+    """Where a colour's connectivity flood starts: its start square, or with pieces on the
+    board one of their squares (they are corner-connected to the start already)."""
+    if state.placed:
+        return min(state.squares)
+    assert state.start is not None  # (_check_problem)
+    return state.start
+
+
+def _own_pieces_on_board(state: core.State, on_board: np.ndarray, edge: np.ndarray) -> None:
+    """The colours' pieces on the board as the kernel's own squares: the flood passes
+    through them, and the squares sharing an edge with them are forbidden to their colour
+    (its options there were left out by :func:`build`)."""
+    for r in range(on_board.shape[0]):
+        squares = np.flatnonzero(on_board[r])
+        state.own[r, squares] = 1
+        state.nown[r] = len(squares)
+        nb = edge[squares].ravel()
+        np.add.at(state.forbid[r], nb[nb >= 0], 1)
 
 
 def _edge_neighbours(placements: np.ndarray, edge: np.ndarray) -> np.ndarray:
@@ -490,13 +532,14 @@ def solve(
     first layout or proof wins.
 
     Raises:
-        InputError: not an empty board, or not place-all without monomino-last.
+        InputError: not place-all without monomino-last, or a colour with neither a start
+            square nor pieces on the board.
     """
     _check_problem(problem)
     entrants: list[Callable[[Cancel], BackendResult]] = [
         lambda stop: solve_complete(problem, options, stop)
     ]
-    if colour_symmetries(problem):
+    if not problem.position.occupied and colour_symmetries(problem):
         entrants.append(lambda stop: solve_symmetric(problem, options, stop))
     if len(entrants) == 1:
         return entrants[0](cancel)  # type: ignore[arg-type]

@@ -102,8 +102,8 @@ def solver_options(
         "with the colours permuted (finds layouts only)",
         "repair": "repair: greedy play, then repairs re-placed exactly by the search "
         "(finds layouts only)",
-        "tight": "tight: square-first exact search for tight packings of empty boards "
-        "(place-all), raced against its symmetric reduction where one applies",
+        "tight": "tight: square-first exact search for tight packings (place-all), raced "
+        "against its symmetric reduction where one applies (empty boards)",
         "auto": "auto: for place-all a few greedy plays first (under 0.05 s), then the "
         "search alone for 2 s, then the search and CP-SAT (and a symmetric reduction, "
         "where one applies) side by side; the first proven answer wins",
