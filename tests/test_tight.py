@@ -238,3 +238,11 @@ def test_pieces_on_the_board_cases_include_both_answers():
         problem = corner_problem(rows, cols, colours, without=only(*pieces))
         statuses.add(search.solve(_partial(problem, keep, extra)).status)
     assert statuses == {"solved", "infeasible"}
+
+
+def test_no_option_at_all_is_infeasible():
+    """No placement of the piece fits (X from the corner of 3x3): an empty option list,
+    proven infeasible (it raised while building before)."""
+    problem = corner_problem(3, 3, ("blue",), without=only("X"))
+    assert search.solve(problem).status == "infeasible"
+    assert tight.solve_complete(problem).status == "infeasible"

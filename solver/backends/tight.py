@@ -311,7 +311,7 @@ def _edge_neighbours(placements: np.ndarray, edge: np.ndarray) -> np.ndarray:
     """(O, 12) int32: the squares sharing an edge with each placement (of ``placements``,
     (O, 5) padded with -1; ``edge`` from :func:`neighbour_table` with ``pad_row``), each
     once, padded with -1 at the end of the row (a pentomino has at most 12)."""
-    cand = edge[placements].reshape(len(placements), -1)  # (O, 20); padding gives -1
+    cand = edge[placements].reshape(len(placements), 5 * edge.shape[1])  # padding gives -1
     cand[(cand[:, :, None] == placements[:, None, :]).any(axis=2)] = -1  # its own squares
     cand.sort(axis=1)
     cand[:, 1:][cand[:, 1:] == cand[:, :-1]] = -1  # repeats
