@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.backends.base import (
     BackendResult,
@@ -25,6 +25,10 @@ from solver.backends.registry import backend, every
 from solver.checker import CheckReport
 from solver.errors import SolverBug
 from solver.problem import Problem
+
+if TYPE_CHECKING:
+    from solver.picture import PictureOptions
+    from solver.position import Position
 
 __all__ = [
     "BACKENDS",
@@ -67,13 +71,29 @@ class SolveResult:
     stats: dict[str, Any]
 
     def _repr_svg_(self) -> str:
-        """The final board as SVG (the starting one without a layout), the pieces already
-        on the board paler than the added ones (:func:`solver.svg.board`), for Jupyter."""
-        from solver.picture import layout_pieces
+        """The final board as SVG (the starting one without a layout), as
+        :meth:`picture` draws it (:func:`solver.svg.board`), for Jupyter."""
         from solver.svg import board
 
-        final = self.report.final if self.report else None
-        return board(final or self.problem.position, new=layout_pieces(self.layout))
+        shown = self.picture()
+        if shown is None:
+            return board(self.problem.position)
+        position, options = shown
+        return board(position, **options)
+
+    def picture(self) -> tuple[Position, PictureOptions] | None:
+        """What the picture of this result shows (``solve --out``, ``batch``): the final
+        board and the options of :func:`solver.picture.scene` that make the pieces already
+        on the board paler than the added ones and star the squares to cover; None when
+        there is no layout (nothing to draw)."""
+        from solver.picture import layout_pieces
+
+        if self.report is None or self.report.final is None:
+            return None
+        return self.report.final, {
+            "new": layout_pieces(self.layout),
+            "stars": self.problem.cover,
+        }
 
     @property
     def score(self) -> int | None:

@@ -12,6 +12,8 @@ import signal
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -22,10 +24,12 @@ from solver.batch.report import NoReturn, no_return
 from solver.batch.work import Settings
 from solver.cli.commands import main
 from solver.formats.solution import read_solution, verify
+from solver.picture import COLOURS, with_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
 GAME = ROOT / "tests" / "data" / "games" / "duo-L4-s29.blksgf"
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def batch(*args, out: Path):
@@ -43,22 +47,47 @@ def by_key(out: Path) -> dict:
 
 
 def assert_solutions_verify(out: Path, killed: bool = False) -> int:
-    """Every solution file a row names exists and passes verify; returns how many. Right
-    after a kill (``killed``) a solution file may be on disk before its row (it is
-    written first); the next run removes it."""
-    names = set()
+    """Every solution file a row names exists and passes verify, and beside each one with a
+    layout lies its picture, which shows that layout (see :func:`assert_picture_shows`);
+    returns how many solution files. Right after a kill (``killed``) a solution file or
+    picture may be on disk before its row (it is written first); the next run removes it."""
+    names, pictures = set(), set()
     for r in rows(out):
-        names |= {r.get("solution")} | {c.get("solution") for c in r["colours"]}
-    names.discard(None)
+        for record in (r, *r["colours"]):
+            if record.get("solution"):
+                names.add(record["solution"])
+                solution = read_solution(out / record["solution"])
+                if solution.data["score"] is None:  # no layout (a proof): nothing to draw
+                    assert record["picture"] is None
+                else:
+                    assert record["picture"] == record["solution"][: -len(".json")] + ".svg"
+                    assert_picture_shows(out / record["picture"], solution)
+                    pictures.add(record["picture"])
+            else:
+                assert record.get("picture") is None
     for name in names:
         report, false_claims = verify(read_solution(out / name))
         assert report.legal and not false_claims, (name, report.problem, false_claims)
     on_disk = {str(p.relative_to(out)) for p in (out / "solutions").rglob("*.json")}
+    drawn = {str(p.relative_to(out)) for p in (out / "solutions").rglob("*.svg")}
     if killed:
-        assert on_disk >= names  # no missing file
+        assert on_disk >= names and drawn >= pictures  # no missing file
     else:
-        assert on_disk == names  # no orphan, no missing file
+        assert on_disk == names and drawn == pictures  # no orphan, no missing file
     return len(names)
+
+
+def assert_picture_shows(path: Path, solution) -> None:
+    """The SVG parses and has one square per covered square of the solution's final board,
+    in its colour: the added pieces in the full colour, those already there paler."""
+    root = ET.parse(path).getroot()
+    assert root.tag == SVG + "svg"
+    squares = [e for e in root.iter(SVG + "rect") if e.get("class", "").startswith("square ")]
+    final = with_layout(solution.position, solution.layout)
+    assert len(squares) == len(final.occupied)
+    full = Counter(e.get("class").split()[1] for e in squares if e.get("fill") in COLOURS.values())
+    added = Counter({c: sum(len(p.squares) for p in ps) for c, ps in solution.layout.items() if ps})
+    assert full == added
 
 
 @pytest.fixture
@@ -121,11 +150,26 @@ def test_a_mixed_batch(inputs, tmp_path):
     ]
     assert game["sha256"] == hashlib.sha256(GAME.read_bytes()).hexdigest()
     assert (game["backend"], game["time_limit"], game["seed"]) == ("search", 1.0, 0)
-    # 3 puzzles with a file, 2 game colours
+    # 3 puzzles with a file, 2 game colours; a picture beside each but the proof of
+    # tiny-4x4-impossible (no layout to draw)
     assert assert_solutions_verify(out) == 5
+    assert got["in/tiny-4x4-impossible.toml", None]["picture"] is None
+    assert got["in/tiny-5x5-corner.toml", None]["picture"] == "solutions/in/tiny-5x5-corner.svg"
     summary = list(csv.DictReader((out / "summary.csv").open()))
     assert len(summary) == 3 + 4 + 2 + 3  # puzzles: one row per colour; errors: one row each
+    assert {r["picture"] for r in summary if r["item"] == "in/games/duo-L4-s29.blksgf"} == {
+        "solutions/in/games/duo-L4-s29-after-27-purple.svg",
+        "solutions/in/games/duo-L4-s29-after-27-orange.svg",
+    }
     readme = (out / "README.md").read_text()
+    # the README shows each puzzle's picture in its table and links each game answer to its
+    tiny = [line for line in readme.splitlines() if line.startswith("| `in/tiny-5x5-corner")]
+    assert tiny[0].endswith(
+        '| <img src="solutions/in/tiny-5x5-corner.svg" width="160" alt="in/tiny-5x5-corner.toml"> |'
+    )
+    impossible = [line for line in readme.splitlines() if "`in/tiny-4x4-impossible" in line]
+    assert impossible[0].endswith("`solutions/in/tiny-4x4-impossible.json` |  |")
+    assert "| [no -23](solutions/in/games/duo-L4-s29-after-27-purple.svg) |" in readme
     # items | solved | no | unknown | errors
     assert "| 8 | 2 | 3 | 1 | 3 |" in readme
     assert "## Errors" in readme and "broken.toml" in readme
@@ -151,6 +195,14 @@ def test_resume_skips_force_redoes_and_changes_are_seen(inputs, tmp_path):
     # other settings: done again
     assert "5 items run" in batch(inputs, "--jobs", 1, "--seed", 3, out=out).output
     assert {r["seed"] for r in rows(out)} == {3}
+    # a puzzle that no longer has a layout: its old picture goes with its old row
+    picture = out / "solutions" / "in" / "tiny-5x5-corner.svg"
+    assert picture.exists()
+    (inputs / "tiny-5x5-corner.toml").write_text((PUZZLES / "tiny-4x4-impossible.toml").read_text())
+    assert "1 item run" in batch(inputs, "--jobs", 1, "--seed", 3, out=out).output
+    assert by_key(out)["in/tiny-5x5-corner.toml", None]["picture"] is None
+    assert not picture.exists()
+    assert_solutions_verify(out)
 
 
 def test_every_on_a_real_game(tmp_path):
@@ -173,9 +225,11 @@ def test_every_on_a_real_game(tmp_path):
     check = CliRunner().invoke(main, ["check", str(GAME), "--after", "20"])
     assert "score -17 (proven best)" in check.output and "score -13 (proven best)" in check.output
     readme = (out / "README.md").read_text()
+    pictures = "solutions/duo-L4-s29-after-{}-purple.svg"  # each answer links its picture
+    cells = (f"[{a}]({pictures.format(n)})" for a, n in (("**yes**", 10), ("no -17", 20)))
     assert (
-        "| `duo-L4-s29.blksgf` | 27 | purple | **yes** | no -17 | no -23 | 10 (no by 20) |"
-        in readme
+        f"| `duo-L4-s29.blksgf` | 27 | purple | {' | '.join(cells)} "
+        f"| [no -23]({pictures.format(27)}) | 10 (no by 20) |" in readme
     )
     ponr = {
         r["colour"]: r["point_of_no_return"] for r in csv.DictReader((out / "summary.csv").open())
@@ -281,12 +335,19 @@ def test_a_torn_last_line_and_leftover_files_are_cleaned_up(tmp_path):
     good = (out / "results.jsonl").read_text()
     (out / "results.jsonl").write_text(good + '{"item": "half a li')
     (out / "solutions" / ".x.json.abcd_123").write_text("half a file")
+    (out / "solutions" / ".x.svg.abcd_123").write_text("half a picture")
     (out / "solutions" / "no-row-names-it.json").write_text("{}")  # its row never written
+    (out / "solutions" / "no-row-names-it.svg").write_text("<svg/>")
     result = batch(PUZZLES / "tiny-5x5-corner.toml", PUZZLES / "ring-6x6.toml", out=out)
     assert "dropped 1 line(s) cut short" in result.output
     assert [r["item"] for r in rows(out)] == ["tiny-5x5-corner.toml", "ring-6x6.toml"]
-    assert not (out / "solutions" / ".x.json.abcd_123").exists()
-    assert not (out / "solutions" / "no-row-names-it.json").exists()
+    for name in (
+        ".x.json.abcd_123",
+        ".x.svg.abcd_123",
+        "no-row-names-it.json",
+        "no-row-names-it.svg",
+    ):
+        assert not (out / "solutions" / name).exists()
     assert_solutions_verify(out)
 
 

@@ -5,8 +5,10 @@ PNG decodes to the asked size with the same colours; both are deterministic."""
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -17,9 +19,11 @@ from PIL import Image
 from solver import png, svg
 from solver.board import Board
 from solver.formats.game import load_game
+from solver.formats.puzzle import load_puzzle
 from solver.picture import (
     COLOURS,
     EMPTY_FILL,
+    FADE,
     first_placements,
     play_order,
     rgb,
@@ -29,6 +33,7 @@ from solver.picture import (
 from solver.pieces import PIECES
 from solver.placements import empty_board_placements
 from solver.position import ColourState, Placement, Position
+from solver.solve import SolveOptions, solve
 from solver.variants import VARIANTS
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -307,6 +312,43 @@ def test_repr_svg_for_notebooks():
     assert len(elements(root, "path", "piece")) == 84
     root = parse(Position.empty(VARIANTS["duo"])._repr_svg_())
     assert not elements(root, "rect", "square") and len(elements(root, "circle", "start")) == 2
+    # a solver's answer: its final board, the piece already there paler, the square to
+    # cover starred (as solve --out draws it)
+    problem = load_puzzle(ROOT / "puzzles" / "cards" / "cover-2-medium.toml")
+    result = solve(problem, SolveOptions(backend="search"))
+    root = parse(result._repr_svg_())
+    fills = Counter(e.get("fill") for e in elements(root, "rect", "square"))
+    assert fills == {COLOURS["blue"]: 3 + 4 + 4, _paler(COLOURS["blue"]): 2}
+    assert len(elements(root, "path", "star")) == 1
+
+
+def _paler(colour: str) -> str:
+    return "#" + "".join(f"{round(v + (255 - v) * FADE):02x}" for v in rgb(colour))
+
+
+def test_svg_is_the_same_bytes_in_every_process():
+    """No order that Python's string hashing decides (it changes from run to run) reaches
+    the picture."""
+    code = (
+        "import hashlib, sys; sys.path.insert(0, 'tests'); import test_pictures as t; "
+        "from solver import svg; from solver.formats.game import load_game; "
+        "g = load_game(t.DUO_GAME); o = [(m.colour, m.placement) for m in g.moves if m.placement][:20]; "
+        "p = g.position(20); "
+        "print(hashlib.sha256((svg.board(t.small_position()) + svg.board(p, numbers=True, "
+        "order=o, last=o[-1][1], new=[q for _, q in o[10:]])).encode()).hexdigest())"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(digests) == 1 and len(digests.pop()) == 65
 
 
 SVG11_DTD = Path("/usr/share/xml/w3c-sgml-lib/schema/dtd/REC-SVG11-20110816/svg11.dtd")

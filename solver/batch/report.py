@@ -21,6 +21,8 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from urllib.parse import quote
+from xml.sax.saxutils import quoteattr
 
 COUNTED = ("solved", "no", "unknown", "error")
 
@@ -121,9 +123,13 @@ SUMMARY_FIELDS = [
     "time_limit",
     "seed",
     "solution",
+    "picture",
     "error",
     "sha256",
 ]
+
+#: the width (pixels) at which the README's puzzle table shows each solution's picture
+THUMBNAIL_WIDTH = 160
 
 
 def summary_csv(rows: Iterable[dict]) -> str:
@@ -149,6 +155,7 @@ def summary_csv(rows: Iterable[dict]) -> str:
             "error": row.get("error"),
             "sha256": row.get("sha256"),
             "solution": row.get("solution"),
+            "picture": row.get("picture"),
         }
         if not row.get("colours"):
             writer.writerow(shared)
@@ -162,6 +169,7 @@ def summary_csv(rows: Iterable[dict]) -> str:
                     "point_of_no_return": point.text() if point else None,
                     "seconds": c.get("seconds", row.get("seconds")),
                     "solution": c.get("solution") or row.get("solution"),
+                    "picture": c.get("picture") or row.get("picture"),
                 }
             )
     return buffer.getvalue()
@@ -229,7 +237,7 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
         "limit, never a no); a game position counts once per colour with pieces left "
         "(solved: it can still place them all). `results.jsonl` has every detail, "
         "`summary.csv` one row per item and colour, `solutions/` the layouts "
-        "(`blokus-solo verify FILE` checks one).",
+        "(`blokus-solo verify FILE` checks one) and beside each layout its picture (`.svg`).",
     ]
     puzzles = [r for r in rows if r.get("kind") == "puzzle" and r.get("status") == "done"]
     if puzzles:
@@ -287,11 +295,11 @@ def _puzzle_table(rows: list[dict]) -> list[str]:
                 _seconds(r["seconds"]),
                 r.get("answered_by") or "",
                 _code(r["solution"]) if r.get("solution") else "",
+                _thumbnail(r["picture"], r["item"]) if r.get("picture") else "",
             ]
         )
-    return _table(
-        ["puzzle", "goal", "status", "score", "per colour", "time", "backend", "solution"], body
-    )
+    head = ["puzzle", "goal", "status", "score", "per colour", "time", "backend", "solution"]
+    return _table([*head, "picture"], body)
 
 
 def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, int]) -> list[str]:
@@ -323,12 +331,20 @@ def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, in
         "left to place. Placements: the game's length (end: its last position). Point of no "
         "return: the last position checked at which the colour could still place "
         "everything (no by: the first at which it could not; not reached: it could at "
-        "every position checked).",
+        "every position checked). A yes or no links to the picture of its layout (for a "
+        "no, the best found).",
     ]
     return lines
 
 
 def _check_cell(record: dict) -> str:
+    """A colour's answer at one position, linked to its picture if it has one."""
+    text = _answer_text(record)
+    picture = record.get("picture")
+    return f"[{text}]({_url(picture)})" if picture and record.get("left") else text
+
+
+def _answer_text(record: dict) -> str:
     answer = record["answer"]
     if not record.get("left"):
         return "done"
@@ -348,6 +364,17 @@ def _table(head: list[str], body: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in body]
     return lines
+
+
+def _url(name: str) -> str:
+    """A file in the results folder as a relative URL (spaces and the like escaped)."""
+    return quote(name)
+
+
+def _thumbnail(name: str, item: str) -> str:
+    """A picture shown in a table cell, :data:`THUMBNAIL_WIDTH` pixels wide (HTML, as
+    Markdown images cannot be given a size)."""
+    return f'<img src="{_url(name)}" width="{THUMBNAIL_WIDTH}" alt={quoteattr(_cell(item))}>'
 
 
 def _code(text: str) -> str:

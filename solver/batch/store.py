@@ -6,9 +6,9 @@ written.
   one ``write`` of the whole line, then flushed to disk (``fsync``). A line cut short by a
   crash in the middle of that write is the only damage possible: it is dropped when the
   folder is opened again (its item is simply done again).
-- ``solutions/...``: the solution files, each written to a temporary file, synced, then
-  renamed over its name (so a reader sees the old file or the new one, never a part), and
-  always before the line that names it.
+- ``solutions/...``: the solution files and their pictures, each written to a temporary
+  file, synced, then renamed over its name (so a reader sees the old file or the new one,
+  never a part), and always before the line that names it.
 - When an item is done again (``--force``, new content or settings, or a crashed item),
   its new line supersedes the old one; solution files only the old one named are removed,
   and at the end ``results.jsonl`` is rewritten (write-then-rename) with one line per item.
@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 
 from solver.batch.items import Item
-from solver.batch.work import SOLUTIONS, Settings
+from solver.batch.work import PICTURE_SUFFIX, SOLUTIONS, Settings
 from solver.errors import InputError
 from solver.formats.solution import write_text_atomic
 
@@ -37,7 +37,7 @@ README = "README.md"
 Key = tuple[str, int | None]
 
 # the temporary files of write_text_atomic (tempfile.mkstemp(prefix=".NAME.")) for our files
-_TEMPORARY = re.compile(r"^\..+\.(json|jsonl|csv|md)\.[A-Za-z0-9_]{8}$")
+_TEMPORARY = re.compile(r"^\..+\.(json|jsonl|csv|md|svg)\.[A-Za-z0-9_]{8}$")
 
 
 def check_out_dir(folder: Path) -> None:
@@ -63,8 +63,10 @@ def row_key(row: dict) -> Key:
 
 
 def row_files(row: dict) -> set[str]:
-    """The solution files a row names."""
-    names = {row.get("solution")} | {c.get("solution") for c in row.get("colours", [])}
+    """The solution files and pictures a row names."""
+    names = set()
+    for record in (row, *row.get("colours", [])):
+        names |= {record.get("solution"), record.get("picture")}
     return {n for n in names if n}
 
 
@@ -134,14 +136,15 @@ class Store:
                     path.unlink()
 
     def _remove_unnamed_solutions(self) -> None:
-        """Remove solution files that no row names: written by a batch stopped before it
-        could append the row (the item is done again)."""
+        """Remove solution files and pictures that no row names: written by a batch
+        stopped before it could append the row (the item is done again)."""
         named = set().union(*map(row_files, self.rows.values()))
         folder = self.folder / SOLUTIONS
         if folder.is_dir():
-            for path in folder.rglob("*.json"):
-                if path.relative_to(self.folder).as_posix() not in named:
-                    path.unlink()
+            for pattern in ("*.json", "*" + PICTURE_SUFFIX):
+                for path in folder.rglob(pattern):
+                    if path.relative_to(self.folder).as_posix() not in named:
+                        path.unlink()
 
     def _read(self, path: Path) -> None:
         data = path.read_bytes()

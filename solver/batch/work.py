@@ -1,5 +1,6 @@
 """One item of a batch, done in a worker exactly as ``solve`` (a puzzle) or ``check`` (a game
-position) would do it, turned into a results row and the text of its solution files.
+position) would do it, turned into a results row and the text of its solution files (and,
+beside each solution with a layout, its picture as SVG).
 
 Runs in worker processes (local or Dask): it reads nothing from disk (the item carries its
 bytes) and writes nothing (the submitting process writes every file), so any worker
@@ -26,6 +27,12 @@ from solver.solve import SolveOptions, SolverBug, SolveResult, solve
 
 #: the folder of the output directory that holds the solution files
 SOLUTIONS = "solutions"
+
+#: the suffix of the picture written beside each solution file that has a layout. SVG, not
+#: PNG: it is text (written like the JSON), the same bytes on every machine (PNG bytes
+#: depend on the Pillow build), a fraction of the time to draw, and it scales in the
+#: results README's table
+PICTURE_SUFFIX = ".svg"
 
 #: the kernel warm-up problem: one colour, a monomino and a domino, 3x3 (solved in about a
 #: millisecond once the kernel is loaded; benchmarks/batch.py uses it as empty work)
@@ -123,6 +130,25 @@ def solution_name(name: str, after: int | None, colour: str | None = None) -> st
     return str(PurePosixPath(SOLUTIONS) / stem.with_name(stem.stem + tail + ".json"))
 
 
+def picture_name(solution: str) -> str:
+    """The picture beside a solution file: its name with :data:`PICTURE_SUFFIX`."""
+    return str(PurePosixPath(solution).with_suffix(PICTURE_SUFFIX))
+
+
+def add_picture(files: dict[str, str], solution: str, result: SolveResult) -> str | None:
+    """Add the picture of a result (as ``solve --out FILE.svg`` draws it) to ``files``
+    beside its solution file; its name, or None when the result has no layout to draw."""
+    from solver.svg import board
+
+    shown = result.picture()
+    if shown is None:
+        return None
+    position, options = shown
+    name = picture_name(solution)
+    files[name] = board(position, **options)
+    return name
+
+
 def base_row(item: Item, settings: Settings) -> dict:
     """The fields of a results row that do not depend on the answer."""
     return {
@@ -152,6 +178,7 @@ def error_row(item: Item, settings: Settings, message: str, kind: str, seconds=0
         "error": message,
         "error_kind": kind,
         "solution": None,
+        "picture": None,
         "finished": _now(),
         "worker": _worker(),
     }
@@ -198,11 +225,12 @@ def _puzzle(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
     problem = parse_puzzle(text, path)
     result = solve(problem, settings.options())
     answer = {"solved": "solved", "optimal": "solved", "infeasible": "no"}.get(result.status)
-    files = {}
-    solution = None
+    files: dict[str, str] = {}
+    solution = picture = None
     if result.status != "unknown" or result.layout is not None:
         solution = solution_name(item.source.name, None)
         files[solution] = solution_text(result, compact=True)
+        picture = add_picture(files, solution, result)
     row = {
         **base_row(item, settings),
         "status": "done",
@@ -217,6 +245,7 @@ def _puzzle(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
         "error": None,
         "error_kind": None,
         "solution": solution,
+        "picture": picture,
         "finished": _now(),
         "worker": _worker(),
     }
@@ -266,12 +295,14 @@ def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
     for state in position.colours:
         answer = endgame_check(position, state.name, options, name=path)
         record = answer_record(answer)
-        solution = None
+        solution = picture = None
         if state.remaining and answer.answer != "unknown":
             solution = solution_name(item.source.name, item.after, state.name)
             shown = answer.best or answer.place_all
             files[solution] = solution_text(shown, record, compact=True)
+            picture = add_picture(files, solution, shown)
         record["solution"] = solution
+        record["picture"] = picture
         if state.remaining:
             backends += [b for b in record["backend"].split(", then ") if b not in backends]
         colours.append(record)
@@ -284,6 +315,7 @@ def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
         "error": None,
         "error_kind": None,
         "solution": None,
+        "picture": None,
         "finished": _now(),
         "worker": _worker(),
     }

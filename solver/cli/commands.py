@@ -866,8 +866,8 @@ def _endgame_claim(record: dict) -> str:
     "out",
     required=True,
     metavar="DIR",
-    help="Output folder: results.jsonl, summary.csv, README.md, solutions/ (made if needed; "
-    "a batch run again into it skips what is done).",
+    help="Output folder: results.jsonl, summary.csv, README.md, solutions/ (each layout as "
+    ".json and an .svg picture; made if needed; a batch run again into it skips what is done).",
 )
 @click.option(
     "--every",

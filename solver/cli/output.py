@@ -95,11 +95,11 @@ def write_picture(path: Path, position: Position, **options: Unpack[PictureOptio
 def write_result_picture(path: Path, result: SolveResult) -> bool:
     """Write the picture of a result's final board, the pieces already on the board paler
     than the ones it adds; False (nothing written) when the result has no layout."""
-    if result.report is None or result.report.final is None:
+    shown = result.picture()
+    if shown is None:
         return False
-    write_picture(
-        path, result.report.final, new=layout_pieces(result.layout), stars=result.problem.cover
-    )
+    position, options = shown
+    write_picture(path, position, **options)
     return True
 
 
