@@ -437,6 +437,22 @@ def test_hint_after_the_players_own_moves():
     assert "No placement leads to a solution" in out.output
 
 
+def test_hint_from_python_follows_the_players_moves():
+    import solver.api as blokus
+    from solver.errors import InputError
+
+    card = blokus.load(PUZZLES / "cards" / "cover-2-medium.toml")
+    first = blokus.hint(card)
+    assert first.hints == hints(card).hints and first.total.count == 1
+    move = first.hints[0].placement
+    squares = ",".join(card.position.board.names(move.squares))
+    later = blokus.hint(card, moves=[squares])
+    assert later.hints == hints(after(card, "blue", move)).hints
+    assert all(h.placement != move for h in later.hints)
+    with pytest.raises(InputError, match="move 2: .*corner"):
+        blokus.hint(card, moves=[squares, "a4,a5,a6"])
+
+
 def test_show_names_the_pieces_to_place_and_the_goal():
     result = run("show", PUZZLES / "cards" / "connect-2-medium.toml", "--plain")
     assert "blue to place: T4, Z4, X" in result.output
