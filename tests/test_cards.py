@@ -456,7 +456,12 @@ def test_hint_from_python_follows_the_players_moves():
 def test_show_names_the_pieces_to_place_and_the_goal():
     result = run("show", PUZZLES / "cards" / "connect-2-medium.toml", "--plain")
     assert "blue to place: T4, Z4, X" in result.output
-    assert "goal: place all, connect blue" in result.output
+    assert "goal: place all, connect blue; no piece on a #" in result.output
+    # an Avoid the Xs card has no goal beyond its Xs, and says so too
+    avoid = run("show", PUZZLES / "cards" / "avoid-1-easy.toml", "--plain")
+    assert avoid.output.splitlines()[-1] == "goal: place all; no piece on a #"
+    cover = run("show", PUZZLES / "cards" / "cover-2-medium.toml", "--plain")
+    assert cover.output.splitlines()[-1] == "goal: place all, cover g3 (*); no piece on a #"
 
 
 def test_generate_gives_up_when_the_pieces_have_no_room(tmp_path):
