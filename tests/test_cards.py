@@ -199,6 +199,9 @@ def test_rate_command_prints_one_row_per_puzzle():
     assert "unsolvable" in rows[2]
     r = rate(load_puzzle(PUZZLES / "tiny-5x5-centre.toml"), 1000)
     assert f"{r.score:.2f}" in rows[1] and r.label in rows[1]
+    # the columns line up under their headings, however long the paths
+    assert len(str(PUZZLES / "tiny-4x4-impossible.toml")) > 36
+    assert rows[1].index(r.label) == rows[0].index("difficulty") == rows[2].index("unsolvable")
 
 
 # ---------------------------------------------------------------------------------------

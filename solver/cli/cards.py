@@ -162,8 +162,9 @@ def rate_command(puzzles, playouts, seed, time_limit):
     from solver.rating import rate
 
     problems = [load_card(p) for p in puzzles]  # every file read before any work
+    width = max(36, *(len(p) for p in puzzles))  # the columns line up under long paths
     click.echo(
-        f"{'puzzle':<36} {'solutions':>9} {'first moves':>11} {'playouts':>13} "
+        f"{'puzzle':<{width}} {'solutions':>9} {'first moves':>12} {'playouts':>14} "
         f"{'nodes':>8} {'score':>5}  difficulty  time"
     )
     for path, problem in zip(puzzles, problems):
@@ -171,7 +172,7 @@ def rate_command(puzzles, playouts, seed, time_limit):
         score = "-" if r.score is None else f"{r.score:.2f}"
         solutions = f"{'>=' if not r.complete else ''}{r.solutions}"
         click.echo(
-            f"{path:<36} {solutions:>9} {r.good_first_moves:>5} of {r.first_moves:<3} "
+            f"{path:<{width}} {solutions:>9} {r.good_first_moves:>5} of {r.first_moves:<3} "
             f"{r.successes:>5} of {r.playouts:<5} {r.nodes:>8} {score:>5}  {r.label:<10}  "
             f"{r.seconds:.2f} s"
         )
