@@ -275,7 +275,6 @@ def test_generate_writes_puzzle_files_that_count_to_one(tmp_path):
         (["--size", "3x8"], ["--size", "outside 4..20"]),
         (["--pieces", "0"], ["--pieces"]),
         (["--goal", "stars"], ["--goal"]),
-        (["--out", "/no/such/folder"], ["--out", "does not exist"]),
     ],
 )
 def test_generate_refuses_bad_options(args, fragments):
@@ -283,6 +282,18 @@ def test_generate_refuses_bad_options(args, fragments):
     given = dict(zip(args[::2], args[1::2]))
     argv = [x for k, v in {**base, **given}.items() for x in (k, v)]
     one_line_error(run("generate", *argv), *fragments)
+
+
+def test_generate_makes_its_folder_or_says_why_not(tmp_path):
+    out = tmp_path / "new" / "cards"
+    args = ["generate", "--goal", "cover", "--pieces", "2", "--size", "6x6", "--playouts", "10"]
+    result = run(*args, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in out.iterdir()] == ["cover-6x6-s0.toml"]
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("kept")
+    one_line_error(run(*args, "--out", in_the_way), "--out", "cannot make the folder")
+    assert in_the_way.read_text() == "kept"
 
 
 # ---------------------------------------------------------------------------------------

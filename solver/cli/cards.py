@@ -221,7 +221,7 @@ def parse_size(text: str) -> tuple[int, int]:
     default=".",
     show_default=True,
     metavar="DIR",
-    help="Folder for the puzzle files (GOAL-RxC-sSEED.toml).",
+    help="Folder for the puzzle files (GOAL-RxC-sSEED.toml), made if need be.",
 )
 @playouts_option("Random playouts for each puzzle's rating (seed 0, as rate).")
 def generate_command(kind, pieces, size, cards, seed, out, playouts):
@@ -233,8 +233,10 @@ def generate_command(kind, pieces, size, cards, seed, out, playouts):
 
     rows, cols = parse_size(size)
     folder = Path(out)
-    if not folder.is_dir():
-        raise InputError(f"folder {out!r} does not exist", where="--out")
+    try:  # made if need be, as batch and cubes split make theirs
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot make the folder: {e.strerror or e}", where="--out") from None
     for card in generate(kind, pieces, rows, cols, cards, seed, playouts=playouts):
         name = folder / f"{kind}-{rows}x{cols}-s{card.seed}.toml"
         title = f"{TITLES[kind]}: {pieces} pieces on {rows}x{cols} (seed {card.seed})"
