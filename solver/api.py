@@ -9,6 +9,7 @@
     game = blokus.load_game("game.blksgf")                      # a Pentobi game record
     answer = blokus.check(game.position(40), "blue")            # EndgameAnswer: yes/no/unknown
     blokus.count(problem).count                                  # number of layouts
+    blokus.hint(problem, moves=["a5,a4,b4"]).hints               # next moves that still work
     review = blokus.review(game)                                 # every move, every colour
     text = blokus.reviewed_sgf(review)                           # the game with comments
 
@@ -34,6 +35,7 @@ from solver.formats.game import Game
 from solver.formats.game import load_game as _load_game
 from solver.formats.sources import load_source
 from solver.formats.text import read_text
+from solver.hints import Hints
 from solver.position import Position
 from solver.problem import Problem
 from solver.review import DEFAULT_TIME_LIMIT, Review, review_game
@@ -45,6 +47,7 @@ __all__ = [
     "Options",
     "check",
     "count",
+    "hint",
     "load",
     "load_game",
     "review",
@@ -124,6 +127,29 @@ def count(
     from solver.backends.search import count as _count
 
     return _count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
+
+
+def hint(problem: Problem, moves: Iterable[str] = (), *, time_limit: float | None = None) -> Hints:
+    """Hints (:func:`solver.hints.hints`), as ``blokus-solo hint``: every legal next move
+    that still leads to a solution, after the player's own ``moves``, ranked by the number
+    of solutions each keeps (``hints.hints``, most first; ``hint.placement`` its piece and
+    squares, ``hint.keeps`` the count). ``hints.total`` counts the solutions from the
+    position: when it is 0 and complete, no move leads to one (proven).
+
+    Args:
+        problem: a place-all problem (a puzzle with card goals, for instance).
+        moves: pieces already placed, in order of play, each by its squares
+            (``"c4,c5,d5,d6"``, or ``"red:c4,c5,d5,d6"`` when several colours play),
+            checked by the rules.
+        time_limit: seconds for all the counts together (they are then lower bounds).
+
+    Raises:
+        InputError: a move the rules refuse (``where`` is "move N", 1 for the first), or
+            a max-score problem.
+    """
+    from solver.hints import hints, play
+
+    return hints(play(problem, list(moves), label="move"), time_limit)
 
 
 def review(

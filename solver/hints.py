@@ -78,23 +78,24 @@ def after(problem: Problem, colour: str, placement: Placement) -> Problem | None
         raise
 
 
-def play(problem: Problem, moves: list[str]) -> Problem:
+def play(problem: Problem, moves: list[str], label: str = "--move") -> Problem:
     """The problem after the player's own moves, each checked by the rules.
 
     Args:
         moves: each a piece by its squares, ``"c4,c5,d5,d6"``, optionally after its colour
             (``"red:c4,c5,d5,d6"``; without one, the only played colour that has pieces
             left), in order of play.
+        label: what an error calls a move, before its number (``"--move 2"``).
 
     Raises:
         InputError: a square that is not on the board, squares that form no piece the
             colour has left, a move the rules refuse, a colour not played, a move without
             a colour when several are played, or (monomino-last) the monomino played
-            before the colour's last piece; ``where`` is "--move N" (1 for the first).
+            before the colour's last piece; ``where`` is "LABEL N" (1 for the first).
     """
     board = problem.position.board
     for k, text in enumerate(moves, start=1):
-        with located(where=f"--move {k}"):
+        with located(where=f"{label} {k}"):
             colour, _, squares_text = text.rpartition(":")
             colour = colour_name(colour.strip()) if colour else _the_colour(problem)
             if colour not in problem.colours:

@@ -199,6 +199,9 @@ def test_rate_command_prints_one_row_per_puzzle():
     assert "unsolvable" in rows[2]
     r = rate(load_puzzle(PUZZLES / "tiny-5x5-centre.toml"), 1000)
     assert f"{r.score:.2f}" in rows[1] and r.label in rows[1]
+    # the columns line up under their headings, however long the paths
+    assert len(str(PUZZLES / "tiny-4x4-impossible.toml")) > 36
+    assert rows[1].index(r.label) == rows[0].index("difficulty") == rows[2].index("unsolvable")
 
 
 # ---------------------------------------------------------------------------------------
@@ -272,7 +275,6 @@ def test_generate_writes_puzzle_files_that_count_to_one(tmp_path):
         (["--size", "3x8"], ["--size", "outside 4..20"]),
         (["--pieces", "0"], ["--pieces"]),
         (["--goal", "stars"], ["--goal"]),
-        (["--out", "/no/such/folder"], ["--out", "does not exist"]),
     ],
 )
 def test_generate_refuses_bad_options(args, fragments):
@@ -280,6 +282,18 @@ def test_generate_refuses_bad_options(args, fragments):
     given = dict(zip(args[::2], args[1::2]))
     argv = [x for k, v in {**base, **given}.items() for x in (k, v)]
     one_line_error(run("generate", *argv), *fragments)
+
+
+def test_generate_makes_its_folder_or_says_why_not(tmp_path):
+    out = tmp_path / "new" / "cards"
+    args = ["generate", "--goal", "cover", "--pieces", "2", "--size", "6x6", "--playouts", "10"]
+    result = run(*args, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in out.iterdir()] == ["cover-6x6-s0.toml"]
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("kept")
+    one_line_error(run(*args, "--out", in_the_way), "--out", "cannot make the folder")
+    assert in_the_way.read_text() == "kept"
 
 
 # ---------------------------------------------------------------------------------------
@@ -437,10 +451,31 @@ def test_hint_after_the_players_own_moves():
     assert "No placement leads to a solution" in out.output
 
 
+def test_hint_from_python_follows_the_players_moves():
+    import solver.api as blokus
+    from solver.errors import InputError
+
+    card = blokus.load(PUZZLES / "cards" / "cover-2-medium.toml")
+    first = blokus.hint(card)
+    assert first.hints == hints(card).hints and first.total.count == 1
+    move = first.hints[0].placement
+    squares = ",".join(card.position.board.names(move.squares))
+    later = blokus.hint(card, moves=[squares])
+    assert later.hints == hints(after(card, "blue", move)).hints
+    assert all(h.placement != move for h in later.hints)
+    with pytest.raises(InputError, match="move 2: .*corner"):
+        blokus.hint(card, moves=[squares, "a4,a5,a6"])
+
+
 def test_show_names_the_pieces_to_place_and_the_goal():
     result = run("show", PUZZLES / "cards" / "connect-2-medium.toml", "--plain")
     assert "blue to place: T4, Z4, X" in result.output
-    assert "goal: place all, connect blue" in result.output
+    assert "goal: place all, connect blue; no piece on a #" in result.output
+    # an Avoid the Xs card has no goal beyond its Xs, and says so too
+    avoid = run("show", PUZZLES / "cards" / "avoid-1-easy.toml", "--plain")
+    assert avoid.output.splitlines()[-1] == "goal: place all; no piece on a #"
+    cover = run("show", PUZZLES / "cards" / "cover-2-medium.toml", "--plain")
+    assert cover.output.splitlines()[-1] == "goal: place all, cover g3 (*); no piece on a #"
 
 
 def test_generate_gives_up_when_the_pieces_have_no_room(tmp_path):

@@ -49,14 +49,16 @@ def playout(rng: random.Random, position: Position, colour: str, n: int) -> list
 
 
 def card(seed: int, kind: str) -> Problem:
-    """A random small card: kind "cover" (one colour from a start square or a printed
-    piece, 1-3 stars), "connect" (two printed groups) or "two" (two colours with stars).
+    """A random small card: kind "avoid" (one colour from a printed piece, blocked squares
+    only), "cover" (one colour from a start square or a printed piece, 1-3 stars),
+    "connect" (two printed groups) or "two" (two colours with stars).
     Half the time the goal is met by a random playout (stars on its squares, the second
     printed group touching its last piece), else the stars or groups are random."""
     rng = random.Random(seed)
     rows, cols = rng.randint(4, 6), rng.randint(4, 6)
     size = rows * cols
-    blocked = frozenset(rng.sample(range(size), rng.randint(0, size // 8)))
+    least = 1 if kind == "avoid" else 0
+    blocked = frozenset(rng.sample(range(size), rng.randint(least, size // 8)))
     board = Board(rows, cols, blocked)
     names = ["blue", "red"] if kind == "two" else ["blue"]
     planted = rng.random() < 0.5
@@ -67,7 +69,7 @@ def card(seed: int, kind: str) -> Problem:
         bag = rng.sample(SMALL, 5)
         free = sorted(set(range(size)) - taken)
         start = rng.choice(free)
-        if kind == "connect" or rng.random() < 0.5:
+        if kind in ("connect", "avoid") or rng.random() < 0.5:
             alone = ColourState(name, start, (), (bag[0],))
             first = playout(rng, Position(board, (*states, alone)), name, 1)
             if not first:
@@ -82,7 +84,7 @@ def card(seed: int, kind: str) -> Problem:
     moves: dict[str, list[Placement]] = {}
     now = position
     for name in names:
-        moves[name] = playout(rng, now, name, rng.randint(1, 3 if kind == "cover" else 2))
+        moves[name] = playout(rng, now, name, rng.randint(1, 2 if kind == "two" else 3))
         for m in moves[name]:
             now = now.with_placement(name, m)
     connect: tuple[str, ...] = ()
@@ -130,7 +132,7 @@ def card(seed: int, kind: str) -> Problem:
     covered = sorted(set().union(*(m.squares for ms in moves.values() for m in ms)) & set(free))
     pool = covered if planted and covered and kind != "connect" else free
     stars: frozenset[int] = frozenset()
-    if kind != "connect" or rng.random() < 0.3:
+    if kind in ("cover", "two") or (kind == "connect" and rng.random() < 0.3):
         stars = frozenset(rng.sample(pool, min(len(pool), rng.randint(1, 3))))
     mono = rng.random() < 0.2 and all("1" in c.remaining for c in position.colours)
     return Problem(position, tuple(names), "place-all", mono, cover=stars, connect=connect)
@@ -147,7 +149,7 @@ def brute(problem: Problem) -> set:
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**9), st.sampled_from(["cover", "connect", "connect", "two"]))
+@given(st.integers(0, 10**9), st.sampled_from(["avoid", "cover", "connect", "connect", "two"]))
 def test_counts_match_brute_force(seed, kind):
     problem = card(seed, kind)
     assume(kind != "connect" or problem.connect)

@@ -162,8 +162,9 @@ def rate_command(puzzles, playouts, seed, time_limit):
     from solver.rating import rate
 
     problems = [load_card(p) for p in puzzles]  # every file read before any work
+    width = max(36, *(len(p) for p in puzzles))  # the columns line up under long paths
     click.echo(
-        f"{'puzzle':<36} {'solutions':>9} {'first moves':>11} {'playouts':>13} "
+        f"{'puzzle':<{width}} {'solutions':>9} {'first moves':>12} {'playouts':>14} "
         f"{'nodes':>8} {'score':>5}  difficulty  time"
     )
     for path, problem in zip(puzzles, problems):
@@ -171,7 +172,7 @@ def rate_command(puzzles, playouts, seed, time_limit):
         score = "-" if r.score is None else f"{r.score:.2f}"
         solutions = f"{'>=' if not r.complete else ''}{r.solutions}"
         click.echo(
-            f"{path:<36} {solutions:>9} {r.good_first_moves:>5} of {r.first_moves:<3} "
+            f"{path:<{width}} {solutions:>9} {r.good_first_moves:>5} of {r.first_moves:<3} "
             f"{r.successes:>5} of {r.playouts:<5} {r.nodes:>8} {score:>5}  {r.label:<10}  "
             f"{r.seconds:.2f} s"
         )
@@ -220,7 +221,7 @@ def parse_size(text: str) -> tuple[int, int]:
     default=".",
     show_default=True,
     metavar="DIR",
-    help="Folder for the puzzle files (GOAL-RxC-sSEED.toml).",
+    help="Folder for the puzzle files (GOAL-RxC-sSEED.toml), made if need be.",
 )
 @playouts_option("Random playouts for each puzzle's rating (seed 0, as rate).")
 def generate_command(kind, pieces, size, cards, seed, out, playouts):
@@ -232,8 +233,10 @@ def generate_command(kind, pieces, size, cards, seed, out, playouts):
 
     rows, cols = parse_size(size)
     folder = Path(out)
-    if not folder.is_dir():
-        raise InputError(f"folder {out!r} does not exist", where="--out")
+    try:  # made if need be, as batch and cubes split make theirs
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot make the folder: {e.strerror or e}", where="--out") from None
     for card in generate(kind, pieces, rows, cols, cards, seed, playouts=playouts):
         name = folder / f"{kind}-{rows}x{cols}-s{card.seed}.toml"
         title = f"{TITLES[kind]}: {pieces} pieces on {rows}x{cols} (seed {card.seed})"

@@ -746,8 +746,7 @@ def show_command(source, after, out, numbers, last, size, plain):
         for c in view.problem.colours:
             left = view.position.colour(c).remaining
             console.print(f"{c} to place: {', '.join(left) if left else 'nothing'}")
-        if view.problem.has_card_goals:
-            console.print(f"goal: place all{goals_text(view.problem)}")
+        console.print(f"goal: {_goal_words(view.problem)}")
     if last_piece:
         colour, p = last_piece
         where = ",".join(board.names(p.squares))
@@ -756,6 +755,17 @@ def show_command(source, after, out, numbers, last, size, plain):
         for k, (colour, p) in enumerate(view.order, start=1):
             where = ",".join(board.names(p.squares))
             console.print(f"{k:4} {colour:7} {p.piece:3} {where}")
+
+
+def _goal_words(problem: Problem) -> str:
+    """A puzzle's goal for a player, e.g. "place all, cover c4 (*); no piece on a #"."""
+    words = "place all" if problem.goal == "place-all" else "the highest score"
+    if problem.monomino_last:
+        words += ", monomino last"
+    words += goals_text(problem)
+    if problem.position.board.blocked:
+        words += "; no piece on a #"
+    return words
 
 
 @main.command("export")
