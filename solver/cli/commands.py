@@ -163,7 +163,7 @@ def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
         from solver.backends import warmup
 
         warmup.on_background_compile = lambda: click.echo(
-            "first run: compiling the exact search kernel in the background (once, "
+            "first run: compiling the exact search kernels in the background (once, "
             "10-30 s); greedy play and CP-SAT answer meanwhile",
             err=True,
         )
