@@ -152,3 +152,38 @@ def test_states_stay_legal_under_ejections_and_repairs(name):
         assert all(v is not None for v in ordered.values()), step
         report = check_layout(problem.position, ordered)
         assert report.legal, (step, report.problem)
+
+
+@pytest.mark.parametrize("name", ["asym-ladder-k06", "asym-classic-84"])
+def test_ejection_closures_are_the_pieces_that_lose_their_connection(name):
+    """The corner-contact graph's closure (bit masks, built once per ejection) takes off
+    exactly the pieces that :meth:`_connected`, walking square by square, finds cut off,
+    and its corner test agrees with the kept pieces' squares."""
+    problem = load_puzzle(PUZZLES / f"{name}.toml")
+    run = repair._Repairer(problem, 0, threading.Event(), None)
+    state = run.construct()
+    flat = [(d, p) for d in problem.colours for p in state.placed[d]]
+    contacts = repair._Contacts(problem.position, flat)
+    rng = np.random.default_rng(3)
+    board = problem.position.board
+    cut_off = 0
+    for _ in range(200):
+        hit = {int(k) for k in rng.choice(len(flat), int(rng.integers(1, 4)), replace=False)}
+        mask = contacts.closure(sum(1 << k for k in hit))
+        gone = {flat[k] for k in range(len(flat)) if mask >> k & 1}
+        expected = {flat[k] for k in hit}
+        for d in {flat[k][0] for k in hit}:
+            rest = [p for p in state.placed[d] if (d, p) not in expected]
+            still = set(run._connected(d, rest))
+            expected |= {(d, p) for p in rest if p not in still}
+        assert gone == expected
+        cut_off += len(gone) - len(hit)
+        c = problem.colours[int(rng.integers(len(problem.colours)))]
+        squares = [int(s) for s in rng.choice(board.size, 5, replace=False)]
+        mine = set(problem.position.colour(c).squares).union(
+            *(p.squares for p in state.placed[c] if (c, p) not in gone)
+        )
+        near = any(x in mine for s in squares for x in board.corner_neighbours[s])
+        want = near if mine else problem.position.colour(c).start in squares
+        assert contacts.touches(c, mask, squares) == want
+    assert cut_off > 0  # some removals did cut pieces off
