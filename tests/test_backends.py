@@ -7,8 +7,8 @@ import inspect
 import threading
 import time
 from dataclasses import fields
-from pathlib import Path
 
+import conftest
 import numpy as np
 import pytest
 
@@ -23,7 +23,7 @@ from solver.position import ColourState, Position
 from solver.problem import Problem
 from solver.solve import BACKENDS, solve
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+PUZZLES = conftest.PUZZLES
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,39 +8,27 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
+import conftest
 import pytest
-from click.testing import CliRunner
 
 from solver.checker import check_layout, monomino_can_be_last
-from solver.cli.commands import main
 from solver.errors import InputError, PieceError
 from solver.formats.game import VARIANTS_BY_SGF, load_game, read_sgf_text
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.solution import read_solution
 from solver.position import Placement
 
-ROOT = Path(__file__).resolve().parents[1]
-PUZZLES = ROOT / "puzzles"
+ROOT = conftest.ROOT
+PUZZLES = conftest.PUZZLES
 TINY = PUZZLES / "tiny-5x5-corner.toml"
-GAME = ROOT / "tests" / "data" / "games" / "duo-L4-s29.blksgf"
+GAME = conftest.GAMES / "duo-L4-s29.blksgf"
 TWO_TREES = "(;GM[Blokus Duo];B[e10];W[j5])(;GM[Blokus Duo];B[e10];W[j5];B[f9,g9])"
 LONE = 'variant = "custom"\nsize = [3, 3]\n{extra}[start]\nblue = "a3"\n[pieces]\nblue = ["1"]\n'
 
 
-def run(*args: object):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
-def one_line_error(result, *fragments: str) -> str:
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("error: ") and "Traceback" not in result.output
-    for f in fragments:
-        assert f in lines[0], lines[0]
-    return lines[0]
+run = conftest.run_cli
+one_line_error = conftest.one_line_error
 
 
 # --- a collection of two game trees ----------------------------------------------------

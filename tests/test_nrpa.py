@@ -5,8 +5,8 @@ checker."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
+import conftest
 import numpy as np
 import pytest
 
@@ -20,7 +20,7 @@ from solver.formats.puzzle import load_puzzle
 from solver.order import order_of_play
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+PUZZLES = conftest.PUZZLES
 
 
 def _playout(pl: nrpa.Playouts, seed: int) -> tuple[int, np.ndarray, np.ndarray, int]:

@@ -4,8 +4,8 @@ first-run kernel warm-up. Every layout goes through the rule checker in solve().
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
+import conftest
 import numpy as np
 import pytest
 
@@ -17,7 +17,7 @@ from solver.pieces import PIECES
 from solver.position import Placement
 from solver.solve import SolveOptions, solve
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+PUZZLES = conftest.PUZZLES
 
 
 def test_greedy_layout_is_legal_and_connected():
