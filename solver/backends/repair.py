@@ -1,7 +1,7 @@
 """The repair backend: construct, then repair (large-neighbourhood search).
 
 For many colours on an open board the exact search's tree is too large and CP-SAT's model
-too weak (GUIDE section 5: plain CP-SAT finds no 84-piece layout in 840 s), while a player
+too weak (plain CP-SAT finds no 84-piece layout in 840 s), while a player
 gets close by just playing. So, in each of ``options.workers`` independent runs:
 
 1. **Construct**: randomised greedy play (:mod:`solver.backends.greedy`); the best of
