@@ -128,9 +128,11 @@ def test_best_playout_leaves_what_it_did_not_place():
 
 
 @pytest.mark.parametrize(
-    "tuning", [RepairTuning(playouts=20), RepairTuning(nrpa_seconds=0.5)], ids=repr
+    "tuning",
+    [RepairTuning(restarts=1, playouts=20), RepairTuning(restarts=1, nrpa_seconds=0.5)],
+    ids=repr,
 )
-def test_repair_hooks_keep_states_legal(monkeypatch, tuning):
+def test_repair_hooks_keep_states_legal(tuning):
     """The repair search with its greedy play by compiled playouts, or its first layout
     from NRPA (the settings benchmarks/nrpa.py varies): its best state is a legal partial
     layout (rule checker) whose cost counts the squares left."""
@@ -138,7 +140,6 @@ def test_repair_hooks_keep_states_legal(monkeypatch, tuning):
 
     from solver.backends import repair
 
-    monkeypatch.setattr(repair, "RESTARTS", 1)  # one construction: the setting's
     problem = load_puzzle(PUZZLES / "asym-ladder-k06.toml")
     run = repair._Repairer(problem, 1, threading.Event(), time.perf_counter() + 3, tuning)
     run.run()

@@ -5,7 +5,7 @@ too weak (plain CP-SAT finds no 84-piece layout in 840 s), while a player
 gets close by just playing. So, in each of ``options.workers`` independent runs:
 
 1. **Construct**: randomised greedy play (:mod:`solver.backends.greedy`); the best of
-   :data:`RESTARTS` layouts is kept.
+   :attr:`RepairTuning.restarts` layouts is kept.
 2. **Repair**, step after step; the cost is the number of squares left unplaced.
 
    * *Ejection* (share :data:`EJECT`): a piece P left of a colour c (chosen with weight
@@ -63,8 +63,6 @@ from solver.pieces import MONOMINO, PIECES
 from solver.position import Placement, sorted_pieces
 from solver.problem import Problem
 
-#: greedy restarts for the first layout
-RESTARTS = 8
 #: repairs without a lower cost before a new greedy start
 STAGNATION = 1000
 #: window side: smallest, largest, first
@@ -190,14 +188,14 @@ class _Repairer:
     # ---------------------------------------------------------------- construct
 
     def construct(self) -> _State:
-        """The best of :data:`RESTARTS` greedy layouts (the first time, with
+        """The best of ``tuning.restarts`` greedy layouts (the first time, with
         ``tuning.nrpa_seconds`` set: NRPA's best layout in that time instead)."""
         seconds = self.tuning.nrpa_seconds
         if seconds > 0 and self.stats["restarts"] == 0 and not compiling_elsewhere():
             self.stats["restarts"] += 1
             return self._nrpa_construct(seconds)
         best = self._finish(_State(*self._greedy(self._start, self.todo)))
-        for _ in range(RESTARTS - 1):
+        for _ in range(self.tuning.restarts - 1):
             if best.cost == 0 or self._stopped():
                 break
             state = self._finish(_State(*self._greedy(self._start, self.todo)))
