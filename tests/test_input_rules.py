@@ -187,7 +187,7 @@ def test_the_largest_seed_with_several_symmetric_workers():
         'variant = "custom"\nsize = [4, 4]\ncolours = ["blue", "red"]\n'
         '[start]\nblue = "a4"\nred = "d1"\n[pieces]\nblue = ["2"]\nred = ["2"]\n'
     )
-    options = SolveOptions("symmetric", None, 2, 2**31 - 1)
+    options = SolveOptions(backend="symmetric", workers=2, seed=2**31 - 1)
     assert symmetric.solve(problem, options).status == "solved"
 
 

@@ -352,7 +352,7 @@ class _Repairer:
             limit = max(0.01, min(limit, left))
         result = search.solve(
             Problem(position, colours, "place-all"),
-            SolveOptions("search", limit, 1, seed),
+            SolveOptions(backend="search", time_limit=limit, workers=1, seed=seed),
             self.stop,
         )
         return result.status, result.layout
@@ -501,7 +501,12 @@ class _Repairer:
                 limit = max(0.01, min(limit, tl))
             result = search.solve(
                 Problem(position, colours, "max-score"),
-                SolveOptions("search", limit, 1, int(self.rng.integers(1, 1 << 30))),
+                SolveOptions(
+                    backend="search",
+                    time_limit=limit,
+                    workers=1,
+                    seed=int(self.rng.integers(1, 1 << 30)),
+                ),
                 self.stop,
             )
             if result.layout is None:

@@ -136,8 +136,8 @@ def compile_kernel() -> None:
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
     problem = Problem(position, ("blue",))
-    search.solve(problem, SolveOptions("search", None, 1))
-    tight.solve(problem, SolveOptions("tight", None, 1))
+    search.solve(problem, SolveOptions(backend="search", workers=1))
+    tight.solve(problem, SolveOptions(backend="tight", workers=1))
 
 
 if __name__ == "__main__":
