@@ -127,6 +127,19 @@ def test_first_run_answers_without_the_kernel(monkeypatch):
     assert result.status == "solved" and result.backend in ("greedy", "repair", "cpsat")
 
 
+def test_the_first_run_notice_is_given_once(monkeypatch):
+    """A command that checks several colours while the kernel compiles in the background
+    says so once, not once per check."""
+    said = []
+    monkeypatch.setattr(warmup, "kernel_ready", lambda: False)
+    monkeypatch.setattr(warmup, "compile_in_background", lambda: True)
+    monkeypatch.setattr(warmup, "_told", False)
+    monkeypatch.setattr(warmup, "on_background_compile", lambda: said.append("notice"))
+    for _ in range(3):
+        warmup.before_search()
+    assert said == ["notice"]
+
+
 def test_kernel_ready_once_compiled():
     from solver.backends import search_kernel
 

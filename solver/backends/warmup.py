@@ -25,6 +25,7 @@ from pathlib import Path
 #: a compile started less than this many seconds ago is taken to be still running
 LOCK_AGE = 180.0
 _started = False
+_told = False  # on_background_compile has been called in this process
 
 
 def _index_path(kernel=None) -> Path | None:
@@ -117,10 +118,13 @@ def before_search() -> None:
     """Called by ``auto`` before it first needs the kernel (not before: answers that need
     no kernel, such as greedy play's, then come without loading numba). On the command
     line (:data:`on_background_compile` set) and without a cached kernel, starts
-    :func:`compile_in_background` and calls :data:`on_background_compile`; otherwise
-    nothing (a library call compiles in process)."""
+    :func:`compile_in_background` and calls :data:`on_background_compile` (once per
+    process: a command that checks several colours says it once); otherwise nothing (a
+    library call compiles in process)."""
+    global _told
     notice = on_background_compile
-    if notice is not None and not kernel_ready() and compile_in_background():
+    if notice is not None and not kernel_ready() and compile_in_background() and not _told:
+        _told = True
         notice()
 
 
