@@ -63,9 +63,6 @@ def test_search_and_cpsat_agree(problem):
         by_search.status,
         by_cpsat.status,
     )
-    for result in (by_search, by_cpsat):
-        if result.status == "solved":
-            assert all(result.report.report(c).all_placed for c in problem.colours)
     board = problem.position.board
     area = sum(c.remaining_squares for c in problem.position.colours)
     if board.rows * board.cols <= 25 and area <= 9:
