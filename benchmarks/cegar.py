@@ -1,4 +1,4 @@
-"""CEGAR attempts on the asymmetric many-colour puzzles (issue 9): a packing model with lazy
+"""CEGAR attempts on the asymmetric many-colour puzzles: a packing model with lazy
 connectivity cuts, solved by CaDiCaL (SAT, incremental) or by OR-tools CP-SAT.
 
 Not a backend: none of these variants solved a ladder rung the repair backend cannot

@@ -1,7 +1,7 @@
 """The joint check (``blokus-solo check --together``) on every real game, at every 10th
 placement: can all the colours with pieces left still place all of them at once?
 
-For every game in ``../shared/data/games``, at placements 10, 20, ..., runs
+For every game in ``tests/data/games`` (or ``--games DIR``), at placements 10, 20, ..., runs
 :func:`solver.endgame.joint_check` on the colours with pieces left, as ``check --together``
 does, and prints how many answers were yes / no / unknown and the median and worst time.
 

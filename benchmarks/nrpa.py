@@ -53,7 +53,7 @@ def _load() -> str:
 def warm() -> None:
     """Compile (or load) the search kernel and every playout function."""
     small = load_puzzle(ROOT / "puzzles" / "asym-ladder-k03.toml")
-    solve(small, SolveOptions("repair", 30, 1))
+    solve(small, SolveOptions(backend="repair", time_limit=30, workers=1))
     pl = nrpa.playouts(small)
     run = nrpa.Search(pl, 0)
     run.plain(1)

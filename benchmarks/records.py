@@ -5,8 +5,8 @@ Subcommands (each attempt prints one line: board, engine, status, seconds, nodes
 rule checker and is written as verified JSON to results/records/):
 
 * ``bounds [--max-area A]``: the counting bounds of :mod:`solver.records` for every
-  rectangle of area at most A (default 169) that the issue's bounds leave, and which
-  bound excludes it.
+  rectangle of area at most A (default 169) that the area, neighbour and 2x2-block bounds
+  leave, and which bound excludes it.
 * ``one-colour [--max-area A] [--time-limit S] [--backend search]``: run a backend on each
   candidate the bounds leave (one colour, start in the top-left corner).
 * ``record NAME [--time-limit S] [--seed N | --seeds N ...] [--engine tight|tight-symmetric|...]``:
@@ -70,7 +70,7 @@ def bounds(args) -> int:
         for cols in range(max(rows, 5), args.max_area // rows + 1):
             b = one_colour_bounds(rows, cols)
             if b.empty < 0 or min(b.neighbours, b.blocks) < 0:
-                continue  # the issue's own bounds exclude it
+                continue  # the area, neighbour or block bound excludes it
             verdict = "candidate" if b.possible else "excluded"
             print(
                 f"{rows:4d} x {cols:<4d} {rows * cols:5d} {b.empty:6d} {b.neighbours:10d} "

@@ -17,7 +17,7 @@ import numpy as np
 
 from solver.errors import SquareError
 
-MAX_SIDE = 60  # large enough for any board a user will ask for (issue: at least 30x30)
+MAX_SIDE = 60  # large enough for any board a user will ask for (30x30 and well beyond)
 
 _SQUARE_RE = re.compile(r"^([a-z]{1,2})([0-9]{1,3})$")
 

@@ -1,8 +1,8 @@
 """PNG pictures of positions: the scene of :mod:`solver.picture` drawn with Pillow.
 
 Why Pillow: it installs from PyPI as a wheel on every common platform with no system
-library (FreeType for the labels is inside the wheel), it is the library our guide names for
-images, and it is what the tests use to decode the PNGs anyway. Rasterising the SVG instead
+library (FreeType for the labels is inside the wheel), and it is what the tests use to
+decode the PNGs anyway. Rasterising the SVG instead
 would need Cairo (cairosvg) or a less common wheel; drawing the same shapes directly gives
 the same picture without either. Pillow draws without anti-aliasing, so the picture is drawn
 at a multiple of its size and scaled down (Lanczos), which smooths lines and labels.

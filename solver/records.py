@@ -68,7 +68,6 @@ from solver.position import ColourState, Position, sorted_pieces
 from solver.problem import Problem
 
 EDGE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-SET_AREA = sum(p.size for p in PIECES.values())  # 89
 
 
 def neighbour_squares(shape: Shape) -> int:

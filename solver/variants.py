@@ -56,10 +56,6 @@ class Variant:
     pieces: Counter[str]
     bonus: bool = True
 
-    def start_of(self, colour: str) -> str:
-        """Start square name of one of this variant's colours."""
-        return self.starts[self.colours.index(colour)]
-
     def check_size(self, rows: int, cols: int) -> None:
         """Raises InputError unless the board is this variant's size."""
         if (rows, cols) != (self.rows, self.cols):

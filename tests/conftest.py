@@ -1,9 +1,9 @@
 """Shared test data: the folders every test file reads, named once.
 
-- ``PUZZLES``: the shipped puzzle files (``puzzles/``).
+- ``ROOT``: the project folder; ``PUZZLES``: the shipped puzzle files (``puzzles/``).
 - ``GAMES``: real Pentobi games vendored under ``tests/data/games`` (with their JSON sidecars
-  and Pentobi's legal-move oracle, ``oracle.jsonl``), so that no oracle test needs anything
-  outside the repository.
+  and Pentobi's legal-move oracle, ``oracle.jsonl``): no test needs anything outside the
+  repository, and a test whose vendored game is missing fails rather than skips.
 - ``SGF_FIXTURES``: small hand-written SGF files, good and bad (``tests/data/sgf``).
 
 And two helpers for command-line tests: :func:`run_cli` and :func:`one_line_error`.
@@ -11,25 +11,13 @@ And two helpers for command-line tests: :func:`run_cli` and :func:`one_line_erro
 
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 TESTS = Path(__file__).resolve().parent
-PUZZLES = TESTS.parent / "puzzles"
+ROOT = TESTS.parent
+PUZZLES = ROOT / "puzzles"
 GAMES = TESTS / "data" / "games"
 SGF_FIXTURES = TESTS / "data" / "sgf"
-
-
-@pytest.fixture
-def puzzles_dir() -> Path:
-    """The shipped puzzle folder."""
-    return PUZZLES
-
-
-@pytest.fixture
-def games_dir() -> Path:
-    """The vendored real-game folder."""
-    return GAMES
 
 
 def run_cli(*args):

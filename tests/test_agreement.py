@@ -63,9 +63,6 @@ def test_search_and_cpsat_agree(problem):
         by_search.status,
         by_cpsat.status,
     )
-    for result in (by_search, by_cpsat):
-        if result.status == "solved":
-            assert all(result.report.report(c).all_placed for c in problem.colours)
     board = problem.position.board
     area = sum(c.remaining_squares for c in problem.position.colours)
     if board.rows * board.cols <= 25 and area <= 9:
@@ -101,12 +98,9 @@ GAMES = conftest.GAMES
 )
 def test_real_endgames_agree(game, placements, colour):
     """Endgame checks from real Pentobi games on which CP-SAT answers within a second."""
-    path = GAMES / game
-    if not path.exists():
-        pytest.skip("shared game data not available")
     from solver.formats.game import load_game
 
-    problem = Problem(load_game(path).position(placements), (colour,))
+    problem = Problem(load_game(GAMES / game).position(placements), (colour,))
     by_search = solve(problem, SolveOptions(backend="search", time_limit=10))
     by_cpsat = solve(problem, SolveOptions(backend="cpsat", time_limit=10))
     assert by_search.status in ("solved", "infeasible")

@@ -3,12 +3,13 @@ search kernel's interface (its parameter slots and the arrays it takes, in order
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import threading
 import time
 from dataclasses import fields
-from pathlib import Path
 
+import conftest
 import numpy as np
 import pytest
 
@@ -19,11 +20,11 @@ from solver.backends.race import Race, first_proven
 from solver.board import Board
 from solver.errors import SolverBug
 from solver.formats.puzzle import load_puzzle
-from solver.position import ColourState, Position
+from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
 from solver.solve import BACKENDS, solve
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+PUZZLES = conftest.PUZZLES
 
 
 # ---------------------------------------------------------------------------------------------
@@ -62,6 +63,46 @@ def test_a_layouts_only_backend_never_says_no(monkeypatch):
     monkeypatch.setitem(registry.BACKENDS, "finder", entry)
     with pytest.raises(SolverBug, match="only finds layouts"):
         solve(problem, SolveOptions(backend="finder"))
+
+
+def _tiny(*pieces: tuple[str, ...]) -> dict[str, list[Placement]]:
+    """Blue's layout on tiny-5x5-corner (5x5, 1, 2 and V3 from a5): (piece, *squares)."""
+    board = Board(5, 5)
+    return {"blue": [Placement(p, frozenset(board.parse(n) for n in sq)) for p, *sq in pieces]}
+
+
+V3, DOMINO, MONO = ("V3", "a5", "a4", "b4"), ("2", "c3", "d3"), ("1", "b2")
+
+
+@pytest.mark.parametrize(
+    "layout, monomino_last, message",
+    [
+        (_tiny(("V3", "a5", "a4", "a3"), ("2", "b2", "c2"), MONO), False, "breaks a rule"),
+        (_tiny(V3, DOMINO, ("2", "e2", "e1")), False, "breaks a rule"),  # no second domino
+        (_tiny(V3, DOMINO, ("1", "e1")), False, "not connected to its start"),
+        (_tiny(V3, DOMINO), False, "blue still has 1"),
+        (_tiny(V3, ("1", "c3"), ("2", "d2", "e2")), True, "cannot place its monomino last"),
+    ],
+    ids=["wrong shape", "piece twice", "island", "piece left", "monomino not last"],
+)
+def test_solve_refuses_a_layout_the_rule_checker_refuses(
+    monkeypatch, layout, monomino_last, message
+):
+    """Whatever a backend returns, solve() orders it and runs the rule checker: a "solved"
+    that breaks a rule or misses the goal is a SolverBug, never an answer (so a test of a
+    backend need not check the report of a "solved" again)."""
+    problem = load_puzzle(PUZZLES / "tiny-5x5-corner.toml")
+    problem = dataclasses.replace(problem, monomino_last=monomino_last)
+    entry = Backend("liar", fake(BackendResult("solved", layout)))
+    monkeypatch.setitem(registry.BACKENDS, "liar", entry)
+    with pytest.raises(SolverBug, match=message):
+        solve(problem, SolveOptions(backend="liar"))
+    good = _tiny(V3, DOMINO, MONO)
+    monkeypatch.setitem(
+        registry.BACKENDS, "liar", Backend("liar", fake(BackendResult("solved", good)))
+    )
+    result = solve(problem, SolveOptions(backend="liar"))
+    assert result.status == "solved" and result.report.report("blue").score == 20
 
 
 def test_auto_portfolio_depends_on_the_problem():

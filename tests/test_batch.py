@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
+import conftest
 import pytest
 from click.testing import CliRunner
 
@@ -26,9 +27,10 @@ from solver.cli.commands import main
 from solver.formats.solution import read_solution, verify
 from solver.picture import COLOURS, with_layout
 
-ROOT = Path(__file__).resolve().parent.parent
-PUZZLES = ROOT / "puzzles"
-GAME = ROOT / "tests" / "data" / "games" / "duo-L4-s29.blksgf"
+PUZZLES = conftest.PUZZLES
+GAMES = conftest.GAMES
+GAME = GAMES / "duo-L4-s29.blksgf"
+one_line_error = conftest.one_line_error
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -413,13 +415,6 @@ def test_dask_local_scheduler(tmp_path):
     assert by_key(out)["tiny-5x5-corner.toml", None]["answer"] == "solved"
 
 
-def one_line_error(result, *words):
-    assert result.exit_code == 2, result.output
-    assert result.output.count("\n") == 1 and result.output.startswith("error: "), result.output
-    for w in words:
-        assert w in result.output, result.output
-
-
 def test_bad_command_lines_change_nothing(tmp_path):
     out = tmp_path / "out"
     empty = tmp_path / "empty"
@@ -453,7 +448,7 @@ def test_bad_command_lines_change_nothing(tmp_path):
 def test_check_out_writes_every_colour_with_its_answer(tmp_path):
     """junior-L7-4-s102 at its end: purple has placed everything (a file all the same),
     orange cannot place its 11 pieces (the file says no, and its best)."""
-    game = ROOT / "tests" / "data" / "games" / "junior-L7-4-s102.blksgf"
+    game = GAMES / "junior-L7-4-s102.blksgf"
     out = tmp_path / "end.json"
     result = CliRunner().invoke(main, ["check", str(game), "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -553,7 +548,7 @@ def test_dispatch_order_spreads_game_positions():
     from solver.batch.items import find_sources, make_items
     from solver.batch.runner import dispatch_order
 
-    sources = find_sources([GAME, ROOT / "tests" / "data" / "games" / "junior-L1-s104.blksgf"])
+    sources = find_sources([GAME, GAMES / "junior-L1-s104.blksgf"])
     sources += find_sources([PUZZLES / "ring-6x6.toml"])
     items = make_items(sources, every=10, after=None)
     assert [(i.source.name, i.after) for i in dispatch_order(items)] == [

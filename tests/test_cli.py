@@ -11,17 +11,8 @@ from solver.cli.commands import main
 PUZZLES = conftest.PUZZLES
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
-def one_line_error(result, *fragments):
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert "Traceback" not in result.output
-    for f in fragments:
-        assert f in lines[0]
+run = conftest.run_cli
+one_line_error = conftest.one_line_error
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "search"])

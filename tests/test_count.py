@@ -188,7 +188,6 @@ def test_cli_limit_zero_is_a_usage_error():
 GAMES = conftest.GAMES
 
 
-@pytest.mark.skipif(not GAMES.is_dir(), reason="../shared/data/games is absent")
 def test_count_of_one_colour_with_one_piece_left_equals_its_legal_moves():
     """With --colour and a single piece left, layouts are exactly the legal moves (counted
     here by the independent move generator of ``moves``)."""

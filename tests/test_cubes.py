@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import conftest
 import pytest
 
 from solver.api import count
@@ -18,7 +19,8 @@ from solver.placements import legal_moves
 from solver.records import corner_problem
 from solver.solve import SolveOptions, solve
 from solver.symmetry import position_symmetries
-from tests.conftest import PUZZLES
+
+PUZZLES = conftest.PUZZLES
 
 RECT = """variant = "custom"
 size = [5, 6]

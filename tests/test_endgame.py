@@ -27,7 +27,7 @@ def test_yes_comes_with_a_checked_layout():
     problem = load_puzzle(PUZZLES / "tiny-5x5-corner.toml")
     answer = endgame_check(problem.position, "blue")
     assert answer.answer == "yes" and answer.best is None
-    assert answer.place_all.report.report("blue").all_placed
+    assert answer.place_all.status == "solved" and answer.place_all.layout is not None
 
 
 @pytest.mark.parametrize("backend", ["search", "cpsat"])

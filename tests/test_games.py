@@ -1,8 +1,7 @@
 """Game records: reading .blksgf files, replaying them, legal moves, writing them back.
 
-Real games (../shared/data/games, Pentobi self-play with JSON sidecars and an oracle of
-Pentobi's ``all_legal`` counts) are used when present; the tests that need them skip
-otherwise. Our own small fixtures are in tests/data/sgf/.
+Real games (tests/data/games: Pentobi self-play with JSON sidecars and an oracle of
+Pentobi's ``all_legal`` counts) and our own small fixtures (tests/data/sgf/).
 """
 
 import json
@@ -37,9 +36,8 @@ DUO = Board(14, 14)
 
 
 def need_games() -> list[Path]:
-    files = sorted(GAMES.glob("*.blksgf")) if GAMES.is_dir() else []
-    if not files:
-        pytest.skip(f"no reference games in {GAMES}")
+    files = sorted(GAMES.glob("*.blksgf"))
+    assert files, f"no vendored games in {GAMES}"
     return files
 
 
@@ -461,9 +459,7 @@ def test_written_moves_are_pentobis_own_strings(games):
 
 
 def corpus() -> list[str]:
-    files = sorted(FIXTURES.glob("*.blksgf"))
-    if GAMES.is_dir():
-        files += sorted(GAMES.glob("*.blksgf"))[::5]
+    files = sorted(FIXTURES.glob("*.blksgf")) + need_games()[::5]
     return [p.read_text(encoding="utf-8") for p in files]
 
 

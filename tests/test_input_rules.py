@@ -8,39 +8,28 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
+import click
+import conftest
 import pytest
-from click.testing import CliRunner
 
 from solver.checker import check_layout, monomino_can_be_last
-from solver.cli.commands import main
 from solver.errors import InputError, PieceError
 from solver.formats.game import VARIANTS_BY_SGF, load_game, read_sgf_text
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.solution import read_solution
 from solver.position import Placement
 
-ROOT = Path(__file__).resolve().parents[1]
-PUZZLES = ROOT / "puzzles"
+ROOT = conftest.ROOT
+PUZZLES = conftest.PUZZLES
 TINY = PUZZLES / "tiny-5x5-corner.toml"
-GAME = ROOT / "tests" / "data" / "games" / "duo-L4-s29.blksgf"
+GAME = conftest.GAMES / "duo-L4-s29.blksgf"
 TWO_TREES = "(;GM[Blokus Duo];B[e10];W[j5])(;GM[Blokus Duo];B[e10];W[j5];B[f9,g9])"
 LONE = 'variant = "custom"\nsize = [3, 3]\n{extra}[start]\nblue = "a3"\n[pieces]\nblue = ["1"]\n'
 
 
-def run(*args: object):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
-def one_line_error(result, *fragments: str) -> str:
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("error: ") and "Traceback" not in result.output
-    for f in fragments:
-        assert f in lines[0], lines[0]
-    return lines[0]
+run = conftest.run_cli
+one_line_error = conftest.one_line_error
 
 
 # --- a collection of two game trees ----------------------------------------------------
@@ -113,16 +102,74 @@ BAD_NUMBERS = [
     (["count", TINY, "--limit", "0"], "--limit"),
     (["count", TINY, "--limit", str(2**63)], "--limit"),
     (["export", TINY, "--after", "-1"], "--after"),
+    (["review", GAME, "--time-limit", "nan"], "--time-limit"),
+    (["review", GAME, "--seed", "-1"], "--seed"),
+    (["show", GAME, "--after", "-1"], "--after"),
+    (["show", GAME, "--size", "0"], "--size"),
+    (["batch", TINY, "--time-limit", "inf"], "--time-limit"),
+    (["batch", TINY, "--jobs", "0"], "--jobs"),
+    (["batch", GAME, "--every", "0"], "--every"),
+    (["hint", TINY, "--time-limit", "nan"], "--time-limit"),
+    (["hint", TINY, "--top", "-1"], "--top"),
+    (["rate", TINY, "--playouts", "-1"], "--playouts"),
+    (["rate", TINY, "--seed", "4294967296"], "--seed"),
+    (["generate", "--goal", "avoid", "--pieces", "0"], "--pieces"),
+    (["generate", "--goal", "avoid", "--seed", "-1"], "--seed"),
+    (["cubes", "split", TINY, "--depth", "-1"], "--depth"),
 ]
+#: the commands that write files, and what each is given to write to
+WRITES = {"solve": "keep.json", "check": "keep.json", "review": "keep.blksgf", "show": "keep.svg"}
+WRITES_FOLDER = ("batch", "generate", "cubes")
 
 
-@pytest.mark.parametrize("args,option", BAD_NUMBERS, ids=[" ".join(a[2:]) for a, _ in BAD_NUMBERS])
+@pytest.mark.parametrize(
+    "args,option",
+    BAD_NUMBERS,
+    ids=[" ".join(str(a) for a in args if isinstance(a, str)) for args, _ in BAD_NUMBERS],
+)
 def test_numeric_options_are_checked_before_any_work(args, option, tmp_path):
-    out = tmp_path / "keep.json"
+    out = tmp_path / WRITES.get(args[0], "keep.json")
     out.write_text("precious")
-    extra = ["--out", out] if args[0] in ("solve", "check") else []
+    folder = tmp_path / "never"
+    extra = ["--out", out] if args[0] in WRITES else []
+    extra += ["--out", folder] if args[0] in WRITES_FOLDER else []
     one_line_error(run(*args, *extra), f"Invalid value for '{option}'")
-    assert out.read_text() == "precious"
+    assert out.read_text() == "precious" and not folder.exists()
+
+
+def _numeric_options(command, name=""):
+    """(command name, option) for every option of every command that takes a number."""
+    if isinstance(command, click.Group):
+        for sub_name, sub in command.commands.items():
+            yield from _numeric_options(sub, f"{name} {sub_name}".strip())
+        return
+    for param in command.params:
+        if isinstance(param.type, click.types.IntParamType | click.types.FloatParamType):
+            yield name, param
+
+
+def test_every_numeric_option_is_range_checked():
+    """Every number any command takes, including options added later, is checked by click
+    before any work: an integer has a lower bound, a decimal is finite and bounded below
+    (:class:`FiniteFloatRange`: ``FloatRange`` alone lets ``nan`` through)."""
+    from solver.cli.commands import main
+    from solver.cli.params import FiniteFloatRange
+
+    found = list(_numeric_options(main))
+    assert len(found) >= 30
+    for name, param in found:
+        where = f"{name} {param.opts[0]}"
+        if isinstance(param.type, click.types.FloatParamType):
+            assert isinstance(param.type, FiniteFloatRange), where
+        else:
+            assert isinstance(param.type, click.IntRange), where
+        assert param.type.min is not None, where
+        try:
+            param.type.convert("nan", param, None)
+        except click.BadParameter:
+            pass
+        else:
+            raise AssertionError(f"{where} takes nan")
 
 
 def test_the_largest_seed_runs_on_every_backend():
@@ -140,7 +187,7 @@ def test_the_largest_seed_with_several_symmetric_workers():
         'variant = "custom"\nsize = [4, 4]\ncolours = ["blue", "red"]\n'
         '[start]\nblue = "a4"\nred = "d1"\n[pieces]\nblue = ["2"]\nred = ["2"]\n'
     )
-    options = SolveOptions("symmetric", None, 2, 2**31 - 1)
+    options = SolveOptions(backend="symmetric", workers=2, seed=2**31 - 1)
     assert symmetric.solve(problem, options).status == "solved"
 
 

@@ -84,18 +84,18 @@ def test_totals():
 
 
 def test_candidates():
-    """The issue's bounds (neighbours, blocks, widths) leave nothing under 117 squares and
-    exclude 11x11; the perimeter and corner-window bounds exclude more; 13 candidates of
-    area at most 140 are left."""
-    issue = [
+    """The area, neighbour, 2x2-block and width bounds alone leave nothing under 117
+    squares and exclude 11x11 (20 rectangles of area at most 140 pass them); with the
+    perimeter, corner-window and border bounds no rectangle of area at most 140 is left."""
+    basic = [
         (r, c)
         for r in range(1, 41)
         for c in range(r, 140 // r + 1)
         if (b := one_colour_bounds(r, c)).empty >= 0 and min(b.neighbours, b.blocks) >= 0 and b.fits
     ]
-    assert min(r * c for r, c in issue) == 117 and (11, 11) not in issue
-    assert (3, 44) in issue and (12, 12) not in [rc for rc in one_colour_candidates(169)]
-    assert len(issue) == 20  # of area at most 140
+    assert min(r * c for r, c in basic) == 117 and (11, 11) not in basic
+    assert (3, 44) in basic and (12, 12) not in [rc for rc in one_colour_candidates(169)]
+    assert len(basic) == 20  # of area at most 140
     assert one_colour_bounds(11, 11).neighbours < 0
     candidates = one_colour_candidates(169)
     assert (13, 13) in candidates and (12, 13) in candidates

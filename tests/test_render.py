@@ -4,8 +4,8 @@ with Pentobi's coordinates, styled only in a colour terminal."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
+import conftest
 import pytest
 from rich.console import Console
 
@@ -17,7 +17,7 @@ from solver.formats.puzzle import load_puzzle
 from solver.position import ColourState, Placement, Position
 from solver.solve import SolveOptions, solve
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+PUZZLES = conftest.PUZZLES
 
 
 @pytest.fixture(autouse=True)

@@ -175,12 +175,9 @@ GAMES = conftest.GAMES
 
 
 def game_position(name: str, placements: int) -> Position:
-    path = GAMES / f"{name}.blksgf"
-    if not path.exists():
-        pytest.skip("shared game data not available")
     from solver.formats.game import load_game
 
-    return load_game(path).position(placements)
+    return load_game(GAMES / f"{name}.blksgf").position(placements)
 
 
 @pytest.mark.parametrize(

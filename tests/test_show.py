@@ -10,6 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import conftest
 import pytest
 from click.testing import CliRunner
 from PIL import Image
@@ -20,9 +21,9 @@ from solver.formats.game import load_game
 from solver.formats.solution import read_solution
 from solver.picture import scene
 
-ROOT = Path(__file__).resolve().parents[1]
-PUZZLES = ROOT / "puzzles"
-GAME = ROOT / "tests" / "data" / "games" / "duo-L4-s29.blksgf"
+ROOT = conftest.ROOT
+PUZZLES = conftest.PUZZLES
+GAME = conftest.GAMES / "duo-L4-s29.blksgf"
 SOLO = ROOT / "results" / "classic-solo-84.json"
 NS = "{http://www.w3.org/2000/svg}"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -6,15 +6,11 @@ import json
 
 import conftest
 import pytest
-from click.testing import CliRunner
-
-from solver.cli.commands import main
 
 PUZZLES = conftest.PUZZLES
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+run = conftest.run_cli
 
 
 @pytest.fixture(scope="module")

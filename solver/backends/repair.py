@@ -1,11 +1,11 @@
 """The repair backend: construct, then repair (large-neighbourhood search).
 
 For many colours on an open board the exact search's tree is too large and CP-SAT's model
-too weak (GUIDE section 5: plain CP-SAT finds no 84-piece layout in 840 s), while a player
+too weak (plain CP-SAT finds no 84-piece layout in 840 s), while a player
 gets close by just playing. So, in each of ``options.workers`` independent runs:
 
 1. **Construct**: randomised greedy play (:mod:`solver.backends.greedy`); the best of
-   :data:`RESTARTS` layouts is kept.
+   :attr:`RepairTuning.restarts` layouts is kept.
 2. **Repair**, step after step; the cost is the number of squares left unplaced.
 
    * *Ejection* (share :data:`EJECT`): a piece P left of a colour c (chosen with weight
@@ -63,8 +63,6 @@ from solver.pieces import MONOMINO, PIECES
 from solver.position import Placement, sorted_pieces
 from solver.problem import Problem
 
-#: greedy restarts for the first layout
-RESTARTS = 8
 #: repairs without a lower cost before a new greedy start
 STAGNATION = 1000
 #: window side: smallest, largest, first
@@ -190,14 +188,14 @@ class _Repairer:
     # ---------------------------------------------------------------- construct
 
     def construct(self) -> _State:
-        """The best of :data:`RESTARTS` greedy layouts (the first time, with
+        """The best of ``tuning.restarts`` greedy layouts (the first time, with
         ``tuning.nrpa_seconds`` set: NRPA's best layout in that time instead)."""
         seconds = self.tuning.nrpa_seconds
         if seconds > 0 and self.stats["restarts"] == 0 and not compiling_elsewhere():
             self.stats["restarts"] += 1
             return self._nrpa_construct(seconds)
         best = self._finish(_State(*self._greedy(self._start, self.todo)))
-        for _ in range(RESTARTS - 1):
+        for _ in range(self.tuning.restarts - 1):
             if best.cost == 0 or self._stopped():
                 break
             state = self._finish(_State(*self._greedy(self._start, self.todo)))
@@ -354,7 +352,7 @@ class _Repairer:
             limit = max(0.01, min(limit, left))
         result = search.solve(
             Problem(position, colours, "place-all"),
-            SolveOptions("search", limit, 1, seed),
+            SolveOptions(backend="search", time_limit=limit, workers=1, seed=seed),
             self.stop,
         )
         return result.status, result.layout
@@ -505,7 +503,12 @@ class _Repairer:
                 limit = max(0.01, min(limit, tl))
             result = search.solve(
                 Problem(position, colours, "max-score"),
-                SolveOptions("search", limit, 1, int(self.rng.integers(1, 1 << 30))),
+                SolveOptions(
+                    backend="search",
+                    time_limit=limit,
+                    workers=1,
+                    seed=int(self.rng.integers(1, 1 << 30)),
+                ),
                 self.stop,
             )
             if result.layout is None:

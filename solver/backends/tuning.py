@@ -68,17 +68,19 @@ class AutoTuning:
 
 @dataclass(frozen=True)
 class RepairTuning:
-    """Settings of the repair search (:mod:`solver.backends.repair`) that
-    ``benchmarks/nrpa.py`` varies; both off, as neither measured better
+    """Settings of the repair search (:mod:`solver.backends.repair`). ``benchmarks/nrpa.py``
+    varies the last two; both are off, as neither measured better
     (results/asymmetric_attempts.md, turn 4).
 
     Attributes:
+        restarts: greedy layouts made for a run's first layout (the best is kept).
         nrpa_seconds: seconds of NRPA (:mod:`solver.backends.nrpa`) for a run's first
             layout instead of greedy play (0: off).
         playouts: greedy play by the best of this many compiled playouts
             (:func:`solver.backends.nrpa.best_playout`) instead of one NumPy play (0: off).
     """
 
+    restarts: int = 8
     nrpa_seconds: float = 0.0
     playouts: int = 0
 

@@ -25,6 +25,7 @@ from pathlib import Path
 #: a compile started less than this many seconds ago is taken to be still running
 LOCK_AGE = 180.0
 _started = False
+_told = False  # on_background_compile has been called in this process
 
 
 def _index_path(kernel=None) -> Path | None:
@@ -117,10 +118,13 @@ def before_search() -> None:
     """Called by ``auto`` before it first needs the kernel (not before: answers that need
     no kernel, such as greedy play's, then come without loading numba). On the command
     line (:data:`on_background_compile` set) and without a cached kernel, starts
-    :func:`compile_in_background` and calls :data:`on_background_compile`; otherwise
-    nothing (a library call compiles in process)."""
+    :func:`compile_in_background` and calls :data:`on_background_compile` (once per
+    process: a command that checks several colours says it once); otherwise nothing (a
+    library call compiles in process)."""
+    global _told
     notice = on_background_compile
-    if notice is not None and not kernel_ready() and compile_in_background():
+    if notice is not None and not kernel_ready() and compile_in_background() and not _told:
+        _told = True
         notice()
 
 
@@ -136,8 +140,8 @@ def compile_kernel() -> None:
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
     problem = Problem(position, ("blue",))
-    search.solve(problem, SolveOptions("search", None, 1))
-    tight.solve(problem, SolveOptions("tight", None, 1))
+    search.solve(problem, SolveOptions(backend="search", workers=1))
+    tight.solve(problem, SolveOptions(backend="tight", workers=1))
 
 
 if __name__ == "__main__":
