@@ -139,8 +139,8 @@ class Position:
         return cls(board, colours, bonus=v.bonus, to_move=v.colours[0], variant=v.name)
 
     def _repr_svg_(self) -> str:
-        """The board as SVG (:func:`solver.svg.board`), for Jupyter."""
-        from solver.svg import board
+        """The board as SVG (:func:`solver.pictures.svg.board`), for Jupyter."""
+        from solver.pictures.svg import board
 
         return board(self)
 

@@ -27,7 +27,7 @@ from solver.errors import SolverBug
 from solver.problem import Problem
 
 if TYPE_CHECKING:
-    from solver.picture import PictureOptions
+    from solver.pictures.picture import PictureOptions
     from solver.position import Position
 
 __all__ = [
@@ -72,8 +72,8 @@ class SolveResult:
 
     def _repr_svg_(self) -> str:
         """The final board as SVG (the starting one without a layout), as
-        :meth:`picture` draws it (:func:`solver.svg.board`), for Jupyter."""
-        from solver.svg import board
+        :meth:`picture` draws it (:func:`solver.pictures.svg.board`), for Jupyter."""
+        from solver.pictures.svg import board
 
         shown = self.picture()
         if shown is None:
@@ -83,10 +83,10 @@ class SolveResult:
 
     def picture(self) -> tuple[Position, PictureOptions] | None:
         """What the picture of this result shows (``solve --out``, ``batch``): the final
-        board and the options of :func:`solver.picture.scene` that make the pieces already
+        board and the options of :func:`solver.pictures.picture.scene` that make the pieces already
         on the board paler than the added ones and star the squares to cover; None when
         there is no layout (nothing to draw)."""
-        from solver.picture import layout_pieces
+        from solver.pictures.picture import layout_pieces
 
         if self.report is None or self.report.final is None:
             return None

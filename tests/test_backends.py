@@ -248,3 +248,19 @@ def test_auto_only_backends_are_held_to_their_claims():
     with pytest.raises(SolverBug, match="only finds layouts"):
         _check_claim(BackendResult("infeasible"), "tight-restarts")
     _check_claim(BackendResult("infeasible"), "search+tight-restarts")  # the search proves
+
+
+def test_every_subpackage_is_installed():
+    """pyproject.toml lists the packages to install by name: every folder of solver/ with
+    an __init__.py must be in the list, or the installed command misses it."""
+    import tomllib
+
+    root = conftest.ROOT
+    listed = set(
+        tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {
+        ".".join(init.parent.relative_to(root).parts)
+        for init in (root / "solver").rglob("__init__.py")
+    }
+    assert found == listed

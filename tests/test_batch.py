@@ -25,7 +25,7 @@ from solver.batch.report import NoReturn, no_return
 from solver.batch.work import Settings
 from solver.cli.commands import main
 from solver.formats.solution import read_solution, verify
-from solver.picture import COLOURS, with_layout
+from solver.pictures.picture import COLOURS, with_layout
 
 PUZZLES = conftest.PUZZLES
 GAMES = conftest.GAMES

@@ -17,11 +17,11 @@ import conftest
 import pytest
 from PIL import Image
 
-from solver import png, svg
 from solver.board import Board
 from solver.formats.game import load_game
 from solver.formats.puzzle import load_puzzle
-from solver.picture import (
+from solver.pictures import png, svg
+from solver.pictures.picture import (
     COLOURS,
     EMPTY_FILL,
     FADE,
@@ -332,7 +332,7 @@ def test_svg_is_the_same_bytes_in_every_process():
     the picture."""
     code = (
         "import hashlib, sys; sys.path.insert(0, 'tests'); import test_pictures as t; "
-        "from solver import svg; from solver.formats.game import load_game; "
+        "from solver.pictures import svg; from solver.formats.game import load_game; "
         "g = load_game(t.DUO_GAME); o = [(m.colour, m.placement) for m in g.moves if m.placement][:20]; "
         "p = g.position(20); "
         "print(hashlib.sha256((svg.board(t.small_position()) + svg.board(p, numbers=True, "

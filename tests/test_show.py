@@ -19,7 +19,7 @@ from solver.cli.commands import main
 from solver.cli.render import plain_board
 from solver.formats.game import load_game
 from solver.formats.solution import read_solution
-from solver.picture import scene
+from solver.pictures.picture import scene
 
 ROOT = conftest.ROOT
 PUZZLES = conftest.PUZZLES

@@ -138,7 +138,7 @@ def picture_name(solution: str) -> str:
 def add_picture(files: dict[str, str], solution: str, result: SolveResult) -> str | None:
     """Add the picture of a result (as ``solve --out FILE.svg`` draws it) to ``files``
     beside its solution file; its name, or None when the result has no layout to draw."""
-    from solver.svg import board
+    from solver.pictures.svg import board
 
     shown = result.picture()
     if shown is None:

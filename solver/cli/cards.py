@@ -129,7 +129,7 @@ def hint_command(puzzle, top, reveal, moves, time_limit, plain):
 
 def _reveal(console, problem: Problem, n: int, plain: bool) -> None:
     """The first ``n`` pieces of one solution (the exact search's), in order of play."""
-    from solver.picture import play_order, with_layout
+    from solver.pictures.picture import play_order, with_layout
     from solver.solve import SolveOptions, solve
 
     result = solve(problem, SolveOptions(backend="search", workers=1))

@@ -16,7 +16,7 @@ from rich.console import Console
 from solver.cli.render import print_position
 from solver.endgame import EndgameAnswer, JointAnswer
 from solver.formats.solution import write_text_atomic
-from solver.picture import PictureOptions, layout_pieces
+from solver.pictures.picture import PictureOptions, layout_pieces
 from solver.pieces import PIECES
 from solver.position import Position
 from solver.problem import Problem
@@ -78,10 +78,10 @@ def picture_bytes(
 ) -> str | bytes:
     """The picture of a position as SVG text (``suffix`` ".svg") or PNG bytes (".png")."""
     if suffix == ".svg":
-        from solver.svg import board
+        from solver.pictures.svg import board
 
         return board(position, **options)
-    from solver.png import board as png_board
+    from solver.pictures.png import board as png_board
 
     return png_board(position, **options)
 

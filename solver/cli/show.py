@@ -8,7 +8,7 @@ from pathlib import Path
 
 from solver.errors import InputError
 from solver.formats.sources import is_game_file, load_source
-from solver.picture import first_placements, play_order, with_layout
+from solver.pictures.picture import first_placements, play_order, with_layout
 from solver.position import Placement, Position
 from solver.problem import Problem
 

@@ -198,10 +198,10 @@ class SolutionFile:
     connect: tuple[str, ...] = ()
 
     def _repr_svg_(self) -> str:
-        """The board with every placement as SVG (:func:`solver.svg.board`), the
+        """The board with every placement as SVG (:func:`solver.pictures.svg.board`), the
         ``existing`` pieces paler than the added ones, for Jupyter."""
-        from solver.picture import layout_pieces, with_layout
-        from solver.svg import board
+        from solver.pictures.picture import layout_pieces, with_layout
+        from solver.pictures.svg import board
 
         final = with_layout(self.position, self.layout)
         return board(final, new=layout_pieces(self.layout))

@@ -17,7 +17,16 @@ from __future__ import annotations
 from typing import Unpack
 from xml.sax.saxutils import escape, quoteattr
 
-from solver.picture import Circle, Label, Lines, Outline, PictureOptions, Rect, Scene, scene
+from solver.pictures.picture import (
+    Circle,
+    Label,
+    Lines,
+    Outline,
+    PictureOptions,
+    Rect,
+    Scene,
+    scene,
+)
 from solver.position import Position
 
 UNIT = 20  # user units per square in the viewBox
@@ -32,10 +41,10 @@ def board(position: Position, **options: Unpack[PictureOptions]) -> str:
         position: the position to draw.
         **options: ``size`` (width in pixels), ``coordinates``, ``numbers``, ``order``,
             ``last``, ``new``, ``start_squares``, ``colours``: see
-            :func:`solver.picture.scene`.
+            :func:`solver.pictures.picture.scene`.
 
     Raises:
-        ValueError: a bad option (see :func:`solver.picture.scene`).
+        ValueError: a bad option (see :func:`solver.pictures.picture.scene`).
     """
     return to_svg(scene(position, **options))
 

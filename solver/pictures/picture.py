@@ -1,5 +1,5 @@
-"""Pictures of positions: the board as a list of shapes, drawn by :mod:`solver.svg` (SVG
-text) and :mod:`solver.png` (a PNG image), so that both show the same picture.
+"""Pictures of positions: the board as a list of shapes, drawn by :mod:`solver.pictures.svg` (SVG
+text) and :mod:`solver.pictures.png` (a PNG image), so that both show the same picture.
 
 The picture follows Pentobi's conventions: column letters a, b, ... along the bottom and
 row numbers 1, 2, ... up the left side, ``a1`` the lower-left square (the letter i is
@@ -156,8 +156,8 @@ class Scene:
 
 
 class PictureOptions(TypedDict, total=False):
-    """The keyword options of :func:`scene` (and of :func:`solver.svg.board` and
-    :func:`solver.png.board`)."""
+    """The keyword options of :func:`scene` (and of :func:`solver.pictures.svg.board` and
+    :func:`solver.pictures.png.board`)."""
 
     size: int | None
     coordinates: bool

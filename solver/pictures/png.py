@@ -1,4 +1,4 @@
-"""PNG pictures of positions: the scene of :mod:`solver.picture` drawn with Pillow.
+"""PNG pictures of positions: the scene of :mod:`solver.pictures.picture` drawn with Pillow.
 
 Why Pillow: it installs from PyPI as a wheel on every common platform with no system
 library (FreeType for the labels is inside the wheel), and it is what the tests use to
@@ -19,7 +19,7 @@ from typing import Unpack
 
 from PIL import Image, ImageDraw, ImageFont
 
-from solver.picture import (
+from solver.pictures.picture import (
     Circle,
     Label,
     Lines,
@@ -36,15 +36,15 @@ MAX_DRAWN = 4000  # pixels: the side of the supersampled image stays at most thi
 
 
 def board(position: Position, **options: Unpack[PictureOptions]) -> bytes:
-    """The picture of a position as PNG bytes (the same picture as :func:`solver.svg.board`:
+    """The picture of a position as PNG bytes (the same picture as :func:`.svg.board`:
     ``size`` pixels wide, the height following the board's shape).
 
     Args:
         position: the position to draw.
-        **options: see :func:`solver.picture.scene`.
+        **options: see :func:`solver.pictures.picture.scene`.
 
     Raises:
-        ValueError: a bad option (see :func:`solver.picture.scene`).
+        ValueError: a bad option (see :func:`solver.pictures.picture.scene`).
     """
     return to_png(scene(position, **options))
 
