@@ -447,24 +447,39 @@ class _Repairer:
         own_owner[:-1] = np.where(masks.own[i] > 0, owner[:-1], -1)
         edge_nb = geo.edge_nb
         contacts = _Contacts(self.base, flat)
-        best, best_cost = None, None
         self.stats["ejections"] += 1
         step = self.stats["ejections"]
-        for row in cands:
-            s = geo.table.squares[row]
-            s = s[s >= 0]
-            if step - self.tabu.get((c, int(row)), -TABU) < TABU:
+        # the pieces each candidate takes off: those it overlaps and, of its own colour,
+        # those it shares an edge with (as bit masks over ``flat``, two 64-bit words)
+        squares = geo.table.squares[cands]  # (n, 5), -1 padded: owner[-1] is -1
+        hits = np.concatenate(
+            [owner[squares], own_owner[edge_nb[squares].reshape(len(cands), -1)]], axis=1
+        )
+        words = [
+            np.bitwise_or.reduce(
+                np.where((hits >= 64 * w) & (hits < 64 * w + 64), 1 << (hits % 64), 0).astype(
+                    np.uint64
+                ),
+                axis=1,
+            ).tolist()
+            for w in range(2)
+        ]
+        assert len(flat) <= 128  # (at most 4 colours x 21 pieces)
+        masks_of = [lo | hi << 64 for lo, hi in zip(*words)]
+        costs = np.array(
+            [contacts.squares_off(m) for m in masks_of], dtype=float
+        ) + self.rng.random(len(cands))
+        best = None
+        for k in np.argsort(costs, kind="stable").tolist():
+            row = int(cands[k])
+            if step - self.tabu.get((c, row), -TABU) < TABU:
                 continue  # just taken off from here: no cycling back
-            hit = set(owner[s].tolist())
-            if EJECT_OWN:
-                hit |= set(own_owner[edge_nb[s].ravel()].tolist())
-            hit.discard(-1)
-            mask = contacts.closure(sum(1 << k for k in hit))
-            if EJECT_OWN and not contacts.touches(c, mask, s.tolist()):
+            mask = contacts.closure(masks_of[k])
+            s = squares[k]
+            if EJECT_OWN and not contacts.touches(c, mask, s[s >= 0].tolist()):
                 continue
-            cost = contacts.squares_off(mask) + self.rng.random()
-            if best_cost is None or cost < best_cost:
-                best, best_cost = (row, mask), cost
+            best = (row, mask)
+            break
         if best is None:
             return self.repair(state)
         row, mask = best
@@ -594,19 +609,28 @@ class _Contacts:
             ):
                 self.roots.setdefault(d, []).append(k)
         self.known: dict[int, int] = {}  # closures asked before
+        self.known_off: dict[int, int] = {}
+        self.known_cut: dict[int, int] = {}
 
     def closure(self, hit: int) -> int:
         """The mask of the pieces ``hit`` (a mask) plus those of their colours that lose
         their connection to the colour's start (or its pieces in the base position) once
         ``hit`` is off."""
         gone = self.known.get(hit)
-        if gone is not None:
-            return gone
-        gone = hit
-        for d, members in self.members.items():
-            removed = hit & members
-            if not removed:
-                continue
+        if gone is None:
+            gone = hit
+            for d, members in self.members.items():
+                removed = hit & members
+                if removed:
+                    gone |= self._cut_off(d, members, removed)
+            self.known[hit] = gone
+        return gone
+
+    def _cut_off(self, d: str, members: int, removed: int) -> int:
+        """The pieces of colour ``d`` (mask ``members``) cut off from its roots once the
+        pieces ``removed`` are off (colours own disjoint bits: ``removed`` names ``d``)."""
+        cut = self.known_cut.get(removed)
+        if cut is None:
             seen = 0
             queue = [k for k in self.roots.get(d, []) if not removed >> k & 1]
             for k in queue:
@@ -616,13 +640,21 @@ class _Contacts:
                     if not (seen | removed) >> j & 1:
                         seen |= 1 << j
                         queue.append(j)
-            gone |= members & ~seen
-        self.known[hit] = gone
-        return gone
+            cut = self.known_cut[removed] = members & ~seen & ~removed
+        return cut
 
-    def squares_off(self, gone: int) -> int:
-        """The squares of the pieces in the mask ``gone``."""
-        return sum(size for k, size in enumerate(self.sizes) if gone >> k & 1)
+    def squares_off(self, hit: int) -> int:
+        """The squares that come off with the pieces in the mask ``hit``: theirs and
+        those of the pieces :meth:`closure` adds."""
+        off = self.known_off.get(hit)
+        if off is None:
+            gone, off = self.closure(hit), 0
+            while gone:
+                low = gone & -gone
+                off += self.sizes[low.bit_length() - 1]
+                gone ^= low
+            self.known_off[hit] = off
+        return off
 
     def touches(self, c: str, gone: int, squares: list[int]) -> bool:
         """Whether ``squares`` would connect to colour ``c`` once the pieces in the mask
