@@ -117,7 +117,11 @@ def instances(pattern: str) -> list[Path]:
         "asym-blocked-3.toml",
         "duo-both.toml",
     ]
-    return [PUZZLES / n for n in names if fnmatch.fnmatch(n, pattern)]
+    return [
+        PUZZLES / n
+        for n in names
+        if fnmatch.fnmatch(n, pattern) or fnmatch.fnmatch(n.removesuffix(".toml"), pattern)
+    ]
 
 
 def applies(method: str, problem: Problem) -> bool:
@@ -139,6 +143,9 @@ def main(argv=None) -> int:
         write_puzzles()
         return 0
     methods = args.methods.split(",")
+    if not instances(args.only):
+        print(f"no instance matches --only {args.only!r}", file=sys.stderr)
+        return 2
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     lines = [
         f"# Asymmetric puzzles ({time.strftime('%Y-%m-%d %H:%M')}; {args.workers} workers, "

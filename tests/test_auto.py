@@ -12,7 +12,7 @@ import conftest
 import numpy as np
 import pytest
 
-from solver.backends import auto, cpsat, greedy, search, warmup
+from solver.backends import auto, cpsat, greedy, repair, search, warmup
 from solver.backends.tuning import AutoTuning, Tuning
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.solve import SolveOptions, solve
@@ -194,3 +194,38 @@ def test_two_swapped_colours_are_answered_by_the_tight_restarts(monkeypatch):
     result = solve(problem, SolveOptions(backend="auto", time_limit=60, tuning=tuning))
     assert (result.status, result.backend) == ("solved", "tight")
     assert result.stats["threads"] == 2 and result.report is not None
+
+
+@pytest.mark.parametrize(
+    "workers,expected", [(1, {"symmetric": [1]}), (2, {"symmetric": [1], "repair": [1]})]
+)
+def test_four_colours_race_the_symmetric_reduction_and_the_repair_search(
+    monkeypatch, workers, expected
+):
+    """Four colours that a quarter turn permutes, many pieces: with two workers CP-SAT's
+    symmetric reduction and the repair search race on one each (each wins on some seeds:
+    the repair search in 6-30 s where the reduction took 90 s); with one, the reduction
+    takes it and the repair search runs only if it gives up (here it does not)."""
+    from solver.backends import symmetric
+    from solver.backends.base import BackendResult
+
+    calls: dict[str, list[int]] = {}
+
+    def recorder(name):
+        def run(problem, options, cancel=None):
+            calls.setdefault(name, []).append(options.workers)
+            ends = time.perf_counter() + options.time_limit
+            while time.perf_counter() < ends and not (cancel is not None and cancel.is_set()):
+                time.sleep(0.01)
+            return BackendResult("unknown")
+
+        return run
+
+    monkeypatch.setattr(symmetric, "solve", recorder("symmetric"))
+    monkeypatch.setattr(repair, "solve", recorder("repair"))
+    problem = load_puzzle(PUZZLES / "classic-solo-84.toml")
+    tuning = Tuning(auto=AutoTuning(many_alone=0.0, greedy_first=0.0))
+    options = SolveOptions(backend="auto", time_limit=1.5, workers=workers, tuning=tuning)
+    result = solve(problem, options)
+    assert result.status == "unknown"
+    assert calls == expected

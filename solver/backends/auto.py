@@ -75,9 +75,9 @@ def solve(
             the backends that join it ``max(1, workers - 1)`` between them. With several
             colours and many pieces (:attr:`AutoTuning.many_pieces`) the search runs alone
             only ``many_alone`` seconds, then stops, and the joining backends (no plain
-            CP-SAT) share every worker; the symmetric reduction, where it applies, takes
-            them all (up to ``symmetric_cores`` workers) and the repair search runs after
-            it if it gives up with time left.
+            CP-SAT) share every worker; the symmetric reduction, where it applies, races
+            the repair search (with one worker, or for two colours, it takes them all and
+            the repair search runs after it if it gives up with time left).
         cancel: set from another thread to stop every backend early.
 
     Returns:
@@ -116,11 +116,13 @@ def solve(
             joining.remove(registry.CPSAT)
             symmetric = {registry.SYMMETRIC, registry.TIGHT_RESTARTS}.intersection(joining)
             if symmetric and registry.REPAIR in joining:
-                # the symmetric reduction answers such problems, the repair search has
-                # not (results/asymmetric_attempts.md): it takes every core unless there
-                # are more than it has seeds worth racing, and the repair search runs if
-                # it gives up (no symmetric layout) with time left
-                if options.workers <= options.tuning.auto.symmetric_cores:
+                # with one core, or for two colours (the square-first restarts, which the
+                # repair search does not match), the symmetric reduction takes every core
+                # and the repair search runs if it gives up with time left; with more
+                # cores CP-SAT's reduction and the repair search race, as each wins on
+                # some seeds (results/asymmetric_attempts.md, turn 5)
+                alone = options.workers <= options.tuning.auto.symmetric_cores
+                if alone or registry.TIGHT_RESTARTS in joining:
                     joining.remove(registry.REPAIR)
                     later.append(registry.REPAIR)
             workers = max(1, options.workers // len(joining))

@@ -14,9 +14,10 @@ gets close by just playing. So, in each of ``options.workers`` independent runs:
      :data:`EJECT_CANDIDATES` placements that would then touch c at a corner. The pieces
      taken off go with their *corner subtrees*: every piece of their colour that no
      longer connects to its start (left in place, such a piece would be an island that
-     the search takes for connected). The freed pieces and the pieces left of their
-     colours are then put back: by greedy play while there are more than
-     :data:`EXACT_PIECES` of them, else (or if greedy play raised the cost) exactly, by
+     the search takes for connected); the candidates are scored together on the
+     corner-contact graph of the added pieces (:class:`_Contacts`). The freed pieces and
+     the pieces left of their colours are then put back: by greedy play while there are
+     more than :data:`EXACT_PIECES` of them, else (or if greedy play raised the cost) exactly, by
      the search's max-score (:func:`solver.backends.search.solve`, the rest frozen,
      :data:`EJECT_TIME` s). The step is kept if the cost did not rise (with probability
      :data:`ACCEPT_WORSE` even if it did).
@@ -38,11 +39,8 @@ A layout found is legal by construction and goes through the rule checker like a
 (:func:`solver.solve.solve`). This method can only find layouts: it answers "solved" or
 "unknown", never "infeasible", so in ``auto`` it runs beside the complete backends.
 
-*Measured* (2 cores shared with other work, load 3-10; ``results/asymmetric_attempts.md``
-has every attempt): the 18-piece rung of the asymmetric ladder in under 0.1 s (greedy play
-alone); the 30-piece rung and beyond plateau at 8-20 squares left (the last one to three
-pieces) within 60 s. Without the kernel compiled (first run), greedy play alone places one
-colour's 21 pieces, monomino last, in 15 ms.
+What it achieves (seconds to a layout, per puzzle and seed) is in
+``results/asymmetric_attempts.md``; ``benchmarks/asymmetric.py`` measures it.
 """
 
 from __future__ import annotations

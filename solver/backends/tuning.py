@@ -53,8 +53,11 @@ class AutoTuning:
         many_alone: ``search_alone`` for those many-piece problems (the search settles
             only the easiest of them, e.g. a proof by area, and those at once).
         symmetric_cores: with at most this many workers, a many-piece problem with a
-            colour symmetry gives them all to the symmetric reduction, and the repair
-            search runs only if that gives up; with more, they share them.
+            colour symmetry gives them all to the symmetric reduction (CP-SAT's), and the
+            repair search runs only if that gives up; with more, the two race and share
+            the workers (measured with 2 workers: ``results/asymmetric_attempts.md``,
+            turn 5). The square-first search's restarts (two colours, e.g. Duo) always
+            take every worker.
         greedy_first: seconds of greedy plays before the search, for "place-all" (0: none);
             at least one play (about 15 ms for one colour's 21 pieces, 90 ms for 84).
     """
@@ -62,7 +65,7 @@ class AutoTuning:
     search_alone: float = 2.0
     many_pieces: int = 30
     many_alone: float = 0.5
-    symmetric_cores: int = 2
+    symmetric_cores: int = 1
     greedy_first: float = 0.05
 
 
