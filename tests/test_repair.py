@@ -197,3 +197,23 @@ def test_ejection_closures_are_the_pieces_that_lose_their_connection(name):
         want = near if mine else problem.position.colour(c).start in squares
         assert contacts.touches(c, mask, squares) == want
     assert cut_off > 0  # some removals did cut pieces off
+
+
+def test_the_start_square_is_no_root_once_the_colour_has_pieces_on_the_board():
+    """A piece on a colour's free start square must still touch the colour's pieces on
+    the board: taken off the piece that joined it to them, it is cut off too (left, it
+    would be an island the rule checker refuses)."""
+    from solver.board import Board
+    from solver.checker import check_layout
+    from solver.position import ColourState, Position
+    from solver.problem import Problem
+
+    board = Board(6, 6)
+    base = ColourState("blue", 0, (Placement("1", frozenset({14})),), ("1", "1", "2"))
+    problem = Problem(Position(board, (base,)), ("blue",))
+    on_start, joining = Placement("1", frozenset({0})), Placement("1", frozenset({7}))
+    assert not check_layout(problem.position, {"blue": [on_start]}).legal
+    run = repair._Repairer(problem, 0, threading.Event(), None)
+    assert run._connected("blue", [on_start]) == []
+    contacts = repair._Contacts(problem.position, [("blue", joining), ("blue", on_start)])
+    assert contacts.closure(0b01) == 0b11  # taking off the joining piece takes both

@@ -14,7 +14,7 @@ from solver.backends import search, tight
 from solver.backends.symmetric import colour_symmetries
 from solver.board import Board
 from solver.errors import InputError
-from solver.formats.puzzle import load_puzzle
+from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.pieces import PIECE_NAMES
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
@@ -246,3 +246,65 @@ def test_no_option_at_all_is_infeasible():
     problem = corner_problem(3, 3, ("blue",), without=only("X"))
     assert search.solve(problem).status == "infeasible"
     assert tight.solve_complete(problem).status == "infeasible"
+
+
+def _state(board, name, start, placed=(), remaining=()):
+    return ColourState(
+        name, start, tuple(Placement(p, frozenset(board.parse(x) for x in sq)) for p, sq in placed),
+        remaining,
+    )  # fmt: skip
+
+
+def test_colours_with_nothing_left_or_a_taken_start_agree_with_the_search():
+    """A colour done, or with nothing at all, while another plays; a colour whose start
+    square another colour covers (it cannot begin); a colour whose only piece fits nowhere
+    (its option list is empty: building raised)."""
+    b = Board(4, 4)
+    cases = [
+        (_state(b, "blue", 12, [("1", ["a1"])]), _state(b, "red", 3, remaining=("1",))),
+        (_state(b, "blue", 12), _state(b, "red", 3, remaining=("1",))),
+        (_state(b, "blue", 12, [("1", ["d4"])], ("2",)), _state(b, "red", 3)),
+        (_state(b, "blue", 12, [("1", ["d4"])], ("2",)), _state(b, "red", 3, remaining=("1",))),
+        (_state(b, "blue", 12, remaining=("I5",)), _state(b, "red", 3, remaining=("1",))),
+    ]
+    statuses = []
+    for states in cases:
+        problem = Problem(Position(b, states), ("blue", "red"))
+        expected = search.solve(problem).status
+        assert solve(problem, SolveOptions(backend="tight")).status == expected
+        assert tight.solve_complete(problem, attach=True).status == expected
+        statuses.append(expected)
+    assert statuses == ["solved", "solved", "solved", "infeasible", "infeasible"]
+
+
+def test_refused_pieces_on_the_board_apart_duplicates_and_card_goals():
+    """The square-first search grows each colour from one group and takes one piece of
+    each shape; card goals are not its job. Each is refused, never answered wrongly."""
+    b = Board(5, 5)
+    apart = _state(b, "blue", 20, [("1", ["a5"]), ("1", ["e1"])], ("2",))
+    with pytest.raises(InputError, match="apart"):
+        tight.solve(Problem(Position(b, (apart,)), ("blue",)))
+    twice = _state(b, "blue", 20, remaining=("1", "1", "2"))
+    with pytest.raises(InputError, match="two"):
+        tight.solve(Problem(Position(b, (twice,)), ("blue",)))
+    with pytest.raises(InputError, match="stars"):
+        tight.solve(load_puzzle(PUZZLES / "cards" / "cover-2-medium.toml"))
+
+
+def test_restarts_leave_out_positions_with_pieces_on_the_board():
+    """A Duo position that the half turn maps onto itself, pieces on the board: not for the
+    symmetric restarts (auto raised an input error on it before)."""
+    problem = parse_puzzle(
+        'variant = "duo"\ncolours = ["purple", "orange"]\ndiagram = """\n'
+        + "..............\n" * 4
+        + "....PP........\n"
+        + "..............\n" * 4
+        + "........OO....\n"
+        + "..............\n" * 4
+        + '"""\n',
+        "duo-mirror.toml",
+    )
+    assert colour_symmetries(problem)
+    assert not tight.restarts_apply(problem)
+    result = solve(problem, SolveOptions(backend="auto", time_limit=3))
+    assert result.status in ("solved", "unknown")

@@ -312,6 +312,8 @@ class _Repairer:
         seen = set()
         queue = []
         roots = set(base.squares)
+        if roots:
+            start = None  # with pieces on the board, new ones must touch them
         for k, p in enumerate(pieces):
             if (start is not None and start in p.squares) or any(
                 d in roots for s in p.squares for d in board.corner_neighbours[s]
@@ -601,7 +603,7 @@ class _Contacts:
             ring = {x for s in p.squares for x in corner[s]}
             self.adj.append(sorted({owner[(d, x)] for x in ring if (d, x) in owner}))
             self.members[d] = self.members.get(d, 0) | 1 << k
-            start = self.start[d]
+            start = None if self.base_squares[d] else self.start[d]  # (as in _connected)
             if (start is not None and start in p.squares) or not ring.isdisjoint(
                 self.base_squares[d]
             ):

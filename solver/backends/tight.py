@@ -48,6 +48,7 @@ from solver.pieces import PIECE_NAMES, PIECES
 from solver.placements import empty_board_placements
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
+from solver.rules import corner_groups
 
 NPIECES = len(PIECE_NAMES)
 _SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
@@ -69,7 +70,8 @@ class TightSearch:
 
     Attributes:
         tables, state: the kernel's arrays (:mod:`solver.backends.tight_kernel`).
-        reps: the representative colours (all played colours without symmetry).
+        reps: the representative colours (without symmetry: the played colours with
+            pieces left).
         elements: the symmetry group, identity first (just the identity without one).
         cycles: per representative, its colour under each element.
         infeasible: True when no layout can exist (e.g. the empty squares do not come in
@@ -86,6 +88,7 @@ class TightSearch:
     pieces: np.ndarray  # (O,) int32
     infeasible: bool = False
     stats: dict[str, Any] = field(default_factory=dict)
+    played: tuple[str, ...] = ()  # every played colour (those with nothing left too)
 
     def run(self, budget: int) -> int:
         """Run the kernel for at most ``budget`` nodes: DONE, FOUND or PAUSE."""
@@ -100,7 +103,8 @@ class TightSearch:
     def layout(self) -> Layout:
         """The layout the kernel stopped at (after FOUND), every colour, images included."""
         assert self.state is not None
-        layout: Layout = {c: [] for cycle in self.cycles for c in cycle}
+        layout: Layout = {c: [] for c in self.played}
+        layout.update({c: [] for cycle in self.cycles for c in cycle})
         opts = self.state.orb_opt
         for o in sorted({int(o) for o in opts if o >= 0}):
             sq = self.placements[o]
@@ -117,11 +121,28 @@ def _check_problem(problem: Problem) -> None:
         raise InputError(
             "the tight backend solves place-all without monomino-last", path=problem.name or None
         )
+    if problem.has_card_goals:
+        raise InputError(
+            "the tight backend places all pieces (no stars to cover, no groups to connect)",
+            path=problem.name or None,
+        )
+    board = problem.position.board
     for colour in problem.colours:
         state = problem.position.colour(colour)
         if state.start is None and not state.placed:
             raise InputError(
                 f"colour {colour} has no start square and no piece on the board",
+                path=problem.name or None,
+            )
+        if len(set(state.remaining)) < len(state.remaining):
+            raise InputError(
+                f"the tight backend takes one piece of each shape ({colour} has two)",
+                path=problem.name or None,
+            )
+        if len(corner_groups(board, state.placed)) > 1:
+            raise InputError(
+                f"the tight backend grows each colour from one group ({colour}'s pieces "
+                "on the board are apart)",
                 path=problem.name or None,
             )
 
@@ -163,7 +184,8 @@ def build(
         )
     if symmetry is None:
         elements: tuple[np.ndarray, ...] = (np.arange(nsq, dtype=np.int32),)
-        cycles: tuple[tuple[str, ...], ...] = tuple((c,) for c in problem.colours)
+        playing = [c for c in problem.colours if position.colour(c).remaining]
+        cycles: tuple[tuple[str, ...], ...] = tuple((c,) for c in playing)
     else:
         elements, cycles = symmetry.elements, symmetry.cycles
     reps = tuple(cycle[0] for cycle in cycles)
@@ -184,16 +206,23 @@ def build(
     spare = int(whole.sum()) - area  # squares left empty among whole orbits
     colour_index = {c: i for i, c in enumerate(position.colour_names)}
     start_owner = np.full(nsq, -1, dtype=np.int32)
-    for c in problem.colours:
+    for c in (c for cycle in cycles for c in cycle):  # (the colours with pieces left)
         if not position.colour(c).placed:  # (a colour with pieces grows from them)
             start_owner[position.colour(c).start] = colour_index[c]
     on_board = _on_board(position, reps, nsq)  # (R, N): r's squares already on the board
     edge = neighbour_table(board.edge_neighbours, 4, pad_row=True)
     stats: dict[str, Any] = {"symmetry": "none" if symmetry is None else symmetry.name}
-    if spare < 0 or spare % g:
-        stats["reason"] = f"{spare} empty squares do not make whole orbits of {g}"
+    taken = [
+        c for c in reps if not position.colour(c).placed and sq_orb[position.colour(c).start] < 0
+    ]
+    if spare < 0 or spare % g or taken:
+        stats["reason"] = (
+            f"{taken[0]}'s start square is taken"
+            if taken
+            else f"{spare} empty squares do not make whole orbits of {g}"
+        )
         return TightSearch(None, None, reps, elements, cycles, np.zeros((0, 5), np.int32),
-                           np.zeros(0, np.int32), True, stats)  # fmt: skip
+                           np.zeros(0, np.int32), True, stats, problem.colours)  # fmt: skip
 
     table = empty_board_placements(board.rows, board.cols)
     opt_sq, opt_piece, opt_rep = [], [], []
@@ -216,7 +245,7 @@ def build(
         orbs.sort(axis=1)
         ok &= (np.diff(orbs, axis=1) != 0).all(axis=1)
         # never an edge with the colour's own pieces on the board
-        nb = edge[sq].reshape(len(sq), -1)  # (padding -1 indexes edge's padding row)
+        nb = edge[sq].reshape(len(sq), 5 * edge.shape[1])  # (-1 indexes the padding row)
         ok &= ~np.where(nb >= 0, on_board[r][np.where(nb >= 0, nb, 0)], False).any(axis=1)
         opt_sq.append(sq[ok])
         opt_piece.append(piece[ok].astype(np.int32))
@@ -275,7 +304,9 @@ def build(
         for k in range(NPIECES):
             state.done[m + r * NPIECES + k] = k not in has
     stats.update(options=n_opt, orbits=m, empty_orbits=spare // g)
-    return TightSearch(tables, state, reps, elements, cycles, placements, pieces, False, stats)
+    return TightSearch(
+        tables, state, reps, elements, cycles, placements, pieces, False, stats, problem.colours
+    )
 
 
 def _on_board(position: Position, reps: tuple[str, ...], nsq: int) -> np.ndarray:
@@ -406,6 +437,9 @@ def solve_complete(
     """The complete square-first search, no symmetry: "solved", "infeasible" (the tree was
     exhausted) or "unknown" (time limit). ``attach``: branch as :func:`build` says."""
     started = time.perf_counter()
+    if not any(problem.position.colour(c).remaining for c in problem.colours):
+        _check_problem(problem)
+        return BackendResult("solved", {c: [] for c in problem.colours}, None, {}, "tight")
     search = build(problem, None, options.seed, attach=attach)
     code = core.DONE if search.infeasible else run(search, options.time_limit, cancel, started)
     return _result(search, code, time.perf_counter() - started, proves=True)
@@ -446,6 +480,8 @@ def restarts_apply(problem: Problem) -> bool:
     try:
         _check_problem(problem)
     except InputError:
+        return False
+    if problem.position.occupied:
         return False
     return len(problem.colours) == 2 and bool(colour_symmetries(problem))
 
@@ -532,14 +568,16 @@ def solve(
     first layout or proof wins.
 
     Raises:
-        InputError: not place-all without monomino-last, or a colour with neither a start
-            square nor pieces on the board.
+        InputError: not place-all without monomino-last, card goals, a colour with
+            neither a start square nor pieces on the board, with two pieces of one shape
+            (Junior), or with pieces on the board in more than one corner-connected group.
     """
     _check_problem(problem)
     entrants: list[Callable[[Cancel], BackendResult]] = [
         lambda stop: solve_complete(problem, options, stop)
     ]
-    if not problem.position.occupied and colour_symmetries(problem):
+    left = all(problem.position.colour(c).remaining for c in problem.colours)
+    if left and not problem.position.occupied and colour_symmetries(problem):
         entrants.append(lambda stop: solve_symmetric(problem, options, stop))
     if len(entrants) == 1:
         return entrants[0](cancel)  # type: ignore[arg-type]
