@@ -13,6 +13,7 @@ from solver.backends import auto, greedy, repair, warmup
 from solver.backends.tuning import AutoTuning, Tuning
 from solver.endgame import joint_check
 from solver.formats.puzzle import load_puzzle, parse_puzzle
+from solver.order import connected_part
 from solver.pieces import PIECES
 from solver.position import Placement
 from solver.solve import SolveOptions, solve
@@ -59,21 +60,24 @@ def test_destroy_takes_whole_corner_subtrees():
     for _ in range(20):
         kept, gone, _ = run.destroy(state)
         for c in problem.colours:
-            assert run._connected(c, kept[c]) == kept[c]
+            assert set(connected_part(problem.position, c, kept[c])) == set(kept[c])
             assert sorted(gone[c]) == sorted(
                 p.piece for p in state.placed[c] if p not in set(kept[c])
             )
 
 
-def test_connected_drops_islands():
+def test_closure_drops_islands():
+    """Once a colour loses a piece, every piece of it that no longer reaches its start by
+    corner contact comes off too: an island with the piece taken off."""
     problem = load_puzzle(PUZZLES / "classic-solo-blue.toml")
-    run = repair._Repairer(problem, 0, threading.Event(), None)
     board = problem.position.board
     first = Placement("2", frozenset({board.parse("a20"), board.parse("b20")}))
     touching = Placement("1", frozenset({board.parse("c19")}))
     island = Placement("1", frozenset({board.parse("j10")}))
-    assert run._connected("blue", [island, touching, first]) == [touching, first]
-    assert run._connected("blue", [touching, island]) == []
+    flat = [("blue", island), ("blue", touching), ("blue", first)]
+    contacts = repair._Contacts(problem.position, flat)
+    assert contacts.closure(0b010) == 0b011  # the touching piece, and the island
+    assert contacts.closure(0b100) == 0b111  # without the first piece nothing connects
 
 
 def test_match_gives_distinct_squares():
@@ -167,7 +171,7 @@ def test_states_stay_legal_under_ejections_and_repairs(name):
 @pytest.mark.parametrize("name", ["asym-ladder-k06", "asym-classic-84"])
 def test_ejection_closures_are_the_pieces_that_lose_their_connection(name):
     """The corner-contact graph's closure (bit masks, built once per ejection) takes off
-    exactly the pieces that :meth:`_connected`, walking square by square, finds cut off,
+    exactly the pieces that :func:`solver.order.connected_part`, square by square, leaves out,
     and its corner test agrees with the kept pieces' squares."""
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     run = repair._Repairer(problem, 0, threading.Event(), None)
@@ -184,7 +188,7 @@ def test_ejection_closures_are_the_pieces_that_lose_their_connection(name):
         expected = {flat[k] for k in hit}
         for d in {flat[k][0] for k in hit}:
             rest = [p for p in state.placed[d] if (d, p) not in expected]
-            still = set(run._connected(d, rest))
+            still = set(connected_part(problem.position, d, rest))
             expected |= {(d, p) for p in rest if p not in still}
         assert gone == expected
         cut_off += len(gone) - len(hit)
@@ -213,7 +217,6 @@ def test_the_start_square_is_no_root_once_the_colour_has_pieces_on_the_board():
     problem = Problem(Position(board, (base,)), ("blue",))
     on_start, joining = Placement("1", frozenset({0})), Placement("1", frozenset({7}))
     assert not check_layout(problem.position, {"blue": [on_start]}).legal
-    run = repair._Repairer(problem, 0, threading.Event(), None)
-    assert run._connected("blue", [on_start]) == []
+    assert connected_part(problem.position, "blue", [on_start]) == []
     contacts = repair._Contacts(problem.position, [("blue", joining), ("blue", on_start)])
     assert contacts.closure(0b01) == 0b11  # taking off the joining piece takes both

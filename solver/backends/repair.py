@@ -260,26 +260,28 @@ class _Repairer:
         half = self.window / 2
         centre = self._roomiest(masks.free, spots, half)
         r0, c0 = divmod(centre, board.cols)
+        flat = [(c, p) for c in self.colours for p in state.placed[c]]
+        contacts = _Contacts(self.base, flat)
         while True:
             lo_r, hi_r = r0 - half, r0 + half
             lo_c, hi_c = c0 - half, c0 + half
-            window = {
-                s
-                for s in range(board.size)
-                if lo_r <= s // board.cols < hi_r and lo_c <= s % board.cols < hi_c
-            }
-            kept = {
-                c: [p for p in state.placed[c] if not (p.squares & window)] for c in self.colours
-            }
-            kept = {c: self._connected(c, kept[c]) for c in self.colours}
-            freed = sum(len(state.placed[c]) - len(kept[c]) for c in self.colours)
-            if freed <= MAX_FREED or half <= 1:
+            hit = sum(
+                1 << k
+                for k, (_, p) in enumerate(flat)
+                if any(lo_r <= s // board.cols < hi_r and lo_c <= s % board.cols < hi_c
+                       for s in p.squares)
+            )  # fmt: skip
+            off = contacts.closure(hit)
+            if off.bit_count() <= MAX_FREED or half <= 1:
                 break
             half -= 0.5
-        gone = {}
-        for c in self.colours:
-            still = set(kept[c])
-            gone[c] = [p.piece for p in state.placed[c] if p not in still]
+        kept: dict[str, list[Placement]] = {c: [] for c in self.colours}
+        gone: dict[str, list[str]] = {c: [] for c in self.colours}
+        for k, (c, p) in enumerate(flat):
+            if off >> k & 1:
+                gone[c].append(p.piece)
+            else:
+                kept[c].append(p)
         return kept, gone, target
 
     def _roomiest(self, free: np.ndarray, spots: np.ndarray, half: float) -> int:
@@ -298,37 +300,6 @@ class _Repairer:
             if room > most:
                 best, most = int(x), int(room)
         return best
-
-    def _connected(self, colour: str, pieces: list[Placement]) -> list[Placement]:
-        """The pieces connected by corner contact to the colour's start square or its
-        squares in the base position."""
-        board = self.base.board
-        base = self.base.colour(colour)
-        start = base.start
-        owner: dict[int, int] = {}
-        for k, p in enumerate(pieces):
-            for s in p.squares:
-                owner[s] = k
-        seen = set()
-        queue = []
-        roots = set(base.squares)
-        if roots:
-            start = None  # with pieces on the board, new ones must touch them
-        for k, p in enumerate(pieces):
-            if (start is not None and start in p.squares) or any(
-                d in roots for s in p.squares for d in board.corner_neighbours[s]
-            ):
-                seen.add(k)
-                queue.append(k)
-        while queue:
-            k = queue.pop()
-            for s in pieces[k].squares:
-                for d in board.corner_neighbours[s]:
-                    j = owner.get(d)
-                    if j is not None and j not in seen:
-                        seen.add(j)
-                        queue.append(j)
-        return [p for k, p in enumerate(pieces) if k in seen]
 
     # ---------------------------------------------------------------- repair
 
@@ -450,22 +421,18 @@ class _Repairer:
         self.stats["ejections"] += 1
         step = self.stats["ejections"]
         # the pieces each candidate takes off: those it overlaps and, of its own colour,
-        # those it shares an edge with (as bit masks over ``flat``, two 64-bit words)
+        # those it shares an edge with (as bit masks over ``flat``)
         squares = geo.table.squares[cands]  # (n, 5), -1 padded: owner[-1] is -1
         hits = np.concatenate(
             [owner[squares], own_owner[edge_nb[squares].reshape(len(cands), -1)]], axis=1
         )
-        words = [
-            np.bitwise_or.reduce(
-                np.where((hits >= 64 * w) & (hits < 64 * w + 64), 1 << (hits % 64), 0).astype(
-                    np.uint64
-                ),
-                axis=1,
-            ).tolist()
-            for w in range(2)
-        ]
-        assert len(flat) <= 128  # (at most 4 colours x 21 pieces)
-        masks_of = [lo | hi << 64 for lo, hi in zip(*words)]
+        # (64 pieces to a word; a board has at most 6 colours, 126 pieces)
+        bit = np.left_shift(np.uint64(1), (hits % 64).astype(np.uint64))
+        masks_of = [0] * len(cands)
+        for w in range((len(flat) + 63) // 64):
+            word = np.where(hits // 64 == w, bit, np.uint64(0))  # (-1: word -1, none)
+            for k, value in enumerate(np.bitwise_or.reduce(word, axis=1).tolist()):
+                masks_of[k] |= value << (64 * w)
         costs = np.array(
             [contacts.squares_off(m) for m in masks_of], dtype=float
         ) + self.rng.random(len(cands))
@@ -603,7 +570,8 @@ class _Contacts:
             ring = {x for s in p.squares for x in corner[s]}
             self.adj.append(sorted({owner[(d, x)] for x in ring if (d, x) in owner}))
             self.members[d] = self.members.get(d, 0) | 1 << k
-            start = None if self.base_squares[d] else self.start[d]  # (as in _connected)
+            # with pieces on the board, new ones must touch them: the start is no root
+            start = None if self.base_squares[d] else self.start[d]
             if (start is not None and start in p.squares) or not ring.isdisjoint(
                 self.base_squares[d]
             ):
