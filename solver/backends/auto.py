@@ -11,7 +11,9 @@ decisive answer stops the others (:class:`solver.backends.race.Race`). For "max-
 best layout and the lowest proven bound of all of them are combined, and the answer is
 optimal once they meet.
 
-Which backend answered is named in :attr:`BackendResult.answered_by`.
+Place-all with several colours and many pieces (a solo game in mid-game) first asks the LP
+bound (:mod:`solver.relaxation`, usually under a second): where it proves "no", the answer
+is "lp". Which backend answered is named in :attr:`BackendResult.answered_by`.
 """
 
 from __future__ import annotations
@@ -91,12 +93,15 @@ def solve(
     quick = None if warmup.kernel_loaded() else _greedy_first(problem, options)
     if quick is not None:
         return quick
+    many = _many_pieces(problem, options)
+    proof = _lp_proof(problem, options) if many else None
+    if proof is not None:
+        return proof
     warmup.before_search()
     entrants: list[Backend] = []
     race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
     stop_first = threading.Event()
     ready = not compiling_elsewhere()  # first run: the kernel compiles in another process
-    many = _many_pieces(problem, options)
     if ready:
         first = _runner(FIRST, problem, options, stop_first)
         race.enter(first, name=f"auto-{FIRST.name}")
@@ -181,6 +186,29 @@ def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | No
         return None
     stats = {"seconds": round(time.perf_counter() - started, 3)}
     return BackendResult("solved", layout, None, stats, "greedy")
+
+
+def _lp_proof(problem: Problem, options: SolveOptions) -> BackendResult | None:
+    """A proof of "no" by the LP bound (:func:`solver.relaxation.lp_bound`, at most
+    ``options.tuning.auto.lp_seconds`` and its default size cap), answered by "lp", or
+    None. Its stats give the bound (``lp_most``), the squares needed and the reason."""
+    seconds = options.tuning.auto.lp_seconds
+    if options.time_limit is not None:
+        seconds = min(seconds, options.time_limit / 2)
+    if seconds <= 0:
+        return None
+    from solver.relaxation import lp_bound
+
+    bound = lp_bound(problem.position, problem.colours, time_limit=seconds)
+    if bound is None or not bound.proves_no:
+        return None
+    stats = {
+        "lp_most": round(bound.most, 3),
+        "need": bound.need,
+        "reason": bound.reason,
+        "seconds": round(bound.seconds, 3),
+    }
+    return BackendResult("infeasible", None, None, stats, "lp")
 
 
 def _runner(

@@ -60,6 +60,9 @@ class AutoTuning:
             take every worker.
         greedy_first: seconds of greedy plays before the search, for "place-all" (0: none);
             at least one play (about 15 ms for one colour's 21 pieces, 90 ms for 84).
+        lp_seconds: for the many-piece problems, seconds the LP bound
+            (:func:`solver.relaxation.lp_bound`) may take before anything else runs (it
+            proves most "no" answers of joint checks in mid-game in 0.1-1.2 s; 0: never).
     """
 
     search_alone: float = 2.0
@@ -67,6 +70,7 @@ class AutoTuning:
     many_alone: float = 0.5
     symmetric_cores: int = 1
     greedy_first: float = 0.05
+    lp_seconds: float = 5.0
 
 
 @dataclass(frozen=True)
