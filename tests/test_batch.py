@@ -561,3 +561,76 @@ def test_dispatch_order_spreads_game_positions():
         ("junior-L1-s104.blksgf", 30),
         ("junior-L1-s104.blksgf", 38),
     ]
+
+
+def test_together_gives_one_joint_answer_per_position(tmp_path):
+    """--together: one record "together" per position (as check --together answers it),
+    counted once; the reason in summary.csv; a run without --together redoes the items."""
+    from solver.endgame import joint_check
+    from solver.formats.game import load_game
+
+    out = tmp_path / "out"
+    result = batch(GAME, "--every", "20", "--together", "--time-limit", "10", out=out)
+    assert result.exit_code == 0, result.output
+    got = by_key(out)
+    assert sorted(got) == [("duo-L4-s29.blksgf", 20), ("duo-L4-s29.blksgf", 27)]
+    game = load_game(GAME)
+    for (_, after), row in got.items():
+        (record,) = row["colours"]
+        position = game.position(after)
+        expected = joint_check(position, ("purple", "orange"))
+        assert record["colour"] == "together" and record["colours"] == ["purple", "orange"]
+        assert (record["answer"], record["reason"]) == (expected.answer, expected.reason)
+        assert record["answer"] == "no" and row["answer"] == "no" and row["together"] is True
+        left = [position.colour(c).remaining for c in ("purple", "orange")]
+        assert record["left"] == sum(map(len, left))
+    assert "2 items run" in result.output and "no 2, unknown 0" in result.output
+    assert "together no (purple needs 43 squares, only 42 are within its reach)" in result.output
+    summary = list(csv.DictReader((out / "summary.csv").open()))
+    assert [(r["colour"], r["answer"], r["after"]) for r in summary] == [
+        ("together", "no", "20"),
+        ("together", "no", "27"),
+    ]
+    assert summary[0]["reason"] == "purple needs 43 squares, only 42 are within its reach"
+    assert summary[0]["point_of_no_return"] == "before 20"
+    assert "| together | no | no | before 20 |" in (out / "README.md").read_text()
+    again = batch(GAME, "--every", "20", "--together", "--time-limit", "10", out=out)
+    assert "0 items run, 2 skipped" in again.output
+    separate = batch(GAME, "--every", "20", "--time-limit", "10", out=out)
+    assert "2 items run, 0 skipped" in separate.output
+    assert {r["colour"] for r in by_key(out)[("duo-L4-s29.blksgf", 20)]["colours"]} == {
+        "purple",
+        "orange",
+    }
+
+
+def test_together_yes_writes_a_layout_that_verifies(tmp_path):
+    """A joint yes: the position after 16 placements of a real game, each colour's pieces
+    left being those it plays later (so the game itself shows they all fit): the record's
+    layout is written, with its picture, and verifies."""
+    from dataclasses import replace
+
+    from solver.batch.items import Item, Source
+    from solver.batch.work import _game_together
+    from solver.formats.game import load_game
+    from solver.pieces import PIECES
+
+    game = load_game(GAME)
+    position, end = game.position(16), game.position()
+    states = []
+    for state in position.colours:
+        later = end.colour(state.name).placed[len(state.placed) :]
+        pieces = sorted((p.piece for p in later), key=lambda p: PIECES[p].index)
+        states.append(replace(state, remaining=tuple(pieces)))
+    position = replace(position, colours=tuple(states))
+    item = Item(Source(GAME, GAME.name, "game"), GAME.read_bytes(), "0" * 64, 16)
+    row, files = _game_together(item, Settings(time_limit=30, together=True), position)
+    (record,) = row["colours"]
+    assert record["answer"] == "yes" and record["score"] is not None
+    assert record["solution"] == "solutions/duo-L4-s29-after-16-together.json"
+    assert set(files) == {record["solution"], record["picture"]}
+    path = tmp_path / "together.json"
+    path.write_text(files[record["solution"]])
+    report, false_claims = verify(read_solution(path))
+    assert report.legal and not false_claims, (report.problem, false_claims)
+    assert all(report.report(c).all_placed for c in ("purple", "orange"))

@@ -41,7 +41,9 @@ def _colour_text(record: dict) -> str:
     if not record.get("left"):
         return f"{record['colour']} done"
     text = f"{record['colour']} {record['answer']}"
-    if record["answer"] == "no" and record.get("best") is not None:
+    if record.get("reason") and record["answer"] == "no":  # a joint answer (--together)
+        text += f" ({record['reason']})"
+    elif record["answer"] == "no" and record.get("best") is not None:
         proven = record.get("best_status") == "optimal"
         text += f" (best {record['best']}{'' if proven else ', not proven'})"
     return text

@@ -2,7 +2,8 @@
 
 Counting: a puzzle gives one answer (solved: its goal is met; no: proven impossible;
 unknown: time limit); a game position gives one answer per colour that still had pieces
-to place (solved: it can place them all; no; unknown). Colours that had already placed
+to place (solved: it can place them all; no; unknown), or with ``--together`` one joint
+answer for all of them, recorded as the colour "together". Colours that had already placed
 everything are listed but not counted. An item that failed counts once as an error.
 
 The point of no return of a colour in a game checked at several positions (``--every``):
@@ -10,7 +11,7 @@ the last placement after which it could still place all its pieces. The checks b
 it is at or after the last position answered yes and before the first answered no (a "no"
 stays a "no" later in the game: a layout that places everything at a later position,
 together with the colour's own moves in between, would place everything earlier, when
-the board had fewer pieces on it).
+the board had fewer pieces on it; the same holds for a joint answer).
 """
 
 from __future__ import annotations
@@ -114,6 +115,7 @@ SUMMARY_FIELDS = [
     "best",
     "best_status",
     "bound",
+    "reason",
     "point_of_no_return",
     "item_status",
     "item_answer",
@@ -165,7 +167,7 @@ def summary_csv(rows: Iterable[dict]) -> str:
                 {
                     **shared,
                     **{k: c.get(k) for k in ("colour", "left", "answer", "score", "best")},
-                    **{k: c.get(k) for k in ("best_status", "bound")},
+                    **{k: c.get(k) for k in ("best_status", "bound", "reason")},
                     "point_of_no_return": point.text() if point else None,
                     "seconds": c.get("seconds", row.get("seconds")),
                     "solution": c.get("solution") or row.get("solution"),
@@ -235,7 +237,8 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
         "",
         "A puzzle counts once (solved: goal met, no: proven impossible, unknown: time "
         "limit, never a no); a game position counts once per colour with pieces left "
-        "(solved: it can still place them all). `results.jsonl` has every detail, "
+        "(solved: it can still place them all), or once with `--together` (solved: they "
+        "can all place them all at once). `results.jsonl` has every detail, "
         "`summary.csv` one row per item and colour, `solutions/` the layouts "
         "(`blokus-solo verify FILE` checks one) and beside each layout its picture (`.svg`).",
     ]
@@ -328,7 +331,9 @@ def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, in
         "Cells: **yes**: it can still place all its pieces (layout checked); **no -7**: it "
         "cannot, and -7 is its best score still reachable (proven), **no -9..-7** the best "
         "found and the proven bound; unknown: time limit, not a no; done: nothing "
-        "left to place. Placements: the game's length (end: its last position). Point of no "
+        "left to place. Colour together (`--together`): one answer for every colour with "
+        "pieces left at once. Placements: the game's length (end: its last position). "
+        "Point of no "
         "return: the last position checked at which the colour could still place "
         "everything (no by: the first at which it could not; not reached: it could at "
         "every position checked). A yes or no links to the picture of its layout (for a "

@@ -50,8 +50,10 @@ blue = ["1", "2"]
 class Settings:
     """How every item of a batch is solved (the options ``solve`` and ``check`` take).
 
-    ``backend``, ``time_limit``, ``seed`` and ``params`` may change an answer, so a result
-    is reused only if they match (:meth:`key`); ``workers`` (threads per solve) may not.
+    ``backend``, ``time_limit``, ``seed``, ``params`` and ``together`` (game positions:
+    one joint check of every colour with pieces left, :func:`solver.endgame.joint_check`,
+    instead of one check per colour) may change an answer, so a result is reused only if
+    they match (:meth:`key`); ``workers`` (threads per solve) may not.
     """
 
     backend: str = "auto"
@@ -59,6 +61,7 @@ class Settings:
     seed: int = 0
     workers: int = 1
     params: str = ""
+    together: bool = False
 
     def key(self) -> dict:
         """The settings a stored result must match to be reused."""
@@ -67,6 +70,7 @@ class Settings:
             "time_limit": self.time_limit,
             "seed": self.seed,
             "params": self.params,
+            "together": self.together,
         }
 
     def options(self) -> SolveOptions:
@@ -290,6 +294,8 @@ def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
     assert item.data is not None
     path = str(item.source.path)
     position = _read_game(item.data, path).position(item.after)
+    if settings.together:
+        return _game_together(item, settings, position)
     options = settings.options()
     colours, files, backends = [], {}, []
     for state in position.colours:
@@ -312,6 +318,63 @@ def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
         "answer": None,
         "colours": colours,
         "answered_by": ", ".join(backends) or "none",
+        "error": None,
+        "error_kind": None,
+        "solution": None,
+        "picture": None,
+        "finished": _now(),
+        "worker": _worker(),
+    }
+    return row, files
+
+
+#: the name of the joint answer's record in a game row's colours (``batch --together``)
+TOGETHER = "together"
+
+
+def _game_together(item: Item, settings: Settings, position) -> tuple[dict, dict[str, str]]:
+    """One joint check of the colours with pieces left; its record stands in the row's
+    colours under the name :data:`TOGETHER` (its ``colours`` lists them)."""
+    from solver.endgame import joint_check
+
+    path = str(item.source.path)
+    colours = tuple(s.name for s in position.colours if s.remaining)
+    record: dict = {
+        "colour": TOGETHER,
+        "colours": list(colours),
+        "left": sum(len(position.colour(c).remaining) for c in colours),
+        "squares_left": sum(position.colour(c).remaining_squares for c in colours),
+        "answer": "yes",
+        "reason": "",
+        "score": None,
+        "seconds": 0.0,
+        "backend": "none",
+        "solution": None,
+        "picture": None,
+    }
+    files: dict[str, str] = {}
+    if colours:
+        answer = joint_check(position, colours, settings.options(), name=path)
+        shown = answer.together
+        backends = [r.backend for r in answer.alone] + ([shown.backend] if shown else [])
+        record.update(
+            answer=answer.answer,
+            reason=answer.reason,
+            seconds=round(answer.seconds, 4),
+            backend=", ".join(dict.fromkeys(backends)) or "bound",
+        )
+        if answer.answer == "yes" and shown is not None:
+            record["score"] = shown.score
+            solution = solution_name(item.source.name, item.after, TOGETHER)
+            files[solution] = solution_text(shown, compact=True)
+            record["solution"] = solution
+            record["picture"] = add_picture(files, solution, shown)
+    row = {
+        **base_row(item, settings),
+        "status": "done",
+        "answer": record["answer"],
+        "colours": [record],
+        "answered_by": record["backend"],
         "error": None,
         "error_kind": None,
         "solution": None,

@@ -914,25 +914,32 @@ def _endgame_claim(record: dict) -> str:
     help="Run on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for a "
     "new local cluster of --jobs workers (needs Dask: pip install '.[cluster]').",
 )
+@click.option(
+    "--together",
+    is_flag=True,
+    help="Game records: one joint check per position (as check --together: can every "
+    "colour with pieces left place all of them at once?) instead of one per colour.",
+)
 @click.option("--force", is_flag=True, help="Redo items already done in DIR.")
 @click.option("--plain", is_flag=True, help="One line per item even in a terminal.")
 def batch_command(
     paths, out, every, after, backend, time_limit, workers, seed, params, jobs, scheduler,
-    force, plain,
+    together, force, plain,
 ):  # fmt: skip
     """Solve every puzzle (.toml) and check every game record (.blksgf) under PATH...
     (folders walked recursively, sorted), in parallel, into a results folder.
 
-    A puzzle is solved as `solve` does; a game record is checked as `check` does, at its
-    end, --after N or --every N. Each result is saved as soon as it is found: a batch
-    stopped at any moment (Ctrl-C, kill -9) keeps what it finished, and the same command
-    run again does only the rest. Bad files become error rows; the batch goes on.
+    A puzzle is solved as `solve` does; a game record is checked as `check` does (with
+    --together as `check --together`), at its end, --after N or --every N. Each result is
+    saved as soon as it is found: a batch stopped at any moment (Ctrl-C, kill -9) keeps
+    what it finished, and the same command run again does only the rest. Bad files become
+    error rows; the batch goes on.
     """
     from solver.batch import BatchOptions, run_batch
     from solver.batch.work import Settings
 
     check_params(backend, params)
-    settings = Settings(backend, time_limit, seed, workers, params)
+    settings = Settings(backend, time_limit, seed, workers, params, together)
     options = BatchOptions(
         paths=paths,
         out=Path(out),
@@ -972,6 +979,8 @@ def _batch_command_line(paths, out, every, after, settings, jobs, scheduler) -> 
     ):
         if value != default:
             words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    if settings.together:
+        words.append("--together")
     return shlex.join(str(w) for w in words)
 
 
