@@ -312,12 +312,19 @@ def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
         if state.remaining:
             backends += [b for b in record["backend"].split(", then ") if b not in backends]
         colours.append(record)
-    row = {
+    return _game_row(item, settings, None, colours, ", ".join(backends) or "none"), files
+
+
+def _game_row(
+    item: Item, settings: Settings, answer: str | None, colours: list[dict], answered_by: str
+) -> dict:
+    """A done game row: ``answer`` is the joint answer (None: one answer per colour)."""
+    return {
         **base_row(item, settings),
         "status": "done",
-        "answer": None,
+        "answer": answer,
         "colours": colours,
-        "answered_by": ", ".join(backends) or "none",
+        "answered_by": answered_by,
         "error": None,
         "error_kind": None,
         "solution": None,
@@ -325,7 +332,6 @@ def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
         "finished": _now(),
         "worker": _worker(),
     }
-    return row, files
 
 
 #: the name of the joint answer's record in a game row's colours (``batch --together``)
@@ -369,20 +375,7 @@ def _game_together(item: Item, settings: Settings, position) -> tuple[dict, dict
             files[solution] = solution_text(shown, compact=True)
             record["solution"] = solution
             record["picture"] = add_picture(files, solution, shown)
-    row = {
-        **base_row(item, settings),
-        "status": "done",
-        "answer": record["answer"],
-        "colours": [record],
-        "answered_by": record["backend"],
-        "error": None,
-        "error_kind": None,
-        "solution": None,
-        "picture": None,
-        "finished": _now(),
-        "worker": _worker(),
-    }
-    return row, files
+    return _game_row(item, settings, record["answer"], [record], record["backend"]), files
 
 
 def _now() -> str:
