@@ -3,7 +3,8 @@
 Toby Gottfried's records ("Blokus Discoveries", gottfriedville.net/blokus) put all 84 pieces
 on 19x19 (5 empty squares), 18x20 (4), 21x17 (1) and 21x16 without the I5 (0); two
 colours on 13x14 (4 empty), 12x15 and 10x18 (2) and 14x14. Each colour starts in its own
-corner. Open: the smallest rectangle for one colour and for three colours.
+corner. Open: the smallest rectangle for one colour and for three colours (blue, yellow and
+red from the top-left, top-right and bottom-right corners).
 
 This module holds the counting facts that bound those questions and builds the record
 problems. Facts (each derived from the rules and pinned by ``tests/test_records.py``):
@@ -357,6 +358,7 @@ class Record:
 
 
 _FOUR = CORNER_COLOURS
+_THREE = ("blue", "yellow", "red")  # three corners: top-left, top-right, bottom-right
 _TWO = ("blue", "red")  # opposite corners
 #: The record questions shipped as puzzles (``puzzles/records/``).
 RECORDS: tuple[Record, ...] = (
@@ -368,6 +370,22 @@ RECORDS: tuple[Record, ...] = (
     Record("two-12x15", 12, 15, _TWO, known="Gottfried: found with computer help (2008)"),
     Record("two-10x18", 10, 18, _TWO, known="Gottfried: found with computer help (2008)"),
     Record("two-14x14", 14, 14, _TWO, known="Puzzling SE q. 94835: found"),
+    Record(
+        "three-19x15",
+        19,
+        15,
+        _THREE,
+        known="found (the repair search: results/records/three-19x15.json); the smallest "
+        "rectangle found for three colours",
+    ),
+    Record(
+        "three-15x18",
+        15,
+        18,
+        _THREE,
+        known="open: 270 squares, the smallest area with both sides at least 5 that holds "
+        "3 x 89 squares",
+    ),
     Record("one-13x13", 13, 13, ("blue",), known="feasible (found by the exact search)"),
     Record("one-12x13", 12, 13, ("blue",), known="open"),
     Record("one-12x12", 12, 12, ("blue",), known="open: the smallest square if feasible"),

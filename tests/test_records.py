@@ -280,3 +280,27 @@ def test_record_empty_squares():
     assert empty["four-21x16-no-I5"] == 0
     assert empty["two-13x14"] == 4 and empty["two-12x15"] == 2 and empty["two-10x18"] == 2
     assert empty["two-14x14"] == 18
+    assert empty["three-19x15"] == 18 and empty["three-15x18"] == 3
+
+
+def test_shipped_record_layouts_verify():
+    """Every layout in results/records replays by the rules, places every piece of every
+    colour of its record puzzle, and makes no false claim."""
+    from conftest import ROOT
+
+    from solver.formats.puzzle import load_puzzle
+    from solver.formats.solution import read_solution, verify
+
+    layouts = sorted((ROOT / "results" / "records").glob("*.json"))
+    assert {p.stem for p in layouts} >= {"one-13x13", "two-14x14", "three-19x15"}
+    for path in layouts:
+        solution = read_solution(path)
+        report, false_claims = verify(solution)
+        assert report.legal and not false_claims, (path.name, report.problem, false_claims)
+        problem = load_puzzle(ROOT / "puzzles" / "records" / f"{path.stem}.toml")
+        assert (solution.position.board.rows, solution.position.board.cols) == (
+            problem.position.board.rows,
+            problem.position.board.cols,
+        )
+        for colour in problem.colours:
+            assert report.report(colour).all_placed, (path.name, colour)
