@@ -220,3 +220,30 @@ def test_the_start_square_is_no_root_once_the_colour_has_pieces_on_the_board():
     assert connected_part(problem.position, "blue", [on_start]) == []
     contacts = repair._Contacts(problem.position, [("blue", joining), ("blue", on_start)])
     assert contacts.closure(0b01) == 0b11  # taking off the joining piece takes both
+
+
+def test_ejection_candidates_come_cheapest_first():
+    """The lazy order (exact costs computed only when their lower bound comes up) is the
+    order of the exact costs, whatever the data; and the lower bound is the squares of the
+    distinct pieces a candidate hits."""
+    rng = np.random.default_rng(3)
+    sizes = rng.integers(1, 6, size=12)
+    hits = rng.integers(-1, 12, size=(200, 25))
+    lower = repair._hit_squares(hits, sizes)
+    brute = [sum(int(sizes[p]) for p in set(row.tolist()) if p >= 0) for row in hits]
+    assert lower.tolist() == brute
+    extra = rng.integers(0, 4, size=len(hits)) * (rng.random(len(hits)) < 0.3)
+    noise = rng.random(len(hits))
+    exact = (lower + extra + noise).tolist()
+    asked: list[int] = []
+
+    def cost(k: int) -> float:
+        asked.append(k)
+        return exact[k]
+
+    order = list(repair._cheapest_first(lower + noise, cost))
+    assert order == np.argsort(exact, kind="stable").tolist()
+    first = repair._cheapest_first(lower + noise, cost)
+    asked.clear()
+    next(first)
+    assert len(asked) < len(hits) // 4  # the cheapest found without costing them all

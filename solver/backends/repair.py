@@ -45,8 +45,9 @@ What it achieves (seconds to a layout, per puzzle and seed) is in
 
 from __future__ import annotations
 
+import heapq
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -433,11 +434,14 @@ class _Repairer:
             word = np.where(hits // 64 == w, bit, np.uint64(0))  # (-1: word -1, none)
             for k, value in enumerate(np.bitwise_or.reduce(word, axis=1).tolist()):
                 masks_of[k] |= value << (64 * w)
-        costs = np.array(
-            [contacts.squares_off(m) for m in masks_of], dtype=float
-        ) + self.rng.random(len(cands))
+        noise = self.rng.random(len(cands))
+        lower = _hit_squares(hits, np.array(contacts.sizes, dtype=np.int64)) + noise
         best = None
-        for k in np.argsort(costs, kind="stable").tolist():
+
+        def exact(k: int) -> float:
+            return contacts.squares_off(masks_of[k]) + float(noise[k])
+
+        for k in _cheapest_first(lower, exact):
             row = int(cands[k])
             if step - self.tabu.get((c, row), -TABU) < TABU:
                 continue  # just taken off from here: no cycling back
@@ -639,6 +643,31 @@ class _Contacts:
                 if k is not None and not gone >> k & 1:
                     return True
         return False
+
+
+def _hit_squares(hits: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Per row of ``hits`` (piece numbers, -1 for none, repeats allowed), the squares of
+    the distinct pieces it names: shape (rows,). A lower bound of what an ejection takes
+    off (the pieces cut off from their roots come on top)."""
+    ordered = np.sort(hits, axis=1)
+    first = np.ones(ordered.shape, dtype=bool)
+    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    counted = first & (ordered >= 0)
+    return np.where(counted, sizes[np.maximum(ordered, 0)], 0).sum(axis=1)
+
+
+def _cheapest_first(lower: np.ndarray, exact: Callable[[int], float]) -> Iterator[int]:
+    """The indices in increasing order of ``exact(k)``, given ``lower[k] <= exact(k)``:
+    each exact cost is computed only when its lower bound comes up (ties keep the order of
+    the indices), so the first few answers cost a few evaluations, not one per index."""
+    heap = [(float(v), k, False) for k, v in enumerate(lower.tolist())]
+    heapq.heapify(heap)
+    while heap:
+        cost, k, done = heapq.heappop(heap)
+        if done:
+            yield k
+        else:
+            heapq.heappush(heap, (exact(k), k, True))
 
 
 def _minus(a: list[str], b: list[str]) -> list[str]:
