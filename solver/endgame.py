@@ -216,7 +216,7 @@ def joint_check(
     if together.status == "solved":
         return JointAnswer(colours, "yes", tuple(alone), together)
     if together.status == "infeasible":
-        how = together.stats.get("reason")  # the LP bound's own line, if it answered
+        how = together.stats.get("reason")  # a backend's own line (the LP bound's), if any
         reason = "each fits alone, not all together" + (f"; {how}" if how else " (proven)")
         return JointAnswer(colours, "no", tuple(alone), together, reason)
     return JointAnswer(colours, "unknown", tuple(alone), together, "time limit")

@@ -232,6 +232,9 @@ def test_ejection_candidates_come_cheapest_first():
     lower = repair._hit_squares(hits, sizes)
     brute = [sum(int(sizes[p]) for p in set(row.tolist()) if p >= 0) for row in hits]
     assert lower.tolist() == brute
+    # no added piece at all (an ejection from an empty state): every bound is 0
+    none = repair._hit_squares(np.full((3, 25), -1), np.zeros(0, dtype=np.int64))
+    assert none.tolist() == [0, 0, 0]
     extra = rng.integers(0, 4, size=len(hits)) * (rng.random(len(hits)) < 0.3)
     noise = rng.random(len(hits))
     exact = (lower + extra + noise).tolist()
@@ -247,3 +250,19 @@ def test_ejection_candidates_come_cheapest_first():
     asked.clear()
     next(first)
     assert len(asked) < len(hits) // 4  # the cheapest found without costing them all
+
+
+def test_repair_with_nothing_placeable_answers_unknown():
+    """Both starts walled in, so greedy play places nothing and ejections run with no
+    added piece at all: the answer is unknown (never no), without an error."""
+    from solver.board import Board
+    from solver.position import ColourState, Position
+    from solver.problem import Problem
+
+    board = Board(5, 5, frozenset({1, 5, 6, 23, 19, 18}))
+    position = Position(
+        board, (ColourState("blue", 0, (), ("I5",)), ColourState("yellow", 24, (), ("I5",)))
+    )
+    problem = Problem(position, ("blue", "yellow"), "place-all", False)
+    result = repair.solve(problem, SolveOptions(backend="repair", time_limit=1, workers=1))
+    assert result.status == "unknown"

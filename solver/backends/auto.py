@@ -94,7 +94,7 @@ def solve(
     if quick is not None:
         return quick
     many = _many_pieces(problem, options)
-    proof = _lp_proof(problem, options) if many else None
+    proof = _lp_proof(problem, options) if many and not (cancel and cancel.is_set()) else None
     if proof is not None:
         return proof
     warmup.before_search()
@@ -190,8 +190,10 @@ def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | No
 
 def _lp_proof(problem: Problem, options: SolveOptions) -> BackendResult | None:
     """A proof of "no" by the LP bound (:func:`solver.relaxation.lp_bound`, at most
-    ``options.tuning.auto.lp_seconds`` and its default size cap), answered by "lp", or
-    None. Its stats give the bound (``lp_most``), the squares needed and the reason."""
+    ``options.tuning.auto.lp_seconds`` for GLOP, half the time limit at most; building the
+    model, within its default size cap, takes up to about a second more), answered by
+    "lp", or None. Its stats give the bound (``lp_most``), the squares needed and the
+    reason."""
     seconds = options.tuning.auto.lp_seconds
     if options.time_limit is not None:
         seconds = min(seconds, options.time_limit / 2)

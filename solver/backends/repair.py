@@ -653,7 +653,8 @@ def _hit_squares(hits: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     first = np.ones(ordered.shape, dtype=bool)
     first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
     counted = first & (ordered >= 0)
-    return np.where(counted, sizes[np.maximum(ordered, 0)], 0).sum(axis=1)
+    padded = np.append(sizes, 0)  # -1 (no piece) reads the 0 at the end, even with no pieces
+    return np.where(counted, padded[ordered], 0).sum(axis=1)
 
 
 def _cheapest_first(lower: np.ndarray, exact: Callable[[int], float]) -> Iterator[int]:
