@@ -596,12 +596,20 @@ def test_together_gives_one_joint_answer_per_position(tmp_path):
     assert "| together | no | no | before 20 |" in (out / "README.md").read_text()
     again = batch(GAME, "--every", "20", "--together", "--time-limit", "10", out=out)
     assert "0 items run, 2 skipped" in again.output
+    # per-colour checks of the same positions: a different question, kept beside the joint one
     separate = batch(GAME, "--every", "20", "--time-limit", "10", out=out)
     assert "2 items run, 0 skipped" in separate.output
-    assert {r["colour"] for r in by_key(out)[("duo-L4-s29.blksgf", 20)]["colours"]} == {
-        "purple",
-        "orange",
-    }
+    kinds = sorted((r["after"], [c["colour"] for c in r["colours"]]) for r in rows(out))
+    assert kinds == [
+        (20, ["purple", "orange"]),
+        (20, ["together"]),
+        (27, ["purple", "orange"]),
+        (27, ["together"]),
+    ]
+    readme = (out / "README.md").read_text()
+    assert "| together | no | no | before 20 |" in readme and "| purple |" in readme
+    again = batch(GAME, "--every", "20", "--together", "--time-limit", "10", out=out)
+    assert "0 items run, 2 skipped" in again.output
 
 
 def test_together_yes_writes_a_layout_that_verifies(tmp_path):

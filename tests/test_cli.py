@@ -329,3 +329,13 @@ def test_check_together_answers_for_all_colours_at_once(tmp_path):
     assert "left: no (each fits alone, not all together (proven))" in no.output
     one = run("check", PUZZLES / "two-colours-7x7.toml", "--together", "--colour", "blue")
     assert "together (blue): 4 pieces" in one.output
+
+
+@pytest.mark.parametrize("command", ["check", "review"])
+@pytest.mark.parametrize("backend", ["symmetric", "tight"])
+def test_endgame_commands_offer_only_backends_that_answer_them(command, backend):
+    """check and review run max-score after a "no": the place-all-only backends are not
+    offered (review offered tight, which then failed on every game)."""
+    game = str(conftest.GAMES / "duo-L4-s29.blksgf")
+    result = CliRunner().invoke(main, [command, game, "--backend", backend])
+    assert result.exit_code == 2 and "Invalid value for '--backend'" in result.output

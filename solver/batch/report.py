@@ -336,8 +336,9 @@ def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, in
         "Point of no "
         "return: the last position checked at which the colour could still place "
         "everything (no by: the first at which it could not; not reached: it could at "
-        "every position checked). A yes or no links to the picture of its layout (for a "
-        "no, the best found).",
+        "every position checked; before N: no position checked was a proven yes, and after "
+        "N it could not, so it was lost somewhere before N, possibly from the start). A yes "
+        "or no links to the picture of its layout (for a no, the best found).",
     ]
     return lines
 

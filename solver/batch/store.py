@@ -34,7 +34,10 @@ RUNS = "runs.jsonl"
 SUMMARY = "summary.csv"
 README = "README.md"
 
-Key = tuple[str, int | None]
+#: a result's place in the folder: item name, position, and whether it is the joint check
+#: (``--together``), which answers another question than the per-colour checks and is kept
+#: beside them
+Key = tuple[str, int | None, bool]
 
 # the temporary files of write_text_atomic (tempfile.mkstemp(prefix=".NAME.")) for our files
 _TEMPORARY = re.compile(r"^\..+\.(json|jsonl|csv|md|svg)\.[A-Za-z0-9_]{8}$")
@@ -59,7 +62,7 @@ def check_out_dir(folder: Path) -> None:
 
 
 def row_key(row: dict) -> Key:
-    return (row["item"], row.get("after"))
+    return (row["item"], row.get("after"), bool(row.get("together")))
 
 
 def row_files(row: dict) -> set[str]:
@@ -75,8 +78,8 @@ class Store:
 
     Attributes:
         folder: the output folder.
-        rows: the latest row of each item (key: item name and position), in the order
-            the items were first finished.
+        rows: the latest row of each item (key: item name, position and whether it is a
+            joint check), in the order the items were first finished.
         dropped: lines of ``results.jsonl`` that were not whole results when it was opened
             (a line cut short by a crash): they are dropped.
     """
@@ -168,7 +171,7 @@ class Store:
         """Whether the folder holds a result for this item that can be kept: same content
         and settings, and finished (an error row counts only for bad input, which would
         fail again; a crash or an internal error is worth another try)."""
-        row = self.rows.get(item.key)
+        row = self.rows.get((*item.key, settings.together))
         if row is None or row.get("sha256") != item.sha256:
             return False
         if any(row.get(k) != v for k, v in settings.key().items()):

@@ -367,7 +367,7 @@ def _game_together(item: Item, settings: Settings, position) -> tuple[dict, dict
             answer=answer.answer,
             reason=answer.reason,
             seconds=round(answer.seconds, 4),
-            backend=", ".join(dict.fromkeys(backends)) or "bound",
+            backend=", ".join(dict.fromkeys(backends)) or "area bound",
         )
         if answer.answer == "yes" and shown is not None:
             record["score"] = shown.score

@@ -39,6 +39,10 @@ from solver.review import DEFAULT_TIME_LIMIT
 from solver.solve import BACKENDS, SolveOptions, SolverBug, SolveResult, solve
 from solver.variants import colour_name
 
+#: the backends of ``check`` and ``review``: their solves include max-score after a "no",
+#: which the symmetric reduction and the square-first search do not answer
+ENDGAME_BACKENDS = tuple(b for b in BACKENDS if b not in ("symmetric", "tight"))
+
 
 class BadInput(click.ClickException):
     """Bad input: printed as one line, exit status 2."""
@@ -353,7 +357,7 @@ def moves_command(game, colours, after, count):
     "colours of a puzzle).",
 )
 @solver_options(
-    tuple(b for b in BACKENDS if b not in ("symmetric", "tight")),
+    ENDGAME_BACKENDS,
     "Seconds per solve (default: no limit); each colour runs place-all, then "
     "max-score after a 'no'. Time-outs answer 'unknown' (never 'no').",
 )
@@ -524,7 +528,7 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
     help="Colour to review (repeatable; default: every colour).",
 )
 @solver_options(
-    tuple(b for b in BACKENDS if b != "symmetric"),
+    ENDGAME_BACKENDS,
     "Seconds per check (one colour after one move, all its solves together); a "
     "time-out answers 'unknown', never 'no'.",
     time_default=DEFAULT_TIME_LIMIT,
