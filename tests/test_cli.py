@@ -287,7 +287,7 @@ def test_bad_game_records_one_line(tmp_path):
     cut = tmp_path / "cut.blksgf"
     cut.write_text(text[: len(text) // 2])
     one_line_error(run("check", cut), str(cut))
-    one_line_error(run("check", GAME, "--after", 999), "duo-L4-s29.blksgf", "move 999")
+    one_line_error(run("check", GAME, "--after", 999), "duo-L4-s29.blksgf", "--after 999")
     one_line_error(
         run("moves", GAME, "--colour", "blue"), "--colour", "'blue' is not a colour of Blokus Duo"
     )
@@ -323,10 +323,10 @@ def test_check_together_answers_for_all_colours_at_once(tmp_path):
         "check", PUZZLES / "two-colours-7x7.toml", "--together", "--backend", "search", "--out", out
     )
     assert yes.exit_code == 0, yes.output
-    assert "together (blue, yellow): 8 pieces (27 squares) left: yes" in yes.output
+    assert "together (blue, yellow): 8 pieces (27 squares) left: yes: all of them fit" in yes.output
     assert run("verify", out).exit_code == 0
     no = run("check", PUZZLES / "two-colours-7x7-crowded.toml", "--together", "--backend", "search")
-    assert "left: no (each fits alone, not all together (proven))" in no.output
+    assert "left: no: each fits alone, not all together (proven)  [search" in no.output
     one = run("check", PUZZLES / "two-colours-7x7.toml", "--together", "--colour", "blue")
     assert "together (blue): 4 pieces" in one.output
 

@@ -182,7 +182,7 @@ def test_position_after_n_and_past_the_end():
     for bad in (4, -1):
         with pytest.raises(InputError) as err:
             game.position(bad)
-        assert err.value.where == f"move {bad}"
+        assert err.value.where == f"--after {bad}"
         assert "has 3 placements" in err.value.message
         assert err.value.path.endswith("passes.blksgf")
 

@@ -186,11 +186,11 @@ def joint_line(answer: JointAnswer, position: Position) -> str:
         f"({squares} {_plural(squares, 'square')}) left: {answer.answer}"
     )
     if answer.answer == "yes":
-        text += " all of them fit at once (layout checked)"
+        text += ": all of them fit at once (layout checked)"
     elif answer.answer == "no":
-        text += f" ({answer.reason})"
+        text += f": {answer.reason}"
     else:
-        text += " time limit reached before an answer (not a no)"
+        text += ": time limit reached before an answer (not a no)"
     if answer.together:
         backend = answer.together.backend
     else:

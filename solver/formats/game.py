@@ -196,7 +196,7 @@ class Game:
         in the module docstring.
 
         Raises:
-            InputError: ``after`` is negative or past the end (``where="move N"``).
+            InputError: ``after`` is negative or past the end (``where="--after N"``).
         """
         if after is None:
             return self._positions[-1]
@@ -205,7 +205,7 @@ class Game:
                 f"the game has {self.num_placements} placements; there is no position "
                 f"after {after}",
                 path=self.path,
-                where=f"move {after}",
+                where=f"--after {after}",
             )
         return self._positions[after]
 
