@@ -642,3 +642,22 @@ def test_together_yes_writes_a_layout_that_verifies(tmp_path):
     report, false_claims = verify(read_solution(path))
     assert report.legal and not false_claims, (report.problem, false_claims)
     assert all(report.report(c).all_placed for c in ("purple", "orange"))
+
+
+def test_an_unknown_before_a_yes_reads_yes():
+    """In the results README a colour's unknown before a position answered yes reads
+    "yes (by N)" (that layout, after the moves in between, works there too); one after it
+    stays unknown, and the counts stay the solver's."""
+    from solver.batch.report import readme, tally
+
+    def row(after, answer):
+        record = {"colour": "together", "answer": answer, "left": 30}
+        return {"item": "g.blksgf", "kind": "game", "status": "done", "after": after,
+                "end": after == 50, "colours": [record], "seconds": 1.0}  # fmt: skip
+
+    answers = {10: "unknown", 20: "unknown", 30: "yes", 40: "unknown", 50: "no"}
+    rows_ = [row(n, a) for n, a in answers.items()]
+    text = readme(rows_, [])
+    cells = "| yes (by 30) | yes (by 30) | **yes** | unknown | no | 30 (no by 50) |"
+    assert f"| `g.blksgf` | 50 | together {cells}" in text
+    assert tally(rows_)["unknown"] == 3

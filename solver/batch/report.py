@@ -318,7 +318,12 @@ def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, in
     for game in sorted(games):
         end = ends.get(game)
         for colour, checks in games[game].items():
-            cells = [_check_cell(checks[n]) if n in checks else "" for n in columns]
+            later_yes = [n for n, c in checks.items() if c["answer"] == "yes"]
+            by = max(later_yes) if later_yes else None  # unknowns before it were yes too
+            cells = [
+                _check_cell(checks[n], by if by and n < by else None) if n in checks else ""
+                for n in columns
+            ]
             if with_end:
                 cells.append(_check_cell(checks[end]) if end in checks else "")
             row = [_code(game), "" if end is None else str(end), colour, *cells]
@@ -330,21 +335,26 @@ def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, in
         "",
         "Cells: **yes**: it can still place all its pieces (layout checked); **no -7**: it "
         "cannot, and -7 is its best score still reachable (proven), **no -9..-7** the best "
-        "found and the proven bound; unknown: time limit, not a no; done: nothing "
-        "left to place. Colour together (`--together`): one answer for every colour with "
-        "pieces left at once. Placements: the game's length (end: its last position). "
-        "Point of no "
-        "return: the last position checked at which the colour could still place "
-        "everything (no by: the first at which it could not; not reached: it could at "
-        "every position checked; before N: no position checked was a proven yes, and after "
-        "N it could not, so it was lost somewhere before N, possibly from the start). A yes "
-        "or no links to the picture of its layout (for a no, the best found).",
+        "found and the proven bound; unknown: time limit, not a no; done: nothing left to "
+        "place; yes (by 30): unknown here, but a yes after 30 placements, with the moves "
+        "played in between, places everything here too. Colour together (`--together`): "
+        "one answer for every colour with pieces left at once. Placements: the game's "
+        "length (end: its last position). Point of no return: the last position checked at "
+        "which the colour could still place everything (no by: the first at which it could "
+        "not; not reached: it could at every position checked; before N: no position "
+        "checked was a proven yes, and after N it could not, so it was lost somewhere "
+        "before N, possibly from the start). A yes or no links to the picture of its "
+        "layout (for a no, the best found).",
     ]
     return lines
 
 
-def _check_cell(record: dict) -> str:
-    """A colour's answer at one position, linked to its picture if it has one."""
+def _check_cell(record: dict, yes_by: int | None = None) -> str:
+    """A colour's answer at one position, linked to its picture if it has one; an unknown
+    before a position answered yes (``yes_by``) reads "yes (by N)": that layout, after the
+    moves played in between, places everything here too."""
+    if record["answer"] == "unknown" and record.get("left") and yes_by is not None:
+        return f"yes (by {yes_by})"
     text = _answer_text(record)
     picture = record.get("picture")
     return f"[{text}]({_url(picture)})" if picture and record.get("left") else text
