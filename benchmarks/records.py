@@ -13,6 +13,11 @@ rule checker and is written as verified JSON to results/records/):
   a record puzzle of ``puzzles/records/`` (or any puzzle file NAME.toml, whose layouts are
   checked but not written) with the square-first search (``tight-symmetric``: the symmetric
   reduction only) or any backend.
+* ``lp [--min-area A] [--max-area B] [BOARD ...]``: the LP bound
+  (:func:`solver.relaxation.lp_bound`, no size cap) for one colour from the top-left
+  corner on every rectangle of area A..B with both sides at least 3 and one at least 5
+  (default 89..169), or on the boards named (ROWSxCOLS): the bound on the squares that fit,
+  whether it proves "no", and what the counting bounds say.
 * ``cubes ROWSxCOLS --depth D [--backend search] [--time-limit S] [--jobs N] [--sample K]
   [--dir DIR]``: one colour from the top-left corner, cube-and-conquer (``blokus-solo
   cubes``): split, the batch runner on the cubes (``--sample K``: K cubes drawn at random,
@@ -24,6 +29,7 @@ Usage: python benchmarks/records.py bounds
        python benchmarks/records.py record four-18x20 --engine tight-symmetric --time-limit 600
        python benchmarks/records.py record puzzles/duo-both.toml --seeds 0 1 2 --time-limit 60
        python benchmarks/records.py cubes 12x13 --depth 1 --time-limit 5 --jobs 2
+       python benchmarks/records.py lp --max-area 169
 """
 
 from __future__ import annotations
@@ -155,6 +161,34 @@ def cubes(args) -> int:
     return 0
 
 
+def lp(args) -> int:
+    from solver.relaxation import lp_bound
+
+    if args.boards:
+        boards = [tuple(int(n) for n in b.split("x")) for b in args.boards]
+    else:
+        boards = [
+            (rows, cols)
+            for rows in range(3, args.max_area // 5 + 1)
+            for cols in range(max(rows, 5), args.max_area // rows + 1)
+            if args.min_area <= rows * cols
+        ]
+    print("board    area  LP bound / need  LP       counting bounds  seconds")
+    for rows, cols in sorted(boards, key=lambda b: (b[0] * b[1], b)):
+        problem = corner_problem(rows, cols)
+        started = time.perf_counter()
+        bound = lp_bound(problem.position, problem.colours, max_variables=None)
+        assert bound is not None  # no time limit, no cap
+        counting = "candidate" if one_colour_bounds(rows, cols).possible else "excluded"
+        verdict = "no" if bound.proves_no else "-"
+        print(
+            f"{rows:2d}x{cols:<4d} {rows * cols:5d}  {bound.most:7.3f} / {bound.need}  "
+            f"{verdict:8s} {counting:16s} {time.perf_counter() - started:6.1f}  load {_load()}",
+            flush=True,
+        )
+    return 0
+
+
 def _kw(options: SolveOptions) -> dict:
     return {"time_limit": options.time_limit, "seed": options.seed, "workers": options.workers}
 
@@ -182,8 +216,18 @@ def main(argv=None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--sample", type=int, default=0)
     p.add_argument("--dir", default=None)
+    p = sub.add_parser("lp")
+    p.add_argument("boards", nargs="*", help="ROWSxCOLS (default: every rectangle of the areas)")
+    p.add_argument("--min-area", type=int, default=89)
+    p.add_argument("--max-area", type=int, default=169)
     args = parser.parse_args(argv)
-    commands = {"bounds": bounds, "one-colour": one_colour, "record": record, "cubes": cubes}
+    commands = {
+        "bounds": bounds,
+        "one-colour": one_colour,
+        "record": record,
+        "cubes": cubes,
+        "lp": lp,
+    }
     return commands[args.command](args)
 
 

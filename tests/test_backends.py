@@ -114,13 +114,16 @@ def test_auto_portfolio_depends_on_the_problem():
     )
     symmetric = Problem(Position(board, both), ("blue", "red"))
     # two colours swapped by the half turn on an empty board: the tight search's reduction
-    assert auto.portfolio(symmetric) == (registry.CPSAT, registry.TIGHT_RESTARTS, registry.REPAIR)
+    # (the LP bound joins every place-all: it proves some "no"s in seconds)
+    lp = registry.LP
+    expected = (registry.CPSAT, registry.TIGHT_RESTARTS, registry.REPAIR, lp)
+    assert auto.portfolio(symmetric) == expected
     last = Problem(Position(board, both), ("blue", "red"), monomino_last=True)
-    assert auto.portfolio(last) == (registry.CPSAT, registry.SYMMETRIC, registry.REPAIR)
+    assert auto.portfolio(last) == (registry.CPSAT, registry.SYMMETRIC, registry.REPAIR, lp)
     one = Problem(Position(board, both), ("blue",))
-    assert auto.portfolio(one) == (registry.CPSAT,)
+    assert auto.portfolio(one) == (registry.CPSAT, lp)
     # first run, the search kernel still compiling: greedy play joins for one colour too
-    assert auto.portfolio(one, search_ready=False) == (registry.CPSAT, registry.REPAIR)
+    assert auto.portfolio(one, search_ready=False) == (registry.CPSAT, registry.REPAIR, lp)
     best = Problem(Position(board, both), ("blue",), goal="max-score")
     assert auto.portfolio(best, search_ready=False) == (registry.CPSAT,)
 

@@ -304,3 +304,20 @@ def test_shipped_record_layouts_verify():
         )
         for colour in problem.colours:
             assert report.report(colour).all_placed, (path.name, colour)
+
+
+@pytest.mark.parametrize(
+    "rows, cols, proves_no",
+    [(7, 18, True), (11, 12, True), (12, 12, True), (3, 47, True), (13, 13, False)],
+)
+def test_the_lp_bound_on_one_colour_rectangles(rows, cols, proves_no):
+    """The LP bound, a second engine for the one-colour exclusions: it re-proves 7x18 and
+    11x12 (proved by the complete search), 12x12 (by a counting bound) and settles 3x47 (a
+    candidate the counting bounds leave); on 13x13, which has a layout, it proves nothing."""
+    from solver.relaxation import lp_bound
+
+    problem = corner_problem(rows, cols)
+    bound = lp_bound(problem.position, problem.colours, max_variables=None)
+    assert bound is not None and bound.need == 89
+    assert bound.proves_no == proves_no
+    assert bound.most <= 89 + 1e-6

@@ -150,3 +150,29 @@ def test_lp_no_agrees_with_the_exact_search():
         result = search_solve(problem, SolveOptions(backend="search", time_limit=30))
         assert result.status == "infeasible", position
     assert proved >= 10  # 14 of the 30 "no"s among these 40 (10 are "yes")
+
+
+def test_auto_proves_a_one_colour_record_board_impossible_by_the_lp_bound():
+    """One colour on 12x12 (the search does not finish; only a counting bound excluded it):
+    once the search has run alone, the LP bound joins and proves it; the answer names it
+    and its reason."""
+    from solver.records import corner_problem
+    from solver.solve import solve
+
+    problem = corner_problem(12, 12)
+    bound = lp_bound(problem.position, problem.colours)
+    assert bound is not None and bound.proves_no and bound.most < 88
+    result = solve(problem, SolveOptions(time_limit=60))
+    assert (result.status, result.backend) == ("infeasible", "lp")
+    assert result.stats["reason"].startswith("LP bound: at most 87.")
+
+
+def test_lp_backend_says_only_no_or_unknown():
+    from solver.backends import lp
+    from solver.records import corner_problem
+
+    feasible = load_puzzle(PUZZLES / "two-colours-7x7.toml")
+    assert lp.solve(feasible, SolveOptions()).status == "unknown"
+    assert lp.solve(corner_problem(7, 18), SolveOptions()).status == "infeasible"
+    best = replace(corner_problem(7, 18), goal="max-score")
+    assert lp.solve(best, SolveOptions()).status == "unknown"  # not its question

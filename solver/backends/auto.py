@@ -43,6 +43,7 @@ FIRST = registry.SEARCH
 
 def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...]:
     """The backends that join the search when it has not answered alone: CP-SAT always;
+    the LP bound for place-all (it proves some "no"s in seconds: one colour on 12x12);
     a symmetric reduction too when a board symmetry maps the played colours onto each
     other: the square-first search's with restarts for two colours on an empty board
     (:func:`solver.backends.tight.restarts_apply`: Duo, both colours; when its kernel is
@@ -62,6 +63,8 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
         joining.append(registry.SYMMETRIC)
     if problem.goal == "place-all" and (len(problem.colours) >= 2 or not search_ready):
         joining.append(registry.REPAIR)
+    if problem.goal == "place-all":
+        joining.append(registry.LP)
     return tuple(joining)
 
 
@@ -94,7 +97,7 @@ def solve(
     if quick is not None:
         return quick
     many = _many_pieces(problem, options)
-    proof = _lp_proof(problem, options) if many and not (cancel and cancel.is_set()) else None
+    proof = _lp_proof(problem, options, cancel) if many else None
     if proof is not None:
         return proof
     warmup.before_search()
@@ -114,11 +117,15 @@ def solve(
     later: list[Backend] = []  # run once the others have given up, if time is left
     if not answered and (left is None or left > 0.05) and not race.stop.is_set():
         joining = list(portfolio(problem, ready))
+        # the LP bound takes one core for a few seconds at most: it does not share the workers
+        sharing = max(1, len(joining) - (registry.LP in joining))
         if not ready:
-            workers = max(1, options.workers // len(joining))
+            workers = max(1, options.workers // sharing)
         elif many:
             stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
             joining.remove(registry.CPSAT)
+            if registry.LP in joining:
+                joining.remove(registry.LP)  # it ran first (_lp_proof)
             symmetric = {registry.SYMMETRIC, registry.TIGHT_RESTARTS}.intersection(joining)
             if symmetric and registry.REPAIR in joining:
                 # with one core, or for two colours (the square-first restarts, which the
@@ -132,7 +139,7 @@ def solve(
                     later.append(registry.REPAIR)
             workers = max(1, options.workers // len(joining))
         else:
-            workers = max(1, (options.workers - 1) // len(joining))
+            workers = max(1, (options.workers - 1) // sharing)
         _enter(race, entrants, joining, problem, options, left, workers)
     results = race.results()
     if race.winner is not None:
@@ -188,29 +195,19 @@ def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | No
     return BackendResult("solved", layout, None, stats, "greedy")
 
 
-def _lp_proof(problem: Problem, options: SolveOptions) -> BackendResult | None:
-    """A proof of "no" by the LP bound (:func:`solver.relaxation.lp_bound`, at most
+def _lp_proof(
+    problem: Problem, options: SolveOptions, cancel: Cancel | None
+) -> BackendResult | None:
+    """A proof of "no" by the LP bound (:mod:`solver.backends.lp`, with at most
     ``options.tuning.auto.lp_seconds`` for GLOP, half the time limit at most; building the
-    model, within its default size cap, takes up to about a second more), answered by
-    "lp", or None. Its stats give the bound (``lp_most``), the squares needed and the
-    reason."""
+    model, within its default size cap, takes up to about a second more), or None."""
     seconds = options.tuning.auto.lp_seconds
     if options.time_limit is not None:
         seconds = min(seconds, options.time_limit / 2)
     if seconds <= 0:
         return None
-    from solver.relaxation import lp_bound
-
-    bound = lp_bound(problem.position, problem.colours, time_limit=seconds)
-    if bound is None or not bound.proves_no:
-        return None
-    stats = {
-        "lp_most": round(bound.most, 3),
-        "need": bound.need,
-        "reason": bound.reason,
-        "seconds": round(bound.seconds, 3),
-    }
-    return BackendResult("infeasible", None, None, stats, "lp")
+    result = registry.LP.solve(problem, dataclasses.replace(options, time_limit=seconds), cancel)
+    return result if result.status == "infeasible" else None
 
 
 def _runner(

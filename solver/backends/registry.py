@@ -48,6 +48,12 @@ def _symmetric() -> BackendSolve:
     return solve
 
 
+def _lp() -> BackendSolve:
+    from solver.backends.lp import solve
+
+    return solve
+
+
 def _repair() -> BackendSolve:
     from solver.backends.repair import solve
 
@@ -86,11 +92,15 @@ TIGHT_RESTARTS = Backend(
     summary="the tight backend's symmetric reduction with restarts (layouts only)",
 )
 
+#: not a ``--backend`` choice: "auto" runs it on place-all, first on many-piece problems with
+#: several colours, else beside CP-SAT once the search has not answered alone
+LP = Backend("lp", _lp, summary="the LP bound (proves 'no' only)")
+
 #: every backend by name, "auto" (the default) first
 BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, REPAIR, SEARCH, SYMMETRIC, TIGHT)}
 
 #: the backends only ``auto`` runs
-AUTO_ONLY: tuple[Backend, ...] = (TIGHT_RESTARTS,)
+AUTO_ONLY: tuple[Backend, ...] = (TIGHT_RESTARTS, LP)
 
 
 def every() -> dict[str, Backend]:

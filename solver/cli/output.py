@@ -110,6 +110,8 @@ def describe_result(console: Console, result: SolveResult) -> None:
         status = (
             f"unknown ({result.stats['unknown_reason']}: this is NOT a proof that no layout exists)"
         )
+    if result.status == "infeasible" and "reason" in result.stats:
+        status = f"infeasible (proven: no layout exists; {result.stats['reason']})"
     console.print(f"status: {status}  [{result.backend}, {result.wall_time:.2f} s]")
     report = result.report
     if report is None:
