@@ -52,7 +52,10 @@ problems. Facts (each derived from the rules and pinned by ``tests/test_records.
   the 21 pieces. So ``E >= 2 F - 18`` with ``F = floor(R/2) floor(C/2)`` full blocks.
 * Widths: the X needs 3 rows and 3 columns, the I5 a side of 5.
 
-:func:`one_colour_candidates` lists the rectangles these bounds leave.
+:func:`one_colour_candidates` lists the rectangles these bounds leave. The LP bound
+(:mod:`solver.relaxation`, an independent argument with a dual certificate) excludes every
+rectangle of area at most 140 again, and also 12x12 and the candidates 3x47, 4x36 and 6x24
+(``python benchmarks/records.py lp``).
 """
 
 from __future__ import annotations
@@ -388,14 +391,27 @@ RECORDS: tuple[Record, ...] = (
     ),
     Record("one-13x13", 13, 13, ("blue",), known="feasible (found by the exact search)"),
     Record("one-12x13", 12, 13, ("blue",), known="open"),
-    Record("one-12x12", 12, 12, ("blue",), known="open: the smallest square if feasible"),
+    Record(
+        "one-12x12",
+        12,
+        12,
+        ("blue",),
+        known="infeasible (the 2x2-window count and, independently, the LP bound: at most "
+        "87.4 of 89 squares); not re-proved by the complete search",
+    ),
     Record(
         "one-11x12",
         11,
         12,
         ("blue",),
         known="infeasible (corner-window bound; the complete search, cube by cube: "
-        "results/records/one-11x12-cubes; not re-proved by CP-SAT)",
+        "results/records/one-11x12-cubes; the LP bound: at most 81.1 of 89 squares)",
     ),
-    Record("one-7x18", 7, 18, ("blue",), known="infeasible (the exact search)"),
+    Record(
+        "one-7x18",
+        7,
+        18,
+        ("blue",),
+        known="infeasible (the exact search; the LP bound: at most 78.4 of 89 squares)",
+    ),
 )
