@@ -17,7 +17,9 @@ rule checker and is written as verified JSON to results/records/):
   (:func:`solver.relaxation.lp_bound`, no size cap) for one colour from the top-left
   corner on every rectangle of area A..B with both sides at least 3 and one at least 5
   (default 89..169), or on the boards named (ROWSxCOLS): the bound on the squares that fit,
-  whether it proves "no", and what the counting bounds say.
+  whether it proves "no", and what the counting bounds say; ``--certificates DIR`` writes
+  each proof's dual vector to DIR/one-RxC.npz (:func:`solver.relaxation.check_certificate`
+  re-checks it without an LP solver).
 * ``cubes ROWSxCOLS --depth D [--backend search] [--time-limit S] [--jobs N] [--sample K]
   [--dir DIR]``: one colour from the top-left corner, cube-and-conquer (``blokus-solo
   cubes``): split, the batch runner on the cubes (``--sample K``: K cubes drawn at random,
@@ -39,6 +41,8 @@ import os
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -181,6 +185,10 @@ def lp(args) -> int:
         assert bound is not None  # no time limit, no cap
         counting = "candidate" if one_colour_bounds(rows, cols).possible else "excluded"
         verdict = "no" if bound.proves_no else "-"
+        if bound.proves_no and args.certificates:
+            # the duals re-check the proof without an LP solver (check_certificate)
+            args.certificates.mkdir(parents=True, exist_ok=True)
+            np.savez_compressed(args.certificates / f"one-{rows}x{cols}.npz", duals=bound.duals)
         print(
             f"{rows:2d}x{cols:<4d} {rows * cols:5d}  {bound.most:7.3f} / {bound.need}  "
             f"{verdict:8s} {counting:16s} {time.perf_counter() - started:6.1f}  load {_load()}",
@@ -220,6 +228,7 @@ def main(argv=None) -> int:
     p.add_argument("boards", nargs="*", help="ROWSxCOLS (default: every rectangle of the areas)")
     p.add_argument("--min-area", type=int, default=89)
     p.add_argument("--max-area", type=int, default=169)
+    p.add_argument("--certificates", type=Path, help="write each proof's duals here (.npz)")
     args = parser.parse_args(argv)
     commands = {
         "bounds": bounds,

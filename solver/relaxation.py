@@ -62,6 +62,8 @@ class LPBound:
             duality; ``need`` or more proves nothing).
         variables, rows: the model's size.
         seconds: wall time to build and solve.
+        duals: shape (rows,): the dual vector that gives ``most`` (a certificate: see
+            :func:`check_certificate`).
     """
 
     colours: tuple[str, ...]
@@ -70,6 +72,7 @@ class LPBound:
     variables: int
     rows: int
     seconds: float
+    duals: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def proves_no(self) -> bool:
@@ -181,6 +184,14 @@ class Relaxation:
         """``A z``, shape (rows,)."""
         return np.bincount(self.row, weights=self.val * z[self.col], minlength=self.rows)
 
+    def bound(self, duals: np.ndarray) -> float:
+        """The upper bound on the squares covered that ``duals`` (shape (rows,)) proves by
+        weak duality: :func:`_dual_bound` on this model."""
+        if duals.shape != (self.rows,):
+            raise ValueError(f"{len(duals)} dual values for a model of {self.rows} rows")
+        args = (self.objective, self.row, self.col, self.val, self.lower, self.upper)
+        return _dual_bound(duals, *args)
+
 
 #: the largest model :func:`lp_bound` builds by default, in placement variables: GLOP takes
 #: about 0.5 s at 6,000, 2-5 s at 15,000-19,000 and 20-28 s at 35,000 (Classic games after
@@ -235,12 +246,29 @@ def lp_bound(
     model = relaxation(position, colours, max_variables)
     if model is None:
         return None
-    most = _solve(model, time_limit)
-    if most is None:
+    duals = _solve(model, time_limit)
+    if duals is None:
         return None
     need = sum(position.colour(c).remaining_squares for c in colours)
     seconds = time.perf_counter() - started
-    return LPBound(tuple(colours), need, most, model.columns, model.rows, seconds)
+    most = model.bound(duals)
+    return LPBound(tuple(colours), need, most, model.columns, model.rows, seconds, duals)
+
+
+def check_certificate(position: Position, colours: tuple[str, ...], duals: np.ndarray) -> float:
+    """Re-check a saved proof without an LP solver: rebuild the model of the question and
+    recompute the bound that ``duals`` (an :attr:`LPBound.duals`) proves, with NumPy.
+
+    Returns:
+        The bound on the squares the colours can cover; under the squares they need by more
+        than :data:`MARGIN`, it proves "no".
+
+    Raises:
+        ValueError: ``duals`` does not fit the model (another question or version).
+    """
+    model = relaxation(position, colours)
+    assert model is not None  # no size cap
+    return model.bound(np.asarray(duals, dtype=float))
 
 
 def _placements(position: Position, colour: str) -> PlacementTable:
@@ -391,8 +419,9 @@ def _add_square_rows(model: _Model, cover: np.ndarray) -> None:
     model.add_rows(s, cover[k, shared[s]], np.ones(len(s)), np.full(len(shared), -np.inf), 1.0)
 
 
-def _solve(model: Relaxation, time_limit: float | None) -> float | None:
-    """Maximise with GLOP; the bound recomputed from its dual values, or None."""
+def _solve(model: Relaxation, time_limit: float | None) -> np.ndarray | None:
+    """Maximise with GLOP; its dual values, signed as :func:`_dual_bound` takes them (the
+    sign that gives the lower bound), or None when it stopped before the optimum."""
     from ortools.linear_solver import pywraplp
 
     objective, row, col, val = model.objective, model.row, model.col, model.val
@@ -415,9 +444,8 @@ def _solve(model: Relaxation, time_limit: float | None) -> float | None:
     if solver.Solve() != pywraplp.Solver.OPTIMAL:
         return None
     duals = np.array([ct.dual_value() for ct in cts])
-    return min(
-        _dual_bound(sign * duals, objective, row, col, val, lower, upper) for sign in (1, -1)
-    )
+    # GLOP's sign convention for a maximisation is not ours: both signs give valid bounds
+    return min((sign * duals for sign in (1.0, -1.0)), key=model.bound)
 
 
 def _dual_bound(

@@ -321,3 +321,25 @@ def test_the_lp_bound_on_one_colour_rectangles(rows, cols, proves_no):
     assert bound is not None and bound.need == 89
     assert bound.proves_no == proves_no
     assert bound.most <= 89 + 1e-6
+
+
+def test_shipped_lp_certificates_recheck_without_a_solver():
+    """Each certificate in results/records/lp-certificates (the dual vector of an LP proof)
+    re-proves its board with NumPy alone; a certificate for another board is refused, and
+    a spoiled one proves nothing."""
+    import numpy as np
+    from conftest import ROOT
+
+    from solver.relaxation import MARGIN, check_certificate
+
+    files = sorted((ROOT / "results" / "records" / "lp-certificates").glob("one-*.npz"))
+    assert {f.stem for f in files} >= {"one-3x47", "one-4x36", "one-6x24", "one-12x12"}
+    for path in files:
+        rows, cols = (int(n) for n in path.stem.removeprefix("one-").split("x"))
+        problem = corner_problem(rows, cols)
+        duals = np.load(path)["duals"]
+        assert check_certificate(problem.position, problem.colours, duals) < 89 - MARGIN
+        assert check_certificate(problem.position, problem.colours, 0 * duals) >= 89
+    problem = corner_problem(3, 48)
+    with pytest.raises(ValueError, match="dual values for a model of"):
+        check_certificate(problem.position, problem.colours, np.load(files[0])["duals"])
