@@ -325,12 +325,12 @@ def test_the_lp_bound_on_one_colour_rectangles(rows, cols, proves_no):
 
 def test_shipped_lp_certificates_recheck_without_a_solver():
     """Each certificate in results/records/lp-certificates (the dual vector of an LP proof)
-    re-proves its board with NumPy alone; a certificate for another board is refused, and
-    a spoiled one proves nothing."""
+    re-proves its board in exact rational arithmetic, no LP solver; a certificate for
+    another board is refused, and a spoiled one proves nothing."""
     import numpy as np
     from conftest import ROOT
 
-    from solver.relaxation import MARGIN, check_certificate
+    from solver.relaxation import MARGIN, check_certificate, relaxation
 
     files = sorted((ROOT / "results" / "records" / "lp-certificates").glob("one-*.npz"))
     assert {f.stem for f in files} >= {"one-3x47", "one-4x36", "one-6x24", "one-12x12"}
@@ -338,7 +338,10 @@ def test_shipped_lp_certificates_recheck_without_a_solver():
         rows, cols = (int(n) for n in path.stem.removeprefix("one-").split("x"))
         problem = corner_problem(rows, cols)
         duals = np.load(path)["duals"]
-        assert check_certificate(problem.position, problem.colours, duals) < 89 - MARGIN
+        exact = check_certificate(problem.position, problem.colours, duals)
+        assert exact < 89 - MARGIN  # exact rational arithmetic: no rounding to allow for
+        model = relaxation(problem.position, problem.colours)
+        assert abs(float(exact) - model.bound(duals)) < 1e-9  # the float bound agrees
         assert check_certificate(problem.position, problem.colours, 0 * duals) >= 89
     problem = corner_problem(3, 48)
     with pytest.raises(ValueError, match="dual values for a model of"):
