@@ -236,6 +236,9 @@ def relaxation(
         colours: the colours that must place everything.
         max_variables: build nothing (return None) when the colours have more placements
             than this in all; None for no cap.
+
+    Returns:
+        The model, or None when it is over the cap.
     """
     tables = tuple(_placements(position, c) for c in colours)
     if max_variables is not None and sum(len(t) for t in tables) > max_variables:

@@ -11,9 +11,10 @@ decisive answer stops the others (:class:`solver.backends.race.Race`). For "max-
 best layout and the lowest proven bound of all of them are combined, and the answer is
 optimal once they meet.
 
-Place-all with several colours and many pieces (a solo game in mid-game) first asks the LP
-bound (:mod:`solver.relaxation`, usually under a second): where it proves "no", the answer
-is "lp". Which backend answered is named in :attr:`BackendResult.answered_by`.
+The LP bound (:mod:`solver.relaxation`, "lp") can only prove "no": it joins the search with
+the others on place-all, and on place-all with several colours and many pieces (a solo game
+in mid-game), where it is usually the only thing that can prove "no", it runs first. Which
+backend answered is named in :attr:`BackendResult.answered_by`.
 """
 
 from __future__ import annotations
@@ -117,6 +118,8 @@ def solve(
     later: list[Backend] = []  # run once the others have given up, if time is left
     if not answered and (left is None or left > 0.05) and not race.stop.is_set():
         joining = list(portfolio(problem, ready))
+        if many:
+            joining.remove(registry.LP)  # it ran first (_lp_proof)
         # the LP bound takes one core for a few seconds at most: it does not share the workers
         sharing = max(1, len(joining) - (registry.LP in joining))
         if not ready:
@@ -124,8 +127,6 @@ def solve(
         elif many:
             stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
             joining.remove(registry.CPSAT)
-            if registry.LP in joining:
-                joining.remove(registry.LP)  # it ran first (_lp_proof)
             symmetric = {registry.SYMMETRIC, registry.TIGHT_RESTARTS}.intersection(joining)
             if symmetric and registry.REPAIR in joining:
                 # with one core, or for two colours (the square-first restarts, which the

@@ -109,8 +109,8 @@ def solver_options(
         "tight": "tight: square-first exact search for tight packings (place-all), raced "
         "against its symmetric reduction where one applies (empty boards)",
         "auto": "auto: for place-all a few greedy plays first (under 0.05 s), then the "
-        "search alone for 2 s, then the search and CP-SAT (and a symmetric reduction, "
-        "where one applies) side by side; the first proven answer wins; with several "
+        "search alone for 2 s, then the search, CP-SAT and the LP bound (and a symmetric "
+        "reduction, where one applies) side by side; the first proven answer wins; with several "
         "colours and over 30 pieces, the LP bound first, then the repair search",
     }
     options = [
