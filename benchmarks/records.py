@@ -20,6 +20,10 @@ rule checker and is written as verified JSON to results/records/):
   whether it proves "no", and what the counting bounds say; ``--certificates DIR`` writes
   each proof's dual vector to DIR/one-RxC.npz (:func:`solver.relaxation.check_certificate`
   re-checks it without an LP solver).
+* ``cpsat [--min-area A] [--max-area B] [--time-limit S] [BOARD ...]``: the second engine
+  on the same rectangles (default area 89..140): the CP-SAT backend, 1 worker, with
+  :data:`solver.backends.cpsat.PROOF_PARAMS` (its full linear relaxation, which holds the
+  2x2-block rows); one line each: status, what the counting bounds say, seconds.
 * ``cubes ROWSxCOLS --depth D [--backend search] [--time-limit S] [--jobs N] [--sample K]
   [--dir DIR]``: one colour from the top-left corner, cube-and-conquer (``blokus-solo
   cubes``): split, the batch runner on the cubes (``--sample K``: K cubes drawn at random,
@@ -32,6 +36,7 @@ Usage: python benchmarks/records.py bounds
        python benchmarks/records.py record puzzles/duo-both.toml --seeds 0 1 2 --time-limit 60
        python benchmarks/records.py cubes 12x13 --depth 1 --time-limit 5 --jobs 2
        python benchmarks/records.py lp --max-area 169
+       python benchmarks/records.py cpsat 3x47 4x36 6x24 12x12
 """
 
 from __future__ import annotations
@@ -165,9 +170,9 @@ def cubes(args) -> int:
     return 0
 
 
-def lp(args) -> int:
-    from solver.relaxation import lp_bound
-
+def _boards(args) -> list[tuple[int, int]]:
+    """The boards named, or every rectangle of area ``min_area..max_area`` with both sides
+    at least 3 and one at least 5 (the I5), smallest area first."""
     if args.boards:
         boards = [tuple(int(n) for n in b.split("x")) for b in args.boards]
     else:
@@ -177,8 +182,14 @@ def lp(args) -> int:
             for cols in range(max(rows, 5), args.max_area // rows + 1)
             if args.min_area <= rows * cols
         ]
+    return sorted(boards, key=lambda b: (b[0] * b[1], b))  # type: ignore[arg-type]
+
+
+def lp(args) -> int:
+    from solver.relaxation import lp_bound
+
     print("board    area  LP bound / need  LP       counting bounds  seconds")
-    for rows, cols in sorted(boards, key=lambda b: (b[0] * b[1], b)):
+    for rows, cols in _boards(args):
         problem = corner_problem(rows, cols)
         started = time.perf_counter()
         bound = lp_bound(problem.position, problem.colours, max_variables=None)
@@ -192,6 +203,26 @@ def lp(args) -> int:
         print(
             f"{rows:2d}x{cols:<4d} {rows * cols:5d}  {bound.most:7.3f} / {bound.need}  "
             f"{verdict:8s} {counting:16s} {time.perf_counter() - started:6.1f}  load {_load()}",
+            flush=True,
+        )
+    return 0
+
+
+def cpsat(args) -> int:
+    from solver.backends.cpsat import PROOF_PARAMS
+
+    print(f"board    area  CP-SAT ({PROOF_PARAMS}, 1 worker)  counting bounds  seconds")
+    for rows, cols in _boards(args):
+        problem = corner_problem(rows, cols)
+        options = SolveOptions(
+            backend="cpsat", time_limit=args.time_limit, workers=1, params=PROOF_PARAMS
+        )
+        started = time.perf_counter()
+        result = solve(problem, options)
+        counting = "candidate" if one_colour_bounds(rows, cols).possible else "excluded"
+        print(
+            f"{rows:2d}x{cols:<4d} {rows * cols:5d}  {result.status:10s}  {counting:16s} "
+            f"{time.perf_counter() - started:6.1f}  load {_load()}",
             flush=True,
         )
     return 0
@@ -229,6 +260,11 @@ def main(argv=None) -> int:
     p.add_argument("--min-area", type=int, default=89)
     p.add_argument("--max-area", type=int, default=169)
     p.add_argument("--certificates", type=Path, help="write each proof's duals here (.npz)")
+    p = sub.add_parser("cpsat")
+    p.add_argument("boards", nargs="*", help="ROWSxCOLS (default: every rectangle of the areas)")
+    p.add_argument("--min-area", type=int, default=89)
+    p.add_argument("--max-area", type=int, default=140)
+    p.add_argument("--time-limit", type=float, default=120.0)
     args = parser.parse_args(argv)
     commands = {
         "bounds": bounds,
@@ -236,6 +272,7 @@ def main(argv=None) -> int:
         "record": record,
         "cubes": cubes,
         "lp": lp,
+        "cpsat": cpsat,
     }
     return commands[args.command](args)
 

@@ -361,6 +361,9 @@ class Record:
 
 
 _FOUR = CORNER_COLOURS
+#: the CP-SAT parameters of the record proofs (solver.backends.cpsat.PROOF_PARAMS; not
+#: imported: this module needs no OR-tools)
+_PROOF = "linearization_level:2 root_lp_iterations:200000"
 _THREE = ("blue", "yellow", "red")  # three corners: top-left, top-right, bottom-right
 _TWO = ("blue", "red")  # opposite corners
 #: The record questions shipped as puzzles (``puzzles/records/``).
@@ -396,8 +399,8 @@ RECORDS: tuple[Record, ...] = (
         12,
         12,
         ("blue",),
-        known="infeasible (the 2x2-window count and, independently, the LP bound: at most "
-        "87.4 of 89 squares); not re-proved by the complete search",
+        known="infeasible (the 2x2-window count; the LP bound: at most 87.4 of 89 squares; "
+        f"CP-SAT with --params '{_PROOF}'); not re-proved by our exact search",
     ),
     Record(
         "one-11x12",
@@ -405,13 +408,26 @@ RECORDS: tuple[Record, ...] = (
         12,
         ("blue",),
         known="infeasible (corner-window bound; the complete search, cube by cube: "
-        "results/records/one-11x12-cubes; the LP bound: at most 81.1 of 89 squares)",
+        "results/records/one-11x12-cubes; the LP bound: at most 81.1 of 89 squares; CP-SAT "
+        f"with --params '{_PROOF}')",
     ),
     Record(
         "one-7x18",
         7,
         18,
         ("blue",),
-        known="infeasible (the exact search; the LP bound: at most 78.4 of 89 squares)",
+        known="infeasible (the exact search; the LP bound: at most 78.4 of 89 squares; CP-SAT "
+        f"with --params '{_PROOF}')",
+    ),
+    *(
+        Record(
+            f"one-{rows}x{cols}",
+            rows,
+            cols,
+            ("blue",),
+            known=f"infeasible (the LP bound: at most {most} of 89 squares; CP-SAT with "
+            f"--params '{_PROOF}'); not excluded by the counting bounds",
+        )
+        for rows, cols, most in ((3, 47, "88.6"), (4, 36, "87.8"), (6, 24, "88.0"))
     ),
 )

@@ -315,11 +315,21 @@ class BuiltModel:
         return min(found, self.best_possible)
 
 
+#: CP-SAT parameters for proving "no" (``--params``): the full linear relaxation
+#: (``linearization_level:2``: at-most-ones and clauses too), solved at the root for up to
+#: 200,000 simplex iterations. With the 2x2-block rows (:func:`_add_block_constraints`) this
+#: proves the one-colour rectangles 3x47, 4x36, 6x24 and 12x12 impossible in 10-40 s, one
+#: worker; with CP-SAT's defaults they stay unknown after 60 s (`results/records/attempts.md`)
+PROOF_PARAMS = "linearization_level:2 root_lp_iterations:200000"
+
+
 class _Infeasible(Exception):
     """Raised while building: the problem has trivially no layout."""
 
 
-def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> ColourModel:
+def _build_colour(
+    model: cp_model.CpModel, problem: Problem, colour: str, blocks: bool = False
+) -> ColourModel:
     position = problem.position
     state = position.colour(colour)
     wanted = Counter(state.remaining)
@@ -369,6 +379,8 @@ def _build_colour(model: cp_model.CpModel, problem: Problem, colour: str) -> Col
     _add_piece_counts(model, problem, cm, counts)
     _add_cover_literals(model, position, cm, claim is not None)
     _add_edge_constraints(model, position, cm)
+    if blocks:
+        _add_block_constraints(model, position, cm)
 
     if not state.squares and wanted:
         start = None if state.start is None else cm.cover.get(state.start)
@@ -457,6 +469,37 @@ def _add_edge_constraints(model: cp_model.CpModel, position: Position, cm: Colou
                     model.add_at_most_one([cm.x[i] for i in rows])
 
 
+def _add_block_constraints(model: cp_model.CpModel, position: Position, cm: ColourModel) -> None:
+    """Per 2x2 block of the board: the squares of the block the colour's new pieces cover
+    sum to at most 2, plus (k - 2) for a placement covering k = 3 or 4 of them.
+
+    Valid for every legal layout: squares of one colour sharing an edge belong to one
+    piece, and any 3 or 4 squares of a 2x2 block are linked by shared edges, so a colour
+    covers at most 2 squares of a block unless a single piece covers 3 or 4 (then exactly
+    those). Redundant for the answer, but CP-SAT's full linear relaxation
+    (:data:`PROOF_PARAMS`) is much stronger with them: it proves the one-colour rectangles
+    3x47, 4x36, 6x24 and 12x12 impossible. At CP-SAT's default linearization they only slow
+    the search (1.39x CPU time on puzzles/classic-solo-blue.toml), so they are added only
+    with ``linearization_level`` 2 or more (:func:`full_relaxation`).
+    """
+    board = position.board
+    for top in range(board.size):
+        r, c = divmod(top, board.cols)
+        if r + 1 >= board.rows or c + 1 >= board.cols:
+            continue
+        block = (top, top + 1, top + board.cols, top + board.cols + 1)
+        covered = [cm.cover[s] for s in block if s in cm.cover]
+        if len(covered) < 3:
+            continue
+        inside = np.concatenate([cm.covering(s) for s in block])
+        rows, count = np.unique(inside, return_counts=True)
+        extra = [(cm.x[int(i)], int(k) - 2) for i, k in zip(rows, count) if k >= 3]
+        model.add(
+            cp_model.LinearExpr.sum(covered)
+            <= 2 + cp_model.LinearExpr.weighted_sum([v for v, _ in extra], [k for _, k in extra])
+        )
+
+
 def add_guide_penalties(
     model: cp_model.CpModel, problem: Problem, colours: list[ColourModel]
 ) -> list:
@@ -495,19 +538,20 @@ def add_guide_penalties(
     return penalties
 
 
-def build_model(problem: Problem, guide: bool = True) -> BuiltModel:
+def build_model(problem: Problem, guide: bool = True, blocks: bool = False) -> BuiltModel:
     """The CP-SAT model of a problem, without connectivity cuts.
 
     Args:
         problem: the problem.
         guide: add :func:`add_guide_penalties` to the objective.
+        blocks: add the 2x2-block rows (:func:`_add_block_constraints`).
 
     Raises:
         _Infeasible: a requirement can trivially not be met (a piece fits nowhere...).
     """
     position = problem.position
     model = cp_model.CpModel()
-    colours = [_build_colour(model, problem, c) for c in problem.colours]
+    colours = [_build_colour(model, problem, c, blocks) for c in problem.colours]
     for cm in colours:
         if cm.name in problem.connect:
             cm.groups = connect_groups(position, cm.name)
@@ -792,6 +836,15 @@ def parse_params(text: str) -> str:
     return text_format.MessageToString(message, as_one_line=True)
 
 
+def full_relaxation(params: str) -> bool:
+    """True when CP-SAT parameters (normalised text, see :func:`parse_params`) ask for the
+    full linear relaxation (``linearization_level`` 2 or more), the one that uses the
+    2x2-block rows."""
+    message = sat_parameters_pb2.SatParameters()
+    text_format.Parse(params, message)
+    return message.linearization_level >= 2
+
+
 def _configure(
     solver: cp_model.CpSolver, options: SolveOptions, extra: str, time_left: float | None
 ) -> None:
@@ -953,7 +1006,9 @@ def solve(
     Args:
         problem: position, played colours, goal, ``monomino_last``.
         options: ``time_limit`` (total wall seconds over all solves, None = none),
-            ``workers``, ``seed`` and ``params`` (CP-SAT parameters, protobuf text format).
+            ``workers``, ``seed`` and ``params`` (CP-SAT parameters, protobuf text format;
+            with ``linearization_level`` 2 or more the model also gets the 2x2-block rows,
+            see :data:`PROOF_PARAMS`).
         cancel: set from another thread to stop early, as the time limit does.
         guide: steer with :func:`add_guide_penalties` (no effect on the answer).
         cut_kind: "both" (default), "placement" (:func:`add_cuts` only) or "separator"
@@ -986,7 +1041,7 @@ def solve(
         "cpsat_wall": 0.0,
     }
     try:
-        built = build_model(problem, guide)
+        built = build_model(problem, guide, blocks=full_relaxation(extra))
     except _Infeasible as e:
         stats["reason"] = str(e)
         return BackendResult("infeasible", None, None, stats)

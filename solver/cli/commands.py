@@ -148,7 +148,9 @@ def solver_options(
             "--params",
             default="",
             metavar="TEXT",
-            help='Extra CP-SAT parameters, protobuf text format, e.g. "log_search_progress: true".',
+            help='Extra CP-SAT parameters, protobuf text format, e.g. "log_search_progress: '
+            'true". With "linearization_level:2" the model also gets the 2x2-block rows '
+            "(strong for proofs of no; slower otherwise).",
         ),
     ]
 
