@@ -23,7 +23,8 @@ rule checker and is written as verified JSON to results/records/):
 * ``cpsat [--min-area A] [--max-area B] [--time-limit S] [BOARD ...]``: the second engine
   on the same rectangles (default area 89..140): the CP-SAT backend, 1 worker, with
   :data:`solver.backends.cpsat.PROOF_PARAMS` (its full linear relaxation, which holds the
-  2x2-block rows); one line each: status, what the counting bounds say, seconds.
+  2x2-block rows); one line each: status, what the counting bounds say, seconds; a
+  layout found is written to results/records/one-RxC.json.
 * ``cubes ROWSxCOLS --depth D [--backend search] [--time-limit S] [--jobs N] [--sample K]
   [--dir DIR]``: one colour from the top-left corner, cube-and-conquer (``blokus-solo
   cubes``): split, the batch runner on the cubes (``--sample K``: K cubes drawn at random,
@@ -220,6 +221,9 @@ def cpsat(args) -> int:
         started = time.perf_counter()
         result = solve(problem, options)
         counting = "candidate" if one_colour_bounds(rows, cols).possible else "excluded"
+        if result.layout is not None:  # checked by solve(); kept as verified JSON
+            RESULTS.mkdir(parents=True, exist_ok=True)
+            write_json(result, RESULTS / f"one-{rows}x{cols}.json")
         print(
             f"{rows:2d}x{cols:<4d} {rows * cols:5d}  {result.status:10s}  {counting:16s} "
             f"{time.perf_counter() - started:6.1f}  load {_load()}",

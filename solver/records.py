@@ -393,6 +393,15 @@ RECORDS: tuple[Record, ...] = (
         "3 x 89 squares",
     ),
     Record("one-13x13", 13, 13, ("blue",), known="feasible (found by the exact search)"),
+    Record(
+        "one-3x48",
+        3,
+        48,
+        ("blue",),
+        known="feasible (found by CP-SAT with --params "
+        f"'{_PROOF}': results/records/one-3x48.json): the smallest rectangle for one colour, "
+        "every rectangle of fewer squares being infeasible",
+    ),
     Record("one-12x13", 12, 13, ("blue",), known="open"),
     Record(
         "one-12x12",
