@@ -531,16 +531,19 @@ def test_monomino_last_when_the_monomino_is_not_left(placed, remaining, status):
     assert solve(problem, CPSAT).status == status
 
 
+@pytest.mark.parametrize("goal", ["place-all", "max-score"])
 @pytest.mark.parametrize(
     "name",
     [
         "classic-solo-84.json",
+        "duo-both.json",
         "records/one-13x13.json",
+        "records/one-3x48.json",
         "records/two-14x14.json",
         "records/three-19x15.json",
     ],
 )
-def test_every_row_of_the_model_holds_for_a_verified_layout(name):
+def test_every_row_of_the_model_holds_for_a_verified_layout(name, goal):
     # the shipped layouts (verified by the rule checker) fixed in the model, guide off: a
     # row that cuts off a legal layout (the 2x2-block rows, say) makes the model infeasible
     from conftest import ROOT
@@ -548,13 +551,13 @@ def test_every_row_of_the_model_holds_for_a_verified_layout(name):
     from solver.formats.solution import read_solution
 
     solution = read_solution(ROOT / "results" / name)
-    problem = Problem(solution.position, tuple(solution.layout))
+    problem = Problem(solution.position, tuple(solution.layout), goal)
     built = cpsat.build_model(problem, guide=False, blocks=True)
     for cm in built.colours:
-        row = {cm.table.placement(i): i for i in range(len(cm.table))}
-        chosen = {row[p] for p in solution.layout[cm.name]}
+        chosen = set(solution.layout[cm.name])
+        assert len(chosen) == len(solution.layout[cm.name]) == 21
         for i, x in enumerate(cm.x):
-            built.model.add(x == (i in chosen))
+            built.model.add(x == (cm.table.placement(i) in chosen))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     assert solver.solve(built.model) == cp_model.OPTIMAL

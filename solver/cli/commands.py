@@ -149,8 +149,8 @@ def solver_options(
             default="",
             metavar="TEXT",
             help='Extra CP-SAT parameters, protobuf text format, e.g. "log_search_progress: '
-            'true". With "linearization_level:2" the model also gets the 2x2-block rows '
-            "(strong for proofs of no; slower otherwise).",
+            'true". With "linearization_level:2" (or more) the model also gets the 2x2-block '
+            "rows (strong for proofs of no; slower otherwise).",
         ),
     ]
 
