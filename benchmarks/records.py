@@ -237,38 +237,54 @@ def _kw(options: SolveOptions) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("bounds")
-    p.add_argument("--max-area", type=int, default=169)
-    p = sub.add_parser("one-colour")
-    p.add_argument("--max-area", type=int, default=140)
-    p.add_argument("--time-limit", type=float, default=60.0)
-    p.add_argument("--backend", default="search")
-    p = sub.add_parser("record")
-    p.add_argument("name")
-    p.add_argument("--time-limit", type=float, default=600.0)
-    p.add_argument("--seed", type=int, default=0)
+
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name, help=text, description=text, formatter_class=parser.formatter_class
+        )
+
+    area = "rectangles up to this many squares"
+    limit = "seconds per solve"
+    p = command("bounds", "the counting bounds of every rectangle the simple bounds leave")
+    p.add_argument("--max-area", type=int, default=169, help=area)
+    p = command("one-colour", "a backend on each candidate the counting bounds leave")
+    p.add_argument("--max-area", type=int, default=140, help=area)
+    p.add_argument("--time-limit", type=float, default=60.0, help=limit)
+    p.add_argument("--backend", default="search", help="a blokus-solo backend")
+    p = command("record", "a record puzzle (puzzles/records/NAME.toml) or any PUZZLE.toml")
+    p.add_argument("name", help="a record's name (e.g. four-18x20) or a .toml path")
+    p.add_argument("--time-limit", type=float, default=600.0, help=limit)
+    p.add_argument("--seed", type=int, default=0, help="random seed")
     p.add_argument("--seeds", type=int, nargs="*", help="run each of these seeds in turn")
-    p.add_argument("--engine", default="tight-symmetric")
-    p = sub.add_parser("cubes")
+    p.add_argument(
+        "--engine",
+        default="tight-symmetric",
+        help="tight-symmetric[-scan|-attach], tight-complete, or a blokus-solo backend",
+    )
+    p = command("cubes", "cube-and-conquer of one colour on one rectangle")
     p.add_argument("board", help="ROWSxCOLS, one colour from the top-left corner")
-    p.add_argument("--depth", type=int, default=1)
-    p.add_argument("--backend", default="search")
-    p.add_argument("--time-limit", type=float, default=5.0)
-    p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--sample", type=int, default=0)
-    p.add_argument("--dir", default=None)
-    p = sub.add_parser("lp")
-    p.add_argument("boards", nargs="*", help="ROWSxCOLS (default: every rectangle of the areas)")
-    p.add_argument("--min-area", type=int, default=89)
-    p.add_argument("--max-area", type=int, default=169)
+    p.add_argument("--depth", type=int, default=1, help="placements fixed per cube")
+    p.add_argument("--backend", default="search", help="the backend that conquers the cubes")
+    p.add_argument("--time-limit", type=float, default=5.0, help="seconds per cube")
+    p.add_argument("--jobs", type=int, default=2, help="worker processes")
+    p.add_argument("--sample", type=int, default=0, help="run only K cubes drawn at random")
+    p.add_argument("--dir", default=None, help="folder for the cubes (default: a new temp one)")
+    boards = "ROWSxCOLS (default: every rectangle of the areas)"
+    p = command("lp", "the LP bound on one-colour rectangles")
+    p.add_argument("boards", nargs="*", help=boards)
+    p.add_argument("--min-area", type=int, default=89, help="smallest area")
+    p.add_argument("--max-area", type=int, default=169, help="largest area")
     p.add_argument("--certificates", type=Path, help="write each proof's duals here (.npz)")
-    p = sub.add_parser("cpsat")
-    p.add_argument("boards", nargs="*", help="ROWSxCOLS (default: every rectangle of the areas)")
-    p.add_argument("--min-area", type=int, default=89)
-    p.add_argument("--max-area", type=int, default=140)
-    p.add_argument("--time-limit", type=float, default=120.0)
+    p = command("cpsat", "CP-SAT with the block rows (PROOF_PARAMS) on one-colour rectangles")
+    p.add_argument("boards", nargs="*", help=boards)
+    p.add_argument("--min-area", type=int, default=89, help="smallest area")
+    p.add_argument("--max-area", type=int, default=140, help="largest area")
+    p.add_argument("--time-limit", type=float, default=120.0, help=limit)
     args = parser.parse_args(argv)
     commands = {
         "bounds": bounds,

@@ -334,10 +334,10 @@ class Record:
     @property
     def title(self) -> str:
         pieces = "21 pieces" if not self.without else f"pieces without {', '.join(self.without)}"
-        return (
-            f"{len(self.colours)} colour{'s' if len(self.colours) > 1 else ''} on "
-            f"{self.rows}x{self.cols}, {pieces} each from its corner, {self.empty} empty"
-        )
+        board, empty = f"{self.rows}x{self.cols}", f"{self.empty} empty"
+        if len(self.colours) == 1:
+            return f"1 colour on {board}, {pieces} from its corner, {empty}"
+        return f"{len(self.colours)} colours on {board}, {pieces} each from its corner, {empty}"
 
     def toml(self) -> str:
         """The record as a puzzle file (:mod:`solver.formats.puzzle`)."""

@@ -266,3 +266,36 @@ def test_repair_with_nothing_placeable_answers_unknown():
     problem = Problem(position, ("blue", "yellow"), "place-all", False)
     result = repair.solve(problem, SolveOptions(backend="repair", time_limit=1, workers=1))
     assert result.status == "unknown"
+
+
+def test_the_background_compile_caches_this_copy_of_the_package(monkeypatch, tmp_path):
+    """The background compile imports the same ``solver`` as the command that starts it,
+    even when the user's current folder holds another copy (a clone beside an install)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import solver
+
+    started = []
+    popen = subprocess.Popen
+    monkeypatch.setattr(warmup, "_index_path", lambda: tmp_path / "index.nbi")
+    monkeypatch.setattr(subprocess, "Popen", lambda args, **kw: started.append((args, kw)))
+    monkeypatch.setattr(warmup, "_started", False)
+    decoy = tmp_path / "clone"
+    (decoy / "solver").mkdir(parents=True)
+    (decoy / "solver" / "__init__.py").write_text("")
+    monkeypatch.chdir(decoy)
+    assert warmup.compile_in_background()
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    (args, kw) = started[0]
+    assert args[1:] == ["-m", "solver.backends.warmup"]
+    # python -m puts its current folder first on the path: that folder's solver is imported
+    found = subprocess.run(
+        [sys.executable, "-c", "import solver; print(solver.__file__)"],
+        cwd=kw.get("cwd"),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert Path(found).resolve() == Path(solver.__file__).resolve()

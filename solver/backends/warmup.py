@@ -24,6 +24,10 @@ from pathlib import Path
 
 #: a compile started less than this many seconds ago is taken to be still running
 LOCK_AGE = 180.0
+#: the folder holding this copy of the ``solver`` package: the background compile starts
+#: there, so that ``python -m`` imports (and caches) this copy, not a ``solver`` folder in
+#: the user's current directory (a clone of the project beside an installed copy)
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 _started = False
 _told = False  # on_background_compile has been called in this process
 
@@ -88,6 +92,7 @@ def compile_in_background() -> bool:
         lock.write_text(str(os.getpid()), encoding="utf-8")
         subprocess.Popen(
             [sys.executable, "-m", "solver.backends.warmup"],
+            cwd=PACKAGE_ROOT,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
