@@ -171,11 +171,19 @@ def cubes(args) -> int:
     return 0
 
 
+def _board(text: str) -> tuple[int, int]:
+    """ROWSxCOLS as (rows, cols); a bad one is argparse's one-line error (exit status 2)."""
+    rows, _, cols = text.partition("x")
+    if not (rows.isdigit() and cols.isdigit() and int(rows) > 0 and int(cols) > 0):
+        raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 3x47, got {text!r}")
+    return int(rows), int(cols)
+
+
 def _boards(args) -> list[tuple[int, int]]:
     """The boards named, or every rectangle of area ``min_area..max_area`` with both sides
     at least 3 and one at least 5 (the I5), smallest area first."""
     if args.boards:
-        boards = [tuple(int(n) for n in b.split("x")) for b in args.boards]
+        boards = list(args.boards)
     else:
         boards = [
             (rows, cols)
@@ -183,7 +191,7 @@ def _boards(args) -> list[tuple[int, int]]:
             for cols in range(max(rows, 5), args.max_area // rows + 1)
             if args.min_area <= rows * cols
         ]
-    return sorted(boards, key=lambda b: (b[0] * b[1], b))  # type: ignore[arg-type]
+    return sorted(boards, key=lambda b: (b[0] * b[1], b))
 
 
 def lp(args) -> int:
@@ -276,12 +284,12 @@ def main(argv=None) -> int:
     p.add_argument("--dir", default=None, help="folder for the cubes (default: a new temp one)")
     boards = "ROWSxCOLS (default: every rectangle of the areas)"
     p = command("lp", "the LP bound on one-colour rectangles")
-    p.add_argument("boards", nargs="*", help=boards)
+    p.add_argument("boards", nargs="*", type=_board, help=boards)
     p.add_argument("--min-area", type=int, default=89, help="smallest area")
     p.add_argument("--max-area", type=int, default=169, help="largest area")
     p.add_argument("--certificates", type=Path, help="write each proof's duals here (.npz)")
     p = command("cpsat", "CP-SAT with the block rows (PROOF_PARAMS) on one-colour rectangles")
-    p.add_argument("boards", nargs="*", help=boards)
+    p.add_argument("boards", nargs="*", type=_board, help=boards)
     p.add_argument("--min-area", type=int, default=89, help="smallest area")
     p.add_argument("--max-area", type=int, default=140, help="largest area")
     p.add_argument("--time-limit", type=float, default=120.0, help=limit)

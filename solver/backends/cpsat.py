@@ -480,7 +480,10 @@ def _add_block_constraints(model: cp_model.CpModel, position: Position, cm: Colo
     (:data:`PROOF_PARAMS`) is much stronger with them: it proves the one-colour rectangles
     3x47, 4x36, 6x24 and 12x12 impossible. At CP-SAT's default linearization they only slow
     the search (1.39x CPU time on puzzles/classic-solo-blue.toml), so they are added only
-    with ``linearization_level`` 2 or more (:func:`full_relaxation`).
+    with ``linearization_level`` 2 or more (:func:`full_relaxation`). Written here again
+    on purpose, from the model's own cover literals rather than from
+    :func:`solver.relaxation._add_block_rows`, so that CP-SAT re-proves the LP bound's "no"s
+    with code of its own.
     """
     board = position.board
     for top in range(board.size):
