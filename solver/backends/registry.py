@@ -48,6 +48,12 @@ def _symmetric() -> BackendSolve:
     return solve
 
 
+def _domain() -> BackendSolve:
+    from solver.backends.domain import solve
+
+    return solve
+
+
 def _lp() -> BackendSolve:
     from solver.backends.lp import solve
 
@@ -77,6 +83,13 @@ REPAIR = Backend(
     summary="greedy play, then repairs re-placed exactly (layouts only)",
 )
 
+DOMAIN = Backend(
+    "domain",
+    _domain,
+    layouts_only=True,
+    summary="Gottfried's quadrant method: a symmetric scan-order tiling (layouts only)",
+)
+
 TIGHT = Backend(
     "tight",
     _tight,
@@ -97,7 +110,9 @@ TIGHT_RESTARTS = Backend(
 LP = Backend("lp", _lp, summary="the LP bound (proves 'no' only)")
 
 #: every backend by name, "auto" (the default) first
-BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, REPAIR, SEARCH, SYMMETRIC, TIGHT)}
+BACKENDS: dict[str, Backend] = {
+    b.name: b for b in (AUTO, CPSAT, DOMAIN, REPAIR, SEARCH, SYMMETRIC, TIGHT)
+}
 
 #: the backends only ``auto`` runs
 AUTO_ONLY: tuple[Backend, ...] = (TIGHT_RESTARTS, LP)

@@ -41,7 +41,7 @@ from solver.variants import colour_name
 
 #: the backends of ``check`` and ``review``: their solves include max-score after a "no",
 #: which the symmetric reduction and the square-first search do not answer
-ENDGAME_BACKENDS = tuple(b for b in BACKENDS if b not in ("symmetric", "tight"))
+ENDGAME_BACKENDS = tuple(b for b in BACKENDS if b not in ("domain", "symmetric", "tight"))
 
 
 class BadInput(click.ClickException):
@@ -106,6 +106,9 @@ def solver_options(
         "with the colours permuted (finds layouts only)",
         "repair": "repair: greedy play, then repairs re-placed exactly by the search "
         "(finds layouts only)",
+        "domain": "domain: Gottfried's quadrant method, one fundamental domain of a board "
+        "symmetry tiled in scan order with colour labels, with restarts (place-all on an "
+        "empty board; finds layouts only)",
         "tight": "tight: square-first exact search for tight packings (place-all), raced "
         "against its symmetric reduction where one applies (empty boards)",
         "auto": "auto: for place-all a few greedy plays first (under 0.05 s), then the "

@@ -1,0 +1,492 @@
+"""The fundamental-domain search: Gottfried's quadrant method as a fast scan-order tiling.
+
+With a group G of board symmetries that permutes the colours freely
+(:func:`solver.backends.symmetric.colour_symmetries`), a symmetric layout is fixed by one
+*fundamental domain*: one square of each orbit. With both mirrors of an 18x20 board the
+domain is a 9x10 quadrant holding one piece of each of the 21 shapes, each labelled with
+the colour it copies (a mirror never cuts a piece: it would overlap its own image); with
+the quarter turn of 19x19 it is a 90-square pinwheel arm (the centre stays empty); with the
+half turn of a two-colour board, half the board. Tile and label are chosen together, in
+scan order, by the compiled kernel :mod:`solver.backends.domain_kernel` (its docstring
+gives the rules it keeps). Every colour's copy of the domain follows from the labels, so
+one contact graph per colour orbit decides the connectivity of all its colours.
+
+Why our own kernel: the tiling and its Blokus labels are the core of this project, and a
+scan-order bitboard search runs about a thousand times more nodes per second than the
+counter-based exact cover of :mod:`solver.backends.tight` (which branches better but pays
+~30k counter updates per node on these boards; results/records/attempts.md).
+
+The search is randomised (option and label order per seed) and restarted with Luby's
+sequence of node budgets, because its dead ends are heavy-tailed. It answers "solved" or
+"unknown": a tree exhausted shows only that no layout with this symmetry exists.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solver.backends import domain_kernel as core
+from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
+from solver.backends.race import first_proven
+from solver.backends.symmetric import ColourSymmetry, colour_symmetries
+from solver.backends.tight import luby
+from solver.board import Board
+from solver.errors import InputError
+from solver.pieces import PIECE_NAMES, PIECES
+from solver.placements import empty_board_placements
+from solver.position import Placement
+from solver.problem import Problem
+
+NPIECES = len(PIECE_NAMES)
+_SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
+#: nodes of the first run of :func:`solve`; later runs follow the Luby sequence
+RESTART_NODES = 200_000
+_EDGE = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+@dataclass
+class Orbits:
+    """The board's squares under a group: whole orbits (one square per element) in scan
+    order; squares in a smaller orbit must stay empty.
+
+    Attributes:
+        rep: (M,) int32, each orbit's smallest square (row-major), in scan order.
+        orbit: (N,) int32, each square's orbit, -1 for a square some element other than the
+            identity fixes (or a blocked one).
+        elem: (N,) int32, the element k with ``square = elements[k][rep[orbit]]``.
+    """
+
+    rep: np.ndarray
+    orbit: np.ndarray
+    elem: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return len(self.rep)
+
+
+#: scan orders: the key of a representative square (row r, column c) on an R x C board
+SCANS = {
+    "rows": lambda r, c, rows, cols: r * cols + c,
+    "columns": lambda r, c, rows, cols: c * rows + r,
+    "rows-reversed": lambda r, c, rows, cols: -(r * cols + c),
+    "columns-reversed": lambda r, c, rows, cols: -(c * rows + r),
+}
+
+
+def orbits(board: Board, elements: tuple[np.ndarray, ...], scan: str = "auto") -> Orbits:
+    """The whole orbits of ``board``'s free squares under ``elements`` (identity first),
+    numbered in the ``scan`` order (:data:`SCANS`) of their smallest squares; "auto":
+    along the shorter side of the domain (measured: 2-6x fewer nodes on a 6x7 quadrant)."""
+    perms = np.stack(elements)
+    nsq = board.size
+    smallest = perms.min(axis=0)
+    size = np.array([len(set(perms[:, s].tolist())) for s in range(nsq)])
+    whole = (size == len(elements)) & ~board.blocked_mask
+    rep = np.unique(smallest[whole]).astype(np.int32)
+    r, c = np.divmod(rep, board.cols)
+    if scan == "auto":  # along the shorter side of the domain: a short scan front
+        scan = "columns" if np.ptp(r) < np.ptp(c) else "rows"
+    rep = rep[np.argsort(SCANS[scan](r, c, board.rows, board.cols), kind="stable")]
+    orbit = np.full(nsq, -1, dtype=np.int32)
+    position = np.full(nsq, -1, dtype=np.int32)
+    position[rep] = np.arange(len(rep))
+    orbit[whole] = position[smallest[whole]]
+    elem = np.full(nsq, -1, dtype=np.int32)
+    for k, h in enumerate(elements):
+        images = h[rep]
+        elem[images] = np.where(elem[images] < 0, k, elem[images])
+    return Orbits(rep, orbit, elem)
+
+
+def group_tables(elements: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``mul[a, b]`` = index of h_a after h_b (``h_a[h_b]``) and ``inv[a]``, both int32."""
+    keys = {e.tobytes(): i for i, e in enumerate(elements)}
+    g = len(elements)
+    mul = np.array([[keys[a[b].tobytes()] for b in elements] for a in elements], dtype=np.int32)
+    inv = np.array([int(np.nonzero(mul[a] == 0)[0][0]) for a in range(g)], dtype=np.int32)
+    return mul, inv
+
+
+@dataclass
+class DomainSearch:
+    """A built search: the kernel's tables and state, and how to read a layout back."""
+
+    tables: tuple[Any, ...]
+    state: tuple[np.ndarray, ...]
+    symmetry: ColourSymmetry
+    placements: np.ndarray  # (O, 5) int32: each option's squares, padded with -1
+    pieces: np.ndarray  # (O,) int32: its shape index
+    anchors: np.ndarray  # (O,) int32: its first orbit in scan order (options sorted by it)
+    stats: dict[str, Any] = field(default_factory=dict)
+    fresh: tuple[np.ndarray, ...] = ()  # the state before the first node
+
+    def reseed(self, seed: int) -> None:
+        """Start again from the root with the value order of ``seed`` (see :func:`build`)."""
+        lab_order, anc_idx = _value_order(self.anchors, self.pieces, len(self.tables[15]), seed)
+        tables = list(self.tables)
+        tables[12], tables[14] = lab_order, anc_idx
+        self.tables = tuple(tables)
+        self.state = tuple(a.copy() for a in self.fresh)
+
+    def copy(self) -> DomainSearch:
+        """The same search with its own state (the read-only tables shared), at its root."""
+        state = tuple(a.copy() for a in self.fresh)
+        return dataclasses.replace(self, state=state, stats=dict(self.stats))
+
+    def run(self, budget: int) -> int:
+        """Run the kernel for at most ``budget`` nodes: DONE, FOUND or PAUSE."""
+        args = (*self.tables, *self.state, budget)
+        return int(core.run(*args))
+
+    @property
+    def nodes(self) -> int:
+        return int(self.state[-4][core.S_NODES])
+
+    def layout(self) -> Layout:
+        """The layout after FOUND: every colour of every orbit, all images."""
+        slot_opt, slot_lab = self.state[5], self.state[6]
+        sym = self.symmetry
+        mul, _ = group_tables(sym.elements)
+        layout: Layout = {c: [] for cycle in sym.cycles for c in cycle}
+        for slot, o in enumerate(slot_opt):
+            if o < 0:
+                continue
+            cycle = sym.cycles[slot // NPIECES]
+            squares = self.placements[o]
+            squares = squares[squares >= 0]
+            name = PIECE_NAMES[int(self.pieces[o])]
+            for m, h in enumerate(sym.elements):
+                colour = cycle[int(mul[m, slot_lab[slot]])]
+                layout[colour].append(Placement(name, frozenset(int(s) for s in h[squares])))
+        return layout
+
+
+def check_problem(problem: Problem) -> None:
+    """Raise InputError unless the domain search takes ``problem``: place-all without
+    monomino-last or card goals, an empty board, each colour with a start square and one
+    of each of its pieces left, and a symmetry (:func:`colour_symmetries`)."""
+    where = problem.name or None
+    if problem.goal != "place-all" or problem.monomino_last or problem.has_card_goals:
+        raise InputError(
+            "the domain backend places all pieces (no monomino-last, stars or groups)",
+            path=where,
+        )
+    if problem.position.occupied:
+        raise InputError("the domain backend starts from an empty board", path=where)
+    for colour in problem.colours:
+        state = problem.position.colour(colour)
+        if state.start is None or len(set(state.remaining)) < len(state.remaining):
+            raise InputError(
+                f"the domain backend needs a start square and one piece of each shape ({colour})",
+                path=where,
+            )
+    if not colour_symmetries(problem):
+        raise InputError(
+            "the domain backend needs a board symmetry that swaps the colours (layouts only)",
+            path=where,
+        )
+
+
+def build(
+    problem: Problem,
+    symmetry: ColourSymmetry,
+    seed: int = 0,
+    pockets: bool = True,
+    scan: str = "auto",
+) -> DomainSearch:
+    """The kernel's arrays for ``problem`` reduced by ``symmetry``.
+
+    ``seed`` > 0 shuffles the options of each anchor orbit and the label order of each
+    option; seed 0 keeps largest pieces first and labels in group order.
+
+    Raises:
+        InputError: :func:`check_problem` refuses the problem, or the symmetry leaves more
+            squares empty than the board allows, or has more than 3 colour orbits.
+    """
+    check_problem(problem)
+    position = problem.position
+    board = position.board
+    elements, cycles = symmetry.elements, symmetry.cycles
+    g = len(elements)
+    if len(cycles) > 3:
+        raise InputError("the domain backend takes at most 3 colour orbits", path=problem.name)
+    orb = orbits(board, elements, scan)
+    mul, inv = group_tables(elements)
+    area = sum(position.colour(c).remaining_squares for c in problem.colours)
+    spare = orb.count * g - area
+    if spare < 0 or spare % g:
+        raise InputError(
+            f"{symmetry.name}: {orb.count} orbits of {g} cannot hold {area} squares with "
+            "whole orbits empty",
+            path=problem.name or None,
+        )
+    starts = []  # per colour orbit: (start orbit, element) of its representative's start
+    for cycle in cycles:
+        start = position.colour(cycle[0]).start
+        assert start is not None
+        if orb.orbit[start] < 0:
+            raise InputError(
+                f"{cycle[0]}'s start square is fixed by {symmetry.name}", path=problem.name or None
+            )
+        starts.append((int(orb.orbit[start]), int(orb.elem[start])))
+    opts = _options(problem, board, orb, cycles)
+    tables, placements, pieces, anchors = _tables(opts, board, orb, mul, inv, starts)
+    n_opt = len(pieces)
+    m = orb.count
+    words = (m + 63) // 64
+    nslots = len(cycles) * NPIECES
+    noempty = np.zeros(m, dtype=np.int8)
+    for o, _ in starts:
+        noempty[o] = 1
+    slot_orbit = (np.arange(nslots) // NPIECES).astype(np.int32)
+    need = np.array([len(position.colour(c[0]).remaining) for c in cycles], dtype=np.int32)
+    onb = _orbit_neighbours(board, orb)
+    slot_size = np.array([PIECES[PIECE_NAMES[k % NPIECES]].size for k in range(nslots)], np.int32)
+    tables = (*tables, mul, inv, slot_orbit, noempty, need, len(cycles), NPIECES, onb,
+              slot_size, int(pockets))  # fmt: skip
+    st = np.zeros(core.N_SCALARS, dtype=np.int64)
+    st[core.S_EMPTY] = spare // g
+    depth = m + 1
+    state = (
+        np.zeros(words, dtype=np.uint64),  # filled
+        np.full(m, core.UNFILLED, dtype=np.int32),  # cov_slot
+        np.zeros(m, dtype=np.int32),  # cov_lab
+        np.zeros(nslots, dtype=np.int8),  # used
+        np.zeros(nslots, dtype=np.uint64),  # adj
+        np.full(nslots, -1, dtype=np.int32),  # slot_opt
+        np.zeros(nslots, dtype=np.int32),  # slot_lab
+        st,
+        np.full(depth + 1, -1, dtype=np.int64),  # f_anchor
+        np.zeros(depth + 1, dtype=np.int64),  # f_cursor
+        np.full(depth + 1, -1, dtype=np.int64),  # f_opt
+    )
+    stats = {"symmetry": symmetry.name, "orbits": m, "empty_orbits": spare // g, "options": n_opt}
+    fresh = tuple(a.copy() for a in state)
+    search = DomainSearch(tables, state, symmetry, placements, pieces, anchors, stats, fresh)
+    search.reseed(seed)
+    return search
+
+
+def _options(problem: Problem, board: Board, orb: Orbits, cycles) -> list[tuple[int, np.ndarray]]:
+    """(slot, squares) for every placement of every colour orbit's pieces whose squares lie
+    in distinct whole orbits, stored in the image whose anchor square is its orbit's rep."""
+    table = empty_board_placements(board.rows, board.cols)
+    out = []
+    for j, cycle in enumerate(cycles):
+        left = {PIECES[p].index for p in problem.position.colour(cycle[0]).remaining}
+        for piece, squares in zip(table.piece, table.squares):
+            if int(piece) not in left:
+                continue
+            sq = squares[squares >= 0]
+            o = orb.orbit[sq]
+            if (o < 0).any() or len(set(o.tolist())) < len(o):
+                continue
+            anchor = int(np.argmin(o))
+            if orb.elem[sq[anchor]] != 0:
+                continue  # another image of the same domain piece is the stored one
+            out.append((j * NPIECES + int(piece), squares))
+    return out
+
+
+def _value_order(anchors: np.ndarray, pieces: np.ndarray, g: int, seed: int):
+    """``lab_order`` (O, G) and ``anc_idx`` (O,): the labels of each option and the options
+    of each anchor orbit in the order tried; largest pieces first, ties and labels shuffled
+    by ``seed`` (seed 0: in table order)."""
+    n_opt = len(anchors)
+    rng = np.random.default_rng(seed)
+    tie = rng.random(n_opt) if seed else np.arange(n_opt) / max(n_opt, 1)
+    anc_idx = np.lexsort((tie, -_SIZE[pieces], anchors)).astype(np.int64)
+    lab_order = np.tile(np.arange(g, dtype=np.int32), (n_opt, 1))
+    if seed:
+        lab_order = rng.permuted(lab_order, axis=1).astype(np.int32)
+    return lab_order, anc_idx
+
+
+def _tables(opts, board: Board, orb: Orbits, mul, inv, starts):
+    """The kernel's read-only arrays (see :func:`solver.backends.domain_kernel.run`), with
+    the options sorted by anchor orbit, then largest first."""
+    m, g = orb.count, len(mul)
+    words = (m + 63) // 64
+    slots = np.array([s for s, _ in opts], dtype=np.int32)
+    placements = np.array([sq for _, sq in opts], dtype=np.int32).reshape(len(opts), 5)
+    pieces = (slots % NPIECES).astype(np.int32)
+    anchors = np.array([orb.orbit[sq[sq >= 0]].min() for sq in placements], dtype=np.int32)
+    order = np.lexsort((np.arange(len(opts)), -_SIZE[pieces], anchors))
+    slots, placements, pieces, anchors = (a[order] for a in (slots, placements, pieces, anchors))
+    n_opt = len(slots)
+    mask = np.zeros((n_opt, words), dtype=np.uint64)
+    corb = np.zeros((n_opt, words), dtype=np.uint64)
+    sq_orb = np.full((n_opt, 5), -1, dtype=np.int32)
+    sq_k = np.zeros((n_opt, 5), dtype=np.int32)
+    e_rows: list[list[tuple[int, int]]] = []
+    c_rows: list[list[tuple[int, int]]] = []
+    opt_start = np.full(n_opt, -1, dtype=np.int32)
+    start_of = {o: (j, k) for j, (o, k) in enumerate(starts)}
+    for i, squares in enumerate(placements):
+        sq = [int(s) for s in squares if s >= 0]
+        for n, s in enumerate(sq):
+            o = int(orb.orbit[s])
+            mask[i, o // 64] |= np.uint64(1) << np.uint64(o % 64)
+            sq_orb[i, n], sq_k[i, n] = o, orb.elem[s]
+            if o in start_of:
+                j, h_start = start_of[o]
+                if j != slots[i] // NPIECES:
+                    opt_start[i] = -2  # another colour orbit's start: never
+                else:  # the label whose copy covering the start is the start's own colour
+                    lab = [x for x in range(g) if mul[h_start, mul[inv[orb.elem[s]], x]] == 0]
+                    opt_start[i] = lab[0]
+        edge = _around(board, sq, _EDGE)
+        corner = _around(board, sq, _DIAGONAL) - edge
+        e_rows.append([(int(orb.orbit[t]), int(orb.elem[t])) for t in edge if orb.orbit[t] >= 0])
+        c_rows.append([(int(orb.orbit[t]), int(orb.elem[t])) for t in corner if orb.orbit[t] >= 0])
+        for o, _ in c_rows[-1]:
+            corb[i, o // 64] |= np.uint64(1) << np.uint64(o % 64)
+    e_ptr, e_orb, e_h = _csr(e_rows)
+    c_ptr, c_orb, c_h = _csr(c_rows)
+    lab_order, anc_idx = _value_order(anchors, pieces, g, 0)
+    anc_ptr = np.searchsorted(anchors, np.arange(m + 1)).astype(np.int64)
+    tables = (mask, corb, slots, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h,
+              opt_start, lab_order, anc_ptr, anc_idx)  # fmt: skip
+    return tables, placements, pieces, anchors
+
+
+def _orbit_neighbours(board: Board, orb: Orbits) -> np.ndarray:
+    """(M, 4) int32: the orbits of the squares sharing an edge with each orbit's
+    representative (every orbit adjacent to it: map any adjacent pair onto the rep), -1
+    padded."""
+    out = np.full((orb.count, 4), -1, dtype=np.int32)
+    for o, r in enumerate(orb.rep):
+        near = sorted({int(orb.orbit[t]) for t in _around(board, [int(r)], _EDGE)} - {-1, o})
+        out[o, : len(near)] = near
+    return out
+
+
+def _around(board: Board, squares: list[int], steps) -> set[int]:
+    """The on-board squares one step from ``squares`` (not in them)."""
+    inside = set(squares)
+    out = set()
+    for s in squares:
+        r, c = divmod(s, board.cols)
+        for dr, dc in steps:
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < board.rows and 0 <= cc < board.cols and rr * board.cols + cc not in inside:
+                out.add(rr * board.cols + cc)
+    return out
+
+
+def _csr(rows: list[list[tuple[int, int]]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(r) for r in rows])
+    flat = [x for r in rows for x in r]
+    orb = np.array([o for o, _ in flat], dtype=np.int32)
+    h = np.array([k for _, k in flat], dtype=np.int32)
+    return ptr, orb, h
+
+
+def solve(
+    problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
+) -> BackendResult:
+    """Search the fundamental domain of the symmetries of :func:`colour_symmetries` that
+    take the problem, best first (fewest colour orbits), with restarts.
+
+    ``options.workers`` threads (at most 8) each run their own seed stream: thread i's run
+    k has seed ``options.seed + i + workers * (k - 1)`` and ``RESTART_NODES * luby(k)``
+    nodes. A thread that exhausts a symmetry's tree moves to the next symmetry.
+
+    Returns:
+        "solved" with the layout (every colour, images included), or "unknown" (time
+        limit, cancel, or no layout with any symmetry: ``stats["unknown_reason"]``); never
+        "infeasible", since a layout without symmetry may exist.
+
+    Raises:
+        InputError: :func:`check_problem` refuses the problem, or no symmetry leaves whole
+            orbits of empty squares.
+    """
+    check_problem(problem)
+    started = time.perf_counter()
+    searches = _searches(problem)
+    threads = max(1, min(options.workers, 8))
+
+    def stream(thread: int) -> Callable[[Cancel], BackendResult]:
+        return lambda stop: _restarts(searches, options, thread, threads, started, stop)
+
+    results, winner = first_proven(
+        [stream(i) for i in range(threads)], lambda r: r.status == "solved", cancel
+    )
+    result = results[0 if winner is None else winner]
+    nodes = sum(int(r.stats.get("nodes", 0)) for r in results)
+    runs = sum(int(r.stats.get("runs", 0)) for r in results)
+    stats = dict(result.stats, nodes=nodes, runs=runs, threads=threads)
+    stats["seconds"] = round(time.perf_counter() - started, 3)
+    return dataclasses.replace(result, stats=stats)
+
+
+def _searches(problem: Problem) -> list[DomainSearch]:
+    """One built search per symmetry that takes the problem, best first."""
+    out = []
+    for sym in colour_symmetries(problem):
+        try:
+            out.append(build(problem, sym))
+        except InputError:
+            continue
+    if not out:
+        raise InputError(
+            "no board symmetry leaves whole orbits of empty squares", path=problem.name or None
+        )
+    return out
+
+
+def _restarts(
+    searches: list[DomainSearch],
+    options: SolveOptions,
+    thread: int,
+    threads: int,
+    started: float,
+    stop: Cancel,
+) -> BackendResult:
+    """One thread's seed stream over the symmetries (see :func:`solve`)."""
+    nodes, run_no, code = 0, 0, core.PAUSE
+    for shared in searches:
+        search = shared.copy()
+        k = 0
+        while not stop.is_set():
+            k += 1
+            run_no += 1
+            search.reseed(options.seed + thread + threads * (k - 1))
+            code = _run(search, RESTART_NODES * luby(k), options.time_limit, started, stop)
+            nodes += search.nodes
+            if code != core.PAUSE or _out_of_time(options.time_limit, started):
+                break
+        stats = {**search.stats, "nodes": nodes, "runs": run_no}
+        if code == core.FOUND:
+            return BackendResult("solved", search.layout(), stats=stats)
+        if code != core.DONE:
+            return BackendResult("unknown", None, stats=stats)
+    stats["unknown_reason"] = "no layout with any symmetry that applies"
+    return BackendResult("unknown", None, stats=stats)
+
+
+def _out_of_time(time_limit: float | None, started: float) -> bool:
+    return time_limit is not None and time.perf_counter() - started >= time_limit
+
+
+def _run(search: DomainSearch, budget: int, time_limit, started, cancel) -> int:
+    """Run the kernel in slices of 20,000 nodes until it answers, the budget is spent,
+    the time is up or ``cancel`` is set."""
+    left = budget
+    while left > 0:
+        code = search.run(min(left, 20_000))
+        if code != core.PAUSE:
+            return code
+        left -= 20_000
+        if _out_of_time(time_limit, started) or (cancel is not None and cancel.is_set()):
+            return core.PAUSE
+    return core.PAUSE

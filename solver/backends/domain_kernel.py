@@ -1,0 +1,332 @@
+"""The hot loop of the fundamental-domain search (:mod:`solver.backends.domain`), in numba.
+
+A scan-order tiling search on bitboards, the classic fast way to pack polyominoes, with
+Blokus colours as *labels*:
+
+* The board's squares fall into orbits under a symmetry group G that acts freely on the
+  colours; orbit o is named by its smallest square ``rep[o]`` and orbits are numbered in
+  the scan order. The state is a bitboard over orbits (``W`` 64-bit words).
+* A *domain piece* (slot = colour orbit j * 21 + shape) is a placement p whose squares lie
+  in distinct orbits, with a label l in G: p itself is colour ``cycles[j][l]`` and its image
+  h_m(p) is colour ``cycles[j][m*l]`` (``mul``). Each option is stored once, in the image
+  whose square in its first orbit (its *anchor*) is that orbit's representative.
+* Branching: the first unfilled orbit in scan order; each option anchored there with each
+  label, then "leave it empty" while empty orbits remain (never a start orbit).
+* Labels: ``cov_lab[o]`` is the label of the copy covering ``rep[o]``; the copy covering
+  h(rep[o]) has label ``mul[h, cov_lab[o]]``. Edge rule at placement: no square edge-adjacent
+  to the new piece (listed as (orbit, h) pairs) is covered by a copy of the same colour
+  orbit and label. Copies of one piece never clash (G acts freely on colours).
+* Corner contacts: a diagonal neighbour (not edge-adjacent to the piece) covered by a copy
+  with the same colour joins the two domain pieces in the contact graph ``adj``. One
+  graph serves every colour of an orbit (the group maps each colour's pieces onto the
+  others'). A colour is legal iff its graph is connected and its start square is covered
+  by its own colour (``opt_start``).
+* Connectivity prune after every step: a component of a colour orbit's graph whose pieces
+  have no unfilled orbit among their corner squares (``opt_corb``) can gain no contact; it
+  is fatal unless it is the whole colour orbit, all 21 pieces placed.
+
+The search is an explicit stack, so :func:`run` stops after a node budget and resumes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+DONE = 0  # tree exhausted: no layout with this symmetry
+FOUND = 1  # a layout: slot_opt / slot_lab hold it
+PAUSE = 3  # node budget used up: call run() again
+
+# int64 scalar state ``st``
+S_DEPTH, S_NODES, S_EMPTY, S_DEEPEST = range(4)
+N_SCALARS = 4
+UNFILLED = -1
+HOLE = -2
+
+
+@njit(cache=True, nogil=True)
+def _fits(filled, mask, o):
+    for w in range(filled.shape[0]):
+        if filled[w] & mask[o, w]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _edge_ok(o, lab, opt_slot, e_ptr, e_orb, e_h, cov_slot, cov_lab, slot_orbit, mul, nps):
+    j = opt_slot[o] // nps
+    for k in range(e_ptr[o], e_ptr[o + 1]):
+        t = e_orb[k]
+        s = cov_slot[t]
+        if s >= 0 and slot_orbit[s] == j and mul[e_h[k], cov_lab[t]] == lab:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _place(o, lab, mask, opt_slot, sq_orb, sq_k, c_ptr, c_orb, c_h, filled, cov_slot,
+           cov_lab, used, adj, mul, inv, slot_orbit, nps):  # fmt: skip
+    slot = opt_slot[o]
+    j = slot // nps
+    bit = np.uint64(1) << np.uint64(slot % 64)
+    for k in range(c_ptr[o], c_ptr[o + 1]):
+        t = c_orb[k]
+        s = cov_slot[t]
+        if s >= 0 and slot_orbit[s] == j and mul[c_h[k], cov_lab[t]] == lab:
+            adj[slot] |= np.uint64(1) << np.uint64(s % 64)
+            adj[s] |= bit
+    for w in range(filled.shape[0]):
+        filled[w] |= mask[o, w]
+    for i in range(sq_orb.shape[1]):
+        t = sq_orb[o, i]
+        if t < 0:
+            break
+        cov_slot[t] = slot
+        cov_lab[t] = mul[inv[sq_k[o, i]], lab]
+    used[slot] = 1
+
+
+@njit(cache=True, nogil=True)
+def _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps):
+    slot = opt_slot[o]
+    bits = adj[slot]
+    base = (slot // nps) * nps
+    for i in range(nps):
+        if bits & (np.uint64(1) << np.uint64((base + i) % 64)):
+            adj[base + i] &= ~(np.uint64(1) << np.uint64(slot % 64))
+    adj[slot] = np.uint64(0)
+    for w in range(filled.shape[0]):
+        filled[w] &= ~mask[o, w]
+    for i in range(sq_orb.shape[1]):
+        t = sq_orb[o, i]
+        if t < 0:
+            break
+        cov_slot[t] = UNFILLED
+    used[slot] = 0
+
+
+@njit(cache=True, nogil=True)
+def _is_open(slot, slot_opt, corb, filled):
+    o = slot_opt[slot]
+    for w in range(filled.shape[0]):
+        if corb[o, w] & ~filled[w]:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _connected_enough(n_orbits, nps, need, used, adj, slot_opt, corb, filled):
+    """False when some colour orbit has a closed component that is not all of it."""
+    for j in range(n_orbits):
+        base = j * nps
+        placed = np.uint64(0)
+        count = 0
+        for i in range(nps):
+            if used[base + i]:
+                placed |= np.uint64(1) << np.uint64(i)
+                count += 1
+        if count == 0:
+            continue
+        left = placed
+        whole = count == need[j]
+        while left:
+            # one component: flood from the lowest placed piece through adj
+            first = np.uint64(0)
+            for i in range(nps):
+                if left & (np.uint64(1) << np.uint64(i)):
+                    first = np.uint64(1) << np.uint64(i)
+                    break
+            comp = first
+            frontier = first
+            while frontier:
+                grow = np.uint64(0)
+                for i in range(nps):
+                    if frontier & (np.uint64(1) << np.uint64(i)):
+                        grow |= adj[base + i] >> np.uint64(base % 64)
+                grow &= placed & ~comp
+                comp |= grow
+                frontier = grow
+            left &= ~comp
+            if whole:  # no contact can come any more: connected or dead
+                if comp != placed:
+                    return False
+                break
+            is_open = False
+            for i in range(nps):
+                if comp & (np.uint64(1) << np.uint64(i)):
+                    if _is_open(base + i, slot_opt, corb, filled):
+                        is_open = True
+                        break
+            if not is_open:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _fillable(size, small, holes):
+    """Can ``size`` (1-4) squares be filled by holes and unused pieces of 1-4 squares?
+    ``small[k]``: unused pieces of k squares; sizes only, not shapes (a necessary test)."""
+    reach = np.zeros(5, dtype=np.bool_)
+    reach[0] = True
+    for k in range(1, 5):
+        count = small[k] + (holes if k == 1 else 0)
+        for _ in range(count):
+            for total in range(4, k - 1, -1):
+                if reach[total - k]:
+                    reach[total] = True
+    return reach[size]
+
+
+@njit(cache=True, nogil=True)
+def _no_dead_pocket(o_from, sq_orb, onb, cov_slot, stamp, queue, small, holes, tick):
+    """False when an unfilled region of 1-4 orbits next to option ``o_from`` (or to the
+    hole ``-1 - o_from`` when negative) cannot be filled (:func:`_fillable`)."""
+    n_src = 1 if o_from < 0 else sq_orb.shape[1]
+    for i in range(n_src):
+        t = (-1 - o_from) if o_from < 0 else sq_orb[o_from, i]
+        if t < 0:
+            break
+        for k in range(onb.shape[1]):
+            u = onb[t, k]
+            if u < 0 or cov_slot[u] != UNFILLED or stamp[u] == tick:
+                continue
+            stamp[u] = tick
+            queue[0] = u
+            head, tail = 0, 1
+            while head < tail and tail < 5:
+                v = queue[head]
+                head += 1
+                for kk in range(onb.shape[1]):
+                    w = onb[v, kk]
+                    if w >= 0 and cov_slot[w] == UNFILLED and stamp[w] != tick:
+                        stamp[w] = tick
+                        queue[tail] = w
+                        tail += 1
+                        if tail >= 5:
+                            break
+            if tail < 5 and not _fillable(tail, small, holes):
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h, opt_start,
+        lab_order, anc_ptr, anc_idx, mul, inv, slot_orbit, noempty, need, n_orbits_col, nps,
+        onb, slot_size, pockets, filled, cov_slot, cov_lab, used, adj, slot_opt, slot_lab, st,
+        f_anchor, f_cursor, f_opt, budget):  # fmt: skip
+    """Run at most ``budget`` more nodes; DONE, FOUND or PAUSE (see the module docstring).
+
+    Frame d: ``f_anchor[d]`` its orbit (-1: not yet chosen), ``f_cursor[d]`` the next
+    candidate (option index * G + label index; G * count: the hole), ``f_opt[d]`` the
+    option applied (-1 none, -2 the hole).
+    """
+    g = mul.shape[0]
+    m = cov_slot.shape[0]
+    spent = 0
+    stamp = np.zeros(m, dtype=np.int64)
+    queue = np.zeros(8, dtype=np.int64)
+    small = np.zeros(5, dtype=np.int64)
+    for i in range(used.shape[0]):
+        if not used[i] and slot_size[i] <= 4:
+            small[slot_size[i]] += 1
+    tick = 0
+    while True:
+        d = st[S_DEPTH]
+        if f_anchor[d] < 0:
+            a = 0 if d == 0 else f_anchor[d - 1]
+            while a < m and cov_slot[a] != UNFILLED:
+                a += 1
+            if a == m:
+                return FOUND
+            f_anchor[d] = a
+            f_cursor[d] = 0
+            f_opt[d] = -1
+        a = f_anchor[d]
+        lo = anc_ptr[a]
+        n = anc_ptr[a + 1] - lo
+        pushed = False
+        while f_cursor[d] <= g * n:
+            c = f_cursor[d]
+            f_cursor[d] = c + 1
+            if c == g * n:  # the hole
+                if st[S_EMPTY] == 0 or noempty[a]:
+                    continue
+                filled[a // 64] |= np.uint64(1) << np.uint64(a % 64)
+                cov_slot[a] = HOLE
+                st[S_EMPTY] -= 1
+                tick += 1
+                if _connected_enough(
+                    n_orbits_col, nps, need, used, adj, slot_opt, corb, filled
+                ) and (
+                    not pockets
+                    or _no_dead_pocket(
+                        -1 - a, sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick
+                    )
+                ):
+                    f_opt[d] = -2
+                    pushed = True
+                    break
+                st[S_EMPTY] += 1
+                cov_slot[a] = UNFILLED
+                filled[a // 64] &= ~(np.uint64(1) << np.uint64(a % 64))
+                continue
+            o = anc_idx[lo + c // g]
+            if used[opt_slot[o]]:
+                f_cursor[d] = (c // g + 1) * g  # every label of this option: skip
+                continue
+            if not _fits(filled, mask, o):
+                f_cursor[d] = (c // g + 1) * g
+                continue
+            lab = lab_order[o, c % g]
+            if opt_start[o] >= 0 and lab != opt_start[o]:
+                continue
+            if opt_start[o] == -2:
+                continue
+            if not _edge_ok(o, lab, opt_slot, e_ptr, e_orb, e_h, cov_slot, cov_lab,
+                            slot_orbit, mul, nps):  # fmt: skip
+                continue
+            _place(o, lab, mask, opt_slot, sq_orb, sq_k, c_ptr, c_orb, c_h, filled, cov_slot,
+                   cov_lab, used, adj, mul, inv, slot_orbit, nps)  # fmt: skip
+            slot_opt[opt_slot[o]] = o
+            slot_lab[opt_slot[o]] = lab
+            size = slot_size[opt_slot[o]]
+            if size <= 4:
+                small[size] -= 1
+            tick += 1
+            if _connected_enough(n_orbits_col, nps, need, used, adj, slot_opt, corb, filled) and (
+                not pockets
+                or _no_dead_pocket(o, sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick)
+            ):
+                f_opt[d] = o
+                pushed = True
+                break
+            if size <= 4:
+                small[size] += 1
+            _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps)
+        if pushed:
+            st[S_NODES] += 1
+            spent += 1
+            st[S_DEPTH] = d + 1
+            if d + 1 > st[S_DEEPEST]:
+                st[S_DEEPEST] = d + 1
+            f_anchor[d + 1] = -1
+            if spent >= budget:
+                return PAUSE
+            continue
+        # frame exhausted: back to the parent and undo its choice
+        f_anchor[d] = -1
+        if d == 0:
+            return DONE
+        d -= 1
+        st[S_DEPTH] = d
+        o = f_opt[d]
+        if o == -2:
+            a = f_anchor[d]
+            st[S_EMPTY] += 1
+            cov_slot[a] = UNFILLED
+            filled[a // 64] &= ~(np.uint64(1) << np.uint64(a % 64))
+        elif o >= 0:
+            if slot_size[opt_slot[o]] <= 4:
+                small[slot_size[opt_slot[o]]] += 1
+            _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps)
+        f_opt[d] = -1

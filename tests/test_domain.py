@@ -1,0 +1,154 @@
+"""The fundamental-domain search (backend "domain", Gottfried's quadrant method): its
+orbits and group tables, agreement with the tight backend's symmetric reduction on small
+boards (both exhaust the same symmetric layouts), every layout through the rule checker,
+and the refusals of what it cannot answer."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from solver.backends import domain, tight
+from solver.backends import domain_kernel as dk
+from solver.backends import tight_kernel as tk
+from solver.backends.base import SolveOptions as BackendOptions
+from solver.backends.base import order_and_check
+from solver.backends.symmetric import colour_symmetries
+from solver.board import Board
+from solver.errors import InputError
+from solver.pieces import PIECE_NAMES
+from solver.records import CORNER_COLOURS, corner_problem
+from solver.solve import SolveOptions, solve
+from solver.symmetry import board_symmetries
+
+
+def only(*pieces):
+    return tuple(n for n in PIECE_NAMES if n not in pieces)
+
+
+def _group(board, names):
+    perms = board_symmetries(board)
+    index = {"half": 1, "lr": 2, "tb": 3, "quarter": 6}
+    elements = [perms[0]] + [perms[index[n]] for n in names]
+    return tuple(elements)
+
+
+def test_both_mirrors_of_18x20_leave_a_9x10_quadrant():
+    board = Board(18, 20)
+    orb = domain.orbits(board, _group(board, ["half", "lr", "tb"]), scan="rows")
+    assert orb.count == 90
+    rows, cols = np.divmod(orb.rep, 20)
+    assert rows.max() == 8 and cols.max() == 9  # the top-left quadrant
+    # every square lies in exactly one orbit, as the image of its rep by its element
+    elements = _group(board, ["half", "lr", "tb"])
+    for s in range(board.size):
+        assert elements[orb.elem[s]][orb.rep[orb.orbit[s]]] == s
+
+
+def test_the_quarter_turn_of_19x19_leaves_the_centre_out():
+    board = Board(19, 19)
+    perms = board_symmetries(board)
+    quarter = perms[6]
+    elements = (perms[0], quarter, quarter[quarter], quarter[quarter[quarter]])
+    orb = domain.orbits(board, elements)
+    assert orb.count == 90
+    assert orb.orbit[9 * 19 + 9] == -1  # the centre is fixed: it must stay empty
+
+
+def test_group_tables_make_a_group():
+    board = Board(6, 8)
+    elements = _group(board, ["half", "lr", "tb"])
+    mul, inv = domain.group_tables(elements)
+    g = len(elements)
+    for a in range(g):
+        assert mul[0, a] == a and mul[a, 0] == a
+        assert mul[a, inv[a]] == 0
+        for b in range(g):
+            assert np.array_equal(elements[mul[a, b]], elements[a][elements[b]])
+
+
+def _cases(n, seed):
+    rng = random.Random(seed)
+    names = ["1", "2", "I3", "V3", "I4", "L4", "T4", "O", "Z4", "L5", "P", "T5", "U", "X"]
+    for _ in range(n):
+        colours = rng.choice([CORNER_COLOURS, ("blue", "red"), ("blue", "yellow")])
+        rows, cols = rng.randint(4, 9), rng.randint(4, 9)
+        yield corner_problem(rows, cols, colours, without=only(*rng.sample(names, rng.randint(1, 6))))
+
+
+def test_agrees_with_the_tight_symmetric_search():
+    """Both searches exhaust the layouts one symmetry maps onto themselves: they must agree
+    on whether one exists, for every group that applies; each layout is rule-checked."""
+    outcomes = set()
+    compared = 0
+    for problem in _cases(90, 3):
+        for sym in colour_symmetries(problem):
+            try:
+                search = domain.build(problem, sym, seed=compared % 3)
+            except InputError:
+                continue
+            got = search.run(2_000_000)
+            reference = tight.build(problem, sym)
+            expected = tk.DONE if reference.infeasible else reference.run(500_000)
+            if expected == tk.PAUSE or got == dk.PAUSE:
+                continue
+            assert (got == dk.FOUND) == (expected == tk.FOUND), (problem.position.board, sym.name)
+            if got == dk.FOUND:
+                order_and_check(problem, search.layout(), "domain")  # raises if illegal
+            outcomes.add(got)
+            compared += 1
+    assert outcomes == {dk.FOUND, dk.DONE}
+    assert compared >= 60
+
+
+def test_scan_orders_and_seeds_find_checked_layouts():
+    problem = corner_problem(12, 14, CORNER_COLOURS, without=only(*_QUADRANT_6x7))
+    sym = next(s for s in colour_symmetries(problem) if len(s.cycles) == 1 and "mirror" in s.name)
+    for scan in ("rows", "columns", "auto"):
+        search = domain.build(problem, sym, seed=1, scan=scan)
+        assert search.run(5_000_000) == dk.FOUND
+        layout, report = order_and_check(problem, search.layout(), "domain")
+        assert sum(len(v) for v in layout.values()) == 4 * len(_QUADRANT_6x7)
+    # pockets off: the same layouts exist, the search still finds one
+    search = domain.build(problem, sym, seed=2, pockets=False)
+    assert search.run(5_000_000) == dk.FOUND
+
+
+#: 41 squares: a 6x7 quadrant of a 12x14 board with one empty square
+_QUADRANT_6x7 = ("1", "I3", "I4", "L4", "L5", "P", "T4", "T5", "U", "X")
+
+
+def test_solve_through_the_front_door_is_checked():
+    problem = corner_problem(12, 14, CORNER_COLOURS, without=only(*_QUADRANT_6x7))
+    result = solve(problem, SolveOptions(backend="domain", time_limit=60, seed=1))
+    assert result.status == "solved"
+    assert result.report is not None and result.report.legal
+
+
+def test_refuses_what_it_cannot_answer():
+    board_without_symmetry = corner_problem(6, 7, ("blue",), without=only("1", "2"))
+    with pytest.raises(InputError, match="symmetry"):
+        domain.check_problem(board_without_symmetry)
+    monomino_last = corner_problem(8, 8, CORNER_COLOURS, without=only("1", "2"), monomino_last=True)
+    with pytest.raises(InputError, match="monomino-last"):
+        domain.check_problem(monomino_last)
+
+
+def test_no_symmetric_layout_is_unknown_never_infeasible():
+    # 4x4, two colours from opposite corners, I4 and O each: the half turn is the only
+    # symmetry and no layout has it (the tight symmetric search exhausts it too)
+    problem = corner_problem(4, 4, ("blue", "red"), without=only("I4", "O"))
+    sym = colour_symmetries(problem)[0]
+    assert tight.build(problem, sym).run(1_000_000) == tk.DONE
+    result = domain.solve(problem, BackendOptions(time_limit=10))
+    assert result.status == "unknown"
+    assert result.stats["unknown_reason"] == "no layout with any symmetry that applies"
+
+
+def test_two_threads_answer_like_one():
+    problem = corner_problem(12, 14, CORNER_COLOURS, without=only(*_QUADRANT_6x7))
+    result = domain.solve(problem, BackendOptions(time_limit=60, seed=1, workers=2))
+    assert result.status == "solved" and result.stats["threads"] == 2
+    order_and_check(problem, result.layout, "domain")
