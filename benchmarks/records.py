@@ -12,7 +12,7 @@ rule checker and is written as verified JSON to results/records/):
 * ``record NAME [--time-limit S] [--seed N | --seeds N ...] [--engine tight|tight-symmetric|...]``:
   a record puzzle of ``puzzles/records/`` (or any puzzle file NAME.toml, whose layouts are
   checked but not written) with the square-first search (``tight-symmetric``: the symmetric
-  reduction only) or any backend.
+  reduction only) or any backend (``--engine domain``: Gottfried's quadrant method).
 * ``lp [--min-area A] [--max-area B] [BOARD ...]``: the LP bound
   (:func:`solver.relaxation.lp_bound`, no size cap) for one colour from the top-left
   corner on every rectangle of area A..B with both sides at least 3 and one at least 5
@@ -35,6 +35,7 @@ Usage: python benchmarks/records.py bounds
        python benchmarks/records.py one-colour --max-area 140 --time-limit 600
        python benchmarks/records.py record four-18x20 --engine tight-symmetric --time-limit 600
        python benchmarks/records.py record puzzles/duo-both.toml --seeds 0 1 2 --time-limit 60
+       python benchmarks/records.py record four-18x20 --engine domain --seeds 1 2 3
        python benchmarks/records.py cubes 12x13 --depth 1 --time-limit 5 --jobs 2
        python benchmarks/records.py lp --max-area 169
        python benchmarks/records.py cpsat 3x47 4x36 6x24 12x12
@@ -272,7 +273,8 @@ def main(argv=None) -> int:
     p.add_argument(
         "--engine",
         default="tight-symmetric",
-        help="tight-symmetric[-scan|-attach], tight-complete, or a blokus-solo backend",
+        help="tight-symmetric[-scan|-attach], tight-complete, or a blokus-solo backend "
+        "(e.g. domain)",
     )
     p = command("cubes", "cube-and-conquer of one colour on one rectangle")
     p.add_argument("board", help="ROWSxCOLS, one colour from the top-left corner")

@@ -332,10 +332,40 @@ def test_check_together_answers_for_all_colours_at_once(tmp_path):
 
 
 @pytest.mark.parametrize("command", ["check", "review"])
-@pytest.mark.parametrize("backend", ["symmetric", "tight"])
+@pytest.mark.parametrize("backend", ["domain", "symmetric", "tight"])
 def test_endgame_commands_offer_only_backends_that_answer_them(command, backend):
     """check and review run max-score after a "no": the place-all-only backends are not
     offered (review offered tight, which then failed on every game)."""
     game = str(conftest.GAMES / "duo-L4-s29.blksgf")
     result = CliRunner().invoke(main, [command, game, "--backend", backend])
     assert result.exit_code == 2 and "Invalid value for '--backend'" in result.output
+
+
+def test_solve_with_the_domain_backend_writes_a_verified_layout(tmp_path):
+    """Gottfried's quadrant method through the command line: a 12x14 board, four colours,
+    both mirrors, 10 pieces each (one 6x7 quadrant with one empty square)."""
+    pieces = ("1", "I3", "I4", "L4", "L5", "P", "T4", "T5", "U", "X")
+    puzzle = tmp_path / "quadrant.toml"
+    listed = "[" + ", ".join(f'"{n}"' for n in pieces) + "]"
+    puzzle.write_text(
+        'variant = "custom"\nsize = [12, 14]\ncolours = ["blue", "yellow", "red", "green"]\n'
+        'goal = "place-all"\n[start]\nblue = "a12"\nyellow = "n12"\nred = "n1"\n'
+        'green = "a1"\n[pieces]\n'
+        + "".join(f"{c} = {listed}\n" for c in ("blue", "yellow", "red", "green"))
+    )
+    out = tmp_path / "sol.json"
+    result = run("solve", puzzle, "--backend", "domain", "--seed", "1", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "status: solved" in result.output
+    check = run("verify", out)
+    assert check.exit_code == 0 and "legal: 40 placements" in check.output
+
+
+def test_the_domain_backend_refuses_a_board_without_symmetry():
+    """The puzzle's header is printed before the backend runs (as with "symmetric"); the
+    refusal is one error line, exit status 2, no traceback."""
+    result = run("solve", PUZZLES / "tiny-5x5-corner.toml", "--backend", "domain")
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "needs a board symmetry" in errors[0]
+    assert "Traceback" not in result.output

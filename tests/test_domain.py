@@ -55,6 +55,24 @@ def test_the_quarter_turn_of_19x19_leaves_the_centre_out():
     orb = domain.orbits(board, elements)
     assert orb.count == 90
     assert orb.orbit[9 * 19 + 9] == -1  # the centre is fixed: it must stay empty
+    # the pinwheel arm: a 9x10 rectangle (or 10x9) holds one square of every orbit
+    assert domain.domain_shapes(board, elements) == [(9, 10), (10, 9)]
+    rows, cols = np.divmod(orb.rep, 19)
+    assert rows.max() == 8 and cols.max() == 9
+    for s in range(board.size):
+        if orb.orbit[s] >= 0:
+            assert elements[orb.elem[s]][orb.rep[orb.orbit[s]]] == s
+
+
+def test_the_half_turn_of_10x18_has_two_rectangular_domains():
+    board = Board(10, 18)
+    elements = _group(board, ["half"])
+    assert domain.domain_shapes(board, elements) == [(5, 18), (10, 9)]
+    assert domain.orbits(board, elements).rep.max() % 18 == 8  # the squarer: 10x9
+    top = domain.orbits(board, elements, shape=(5, 18))
+    assert top.rep.max() == 4 * 18 + 17
+    with pytest.raises(ValueError):
+        domain.orbits(board, elements, shape=(6, 15))
 
 
 def test_group_tables_make_a_group():
@@ -75,7 +93,9 @@ def _cases(n, seed):
     for _ in range(n):
         colours = rng.choice([CORNER_COLOURS, ("blue", "red"), ("blue", "yellow")])
         rows, cols = rng.randint(4, 9), rng.randint(4, 9)
-        yield corner_problem(rows, cols, colours, without=only(*rng.sample(names, rng.randint(1, 6))))
+        yield corner_problem(
+            rows, cols, colours, without=only(*rng.sample(names, rng.randint(1, 6)))
+        )
 
 
 def test_agrees_with_the_tight_symmetric_search():

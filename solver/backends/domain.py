@@ -81,29 +81,76 @@ SCANS = {
 }
 
 
-def orbits(board: Board, elements: tuple[np.ndarray, ...], scan: str = "auto") -> Orbits:
-    """The whole orbits of ``board``'s free squares under ``elements`` (identity first),
-    numbered in the ``scan`` order (:data:`SCANS`) of their smallest squares; "auto":
-    along the shorter side of the domain (measured: 2-6x fewer nodes on a 6x7 quadrant)."""
+def orbits(
+    board: Board,
+    elements: tuple[np.ndarray, ...],
+    scan: str = "auto",
+    shape: tuple[int, int] | None = None,
+) -> Orbits:
+    """The whole orbits of ``board``'s free squares under ``elements`` (identity first).
+
+    Each orbit's representative is its square in the fundamental domain: the top-left
+    ``shape`` rectangle (rows, columns) when given, else the most nearly square top-left
+    rectangle that holds one square of every whole orbit (:func:`domain_shapes`; the
+    9x10 quadrant of 18x20 under both mirrors, the 9x10 pinwheel arm of 19x19 under the
+    quarter turn), else the smallest square of each orbit (row-major). Orbits are
+    numbered in the ``scan`` order (:data:`SCANS`) of their representatives; "auto":
+    along the shorter side of the domain (measured: 2-6x fewer nodes on a 6x7 quadrant).
+
+    Raises:
+        ValueError: ``shape`` is not a fundamental domain of the whole orbits.
+    """
     perms = np.stack(elements)
     nsq = board.size
     smallest = perms.min(axis=0)
     size = np.array([len(set(perms[:, s].tolist())) for s in range(nsq)])
     whole = (size == len(elements)) & ~board.blocked_mask
-    rep = np.unique(smallest[whole]).astype(np.int32)
+    names = np.unique(smallest[whole])
+    shapes = domain_shapes(board, elements)
+    if shape is not None and shape not in shapes:
+        raise ValueError(f"{shape[0]}x{shape[1]} is not a fundamental domain of {board}")
+    shape = shape or (min(shapes, key=lambda ab: (abs(ab[0] - ab[1]), ab)) if shapes else None)
+    if shape is None:
+        rep = names.astype(np.int32)
+    else:
+        r_all, c_all = np.divmod(np.arange(nsq), board.cols)
+        inside = whole & (r_all < shape[0]) & (c_all < shape[1])
+        rep = np.nonzero(inside)[0].astype(np.int32)
     r, c = np.divmod(rep, board.cols)
     if scan == "auto":  # along the shorter side of the domain: a short scan front
         scan = "columns" if np.ptp(r) < np.ptp(c) else "rows"
     rep = rep[np.argsort(SCANS[scan](r, c, board.rows, board.cols), kind="stable")]
-    orbit = np.full(nsq, -1, dtype=np.int32)
     position = np.full(nsq, -1, dtype=np.int32)
-    position[rep] = np.arange(len(rep))
+    position[smallest[rep]] = np.arange(len(rep))
+    orbit = np.full(nsq, -1, dtype=np.int32)
     orbit[whole] = position[smallest[whole]]
     elem = np.full(nsq, -1, dtype=np.int32)
     for k, h in enumerate(elements):
         images = h[rep]
         elem[images] = np.where(elem[images] < 0, k, elem[images])
     return Orbits(rep, orbit, elem)
+
+
+def domain_shapes(board: Board, elements: tuple[np.ndarray, ...]) -> list[tuple[int, int]]:
+    """The top-left rectangles (rows, columns) that hold exactly one square of every whole
+    orbit of ``board`` under ``elements`` and no other square: the rectangular fundamental
+    domains, e.g. [(9, 10)] for both mirrors of 18x20, [(5, 18), (10, 9)] for the half turn
+    of 10x18."""
+    perms = np.stack(elements)
+    smallest = perms.min(axis=0)
+    size = np.array([len(set(perms[:, s].tolist())) for s in range(board.size)])
+    whole = (size == len(elements)) & ~board.blocked_mask
+    count = len(np.unique(smallest[whole]))
+    grid = whole.reshape(board.rows, board.cols)
+    names = smallest.reshape(board.rows, board.cols)
+    out = []
+    for a in range(1, board.rows + 1):
+        if count % a or count // a > board.cols:
+            continue
+        b = count // a
+        if grid[:a, :b].all() and len(np.unique(names[:a, :b])) == count:
+            out.append((a, b))
+    return out
 
 
 def group_tables(elements: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -201,6 +248,7 @@ def build(
     seed: int = 0,
     pockets: bool = True,
     scan: str = "auto",
+    shape: tuple[int, int] | None = None,
 ) -> DomainSearch:
     """The kernel's arrays for ``problem`` reduced by ``symmetry``.
 
@@ -218,7 +266,7 @@ def build(
     g = len(elements)
     if len(cycles) > 3:
         raise InputError("the domain backend takes at most 3 colour orbits", path=problem.name)
-    orb = orbits(board, elements, scan)
+    orb = orbits(board, elements, scan, shape)
     mul, inv = group_tables(elements)
     area = sum(position.colour(c).remaining_squares for c in problem.colours)
     spare = orb.count * g - area

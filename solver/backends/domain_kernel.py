@@ -24,6 +24,10 @@ Blokus colours as *labels*:
 * Connectivity prune after every step: a component of a colour orbit's graph whose pieces
   have no unfilled orbit among their corner squares (``opt_corb``) can gain no contact; it
   is fatal unless it is the whole colour orbit, all 21 pieces placed.
+* Pocket prune (``pockets``): an unfilled region of 1-4 orbits next to the new piece (or
+  hole) must be fillable by the holes left and the unused pieces of 1-4 squares, counted by
+  size (:func:`_fillable`); without it the scan would find the pocket only when it reaches
+  it.
 
 The search is an explicit stack, so :func:`run` stops after a node budget and resumes.
 """
