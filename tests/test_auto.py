@@ -229,3 +229,19 @@ def test_four_colours_race_the_symmetric_reduction_and_the_repair_search(
     result = solve(problem, options)
     assert result.status == "unknown"
     assert calls == expected
+
+
+def test_the_record_boards_get_the_fundamental_domain_search():
+    """Place-all without monomino-last on an empty board with a symmetry (four colours on
+    18x20): the fundamental-domain search joins, not CP-SAT's reduction; with
+    monomino-last (the solo puzzle) CP-SAT's reduction, which keeps that rule."""
+    from solver.backends import registry
+    from solver.backends.auto import portfolio
+
+    records = load_puzzle(PUZZLES / "records" / "four-18x20.toml")
+    joining = portfolio(records)
+    assert registry.DOMAIN in joining and registry.SYMMETRIC not in joining
+    solo = load_puzzle(PUZZLES / "classic-solo-84.toml")
+    assert solo.monomino_last
+    joining = portfolio(solo)
+    assert registry.SYMMETRIC in joining and registry.DOMAIN not in joining

@@ -32,15 +32,18 @@ PUZZLES = conftest.PUZZLES
 
 
 def test_every_backend_name_loads_a_solve_function():
-    assert BACKENDS == ("auto", "cpsat", "repair", "search", "symmetric", "tight")
+    assert BACKENDS == ("auto", "cpsat", "domain", "repair", "search", "symmetric", "tight")
     for name in BACKENDS:
         entry = registry.backend(name)
         assert entry.name == name and callable(entry.load())
-    assert [n for n in BACKENDS if registry.backend(n).layouts_only] == ["repair", "symmetric"]
+    layouts_only = [n for n in BACKENDS if registry.backend(n).layouts_only]
+    assert layouts_only == ["domain", "repair", "symmetric"]
 
 
 def test_unknown_backend_is_a_value_error():
-    with pytest.raises(ValueError, match="unknown backend .dlx.*auto, cpsat, repair, search"):
+    with pytest.raises(
+        ValueError, match="unknown backend .dlx.*auto, cpsat, domain, repair, search"
+    ):
         solve(load_puzzle(PUZZLES / "tiny-5x5-corner.toml"), SolveOptions(backend="dlx"))
 
 

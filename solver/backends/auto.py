@@ -48,10 +48,14 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     a symmetric reduction too when a board symmetry maps the played colours onto each
     other: the square-first search's with restarts for two colours on an empty board
     (:func:`solver.backends.tight.restarts_apply`: Duo, both colours; when its kernel is
-    compiled or cached), else CP-SAT's (the solo challenge); the repair search for
+    compiled or cached), else the fundamental-domain search where it applies
+    (:func:`solver.backends.domain.applies`: place-all without monomino-last on an empty
+    board, e.g. the four-colour record boards; kernel compiled or cached), else CP-SAT's
+    (the solo challenge, with monomino-last); the repair search for
     "place-all" with several colours, or with any number when the search kernel is not
     ready (first run: it compiles in another process, and greedy play may answer at
     once)."""
+    from solver.backends import domain
     from solver.backends.symmetric import colour_symmetries  # (loads OR-tools)
     from solver.backends.tight import restarts_apply
 
@@ -60,6 +64,10 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
         # duo-both: CP-SAT's reduction found nothing in 900 s, this one a layout in
         # 5-28 s (results/asymmetric_attempts.md)
         joining.append(registry.TIGHT_RESTARTS)
+    elif domain.applies(problem) and search_ready and warmup.domain_ready():
+        # four-18x20: CP-SAT's reduction found nothing in 1,200 s, this one a layout in
+        # 61 s (results/records/attempts.md)
+        joining.append(registry.DOMAIN)
     elif colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)
     if problem.goal == "place-all" and (len(problem.colours) >= 2 or not search_ready):
@@ -127,15 +135,17 @@ def solve(
         elif many:
             stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
             joining.remove(registry.CPSAT)
-            symmetric = {registry.SYMMETRIC, registry.TIGHT_RESTARTS}.intersection(joining)
+            compiled = {registry.TIGHT_RESTARTS, registry.DOMAIN}.intersection(joining)
+            symmetric = {registry.SYMMETRIC}.union(compiled).intersection(joining)
             if symmetric and registry.REPAIR in joining:
-                # with one core, or for two colours (the square-first restarts, which the
-                # repair search does not match), the symmetric reduction takes every core
-                # and the repair search runs if it gives up with time left; with more
-                # cores CP-SAT's reduction and the repair search race, as each wins on
-                # some seeds (results/asymmetric_attempts.md, turn 5)
+                # with one core, or for the compiled symmetric searches (the square-first
+                # restarts for two colours, the fundamental-domain search for tight
+                # boards, which the repair search does not match), the symmetric reduction
+                # takes every core and the repair search runs if it gives up with time
+                # left; with more cores CP-SAT's reduction and the repair search race, as
+                # each wins on some seeds (results/asymmetric_attempts.md, turn 5)
                 alone = options.workers <= options.tuning.auto.symmetric_cores
-                if alone or registry.TIGHT_RESTARTS in joining:
+                if alone or compiled:
                     joining.remove(registry.REPAIR)
                     later.append(registry.REPAIR)
             workers = max(1, options.workers // len(joining))

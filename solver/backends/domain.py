@@ -194,8 +194,13 @@ class DomainSearch:
         return int(core.run(*args))
 
     @property
+    def deepest(self) -> int:
+        """The most pieces and empty orbits the run has had placed at once."""
+        return int(self.state[7][core.S_DEEPEST])
+
+    @property
     def nodes(self) -> int:
-        return int(self.state[-4][core.S_NODES])
+        return int(self.state[7][core.S_NODES])
 
     def layout(self) -> Layout:
         """The layout after FOUND: every colour of every orbit, all images."""
@@ -240,6 +245,22 @@ def check_problem(problem: Problem) -> None:
             "the domain backend needs a board symmetry that swaps the colours (layouts only)",
             path=where,
         )
+
+
+def applies(problem: Problem) -> bool:
+    """True when :func:`solve` takes ``problem`` (:func:`check_problem`) and some symmetry
+    leaves whole orbits of empty squares; without building the options (milliseconds)."""
+    try:
+        check_problem(problem)
+    except InputError:
+        return False
+    area = sum(problem.position.colour(c).remaining_squares for c in problem.colours)
+    for sym in colour_symmetries(problem):
+        orb = orbits(problem.position.board, sym.elements)
+        spare = orb.count * sym.order - area
+        if spare >= 0 and spare % sym.order == 0 and len(sym.cycles) <= 3:
+            return True
+    return False
 
 
 def build(
@@ -472,7 +493,8 @@ def solve(
     result = results[0 if winner is None else winner]
     nodes = sum(int(r.stats.get("nodes", 0)) for r in results)
     runs = sum(int(r.stats.get("runs", 0)) for r in results)
-    stats = dict(result.stats, nodes=nodes, runs=runs, threads=threads)
+    deepest = max(int(r.stats.get("deepest", 0)) for r in results)
+    stats = dict(result.stats, nodes=nodes, runs=runs, threads=threads, deepest=deepest)
     stats["seconds"] = round(time.perf_counter() - started, 3)
     return dataclasses.replace(result, stats=stats)
 
@@ -501,7 +523,7 @@ def _restarts(
     stop: Cancel,
 ) -> BackendResult:
     """One thread's seed stream over the symmetries (see :func:`solve`)."""
-    nodes, run_no, code = 0, 0, core.PAUSE
+    nodes, run_no, code, deepest = 0, 0, core.PAUSE, 0
     for shared in searches:
         search = shared.copy()
         k = 0
@@ -511,9 +533,10 @@ def _restarts(
             search.reseed(options.seed + thread + threads * (k - 1))
             code = _run(search, RESTART_NODES * luby(k), options.time_limit, started, stop)
             nodes += search.nodes
+            deepest = max(deepest, search.deepest)
             if code != core.PAUSE or _out_of_time(options.time_limit, started):
                 break
-        stats = {**search.stats, "nodes": nodes, "runs": run_no}
+        stats = {**search.stats, "nodes": nodes, "runs": run_no, "deepest": deepest}
         if code == core.FOUND:
             return BackendResult("solved", search.layout(), stats=stats)
         if code != core.DONE:

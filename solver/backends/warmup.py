@@ -1,7 +1,8 @@
 """The first run: the search kernel is compiled in the background while the rest answer.
 
 numba compiles :mod:`solver.backends.search_kernel` (and the square-first search's
-:mod:`solver.backends.tight_kernel`) on its first call and caches the
+:mod:`solver.backends.tight_kernel` and the fundamental-domain search's
+:mod:`solver.backends.domain_kernel`) on its first call and caches the
 machine code on disk (``cache=True``); that first compile takes 10-30 s (*measured*: 23 s
 on a loaded 2-core machine), after which loading it takes a fraction of a second. So that
 the first command after installing does not wait for it, ``auto``, when
@@ -51,12 +52,13 @@ def _ready(kernel) -> bool:
 
 
 def kernel_ready() -> bool:
-    """True when both kernels (the search's and the square-first search's) are compiled in
-    this process or cached on disk (then the first call only loads them); when unsure,
-    True (the old behaviour: compile in process)."""
-    from solver.backends import search_kernel, tight_kernel
+    """True when the three kernels (the search's, the square-first search's and the
+    fundamental-domain search's) are compiled in this process or cached on disk (then the
+    first call only loads them); when unsure, True (the old behaviour: compile in
+    process)."""
+    from solver.backends import domain_kernel, search_kernel, tight_kernel
 
-    return _ready(search_kernel.run) and _ready(tight_kernel.run)
+    return _ready(search_kernel.run) and _ready(tight_kernel.run) and _ready(domain_kernel.run)
 
 
 def kernel_loaded() -> bool:
@@ -75,6 +77,14 @@ def tight_ready() -> bool:
     from solver.backends import tight_kernel
 
     return on_background_compile is None or _ready(tight_kernel.run)
+
+
+def domain_ready() -> bool:
+    """As :func:`tight_ready`, for the fundamental-domain search's kernel
+    (:mod:`solver.backends.domain_kernel`)."""
+    from solver.backends import domain_kernel
+
+    return on_background_compile is None or _ready(domain_kernel.run)
 
 
 def compile_in_background() -> bool:
@@ -134,9 +144,9 @@ def before_search() -> None:
 
 
 def compile_kernel() -> None:
-    """Compile (or load) both kernels by solving a tiny puzzle with the search and with the
-    square-first search."""
-    from solver.backends import search, tight
+    """Compile (or load) the three kernels by solving tiny puzzles with the search, the
+    square-first search and the fundamental-domain search."""
+    from solver.backends import domain, search, tight
     from solver.board import Board
     from solver.position import ColourState, Position
     from solver.problem import Problem
@@ -147,6 +157,9 @@ def compile_kernel() -> None:
     problem = Problem(position, ("blue",))
     search.solve(problem, SolveOptions(backend="search", workers=1))
     tight.solve(problem, SolveOptions(backend="tight", workers=1))
+    pair = Board(2, 2)  # two colours from opposite corners, a monomino each: the half turn
+    colours = (ColourState("blue", 0, (), ("1",)), ColourState("red", 3, (), ("1",)))
+    domain.solve(Problem(Position(pair, colours), ("blue", "red")), SolveOptions(workers=1))
 
 
 if __name__ == "__main__":
