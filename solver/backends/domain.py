@@ -175,8 +175,10 @@ class DomainSearch:
     stats: dict[str, Any] = field(default_factory=dict)
     fresh: tuple[np.ndarray, ...] = ()  # the state before the first node
 
-    def reseed(self, seed: int) -> None:
-        """Start again from the root with the value order of ``seed`` (see :func:`build`)."""
+    def reseed(self, seed: int | tuple[int, ...]) -> None:
+        """Start again from the root with the value order of ``seed`` (see :func:`build`;
+        a tuple, e.g. (seed, thread, run), seeds NumPy's generator with all its entries:
+        independent streams)."""
         lab_order, anc_idx = _value_order(self.anchors, self.pieces, len(self.tables[15]), seed)
         tables = list(self.tables)
         tables[12], tables[14] = lab_order, anc_idx
@@ -365,12 +367,14 @@ def _options(problem: Problem, board: Board, orb: Orbits, cycles) -> list[tuple[
     return out
 
 
-def _value_order(anchors: np.ndarray, pieces: np.ndarray, g: int, seed: int):
+def _value_order(
+    anchors: np.ndarray, pieces: np.ndarray, g: int, seed: int | tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray]:
     """``lab_order`` (O, G) and ``anc_idx`` (O,): the labels of each option and the options
     of each anchor orbit in the order tried; largest pieces first, ties and labels shuffled
     by ``seed`` (seed 0: in table order)."""
     n_opt = len(anchors)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
     tie = rng.random(n_opt) if seed else np.arange(n_opt) / max(n_opt, 1)
     anc_idx = np.lexsort((tie, -_SIZE[pieces], anchors)).astype(np.int64)
     lab_order = np.tile(np.arange(g, dtype=np.int32), (n_opt, 1))
@@ -467,8 +471,8 @@ def solve(
     take the problem, best first (fewest colour orbits), with restarts.
 
     ``options.workers`` threads (at most 8) each run their own seed stream: thread i's run
-    k has seed ``options.seed + i + workers * (k - 1)`` and ``RESTART_NODES * luby(k)``
-    nodes. A thread that exhausts a symmetry's tree moves to the next symmetry.
+    k has the value order of the seed (``options.seed``, i, k) (independent streams: two
+    seeds share no run) and ``RESTART_NODES * luby(k)`` nodes. A thread that exhausts a symmetry's tree moves to the next symmetry.
 
     Returns:
         "solved" with the layout (every colour, images included), or "unknown" (time
@@ -530,7 +534,7 @@ def _restarts(
         while not stop.is_set():
             k += 1
             run_no += 1
-            search.reseed(options.seed + thread + threads * (k - 1))
+            search.reseed((options.seed, thread, k))
             code = _run(search, RESTART_NODES * luby(k), options.time_limit, started, stop)
             nodes += search.nodes
             deepest = max(deepest, search.deepest)
