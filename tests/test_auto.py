@@ -245,3 +245,9 @@ def test_the_record_boards_get_the_fundamental_domain_search():
     assert solo.monomino_last
     joining = portfolio(solo)
     assert registry.SYMMETRIC in joining and registry.DOMAIN not in joining
+    # without monomino-last but loose (44 empty squares: 11 empty orbits): CP-SAT's
+    # reduction and the repair search, as measured for that puzzle
+    loose = load_puzzle(PUZZLES / "asym-classic-84.toml")
+    assert not loose.monomino_last
+    joining = portfolio(loose)
+    assert registry.SYMMETRIC in joining and registry.DOMAIN not in joining

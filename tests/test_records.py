@@ -292,7 +292,7 @@ def test_shipped_record_layouts_verify():
     from solver.formats.solution import read_solution, verify
 
     layouts = sorted((ROOT / "results" / "records").glob("*.json"))
-    assert {p.stem for p in layouts} >= {"one-13x13", "two-14x14", "three-19x15"}
+    assert {p.stem for p in layouts} >= {"one-13x13", "two-14x14", "three-19x15", "four-18x20"}
     for path in layouts:
         solution = read_solution(path)
         report, false_claims = verify(solution)

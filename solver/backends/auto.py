@@ -48,10 +48,11 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     a symmetric reduction too when a board symmetry maps the played colours onto each
     other: the square-first search's with restarts for two colours on an empty board
     (:func:`solver.backends.tight.restarts_apply`: Duo, both colours; when its kernel is
-    compiled or cached), else the fundamental-domain search where it applies
-    (:func:`solver.backends.domain.applies`: place-all without monomino-last on an empty
-    board, e.g. the four-colour record boards; kernel compiled or cached), else CP-SAT's
-    (the solo challenge, with monomino-last); the repair search for
+    compiled or cached), else the fundamental-domain search on tight boards
+    (:func:`solver.backends.domain.applies` with at most
+    :data:`~solver.backends.domain.TIGHT_EMPTY_ORBITS` empty orbits: place-all without
+    monomino-last on an empty board, e.g. the four-colour record boards; kernel compiled
+    or cached), else CP-SAT's (the solo challenge, asym-classic-84); the repair search for
     "place-all" with several colours, or with any number when the search kernel is not
     ready (first run: it compiles in another process, and greedy play may answer at
     once)."""
@@ -64,9 +65,13 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
         # duo-both: CP-SAT's reduction found nothing in 900 s, this one a layout in
         # 5-28 s (results/asymmetric_attempts.md)
         joining.append(registry.TIGHT_RESTARTS)
-    elif domain.applies(problem) and search_ready and warmup.domain_ready():
-        # four-18x20: CP-SAT's reduction found nothing in 1,200 s, this one a layout in
-        # 61 s (results/records/attempts.md)
+    elif (
+        domain.applies(problem, domain.TIGHT_EMPTY_ORBITS)
+        and search_ready
+        and warmup.domain_ready()
+    ):
+        # tight boards (few empty squares): four-18x20: CP-SAT's reduction found nothing in
+        # 1,200 s, this one a layout in 42-243 s (results/records/attempts.md)
         joining.append(registry.DOMAIN)
     elif colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)

@@ -24,6 +24,7 @@ sequence of node budgets, because its dead ends are heavy-tailed. It answers "so
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from solver.problem import Problem
 
 NPIECES = len(PIECE_NAMES)
 _SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
+_ABSENT = 99  # the size given to a slot with no option (a piece the colour does not have)
 #: nodes of the first run of :func:`solve`; later runs follow the Luby sequence
 RESTART_NODES = 200_000
 _EDGE = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -206,12 +208,12 @@ class DomainSearch:
 
     def layout(self) -> Layout:
         """The layout after FOUND: every colour of every orbit, all images."""
-        slot_opt, slot_lab = self.state[5], self.state[6]
+        used, slot_opt, slot_lab = self.state[3], self.state[5], self.state[6]
         sym = self.symmetry
         mul, _ = group_tables(sym.elements)
         layout: Layout = {c: [] for cycle in sym.cycles for c in cycle}
         for slot, o in enumerate(slot_opt):
-            if o < 0:
+            if not used[slot]:
                 continue
             cycle = sym.cycles[slot // NPIECES]
             squares = self.placements[o]
@@ -249,18 +251,40 @@ def check_problem(problem: Problem) -> None:
         )
 
 
-def applies(problem: Problem) -> bool:
-    """True when :func:`solve` takes ``problem`` (:func:`check_problem`) and some symmetry
-    leaves whole orbits of empty squares; without building the options (milliseconds)."""
+#: ``auto`` runs this search only where a symmetry leaves at most this many empty orbits:
+#: on four-18x20 (1) it found layouts in 42-243 s where CP-SAT's reduction found none in
+#: 1,200 s; on two-14x14 (9) it found none in 60 s where the tight search's restarts take
+#: 0.4-80 s (results/records/attempts.md)
+TIGHT_EMPTY_ORBITS = 2
+
+
+def empty_orbits(problem: Problem, symmetry: ColourSymmetry) -> int | None:
+    """How many orbits of empty squares a layout with ``symmetry`` has, or None when the
+    search cannot take the symmetry (the empty squares do not make whole orbits, more than
+    3 orbits of colours, or a start square some element fixes)."""
+    board = problem.position.board
+    orb = orbits(board, symmetry.elements)
+    area = sum(problem.position.colour(c).remaining_squares for c in problem.colours)
+    spare = orb.count * symmetry.order - area
+    starts = [problem.position.colour(cycle[0]).start for cycle in symmetry.cycles]
+    if spare < 0 or spare % symmetry.order or len(symmetry.cycles) > 3:
+        return None
+    if any(st is None or orb.orbit[st] < 0 for st in starts):
+        return None
+    return spare // symmetry.order
+
+
+def applies(problem: Problem, max_empty_orbits: int | None = None) -> bool:
+    """True when :func:`solve` takes ``problem`` (:func:`check_problem`) with some symmetry
+    that leaves at most ``max_empty_orbits`` (None: any number of) orbits of empty squares;
+    without building the options (milliseconds)."""
     try:
         check_problem(problem)
     except InputError:
         return False
-    area = sum(problem.position.colour(c).remaining_squares for c in problem.colours)
     for sym in colour_symmetries(problem):
-        orb = orbits(problem.position.board, sym.elements)
-        spare = orb.count * sym.order - area
-        if spare >= 0 and spare % sym.order == 0 and len(sym.cycles) <= 3:
+        empty = empty_orbits(problem, sym)
+        if empty is not None and (max_empty_orbits is None or empty <= max_empty_orbits):
             return True
     return False
 
@@ -321,6 +345,7 @@ def build(
     need = np.array([len(position.colour(c[0]).remaining) for c in cycles], dtype=np.int32)
     onb = _orbit_neighbours(board, orb)
     slot_size = np.array([PIECES[PIECE_NAMES[k % NPIECES]].size for k in range(nslots)], np.int32)
+    slot_size[np.isin(np.arange(nslots), [slot for slot, _ in opts], invert=True)] = _ABSENT
     tables = (*tables, mul, inv, slot_orbit, noempty, need, len(cycles), NPIECES, onb,
               slot_size, int(pockets))  # fmt: skip
     st = np.zeros(core.N_SCALARS, dtype=np.int64)
@@ -413,7 +438,7 @@ def _tables(opts, board: Board, orb: Orbits, mul, inv, starts):
                 j, h_start = start_of[o]
                 if j != slots[i] // NPIECES:
                     opt_start[i] = -2  # another colour orbit's start: never
-                else:  # the label whose copy covering the start is the start's own colour
+                elif opt_start[i] != -2:  # the label whose copy on the start is its colour
                     lab = [x for x in range(g) if mul[h_start, mul[inv[orb.elem[s]], x]] == 0]
                     opt_start[i] = lab[0]
         edge = _around(board, sq, _EDGE)
@@ -468,11 +493,13 @@ def solve(
     problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
 ) -> BackendResult:
     """Search the fundamental domain of the symmetries of :func:`colour_symmetries` that
-    take the problem, best first (fewest colour orbits), with restarts.
+    take the problem (:func:`empty_orbits`), best first (fewest colour orbits), with
+    restarts.
 
     ``options.workers`` threads (at most 8) each run their own seed stream: thread i's run
     k has the value order of the seed (``options.seed``, i, k) (independent streams: two
-    seeds share no run) and ``RESTART_NODES * luby(k)`` nodes. A thread that exhausts a symmetry's tree moves to the next symmetry.
+    seeds share no run) and ``RESTART_NODES * luby(k)`` nodes. A symmetry's tree
+    exhausted by one thread is skipped by all; each search is built when first needed.
 
     Returns:
         "solved" with the layout (every colour, images included), or "unknown" (time
@@ -485,14 +512,16 @@ def solve(
     """
     check_problem(problem)
     started = time.perf_counter()
-    searches = _searches(problem)
+    shared = _Shared(problem, _symmetries(problem))
     threads = max(1, min(options.workers, 8))
 
     def stream(thread: int) -> Callable[[Cancel], BackendResult]:
-        return lambda stop: _restarts(searches, options, thread, threads, started, stop)
+        return lambda stop: _restarts(shared, options, thread, threads, started, stop)
 
     results, winner = first_proven(
-        [stream(i) for i in range(threads)], lambda r: r.status == "solved", cancel
+        [stream(i) for i in range(threads)],
+        lambda r: r.status == "solved" or "unknown_reason" in r.stats,
+        cancel,
     )
     result = results[0 if winner is None else winner]
     nodes = sum(int(r.stats.get("nodes", 0)) for r in results)
@@ -503,14 +532,9 @@ def solve(
     return dataclasses.replace(result, stats=stats)
 
 
-def _searches(problem: Problem) -> list[DomainSearch]:
-    """One built search per symmetry that takes the problem, best first."""
-    out = []
-    for sym in colour_symmetries(problem):
-        try:
-            out.append(build(problem, sym))
-        except InputError:
-            continue
+def _symmetries(problem: Problem) -> list[ColourSymmetry]:
+    """The symmetries the search takes for ``problem``, best first."""
+    out = [s for s in colour_symmetries(problem) if empty_orbits(problem, s) is not None]
     if not out:
         raise InputError(
             "no board symmetry leaves whole orbits of empty squares", path=problem.name or None
@@ -518,8 +542,28 @@ def _searches(problem: Problem) -> list[DomainSearch]:
     return out
 
 
+class _Shared:
+    """What the threads of one :func:`solve` share: the symmetries, each search built
+    once when first needed (its tables are read-only; each thread copies the state), and
+    the symmetries whose tree a thread has exhausted."""
+
+    def __init__(self, problem: Problem, symmetries: list[ColourSymmetry]):
+        self.problem = problem
+        self.symmetries = symmetries
+        self.exhausted: set[int] = set()
+        self._built: dict[int, DomainSearch] = {}
+        self._lock = threading.Lock()
+
+    def search(self, i: int) -> DomainSearch:
+        """A fresh copy of symmetry i's search."""
+        with self._lock:
+            if i not in self._built:
+                self._built[i] = build(self.problem, self.symmetries[i])
+            return self._built[i].copy()
+
+
 def _restarts(
-    searches: list[DomainSearch],
+    shared: _Shared,
     options: SolveOptions,
     thread: int,
     threads: int,
@@ -527,24 +571,30 @@ def _restarts(
     stop: Cancel,
 ) -> BackendResult:
     """One thread's seed stream over the symmetries (see :func:`solve`)."""
-    nodes, run_no, code, deepest = 0, 0, core.PAUSE, 0
-    for shared in searches:
-        search = shared.copy()
-        k = 0
-        while not stop.is_set():
+    nodes, run_no, deepest = 0, 0, 0
+    stats: dict[str, Any] = {"symmetry": shared.symmetries[0].name}
+    for i in range(len(shared.symmetries)):
+        if i in shared.exhausted:
+            continue
+        search = shared.search(i)
+        k, code = 0, core.PAUSE
+        while not stop.is_set() and i not in shared.exhausted:
             k += 1
             run_no += 1
             search.reseed((options.seed, thread, k))
             code = _run(search, RESTART_NODES * luby(k), options.time_limit, started, stop)
             nodes += search.nodes
             deepest = max(deepest, search.deepest)
+            if code == core.DONE:
+                shared.exhausted.add(i)
             if code != core.PAUSE or _out_of_time(options.time_limit, started):
                 break
         stats = {**search.stats, "nodes": nodes, "runs": run_no, "deepest": deepest}
         if code == core.FOUND:
             return BackendResult("solved", search.layout(), stats=stats)
-        if code != core.DONE:
-            return BackendResult("unknown", None, stats=stats)
+        if code != core.DONE and i not in shared.exhausted:
+            return BackendResult("unknown", None, stats=stats)  # time limit or cancel
+    stats.update(nodes=nodes, runs=run_no, deepest=deepest)
     stats["unknown_reason"] = "no layout with any symmetry that applies"
     return BackendResult("unknown", None, stats=stats)
 

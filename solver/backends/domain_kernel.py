@@ -184,7 +184,15 @@ def _fillable(size, small, holes):
 @njit(cache=True, nogil=True)
 def _no_dead_pocket(o_from, sq_orb, onb, cov_slot, stamp, queue, small, holes, tick):
     """False when an unfilled region of 1-4 orbits next to option ``o_from`` (or to the
-    hole ``-1 - o_from`` when negative) cannot be filled (:func:`_fillable`)."""
+    hole ``-1 - o_from`` when negative) cannot be filled (:func:`_fillable`).
+
+    Each flood fill of this call has its own stamp ``tick * 32 + n``; a fill stops at 5
+    orbits. A fill that meets an orbit of an earlier fill of the call joins a region that
+    fill found to be large (a small region is a whole component: it would hold this fill's
+    start too), so its region is large as well.
+    """
+    base = tick * 32
+    n = 0
     n_src = 1 if o_from < 0 else sq_orb.shape[1]
     for i in range(n_src):
         t = (-1 - o_from) if o_from < 0 else sq_orb[o_from, i]
@@ -192,9 +200,11 @@ def _no_dead_pocket(o_from, sq_orb, onb, cov_slot, stamp, queue, small, holes, t
             break
         for k in range(onb.shape[1]):
             u = onb[t, k]
-            if u < 0 or cov_slot[u] != UNFILLED or stamp[u] == tick:
+            if u < 0 or cov_slot[u] != UNFILLED or stamp[u] >= base:
                 continue
-            stamp[u] = tick
+            n += 1
+            fill = base + n
+            stamp[u] = fill
             queue[0] = u
             head, tail = 0, 1
             while head < tail and tail < 5:
@@ -202,12 +212,16 @@ def _no_dead_pocket(o_from, sq_orb, onb, cov_slot, stamp, queue, small, holes, t
                 head += 1
                 for kk in range(onb.shape[1]):
                     w = onb[v, kk]
-                    if w >= 0 and cov_slot[w] == UNFILLED and stamp[w] != tick:
-                        stamp[w] = tick
-                        queue[tail] = w
-                        tail += 1
-                        if tail >= 5:
-                            break
+                    if w < 0 or cov_slot[w] != UNFILLED or stamp[w] == fill:
+                        continue
+                    if stamp[w] >= base:  # an earlier fill's large region
+                        tail = 5
+                        break
+                    stamp[w] = fill
+                    queue[tail] = w
+                    tail += 1
+                    if tail >= 5:
+                        break
             if tail < 5 and not _fillable(tail, small, holes):
                 return False
     return True

@@ -52,13 +52,13 @@ def _ready(kernel) -> bool:
 
 
 def kernel_ready() -> bool:
-    """True when the three kernels (the search's, the square-first search's and the
-    fundamental-domain search's) are compiled in this process or cached on disk (then the
-    first call only loads them); when unsure, True (the old behaviour: compile in
-    process)."""
-    from solver.backends import domain_kernel, search_kernel, tight_kernel
+    """True when both kernels the exact search needs (the search's and the square-first
+    search's) are compiled in this process or cached on disk (then the first call only
+    loads them); when unsure, True (the old behaviour: compile in process). The
+    fundamental-domain search's kernel is not needed for that (:func:`before_search`)."""
+    from solver.backends import search_kernel, tight_kernel
 
-    return _ready(search_kernel.run) and _ready(tight_kernel.run) and _ready(domain_kernel.run)
+    return _ready(search_kernel.run) and _ready(tight_kernel.run)
 
 
 def kernel_loaded() -> bool:
@@ -87,9 +87,11 @@ def domain_ready() -> bool:
     return on_background_compile is None or _ready(domain_kernel.run)
 
 
-def compile_in_background() -> bool:
+def compile_in_background(search_waits: bool = True) -> bool:
     """Start ``python -m solver.backends.warmup`` detached, unless one started less than
-    :data:`LOCK_AGE` seconds ago; True if one is (now) running."""
+    :data:`LOCK_AGE` seconds ago; True if one is (now) running. ``search_waits``: this
+    process leaves the search to it (:func:`compiling_elsewhere`); False when only the
+    fundamental-domain kernel is missing (the search's is cached)."""
     global _started
     index = _index_path()
     if index is None:
@@ -110,7 +112,7 @@ def compile_in_background() -> bool:
         )
     except OSError:
         return False
-    _started = True
+    _started = _started or search_waits
     return True
 
 
@@ -134,13 +136,19 @@ def before_search() -> None:
     no kernel, such as greedy play's, then come without loading numba). On the command
     line (:data:`on_background_compile` set) and without a cached kernel, starts
     :func:`compile_in_background` and calls :data:`on_background_compile` (once per
-    process: a command that checks several colours says it once); otherwise nothing (a
-    library call compiles in process)."""
+    process: a command that checks several colours says it once); with only the
+    fundamental-domain kernel missing, starts it without a word and without holding the
+    search back; otherwise nothing (a library call compiles in process)."""
     global _told
     notice = on_background_compile
-    if notice is not None and not kernel_ready() and compile_in_background() and not _told:
-        _told = True
-        notice()
+    if notice is None:
+        return
+    if not kernel_ready():
+        if compile_in_background() and not _told:
+            _told = True
+            notice()
+    elif not domain_ready():  # (e.g. after an upgrade): quietly, the search runs as usual
+        compile_in_background(search_waits=False)
 
 
 def compile_kernel() -> None:
