@@ -59,7 +59,8 @@ class Orbits:
     order; squares in a smaller orbit must stay empty.
 
     Attributes:
-        rep: (M,) int32, each orbit's smallest square (row-major), in scan order.
+        rep: (M,) int32, each orbit's representative (its square in the fundamental
+            domain), in scan order.
         orbit: (N,) int32, each square's orbit, -1 for a square some element other than the
             identity fixes (or a blocked one).
         elem: (N,) int32, the element k with ``square = elements[k][rep[orbit]]``.
@@ -71,6 +72,7 @@ class Orbits:
 
     @property
     def count(self) -> int:
+        """M, the number of whole orbits."""
         return len(self.rep)
 
 
@@ -101,6 +103,7 @@ def orbits(
 
     Raises:
         ValueError: ``shape`` is not a fundamental domain of the whole orbits.
+        KeyError: ``scan`` is not "auto" or a name in :data:`SCANS`.
     """
     perms = np.stack(elements)
     nsq = board.size
@@ -156,7 +159,8 @@ def domain_shapes(board: Board, elements: tuple[np.ndarray, ...]) -> list[tuple[
 
 
 def group_tables(elements: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """``mul[a, b]`` = index of h_a after h_b (``h_a[h_b]``) and ``inv[a]``, both int32."""
+    """``mul`` (G, G) int32 with ``mul[a, b]`` the index of h_a after h_b (``h_a[h_b]``),
+    and ``inv`` (G,) int32, the index of each element's inverse."""
     keys = {e.tobytes(): i for i, e in enumerate(elements)}
     g = len(elements)
     mul = np.array([[keys[a[b].tobytes()] for b in elements] for a in elements], dtype=np.int32)
@@ -193,7 +197,8 @@ class DomainSearch:
         return dataclasses.replace(self, state=state, stats=dict(self.stats))
 
     def run(self, budget: int) -> int:
-        """Run the kernel for at most ``budget`` nodes: DONE, FOUND or PAUSE."""
+        """Run the kernel for at most ``budget`` (>= 1) more nodes (pieces and empty orbits
+        placed): DONE, FOUND or PAUSE; a PAUSE resumes exactly where it stopped."""
         args = (*self.tables, *self.state, budget)
         return int(core.run(*args))
 
@@ -204,6 +209,7 @@ class DomainSearch:
 
     @property
     def nodes(self) -> int:
+        """Nodes since the last (re)seed: pieces and empty orbits placed."""
         return int(self.state[7][core.S_NODES])
 
     def layout(self) -> Layout:
@@ -299,12 +305,17 @@ def build(
 ) -> DomainSearch:
     """The kernel's arrays for ``problem`` reduced by ``symmetry``.
 
-    ``seed`` > 0 shuffles the options of each anchor orbit and the label order of each
-    option; seed 0 keeps largest pieces first and labels in group order.
+    ``seed`` (an int, or a tuple of ints for independent streams) other than 0 shuffles,
+    among the options of each anchor orbit, those of equal piece size (largest pieces are
+    always tried first), and the label order of each option; seed 0 keeps table order.
+    ``pockets``: the pocket prune (:mod:`solver.backends.domain_kernel`). ``scan`` and
+    ``shape``: as for :func:`orbits`.
 
     Raises:
         InputError: :func:`check_problem` refuses the problem, or the symmetry leaves more
             squares empty than the board allows, or has more than 3 colour orbits.
+        ValueError: ``shape`` is not a fundamental domain.
+        KeyError: ``scan`` is not "auto" or a name in :data:`SCANS`.
     """
     check_problem(problem)
     position = problem.position

@@ -4,8 +4,8 @@ A scan-order tiling search on bitboards, the classic fast way to pack polyominoe
 Blokus colours as *labels*:
 
 * The board's squares fall into orbits under a symmetry group G that acts freely on the
-  colours; orbit o is named by its smallest square ``rep[o]`` and orbits are numbered in
-  the scan order. The state is a bitboard over orbits (``W`` 64-bit words).
+  colours; orbit o is represented by its square ``rep[o]`` in the fundamental domain, and
+  orbits are numbered in the scan order. The state is a bitboard over orbits (``W`` 64-bit words).
 * A *domain piece* (slot = colour orbit j * 21 + shape) is a placement p whose squares lie
   in distinct orbits, with a label l in G: p itself is colour ``cycles[j][l]`` and its image
   h_m(p) is colour ``cycles[j][m*l]`` (``mul``). Each option is stored once, in the image
@@ -22,7 +22,7 @@ Blokus colours as *labels*:
   others'). A colour is legal iff its graph is connected and its start square is covered
   by its own colour (``opt_start``).
 * Connectivity prune after every step: a component of a colour orbit's graph whose pieces
-  have no unfilled orbit among their corner squares (``opt_corb``) can gain no contact; it
+  have no unfilled orbit among their corner squares (``corb``) can gain no contact; it
   is fatal unless it is the whole colour orbit, all 21 pieces placed.
 * Pocket prune (``pockets``): an unfilled region of 1-4 orbits next to the new piece (or
   hole) must be fillable by the holes left and the unused pieces of 1-4 squares, counted by
@@ -232,7 +232,8 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
         lab_order, anc_ptr, anc_idx, mul, inv, slot_orbit, noempty, need, n_orbits_col, nps,
         onb, slot_size, pockets, filled, cov_slot, cov_lab, used, adj, slot_opt, slot_lab, st,
         f_anchor, f_cursor, f_opt, budget):  # fmt: skip
-    """Run at most ``budget`` more nodes; DONE, FOUND or PAUSE (see the module docstring).
+    """Run at most ``budget`` (>= 1) more nodes (pieces and empty orbits placed); DONE,
+    FOUND or PAUSE (see the module docstring).
 
     Frame d: ``f_anchor[d]`` its orbit (-1: not yet chosen), ``f_cursor[d]`` the next
     candidate (option index * G + label index; G * count: the hole), ``f_opt[d]`` the

@@ -107,14 +107,15 @@ def solver_options(
         "repair": "repair: greedy play, then repairs re-placed exactly by the search "
         "(finds layouts only)",
         "domain": "domain: Gottfried's quadrant method, one fundamental domain of a board "
-        "symmetry tiled in scan order with colour labels, with restarts (place-all on an "
-        "empty board; finds layouts only)",
+        "symmetry tiled in scan order with colour labels, with restarts (place-all without "
+        "monomino-last on an empty board; finds layouts only)",
         "tight": "tight: square-first exact search for tight packings (place-all), raced "
         "against its symmetric reduction where one applies (empty boards)",
         "auto": "auto: for place-all a few greedy plays first (under 0.05 s), then the "
         "search alone for 2 s, then the search, CP-SAT and the LP bound (and a symmetric "
-        "reduction, where one applies) side by side; the first proven answer wins; with several "
-        "colours and over 30 pieces, the LP bound first, then the repair search",
+        "reduction, where one applies: the domain search on tight boards) side by side; "
+        "the first proven answer wins; with several colours and over 30 pieces, the LP "
+        "bound first, then the repair search",
     }
     options = [
         click.option(
@@ -138,7 +139,8 @@ def solver_options(
             default=workers,
             show_default=True,
             help=f"Threads, 1 to {MAX_WORKERS}: CP-SAT workers, or the search's portfolio "
-            "members (auto: the search keeps N, CP-SAT gets N-1).",
+            "members, or the domain search's seed streams (at most 8) (auto: the search "
+            "keeps N, CP-SAT gets N-1).",
         ),
         click.option(
             "--seed",
