@@ -71,7 +71,7 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
         and warmup.domain_ready()
     ):
         # tight boards (few empty squares): four-18x20: CP-SAT's reduction found nothing in
-        # 1,200 s, this one a layout in 42-243 s (results/records/attempts.md)
+        # 1,200 s, this one a layout in 27-112 s (results/records/attempts.md)
         joining.append(registry.DOMAIN)
     elif colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)

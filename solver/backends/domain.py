@@ -258,7 +258,7 @@ def check_problem(problem: Problem) -> None:
 
 
 #: ``auto`` runs this search only where a symmetry leaves at most this many empty orbits:
-#: on four-18x20 (1) it found layouts in 42-243 s where CP-SAT's reduction found none in
+#: on four-18x20 (1) it found layouts in 27-112 s where CP-SAT's reduction found none in
 #: 1,200 s; on two-14x14 (9) it found none in 60 s where the tight search's restarts take
 #: 0.4-80 s (results/records/attempts.md)
 TIGHT_EMPTY_ORBITS = 2
