@@ -241,6 +241,8 @@ def test_the_record_boards_get_the_fundamental_domain_search():
     records = load_puzzle(PUZZLES / "records" / "four-18x20.toml")
     joining = portfolio(records)
     assert registry.DOMAIN in joining and registry.SYMMETRIC not in joining
+    # a first run (the search's kernel compiling in the background): it joins all the same
+    assert registry.DOMAIN in portfolio(records, search_ready=False)
     solo = load_puzzle(PUZZLES / "classic-solo-84.toml")
     assert solo.monomino_last
     joining = portfolio(solo)

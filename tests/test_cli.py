@@ -367,5 +367,5 @@ def test_the_domain_backend_refuses_a_board_without_symmetry():
     result = run("solve", PUZZLES / "tiny-5x5-corner.toml", "--backend", "domain")
     assert result.exit_code == 2
     errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
-    assert len(errors) == 1 and "needs a board symmetry" in errors[0]
+    assert len(errors) == 1 and "a board symmetry permutes (this puzzle plays 1" in errors[0]
     assert "Traceback" not in result.output

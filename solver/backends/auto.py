@@ -51,8 +51,8 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     compiled or cached), else the fundamental-domain search on tight boards
     (:func:`solver.backends.domain.applies` with at most
     :data:`~solver.backends.domain.TIGHT_EMPTY_ORBITS` empty orbits: place-all without
-    monomino-last on an empty board, e.g. the four-colour record boards; kernel compiled
-    or cached), else CP-SAT's (the solo challenge, asym-classic-84); the repair search for
+    monomino-last on an empty board, e.g. the four-colour record boards; first run
+    included), else CP-SAT's (the solo challenge, asym-classic-84); the repair search for
     "place-all" with several colours, or with any number when the search kernel is not
     ready (first run: it compiles in another process, and greedy play may answer at
     once)."""
@@ -65,13 +65,11 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
         # duo-both: CP-SAT's reduction found nothing in 900 s, this one a layout in
         # 5-28 s (results/asymmetric_attempts.md)
         joining.append(registry.TIGHT_RESTARTS)
-    elif (
-        domain.applies(problem, domain.TIGHT_EMPTY_ORBITS)
-        and search_ready
-        and warmup.domain_ready()
-    ):
+    elif domain.applies(problem, domain.TIGHT_EMPTY_ORBITS):
         # tight boards (few empty squares): four-18x20: CP-SAT's reduction found nothing in
-        # 1,200 s, this one a layout in 27-112 s (results/records/attempts.md)
+        # 1,200 s, this one a layout in 27-112 s (results/records/attempts.md). It needs
+        # neither the search's kernel nor a cache: its own compiles in process in about
+        # 2 s, so it joins on a first run too (a new-user trial found it left out then)
         joining.append(registry.DOMAIN)
     elif colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)

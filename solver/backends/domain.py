@@ -252,7 +252,8 @@ def check_problem(problem: Problem) -> None:
             )
     if not colour_symmetries(problem):
         raise InputError(
-            "the domain backend needs a board symmetry that swaps the colours (layouts only)",
+            "the domain backend needs two or more colours that a board symmetry permutes "
+            f"(this puzzle plays {len(problem.colours)} colour(s) and none is mapped so)",
             path=where,
         )
 
@@ -547,8 +548,13 @@ def _symmetries(problem: Problem) -> list[ColourSymmetry]:
     """The symmetries the search takes for ``problem``, best first."""
     out = [s for s in colour_symmetries(problem) if empty_orbits(problem, s) is not None]
     if not out:
+        position = problem.position
+        area = sum(position.colour(c).remaining_squares for c in problem.colours)
+        free = position.board.size - len(position.board.blocked)
         raise InputError(
-            "no board symmetry leaves whole orbits of empty squares", path=problem.name or None
+            "no board symmetry leaves whole orbits of empty squares (the pieces need "
+            f"{area} of the board's {free} free squares)",
+            path=problem.name or None,
         )
     return out
 

@@ -115,7 +115,9 @@ def solver_options(
         "search alone for 2 s, then the search, CP-SAT and the LP bound (and a symmetric "
         "reduction, where one applies: the domain search on tight boards) side by side; "
         "the first proven answer wins; with several colours and over 30 pieces, the LP "
-        "bound first, then the repair search",
+        "bound first, then the repair search, and on an empty board with a symmetry the "
+        "symmetric reduction (on tight boards, few empty squares: the domain search, on "
+        "every worker)",
     }
     options = [
         click.option(

@@ -130,7 +130,8 @@ def describe_result(console: Console, result: SolveResult) -> None:
             and result.problem.position.bonus
         ):
             bonus = (
-                " (the monomino is not last; monomino-last = true in the puzzle asks for the +5)"
+                " (the monomino is not last; set monomino-last = true in the puzzle to ask"
+                " for the +5)"
             )
         console.print(
             f"  {colour:7} placed {r.added} of {total} {_plural(total, 'piece')}, "
