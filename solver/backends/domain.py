@@ -107,11 +107,8 @@ def orbits(
         ValueError: ``shape`` is not a fundamental domain of the whole orbits.
         KeyError: ``scan`` is not "auto" or a name in :data:`SCANS`.
     """
-    perms = np.stack(elements)
     nsq = board.size
-    smallest = perms.min(axis=0)
-    size = np.array([len(set(perms[:, s].tolist())) for s in range(nsq)])
-    whole = (size == len(elements)) & ~board.blocked_mask
+    smallest, whole = _whole_orbits(board, elements)
     names = np.unique(smallest[whole])
     shapes = domain_shapes(board, elements)
     if shape is not None and shape not in shapes:
@@ -143,10 +140,7 @@ def domain_shapes(board: Board, elements: tuple[np.ndarray, ...]) -> list[tuple[
     orbit of ``board`` under ``elements`` and no other square: the rectangular fundamental
     domains, e.g. [(9, 10)] for both mirrors of 18x20, [(5, 18), (10, 9)] for the half turn
     of 10x18."""
-    perms = np.stack(elements)
-    smallest = perms.min(axis=0)
-    size = np.array([len(set(perms[:, s].tolist())) for s in range(board.size)])
-    whole = (size == len(elements)) & ~board.blocked_mask
+    smallest, whole = _whole_orbits(board, elements)
     count = len(np.unique(smallest[whole]))
     grid = whole.reshape(board.rows, board.cols)
     names = smallest.reshape(board.rows, board.cols)
@@ -158,6 +152,14 @@ def domain_shapes(board: Board, elements: tuple[np.ndarray, ...]) -> list[tuple[
         if grid[:a, :b].all() and len(np.unique(names[:a, :b])) == count:
             out.append((a, b))
     return out
+
+
+def _whole_orbits(board: Board, elements: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) the smallest square of each square's orbit, and (N,) bool: the square is free
+    and its orbit has one square per element (no element but the identity fixes it)."""
+    perms = np.stack(elements)
+    size = np.array([len(set(perms[:, s].tolist())) for s in range(board.size)])
+    return perms.min(axis=0), (size == len(elements)) & ~board.blocked_mask
 
 
 def group_tables(elements: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -262,7 +264,8 @@ def check_problem(problem: Problem) -> None:
 
 #: ``auto`` runs this search only where a symmetry leaves at most this many empty orbits:
 #: on four-18x20 (1) it found layouts in 27-112 s where CP-SAT's reduction found none in
-#: 1,200 s; on two-14x14 (9) it found none in 60 s where the tight search's restarts take
+#: 1,200 s; on two-14x14 (9) an early version found none in 60 s where the tight search's
+#: restarts take
 #: 0.4-80 s (results/records/attempts.md)
 TIGHT_EMPTY_ORBITS = 2
 
@@ -315,8 +318,8 @@ def build(
     ``shape``: as for :func:`orbits`.
 
     Raises:
-        InputError: :func:`check_problem` refuses the problem, or the symmetry leaves more
-            squares empty than the board allows, or has more than 3 colour orbits.
+        InputError: :func:`check_problem` refuses the problem, or :func:`empty_orbits`
+            the symmetry.
         ValueError: ``shape`` is not a fundamental domain.
         KeyError: ``scan`` is not "auto" or a name in :data:`SCANS`.
     """
@@ -324,27 +327,19 @@ def build(
     position = problem.position
     board = position.board
     elements, cycles = symmetry.elements, symmetry.cycles
-    g = len(elements)
-    if len(cycles) > 3:
-        raise InputError("the domain backend takes at most 3 colour orbits", path=problem.name)
-    orb = orbits(board, elements, scan, shape)
-    mul, inv = group_tables(elements)
-    area = sum(position.colour(c).remaining_squares for c in problem.colours)
-    spare = orb.count * g - area
-    if spare < 0 or spare % g:
+    empty = empty_orbits(problem, symmetry)
+    if empty is None:
         raise InputError(
-            f"{symmetry.name}: {orb.count} orbits of {g} cannot hold {area} squares with "
-            "whole orbits empty",
+            f"{symmetry.name}: the empty squares do not make whole orbits, a start square is "
+            "fixed, or there are over 3 orbits of colours",
             path=problem.name or None,
         )
+    orb = orbits(board, elements, scan, shape)
+    mul, inv = group_tables(elements)
     starts = []  # per colour orbit: (start orbit, element) of its representative's start
     for cycle in cycles:
         start = position.colour(cycle[0]).start
-        assert start is not None
-        if orb.orbit[start] < 0:
-            raise InputError(
-                f"{cycle[0]}'s start square is fixed by {symmetry.name}", path=problem.name or None
-            )
+        assert start is not None  # (empty_orbits)
         starts.append((int(orb.orbit[start]), int(orb.elem[start])))
     opts = _options(problem, board, orb, cycles)
     tables, placements, pieces, anchors = _tables(opts, board, orb, mul, inv, starts)
@@ -363,7 +358,7 @@ def build(
     tables = (*tables, mul, inv, slot_orbit, noempty, need, len(cycles), NPIECES, onb,
               slot_size, int(pockets))  # fmt: skip
     st = np.zeros(core.N_SCALARS, dtype=np.int64)
-    st[core.S_EMPTY] = spare // g
+    st[core.S_EMPTY] = empty
     depth = m + 1
     state = (
         np.zeros(words, dtype=np.uint64),  # filled
@@ -378,7 +373,7 @@ def build(
         np.zeros(depth + 1, dtype=np.int64),  # f_cursor
         np.full(depth + 1, -1, dtype=np.int64),  # f_opt
     )
-    stats = {"symmetry": symmetry.name, "orbits": m, "empty_orbits": spare // g, "options": n_opt}
+    stats = {"symmetry": symmetry.name, "orbits": m, "empty_orbits": empty, "options": n_opt}
     fresh = tuple(a.copy() for a in state)
     search = DomainSearch(tables, state, symmetry, placements, pieces, anchors, stats, fresh)
     search.reseed(seed)
