@@ -232,8 +232,8 @@ def test_four_colours_race_the_symmetric_reduction_and_the_repair_search(
 
 
 def test_the_record_boards_get_the_fundamental_domain_search():
-    """Place-all without monomino-last on an empty board with a symmetry (four colours on
-    18x20): the fundamental-domain search joins, not CP-SAT's reduction; with
+    """Place-all without monomino-last on an empty board with a symmetry and few empty
+    squares (four colours on 18x20, two on 10x18): the fundamental-domain search joins, not CP-SAT's reduction; with
     monomino-last (the solo puzzle) CP-SAT's reduction, which keeps that rule."""
     from solver.backends import registry
     from solver.backends.auto import portfolio
@@ -253,3 +253,8 @@ def test_the_record_boards_get_the_fundamental_domain_search():
     assert not loose.monomino_last
     joining = portfolio(loose)
     assert registry.SYMMETRIC in joining and registry.DOMAIN not in joining
+    # two colours: tight (10x18, 2 empty squares: 1 empty orbit) the domain search, in
+    # place of the tight restarts; loose (14x14, 18 empty: 9 orbits) not
+    two = portfolio(load_puzzle(PUZZLES / "records" / "two-10x18.toml"))
+    assert registry.DOMAIN in two and registry.TIGHT_RESTARTS not in two
+    assert registry.DOMAIN not in portfolio(load_puzzle(PUZZLES / "records" / "two-14x14.toml"))

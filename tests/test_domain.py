@@ -235,3 +235,82 @@ def test_no_piece_covers_another_colours_start():
         search = domain.build(wide, sym)
         if search.run(1_000_000) == dk.FOUND:
             order_and_check(wide, search.layout(), "domain")  # raises on a broken rule
+
+
+def _reference_dead_squares_ok(problem, search):
+    """From the partial layout on the whole board: each unfilled orbit's representative
+    whose edge neighbours show every colour that still has pieces must stay empty; there
+    must be holes enough and none of them a start square."""
+    tables, state = search.tables, search.state
+    cov_slot, used, st = state[1], state[3], state[7]
+    colour_of = {}
+    for colour, placements in search.layout().items():
+        for placement in placements:
+            colour_of.update(dict.fromkeys(placement.squares, colour))
+    board = problem.position.board
+    orb = domain.orbits(board, search.symmetry.elements)
+    cycles = search.symmetry.cycles
+    live = set()
+    for j, cycle in enumerate(cycles):
+        if any(not used[slot] and tables[23][slot] <= 5 for slot in range(j * 21, j * 21 + 21)):
+            live.update(cycle)
+    starts = {orb.orbit[problem.position.colour(c).start] for c in problem.colours}
+    dead = 0
+    for t in np.nonzero(cov_slot == dk.UNFILLED)[0]:
+        r, c = divmod(int(orb.rep[t]), board.cols)
+        near = {
+            colour_of.get(rr * board.cols + cc)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 0 <= rr < board.rows and 0 <= cc < board.cols
+        }
+        if live <= near:
+            if t in starts:
+                return False
+            dead += 1
+    return dead <= st[dk.S_EMPTY]
+
+
+def test_dead_square_prune_matches_the_board():
+    """The kernel's dead-square test, on states of searches run without it, against the
+    same rule read off the partial layout on the whole board (every image drawn)."""
+    verdicts = []
+    for problem in _cases(40, 11):
+        for sym in colour_symmetries(problem):
+            try:
+                search = domain.build(problem, sym, seed=1, dead=False)
+            except InputError:
+                continue
+            for budget in (3, 17, 60, 250):
+                if search.run(budget) != dk.PAUSE:
+                    break
+                t, s = search.tables, search.state
+                a = int(np.argmax(s[1] == dk.UNFILLED))
+                got = dk._no_dead_square(-1, a, len(s[1]), t[5], t[6], s[1], s[2], t[25], t[26],
+                                         t[17], t[15], s[3], t[23], t[21], t[20], t[18],
+                                         s[7][dk.S_EMPTY])  # fmt: skip
+                assert got == _reference_dead_squares_ok(problem, search), problem.name
+                verdicts.append(got)
+    assert len(verdicts) >= 100 and True in verdicts and False in verdicts
+
+
+def test_dead_square_prune_keeps_every_layout_and_cuts_two_colour_trees():
+    """With and without the prune the search exhausts the same symmetric layouts: the
+    same answer, and on two-colour boards (a square between both colours must stay empty)
+    fewer nodes to exhaust a tree."""
+    fewer = 0
+    compared = 0
+    for problem in _cases(60, 5):
+        for sym in colour_symmetries(problem):
+            try:
+                runs = [domain.build(problem, sym, dead=d) for d in (True, False)]
+            except InputError:
+                continue
+            with_prune, without = (r.run(300_000) for r in runs)
+            if dk.PAUSE in (with_prune, without):
+                continue
+            assert with_prune == without, (problem.position.board, sym.name)
+            compared += 1
+            if with_prune == dk.DONE and len(problem.colours) == 2:
+                assert runs[0].nodes <= runs[1].nodes
+                fewer += runs[0].nodes < runs[1].nodes
+    assert compared >= 40 and fewer >= 3

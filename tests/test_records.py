@@ -292,7 +292,8 @@ def test_shipped_record_layouts_verify():
     from solver.formats.solution import read_solution, verify
 
     layouts = sorted((ROOT / "results" / "records").glob("*.json"))
-    assert {p.stem for p in layouts} >= {"one-13x13", "two-14x14", "three-19x15", "four-18x20"}
+    shipped = {"one-13x13", "two-14x14", "two-10x18", "three-19x15", "four-18x20"}
+    assert {p.stem for p in layouts} >= shipped
     for path in layouts:
         solution = read_solution(path)
         report, false_claims = verify(solution)
@@ -304,6 +305,8 @@ def test_shipped_record_layouts_verify():
         )
         for colour in problem.colours:
             assert report.report(colour).all_placed, (path.name, colour)
+            start = problem.position.colour(colour).start
+            assert solution.position.colour(colour).start == start, (path.name, colour)
 
 
 @pytest.mark.parametrize(

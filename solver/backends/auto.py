@@ -46,13 +46,13 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     """The backends that join the search when it has not answered alone: CP-SAT always;
     the LP bound for place-all (it proves some "no"s in seconds: one colour on 12x12);
     a symmetric reduction too when a board symmetry maps the played colours onto each
-    other: the square-first search's with restarts for two colours on an empty board
-    (:func:`solver.backends.tight.restarts_apply`: Duo, both colours; when its kernel is
-    compiled or cached), else the fundamental-domain search on tight boards
+    other: the fundamental-domain search on tight boards
     (:func:`solver.backends.domain.applies` with at most
     :data:`~solver.backends.domain.TIGHT_EMPTY_ORBITS` empty orbits: place-all without
-    monomino-last on an empty board, e.g. the four-colour record boards; first run
-    included), else CP-SAT's (the solo challenge, asym-classic-84); the repair search for
+    monomino-last on an empty board, e.g. the record boards; first run included), else the
+    square-first search's with restarts for two colours on an empty board
+    (:func:`solver.backends.tight.restarts_apply`: Duo, both colours; when its kernel is
+    compiled or cached), else CP-SAT's (the solo challenge, asym-classic-84); the repair search for
     "place-all" with several colours, or with any number when the search kernel is not
     ready (first run: it compiles in another process, and greedy play may answer at
     once)."""
@@ -61,16 +61,17 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     from solver.backends.tight import restarts_apply
 
     joining = [registry.CPSAT]
-    if restarts_apply(problem) and search_ready and warmup.tight_ready():
+    if domain.applies(problem, domain.TIGHT_EMPTY_ORBITS):
+        # tight boards (few empty squares): four-18x20: CP-SAT's reduction found nothing in
+        # 1,200 s, this one a layout in 27-112 s; two-10x18: the tight restarts found
+        # nothing in 2 x 300 s, this one a layout in 840 s (results/records/attempts.md).
+        # It needs neither the search's kernel nor a cache: its own compiles in process in
+        # about 2 s, so it joins on a first run too (a new-user trial found it left out then)
+        joining.append(registry.DOMAIN)
+    elif restarts_apply(problem) and search_ready and warmup.tight_ready():
         # duo-both: CP-SAT's reduction found nothing in 900 s, this one a layout in
         # 5-28 s (results/asymmetric_attempts.md)
         joining.append(registry.TIGHT_RESTARTS)
-    elif domain.applies(problem, domain.TIGHT_EMPTY_ORBITS):
-        # tight boards (few empty squares): four-18x20: CP-SAT's reduction found nothing in
-        # 1,200 s, this one a layout in 27-112 s (results/records/attempts.md). It needs
-        # neither the search's kernel nor a cache: its own compiles in process in about
-        # 2 s, so it joins on a first run too (a new-user trial found it left out then)
-        joining.append(registry.DOMAIN)
     elif colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)
     if problem.goal == "place-all" and (len(problem.colours) >= 2 or not search_ready):

@@ -28,6 +28,11 @@ Blokus colours as *labels*:
   hole) must be fillable by the holes left and the unused pieces of 1-4 squares, counted by
   size (:func:`_fillable`); without it the scan would find the pocket only when it reaches
   it.
+* Dead-square prune (``dead``): an unfilled orbit whose representative shares an edge with
+  a copy of every colour that still has pieces can only stay empty; more such orbits than
+  empty orbits left (or one that must be covered: a start) is a dead end. Without it the
+  scan finds such a square only when it reaches it (two colours: a square between both
+  colours).
 
 The search is an explicit stack, so :func:`run` stops after a node budget and resumes.
 """
@@ -228,10 +233,79 @@ def _no_dead_pocket(o_from, sq_orb, onb, cov_slot, stamp, queue, small, holes, t
 
 
 @njit(cache=True, nogil=True)
+def _done_colours(used, slot_size, nps, n_orbits, g):
+    """The colour keys (bit j * g + label) of the colour orbits with no piece left."""
+    done = np.int64(0)
+    for j in range(n_orbits):
+        left = False
+        for i in range(nps):
+            if not used[j * nps + i] and slot_size[j * nps + i] <= 5:
+                left = True
+                break
+        if not left:
+            done |= ((np.int64(1) << g) - 1) << (j * g)
+    return done
+
+
+@njit(cache=True, nogil=True)
+def _is_dead(t, cov_slot, cov_lab, nb_orb, nb_h, slot_orbit, mul, done, full):
+    """True when orbit ``t``'s representative shares an edge with every colour in ``full``
+    (bits j * g + label) that ``done`` does not already hold."""
+    g = mul.shape[0]
+    seen = done
+    for k in range(nb_orb.shape[1]):
+        u = nb_orb[t, k]
+        if u < 0:
+            break
+        s = cov_slot[u]
+        if s >= 0:
+            seen |= np.int64(1) << (slot_orbit[s] * g + mul[nb_h[t, k], cov_lab[u]])
+    return seen == full
+
+
+@njit(cache=True, nogil=True)
+def _no_dead_square(o, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h, slot_orbit, mul,
+                    used, slot_size, nps, n_orbits, noempty, holes):  # fmt: skip
+    """False when the unfilled orbits from ``a`` on hold more *dead* ones (each edge
+    neighbour colour of its representative, with the colours whose pieces are all placed,
+    covers every colour) than ``holes``, or a dead one that must be covered.
+
+    ``o``: the option just placed (its parent passed this test), or -1 after a hole. A
+    placement changes only the orbits next to it, so unless one of them is dead now, or
+    the piece was its colour orbit's last, the parent's verdict stands.
+    """
+    g = mul.shape[0]
+    done = _done_colours(used, slot_size, nps, n_orbits, g)
+    full = (np.int64(1) << (n_orbits * g)) - 1
+    if o >= 0 and done == 0:
+        near = False
+        for k in range(e_ptr[o], e_ptr[o + 1]):
+            t = e_orb[k]
+            if cov_slot[t] == UNFILLED and _is_dead(
+                t, cov_slot, cov_lab, nb_orb, nb_h, slot_orbit, mul, done, full
+            ):
+                near = True
+                break
+        if not near:
+            return True
+    dead = 0
+    for t in range(a, m):
+        if cov_slot[t] == UNFILLED and _is_dead(
+            t, cov_slot, cov_lab, nb_orb, nb_h, slot_orbit, mul, done, full
+        ):
+            if noempty[t]:
+                return False
+            dead += 1
+            if dead > holes:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
 def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h, opt_start,
         lab_order, anc_ptr, anc_idx, mul, inv, slot_orbit, noempty, need, n_orbits_col, nps,
-        onb, slot_size, pockets, filled, cov_slot, cov_lab, used, adj, slot_opt, slot_lab, st,
-        f_anchor, f_cursor, f_opt, budget):  # fmt: skip
+        onb, slot_size, pockets, nb_orb, nb_h, dead, filled, cov_slot, cov_lab, used, adj,
+        slot_opt, slot_lab, st, f_anchor, f_cursor, f_opt, budget):  # fmt: skip
     """Run at most ``budget`` (>= 1) more nodes (pieces and empty orbits placed); DONE,
     FOUND or PAUSE (see the module docstring).
 
@@ -281,7 +355,12 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
                     or _no_dead_pocket(
                         -1 - a, sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick
                     )
-                ):
+                ) and (
+                    not dead
+                    or _no_dead_square(-1, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h,
+                                       slot_orbit, mul, used, slot_size, nps, n_orbits_col,
+                                       noempty, st[S_EMPTY])
+                ):  # fmt: skip
                     f_opt[d] = -2
                     pushed = True
                     break
@@ -315,7 +394,12 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
             if _connected_enough(n_orbits_col, nps, need, used, adj, slot_opt, corb, filled) and (
                 not pockets
                 or _no_dead_pocket(o, sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick)
-            ):
+            ) and (
+                not dead
+                or _no_dead_square(o, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h,
+                                   slot_orbit, mul, used, slot_size, nps, n_orbits_col, noempty,
+                                   st[S_EMPTY])
+            ):  # fmt: skip
                 f_opt[d] = o
                 pushed = True
                 break
