@@ -44,6 +44,7 @@ Usage: python benchmarks/records.py bounds
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -118,6 +119,8 @@ def _record_one(args) -> None:
     if path.suffix != ".toml":
         path = ROOT / "puzzles" / "records" / f"{args.name}.toml"
     problem = load_puzzle(path)
+    if path.resolve().is_relative_to(ROOT.resolve()):  # the results name it from the project
+        problem = dataclasses.replace(problem, name=str(path.resolve().relative_to(ROOT.resolve())))
     options = SolveOptions(time_limit=args.time_limit, seed=args.seed, workers=1)
     started = time.perf_counter()
     if args.engine.startswith("tight-symmetric"):

@@ -75,18 +75,18 @@ def test_auto_time_limit_gives_unknown_from_every_backend():
     result = solve(HARD, SolveOptions(backend="auto", time_limit=1, tuning=alone_for(0.5)))
     assert result.status == "unknown" and result.layout is None
     # Duo, 42 pieces: the search stops and the symmetric reduction (the half turn swaps
-    # the colours; the square-first search's, with restarts, for two colours) takes both
-    # cores (AutoTuning.many_pieces, symmetric_cores)
-    assert result.backend == "search+tight-restarts"
-    assert set(result.stats) == {"search", "tight-restarts"}
-    assert result.stats["tight-restarts"]["threads"] == 2
+    # the colours; the fundamental-domain search for two colours) takes both cores
+    # (AutoTuning.many_pieces, symmetric_cores)
+    assert result.backend == "search+domain"
+    assert set(result.stats) == {"search", "domain"}
+    assert result.stats["domain"]["threads"] == 2
     assert time.perf_counter() - started < 20
 
 
 def test_repair_runs_when_the_symmetric_reduction_gives_up(monkeypatch):
     """Many pieces and a colour symmetry: the symmetric reduction takes the cores; when it
     gives up early (no symmetric layout), the repair search gets the time left."""
-    from solver.backends import symmetric, tight
+    from solver.backends import domain, symmetric
     from solver.backends.base import BackendResult
 
     calls = []
@@ -96,7 +96,7 @@ def test_repair_runs_when_the_symmetric_reduction_gives_up(monkeypatch):
         return BackendResult("unknown", None, None, {"unknown_reason": "none symmetric"})
 
     monkeypatch.setattr(symmetric, "solve", no_layout)
-    monkeypatch.setattr(tight, "solve_restarts", no_layout)  # (two colours: this one)
+    monkeypatch.setattr(domain, "solve", no_layout)  # (two colours: this one)
 
     def slow_search(problem, options, cancel):
         while not cancel.is_set():  # (stopped once the others join)
@@ -175,10 +175,10 @@ def test_auto_meets_every_card_goal(card):
         assert result.status == "solved"
 
 
-def test_two_swapped_colours_are_answered_by_the_tight_restarts(monkeypatch):
+def test_two_swapped_colours_are_answered_by_the_domain_search(monkeypatch):
     """Duo-like (8x8, starts c6 and f3, swapped by the half turn), many pieces for auto:
     the search stops (here: it would answer this small case, so it is made to wait) and the
-    tight reduction with restarts answers, checked."""
+    fundamental-domain search answers, checked."""
     from test_tight import duo_like
 
     from solver.backends.base import BackendResult
@@ -192,7 +192,7 @@ def test_two_swapped_colours_are_answered_by_the_tight_restarts(monkeypatch):
     problem = duo_like(("1", "2", "I3", "V3", "L4", "O", "T4"))
     tuning = Tuning(auto=AutoTuning(many_pieces=0, greedy_first=0.0, many_alone=0.0))
     result = solve(problem, SolveOptions(backend="auto", time_limit=60, tuning=tuning))
-    assert (result.status, result.backend) == ("solved", "tight")
+    assert (result.status, result.backend) == ("solved", "domain")
     assert result.stats["threads"] == 2 and result.report is not None
 
 
@@ -232,8 +232,8 @@ def test_four_colours_race_the_symmetric_reduction_and_the_repair_search(
 
 
 def test_the_record_boards_get_the_fundamental_domain_search():
-    """Place-all without monomino-last on an empty board with a symmetry and few empty
-    squares (four colours on 18x20, two on 10x18): the fundamental-domain search joins, not CP-SAT's reduction; with
+    """Place-all without monomino-last on an empty board with a symmetry, two colours or
+    few empty squares (four colours on 18x20): the fundamental-domain search joins, not CP-SAT's reduction; with
     monomino-last (the solo puzzle) CP-SAT's reduction, which keeps that rule."""
     from solver.backends import registry
     from solver.backends.auto import portfolio
@@ -253,8 +253,9 @@ def test_the_record_boards_get_the_fundamental_domain_search():
     assert not loose.monomino_last
     joining = portfolio(loose)
     assert registry.SYMMETRIC in joining and registry.DOMAIN not in joining
-    # two colours: tight (10x18, 2 empty squares: 1 empty orbit) the domain search, in
-    # place of the tight restarts; loose (14x14, 18 empty: 9 orbits) not
-    two = portfolio(load_puzzle(PUZZLES / "records" / "two-10x18.toml"))
-    assert registry.DOMAIN in two and registry.TIGHT_RESTARTS not in two
-    assert registry.DOMAIN not in portfolio(load_puzzle(PUZZLES / "records" / "two-14x14.toml"))
+    # two colours, tight (10x18: 1 empty orbit) or loose (14x14: 9; Duo's both colours):
+    # the domain search, not CP-SAT's reduction, first run included
+    for name in ("records/two-10x18.toml", "records/two-14x14.toml", "duo-both.toml"):
+        for ready in (True, False):
+            two = portfolio(load_puzzle(PUZZLES / name), search_ready=ready)
+            assert registry.DOMAIN in two and registry.SYMMETRIC not in two, name

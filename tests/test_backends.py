@@ -116,10 +116,10 @@ def test_auto_portfolio_depends_on_the_problem():
         ColourState("red", board.square(5, 5), (), pieces),
     )
     symmetric = Problem(Position(board, both), ("blue", "red"))
-    # two colours swapped by the half turn on an empty board: the tight search's reduction
+    # two colours swapped by the half turn on an empty board: the fundamental-domain search
     # (the LP bound joins every place-all: it proves some "no"s in seconds)
     lp = registry.LP
-    expected = (registry.CPSAT, registry.TIGHT_RESTARTS, registry.REPAIR, lp)
+    expected = (registry.CPSAT, registry.DOMAIN, registry.REPAIR, lp)
     assert auto.portfolio(symmetric) == expected
     last = Problem(Position(board, both), ("blue", "red"), monomino_last=True)
     assert auto.portfolio(last) == (registry.CPSAT, registry.SYMMETRIC, registry.REPAIR, lp)
@@ -243,17 +243,6 @@ def test_a_clone_shares_the_tables_and_copies_the_state():
     )
     assert (clone.params[core.P_LATE], b.params[core.P_LATE]) == (2, 0)
     assert b.run(10**6) == clone.run(10**6) == core.FOUND
-
-
-def test_auto_only_backends_are_held_to_their_claims():
-    """A backend that only auto runs (the tight search's restarts) is checked like the
-    others: its "no" would be a SolverBug, not a proof."""
-    from solver.solve import _check_claim
-
-    assert registry.every()["tight-restarts"].layouts_only
-    with pytest.raises(SolverBug, match="only finds layouts"):
-        _check_claim(BackendResult("infeasible"), "tight-restarts")
-    _check_claim(BackendResult("infeasible"), "search+tight-restarts")  # the search proves
 
 
 def test_every_subpackage_is_installed():

@@ -314,3 +314,30 @@ def test_dead_square_prune_keeps_every_layout_and_cuts_two_colour_trees():
                 assert runs[0].nodes <= runs[1].nodes
                 fewer += runs[0].nodes < runs[1].nodes
     assert compared >= 40 and fewer >= 3
+
+
+def _full_dead_count_passes(search):
+    t, s = search.tables, search.state
+    a = int(np.argmax(s[1] == dk.UNFILLED))
+    return dk._no_dead_square(-1, a, len(s[1]), t[5], t[6], s[1], s[2], t[25], t[26], t[17],
+                              t[15], s[3], t[23], t[21], t[20], t[18], s[7][dk.S_EMPTY])  # fmt: skip
+
+
+def test_the_dead_square_shortcut_misses_no_prune():
+    """After a placement the kernel counts dead squares in full only when one next to the
+    new piece is dead (the parent passed): then every node it keeps passes the full count."""
+    checked = 0
+    for problem in _cases(60, 8):
+        if len(problem.colours) != 2:
+            continue
+        for sym in colour_symmetries(problem):
+            try:
+                search = domain.build(problem, sym, seed=3)
+            except InputError:
+                continue
+            for _ in range(400):
+                if search.run(1) != dk.PAUSE:
+                    break
+                assert _full_dead_count_passes(search), (problem.position.board, sym.name)
+                checked += 1
+    assert checked >= 1_000

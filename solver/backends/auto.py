@@ -46,32 +46,25 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     """The backends that join the search when it has not answered alone: CP-SAT always;
     the LP bound for place-all (it proves some "no"s in seconds: one colour on 12x12);
     a symmetric reduction too when a board symmetry maps the played colours onto each
-    other: the fundamental-domain search on tight boards
-    (:func:`solver.backends.domain.applies` with at most
-    :data:`~solver.backends.domain.TIGHT_EMPTY_ORBITS` empty orbits: place-all without
-    monomino-last on an empty board, e.g. the record boards; first run included), else the
-    square-first search's with restarts for two colours on an empty board
-    (:func:`solver.backends.tight.restarts_apply`: Duo, both colours; when its kernel is
-    compiled or cached), else CP-SAT's (the solo challenge, asym-classic-84); the repair search for
-    "place-all" with several colours, or with any number when the search kernel is not
-    ready (first run: it compiles in another process, and greedy play may answer at
-    once)."""
+    other: the fundamental-domain search for two colours or on tight boards
+    (:func:`solver.backends.domain.suits`: place-all without monomino-last on an empty
+    board, e.g. the record boards and Duo's both colours; first run included; it took the
+    place of the square-first search's restarts, results/records/attempts.md), else
+    CP-SAT's (the solo challenge, asym-classic-84); the repair search for "place-all" with
+    several colours, or with any number when the search kernel is not ready (first run: it
+    compiles in another process, and greedy play may answer at once)."""
     from solver.backends import domain
     from solver.backends.symmetric import colour_symmetries  # (loads OR-tools)
-    from solver.backends.tight import restarts_apply
 
     joining = [registry.CPSAT]
-    if domain.applies(problem, domain.TIGHT_EMPTY_ORBITS):
-        # tight boards (few empty squares): four-18x20: CP-SAT's reduction found nothing in
-        # 1,200 s, this one a layout in 27-112 s; two-10x18: the tight restarts found
-        # nothing in 2 x 300 s, this one a layout in 840 s (results/records/attempts.md).
-        # It needs neither the search's kernel nor a cache: its own compiles in process in
-        # about 2 s, so it joins on a first run too (a new-user trial found it left out then)
+    if domain.suits(problem):
+        # two colours or tight boards: four-18x20: CP-SAT's reduction found nothing in
+        # 1,200 s, this one a layout in 27-112 s; two-10x18 and two-13x14: the tight
+        # restarts found nothing in 2 x 300 s, this one layouts in 840 s and 2-124 s;
+        # two-14x14 and duo-both: seconds, as fast as the restarts or faster
+        # (results/records/attempts.md). It needs neither the search's kernel nor a cache:
+        # its own compiles in process in about 2 s, so it joins on a first run too
         joining.append(registry.DOMAIN)
-    elif restarts_apply(problem) and search_ready and warmup.tight_ready():
-        # duo-both: CP-SAT's reduction found nothing in 900 s, this one a layout in
-        # 5-28 s (results/asymmetric_attempts.md)
-        joining.append(registry.TIGHT_RESTARTS)
     elif colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)
     if problem.goal == "place-all" and (len(problem.colours) >= 2 or not search_ready):
@@ -139,12 +132,11 @@ def solve(
         elif many:
             stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
             joining.remove(registry.CPSAT)
-            compiled = {registry.TIGHT_RESTARTS, registry.DOMAIN}.intersection(joining)
+            compiled = {registry.DOMAIN}.intersection(joining)
             symmetric = {registry.SYMMETRIC}.union(compiled).intersection(joining)
             if symmetric and registry.REPAIR in joining:
-                # with one core, or for the compiled symmetric searches (the square-first
-                # restarts for two colours, the fundamental-domain search for tight
-                # boards, which the repair search does not match), the symmetric reduction
+                # with one core, or for the compiled fundamental-domain search (two colours
+                # and tight boards, which the repair search does not match), the symmetric reduction
                 # takes every core and the repair search runs if it gives up with time
                 # left; with more cores CP-SAT's reduction and the repair search race, as
                 # each wins on some seeds (results/asymmetric_attempts.md, turn 5)

@@ -10,8 +10,8 @@ half turn of a two-colour board, half the board. Tile and label are chosen toget
 scan order, by the compiled kernel :mod:`solver.backends.domain_kernel` (its docstring
 gives the rules it keeps). Every colour's copy of the domain follows from the labels, so
 one contact graph per colour orbit decides the connectivity of all its colours. A square
-that shares an edge with every colour can only stay empty (the dead-square prune: on two
-colours, a square between both); with few empty squares that cuts the two-colour trees
+that shares an edge with every colour that still has pieces can only stay empty (the
+dead-square prune: on two colours, a square between both); it cuts the two-colour trees
 most (random 8x12 and 8x14 halves: 12 of 12 seeds solved in 0.02-0.5 million nodes with
 it, 3 of 12 in 3 million without).
 
@@ -266,11 +266,10 @@ def check_problem(problem: Problem) -> None:
         )
 
 
-#: ``auto`` runs this search only where a symmetry leaves at most this many empty orbits:
-#: on four-18x20 (1) it found layouts in 27-112 s where CP-SAT's reduction found none in
-#: 1,200 s; on two-14x14 (9) an early version found none in 60 s where the tight search's
-#: restarts take
-#: 0.4-80 s (results/records/attempts.md)
+#: ``auto`` runs this search on three or four colours only where its first symmetry leaves
+#: at most this many empty orbits: on four-18x20 (1) it found layouts in 27-112 s where
+#: CP-SAT's reduction found none in 1,200 s; on asym-classic-84 (11) CP-SAT's reduction and
+#: the repair search are what was measured (results/records/attempts.md)
 TIGHT_EMPTY_ORBITS = 2
 
 
@@ -293,8 +292,8 @@ def empty_orbits(problem: Problem, symmetry: ColourSymmetry) -> int | None:
 def applies(problem: Problem, max_empty_orbits: int | None = None) -> bool:
     """True when :func:`solve` takes ``problem`` (:func:`check_problem`) and the symmetry it
     searches first leaves at most ``max_empty_orbits`` (None: any number of) orbits of
-    empty squares; without building the options (milliseconds). Two colours on 14x14
-    (half turn first: 9 empty orbits) is loose; on 10x18 (1) and 18x20 (1) tight."""
+    empty squares; without building the options (milliseconds). E.g. two colours on 14x14
+    (the half turn first: 9 empty orbits), on 10x18 (1), four on 18x20 (1)."""
     try:
         check_problem(problem)
         first = _symmetries(problem)[0]
@@ -302,6 +301,15 @@ def applies(problem: Problem, max_empty_orbits: int | None = None) -> bool:
         return False
     empty = empty_orbits(problem, first)
     return empty is not None and (max_empty_orbits is None or empty <= max_empty_orbits)
+
+
+def suits(problem: Problem) -> bool:
+    """Where ``auto`` runs this search in place of the other symmetric reductions: two
+    colours (a square between both must stay empty, which prunes hard: two-14x14 solved in
+    0.8-6.3 s, where the tight restarts took 0.4-80 s), or a tight board
+    (:func:`applies` with at most :data:`TIGHT_EMPTY_ORBITS` empty orbits)."""
+    limit = None if len(problem.colours) == 2 else TIGHT_EMPTY_ORBITS
+    return applies(problem, limit)
 
 
 def build(

@@ -272,7 +272,8 @@ def _no_dead_square(o, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h, slot
 
     ``o``: the option just placed (its parent passed this test), or -1 after a hole. A
     placement changes only the orbits next to it, so unless one of them is dead now, or
-    the piece was its colour orbit's last, the parent's verdict stands.
+    some colour orbit has no piece left (its colours count as seen everywhere), the
+    parent's verdict stands.
     """
     g = mul.shape[0]
     done = _done_colours(used, slot_size, nps, n_orbits, g)

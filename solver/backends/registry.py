@@ -36,12 +36,6 @@ def _tight() -> BackendSolve:
     return solve
 
 
-def _tight_restarts() -> BackendSolve:
-    from solver.backends.tight import solve_restarts
-
-    return solve_restarts
-
-
 def _symmetric() -> BackendSolve:
     from solver.backends.symmetric import solve
 
@@ -96,15 +90,6 @@ TIGHT = Backend(
     summary="square-first exact search for tight packings (place-all)",
 )
 
-#: not a ``--backend`` choice: "auto" races it, in place of "symmetric", on two colours that a
-#: board symmetry swaps on an empty board (Duo, both colours)
-TIGHT_RESTARTS = Backend(
-    "tight-restarts",
-    _tight_restarts,
-    layouts_only=True,
-    summary="the tight backend's symmetric reduction with restarts (layouts only)",
-)
-
 #: not a ``--backend`` choice: "auto" runs it on place-all, first on many-piece problems with
 #: several colours, else beside CP-SAT once the search has not answered alone
 LP = Backend("lp", _lp, summary="the LP bound (proves 'no' only)")
@@ -115,7 +100,7 @@ BACKENDS: dict[str, Backend] = {
 }
 
 #: the backends only ``auto`` runs
-AUTO_ONLY: tuple[Backend, ...] = (TIGHT_RESTARTS, LP)
+AUTO_ONLY: tuple[Backend, ...] = (LP,)
 
 
 def every() -> dict[str, Backend]:

@@ -69,19 +69,10 @@ def kernel_loaded() -> bool:
     return kernel is not None and bool(kernel.run.signatures)
 
 
-def tight_ready() -> bool:
-    """Whether ``auto`` may use the square-first search: on the command line only when its
-    kernel (:mod:`solver.backends.tight_kernel`) is compiled in this process or cached on
-    disk (its compile would otherwise eat the command's time; the background compile of
-    :func:`before_search` makes it); library calls compile in process (True)."""
-    from solver.backends import tight_kernel
-
-    return on_background_compile is None or _ready(tight_kernel.run)
-
-
 def domain_ready() -> bool:
-    """As :func:`tight_ready`, for the fundamental-domain search's kernel
-    (:mod:`solver.backends.domain_kernel`)."""
+    """Whether ``auto`` may use the fundamental-domain search: on the command line only
+    when its kernel (:mod:`solver.backends.domain_kernel`) is compiled in this process or
+    cached on disk; library calls compile in process (True)."""
     from solver.backends import domain_kernel
 
     return on_background_compile is None or _ready(domain_kernel.run)
