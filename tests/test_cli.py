@@ -361,11 +361,26 @@ def test_solve_with_the_domain_backend_writes_a_verified_layout(tmp_path):
     assert check.exit_code == 0 and "legal: 40 placements" in check.output
 
 
-def test_the_domain_backend_refuses_a_board_without_symmetry():
-    """The puzzle's header is printed before the backend runs (as with "symmetric"); the
-    refusal is one error line, exit status 2, no traceback."""
-    result = run("solve", PUZZLES / "tiny-5x5-corner.toml", "--backend", "domain")
+@pytest.mark.parametrize(
+    "backend, says",
+    [
+        ("domain", "a board symmetry permutes (this puzzle plays 1"),
+        ("symmetric", "no board symmetry maps this problem onto itself"),
+    ],
+)
+def test_a_symmetric_backend_refuses_a_board_without_symmetry_before_any_output(backend, says):
+    """The refusal comes before the puzzle's header: the output is the one error line,
+    exit status 2, no traceback (a new-user trial found the header printed first)."""
+    result = run("solve", PUZZLES / "tiny-5x5-corner.toml", "--backend", backend)
     assert result.exit_code == 2
-    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
-    assert len(errors) == 1 and "a board symmetry permutes (this puzzle plays 1" in errors[0]
-    assert "Traceback" not in result.output
+    assert result.output.startswith("error: ") and len(result.output.splitlines()) == 1
+    assert says in result.output and "Traceback" not in result.output
+
+
+def test_the_tight_backend_refuses_monomino_last_before_any_output(tmp_path):
+    puzzle = tmp_path / "last.toml"
+    puzzle.write_text("monomino-last = true\n" + (PUZZLES / "tiny-5x5-corner.toml").read_text())
+    result = run("solve", puzzle, "--backend", "tight")
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: ") and len(result.output.splitlines()) == 1
+    assert "without monomino-last" in result.output

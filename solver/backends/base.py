@@ -93,12 +93,25 @@ class Backend:
         layouts_only: it only finds layouts: it answers "solved" or "unknown", never
             "infeasible" or "optimal" (:func:`solver.solve.solve` holds it to that).
         summary: one line for ``--help``.
+        precheck: None, or returns a function that raises InputError when the backend
+            cannot take a problem at all (e.g. the domain search without a symmetry),
+            imported on first use like ``load``; :meth:`check` runs it.
     """
 
     name: str
     load: Callable[[], BackendSolve]
     layouts_only: bool = False
     summary: str = ""
+    precheck: Callable[[], Callable[[Problem], None]] | None = None
+
+    def check(self, problem: Problem) -> None:
+        """Refuse, before any work or output, a problem the backend cannot take.
+
+        Raises:
+            InputError: the backend's own refusal (the same it would raise when solving).
+        """
+        if self.precheck is not None:
+            self.precheck()(problem)
 
     def solve(
         self, problem: Problem, options: SolveOptions, cancel: Cancel | None = None

@@ -266,6 +266,13 @@ def check_problem(problem: Problem) -> None:
         )
 
 
+def refuse(problem: Problem) -> None:
+    """Raise InputError when :func:`solve` cannot take ``problem`` at all:
+    :func:`check_problem`, or no symmetry leaves whole orbits of empty squares."""
+    check_problem(problem)
+    _symmetries(problem)
+
+
 #: ``auto`` runs this search on three or four colours only where its first symmetry leaves
 #: at most this many empty orbits: on four-18x20 (1) it found layouts in 27-112 s where
 #: CP-SAT's reduction found none in 1,200 s; on asym-classic-84 (11) CP-SAT's reduction and

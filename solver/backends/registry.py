@@ -9,7 +9,13 @@ loader and an entry here, and, if "auto" should race it, name it in
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from solver.backends.base import Backend, BackendSolve
+
+if TYPE_CHECKING:
+    from solver.problem import Problem
 
 
 def _auto() -> BackendSolve:
@@ -34,6 +40,24 @@ def _tight() -> BackendSolve:
     from solver.backends.tight import solve
 
     return solve
+
+
+def _domain_check() -> Callable[[Problem], None]:
+    from solver.backends.domain import refuse
+
+    return refuse
+
+
+def _tight_check() -> Callable[[Problem], None]:
+    from solver.backends.tight import refuse
+
+    return refuse
+
+
+def _symmetric_check() -> Callable[[Problem], None]:
+    from solver.backends.symmetric import refuse
+
+    return refuse
 
 
 def _symmetric() -> BackendSolve:
@@ -68,6 +92,7 @@ SYMMETRIC = Backend(
     _symmetric,
     layouts_only=True,
     summary="CP-SAT on the symmetric reduction (layouts only)",
+    precheck=_symmetric_check,
 )
 
 REPAIR = Backend(
@@ -82,12 +107,14 @@ DOMAIN = Backend(
     _domain,
     layouts_only=True,
     summary="Gottfried's quadrant method: a symmetric scan-order tiling (layouts only)",
+    precheck=_domain_check,
 )
 
 TIGHT = Backend(
     "tight",
     _tight,
     summary="square-first exact search for tight packings (place-all)",
+    precheck=_tight_check,
 )
 
 #: not a ``--backend`` choice: "auto" runs it on place-all, first on many-piece problems with

@@ -212,6 +212,18 @@ def expand(
     return out
 
 
+def refuse(problem: Problem) -> None:
+    """Raise InputError when no board symmetry maps ``problem`` onto itself with the
+    played colours permuted (:func:`colour_symmetries`): :func:`solve` cannot take it."""
+    if not colour_symmetries(problem):
+        raise InputError(
+            "no board symmetry maps this problem onto itself with the played "
+            "colours permuted (the symmetric backend needs goal place-all without "
+            "cover or connect, and colours whose start squares, pieces and squares match)",
+            path=problem.name or None,
+        )
+
+
 def solve(
     problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
 ) -> BackendResult:
@@ -230,15 +242,8 @@ def solve(
     Raises:
         InputError: no board symmetry maps the played colours onto each other.
     """
-    symmetries = colour_symmetries(problem)
-    if not symmetries:
-        raise InputError(
-            "no board symmetry maps this problem onto itself with the played "
-            "colours permuted (the symmetric backend needs goal place-all without "
-            "cover or connect, and colours whose start squares, pieces and squares match)",
-            path=problem.name or None,
-        )
-    symmetry = symmetries[0]
+    refuse(problem)
+    symmetry = colour_symmetries(problem)[0]
     reduced = Problem(
         problem.position,
         symmetry.representatives,

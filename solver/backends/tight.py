@@ -116,6 +116,13 @@ class TightSearch:
         return layout
 
 
+def refuse(problem: Problem) -> None:
+    """Raise InputError when :func:`solve` cannot take ``problem`` at all (place-all
+    without monomino-last or card goals, each colour with a start square or pieces on the
+    board, one piece of each shape, its pieces in one group)."""
+    _check_problem(problem)
+
+
 def _check_problem(problem: Problem) -> None:
     if problem.goal != "place-all" or problem.monomino_last:
         raise InputError(

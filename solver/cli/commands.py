@@ -17,6 +17,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+from solver.backends import registry
 from solver.cli.cards import generate_command, hint_command, rate_command
 from solver.cli.output import (
     PICTURE_SUFFIXES,
@@ -214,6 +215,7 @@ def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain
     problem = load_source(puzzle)
     writer = output_writer(out, problem)
     check_params(backend, params)
+    registry.backend(backend).check(problem)  # a refusal before any output
     console = make_console(plain)
     describe_problem(console, problem)
     result = solve(problem, make_options(backend, time_limit, workers, seed, params))
