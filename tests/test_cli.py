@@ -35,10 +35,28 @@ def test_solve_writes_json_that_verify_accepts(backend, tmp_path):
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "search"])
-def test_solve_infeasible_is_proven(backend):
-    result = run("solve", PUZZLES / "tiny-4x4-impossible.toml", "--backend", backend)
+def test_solve_infeasible_is_proven(backend, tmp_path):
+    out = tmp_path / "no.json"
+    result = run("solve", PUZZLES / "tiny-4x4-impossible.toml", "--backend", backend, "--out", out)
     assert result.exit_code == 0
     assert "status: infeasible (proven" in result.output
+    check = run("verify", out)  # verify says what the file claims and what it checked
+    assert check.exit_code == 0, check.output
+    assert "status: infeasible (the solver's proof" in check.output
+
+
+def test_verify_says_when_a_file_holds_no_answer(tmp_path):
+    """A stopped run's file (status unknown): legal, no pieces, and verify says that
+    nothing was claimed (a new-user trial found it silent about the status)."""
+    out = tmp_path / "stopped.json"
+    puzzle = PUZZLES / "records" / "two-12x15.toml"
+    result = run("solve", puzzle, "--backend", "domain", "--time-limit", "0.5", "--out", out)
+    assert result.exit_code == 0 and "status: unknown" in result.output
+    check = run("verify", out)
+    assert check.exit_code == 0, check.output
+    assert (
+        "legal: 0 placements" in check.output and "status: unknown (the run stopped" in check.output
+    )
 
 
 def test_verify_refuses_an_island(tmp_path):

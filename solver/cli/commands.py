@@ -862,6 +862,14 @@ def verify_command(solution):
         click.echo(f"  {r.colour:7} {left}, score {r.score}{extra}{frozen}")
     if "endgame" in loaded.data:
         click.echo(f"  endgame: {_endgame_claim(loaded.data['endgame'])}")
+    status = loaded.data.get("status")
+    if status == "unknown":  # a stopped run: nothing claimed either way
+        click.echo("  status: unknown (the run stopped without an answer: no claim to check)")
+    elif status == "infeasible":
+        click.echo(
+            "  status: infeasible (the solver's proof that no layout exists; verify checks "
+            "the rules, not the proof)"
+        )
     if loaded.cover or loaded.connect:
         asked = [f"cover {s}" for s in loaded.position.board.names(loaded.cover)]
         asked += [f"connect {c}" for c in loaded.connect]
