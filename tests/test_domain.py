@@ -75,6 +75,24 @@ def test_the_half_turn_of_10x18_has_two_rectangular_domains():
         domain.orbits(board, elements, shape=(6, 15))
 
 
+def test_without_a_rectangle_the_domain_is_the_narrower_part():
+    """The half turn of 21x17 has no rectangular domain (the centre is fixed): each orbit's
+    first square in column-major order gives the left 8.5 columns (a scan front 9 wide),
+    narrower than the top 10.5 rows (17 wide, 11 high); on 19x19 both are 10: the top."""
+    board = Board(21, 17)
+    elements = _group(board, ["half"])
+    assert domain.domain_shapes(board, elements) == []
+    orb = domain.orbits(board, elements)
+    rows, cols = np.divmod(orb.rep, 17)
+    assert orb.count == 178 and cols.max() == 8 and rows.max() == 20
+    for s in range(board.size):
+        if orb.orbit[s] >= 0:
+            assert elements[orb.elem[s]][orb.rep[orb.orbit[s]]] == s
+    square = Board(19, 19)
+    top = domain.orbits(square, _group(square, ["half"]))
+    assert np.divmod(top.rep, 19)[0].max() == 9
+
+
 def test_group_tables_make_a_group():
     board = Board(6, 8)
     elements = _group(board, ["half", "lr", "tb"])
@@ -341,3 +359,38 @@ def test_the_dead_square_shortcut_misses_no_prune():
                 assert _full_dead_count_passes(search), (problem.position.board, sym.name)
                 checked += 1
     assert checked >= 1_000
+
+
+def test_symmetries_alike_take_turns_run_by_run(monkeypatch):
+    """Two symmetries alike (colour orbits, empty orbits; which has layouts is not known):
+    the runs alternate between them, each with its own Luby count, and the second thread
+    starts on the second; a single best symmetry keeps every run (18x20's group)."""
+    import threading
+    import time
+
+    problem = corner_problem(8, 10, CORNER_COLOURS, without=only("1", "2", "I3", "L4"))
+    syms = {s.name: s for s in colour_symmetries(problem)}
+    pair = [syms["half turn"], syms["left-right mirror"]]
+    calls = []
+    stop = threading.Event()
+
+    def fake_run(search, budget, time_limit, started, cancel):
+        calls.append((search.symmetry.name, budget // domain.RESTART_NODES))
+        if len(calls) == 6:
+            stop.set()
+        return dk.PAUSE
+
+    monkeypatch.setattr(domain, "_run", fake_run)
+    shared = domain._Shared(problem, pair)
+    assert shared.groups == [[0, 1]]
+    options = BackendOptions(seed=1)
+    result = domain._restarts(shared, options, 0, 1, time.perf_counter(), stop)
+    assert result.status == "unknown" and result.stats["runs"] == 6
+    names = ["half turn", "left-right mirror"] * 3
+    assert calls == list(zip(names, [1, 1, 1, 1, 2, 2]))
+    calls.clear()
+    stop.clear()
+    domain._restarts(shared, options, 1, 2, time.perf_counter(), stop)
+    assert calls[0][0] == "left-right mirror"
+    # the best symmetry alone (both mirrors: one colour orbit) is a group of its own
+    assert domain._Shared(problem, domain._symmetries(problem)).groups[0] == [0]
