@@ -2,17 +2,19 @@
 
 Subcommands (each attempt prints one line: board, engine, status, seconds, nodes, and the
 1-minute load average, since the machine's cores are shared; every layout goes through the
-rule checker and is written as verified JSON to results/records/):
+rule checker; one-colour layouts, and record layouts with ``record --save``, are written
+as verified JSON to results/records/):
 
 * ``bounds [--max-area A]``: the counting bounds of :mod:`solver.records` for every
   rectangle of area at most A (default 169) that the area, neighbour and 2x2-block bounds
   leave, and which bound excludes it.
 * ``one-colour [--max-area A] [--time-limit S] [--backend search]``: run a backend on each
   candidate the bounds leave (one colour, start in the top-left corner).
-* ``record NAME [--time-limit S] [--seed N | --seeds N ...] [--engine tight|tight-symmetric|...]``:
-  a record puzzle of ``puzzles/records/`` (or any puzzle file NAME.toml, whose layouts are
-  checked but not written) with the square-first search (``tight-symmetric``: the symmetric
-  reduction only) or any backend (``--engine domain``: Gottfried's quadrant method).
+* ``record NAME [--time-limit S] [--seed N | --seeds N ...] [--engine tight|tight-symmetric|...]
+  [--save]``: a record puzzle of ``puzzles/records/`` (or any puzzle file NAME.toml) with
+  the square-first search (``tight-symmetric``: the symmetric reduction only) or any
+  backend (``--engine domain``: Gottfried's quadrant method); its layouts are checked,
+  and written to results/records/ only with ``--save`` (the shipped results).
 * ``lp [--min-area A] [--max-area B] [BOARD ...]``: the LP bound
   (:func:`solver.relaxation.lp_bound`, no size cap) for one colour from the top-left
   corner on every rectangle of area A..B with both sides at least 3 and one at least 5
@@ -132,10 +134,9 @@ def _record_one(args) -> None:
         result = checked_result(problem, tight.solve_complete(problem, options), "tight", started)
     else:
         result = solve(problem, SolveOptions(backend=args.engine, **_kw(options)))
-    # layouts of record puzzles are kept in results/records/; other puzzles' are only checked
-    _report(
-        path.stem, f"{args.engine} s{args.seed}", result, started, path.parent.name == "records"
-    )
+    # with --save, layouts of record puzzles are kept in results/records/; else only checked
+    save = args.save and path.parent.name == "records"
+    _report(path.stem, f"{args.engine} s{args.seed}", result, started, save)
 
 
 def cubes(args) -> int:
@@ -273,6 +274,12 @@ def main(argv=None) -> int:
     p.add_argument("--time-limit", type=float, default=600.0, help=limit)
     p.add_argument("--seed", type=int, default=0, help="random seed")
     p.add_argument("--seeds", type=int, nargs="*", help="run each of these seeds in turn")
+    p.add_argument(
+        "--save",
+        action="store_true",
+        help="write a record puzzle's layout to results/records/NAME.json (the shipped "
+        "results; the last seed that finds one wins)",
+    )
     p.add_argument(
         "--engine",
         default="tight-symmetric",

@@ -26,7 +26,7 @@ def alone_for(seconds: float) -> Tuning:
 
 
 # Both Duo colours place all 42 pieces: the search and CP-SAT do not answer this within
-# seconds (the restarts of the tight symmetric reduction, which auto runs, take 5-30 s).
+# seconds (the fundamental-domain search, which auto runs, takes 2-19 s).
 HARD = parse_puzzle('variant = "duo"\n', "duo-both.toml")
 
 
@@ -259,3 +259,34 @@ def test_the_record_boards_get_the_fundamental_domain_search():
         for ready in (True, False):
             two = portfolio(load_puzzle(PUZZLES / name), search_ready=ready)
             assert registry.DOMAIN in two and registry.SYMMETRIC not in two, name
+
+
+def test_first_run_gives_the_domain_search_every_worker(monkeypatch):
+    """First run (the search's kernel compiling in another process), two colours with many
+    pieces: the domain search (it compiles in process) takes both workers, CP-SAT does not
+    run, and the repair search gets the time it leaves (a new-user trial found the first
+    run of two-14x14 taking 90 s, the domain search sharing the cores with CP-SAT)."""
+    from solver.backends import domain
+    from solver.backends.base import BackendResult
+
+    calls: dict[str, list[int]] = {}
+
+    def recorder(name):
+        def run(problem, options, cancel=None):
+            calls.setdefault(name, []).append(options.workers)
+            return BackendResult("unknown")
+
+        return run
+
+    monkeypatch.setattr(warmup, "_started", True)
+    monkeypatch.setattr(warmup, "compiling_elsewhere", lambda: True)
+    monkeypatch.setattr(auto, "compiling_elsewhere", lambda: True)
+    monkeypatch.setattr(repair, "compiling_elsewhere", lambda: True)
+    for module, name in ((domain, "domain"), (cpsat, "cpsat"), (repair, "repair")):
+        monkeypatch.setattr(module, "solve", recorder(name))
+    monkeypatch.setattr(auto, "_lp_proof", lambda problem, options, cancel: None)
+    problem = load_puzzle(PUZZLES / "records" / "two-14x14.toml")
+    tuning = Tuning(auto=AutoTuning(greedy_first=0.0))
+    result = solve(problem, SolveOptions(backend="auto", time_limit=5, workers=2, tuning=tuning))
+    assert result.status == "unknown"
+    assert calls == {"domain": [2], "repair": [2]}

@@ -382,7 +382,7 @@ def test_solve_with_the_domain_backend_writes_a_verified_layout(tmp_path):
 @pytest.mark.parametrize(
     "backend, says",
     [
-        ("domain", "a board symmetry permutes (this puzzle plays 1"),
+        ("domain", "a board symmetry permutes onto each other (this puzzle plays 1 colour)"),
         ("symmetric", "no board symmetry maps this problem onto itself"),
     ],
 )

@@ -127,9 +127,9 @@ def solve(
             joining.remove(registry.LP)  # it ran first (_lp_proof)
         # the LP bound takes one core for a few seconds at most: it does not share the workers
         sharing = max(1, len(joining) - (registry.LP in joining))
-        if not ready:
+        if not ready and not (many and registry.DOMAIN in joining):
             workers = max(1, options.workers // sharing)
-        elif many:
+        elif many:  # (first run included for the domain search: it compiles in process)
             stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
             joining.remove(registry.CPSAT)
             compiled = {registry.DOMAIN}.intersection(joining)

@@ -264,9 +264,13 @@ def check_problem(problem: Problem) -> None:
     monomino-last or card goals, an empty board, each colour with a start square and one
     of each of its pieces left, and a symmetry (:func:`colour_symmetries`)."""
     where = problem.name or None
-    if problem.goal != "place-all" or problem.monomino_last or problem.has_card_goals:
+    asked = [f"goal {problem.goal}"] if problem.goal != "place-all" else []
+    asked += ["monomino-last"] if problem.monomino_last else []
+    asked += ["cover or connect"] if problem.has_card_goals else []
+    if asked:
         raise InputError(
-            "the domain backend places all pieces (no monomino-last, stars or groups)",
+            "the domain backend takes goal place-all without monomino-last, cover or "
+            f"connect (this puzzle asks for {', '.join(asked)})",
             path=where,
         )
     if problem.position.occupied:
@@ -279,9 +283,11 @@ def check_problem(problem: Problem) -> None:
                 path=where,
             )
     if not colour_symmetries(problem):
+        n = len(problem.colours)
+        played = "1 colour" if n == 1 else f"{n} colours, but no board symmetry maps them"
         raise InputError(
             "the domain backend needs two or more colours that a board symmetry permutes "
-            f"(this puzzle plays {len(problem.colours)} colour(s) and none is mapped so)",
+            f"onto each other (this puzzle plays {played})",
             path=where,
         )
 
