@@ -14,7 +14,8 @@ as verified JSON to results/records/):
   [--save]``: a record puzzle of ``puzzles/records/`` (or any puzzle file NAME.toml) with
   the square-first search (``tight-symmetric``: the symmetric reduction only) or any
   backend (``--engine domain``: Gottfried's quadrant method); its layouts are checked,
-  and written to results/records/ only with ``--save`` (the shipped results).
+  and with ``--save`` a record puzzle's (one in a folder named ``records``) is written to
+  results/records/NAME.json (the shipped results; other puzzles' never are).
 * ``lp [--min-area A] [--max-area B] [BOARD ...]``: the LP bound
   (:func:`solver.relaxation.lp_bound`, no size cap) for one colour from the top-left
   corner on every rectangle of area A..B with both sides at least 3 and one at least 5

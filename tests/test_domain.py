@@ -394,3 +394,7 @@ def test_symmetries_alike_take_turns_run_by_run(monkeypatch):
     assert calls[0][0] == "left-right mirror"
     # the best symmetry alone (both mirrors: one colour orbit) is a group of its own
     assert domain._Shared(problem, domain._symmetries(problem)).groups[0] == [0]
+    # alike symmetries group even when another lies between them in the order (20x21:
+    # the half turn and the top-bottom mirror leave 32 empty orbits, the left-right 22)
+    wide = corner_problem(20, 21, CORNER_COLOURS)
+    assert domain._Shared(wide, domain._symmetries(wide)).groups == [[0], [1, 3], [2]]

@@ -626,18 +626,15 @@ class _Shared:
     def __init__(self, problem: Problem, symmetries: list[ColourSymmetry]):
         self.problem = problem
         self.symmetries = symmetries
-        #: runs of consecutive symmetries with as many colour orbits and empty orbits
-        #: (e.g. the half turn and the left-right mirror of 21x16): the runs take turns
-        #: among them, since which one has layouts is not known (21x16 without the I5:
-        #: the mirror found one in 344 s where the half turn found none in 600 s)
-        self.groups: list[list[int]] = []
-        key = None
+        #: the symmetries with as many colour orbits and empty orbits (e.g. the half turn
+        #: and the left-right mirror of 21x16), groups in the order of their first member:
+        #: the runs take turns within a group, since which one has layouts is not known
+        #: (21x16 without the I5: the mirror found one in 344 s where the half turn found
+        #: none in 600 s)
+        alike: dict[tuple[int, int | None], list[int]] = {}
         for i, sym in enumerate(symmetries):
-            now = (len(sym.cycles), empty_orbits(problem, sym))
-            if now != key:
-                self.groups.append([])
-                key = now
-            self.groups[-1].append(i)
+            alike.setdefault((len(sym.cycles), empty_orbits(problem, sym)), []).append(i)
+        self.groups: list[list[int]] = list(alike.values())
         self.exhausted: set[int] = set()
         self._built: dict[int, DomainSearch] = {}
         self._lock = threading.Lock()
@@ -674,7 +671,9 @@ def _restarts(
                 break
             i = active[turn % len(active)]
             turn += 1
-            search = searches.setdefault(i, shared.search(i))
+            if i not in searches:
+                searches[i] = shared.search(i)
+            search = searches[i]
             runs[i] += 1
             run_no += 1
             search.reseed((options.seed, thread, runs[i]))
