@@ -179,7 +179,8 @@ def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
 
         warmup.on_background_compile = lambda: click.echo(
             "first run: compiling the exact search kernels in the background (once, "
-            "10-30 s); greedy play and CP-SAT answer meanwhile",
+            "10-30 s); greedy play, CP-SAT and, where it applies, the domain search "
+            "answer meanwhile",
             err=True,
         )
     return SolveOptions(
