@@ -375,6 +375,8 @@ def test_solve_with_the_domain_backend_writes_a_verified_layout(tmp_path):
     result = run("solve", puzzle, "--backend", "domain", "--seed", "1", "--out", out)
     assert result.exit_code == 0, result.output
     assert "status: solved" in result.output
+    # its work in one line: 10 pieces and 1 empty orbit in the quadrant, all placed
+    assert "at best 11 of 11 pieces and empty orbits placed (half turn, left-right" in result.output
     check = run("verify", out)
     assert check.exit_code == 0 and "legal: 40 placements" in check.output
 
