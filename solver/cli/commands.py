@@ -114,11 +114,12 @@ def solver_options(
         "against its symmetric reduction where one applies (empty boards)",
         "auto": "auto: for place-all a few greedy plays first (under 0.05 s), then the "
         "search alone for 2 s, then the search, CP-SAT and the LP bound (and a symmetric "
-        "reduction, where one applies: the domain search on tight boards) side by side; "
+        "reduction, where one applies: the domain search for two colours or on tight "
+        "boards) side by side; "
         "the first proven answer wins; with several colours and over 30 pieces, the LP "
         "bound first, then the repair search, and on an empty board with a symmetry the "
-        "symmetric reduction (on tight boards, few empty squares: the domain search, on "
-        "every worker)",
+        "symmetric reduction (for two colours or on tight boards, few empty squares: the "
+        "domain search, on every worker)",
     }
     options = [
         click.option(
