@@ -420,9 +420,8 @@ def build(
         np.zeros(depth + 1, dtype=np.int64),  # f_cursor
         np.full(depth + 1, -1, dtype=np.int64),  # f_opt
     )
-    depth = int((slot_size != _ABSENT).sum()) + empty  # pieces and empty orbits to place
     stats = {"symmetry": symmetry.name, "orbits": m, "empty_orbits": empty, "options": n_opt}
-    stats["depth"] = depth
+    stats["depth"] = int((slot_size != _ABSENT).sum()) + empty  # pieces and empty orbits
     fresh = tuple(a.copy() for a in state)
     search = DomainSearch(tables, state, symmetry, placements, pieces, anchors, stats, fresh)
     search.reseed(seed)

@@ -1,9 +1,8 @@
 """The first run: the search kernel is compiled in the background while the rest answer.
 
-numba compiles :mod:`solver.backends.search_kernel` (and the square-first search's
-:mod:`solver.backends.tight_kernel` and the fundamental-domain search's
-:mod:`solver.backends.domain_kernel`) on its first call and caches the
-machine code on disk (``cache=True``); that first compile takes 10-30 s (*measured*: 23 s
+numba compiles :mod:`solver.backends.search_kernel` (and the fundamental-domain search's
+:mod:`solver.backends.domain_kernel`, which ``auto`` also runs) on its first call and
+caches the machine code on disk (``cache=True``); that first compile takes 10-30 s (*measured*: 23 s
 on a loaded 2-core machine), after which loading it takes a fraction of a second. So that
 the first command after installing does not wait for it, ``auto``, when
 it first needs the kernel, checks :func:`kernel_ready` (:func:`before_search`) and, when
@@ -52,13 +51,14 @@ def _ready(kernel) -> bool:
 
 
 def kernel_ready() -> bool:
-    """True when both kernels the exact search needs (the search's and the square-first
-    search's) are compiled in this process or cached on disk (then the first call only
-    loads them); when unsure, True (the old behaviour: compile in process). The
-    fundamental-domain search's kernel is not needed for that (:func:`before_search`)."""
-    from solver.backends import search_kernel, tight_kernel
+    """True when the search's kernel is compiled in this process or cached on disk (then
+    the first call only loads it); when unsure, True (the old behaviour: compile in
+    process). The fundamental-domain search's kernel is not needed for that
+    (:func:`before_search`); the square-first search's (``--backend tight``, which
+    ``auto`` does not run) compiles in its own command."""
+    from solver.backends import search_kernel
 
-    return _ready(search_kernel.run) and _ready(tight_kernel.run)
+    return _ready(search_kernel.run)
 
 
 def kernel_loaded() -> bool:
@@ -143,9 +143,9 @@ def before_search() -> None:
 
 
 def compile_kernel() -> None:
-    """Compile (or load) the three kernels by solving tiny puzzles with the search, the
-    square-first search and the fundamental-domain search."""
-    from solver.backends import domain, search, tight
+    """Compile (or load) the kernels ``auto`` runs by solving tiny puzzles with the search
+    and the fundamental-domain search."""
+    from solver.backends import domain, search
     from solver.board import Board
     from solver.position import ColourState, Position
     from solver.problem import Problem
@@ -155,7 +155,6 @@ def compile_kernel() -> None:
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
     problem = Problem(position, ("blue",))
     search.solve(problem, SolveOptions(backend="search", workers=1))
-    tight.solve(problem, SolveOptions(backend="tight", workers=1))
     pair = Board(2, 2)  # two colours from opposite corners, a monomino each: the half turn
     colours = (ColourState("blue", 0, (), ("1",)), ColourState("red", 3, (), ("1",)))
     domain.solve(Problem(Position(pair, colours), ("blue", "red")), SolveOptions(workers=1))
