@@ -4,6 +4,7 @@ folder that survives crashes and resumes, worker crashes, the Dask path."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import json
 import os
@@ -661,3 +662,71 @@ def test_an_unknown_before_a_yes_reads_yes():
     cells = "| yes (by 30) | yes (by 30) | **yes** | unknown | no | 30 (no by 50) |"
     assert f"| `g.blksgf` | 50 | together {cells}" in text
     assert tally(rows_)["unknown"] == 3
+
+
+def _sweep_rows(out: Path) -> dict:
+    return {(r["item"], r["seed"]): r for r in rows(out) if r.get("sweep")}
+
+
+def test_a_seed_sweep_runs_each_seed_until_one_settles_its_puzzle(tmp_path):
+    """--seeds N: a puzzle runs once per seed, each its own row, key and solution file;
+    once a seed answers it, its later seeds are dropped; run again (with more seeds), the
+    batch runs only the seeds it has not run; a plain run beside it keeps its own row."""
+    out = tmp_path / "out"
+    paths = [PUZZLES / "tiny-5x5-corner.toml", PUZZLES / "tiny-4x4-impossible.toml"]
+    settings = Settings(backend="repair", time_limit=0.2)  # repair never says no
+    report = run_batch(BatchOptions(paths, out, settings, jobs=1, seeds=3))
+    assert (report.ran, report.skipped, report.not_run) == (4, 0, 2)
+    sweep = _sweep_rows(out)
+    assert sorted(sweep) == [("tiny-4x4-impossible.toml", s) for s in (0, 1, 2)] + [
+        ("tiny-5x5-corner.toml", 0)
+    ]
+    assert sweep["tiny-5x5-corner.toml", 0]["answer"] == "solved"
+    assert sweep["tiny-5x5-corner.toml", 0]["solution"].endswith("tiny-5x5-corner-seed-0.json")
+    assert {sweep["tiny-4x4-impossible.toml", s]["answer"] for s in (0, 1, 2)} == {"unknown"}
+    assert_solutions_verify(out)
+    readme = (out / "README.md").read_text()
+    assert "`tiny-4x4-impossible.toml` seed 2" in readme and "a seed sweep" in readme
+    with open(out / "summary.csv") as f:
+        seeds = [(r["item"], r["seed"]) for r in csv.DictReader(f)]
+    assert seeds.count(("tiny-4x4-impossible.toml", "2")) == 1
+
+    more = run_batch(BatchOptions(paths, out, settings, jobs=1, seeds=4))
+    assert (more.ran, more.skipped, more.not_run) == (1, 7, 0)
+    assert ("tiny-4x4-impossible.toml", 3) in _sweep_rows(out)
+
+    plain = run_batch(BatchOptions(paths, out, dataclasses.replace(settings, seed=7), jobs=1))
+    assert plain.ran == 2
+    assert len(_sweep_rows(out)) == 5 and len(rows(out)) == 7
+
+
+def test_a_seed_sweep_drops_bad_input_after_its_first_error(tmp_path):
+    bad = tmp_path / "bad-piece.toml"
+    bad.write_text(
+        'variant = "custom"\nsize = [5, 5]\n[start]\nblue = "a5"\n[pieces]\nblue = ["Q7"]\n'
+    )
+    result = batch(bad, "--seeds", 3, "--jobs", 1, "--plain", out=tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert len(rows(tmp_path / "out")) == 1
+    assert "2 seeds dropped" in result.output and "found bad input" in result.output
+
+
+def test_a_seed_sweep_on_dask_cancels_the_other_seeds(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "out"
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        report = run_batch(
+            BatchOptions(
+                [PUZZLES / "tiny-5x5-corner.toml"],
+                out,
+                Settings(),
+                scheduler=cluster.scheduler_address,
+                seeds=4,
+            )
+        )
+    solved = [r for r in rows(out) if r["answer"] == "solved"]
+    assert len(solved) >= 1 and report.ran + report.not_run == 4
+    assert all(r["sweep"] for r in rows(out))
+    assert_solutions_verify(out)

@@ -22,6 +22,7 @@ from solver.batch.report import COUNTED, answers
 def item_line(row: dict) -> str:
     """One line about a finished item: what it is, its answer(s), backend and time."""
     where = row["item"] + ("" if row.get("after") is None else f" after {row['after']}")
+    where += f" seed {row.get('seed')}" if row.get("sweep") else ""
     if row.get("status") == "error":
         return f"{where}: error: {row.get('error')}"
     if row.get("kind") == "puzzle":
@@ -56,6 +57,7 @@ class Display:
         self.console = console
         self.total = total
         self.done = 0
+        self.not_run = 0
         self.counts: Counter = Counter({k: 0 for k in COUNTED})
 
     def __enter__(self) -> Display:
@@ -69,7 +71,16 @@ class Display:
         self.counts.update(answers(row))
         self.show(row)
 
+    def skip(self, line: str) -> None:
+        """An item not run (a sweep's seed whose puzzle another seed answered): ``line``
+        says which."""
+        self.not_run += 1
+        self.show_skip(line)
+
     def show(self, row: dict) -> None:
+        raise NotImplementedError
+
+    def show_skip(self, line: str) -> None:
         raise NotImplementedError
 
     def counts_text(self) -> str:
@@ -85,6 +96,10 @@ class PlainDisplay(Display):
         self.console.print(
             f"[{self.done:>{width}}/{self.total}] {item_line(row)}", markup=False, highlight=False
         )
+
+    def show_skip(self, line: str) -> None:
+        width = len(str(self.total))
+        self.console.print(f"[{'-':>{width}}/{self.total}] {line}", markup=False, highlight=False)
 
 
 class BarDisplay(Display):
@@ -116,6 +131,9 @@ class BarDisplay(Display):
         if row.get("status") == "error" or "unknown" in answers(row):
             self.progress.console.print(item_line(row), markup=False, highlight=False)
         self.progress.update(self.task, advance=1, counts=self.counts_text())
+
+    def show_skip(self, line: str) -> None:
+        self.progress.update(self.task, advance=1)
 
 
 def make_display(console: Console, total: int) -> Display:

@@ -129,6 +129,8 @@ class Item:
         end: whether ``after`` is the game's last position.
         error: what went wrong while reading the file or choosing positions (the item is
             then an error row without running), or None.
+        seed: for one run of a seed sweep (``--seeds``), its seed; None otherwise (the
+            batch's ``--seed``).
     """
 
     source: Source
@@ -137,21 +139,28 @@ class Item:
     after: int | None = None
     end: bool = False
     error: str | None = None
+    seed: int | None = None
 
     @property
-    def key(self) -> tuple[str, int | None]:
-        """What identifies the item in the results: its name and position."""
-        return (self.source.name, self.after)
+    def key(self) -> tuple[str, int | None, int | None]:
+        """What identifies the item in the results: its name, position and sweep seed."""
+        return (self.source.name, self.after, self.seed)
 
 
-def make_items(sources: Sequence[Source], every: int | None, after: int | None) -> list[Item]:
+def make_items(
+    sources: Sequence[Source],
+    every: int | None,
+    after: int | None,
+    seeds: Sequence[int] | None = None,
+) -> list[Item]:
     """The items of each source, in order.
 
-    A puzzle is one item. A game record gives the position after ``after`` placements, or
-    with ``every`` the positions after every, 2 * every, ... placements and its last
-    position; by default its last position. A file that cannot be read, a game record that
-    does not parse, ``after`` past a game's end, or an unknown suffix gives one item with
-    ``error`` set (the batch records it and goes on).
+    A puzzle is one item, or with ``seeds`` (a seed sweep) one item per seed. A game
+    record gives the position after ``after`` placements, or with ``every`` the positions
+    after every, 2 * every, ... placements and its last position; by default its last
+    position. A file that cannot be read, a game record that does not parse, ``after``
+    past a game's end, or an unknown suffix gives one item with ``error`` set (the batch
+    records it and goes on).
     """
     items = []
     for source in sources:
@@ -167,6 +176,8 @@ def make_items(sources: Sequence[Source], every: int | None, after: int | None) 
             why = f"{where}: unknown file type: batch reads puzzles (.toml) and game records "
             why += "(.blksgf)"
             items.append(Item(source, data, digest, error=why))
+        elif source.kind == "puzzle" and seeds:
+            items += [Item(source, data, digest, seed=seed) for seed in seeds]
         elif source.kind == "puzzle":
             items.append(Item(source, data, digest))
         else:

@@ -30,7 +30,15 @@ from typing import Any
 from solver.batch.items import Item
 from solver.batch.work import Settings, error_row, run_item, warm_kernel
 
-Done = Callable[[Item, dict], None]
+#: called in the submitting process with each item and its outcome, or None for an item
+#: not run because ``skip`` said so when its turn came
+Done = Callable[[Item, dict | None], None]
+#: whether an item need not run any more (a seed sweep's puzzle already answered)
+Skip = Callable[[Item], bool]
+
+
+def _never(item: Item) -> bool:
+    return False
 
 
 def crash_outcome(item: Item, settings: Settings, message: str) -> dict:
@@ -122,6 +130,8 @@ class LocalPool:
         self.quiet = quiet and not os.environ.get("BLOKUS_DEBUG")
         self.ctx = multiprocessing.get_context(start_method())
         self.workers: list[_Worker] = []
+        self._skip: Skip = _never
+        self._done: Done = lambda item, outcome: None
 
     def describe(self) -> str:
         return f"{self.jobs} worker process{'es' if self.jobs != 1 else ''}"
@@ -131,10 +141,13 @@ class LocalPool:
         workers inherit it; spawned ones load the cached copy this leaves."""
         return warm_kernel(self.settings.backend)
 
-    def run(self, items: Iterable[Item], done: Done) -> None:
+    def run(self, items: Iterable[Item], done: Done, skip: Skip = _never) -> None:
         """Run every item, calling ``done(item, outcome)`` in this process as each
-        finishes. Ctrl-C (KeyboardInterrupt) stops the workers and is raised again."""
+        finishes; an item that ``skip`` refuses when its turn comes is not run
+        (``done(item, None)``). Ctrl-C (KeyboardInterrupt) stops the workers and is raised
+        again."""
         queue = deque(items)
+        self._skip, self._done = skip, done
         try:
             self.workers = [
                 _Worker(self.ctx, self.settings, self.quiet)
@@ -148,7 +161,13 @@ class LocalPool:
             self.close()
 
     def _give(self, worker: _Worker, queue: deque) -> None:
-        worker.item = queue.popleft() if queue else None
+        worker.item = None
+        while queue and worker.item is None:
+            item = queue.popleft()
+            if self._skip(item):
+                self._done(item, None)
+            else:
+                worker.item = item
         if worker.item is not None:
             worker.conn.send(worker.item)
 
@@ -164,8 +183,12 @@ class LocalPool:
                 if outcome is not None:
                     item = w.item
                     assert item is not None
-                    self._give(w, queue)  # the worker goes on while this one is written
-                    done(item, outcome)
+                    if item.seed is not None:  # a sweep's answer may make the next seed moot
+                        done(item, outcome)
+                        self._give(w, queue)
+                    else:
+                        self._give(w, queue)  # the worker goes on while this one is written
+                        done(item, outcome)
                     continue
             if w.process.sentinel in ready or not w.process.is_alive():
                 self._replace(w, queue, done)
@@ -288,16 +311,23 @@ class DaskPool:
         self.client.run(warm_kernel, backend)
         return first
 
-    def run(self, items: Iterable[Item], done: Done) -> None:
+    def run(self, items: Iterable[Item], done: Done, skip: Skip = _never) -> None:
+        """Run every item on the cluster, calling ``done(item, outcome)`` here as each
+        finishes; after each, the tasks of items that ``skip`` now refuses are cancelled
+        (``done(item, None)``). Ctrl-C cancels every task and is raised again."""
         from distributed import as_completed
 
         items = list(items)
         futures = {
             self.client.submit(run_item, item, self.settings, pure=False): item for item in items
         }
+        handled: set = set()
         try:
             for future in as_completed(futures):
                 item = futures[future]
+                if future in handled:  # cancelled here (some versions still yield it)
+                    continue
+                handled.add(future)
                 if future.status == "finished":
                     outcome = future.result()
                 else:
@@ -306,9 +336,18 @@ class DaskPool:
                     outcome = crash_outcome(item, self.settings, why)
                 future.release()
                 done(item, outcome)
+                self._cancel_skipped(futures, handled, done, skip)
         except BaseException:
             self.client.cancel(list(futures))
             raise
+
+    def _cancel_skipped(self, futures: dict, handled: set, done: Done, skip: Skip) -> None:
+        gone = [f for f, item in futures.items() if f not in handled and skip(item)]
+        if gone:
+            self.client.cancel(gone)
+        for f in gone:
+            handled.add(f)
+            done(futures[f], None)
 
     def close(self) -> None:
         cluster = getattr(self.client, "cluster", None)

@@ -99,8 +99,16 @@ def points_of_no_return(rows: Iterable[dict]) -> dict[tuple[str, str], NoReturn]
 
 
 def ordered(rows: Iterable[dict]) -> list[dict]:
-    """Rows in a stable reading order: by item name, then position."""
-    return sorted(rows, key=lambda r: (r["item"], r.get("after") is None, r.get("after") or 0))
+    """Rows in a stable reading order: by item name, then position, then sweep seed."""
+    return sorted(
+        rows,
+        key=lambda r: (
+            r["item"],
+            r.get("after") is None,
+            r.get("after") or 0,
+            r.get("seed") if r.get("sweep") else -1,
+        ),
+    )
 
 
 SUMMARY_FIELDS = [
@@ -189,9 +197,10 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
     command = runs[-1]["command"] if runs else ""
     counts = tally(rows)
     times = [r["seconds"] for r in rows if r.get("seconds") is not None]
+    swept = [r["seed"] for r in rows if r.get("sweep")]
     settings = sorted(
         {
-            (r.get("backend"), r.get("time_limit"), r.get("seed"), r.get("params") or "")
+            (r.get("backend"), r.get("time_limit"), _seed_text(r, swept), r.get("params") or "")
             for r in rows
         },
         key=str,
@@ -207,7 +216,7 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
     out.append(
         "Settings: "
         + "; ".join(
-            f"backend {b}, time limit {_limit(t)} per solve, seed {s}"
+            f"backend {b}, time limit {_limit(t)} per solve, {s}"
             + (f", CP-SAT parameters `{p}`" if p else "")
             for b, t, s, p in settings
         )
@@ -242,6 +251,11 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
         "`summary.csv` one row per item and colour, `solutions/` the layouts "
         "(`blokus-solo verify FILE` checks one) and beside each layout its picture (`.svg`).",
     ]
+    if swept:
+        out[-1] += (
+            " In a seed sweep (`--seeds`) each seed that ran counts as an item; a seed not "
+            "run because another seed had answered its puzzle has no row."
+        )
     puzzles = [r for r in rows if r.get("kind") == "puzzle" and r.get("status") == "done"]
     if puzzles:
         out += ["", "## Puzzles", ""] + _puzzle_table(puzzles)
@@ -254,7 +268,7 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
         out += ["", "## Errors", ""]
         out += _table(
             ["item", "after", "error"],
-            [[_code(r["item"]), _after(r), _cell(r.get("error") or "")] for r in errors],
+            [[_item_cell(r), _after(r), _cell(r.get("error") or "")] for r in errors],
         )
     if runs:
         out += ["", "## Runs", ""]
@@ -278,6 +292,19 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
     return "\n".join(out) + "\n"
 
 
+def _item_cell(row: dict) -> str:
+    """The item's name, with its seed for a seed sweep's row."""
+    return _code(row["item"]) + (f" seed {row.get('seed')}" if row.get("sweep") else "")
+
+
+def _seed_text(row: dict, swept: list[int]) -> str:
+    """ "seed S", or for a seed sweep's row "a seed sweep (seeds A-B ran)" with ``swept``
+    the seeds of every sweep row."""
+    if not row.get("sweep"):
+        return f"seed {row.get('seed')}"
+    return f"a seed sweep (seeds {min(swept)}-{max(swept)} ran)"
+
+
 def _puzzle_table(rows: list[dict]) -> list[str]:
     body = []
     for r in rows:
@@ -290,7 +317,7 @@ def _puzzle_table(rows: list[dict]) -> list[str]:
             total = f"{total} (bound {r['bound']})"
         body.append(
             [
-                _code(r["item"]),
+                _item_cell(r),
                 r.get("goal") or "",
                 f"**{status}**" if status in ("infeasible", "unknown") else status,
                 "" if total is None else str(total),

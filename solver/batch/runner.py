@@ -52,6 +52,9 @@ class BatchOptions:
             local worker processes.
         force: redo items already done.
         command: the command line, recorded in the README.
+        seeds: a seed sweep when over 1: each puzzle runs as this many items, with seeds
+            ``settings.seed``, ``settings.seed + 1``, ...; once one of them answers the
+            puzzle (solved or no), its seeds not yet started are not run.
     """
 
     paths: Sequence[str | Path]
@@ -63,6 +66,7 @@ class BatchOptions:
     scheduler: str | None = None
     force: bool = False
     command: str = ""
+    seeds: int = 1
 
 
 @dataclass
@@ -75,6 +79,7 @@ class BatchReport:
     counts: Counter
     seconds: float
     interrupted: bool = False
+    not_run: int = 0  # seeds of a sweep whose puzzle another seed answered during the run
 
 
 def default_jobs() -> int:
@@ -111,7 +116,9 @@ def run_batch(options: BatchOptions, console: Console | None = None) -> BatchRep
     jobs = options.jobs or default_jobs()
     pool = _pool(options.scheduler, jobs, settings)
     try:
-        return _run(options, out, pool, make_items(sources, options.every, options.after), console)
+        seeds = range(settings.seed, settings.seed + options.seeds) if options.seeds > 1 else None
+        items = make_items(sources, options.every, options.after, seeds)
+        return _run(options, out, pool, items, console)
     finally:
         pool.close()
 
@@ -129,8 +136,14 @@ def _run(options: BatchOptions, out: Path, pool, items: list[Item], console: Con
     store = Store(out)
     store.open()
     try:
+        settings = options.settings
         todo = dispatch_order(
-            [i for i in items if options.force or not store.is_done(i, options.settings)]
+            [
+                i
+                for i in items
+                if options.force
+                or not (store.is_done(i, settings) or store.settled(i, settings) is not None)
+            ]
         )
         skipped = len(items) - len(todo)
         _describe(console, items, skipped, store)
@@ -143,13 +156,17 @@ def _run(options: BatchOptions, out: Path, pool, items: list[Item], console: Con
         interrupted = False
         try:
             with _sigterm_as_interrupt(), display:
-                pool.run(todo, lambda item, outcome: _finish(store, display, outcome))
+                pool.run(
+                    todo,
+                    lambda item, outcome: _finish(store, display, item, outcome, settings),
+                    lambda item: store.settled(item, settings) is not None,
+                )
         except KeyboardInterrupt:
             interrupted = True
         seconds = time.perf_counter() - started
         ran = display.done
         counts = _write_summary(store, options, ran, skipped, seconds, pool, interrupted)
-        result = BatchReport(ran, skipped, counts, seconds, interrupted)
+        result = BatchReport(ran, skipped, counts, seconds, interrupted, display.not_run)
         _closing(console, result, len(todo), out)
         if interrupted:
             raise KeyboardInterrupt
@@ -187,8 +204,8 @@ def _describe(console: Console, items: list[Item], skipped: int, store: Store) -
         )
     if skipped:
         console.print(
-            f"{skipped} already done in {store.folder} with the same content and settings: "
-            "skipped (--force redoes them)",
+            f"{skipped} already done in {store.folder} with the same content and settings "
+            "(or, in a seed sweep, answered by another seed): skipped (--force redoes them)",
             markup=False,
         )
 
@@ -204,7 +221,14 @@ def _warm(console: Console, pool) -> None:
     console.print(f"search kernel{where}: {how} in {seconds:.1f} s{note}", markup=False)
 
 
-def _finish(store: Store, display: Display, outcome: dict) -> None:
+def _finish(
+    store: Store, display: Display, item: Item, outcome: dict | None, settings: Settings
+) -> None:
+    if outcome is None:  # a sweep's seed not run: another seed answered its puzzle
+        by = store.settled(item, settings) or {}
+        what = "found bad input" if by.get("status") == "error" else f"answered {by.get('answer')}"
+        display.skip(f"{item.source.name} seed {item.seed}: dropped (seed {by.get('seed')} {what})")
+        return
     with _signals_held():  # a Ctrl-C now waits until the item is stored and counted
         store.add(outcome["row"], outcome["files"])
         display.finished(outcome["row"])
@@ -269,6 +293,11 @@ def _closing(console: Console, result: BatchReport, todo: int, out: Path) -> Non
         console.print(
             f"interrupted: {result.ran} of {todo} items done and kept; run the same command "
             "again to do the rest",
+            markup=False,
+        )
+    if result.not_run:
+        console.print(
+            f"{_count(result.not_run, 'seed')} dropped: another seed had settled the puzzle",
             markup=False,
         )
     console.print(

@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 
 from solver.batch.items import Item
-from solver.batch.work import PICTURE_SUFFIX, SOLUTIONS, Settings
+from solver.batch.work import PICTURE_SUFFIX, SOLUTIONS, Settings, settings_for
 from solver.errors import InputError
 from solver.formats.solution import write_text_atomic
 
@@ -34,10 +34,11 @@ RUNS = "runs.jsonl"
 SUMMARY = "summary.csv"
 README = "README.md"
 
-#: a result's place in the folder: item name, position, and whether it is the joint check
-#: (``--together``), which answers another question than the per-colour checks and is kept
-#: beside them
-Key = tuple[str, int | None, bool]
+#: a result's place in the folder: item name, position, sweep seed (None outside a seed
+#: sweep: a run with another ``--seed`` then replaces the result), and whether it is the
+#: joint check (``--together``), which answers another question than the per-colour checks
+#: and is kept beside them
+Key = tuple[str, int | None, int | None, bool]
 
 # the temporary files of write_text_atomic (tempfile.mkstemp(prefix=".NAME.")) for our files
 _TEMPORARY = re.compile(r"^\..+\.(json|jsonl|csv|md|svg)\.[A-Za-z0-9_]{8}$")
@@ -62,7 +63,8 @@ def check_out_dir(folder: Path) -> None:
 
 
 def row_key(row: dict) -> Key:
-    return (row["item"], row.get("after"), bool(row.get("together")))
+    seed = row["seed"] if row.get("sweep") else None
+    return (row["item"], row.get("after"), seed, bool(row.get("together")))
 
 
 def row_files(row: dict) -> set[str]:
@@ -174,9 +176,28 @@ class Store:
         row = self.rows.get((*item.key, settings.together))
         if row is None or row.get("sha256") != item.sha256:
             return False
-        if any(row.get(k) != v for k, v in settings.key().items()):
+        if any(row.get(k) != v for k, v in settings_for(item, settings).key().items()):
             return False
         return row.get("status") == "done" or row.get("error_kind") == "input"
+
+    def settled(self, item: Item, settings: Settings) -> dict | None:
+        """For one seed of a seed sweep: the row of another run of the same puzzle (same
+        content and settings but the seed) that answered it ("solved" or "no") or found
+        it bad input (every seed would), so that this one need not run; None if there is
+        none (or the item is not a sweep's)."""
+        if item.seed is None:
+            return None
+        wanted = {k: v for k, v in settings.key().items() if k != "seed"}
+        for row in self.rows.values():
+            if (
+                row.get("sweep")
+                and row["item"] == item.source.name
+                and row.get("sha256") == item.sha256
+                and (row.get("answer") in ("solved", "no") or row.get("error_kind") == "input")
+                and all(row.get(k) == v for k, v in wanted.items())
+            ):
+                return row
+        return None
 
     def add(self, row: dict, files: dict[str, str]) -> None:
         """Write an item's solution files, then append its row (synced to disk).

@@ -9,6 +9,7 @@ anywhere gives the same row.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import socket
 import time
@@ -124,14 +125,23 @@ def _kernel_dispatcher():
         return None
 
 
-def solution_name(name: str, after: int | None, colour: str | None = None) -> str:
+def solution_name(
+    name: str, after: int | None, colour: str | None = None, seed: int | None = None
+) -> str:
     """The solution file of an item (and colour), relative to the output folder:
-    ``solutions/<name without its suffix>[-after-N][-<colour>].json``; parts of the name
-    that would leave the folder (``..``, a root) are dropped."""
+    ``solutions/<name without its suffix>[-after-N][-seed-S][-<colour>].json`` (S: the
+    item's seed in a seed sweep); parts of the name that would leave the folder (``..``, a
+    root) are dropped."""
     parts = [p for p in PurePosixPath(name).parts if p not in ("/", "..", ".")]
     stem = PurePosixPath(*parts) if parts else PurePosixPath("item")
-    tail = (f"-after-{after}" if after is not None else "") + (f"-{colour}" if colour else "")
+    tail = f"-after-{after}" if after is not None else ""
+    tail += (f"-seed-{seed}" if seed is not None else "") + (f"-{colour}" if colour else "")
     return str(PurePosixPath(SOLUTIONS) / stem.with_name(stem.stem + tail + ".json"))
+
+
+def settings_for(item: Item, settings: Settings) -> Settings:
+    """The settings an item runs with: the batch's, with its own seed in a seed sweep."""
+    return settings if item.seed is None else dataclasses.replace(settings, seed=item.seed)
 
 
 def picture_name(solution: str) -> str:
@@ -154,7 +164,9 @@ def add_picture(files: dict[str, str], solution: str, result: SolveResult) -> st
 
 
 def base_row(item: Item, settings: Settings) -> dict:
-    """The fields of a results row that do not depend on the answer."""
+    """The fields of a results row that do not depend on the answer; ``sweep``: the row is
+    one seed's run of a seed sweep (its ``seed`` is part of the item's key)."""
+    settings = settings_for(item, settings)
     return {
         "item": item.source.name,
         "path": str(item.source.path),
@@ -163,6 +175,7 @@ def base_row(item: Item, settings: Settings) -> dict:
         "after": item.after,
         "end": item.end,
         **settings.key(),
+        "sweep": item.seed is not None,
         "workers": settings.workers,
     }
 
@@ -196,6 +209,7 @@ def run_item(item: Item, settings: Settings) -> dict:
         name relative to the output folder: its text}}.
     """
     started = time.perf_counter()
+    settings = settings_for(item, settings)
     if item.error is not None:
         return {"row": error_row(item, settings, item.error, "input"), "files": {}}
     try:
@@ -232,7 +246,7 @@ def _puzzle(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
     files: dict[str, str] = {}
     solution = picture = None
     if result.status != "unknown" or result.layout is not None:
-        solution = solution_name(item.source.name, None)
+        solution = solution_name(item.source.name, None, seed=item.seed)
         files[solution] = solution_text(result, compact=True)
         picture = add_picture(files, solution, result)
     row = {

@@ -945,11 +945,24 @@ def _endgame_claim(record: dict) -> str:
     help="Game records: one joint check per position (as check --together: can every "
     "colour with pieces left place all of them at once?) instead of one per colour.",
 )
+@click.option(
+    "--seeds",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Puzzles: a seed sweep. Each puzzle runs N times as separate items, with seeds "
+    "SEED, SEED+1, ..., SEED+N-1 (spread over the worker processes or the cluster); once "
+    "one answers it (solved or no), its other seeds are dropped (locally those not yet "
+    "started; on a Dask cluster also those running). For hard "
+    "layouts with the restarting searches (e.g. --backend domain with --time-limit): many "
+    "short independent runs.",
+)
 @click.option("--force", is_flag=True, help="Redo items already done in DIR.")
 @click.option("--plain", is_flag=True, help="One line per item even in a terminal.")
 def batch_command(
     paths, out, every, after, backend, time_limit, workers, seed, params, jobs, scheduler,
-    together, force, plain,
+    together, seeds, force, plain,
 ):  # fmt: skip
     """Solve every puzzle (.toml) and check every game record (.blksgf) under PATH...
     (folders walked recursively, sorted), in parallel, into a results folder.
@@ -974,7 +987,8 @@ def batch_command(
         jobs=jobs,
         scheduler=scheduler,
         force=force,
-        command=_batch_command_line(paths, out, every, after, settings, jobs, scheduler),
+        command=_batch_command_line(paths, out, every, after, settings, jobs, scheduler, seeds),
+        seeds=seeds,
     )
     console = Console(
         markup=False,
@@ -986,7 +1000,7 @@ def batch_command(
     run_batch(options, console)
 
 
-def _batch_command_line(paths, out, every, after, settings, jobs, scheduler) -> str:
+def _batch_command_line(paths, out, every, after, settings, jobs, scheduler, seeds=1) -> str:
     """The batch command as it could be typed again (options left at their defaults are
     left out; --jobs too: it changes no answer)."""
     import shlex
@@ -998,6 +1012,7 @@ def _batch_command_line(paths, out, every, after, settings, jobs, scheduler) -> 
         ("--backend", settings.backend, "auto"),
         ("--time-limit", settings.time_limit, None),
         ("--seed", settings.seed, 0),
+        ("--seeds", seeds, 1),
         ("--workers", settings.workers, 1),
         ("--params", settings.params, ""),
         ("--scheduler", scheduler, None),
