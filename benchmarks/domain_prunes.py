@@ -9,6 +9,10 @@ choice against its alternative on random small problems, nodes to the first layo
   filling a quarter of the other squares; the narrower part of the board as the domain
   (what the search does) against the top part (each orbit's first square in row-major
   order: what it did before).
+* ``scan ROWS COLS``: the same problems; the narrow part scanned row by row from its top
+  (what the search does: one start corner first, the other last) against "outside-in"
+  (rows 0, R-1, 1, R-2, ...: both start corners first, two scan fronts meeting in the
+  middle). Tried and not kept (results/records/attempts.md).
 
 Each variant runs seeds 1..``--seeds`` once, with at most ``--budget`` nodes and no
 restarts; every layout goes through the rule checker. The line per variant lists the
@@ -17,6 +21,7 @@ symmetric layout) and the kernel's seconds. Figures: results/records/attempts.md
 
 Usage: python benchmarks/domain_prunes.py dead 8 12 --pieces-seed 1
        python benchmarks/domain_prunes.py domain 11 7 --pieces-seed 2 --budget 1000000
+       python benchmarks/domain_prunes.py scan 11 7 --pieces-seed 3
 """
 
 from __future__ import annotations
@@ -93,10 +98,26 @@ def domain_part(args) -> None:
         domain._narrowest_reps = narrow
 
 
+def scan_order(args) -> None:
+    if args.rows % 2 == 0 or args.cols % 2 == 0:
+        raise SystemExit("scan: both sides odd (the centre is fixed)")
+    area = (args.rows * args.cols - 1) // 4
+    problem = _problem(CORNER_COLOURS, args.rows, args.cols, area, args.pieces_seed)
+    _measure(problem, "rows", args.seeds, args.budget, scan="rows")
+    # benchmark only: the rows from both ends towards the middle
+    domain.SCANS["outside-in"] = lambda r, c, rows, cols: (
+        (np.minimum(r, rows - 1 - r) * 2 + (2 * r >= rows)) * cols + c
+    )
+    try:
+        _measure(problem, "outside-in", args.seeds, args.budget, scan="outside-in")
+    finally:
+        del domain.SCANS["outside-in"]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, budget in (("dead", 3_000_000), ("domain", 1_000_000)):
+    for name, budget in (("dead", 3_000_000), ("domain", 1_000_000), ("scan", 1_000_000)):
         p = sub.add_parser(name)
         p.add_argument("rows", type=int)
         p.add_argument("cols", type=int)
@@ -106,7 +127,7 @@ def main(argv=None) -> int:
         if name == "dead":
             p.add_argument("--holes", type=int, default=1, help="empty orbits")
     args = parser.parse_args(argv)
-    (dead if args.command == "dead" else domain_part)(args)
+    {"dead": dead, "domain": domain_part, "scan": scan_order}[args.command](args)
     return 0
 
 
