@@ -682,7 +682,10 @@ def test_a_seed_sweep_runs_each_seed_until_one_settles_its_puzzle(tmp_path):
         ("tiny-5x5-corner.toml", 0)
     ]
     assert sweep["tiny-5x5-corner.toml", 0]["answer"] == "solved"
-    assert sweep["tiny-5x5-corner.toml", 0]["solution"].endswith("tiny-5x5-corner-seed-0.json")
+    assert (
+        sweep["tiny-5x5-corner.toml", 0]["solution"]
+        == "solutions/tiny-5x5-corner-seeds/seed-0.json"
+    )
     assert {sweep["tiny-4x4-impossible.toml", s]["answer"] for s in (0, 1, 2)} == {"unknown"}
     assert_solutions_verify(out)
     readme = (out / "README.md").read_text()
@@ -698,6 +701,57 @@ def test_a_seed_sweep_runs_each_seed_until_one_settles_its_puzzle(tmp_path):
     plain = run_batch(BatchOptions(paths, out, dataclasses.replace(settings, seed=7), jobs=1))
     assert plain.ran == 2
     assert len(_sweep_rows(out)) == 5 and len(rows(out)) == 7
+
+    # --force redoes the sweep: the solved seed runs again and settles it again
+    forced = run_batch(BatchOptions(paths, out, settings, jobs=1, seeds=2, force=True))
+    assert (forced.ran, forced.not_run) == (3, 1)
+    assert _sweep_rows(out)["tiny-5x5-corner.toml", 0]["answer"] == "solved"
+    assert_solutions_verify(out)
+
+
+def test_a_new_sweep_of_changed_content_replaces_the_old_rows(tmp_path):
+    """A sweep of other content (or settings) answers another question: the old sweep's
+    rows and files go, as a plain item's row is replaced; plain runs of the same folder
+    (a puzzle named like a seed's file among them) keep files of their own."""
+    folder, out = tmp_path / "in", tmp_path / "out"
+    folder.mkdir()
+    shutil.copy(PUZZLES / "tiny-5x5-corner.toml", folder / "p.toml")
+    shutil.copy(PUZZLES / "tiny-5x5-corner.toml", folder / "p-seed-1.toml")
+    settings = Settings(backend="search")
+    run_batch(BatchOptions([folder], out, settings, jobs=2, seeds=3))
+    plain = run_batch(BatchOptions([folder], out, settings, jobs=1))
+    assert plain.ran == 2
+    files = [r["solution"] for r in rows(out)]
+    assert len(files) == len(set(files)) == len(rows(out))  # no two rows share a file
+    assert_solutions_verify(out)
+    old = {r["solution"] for r in rows(out) if r.get("sweep") and r["item"] == "in/p.toml"}
+    assert old
+
+    shutil.copy(PUZZLES / "tiny-4x4-impossible.toml", folder / "p.toml")
+    run_batch(BatchOptions([folder], out, settings, jobs=1, seeds=3))
+    now = [r for r in rows(out) if r.get("sweep") and r["item"] == "in/p.toml"]
+    assert [(r["seed"], r["answer"]) for r in now] == [(0, "no")]
+    assert not any((out / f).exists() for f in old - {now[0]["solution"]})
+    assert_solutions_verify(out)
+    assert "a seed sweep (seeds 0-" in (out / "README.md").read_text()
+
+
+def test_sweep_seeds_step_by_the_workers_and_stay_in_range(tmp_path):
+    from solver.batch.runner import sweep_seeds
+    from solver.errors import InputError
+
+    def options(**kw):
+        return BatchOptions([], tmp_path, Settings(**kw.pop("settings", {})), **kw)
+
+    assert sweep_seeds(options(seeds=1)) is None
+    assert list(sweep_seeds(options(seeds=3, settings={"seed": 5, "workers": 2}))) == [5, 7, 9]
+    with pytest.raises(InputError):
+        sweep_seeds(options(seeds=3, settings={"seed": 2**31 - 2}))
+    result = batch(
+        PUZZLES / "tiny-5x5-corner.toml", "--seed", 2**31 - 2, "--seeds", 3, out=tmp_path / "o"
+    )
+    one_line_error(result, "--seeds")
+    assert not (tmp_path / "o").exists()
 
 
 def test_a_seed_sweep_drops_bad_input_after_its_first_error(tmp_path):

@@ -297,6 +297,7 @@ class DaskPool:
     def __init__(self, client: Any, settings: Settings):
         self.client = client
         self.settings = settings
+        self._siblings: dict[str, list] = {}
 
     def describe(self) -> str:
         workers = len(self.client.scheduler_info().get("workers", {}))
@@ -321,6 +322,10 @@ class DaskPool:
         futures = {
             self.client.submit(run_item, item, self.settings, pure=False): item for item in items
         }
+        self._siblings = {}  # a sweep's futures, by puzzle
+        for future, item in futures.items():
+            if item.seed is not None:
+                self._siblings.setdefault(item.source.name, []).append(future)
         handled: set = set()
         try:
             for future in as_completed(futures):
@@ -336,13 +341,20 @@ class DaskPool:
                     outcome = crash_outcome(item, self.settings, why)
                 future.release()
                 done(item, outcome)
-                self._cancel_skipped(futures, handled, done, skip)
+                if item.seed is not None:
+                    self._cancel_skipped(item, futures, handled, done, skip)
         except BaseException:
             self.client.cancel(list(futures))
             raise
 
-    def _cancel_skipped(self, futures: dict, handled: set, done: Done, skip: Skip) -> None:
-        gone = [f for f, item in futures.items() if f not in handled and skip(item)]
+    def _cancel_skipped(
+        self, item: Item, futures: dict, handled: set, done: Done, skip: Skip
+    ) -> None:
+        """Cancel the tasks of ``item``'s puzzle that ``skip`` now refuses and that have not
+        finished (a finished one is still collected). Dask cannot stop a task already
+        running: it runs on to its time limit, and its result is dropped."""
+        siblings = self._siblings.get(item.source.name, [])
+        gone = [f for f in siblings if f not in handled and not f.done() and skip(futures[f])]
         if gone:
             self.client.cancel(gone)
         for f in gone:

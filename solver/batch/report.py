@@ -132,6 +132,7 @@ SUMMARY_FIELDS = [
     "backend",
     "time_limit",
     "seed",
+    "sweep",
     "solution",
     "picture",
     "error",
@@ -162,6 +163,7 @@ def summary_csv(rows: Iterable[dict]) -> str:
             "backend": row.get("backend"),
             "time_limit": row.get("time_limit"),
             "seed": row.get("seed"),
+            "sweep": bool(row.get("sweep")),
             "error": row.get("error"),
             "sha256": row.get("sha256"),
             "solution": row.get("solution"),
@@ -197,14 +199,8 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
     command = runs[-1]["command"] if runs else ""
     counts = tally(rows)
     times = [r["seconds"] for r in rows if r.get("seconds") is not None]
-    swept = [r["seed"] for r in rows if r.get("sweep")]
-    settings = sorted(
-        {
-            (r.get("backend"), r.get("time_limit"), _seed_text(r, swept), r.get("params") or "")
-            for r in rows
-        },
-        key=str,
-    )
+    swept = [r for r in rows if r.get("sweep")]
+    settings = sorted({_settings_of(r, swept) for r in rows}, key=str)
     out = ["# Batch results", ""]
     out += [
         f"Made by `{command}`"
@@ -294,15 +290,25 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
 
 def _item_cell(row: dict) -> str:
     """The item's name, with its seed for a seed sweep's row."""
-    return _code(row["item"]) + (f" seed {row.get('seed')}" if row.get("sweep") else "")
+    return _code(row["item"]) + _item_name(row)[len(row["item"]) :]
 
 
-def _seed_text(row: dict, swept: list[int]) -> str:
-    """ "seed S", or for a seed sweep's row "a seed sweep (seeds A-B ran)" with ``swept``
-    the seeds of every sweep row."""
+def _item_name(row: dict) -> str:
+    return row["item"] + (f" seed {row.get('seed')}" if row.get("sweep") else "")
+
+
+def _settings_of(row: dict, swept: list[dict]) -> tuple:
+    """(backend, time limit, seed text, CP-SAT parameters) of a row; the seed text is
+    "seed S", or for a seed sweep's row "a seed sweep (seeds A-B ran)" over the sweep rows
+    ``swept`` with its settings."""
+    same = (row.get("backend"), row.get("time_limit"), row.get("params") or "")
     if not row.get("sweep"):
-        return f"seed {row.get('seed')}"
-    return f"a seed sweep (seeds {min(swept)}-{max(swept)} ran)"
+        return (same[0], same[1], f"seed {row.get('seed')}", same[2])
+    seeds = [
+        r["seed"] for r in swept
+        if (r.get("backend"), r.get("time_limit"), r.get("params") or "") == same
+    ]  # fmt: skip
+    return (same[0], same[1], f"a seed sweep (seeds {min(seeds)}-{max(seeds)} ran)", same[2])
 
 
 def _puzzle_table(rows: list[dict]) -> list[str]:
@@ -325,7 +331,7 @@ def _puzzle_table(rows: list[dict]) -> list[str]:
                 _seconds(r["seconds"]),
                 r.get("answered_by") or "",
                 _code(r["solution"]) if r.get("solution") else "",
-                _thumbnail(r["picture"], r["item"]) if r.get("picture") else "",
+                _thumbnail(r["picture"], _item_name(r)) if r.get("picture") else "",
             ]
         )
     head = ["puzzle", "goal", "status", "score", "per colour", "time", "backend", "solution"]

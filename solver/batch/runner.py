@@ -32,6 +32,7 @@ from solver.batch.pools import (
 )
 from solver.batch.store import README, RESULTS, SUMMARY, Store, check_out_dir
 from solver.batch.work import Settings
+from solver.cli.params import MAX_SEED
 from solver.errors import InputError
 from solver.formats.solution import write_text_atomic
 
@@ -113,14 +114,31 @@ def run_batch(options: BatchOptions, console: Console | None = None) -> BatchRep
             "a no); use auto, search or cpsat",
             where="--backend",
         )
+    sweep_seeds(options)  # a bad --seeds is refused before the pool starts
     jobs = options.jobs or default_jobs()
     pool = _pool(options.scheduler, jobs, settings)
     try:
-        seeds = range(settings.seed, settings.seed + options.seeds) if options.seeds > 1 else None
-        items = make_items(sources, options.every, options.after, seeds)
+        items = make_items(sources, options.every, options.after, sweep_seeds(options))
         return _run(options, out, pool, items, console)
     finally:
         pool.close()
+
+
+def sweep_seeds(options: BatchOptions) -> range | None:
+    """The seeds of a seed sweep (None without one): ``options.seeds`` of them from
+    ``--seed``, a step of ``--workers`` apart, since the repair and symmetric backends give
+    their thread k the seed S + k (so the sweep's runs never repeat one another's threads).
+
+    Raises:
+        InputError: the last seed would pass :data:`solver.cli.params.MAX_SEED`.
+    """
+    if options.seeds <= 1:
+        return None
+    step = max(1, options.settings.workers)
+    seeds = range(options.settings.seed, options.settings.seed + options.seeds * step, step)
+    if seeds[-1] + step - 1 > MAX_SEED:
+        raise InputError(f"the sweep's last seed would pass {MAX_SEED}", where="--seeds")
+    return seeds
 
 
 def _pool(scheduler: str | None, jobs: int, settings: Settings):
@@ -159,13 +177,15 @@ def _run(options: BatchOptions, out: Path, pool, items: list[Item], console: Con
                 pool.run(
                     todo,
                     lambda item, outcome: _finish(store, display, item, outcome, settings),
-                    lambda item: store.settled(item, settings) is not None,
+                    lambda item: store.settled(item, settings, options.force) is not None,
                 )
         except KeyboardInterrupt:
             interrupted = True
         seconds = time.perf_counter() - started
         ran = display.done
-        counts = _write_summary(store, options, ran, skipped, seconds, pool, interrupted)
+        counts = _write_summary(
+            store, options, ran, skipped, seconds, pool, interrupted, display.not_run
+        )
         result = BatchReport(ran, skipped, counts, seconds, interrupted, display.not_run)
         _closing(console, result, len(todo), out)
         if interrupted:
@@ -225,7 +245,7 @@ def _finish(
     store: Store, display: Display, item: Item, outcome: dict | None, settings: Settings
 ) -> None:
     if outcome is None:  # a sweep's seed not run: another seed answered its puzzle
-        by = store.settled(item, settings) or {}
+        by = store.settled(item, settings, this_run=True) or store.settled(item, settings) or {}
         what = "found bad input" if by.get("status") == "error" else f"answered {by.get('answer')}"
         display.skip(f"{item.source.name} seed {item.seed}: dropped (seed {by.get('seed')} {what})")
         return
@@ -259,7 +279,7 @@ def _sigterm_as_interrupt():
     return signal_handled(signal.SIGTERM, interrupt)
 
 
-def _write_summary(store, options, ran, skipped, seconds, pool, interrupted) -> Counter:
+def _write_summary(store, options, ran, skipped, seconds, pool, interrupted, dropped) -> Counter:
     store.compact()
     store.add_run(
         {
@@ -267,6 +287,7 @@ def _write_summary(store, options, ran, skipped, seconds, pool, interrupted) -> 
             "command": options.command,
             "ran": ran,
             "skipped": skipped,
+            "dropped": dropped,
             "seconds": round(seconds, 3),
             "on": pool.describe(),
             "interrupted": interrupted,

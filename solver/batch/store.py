@@ -22,10 +22,11 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from pathlib import Path
 
 from solver.batch.items import Item
-from solver.batch.work import PICTURE_SUFFIX, SOLUTIONS, Settings, settings_for
+from solver.batch.work import PICTURE_SUFFIX, SOLUTIONS, Settings, base_row, settings_for
 from solver.errors import InputError
 from solver.formats.solution import write_text_atomic
 
@@ -67,6 +68,24 @@ def row_key(row: dict) -> Key:
     return (row["item"], row.get("after"), seed, bool(row.get("together")))
 
 
+def sweep_question(row: dict) -> tuple:
+    """What a seed sweep's rows have in common: the item, its content and every setting
+    but the seed (rows of one sweep answer one question, each with its own seed)."""
+    return (
+        row["item"],
+        row.get("sha256"),
+        row.get("backend"),
+        row.get("time_limit"),
+        row.get("params"),
+        bool(row.get("together")),
+    )
+
+
+def _settles(row: dict) -> bool:
+    """A sweep row that makes the puzzle's other seeds moot: an answer, or bad input."""
+    return row.get("answer") in ("solved", "no") or row.get("error_kind") == "input"
+
+
 def row_files(row: dict) -> set[str]:
     """The solution files and pictures a row names."""
     names = set()
@@ -89,6 +108,11 @@ class Store:
     def __init__(self, folder: Path):
         self.folder = folder
         self.rows: dict[Key, dict] = {}
+        #: per sweep question (:func:`sweep_question`), a row that settled it, and whether
+        #: that row was written by this run
+        self._settled: dict[tuple, tuple[dict, bool]] = {}
+        self._sweeps: dict[str, set[Key]] = {}  # the keys of each item's sweep rows
+        self._named: Counter = Counter()  # how many rows name each file
         self.dropped = 0
         self._superseded = False
         self._lock: int | None = None
@@ -153,6 +177,7 @@ class Store:
 
     def _read(self, path: Path) -> None:
         data = path.read_bytes()
+        latest: dict[str, tuple] = {}  # per item, the question of its last sweep line
         whole = data.rfind(b"\n") + 1
         if whole < len(data):  # a line cut short by a crash: drop it
             self.dropped += 1
@@ -168,6 +193,21 @@ class Store:
             if key in self.rows:
                 self._superseded = True
             self.rows[key] = row
+            if row.get("sweep"):
+                latest[row["item"]] = sweep_question(row)
+        stale = [
+            k for k, r in self.rows.items()
+            if r.get("sweep") and sweep_question(r) != latest[r["item"]]
+        ]  # fmt: skip
+        for k in stale:  # a later sweep of other content or settings replaced them
+            del self.rows[k]
+            self._superseded = True
+        for key, row in self.rows.items():
+            self._named.update(row_files(row))
+            if row.get("sweep"):
+                self._sweeps.setdefault(row["item"], set()).add(key)
+                if _settles(row):
+                    self._settled.setdefault(sweep_question(row), (row, False))
 
     def is_done(self, item: Item, settings: Settings) -> bool:
         """Whether the folder holds a result for this item that can be kept: same content
@@ -180,24 +220,19 @@ class Store:
             return False
         return row.get("status") == "done" or row.get("error_kind") == "input"
 
-    def settled(self, item: Item, settings: Settings) -> dict | None:
+    def settled(self, item: Item, settings: Settings, this_run: bool = False) -> dict | None:
         """For one seed of a seed sweep: the row of another run of the same puzzle (same
         content and settings but the seed) that answered it ("solved" or "no") or found
         it bad input (every seed would), so that this one need not run; None if there is
-        none (or the item is not a sweep's)."""
+        none (or the item is not a sweep's). ``this_run``: only a row written since the
+        folder was opened counts (``--force`` redoes the rest)."""
         if item.seed is None:
             return None
-        wanted = {k: v for k, v in settings.key().items() if k != "seed"}
-        for row in self.rows.values():
-            if (
-                row.get("sweep")
-                and row["item"] == item.source.name
-                and row.get("sha256") == item.sha256
-                and (row.get("answer") in ("solved", "no") or row.get("error_kind") == "input")
-                and all(row.get(k) == v for k, v in wanted.items())
-            ):
-                return row
-        return None
+        question = sweep_question({**base_row(item, settings), "together": settings.together})
+        found = self._settled.get(question)
+        if found is None or (this_run and not found[1]):
+            return None
+        return found[0]
 
     def add(self, row: dict, files: dict[str, str]) -> None:
         """Write an item's solution files, then append its row (synced to disk).
@@ -212,11 +247,32 @@ class Store:
         assert self._log is not None, "open() first"
         _append_line(self._log, row, self.folder / RESULTS)
         key = row_key(row)
-        old = self.rows.get(key)
-        if old is not None:
+        gone = [key] if key in self.rows else []
+        if row.get("sweep"):  # a sweep of other content or settings: its rows are stale
+            question = sweep_question(row)
+            sweeps = self._sweeps.setdefault(row["item"], set())
+            gone += [k for k in sweeps if k != key and sweep_question(self.rows[k]) != question]
+            for k in gone:
+                if sweep_question(self.rows[k]) != question:
+                    self._settled.pop(sweep_question(self.rows[k]), None)
+                sweeps.discard(k)
+            sweeps.add(key)
+            if _settles(row):
+                self._settled[question] = (row, True)
+            elif key in gone:
+                held = self._settled.get(question)
+                if held is not None and row_key(held[0]) == key:
+                    del self._settled[question]  # its settling row is being replaced
+        if gone:
             self._superseded = True
-            self._remove(row_files(old) - set(files))
+        old_files: set[str] = set()
+        for k in gone:
+            files_of = row_files(self.rows.pop(k))
+            self._named.subtract(files_of)
+            old_files |= files_of
         self.rows[key] = row
+        self._named.update(row_files(row))
+        self._remove({n for n in old_files if self._named[n] <= 0})  # none another row names
 
     def runs(self) -> list[dict]:
         """The runs recorded in ``runs.jsonl`` (one line per batch run), oldest first."""

@@ -129,13 +129,16 @@ def solution_name(
     name: str, after: int | None, colour: str | None = None, seed: int | None = None
 ) -> str:
     """The solution file of an item (and colour), relative to the output folder:
-    ``solutions/<name without its suffix>[-after-N][-seed-S][-<colour>].json`` (S: the
-    item's seed in a seed sweep); parts of the name that would leave the folder (``..``, a
-    root) are dropped."""
+    ``solutions/<name without its suffix>[-after-N][-<colour>].json``, or for seed S of a
+    seed sweep ``solutions/<name without its suffix>-seeds/seed-S.json`` (a folder of its
+    own: a puzzle named like ``p-seed-1.toml`` cannot take its file); parts of the name
+    that would leave the folder (``..``, a root) are dropped."""
     parts = [p for p in PurePosixPath(name).parts if p not in ("/", "..", ".")]
     stem = PurePosixPath(*parts) if parts else PurePosixPath("item")
-    tail = f"-after-{after}" if after is not None else ""
-    tail += (f"-seed-{seed}" if seed is not None else "") + (f"-{colour}" if colour else "")
+    tail = (f"-after-{after}" if after is not None else "") + (f"-{colour}" if colour else "")
+    if seed is not None:
+        sweep = stem.with_name(stem.stem + tail + "-seeds")
+        return str(PurePosixPath(SOLUTIONS) / sweep / f"seed-{seed}.json")
     return str(PurePosixPath(SOLUTIONS) / stem.with_name(stem.stem + tail + ".json"))
 
 

@@ -952,11 +952,11 @@ def _endgame_claim(record: dict) -> str:
     show_default=True,
     metavar="N",
     help="Puzzles: a seed sweep. Each puzzle runs N times as separate items, with seeds "
-    "SEED, SEED+1, ..., SEED+N-1 (spread over the worker processes or the cluster); once "
-    "one answers it (solved or no), its other seeds are dropped (locally those not yet "
-    "started; on a Dask cluster also those running). For hard "
-    "layouts with the restarting searches (e.g. --backend domain with --time-limit): many "
-    "short independent runs.",
+    "SEED, SEED+W, ..., SEED+(N-1)W (W: --workers; spread over the worker processes or the "
+    "cluster); once one answers it (solved or no), its seeds not yet started are dropped "
+    "(a seed already running runs on to its time limit: give --time-limit). For hard "
+    "layouts with the restarting searches (--backend domain or repair): many independent "
+    "runs.",
 )
 @click.option("--force", is_flag=True, help="Redo items already done in DIR.")
 @click.option("--plain", is_flag=True, help="One line per item even in a terminal.")
