@@ -784,3 +784,12 @@ def test_a_seed_sweep_on_dask_cancels_the_other_seeds(tmp_path):
     assert len(solved) >= 1 and report.ran + report.not_run == 4
     assert all(r["sweep"] for r in rows(out))
     assert_solutions_verify(out)
+
+
+def test_rows_from_before_together_existed_still_count_as_done(tmp_path):
+    out = tmp_path / "out"
+    assert batch(PUZZLES / "tiny-5x5-corner.toml", out=out).exit_code == 0
+    old = [{k: v for k, v in r.items() if k != "together"} for r in rows(out)]
+    (out / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in old))
+    again = batch(PUZZLES / "tiny-5x5-corner.toml", out=out)
+    assert "1 already done" in again.output and "0 items run" in again.output

@@ -68,6 +68,10 @@ def row_key(row: dict) -> Key:
     return (row["item"], row.get("after"), seed, bool(row.get("together")))
 
 
+#: settings that rows written before they existed lack, with the value those rows had
+_OLD_DEFAULTS = {"together": False}
+
+
 def sweep_question(row: dict) -> tuple:
     """What a seed sweep's rows have in common: the item, its content and every setting
     but the seed (rows of one sweep answer one question, each with its own seed)."""
@@ -216,7 +220,8 @@ class Store:
         row = self.rows.get((*item.key, settings.together))
         if row is None or row.get("sha256") != item.sha256:
             return False
-        if any(row.get(k) != v for k, v in settings_for(item, settings).key().items()):
+        wanted = settings_for(item, settings).key()
+        if any(row.get(k, _OLD_DEFAULTS.get(k)) != v for k, v in wanted.items()):
             return False
         return row.get("status") == "done" or row.get("error_kind") == "input"
 
