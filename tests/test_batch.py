@@ -793,3 +793,21 @@ def test_rows_from_before_together_existed_still_count_as_done(tmp_path):
     (out / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in old))
     again = batch(PUZZLES / "tiny-5x5-corner.toml", out=out)
     assert "1 already done" in again.output and "0 items run" in again.output
+
+
+def _seed_0_hangs(item, settings):
+    if item.seed == 0:  # were it not stopped, it would answer after this and count as run
+        time.sleep(30)
+    return _real_run_item(item, settings)
+
+
+def test_a_sweep_stops_the_seeds_still_running_once_one_answers(tmp_path, monkeypatch):
+    """Local workers: the seed still running when another seed answers its puzzle is
+    stopped (its worker replaced), so the batch does not wait for its time limit."""
+    monkeypatch.setattr(pools, "run_item", _seed_0_hangs)  # forked workers inherit it
+    out = tmp_path / "out"
+    report = run_batch(
+        BatchOptions([PUZZLES / "tiny-5x5-corner.toml"], out, Settings(), jobs=2, seeds=3)
+    )
+    assert (report.ran, report.not_run) == (1, 2)
+    assert [(r["seed"], r["answer"]) for r in rows(out)] == [(1, "solved")]

@@ -175,6 +175,8 @@ class LocalPool:
         busy = [w for w in self.workers if w.item is not None]
         ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
         for w in busy:
+            if w not in self.workers:  # stopped meanwhile: its seed's puzzle was answered
+                continue
             if w.conn in ready or w.conn.poll():
                 try:
                     outcome = w.conn.recv()
@@ -186,12 +188,29 @@ class LocalPool:
                     if item.seed is not None:  # a sweep's answer may make the next seed moot
                         done(item, outcome)
                         self._give(w, queue)
+                        self._stop_moot_seeds(item, queue)
                     else:
                         self._give(w, queue)  # the worker goes on while this one is written
                         done(item, outcome)
                     continue
             if w.process.sentinel in ready or not w.process.is_alive():
                 self._replace(w, queue, done)
+
+    def _stop_moot_seeds(self, item: Item, queue: deque) -> None:
+        """Stop the workers running other seeds of ``item``'s puzzle that ``skip`` now
+        refuses (``done(item, None)`` for each) and give new workers the next items: a
+        sweep's found layout does not wait for the other seeds' time limits."""
+        for i, w in enumerate(self.workers):
+            other = w.item
+            if other is None or other.seed is None or other.source.name != item.source.name:
+                continue
+            if not self._skip(other):
+                continue
+            w.stop()
+            self._done(other, None)
+            fresh = _Worker(self.ctx, self.settings, self.quiet)
+            self.workers[i] = fresh
+            self._give(fresh, queue)
 
     def _replace(self, dead: _Worker, queue: deque, done: Done) -> None:
         dead.process.join(timeout=5)

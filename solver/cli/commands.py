@@ -953,8 +953,9 @@ def _endgame_claim(record: dict) -> str:
     metavar="N",
     help="Puzzles: a seed sweep. Each puzzle runs N times as separate items, with seeds "
     "SEED, SEED+W, ..., SEED+(N-1)W (W: --workers; spread over the worker processes or the "
-    "cluster); once one answers it (solved or no), its seeds not yet started are dropped "
-    "(a seed already running runs on to its time limit: give --time-limit). For hard "
+    "cluster); once one answers it (solved or no), its other seeds are dropped (local "
+    "workers running one are stopped; on Dask one already running runs on to its time "
+    "limit: give --time-limit). For hard "
     "layouts with the restarting searches (--backend domain or repair): many independent "
     "runs.",
 )
