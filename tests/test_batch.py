@@ -71,8 +71,9 @@ def assert_solutions_verify(out: Path, killed: bool = False) -> int:
     for name in names:
         report, false_claims = verify(read_solution(out / name))
         assert report.legal and not false_claims, (name, report.problem, false_claims)
-    on_disk = {str(p.relative_to(out)) for p in (out / "solutions").rglob("*.json")}
-    drawn = {str(p.relative_to(out)) for p in (out / "solutions").rglob("*.svg")}
+    folders = [out / "solutions", out / "sweeps"]  # a seed sweep's files: in sweeps/
+    on_disk = {str(p.relative_to(out)) for f in folders for p in f.rglob("*.json")}
+    drawn = {str(p.relative_to(out)) for f in folders for p in f.rglob("*.svg")}
     if killed:
         assert on_disk >= names and drawn >= pictures  # no missing file
     else:
@@ -682,10 +683,7 @@ def test_a_seed_sweep_runs_each_seed_until_one_settles_its_puzzle(tmp_path):
         ("tiny-5x5-corner.toml", 0)
     ]
     assert sweep["tiny-5x5-corner.toml", 0]["answer"] == "solved"
-    assert (
-        sweep["tiny-5x5-corner.toml", 0]["solution"]
-        == "solutions/tiny-5x5-corner-seeds/seed-0.json"
-    )
+    assert sweep["tiny-5x5-corner.toml", 0]["solution"] == "sweeps/tiny-5x5-corner/seed-0.json"
     assert {sweep["tiny-4x4-impossible.toml", s]["answer"] for s in (0, 1, 2)} == {"unknown"}
     assert_solutions_verify(out)
     readme = (out / "README.md").read_text()
@@ -811,3 +809,59 @@ def test_a_sweep_stops_the_seeds_still_running_once_one_answers(tmp_path, monkey
     )
     assert (report.ran, report.not_run) == (1, 2)
     assert [(r["seed"], r["answer"]) for r in rows(out)] == [(1, "solved")]
+
+
+def test_a_max_score_sweep_is_settled_only_by_a_proven_best(tmp_path):
+    """A max-score layout not proven best leaves the other seeds to run (one may score
+    more); an optimal one settles the sweep."""
+    from solver.batch.store import _settles
+
+    row = {"goal": "max-score", "solve_status": "solved", "answer": "solved"}
+    assert not _settles(row)
+    assert _settles({**row, "solve_status": "optimal"})
+    assert _settles({"goal": "place-all", "solve_status": "solved", "answer": "solved"})
+    assert _settles({"goal": "place-all", "solve_status": "infeasible", "answer": "no"})
+    assert not _settles({"goal": "place-all", "solve_status": "unknown", "answer": "unknown"})
+    out = tmp_path / "out"
+    paths = [PUZZLES / "max-score-5x5.toml"]
+    report = run_batch(BatchOptions(paths, out, Settings(backend="search"), jobs=1, seeds=3))
+    assert [r["solve_status"] for r in rows(out)] == ["optimal"] and report.not_run == 2
+
+
+def test_a_results_file_with_junk_or_a_stale_sweep_reopens_cleanly(tmp_path):
+    """A line that is not a results row is dropped, not a crash; on reopening, an item's
+    sweep rows of an earlier question (content) are gone once a later one began, even
+    when the batch that began it was killed before it compacted the file."""
+    from solver.batch.store import Store
+
+    folder, out = tmp_path / "in", tmp_path / "out"
+    folder.mkdir()
+    shutil.copy(PUZZLES / "tiny-5x5-corner.toml", folder / "p.toml")
+    settings = Settings(backend="repair", time_limit=0.2)
+    run_batch(BatchOptions([folder], out, settings, jobs=1, seeds=2))
+    first = (out / "results.jsonl").read_text()
+    shutil.copy(PUZZLES / "tiny-4x4-impossible.toml", folder / "p.toml")
+    run_batch(BatchOptions([folder], out, settings, jobs=1, seeds=2))  # unknown x2
+    second = (out / "results.jsonl").read_text()
+    # as if that second batch had been killed before compacting: old lines, then new
+    (out / "results.jsonl").write_text(first + "[1, 2]\n" + second)
+    store = Store(out)
+    store.open()
+    try:
+        assert store.dropped == 1
+        answers = [(r["seed"], r["answer"]) for r in store.rows.values()]
+        assert answers == [(0, "unknown"), (1, "unknown")]
+    finally:
+        store.close()
+    again = run_batch(BatchOptions([folder], out, settings, jobs=1, seeds=2))
+    assert (again.ran, again.skipped) == (0, 2)
+    assert_solutions_verify(out)
+
+
+def test_together_does_not_split_a_puzzles_rows(tmp_path):
+    out = tmp_path / "out"
+    puzzle = PUZZLES / "tiny-5x5-corner.toml"
+    assert batch(puzzle, out=out).exit_code == 0
+    again = batch(puzzle, "--together", out=out)
+    assert "1 already done" in again.output
+    assert len(rows(out)) == 1 and rows(out)[0]["together"] is False

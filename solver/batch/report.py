@@ -199,7 +199,7 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
     command = runs[-1]["command"] if runs else ""
     counts = tally(rows)
     times = [r["seconds"] for r in rows if r.get("seconds") is not None]
-    swept = [r for r in rows if r.get("sweep")]
+    swept = _sweep_seeds(rows)
     settings = sorted({_settings_of(r, swept) for r in rows}, key=str)
     out = ["# Batch results", ""]
     out += [
@@ -297,17 +297,24 @@ def _item_name(row: dict) -> str:
     return row["item"] + (f" seed {row.get('seed')}" if row.get("sweep") else "")
 
 
-def _settings_of(row: dict, swept: list[dict]) -> tuple:
+def _sweep_seeds(rows: list[dict]) -> dict[tuple, list[int]]:
+    """The seeds of the sweep rows, by (backend, time limit, CP-SAT parameters)."""
+    out: dict[tuple, list[int]] = {}
+    for r in rows:
+        if r.get("sweep"):
+            same = (r.get("backend"), r.get("time_limit"), r.get("params") or "")
+            out.setdefault(same, []).append(r["seed"])
+    return out
+
+
+def _settings_of(row: dict, swept: dict[tuple, list[int]]) -> tuple:
     """(backend, time limit, seed text, CP-SAT parameters) of a row; the seed text is
     "seed S", or for a seed sweep's row "a seed sweep (seeds A-B ran)" over the sweep rows
-    ``swept`` with its settings."""
+    with its settings (``swept``: :func:`_sweep_seeds`)."""
     same = (row.get("backend"), row.get("time_limit"), row.get("params") or "")
     if not row.get("sweep"):
         return (same[0], same[1], f"seed {row.get('seed')}", same[2])
-    seeds = [
-        r["seed"] for r in swept
-        if (r.get("backend"), r.get("time_limit"), r.get("params") or "") == same
-    ]  # fmt: skip
+    seeds = swept[same]
     return (same[0], same[1], f"a seed sweep (seeds {min(seeds)}-{max(seeds)} ran)", same[2])
 
 

@@ -287,7 +287,7 @@ def _write_summary(store, options, ran, skipped, seconds, pool, interrupted, dro
             "command": options.command,
             "ran": ran,
             "skipped": skipped,
-            "dropped": dropped,
+            "seeds_dropped": dropped,
             "seconds": round(seconds, 3),
             "on": pool.describe(),
             "interrupted": interrupted,

@@ -26,7 +26,14 @@ from collections import Counter
 from pathlib import Path
 
 from solver.batch.items import Item
-from solver.batch.work import PICTURE_SUFFIX, SOLUTIONS, Settings, base_row, settings_for
+from solver.batch.work import (
+    PICTURE_SUFFIX,
+    SOLUTIONS,
+    SWEEPS,
+    Settings,
+    base_row,
+    settings_for,
+)
 from solver.errors import InputError
 from solver.formats.solution import write_text_atomic
 
@@ -64,7 +71,18 @@ def check_out_dir(folder: Path) -> None:
 
 
 def row_key(row: dict) -> Key:
+    """A row's :data:`Key`.
+
+    Raises:
+        TypeError: the row is not a results row (not an object, or a sweep row whose seed
+            is not a number).
+        KeyError: it has no item.
+    """
+    if not isinstance(row, dict):
+        raise TypeError("not a results row")
     seed = row["seed"] if row.get("sweep") else None
+    if seed is not None and not isinstance(seed, int):
+        raise TypeError("a sweep row's seed is not a number")
     return (row["item"], row.get("after"), seed, bool(row.get("together")))
 
 
@@ -86,8 +104,16 @@ def sweep_question(row: dict) -> tuple:
 
 
 def _settles(row: dict) -> bool:
-    """A sweep row that makes the puzzle's other seeds moot: an answer, or bad input."""
-    return row.get("answer") in ("solved", "no") or row.get("error_kind") == "input"
+    """A sweep row that makes the puzzle's other seeds moot: a proven answer (a layout of
+    a place-all puzzle, a proven best layout, a proof of no), or bad input. A max-score
+    layout not proven best does not: another seed may score more."""
+    status = row.get("solve_status")
+    proven = status in ("optimal", "infeasible")
+    return (
+        proven
+        or (status == "solved" and row.get("goal") != "max-score")
+        or (row.get("error_kind") == "input")
+    )
 
 
 def row_files(row: dict) -> set[str]:
@@ -160,8 +186,8 @@ class Store:
     def _remove_temporary_files(self) -> None:
         """Remove what a write-then-rename killed before its rename left behind (a
         temporary ``.NAME.XXXXXXXX`` beside the file it was for): never a result."""
-        solutions = self.folder / SOLUTIONS
-        for folder in (self.folder, solutions, *solutions.rglob("*")):
+        inside = [self.folder / name for name in (SOLUTIONS, SWEEPS)]
+        for folder in (self.folder, *inside, *(f for top in inside for f in top.rglob("*"))):
             if not folder.is_dir():
                 continue
             for path in folder.iterdir():
@@ -172,8 +198,9 @@ class Store:
         """Remove solution files and pictures that no row names: written by a batch
         stopped before it could append the row (the item is done again)."""
         named = set().union(*map(row_files, self.rows.values()))
-        folder = self.folder / SOLUTIONS
-        if folder.is_dir():
+        for folder in (self.folder / SOLUTIONS, self.folder / SWEEPS):
+            if not folder.is_dir():
+                continue
             for pattern in ("*.json", "*" + PICTURE_SUFFIX):
                 for path in folder.rglob(pattern):
                     if path.relative_to(self.folder).as_posix() not in named:
@@ -182,6 +209,7 @@ class Store:
     def _read(self, path: Path) -> None:
         data = path.read_bytes()
         latest: dict[str, tuple] = {}  # per item, the question of its last sweep line
+        sweeps: dict[str, set[Key]] = {}  # per item, the keys of its sweep rows so far
         whole = data.rfind(b"\n") + 1
         if whole < len(data):  # a line cut short by a crash: drop it
             self.dropped += 1
@@ -196,16 +224,15 @@ class Store:
                 continue
             if key in self.rows:
                 self._superseded = True
+            if row.get("sweep"):  # a sweep of other content or settings: as in add()
+                question = sweep_question(row)
+                if latest.get(row["item"], question) != question:
+                    for k in sweeps.pop(row["item"], set()):
+                        self.rows.pop(k, None)
+                    self._superseded = True
+                latest[row["item"]] = question
+                sweeps.setdefault(row["item"], set()).add(key)
             self.rows[key] = row
-            if row.get("sweep"):
-                latest[row["item"]] = sweep_question(row)
-        stale = [
-            k for k, r in self.rows.items()
-            if r.get("sweep") and sweep_question(r) != latest[r["item"]]
-        ]  # fmt: skip
-        for k in stale:  # a later sweep of other content or settings replaced them
-            del self.rows[k]
-            self._superseded = True
         for key, row in self.rows.items():
             self._named.update(row_files(row))
             if row.get("sweep"):
@@ -217,7 +244,7 @@ class Store:
         """Whether the folder holds a result for this item that can be kept: same content
         and settings, and finished (an error row counts only for bad input, which would
         fail again; a crash or an internal error is worth another try)."""
-        row = self.rows.get((*item.key, settings.together))
+        row = self.rows.get((*item.key, settings_for(item, settings).together))
         if row is None or row.get("sha256") != item.sha256:
             return False
         wanted = settings_for(item, settings).key()
@@ -233,7 +260,7 @@ class Store:
         folder was opened counts (``--force`` redoes the rest)."""
         if item.seed is None:
             return None
-        question = sweep_question({**base_row(item, settings), "together": settings.together})
+        question = sweep_question(base_row(item, settings))
         found = self._settled.get(question)
         if found is None or (this_run and not found[1]):
             return None
@@ -304,7 +331,7 @@ class Store:
     def _remove(self, names: set[str]) -> None:
         for name in names:
             path = self.folder / name
-            if Path(name).parts[:1] == (SOLUTIONS,) and path.is_file():
+            if Path(name).parts[:1] in ((SOLUTIONS,), (SWEEPS,)) and path.is_file():
                 path.unlink()
 
     def compact(self) -> None:

@@ -28,6 +28,9 @@ from solver.solve import SolveOptions, SolverBug, SolveResult, solve
 
 #: the folder of the output directory that holds the solution files
 SOLUTIONS = "solutions"
+#: the folder of the output directory that holds a seed sweep's solution files: a folder
+#: of its own, since any name under SOLUTIONS may be some puzzle's own solution file
+SWEEPS = "sweeps"
 
 #: the suffix of the picture written beside each solution file that has a layout. SVG, not
 #: PNG: it is text (written like the JSON), the same bytes on every machine (PNG bytes
@@ -130,21 +133,25 @@ def solution_name(
 ) -> str:
     """The solution file of an item (and colour), relative to the output folder:
     ``solutions/<name without its suffix>[-after-N][-<colour>].json``, or for seed S of a
-    seed sweep ``solutions/<name without its suffix>-seeds/seed-S.json`` (a folder of its
-    own: a puzzle named like ``p-seed-1.toml`` cannot take its file); parts of the name
-    that would leave the folder (``..``, a root) are dropped."""
+    seed sweep ``sweeps/<name without its suffix>/seed-S.json`` (another folder: no
+    puzzle's own file can take its name); parts of the name that would leave the folder
+    (``..``, a root) are dropped."""
     parts = [p for p in PurePosixPath(name).parts if p not in ("/", "..", ".")]
     stem = PurePosixPath(*parts) if parts else PurePosixPath("item")
     tail = (f"-after-{after}" if after is not None else "") + (f"-{colour}" if colour else "")
     if seed is not None:
-        sweep = stem.with_name(stem.stem + tail + "-seeds")
-        return str(PurePosixPath(SOLUTIONS) / sweep / f"seed-{seed}.json")
+        return str(PurePosixPath(SWEEPS) / stem.with_name(stem.stem + tail) / f"seed-{seed}.json")
     return str(PurePosixPath(SOLUTIONS) / stem.with_name(stem.stem + tail + ".json"))
 
 
 def settings_for(item: Item, settings: Settings) -> Settings:
-    """The settings an item runs with: the batch's, with its own seed in a seed sweep."""
-    return settings if item.seed is None else dataclasses.replace(settings, seed=item.seed)
+    """The settings an item runs with: the batch's, with its own seed in a seed sweep;
+    ``together`` (a question about game positions) is off for a puzzle."""
+    if item.seed is not None:
+        settings = dataclasses.replace(settings, seed=item.seed)
+    if item.source.kind != "game" and settings.together:
+        settings = dataclasses.replace(settings, together=False)
+    return settings
 
 
 def picture_name(solution: str) -> str:

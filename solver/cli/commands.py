@@ -947,13 +947,14 @@ def _endgame_claim(record: dict) -> str:
 )
 @click.option(
     "--seeds",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, 100_000),
     default=1,
     show_default=True,
     metavar="N",
     help="Puzzles: a seed sweep. Each puzzle runs N times as separate items, with seeds "
     "SEED, SEED+W, ..., SEED+(N-1)W (W: --workers; spread over the worker processes or the "
-    "cluster); once one answers it (solved or no), its other seeds are dropped (local "
+    "cluster); once one answers it (a layout; for max-score a proven best; a proof of "
+    "no), its other seeds are dropped (local "
     "workers running one are stopped; on Dask one already running runs on to its time "
     "limit: give --time-limit). For hard "
     "layouts with the restarting searches (--backend domain or repair): many independent "
