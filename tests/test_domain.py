@@ -398,3 +398,46 @@ def test_symmetries_alike_take_turns_run_by_run(monkeypatch):
     # the half turn and the top-bottom mirror leave 32 empty orbits, the left-right 22)
     wide = corner_problem(20, 21, CORNER_COLOURS)
     assert domain._Shared(wide, domain._symmetries(wide)).groups == [[0], [1, 3], [2]]
+
+
+def _exhausted(n, seed, least=200):
+    """(problem, search run to DONE) on small cases whose tree has at least ``least`` nodes."""
+    for problem in _cases(n, seed):
+        for sym in colour_symmetries(problem):
+            try:
+                search = domain.build(problem, sym)
+            except InputError:
+                continue
+            if search.run(2_000_000) == dk.DONE and search.nodes >= least:
+                yield problem, sym, search
+
+
+def test_tree_estimate_is_near_the_exhausted_tree():
+    """Knuth's estimator is unbiased: on trees the search exhausts, the mean of 3,000
+    probes lies near the nodes of the whole run; and every probe sees the root's
+    children, so the estimate of depth 1 is exact (the pushes at depth 1 of the run)."""
+    compared = 0
+    for problem, sym, search in _exhausted(40, 7):
+        est = domain.estimate(search, 3000, seed=2)
+        assert abs(est.nodes - search.nodes) <= max(4 * est.stderr, 0.1 * search.nodes)
+        assert est.layouts == 0 and 0 < est.deepest < search.stats["depth"]
+        stepper = domain.build(problem, sym)
+        at_one = 0
+        while stepper.run(1) == dk.PAUSE:
+            at_one += int(stepper.state[7][dk.S_DEPTH] == 1)
+        assert est.per_depth[1] == at_one
+        compared += 1
+    assert compared >= 3
+
+
+def test_tree_estimate_counts_layouts_and_refuses_no_probes():
+    """Probes that reach a full layout estimate the symmetric layouts: a tiny board with
+    many of them (the run finds one) gets a positive estimate, at most the tree's size."""
+    problem = corner_problem(5, 6, ("blue", "red"), without=only("1", "2", "I3", "V3", "L4"))
+    sym = next(s for s in colour_symmetries(problem) if s.name == "half turn")
+    search = domain.build(problem, sym)
+    assert search.run(1_000_000) == dk.FOUND
+    est = domain.estimate(search, 2000, seed=1)
+    assert 0 < est.layouts <= est.nodes and est.deepest == search.stats["depth"]
+    with pytest.raises(ValueError):
+        domain.estimate(search, 0)

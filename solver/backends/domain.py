@@ -428,6 +428,69 @@ def build(
     return search
 
 
+@dataclass(frozen=True)
+class TreeEstimate:
+    """Knuth's estimate of the size of one symmetry's search tree (see :func:`estimate`).
+
+    Attributes:
+        nodes: the mean over the probes of each probe's estimate of the nodes below the
+            root (pieces and empty orbits placed, as :attr:`DomainSearch.nodes` counts
+            them): an unbiased estimate of the nodes a search run to the end would visit.
+        per_depth: (D + 1,) float, the estimated nodes at each depth 1..D (index 0 is 0).
+        spread: (probes,) float, each probe's own estimate (heavy-tailed: the mean is
+            the estimate; its standard error is ``spread.std() / sqrt(probes)``).
+        layouts: the estimated number of symmetric layouts in the tree (0 unless some
+            probe reached one).
+        deepest: the deepest leaf any probe reached.
+    """
+
+    nodes: float
+    per_depth: np.ndarray
+    spread: np.ndarray
+    layouts: float
+    deepest: int
+
+    @property
+    def stderr(self) -> float:
+        """The standard error of :attr:`nodes` (of the mean over the probes)."""
+        return float(self.spread.std() / np.sqrt(max(len(self.spread), 1)))
+
+
+def estimate(search: DomainSearch, probes: int, seed: int = 1) -> TreeEstimate:
+    """Estimate the size of ``search``'s whole tree (the nodes :meth:`DomainSearch.run`
+    would visit before DONE) with ``probes`` (>= 1) random root-to-leaf paths
+    (:func:`solver.backends.domain_kernel.probe`; D. E. Knuth, "Estimating the efficiency
+    of backtrack programs", Math. Comp. 29 (1975) 121-136): a path through nodes with
+    d_1, d_2, ... children estimates the tree as d_1 + d_1 d_2 + ..., without bias. The
+    value order (the seed of :func:`build`) does not change the tree, only the order in
+    which :meth:`DomainSearch.run` visits it. ``search``'s own state is not touched.
+
+    Raises:
+        ValueError: ``probes`` < 1.
+    """
+    if probes < 1:
+        raise ValueError(f"probes must be at least 1, not {probes}")
+    depth = len(search.fresh[8])
+    per_depth = np.zeros(depth + 1)
+    spread = np.zeros(probes)
+    layouts = 0.0
+    deepest = 0
+    for i in range(probes):
+        state = tuple(a.copy() for a in search.fresh)
+        widths = np.zeros(depth + 1, dtype=np.int64)
+        args = (*search.tables, *state, seed * 1_000_003 + i, widths)
+        leaf = int(core.probe(*args))
+        deepest = max(deepest, leaf)
+        product = 1.0
+        for k in range(leaf):
+            product *= float(widths[k])
+            per_depth[k + 1] += product
+            spread[i] += product
+        if widths[leaf] == -1:
+            layouts += product
+    return TreeEstimate(float(spread.mean()), per_depth / probes, spread, layouts / probes, deepest)
+
+
 def _options(problem: Problem, board: Board, orb: Orbits, cycles) -> list[tuple[int, np.ndarray]]:
     """(slot, squares) for every placement of every colour orbit's pieces whose squares lie
     in distinct whole orbits, stored in the image whose anchor square is its orbit's rep."""

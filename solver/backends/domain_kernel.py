@@ -303,6 +303,47 @@ def _no_dead_square(o, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h, slot
 
 
 @njit(cache=True, nogil=True)
+def _set_hole(a, filled, cov_slot, st, on):
+    """Leave orbit ``a`` empty (``on``), or take that back: one empty orbit fewer left."""
+    bit = np.uint64(1) << np.uint64(a % 64)
+    if on:
+        filled[a // 64] |= bit
+        cov_slot[a] = HOLE
+        st[S_EMPTY] -= 1
+    else:
+        filled[a // 64] &= ~bit
+        cov_slot[a] = UNFILLED
+        st[S_EMPTY] += 1
+
+
+@njit(cache=True, nogil=True)
+def _small_pieces(used, slot_size):
+    """(5,) int64: the unused pieces of 1-4 squares, by size (for :func:`_fillable`)."""
+    small = np.zeros(5, dtype=np.int64)
+    for i in range(used.shape[0]):
+        if not used[i] and slot_size[i] <= 4:
+            small[slot_size[i]] += 1
+    return small
+
+
+@njit(cache=True, nogil=True)
+def _kept(o, a, m, n_orbits_col, nps, need, used, adj, slot_opt, corb, filled, pockets, sq_orb,
+          onb, cov_slot, stamp, queue, small, holes, tick, dead, e_ptr, e_orb, cov_lab, nb_orb,
+          nb_h, slot_orbit, mul, slot_size, noempty):  # fmt: skip
+    """Does the node just made (option ``o`` placed at anchor ``a``, or the hole at ``a``
+    when ``o`` is -1) pass the connectivity, pocket and dead-square prunes?"""
+    if not _connected_enough(n_orbits_col, nps, need, used, adj, slot_opt, corb, filled):
+        return False
+    src = o if o >= 0 else -1 - a
+    if pockets and not _no_dead_pocket(src, sq_orb, onb, cov_slot, stamp, queue, small, holes,
+                                       tick):  # fmt: skip
+        return False
+    return not dead or _no_dead_square(o, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h,
+                                       slot_orbit, mul, used, slot_size, nps, n_orbits_col,
+                                       noempty, holes)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
 def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h, opt_start,
         lab_order, anc_ptr, anc_idx, mul, inv, slot_orbit, noempty, need, n_orbits_col, nps,
         onb, slot_size, pockets, nb_orb, nb_h, dead, filled, cov_slot, cov_lab, used, adj,
@@ -319,10 +360,7 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
     spent = 0
     stamp = np.zeros(m, dtype=np.int64)
     queue = np.zeros(8, dtype=np.int64)
-    small = np.zeros(5, dtype=np.int64)
-    for i in range(used.shape[0]):
-        if not used[i] and slot_size[i] <= 4:
-            small[slot_size[i]] += 1
+    small = _small_pieces(used, slot_size)
     tick = 0
     while True:
         d = st[S_DEPTH]
@@ -345,29 +383,16 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
             if c == g * n:  # the hole
                 if st[S_EMPTY] == 0 or noempty[a]:
                     continue
-                filled[a // 64] |= np.uint64(1) << np.uint64(a % 64)
-                cov_slot[a] = HOLE
-                st[S_EMPTY] -= 1
+                _set_hole(a, filled, cov_slot, st, True)
                 tick += 1
-                if _connected_enough(
-                    n_orbits_col, nps, need, used, adj, slot_opt, corb, filled
-                ) and (
-                    not pockets
-                    or _no_dead_pocket(
-                        -1 - a, sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick
-                    )
-                ) and (
-                    not dead
-                    or _no_dead_square(-1, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h,
-                                       slot_orbit, mul, used, slot_size, nps, n_orbits_col,
-                                       noempty, st[S_EMPTY])
-                ):  # fmt: skip
+                if _kept(-1, a, m, n_orbits_col, nps, need, used, adj, slot_opt, corb, filled,
+                         pockets, sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick,
+                         dead, e_ptr, e_orb, cov_lab, nb_orb, nb_h, slot_orbit, mul, slot_size,
+                         noempty):  # fmt: skip
                     f_opt[d] = -2
                     pushed = True
                     break
-                st[S_EMPTY] += 1
-                cov_slot[a] = UNFILLED
-                filled[a // 64] &= ~(np.uint64(1) << np.uint64(a % 64))
+                _set_hole(a, filled, cov_slot, st, False)
                 continue
             o = anc_idx[lo + c // g]
             if used[opt_slot[o]]:
@@ -392,15 +417,10 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
             if size <= 4:
                 small[size] -= 1
             tick += 1
-            if _connected_enough(n_orbits_col, nps, need, used, adj, slot_opt, corb, filled) and (
-                not pockets
-                or _no_dead_pocket(o, sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick)
-            ) and (
-                not dead
-                or _no_dead_square(o, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h,
-                                   slot_orbit, mul, used, slot_size, nps, n_orbits_col, noempty,
-                                   st[S_EMPTY])
-            ):  # fmt: skip
+            if _kept(o, a, m, n_orbits_col, nps, need, used, adj, slot_opt, corb, filled, pockets,
+                     sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick, dead, e_ptr,
+                     e_orb, cov_lab, nb_orb, nb_h, slot_orbit, mul, slot_size,
+                     noempty):  # fmt: skip
                 f_opt[d] = o
                 pushed = True
                 break
@@ -426,11 +446,100 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
         o = f_opt[d]
         if o == -2:
             a = f_anchor[d]
-            st[S_EMPTY] += 1
-            cov_slot[a] = UNFILLED
-            filled[a // 64] &= ~(np.uint64(1) << np.uint64(a % 64))
+            _set_hole(a, filled, cov_slot, st, False)
         elif o >= 0:
             if slot_size[opt_slot[o]] <= 4:
                 small[slot_size[opt_slot[o]]] += 1
             _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps)
         f_opt[d] = -1
+
+
+@njit(cache=True, nogil=True)
+def probe(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h, opt_start,
+          lab_order, anc_ptr, anc_idx, mul, inv, slot_orbit, noempty, need, n_orbits_col, nps,
+          onb, slot_size, pockets, nb_orb, nb_h, dead, filled, cov_slot, cov_lab, used, adj,
+          slot_opt, slot_lab, st, f_anchor, f_cursor, f_opt, seed, widths):  # fmt: skip
+    """One random path from the root of :func:`run`'s tree to a leaf (Knuth's estimator,
+    "Estimating the efficiency of backtrack programs", Math. Comp. 29, 1975): at each
+    node every child :func:`run` would push (the same candidates and prunes) is counted,
+    and one is taken uniformly at random (NumPy's generator seeded with ``seed``).
+
+    ``widths[k]`` gets the number of children of the path's node at depth k; returns
+    the leaf's depth, with ``widths[leaf]`` 0 for a dead end and -1 for a full layout.
+    The state arrays must be the root's (they are left at the leaf).
+    """
+    np.random.seed(seed)
+    g = mul.shape[0]
+    m = cov_slot.shape[0]
+    stamp = np.zeros(m, dtype=np.int64)
+    queue = np.zeros(8, dtype=np.int64)
+    small = _small_pieces(used, slot_size)
+    tick = 0
+    d = 0
+    a = 0
+    while True:
+        while a < m and cov_slot[a] != UNFILLED:
+            a += 1
+        if a == m:
+            widths[d] = -1
+            return d
+        lo = anc_ptr[a]
+        n = anc_ptr[a + 1] - lo
+        count = 0
+        pick_o, pick_lab = -3, -1
+        for c in range(g * n + 1):
+            if c == g * n:  # the hole
+                if st[S_EMPTY] == 0 or noempty[a]:
+                    continue
+                _set_hole(a, filled, cov_slot, st, True)
+                tick += 1
+                ok = _kept(-1, a, m, n_orbits_col, nps, need, used, adj, slot_opt, corb, filled,
+                           pockets, sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick,
+                           dead, e_ptr, e_orb, cov_lab, nb_orb, nb_h, slot_orbit, mul, slot_size,
+                           noempty)  # fmt: skip
+                _set_hole(a, filled, cov_slot, st, False)
+                if ok:
+                    count += 1
+                    if np.random.random() * count < 1.0:
+                        pick_o = -2
+                continue
+            o = anc_idx[lo + c // g]
+            lab = lab_order[o, c % g]
+            if used[opt_slot[o]] or not _fits(filled, mask, o) or opt_start[o] == -2:
+                continue
+            if opt_start[o] >= 0 and lab != opt_start[o]:
+                continue
+            if not _edge_ok(o, lab, opt_slot, e_ptr, e_orb, e_h, cov_slot, cov_lab, slot_orbit,
+                            mul, nps):  # fmt: skip
+                continue
+            _place(o, lab, mask, opt_slot, sq_orb, sq_k, c_ptr, c_orb, c_h, filled, cov_slot,
+                   cov_lab, used, adj, mul, inv, slot_orbit, nps)  # fmt: skip
+            slot_opt[opt_slot[o]] = o
+            size = slot_size[opt_slot[o]]
+            if size <= 4:
+                small[size] -= 1
+            tick += 1
+            ok = _kept(o, a, m, n_orbits_col, nps, need, used, adj, slot_opt, corb, filled,
+                       pockets, sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick,
+                       dead, e_ptr, e_orb, cov_lab, nb_orb, nb_h, slot_orbit, mul, slot_size,
+                       noempty)  # fmt: skip
+            if size <= 4:
+                small[size] += 1
+            _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps)
+            if ok:
+                count += 1
+                if np.random.random() * count < 1.0:
+                    pick_o, pick_lab = o, lab
+        widths[d] = count
+        if count == 0:
+            return d
+        if pick_o == -2:
+            _set_hole(a, filled, cov_slot, st, True)
+        else:
+            _place(pick_o, pick_lab, mask, opt_slot, sq_orb, sq_k, c_ptr, c_orb, c_h, filled,
+                   cov_slot, cov_lab, used, adj, mul, inv, slot_orbit, nps)  # fmt: skip
+            slot_opt[opt_slot[pick_o]] = pick_o
+            slot_lab[opt_slot[pick_o]] = pick_lab
+            if slot_size[opt_slot[pick_o]] <= 4:
+                small[slot_size[opt_slot[pick_o]]] -= 1
+        d += 1

@@ -1,0 +1,71 @@
+"""How large is the domain search's whole tree on each record board? Knuth's estimator
+(:func:`solver.backends.domain.estimate`): random root-to-leaf paths through the very
+tree :meth:`DomainSearch.run` searches (the same candidates and prunes), each giving an
+unbiased estimate d_1 + d_1 d_2 + ... of its nodes.
+
+The estimates are heavy-tailed, so each symmetry gets ``--batches`` independent batches of
+``--probes`` paths and the line lists every batch's log10 estimate: their spread is the
+honest error bar. The total says what a complete search (exhausting the tree, which is
+what a proof that no layout with this symmetry exists would take) costs at the search's
+300,000-600,000 nodes a second on one core. Figures: results/records/attempts.md.
+
+Usage: python benchmarks/tree_size.py puzzles/records/four-21x17.toml --probes 5000
+       python benchmarks/tree_size.py puzzles/records/*.toml
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from solver.backends import domain  # noqa: E402
+from solver.errors import InputError  # noqa: E402
+from solver.formats.puzzle import load_puzzle  # noqa: E402
+
+
+def measure(path: Path, probes: int, batches: int) -> None:
+    """Print one line per symmetry the domain search takes for the puzzle at ``path``."""
+    problem = load_puzzle(path)
+    try:
+        symmetries = domain._symmetries(problem)
+        domain.check_problem(problem)
+    except InputError as err:
+        print(f"{path.stem:20s} not for the domain search: {err}")
+        return
+    for sym in symmetries:
+        search = domain.build(problem, sym)
+        started = time.perf_counter()
+        logs, layouts = [], 0.0
+        for batch in range(batches):
+            est = domain.estimate(search, probes, seed=batch + 1)
+            logs.append(np.log10(est.nodes))
+            layouts += est.layouts / batches
+        seconds = time.perf_counter() - started
+        print(
+            f"{path.stem:20s} {sym.name:45s} depth {search.stats['depth']:2d}  log10 nodes "
+            f"per batch: {' '.join(f'{x:5.1f}' for x in logs)}  layouts {layouts:.2g}  "
+            f"({batches} x {probes} probes, {seconds:.0f} s)",
+            flush=True,
+        )
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("puzzles", nargs="+", type=Path)
+    parser.add_argument("--probes", type=int, default=2000, help="paths per batch")
+    parser.add_argument("--batches", type=int, default=5)
+    args = parser.parse_args(argv)
+    for path in args.puzzles:
+        measure(path, args.probes, args.batches)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
