@@ -4,10 +4,12 @@ tree :meth:`DomainSearch.run` searches (the same candidates and prunes), each gi
 unbiased estimate d_1 + d_1 d_2 + ... of its nodes.
 
 The estimates are heavy-tailed, so each symmetry gets ``--batches`` independent batches of
-``--probes`` paths and the line lists every batch's log10 estimate: their spread is the
-honest error bar. The total says what a complete search (exhausting the tree, which is
-what a proof that no layout with this symmetry exists would take) costs at the search's
-300,000-600,000 nodes a second on one core. Figures: results/records/attempts.md.
+``--probes`` paths and the line lists every batch's log10 estimate: their spread shows the
+error (and, with few probes, still understates it: a batch's mean tends to fall below the
+true mean). The line ends with what a complete search of the tree (which a proof that no
+layout with this symmetry exists would take) costs at the median estimate and 300,000
+nodes a second on one core (the kernel runs 200,000-630,000). Figures:
+results/records/attempts.md.
 
 Usage: python benchmarks/tree_size.py puzzles/records/four-21x17.toml --probes 5000
        python benchmarks/tree_size.py puzzles/records/*.toml
@@ -29,13 +31,16 @@ from solver.backends import domain  # noqa: E402
 from solver.errors import InputError  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
 
+#: nodes a second on one core, the nominal rate for the cost of a complete search
+RATE = 300_000
+
 
 def measure(path: Path, probes: int, batches: int) -> None:
     """Print one line per symmetry the domain search takes for the puzzle at ``path``."""
     problem = load_puzzle(path)
     try:
-        symmetries = domain._symmetries(problem)
         domain.check_problem(problem)
+        symmetries = domain._symmetries(problem)
     except InputError as err:
         print(f"{path.stem:20s} not for the domain search: {err}")
         return
@@ -45,13 +50,15 @@ def measure(path: Path, probes: int, batches: int) -> None:
         logs, layouts = [], 0.0
         for batch in range(batches):
             est = domain.estimate(search, probes, seed=batch + 1)
-            logs.append(np.log10(est.nodes))
+            logs.append(np.log10(est.nodes) if est.nodes > 0 else float("-inf"))
             layouts += est.layouts / batches
         seconds = time.perf_counter() - started
+        years = 10 ** float(np.median(logs)) / RATE / (365.25 * 86400)
         print(
             f"{path.stem:20s} {sym.name:45s} depth {search.stats['depth']:2d}  log10 nodes "
             f"per batch: {' '.join(f'{x:5.1f}' for x in logs)}  layouts {layouts:.2g}  "
-            f"({batches} x {probes} probes, {seconds:.0f} s)",
+            f"complete search {years:.2g} core-years  ({batches} x {probes} probes, "
+            f"{seconds:.0f} s)",
             flush=True,
         )
 

@@ -401,7 +401,8 @@ def test_symmetries_alike_take_turns_run_by_run(monkeypatch):
 
 
 def _exhausted(n, seed, least=200):
-    """(problem, search run to DONE) on small cases whose tree has at least ``least`` nodes."""
+    """(problem, symmetry, search run to DONE) on small cases whose tree has at least
+    ``least`` nodes."""
     for problem in _cases(n, seed):
         for sym in colour_symmetries(problem):
             try:
@@ -417,7 +418,7 @@ def test_tree_estimate_is_near_the_exhausted_tree():
     probes lies near the nodes of the whole run; and every probe sees the root's
     children, so the estimate of depth 1 is exact (the pushes at depth 1 of the run)."""
     compared = 0
-    for problem, sym, search in _exhausted(40, 7):
+    for problem, sym, search in _exhausted(60, 7):
         est = domain.estimate(search, 3000, seed=2)
         assert abs(est.nodes - search.nodes) <= max(4 * est.stderr, 0.1 * search.nodes)
         assert est.layouts == 0 and 0 < est.deepest < search.stats["depth"]
@@ -430,6 +431,38 @@ def test_tree_estimate_is_near_the_exhausted_tree():
     assert compared >= 3
 
 
+def test_a_probe_counts_the_children_the_search_pushes_at_every_node():
+    """Step the search one push at a time to the end of its tree, keeping each node's
+    state (a node is the path of candidates chosen, ``f_cursor`` of the frames above
+    it) and counting its children; a probe started from each node's state must count
+    the same children (any prune left out or added, e.g. the pocket prune, breaks it)."""
+    checked = 0
+    for problem in _cases(40, 7):
+        for sym in colour_symmetries(problem):
+            try:
+                search = domain.build(problem, sym)
+            except InputError:
+                continue
+            states = {(): tuple(a.copy() for a in search.fresh)}
+            children: dict[tuple[int, ...], int] = {}
+            code = dk.PAUSE
+            while code == dk.PAUSE and len(states) < 20_000:
+                code = search.run(1)
+                d = int(search.state[7][dk.S_DEPTH])
+                path = tuple(int(x) for x in search.state[9][:d])
+                if code == dk.PAUSE:
+                    children[path[:-1]] = children.get(path[:-1], 0) + 1
+                    states[path] = tuple(a.copy() for a in search.state)
+            if code != dk.DONE:
+                continue
+            for path, state in states.items():
+                widths = np.zeros(len(state[8]) + 1, dtype=np.int64)
+                dk.probe(*search.tables, *state, 5, widths)
+                assert widths[0] == children.get(path, 0), (problem.position.board, path)
+                checked += 1
+    assert checked >= 5_000
+
+
 def test_tree_estimate_counts_layouts_and_refuses_no_probes():
     """Probes that reach a full layout estimate the symmetric layouts: a tiny board with
     many of them (the run finds one) gets a positive estimate, at most the tree's size."""
@@ -438,6 +471,7 @@ def test_tree_estimate_counts_layouts_and_refuses_no_probes():
     search = domain.build(problem, sym)
     assert search.run(1_000_000) == dk.FOUND
     est = domain.estimate(search, 2000, seed=1)
-    assert 0 < est.layouts <= est.nodes and est.deepest == search.stats["depth"]
+    depth = search.stats["depth"]
+    assert est.layouts == est.per_depth[depth] > 0 and est.deepest == depth
     with pytest.raises(ValueError):
         domain.estimate(search, 0)

@@ -433,14 +433,19 @@ class TreeEstimate:
     """Knuth's estimate of the size of one symmetry's search tree (see :func:`estimate`).
 
     Attributes:
-        nodes: the mean over the probes of each probe's estimate of the nodes below the
-            root (pieces and empty orbits placed, as :attr:`DomainSearch.nodes` counts
-            them): an unbiased estimate of the nodes a search run to the end would visit.
-        per_depth: (D + 1,) float, the estimated nodes at each depth 1..D (index 0 is 0).
+        nodes: the mean over the probes of each probe's estimate of the nodes of the
+            whole tree below the root (pieces and empty orbits placed, as
+            :attr:`DomainSearch.nodes` counts them): unbiased. A search that meets a
+            layout stops there, so only on a tree without one is this what
+            :meth:`DomainSearch.run` visits before DONE.
+        per_depth: (D + 1,) float, D = ``search.stats["depth"]`` (the pieces and empty
+            orbits of a layout): the estimated nodes at each depth 1..D (index 0 is 0);
+            every node at depth D is a layout.
         spread: (probes,) float, each probe's own estimate (heavy-tailed: the mean is
-            the estimate; its standard error is ``spread.std() / sqrt(probes)``).
-        layouts: the estimated number of symmetric layouts in the tree (0 unless some
-            probe reached one).
+            the estimate; ``spread.std() / sqrt(probes)`` its standard error, which
+            few probes understate).
+        layouts: the estimated number of symmetric layouts in the tree,
+            ``per_depth[D]`` (0 unless some probe reached one).
         deepest: the deepest leaf any probe reached.
     """
 
@@ -457,21 +462,23 @@ class TreeEstimate:
 
 
 def estimate(search: DomainSearch, probes: int, seed: int = 1) -> TreeEstimate:
-    """Estimate the size of ``search``'s whole tree (the nodes :meth:`DomainSearch.run`
-    would visit before DONE) with ``probes`` (>= 1) random root-to-leaf paths
-    (:func:`solver.backends.domain_kernel.probe`; D. E. Knuth, "Estimating the efficiency
-    of backtrack programs", Math. Comp. 29 (1975) 121-136): a path through nodes with
-    d_1, d_2, ... children estimates the tree as d_1 + d_1 d_2 + ..., without bias. The
-    value order (the seed of :func:`build`) does not change the tree, only the order in
-    which :meth:`DomainSearch.run` visits it. ``search``'s own state is not touched.
+    """Estimate the size of ``search``'s whole tree (every node :meth:`DomainSearch.run`
+    would visit if it went on past layouts) with ``probes`` (>= 1) random root-to-leaf
+    paths (:func:`solver.backends.domain_kernel.probe`; D. E. Knuth, "Estimating the
+    efficiency of backtrack programs", Math. Comp. 29 (1975) 121-136): a path through
+    nodes with d_1, d_2, ... children estimates the tree as d_1 + d_1 d_2 + ..., without
+    bias. The value order (the seed of :func:`build`) does not change the tree, only the
+    order in which :meth:`DomainSearch.run` visits it. ``search``'s own state is not
+    touched. Probe i draws from numba's generator seeded with ``seed * 1_000_003 + i``
+    (taken modulo 2^32).
 
     Raises:
         ValueError: ``probes`` < 1.
     """
     if probes < 1:
         raise ValueError(f"probes must be at least 1, not {probes}")
-    depth = len(search.fresh[8])
-    per_depth = np.zeros(depth + 1)
+    depth = len(search.fresh[8])  # more frames than any path has levels
+    per_depth = np.zeros(int(search.stats["depth"]) + 1)
     spread = np.zeros(probes)
     layouts = 0.0
     deepest = 0
@@ -488,7 +495,8 @@ def estimate(search: DomainSearch, probes: int, seed: int = 1) -> TreeEstimate:
             spread[i] += product
         if widths[leaf] == -1:
             layouts += product
-    return TreeEstimate(float(spread.mean()), per_depth / probes, spread, layouts / probes, deepest)
+    per_depth /= probes
+    return TreeEstimate(float(spread.mean()), per_depth, spread, layouts / probes, deepest)
 
 
 def _options(problem: Problem, board: Board, orb: Orbits, cycles) -> list[tuple[int, np.ndarray]]:

@@ -462,11 +462,12 @@ def probe(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c
     """One random path from the root of :func:`run`'s tree to a leaf (Knuth's estimator,
     "Estimating the efficiency of backtrack programs", Math. Comp. 29, 1975): at each
     node every child :func:`run` would push (the same candidates and prunes) is counted,
-    and one is taken uniformly at random (NumPy's generator seeded with ``seed``).
+    and one is taken uniformly at random (numba's generator, seeded with ``seed``).
 
     ``widths[k]`` gets the number of children of the path's node at depth k; returns
     the leaf's depth, with ``widths[leaf]`` 0 for a dead end and -1 for a full layout.
-    The state arrays must be the root's (they are left at the leaf).
+    The state arrays are those of the node the path starts from (the root, for an
+    estimate of the whole tree); they are left at the leaf.
     """
     np.random.seed(seed)
     g = mul.shape[0]
