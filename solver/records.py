@@ -381,7 +381,14 @@ RECORDS: tuple[Record, ...] = (
         19,
         15,
         _THREE,
-        known="found (the repair search: results/records/three-19x15.json); the smallest "
+        known="found (the repair search: results/records/three-19x15.json)",
+    ),
+    Record(
+        "three-20x14",
+        20,
+        14,
+        _THREE,
+        known="found (the repair search: results/records/three-20x14.json); the smallest "
         "rectangle found for three colours",
     ),
     Record(

@@ -541,6 +541,7 @@ def test_monomino_last_when_the_monomino_is_not_left(placed, remaining, status):
         "records/one-3x48.json",
         "records/two-14x14.json",
         "records/three-19x15.json",
+        "records/three-20x14.json",
     ],
 )
 def test_every_row_of_the_model_holds_for_a_verified_layout(name, goal):

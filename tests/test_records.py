@@ -280,7 +280,8 @@ def test_record_empty_squares():
     assert empty["four-21x16-no-I5"] == 0
     assert empty["two-13x14"] == 4 and empty["two-12x15"] == 2 and empty["two-10x18"] == 2
     assert empty["two-14x14"] == 18
-    assert empty["three-19x15"] == 18 and empty["three-15x18"] == 3
+    assert empty["three-19x15"] == 18 and empty["three-20x14"] == 13
+    assert empty["three-15x18"] == 3
 
 
 def test_shipped_record_layouts_verify():
@@ -293,7 +294,7 @@ def test_shipped_record_layouts_verify():
 
     layouts = sorted((ROOT / "results" / "records").glob("*.json"))
     shipped = {"one-13x13", "two-14x14", "two-10x18", "two-12x15", "two-13x14", "three-19x15"}
-    shipped |= {"four-18x20", "four-21x16-no-I5"}
+    shipped |= {"four-18x20", "four-21x16-no-I5", "three-20x14"}
     assert {p.stem for p in layouts} >= shipped
     for path in layouts:
         solution = read_solution(path)
@@ -350,3 +351,30 @@ def test_shipped_lp_certificates_recheck_without_a_solver():
     problem = corner_problem(3, 48)
     with pytest.raises(ValueError, match="dual values for a model of"):
         check_certificate(problem.position, problem.colours, np.load(files[0])["duals"])
+
+
+def test_three_colours_on_a_board_and_its_transpose_are_one_question():
+    """Transposing an R x C board and turning it half round maps the top-left,
+    top-right and bottom-right corners onto the bottom-right, top-right and top-left
+    ones: the shipped 20x14 layout, so mapped (blue and red swapping corners), is a
+    legal three-colour layout of 14x20."""
+    from conftest import ROOT
+
+    from solver.backends.base import order_and_check
+    from solver.formats.solution import read_solution
+    from solver.position import Placement
+
+    solution = read_solution(ROOT / "results" / "records" / "three-20x14.json")
+    rows, cols = solution.position.board.rows, solution.position.board.cols
+    swap = {"blue": "red", "red": "blue", "yellow": "yellow"}
+
+    def moved(square: int) -> int:
+        r, c = divmod(square, cols)
+        return (cols - 1 - c) * rows + (rows - 1 - r)
+
+    layout = {
+        swap[colour]: [Placement(p.piece, frozenset(map(moved, p.squares))) for p in placed]
+        for colour, placed in solution.layout.items()
+    }
+    order_and_check(corner_problem(cols, rows, ("blue", "yellow", "red")), layout, "turned")
+    assert (rows, cols) == (20, 14)
