@@ -37,8 +37,8 @@ RATE = 300_000
 
 def measure(path: Path, probes: int, batches: int) -> None:
     """Print one line per symmetry the domain search takes for the puzzle at ``path``."""
-    problem = load_puzzle(path)
     try:
+        problem = load_puzzle(path)
         domain.check_problem(problem)
         symmetries = domain._symmetries(problem)
     except InputError as err:

@@ -74,7 +74,10 @@ def _edge_ok(o, lab, opt_slot, e_ptr, e_orb, e_h, cov_slot, cov_lab, slot_orbit,
 
 @njit(cache=True, nogil=True)
 def _place(o, lab, mask, opt_slot, sq_orb, sq_k, c_ptr, c_orb, c_h, filled, cov_slot,
-           cov_lab, used, adj, mul, inv, slot_orbit, nps):  # fmt: skip
+           cov_lab, used, adj, mul, inv, slot_orbit, nps, slot_opt, slot_lab, small,
+           slot_size):  # fmt: skip
+    """Place option ``o`` with label ``lab``: its orbits, contacts, slot and the count
+    of unused small pieces."""
     slot = opt_slot[o]
     j = slot // nps
     bit = np.uint64(1) << np.uint64(slot % 64)
@@ -93,10 +96,15 @@ def _place(o, lab, mask, opt_slot, sq_orb, sq_k, c_ptr, c_orb, c_h, filled, cov_
         cov_slot[t] = slot
         cov_lab[t] = mul[inv[sq_k[o, i]], lab]
     used[slot] = 1
+    slot_opt[slot] = o
+    slot_lab[slot] = lab
+    if slot_size[slot] <= 4:
+        small[slot_size[slot]] -= 1
 
 
 @njit(cache=True, nogil=True)
-def _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps):
+def _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps, small, slot_size):
+    """Take back :func:`_place` of option ``o``."""
     slot = opt_slot[o]
     bits = adj[slot]
     base = (slot // nps) * nps
@@ -112,6 +120,8 @@ def _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps):
             break
         cov_slot[t] = UNFILLED
     used[slot] = 0
+    if slot_size[slot] <= 4:
+        small[slot_size[slot]] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -410,12 +420,8 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
                             slot_orbit, mul, nps):  # fmt: skip
                 continue
             _place(o, lab, mask, opt_slot, sq_orb, sq_k, c_ptr, c_orb, c_h, filled, cov_slot,
-                   cov_lab, used, adj, mul, inv, slot_orbit, nps)  # fmt: skip
-            slot_opt[opt_slot[o]] = o
-            slot_lab[opt_slot[o]] = lab
-            size = slot_size[opt_slot[o]]
-            if size <= 4:
-                small[size] -= 1
+                   cov_lab, used, adj, mul, inv, slot_orbit, nps, slot_opt, slot_lab, small,
+                   slot_size)  # fmt: skip
             tick += 1
             if _kept(o, a, m, n_orbits_col, nps, need, used, adj, slot_opt, corb, filled, pockets,
                      sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick, dead, e_ptr,
@@ -424,9 +430,7 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
                 f_opt[d] = o
                 pushed = True
                 break
-            if size <= 4:
-                small[size] += 1
-            _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps)
+            _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps, small, slot_size)
         if pushed:
             st[S_NODES] += 1
             spent += 1
@@ -448,9 +452,7 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
             a = f_anchor[d]
             _set_hole(a, filled, cov_slot, st, False)
         elif o >= 0:
-            if slot_size[opt_slot[o]] <= 4:
-                small[slot_size[opt_slot[o]]] += 1
-            _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps)
+            _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps, small, slot_size)
         f_opt[d] = -1
 
 
@@ -514,19 +516,14 @@ def probe(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c
                             mul, nps):  # fmt: skip
                 continue
             _place(o, lab, mask, opt_slot, sq_orb, sq_k, c_ptr, c_orb, c_h, filled, cov_slot,
-                   cov_lab, used, adj, mul, inv, slot_orbit, nps)  # fmt: skip
-            slot_opt[opt_slot[o]] = o
-            size = slot_size[opt_slot[o]]
-            if size <= 4:
-                small[size] -= 1
+                   cov_lab, used, adj, mul, inv, slot_orbit, nps, slot_opt, slot_lab, small,
+                   slot_size)  # fmt: skip
             tick += 1
             ok = _kept(o, a, m, n_orbits_col, nps, need, used, adj, slot_opt, corb, filled,
                        pockets, sq_orb, onb, cov_slot, stamp, queue, small, st[S_EMPTY], tick,
                        dead, e_ptr, e_orb, cov_lab, nb_orb, nb_h, slot_orbit, mul, slot_size,
                        noempty)  # fmt: skip
-            if size <= 4:
-                small[size] += 1
-            _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps)
+            _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps, small, slot_size)
             if ok:
                 count += 1
                 if np.random.random() * count < 1.0:
@@ -538,9 +535,6 @@ def probe(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c
             _set_hole(a, filled, cov_slot, st, True)
         else:
             _place(pick_o, pick_lab, mask, opt_slot, sq_orb, sq_k, c_ptr, c_orb, c_h, filled,
-                   cov_slot, cov_lab, used, adj, mul, inv, slot_orbit, nps)  # fmt: skip
-            slot_opt[opt_slot[pick_o]] = pick_o
-            slot_lab[opt_slot[pick_o]] = pick_lab
-            if slot_size[opt_slot[pick_o]] <= 4:
-                small[slot_size[opt_slot[pick_o]]] -= 1
+                   cov_slot, cov_lab, used, adj, mul, inv, slot_orbit, nps, slot_opt, slot_lab,
+                   small, slot_size)  # fmt: skip
         d += 1
