@@ -63,8 +63,9 @@ import numpy as np
 from solver.backends.base import BackendResult
 from solver.board import Board
 from solver.errors import InputError
+from solver.formats.files import write_text_atomic
 from solver.formats.puzzle import parse_puzzle, puzzle_text
-from solver.formats.solution import read_solution, write_text_atomic
+from solver.formats.solution import read_solution
 from solver.placements import colour_masks, empty_board_placements, fitting_rows
 from solver.position import Placement, Position
 from solver.problem import Problem
@@ -290,9 +291,12 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]
     # manifest last and atomically: a split cut short has no manifest (join refuses it),
     # a cube file cut short gives a batch row whose hash matches no cube (missing), and
     # the same split run again rewrites them all
-    (out / CUBE_FOLDER).mkdir(parents=True, exist_ok=True)
-    for name, body in texts.items():
-        (out / name).write_text(body, encoding="utf-8")
+    try:
+        (out / CUBE_FOLDER).mkdir(parents=True, exist_ok=True)
+        for name, body in texts.items():
+            (out / name).write_text(body, encoding="utf-8")
+    except OSError as e:  # e.g. no space left: the split is refused, no manifest written
+        raise InputError(f"cannot write: {e.strerror or e}", path=str(out / CUBE_FOLDER)) from None
     write_text_atomic(old, json.dumps(manifest, indent=1) + "\n")
     return manifest
 

@@ -30,11 +30,11 @@ from solver.batch.pools import (
     dask_client,
     signal_handled,
 )
-from solver.batch.store import README, RESULTS, SUMMARY, Store, check_out_dir
+from solver.batch.store import README, RESULTS, SUMMARY, Store
 from solver.batch.work import Settings
 from solver.cli.params import MAX_SEED
 from solver.errors import InputError
-from solver.formats.solution import write_text_atomic
+from solver.formats.files import check_output_folder, write_text_atomic
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def run_batch(options: BatchOptions, console: Console | None = None) -> BatchRep
     if options.every is not None and options.after is not None:
         raise InputError("give --every or --after, not both", where="--every")
     out = Path(options.out)
-    check_out_dir(out)
+    check_output_folder(out)
     sources = find_sources(options.paths, skip=out if out.exists() else None)
     settings = options.settings
     if settings.backend == "symmetric" and any(s.kind == "game" for s in sources):

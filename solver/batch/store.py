@@ -35,7 +35,7 @@ from solver.batch.work import (
     settings_for,
 )
 from solver.errors import InputError
-from solver.formats.solution import write_text_atomic
+from solver.formats.files import write_text_atomic
 
 RESULTS = "results.jsonl"
 RUNS = "runs.jsonl"
@@ -50,24 +50,6 @@ Key = tuple[str, int | None, int | None, bool]
 
 # the temporary files of write_text_atomic (tempfile.mkstemp(prefix=".NAME.")) for our files
 _TEMPORARY = re.compile(r"^\..+\.(json|jsonl|csv|md|svg)\.[A-Za-z0-9_]{8}$")
-
-
-def check_out_dir(folder: Path) -> None:
-    """Refuse an output folder that is a file or cannot be written, before anything runs.
-
-    Raises:
-        InputError: the path is a file, or it (or the folder it would be made in) is not
-            writable.
-    """
-    if folder.exists() and not folder.is_dir():
-        raise InputError("is a file, not a folder", path=str(folder), where="--out")
-    existing = folder
-    while not existing.exists():
-        existing = existing.parent
-    if not existing.is_dir():
-        raise InputError(f"{existing} is a file, not a folder", path=str(folder), where="--out")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError("cannot write here (permission denied)", path=str(folder), where="--out")
 
 
 def row_key(row: dict) -> Key:

@@ -7,7 +7,6 @@ there (one line naming the file and the place, exit status 2).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import click
 
@@ -227,12 +226,12 @@ def parse_size(text: str) -> tuple[int, int]:
 def generate_command(kind, pieces, size, cards, seed, out, playouts):
     """Make Blokus Puzzle cards: each has exactly one solution up to symmetry (proved by
     count), is rated, and is written as a puzzle file."""
+    from solver.formats.files import check_output_folder, write_text_atomic
     from solver.formats.puzzle import puzzle_text
-    from solver.formats.solution import write_text_atomic
     from solver.generate import TITLES, generate
 
     rows, cols = parse_size(size)
-    folder = Path(out)
+    folder = check_output_folder(out)
     try:  # made if need be, as batch and cubes split make theirs
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:

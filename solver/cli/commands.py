@@ -32,7 +32,8 @@ from solver.cli.output import (
 from solver.cli.params import LIMIT, MAX_SEED, MAX_WORKERS, PLACEMENTS, SECONDS, SEED, WORKERS
 from solver.endgame import answer_record, endgame_check
 from solver.errors import InputError, located
-from solver.formats.solution import read_solution, verify, write_json, write_text_atomic
+from solver.formats.files import check_output, write_text_atomic
+from solver.formats.solution import read_solution, verify, write_json
 from solver.formats.sources import is_game_file, load_source
 from solver.position import Position
 from solver.problem import Problem
@@ -258,7 +259,7 @@ def output_writer(out: str | None, problem: Problem) -> Writer | None:
     custom board)."""
     if out is None:
         return None
-    path = writable_path(out)
+    path = check_output(out)
     suffix = path.suffix.lower()
     if suffix == ".json":
 
@@ -287,19 +288,6 @@ def output_writer(out: str | None, problem: Problem) -> Writer | None:
 
         return picture_writer
     raise InputError("unknown output format: use .json, .blksgf, .svg or .png", path=out)
-
-
-def writable_path(out: str) -> Path:
-    """``out`` as a path, checked before any work: its folder exists and is writable, and
-    it is not a folder or a read-only file. Raises InputError."""
-    path = Path(out)
-    if not path.parent.is_dir():
-        raise InputError(f"folder {str(path.parent)!r} does not exist", path=out)
-    if path.is_dir():
-        raise InputError("is a folder, not a file", path=out, where="--out")
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InputError("cannot write here (permission denied)", path=out, where="--out")
-    return path
 
 
 def result_sgf(result: SolveResult) -> str:
@@ -562,7 +550,7 @@ def review_command(game, out, colours, backend, time_limit, workers, seed, param
 
     if not is_game_file(game):
         raise InputError("not a game record: review reads Pentobi .blksgf files", path=game)
-    path = writable_path(out) if out is not None else None
+    path = check_output(out) if out is not None else None
     if path is not None and not is_game_file(path):
         raise InputError("review writes game records: use .blksgf", path=out, where="--out")
     check_params(backend, params)
@@ -726,7 +714,7 @@ def show_command(source, after, out, numbers, last, size, plain):
     from solver.cli.render import print_position
     from solver.cli.show import load_view
 
-    path = writable_path(out) if out is not None else None
+    path = check_output(out) if out is not None else None
     if path is not None and path.suffix.lower() not in PICTURE_SUFFIXES:
         raise InputError("show writes pictures: use .svg or .png", path=out, where="--out")
     if size is not None and path is None:
@@ -822,6 +810,8 @@ def export_command(source, fmt, after, colours, squares_primary, out):
     options: placements). Connectivity is not expressible in exact cover: check covers."""
     from solver.exact_cover import formulation, to_dlx
 
+    if out:
+        check_output(out)
     problem = with_colours(load_source(source, after), source, colours)
     text = to_dlx(formulation(problem, squares_primary=squares_primary))
     if out:

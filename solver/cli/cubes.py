@@ -44,8 +44,9 @@ def split_command(puzzle, depth, out):
     """Split PUZZLE (place-all) into cubes: every layout lies in exactly one cube (up to a
     board symmetry of the puzzle), so the cubes all infeasible prove the puzzle is."""
     from solver.cubes import CUBE_FOLDER, write_cubes
+    from solver.formats.files import check_output_folder
 
-    folder = Path(out)
+    folder = check_output_folder(out)
     manifest = write_cubes(puzzle, read_text(puzzle), depth, folder)
     levels = ", ".join(str(n) for n in manifest["nodes_per_level"])
     click.echo(
@@ -81,7 +82,10 @@ def join_command(folder, results, out, plain):
     unknown with counts. Never "infeasible" while a cube is unknown or missing."""
     from solver.cli.commands import output_writer
     from solver.cubes import join
+    from solver.formats.files import check_output
 
+    if out is not None:
+        check_output(out)
     folders = [Path(r) for r in results] or [Path(folder) / "results"]
     answer = join(Path(folder), folders)
     console = make_console(plain)

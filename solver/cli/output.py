@@ -15,7 +15,7 @@ from rich.console import Console
 
 from solver.cli.render import print_position
 from solver.endgame import EndgameAnswer, JointAnswer
-from solver.formats.solution import write_text_atomic
+from solver.formats.files import write_text_atomic
 from solver.pictures.picture import PictureOptions, layout_pieces
 from solver.pieces import PIECES
 from solver.position import Position

@@ -39,8 +39,6 @@ Keys left out make no claim.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +47,7 @@ from solver.board import Board
 from solver.checker import CheckReport, ColourReport, check_layout
 from solver.endgame import ANSWERS
 from solver.errors import InputError, located
+from solver.formats.files import write_text_atomic
 from solver.formats.text import read_text
 from solver.pieces import canonical_name
 from solver.position import ColourState, Placement, Position, sorted_pieces
@@ -128,36 +127,6 @@ def result_to_json(result: SolveResult, endgame: dict[str, Any] | None = None) -
 
 def _placement_json(board: Board, p: Placement) -> dict[str, Any]:
     return {"piece": p.piece, "squares": board.names(p.squares)}
-
-
-def write_text_atomic(path: str | Path, text: str | bytes) -> None:
-    """Write a file (text as UTF-8, or bytes as they are) so that it is either fully
-    written or left as it was (a temporary file in the same folder, then renamed over
-    it). The file gets the mode a plain ``open`` would give: an existing file's mode, else
-    0o666 less the umask. A symbolic link is followed (its target is replaced), as ``open``
-    would.
-
-    Raises:
-        InputError: the folder does not exist or is not writable.
-    """
-    path = Path(os.path.realpath(path))
-    try:
-        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8") if isinstance(text, str) else text)
-            f.flush()
-            os.fsync(f.fileno())  # on disk before the rename makes it visible
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise InputError(f"cannot write: {e.strerror or e}", path=str(path)) from None
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def solution_text(result: SolveResult, endgame: dict | None = None, compact: bool = False) -> str:

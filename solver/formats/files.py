@@ -1,0 +1,216 @@
+"""Output files: checked before any work, then written atomically.
+
+Every file the command line writes goes through :func:`write_text_atomic`: the text goes
+to a hidden temporary file beside the target (``.NAME.XXXXXXXX``, :data:`TEMPORARY`), is
+synced, and is renamed over the target. Any failure on the way (no space left, an I/O
+error, Ctrl-C, SIGTERM raised as an exception) removes the temporary file again and leaves
+the old file as it was. Only ``kill -9`` or a power cut can leave a temporary file;
+``batch`` removes those of its own folder when it starts.
+
+:func:`check_output` and :func:`check_output_folder` refuse an output that cannot be
+written (a missing folder, a file where a folder should be, a name too long for the file
+system once the temporary suffix is added, no permission) before the work that would
+fill it, so a long solve is never lost to a bad ``--out``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from solver.errors import InputError
+
+#: the temporary files of :func:`write_text_atomic` (``tempfile.mkstemp`` adds 8 random
+#: characters of ``[a-z0-9_]`` to the prefix ``.NAME.``)
+TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}$")
+
+#: bytes the temporary name adds to the target's name: the leading dot, the dot before the
+#: random part, and 8 random characters
+TEMPORARY_EXTRA = 10
+
+#: the POSIX minimums, used where ``os.pathconf`` cannot tell (e.g. not on POSIX)
+_NAME_MAX = 255
+_PATH_MAX = 4096
+
+
+def write_text_atomic(path: str | Path, text: str | bytes) -> None:
+    """Write a file (text as UTF-8, or bytes as they are) so that it is either fully
+    written or left as it was (a temporary file in the same folder, then renamed over
+    it). The file gets the mode a plain ``open`` would give: an existing file's mode, else
+    0o666 less the umask. A symbolic link is followed (its target is replaced), as ``open``
+    would. On any failure, including KeyboardInterrupt and SystemExit, the temporary file
+    is removed before the exception goes on.
+
+    Raises:
+        InputError: the folder does not exist or is not writable, the disk is full, an I/O
+            error (the old file is kept, no temporary file is left).
+    """
+    path = Path(os.path.realpath(path))
+    tmp: str | None = None
+    with _signals_deferred():
+        try:
+            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+            with os.fdopen(fd, "wb") as f:
+                f.write(text.encode("utf-8") if isinstance(text, str) else text)
+                f.flush()
+                os.fsync(f.fileno())  # on disk before the rename makes it visible
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
+            tmp = None
+        except OSError as e:
+            raise InputError(f"cannot write: {e.strerror or e}", path=str(path)) from None
+        finally:
+            if tmp is not None:
+                _remove(tmp)
+
+
+#: the signals that end a command by default: held off while a file is written
+_DEFERRED = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP off while a file is written (a few milliseconds):
+    one that arrives is noted and raised again once the write is finished or undone, so
+    its old handler (the default one: the end of the process) never finds a temporary
+    file. Nothing changes outside the main thread, where handlers cannot be set."""
+    arrived: list[int] = []
+    old: dict[int, object] = {}
+    try:
+        for signum in _DEFERRED:
+            if signal.getsignal(signum) is not None:  # (None: set outside Python, left be)
+                old[signum] = signal.signal(signum, lambda s, _frame: arrived.append(s))
+    except ValueError:  # not the main thread
+        pass
+    try:
+        yield
+    finally:
+        for signum, handler in old.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+        for signum in arrived[:1]:
+            signal.raise_signal(signum)
+
+
+def _remove(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:  # gone already, or the folder went away: nothing left to clean
+        pass
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _limit(folder: Path, name: str, fallback: int) -> int:
+    try:
+        return os.pathconf(folder, name)
+    except (OSError, ValueError, AttributeError):  # unknown here: the POSIX minimum
+        return fallback
+
+
+def check_output(out: str | Path, where: str = "--out") -> Path:
+    """Check, before any work, that ``out`` can be written as a file by
+    :func:`write_text_atomic`; links are followed as that function follows them.
+
+    Returns:
+        ``out`` as a Path (as given, not resolved).
+
+    Raises:
+        InputError: its folder is missing or not a folder (through links), it is a folder,
+            its name (plus :data:`TEMPORARY_EXTRA` bytes) is over the file system's
+            NAME_MAX or its full path over PATH_MAX, or the folder (or an existing
+            read-only file) cannot be written.
+    """
+    given = Path(out)
+    if not str(out):
+        raise InputError("empty file name", where=where)
+    try:
+        target = Path(os.path.realpath(out))
+        folder = target.parent
+        if not folder.exists():
+            raise InputError(f"folder {str(folder)!r} does not exist", path=str(out), where=where)
+        if not folder.is_dir():
+            raise InputError(f"{str(folder)!r} is not a folder", path=str(out), where=where)
+        _check_lengths(folder, target.name, str(out), where)
+        if target.is_dir():
+            raise InputError("is a folder, not a file", path=str(out), where=where)
+        if not os.access(folder, os.W_OK | os.X_OK) or (
+            target.exists() and not os.access(target, os.W_OK)
+        ):
+            raise InputError("cannot write here (permission denied)", path=str(out), where=where)
+    except OSError as e:  # e.g. a loop of links
+        raise InputError(f"cannot write: {e.strerror or e}", path=str(out), where=where) from None
+    return given
+
+
+def _check_lengths(folder: Path, name: str, out: str, where: str) -> None:
+    """Refuse a name that the file system would refuse once the temporary suffix is on."""
+    name_max = _limit(folder, "PC_NAME_MAX", _NAME_MAX)
+    size = len(os.fsencode(name)) + TEMPORARY_EXTRA
+    if size > name_max:
+        raise InputError(
+            f"file name too long: {size - TEMPORARY_EXTRA} bytes, at most "
+            f"{name_max - TEMPORARY_EXTRA} here (the temporary file adds {TEMPORARY_EXTRA})",
+            path=out,
+            where=where,
+        )
+    path_max = _limit(folder, "PC_PATH_MAX", _PATH_MAX)
+    full = len(os.fsencode(str(folder / name))) + TEMPORARY_EXTRA
+    if full >= path_max:
+        raise InputError(
+            f"path too long: {full - TEMPORARY_EXTRA} bytes, at most "
+            f"{path_max - 1 - TEMPORARY_EXTRA} here",
+            path=out,
+            where=where,
+        )
+
+
+def check_output_folder(out: str | Path, longest: int = 40, where: str = "--out") -> Path:
+    """Check, before any work, that ``out`` is a folder or can be made as one (the nearest
+    existing folder above it is writable), following links, and that files of names up to
+    ``longest`` bytes fit in it.
+
+    Returns:
+        ``out`` as a Path (as given).
+
+    Raises:
+        InputError: it (or a folder above it) is a file or a link to nothing, a part of it
+            is too long, or it cannot be written or made.
+    """
+    folder = Path(out)
+    try:
+        target = Path(os.path.realpath(out))
+        if target.exists() and not target.is_dir():
+            raise InputError("is a file, not a folder", path=str(out), where=where)
+        existing = target
+        while not existing.exists():
+            existing = existing.parent
+        if not existing.is_dir():
+            raise InputError(
+                f"{str(existing)!r} is a file, not a folder", path=str(out), where=where
+            )
+        name_max = _limit(existing, "PC_NAME_MAX", _NAME_MAX)
+        for part in target.relative_to(existing).parts:
+            if len(os.fsencode(part)) > name_max:
+                raise InputError(f"folder name too long (at most {name_max} bytes)", path=str(out))
+        path_max = _limit(existing, "PC_PATH_MAX", _PATH_MAX)
+        if len(os.fsencode(str(target))) + 1 + longest + TEMPORARY_EXTRA >= path_max:
+            raise InputError(
+                f"path too long (at most {path_max} bytes)", path=str(out), where=where
+            )
+        if not os.access(existing, os.W_OK | os.X_OK):
+            raise InputError("cannot write here (permission denied)", path=str(out), where=where)
+    except OSError as e:  # e.g. a loop of links
+        raise InputError(f"cannot write: {e.strerror or e}", path=str(out), where=where) from None
+    return folder

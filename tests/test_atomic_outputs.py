@@ -1,0 +1,170 @@
+"""Atomic outputs: a failed write (no space, I/O error, a signal) leaves the old file and no
+temporary file; every --out is checked before any work (one line, exit 2)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from conftest import GAMES, PUZZLES, one_line_error, run_cli
+
+from solver.errors import InputError
+from solver.formats import files
+from solver.formats.files import TEMPORARY, check_output, write_text_atomic
+
+PUZZLE = PUZZLES / "tiny-5x5-corner.toml"
+GAME = GAMES / "classic-L1-s56.blksgf"
+
+
+def _failing_fsync(error: BaseException):
+    """An ``os.fsync`` that raises ``error``: the temporary file is written by then."""
+
+    def fsync(fd):
+        assert os.fstat(fd).st_size > 0  # half a file is on disk, as on a full disk
+        raise error
+
+    return fsync
+
+
+@pytest.mark.parametrize(
+    "error",
+    [OSError(errno.ENOSPC, "No space left on device"), OSError(errno.EIO, "I/O error")],
+    ids=["no-space", "io-error"],
+)
+@pytest.mark.parametrize(
+    "command, out",
+    [("solve", "a.json"), ("solve", "a.svg"), ("solve", "a.png"), ("export", "a.dlx")],
+)
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(
+    tmp_path, monkeypatch, error, command, out
+):
+    target = tmp_path / out
+    target.write_bytes(b"old")
+    monkeypatch.setattr(files.os, "fsync", _failing_fsync(error))
+    result = run_cli(command, PUZZLE, "--out", target)
+    assert result.exit_code == 2, result.output
+    assert f"cannot write: {error.strerror}" in result.output
+    assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [out]
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt(), SystemExit(143)])
+def test_an_interrupted_write_leaves_no_temporary(tmp_path, monkeypatch, error):
+    target = tmp_path / "a.json"
+    target.write_text("old")
+    monkeypatch.setattr(files.os, "fsync", _failing_fsync(error))
+    with pytest.raises(type(error)):
+        write_text_atomic(target, "new")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
+
+
+def test_a_signal_during_a_write_comes_after_it(tmp_path, monkeypatch):
+    """SIGTERM (default: the process ends at once) arriving mid-write is raised again once
+    the file is renamed into place: no temporary file for it to leave."""
+    seen: list[int] = []
+    old = signal.signal(signal.SIGTERM, lambda s, _f: seen.append(s))
+    real = os.fsync
+
+    def fsync(fd):
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert not seen  # held off while the file is written
+        real(fd)
+
+    monkeypatch.setattr(files.os, "fsync", fsync)
+    try:
+        write_text_atomic(tmp_path / "a.json", "new")
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert seen == [signal.SIGTERM]
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
+    assert (tmp_path / "a.json").read_text() == "new"
+
+
+def test_batch_removes_its_stale_temporary_files(tmp_path):
+    out = tmp_path / "out"
+    (out / "solutions").mkdir(parents=True)
+    stale = [out / ".summary.csv.ab_cd123", out / "solutions" / ".x.json.k2j4h5g6"]
+    for path in stale:
+        path.write_text("half")
+    theirs = out / ".notes.txt.abcdefgh"  # not a file batch writes: left alone
+    theirs.write_text("mine")
+    assert all(TEMPORARY.match(p.name) for p in stale)
+    result = run_cli("batch", PUZZLE, "--out", out, "--jobs", 1, "--plain")
+    assert result.exit_code == 0, result.output
+    assert not any(p.exists() for p in stale) and theirs.exists()
+
+
+# --out checked before any work: each command with a file output, then a folder output
+
+FILE_COMMANDS = {
+    "solve": ["solve", PUZZLE, "--plain"],
+    "check": ["check", GAME, "--plain", "--colour", "blue"],
+    "review": ["review", GAME, "--plain"],
+    "count": ["count", PUZZLE],
+    "show": ["show", PUZZLE, "--plain"],
+    "export": ["export", PUZZLE],
+    "cubes join": ["cubes", "join", PUZZLE.parent],
+}
+SUFFIX = {"review": ".blksgf", "show": ".svg", "export": ".dlx"}
+
+
+def _bad_files(tmp_path: Path, suffix: str) -> dict[str, tuple[Path, str]]:
+    """Outputs that cannot be written, with a fragment of the error each must give."""
+    (tmp_path / "gone").symlink_to(tmp_path / "missing")
+    (tmp_path / "file").write_text("")
+    (tmp_path / f"dangling{suffix}").symlink_to(tmp_path / "missing" / f"x{suffix}")
+    return {
+        "300 characters": (tmp_path / ("n" * 296 + suffix), "file name too long"),
+        "too long with the temporary suffix": (tmp_path / ("n" * 248 + suffix), "too long"),
+        "through a link to a missing folder": (tmp_path / "gone" / f"x{suffix}", "not exist"),
+        "a link to a missing folder": (tmp_path / f"dangling{suffix}", "does not exist"),
+        "under a file": (tmp_path / "file" / f"x{suffix}", "not a folder"),
+    }
+
+
+@pytest.mark.parametrize("command", FILE_COMMANDS)
+def test_every_file_output_is_checked_before_the_work(tmp_path, command):
+    suffix = SUFFIX.get(command, ".json")
+    for case, (out, fragment) in _bad_files(tmp_path, suffix).items():
+        result = run_cli(*FILE_COMMANDS[command], "--out", out)
+        line = one_line_error(result, "--out", fragment)  # one line: nothing ran before it
+        assert case and line
+
+
+FOLDER_COMMANDS = {
+    "batch": ["batch", PUZZLE, "--jobs", 1, "--plain"],
+    "generate": ["generate", "--goal", "avoid", "--pieces", 2, "--size", "4x4"],
+    "cubes split": ["cubes", "split", PUZZLES / "tiny-5x5-four.toml"],
+}
+
+
+@pytest.mark.parametrize("command", FOLDER_COMMANDS)
+def test_every_folder_output_is_checked_before_the_work(tmp_path, command):
+    (tmp_path / "file").write_text("")
+    (tmp_path / "link").symlink_to(tmp_path / "file")
+    cases = {
+        tmp_path / "file": "is a file",
+        tmp_path / "link": "is a file",
+        tmp_path / "file" / "below": "is a file",
+        tmp_path / ("d" * 300): "too long",
+    }
+    for out, fragment in cases.items():
+        result = run_cli(*FOLDER_COMMANDS[command], "--out", out)
+        one_line_error(result, fragment)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "link"]
+
+
+def test_the_longest_name_that_fits_is_accepted(tmp_path):
+    """The limit is the file system's own (os.pathconf), less the temporary suffix."""
+    longest = os.pathconf(tmp_path, "PC_NAME_MAX") - files.TEMPORARY_EXTRA
+    fits = tmp_path / ("n" * (longest - len(".json")) + ".json")
+    check_output(fits)
+    result = run_cli("solve", PUZZLE, "--plain", "--out", fits)
+    assert result.exit_code == 0, result.output
+    assert fits.exists()
+    with pytest.raises(InputError, match="too long"):
+        check_output(tmp_path / ("n" * (longest + 1 - len(".json")) + ".json"))
