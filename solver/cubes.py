@@ -307,7 +307,7 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"no {MANIFEST} here (made by 'cubes split')", path=str(folder)) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
         raise InputError(f"cannot read: {e}", path=str(path)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f"not a cubes manifest (format {FORMAT})", path=str(path))
@@ -356,7 +356,7 @@ def read_rows(results: Path) -> dict[str, list[dict]]:
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             row = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             continue
         if isinstance(row, dict) and row.get("kind") == "puzzle" and row.get("sha256"):
             rows.setdefault(row["sha256"], []).append({**row, "_folder": results})

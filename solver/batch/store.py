@@ -200,7 +200,7 @@ class Store:
             try:
                 row = json.loads(line)
                 key = row_key(row)
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, RecursionError):
                 self.dropped += 1
                 self._superseded = True  # rewritten without it at the end
                 continue
@@ -297,7 +297,7 @@ class Store:
         for line in path.read_bytes().splitlines():
             try:
                 out.append(json.loads(line))
-            except ValueError:  # a line cut short by a crash
+            except (ValueError, RecursionError):  # a line cut short by a crash
                 continue
         return out
 

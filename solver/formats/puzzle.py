@@ -36,7 +36,7 @@ from solver.board import MAX_SIDE, Board
 from solver.errors import InputError, located
 from solver.formats.diagram import Diagram
 from solver.formats.diagram import render as render_diagram
-from solver.formats.text import read_text
+from solver.formats.text import depth_limited, read_text
 from solver.order import order_of_play
 from solver.pieces import canonical_name
 from solver.position import ColourState, Placement, Position, sorted_pieces
@@ -99,15 +99,16 @@ def load_puzzle(path: str | Path) -> Problem:
 def parse_puzzle(text: str, path: str = "<puzzle>") -> Problem:
     """Parse the text of a puzzle file (see :func:`load_puzzle`). A key given twice is
     invalid TOML (``tomllib`` refuses it, naming its line and column)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        message, where = _toml_place(str(e))
-        raise InputError(f"invalid TOML: {message}", path=path, where=where) from None
-    for key in data:
-        if key not in KEYS:
-            raise InputError(f"unknown key (keys: {', '.join(sorted(KEYS))})", where=key)
-    return _Reader(data, text).problem(path)
+    with depth_limited(path):
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            message, where = _toml_place(str(e))
+            raise InputError(f"invalid TOML: {message}", path=path, where=where) from None
+        for key in data:
+            if key not in KEYS:
+                raise InputError(f"unknown key (keys: {', '.join(sorted(KEYS))})", where=key)
+        return _Reader(data, text).problem(path)
 
 
 def _toml_place(message: str) -> tuple[str, str | None]:

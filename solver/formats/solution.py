@@ -48,7 +48,7 @@ from solver.checker import CheckReport, ColourReport, check_layout
 from solver.endgame import ANSWERS
 from solver.errors import InputError, located
 from solver.formats.files import write_text_atomic
-from solver.formats.text import read_text
+from solver.formats.text import depth_limited, read_text
 from solver.pieces import canonical_name
 from solver.position import ColourState, Placement, Position, sorted_pieces
 from solver.problem import (
@@ -188,12 +188,13 @@ def read_solution(path: str | Path) -> SolutionFile:
     path = str(path)
     text = read_text(path)
     try:
-        data = json.loads(text, object_pairs_hook=_Object.from_pairs)
+        with depth_limited(path):
+            data = json.loads(text, object_pairs_hook=_Object.from_pairs)
     except json.JSONDecodeError as e:
         raise InputError(
             f"invalid JSON: {e.msg}", path=path, where=f"line {e.lineno}, column {e.colno}"
         ) from None
-    with located(path=path):
+    with located(path=path), depth_limited(path):
         twice = _key_twice(data)
         if twice is not None:
             raise InputError("this key is given twice in one object", where=twice)

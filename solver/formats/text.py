@@ -9,6 +9,8 @@ character after it.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from solver.errors import InputError
@@ -59,4 +61,22 @@ def decode(data: bytes, path: str | None = None) -> str:
         column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
         raise InputError(
             "the file is not valid UTF-8", path=path, where=f"line {line}, column {column}"
+        ) from None
+
+
+@contextmanager
+def depth_limited(path: str | None = None) -> Iterator[None]:
+    """Turn a parser's depth limit (Python's recursion limit, which ``tomllib`` and
+    ``json`` hit at several hundred brackets or tables one inside another) into bad input.
+
+    Raises:
+        InputError: naming ``path``, for a RecursionError raised inside the block.
+    """
+    try:
+        yield
+    except RecursionError:
+        raise InputError(
+            "nested too deeply (brackets or tables one inside another past the parser's "
+            "depth limit)",
+            path=path,
         ) from None
