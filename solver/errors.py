@@ -13,6 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from solver.quoting import shown
+
+#: characters of an error's message shown (the file and place come on top)
+MESSAGE_LIMIT = 600
+
 
 class BlokusError(ValueError):
     """Base class of the errors this package raises about its input."""
@@ -34,8 +39,9 @@ class InputError(BlokusError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        parts = [p for p in (self.path, self.where) if p]
-        return ": ".join(parts + [self.message])
+        # user text (a file name with a newline, a 10 MB key) as one line of sensible length
+        parts = [shown(p) for p in (self.path, self.where) if p]
+        return ": ".join(parts + [shown(self.message, MESSAGE_LIMIT)])
 
     def located(self, *, path: str | None = None, where: str | None = None) -> InputError:
         """Return a copy of this error with the file and/or place filled in where missing."""

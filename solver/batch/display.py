@@ -17,14 +17,16 @@ from rich.progress import (
 )
 
 from solver.batch.report import COUNTED, answers
+from solver.errors import MESSAGE_LIMIT
+from solver.quoting import shown
 
 
 def item_line(row: dict) -> str:
     """One line about a finished item: what it is, its answer(s), backend and time."""
-    where = row["item"] + ("" if row.get("after") is None else f" after {row['after']}")
+    where = shown(row["item"]) + ("" if row.get("after") is None else f" after {row['after']}")
     where += f" seed {row.get('seed')}" if row.get("sweep") else ""
     if row.get("status") == "error":
-        return f"{where}: error: {row.get('error')}"
+        return f"{where}: error: {shown(row.get('error'), MESSAGE_LIMIT)}"
     if row.get("kind") == "puzzle":
         answer = row.get("answer")
         detail = {

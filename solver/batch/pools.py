@@ -29,6 +29,7 @@ from typing import Any
 
 from solver.batch.items import Item
 from solver.batch.work import Settings, error_row, run_item, warm_kernel
+from solver.quoting import shown
 
 #: called in the submitting process with each item and its outcome, or None for an item
 #: not run because ``skip`` said so when its turn came
@@ -274,12 +275,16 @@ def dask_client(address: str, jobs: int):
             return Client(cluster)
         _probe(address)
         return Client(address, timeout="10s")
+    except DaskUnavailable:
+        raise
     except (OSError, TimeoutError, ValueError) as e:
-        raise DaskUnavailable(f"cannot reach the Dask scheduler at {address}: {e}") from None
-    except Exception as e:  # something answered, but not a Dask scheduler
+        what = shown(f"{e}")
         raise DaskUnavailable(
-            f"no Dask scheduler at {address} ({e.__class__.__name__}: {e})"[:300]
+            f"cannot reach the Dask scheduler at {shown(address)}: {what}"
         ) from None
+    except Exception as e:  # something answered, but not a Dask scheduler
+        what = shown(f"{e.__class__.__name__}: {e}")
+        raise DaskUnavailable(f"no Dask scheduler at {shown(address)} ({what})") from None
 
 
 @contextmanager
@@ -297,17 +302,56 @@ def signal_handled(signum: int, handler) -> Iterator[None]:
         signal.signal(signum, old)
 
 
+#: the most a Dask handshake could take (*measured*: about 200 bytes); a first frame that
+#: says more is not Dask's (a length Dask would try to allocate before reading it)
+HANDSHAKE_MAX = 1 << 20
+
+
 def _probe(address: str) -> None:
     """Fail at once for a TCP scheduler address where nothing listens (connection refused)
-    instead of after Dask's connect time-out. Raises OSError."""
+    instead of after Dask's connect time-out, and for one where something else answers.
+
+    A Dask scheduler speaks first: its handshake, framed as 8 bytes of length (struct
+    ``Q``, as ``distributed.comm.tcp`` writes it) and the message. A server that closes
+    the connection first, or whose first 8 bytes give a length no handshake has, is not a
+    Dask scheduler: Dask itself would try to allocate that length ("Unable to allocate
+    3.07 EiB") or wait forever. A server that says nothing within 10 s is left to Dask's
+    own time-out.
+
+    Raises:
+        OSError: nothing listens (connection refused, unknown host).
+        DaskUnavailable: something answered that is not a Dask scheduler.
+    """
     import socket
+    import struct
 
     from distributed.comm import parse_address, parse_host_port
 
     scheme, location = parse_address(address)
-    if scheme in ("tcp", "tls"):
-        host, port = parse_host_port(location)
-        socket.create_connection((host, port), timeout=10).close()
+    if scheme != "tcp":  # (tls: encrypted, Dask's own checks apply)
+        return
+    host, port = parse_host_port(location)
+    with socket.create_connection((host, port), timeout=10) as sock:
+        first = b""
+        try:
+            while len(first) < 8:
+                chunk = sock.recv(8 - len(first))
+                if not chunk:
+                    break
+                first += chunk
+        except TimeoutError:
+            return
+    if len(first) < 8:
+        raise DaskUnavailable(
+            f"not a Dask scheduler at {shown(address)}: it closed the connection "
+            f"without Dask's handshake (sent {first[:8]!r})"
+        )
+    (length,) = struct.unpack("Q", first)
+    if not 0 < length <= HANDSHAKE_MAX:
+        raise DaskUnavailable(
+            f"not a Dask scheduler at {shown(address)}: it answered {first!r}..., which "
+            "is not Dask's protocol (is the port another service's?)"
+        )
 
 
 class DaskPool:

@@ -31,12 +31,13 @@ from solver.cli.output import (
 )
 from solver.cli.params import LIMIT, MAX_SEED, MAX_WORKERS, PLACEMENTS, SECONDS, SEED, WORKERS
 from solver.endgame import answer_record, endgame_check
-from solver.errors import InputError, located
+from solver.errors import MESSAGE_LIMIT, InputError, located
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.solution import read_solution, verify, write_json
 from solver.formats.sources import is_game_file, load_source
 from solver.position import Position
 from solver.problem import Problem
+from solver.quoting import shown
 from solver.review import DEFAULT_TIME_LIMIT
 from solver.solve import BACKENDS, SolveOptions, SolverBug, SolveResult, solve
 from solver.variants import colour_name
@@ -52,7 +53,7 @@ class BadInput(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
+        click.echo(f"error: {shown(self.format_message(), MESSAGE_LIMIT)}", err=True)
 
 
 class Group(click.Group):
@@ -82,7 +83,8 @@ class Group(click.Group):
         except Exception as e:  # a bug: one line, no traceback (BLOKUS_DEBUG=1 shows it)
             if os.environ.get("BLOKUS_DEBUG"):
                 raise
-            click.echo(f"internal error (please report): {e.__class__.__name__}: {e}", err=True)
+            what = shown(f"{e.__class__.__name__}: {e}", MESSAGE_LIMIT)
+            click.echo(f"internal error (please report): {what}", err=True)
             sys.exit(70)
 
 
@@ -226,9 +228,9 @@ def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain
     describe_result(console, result)
     if writer:
         if not writer(result):
-            console.print(f"no layout: {out} not written (a .json file records the status)")
+            console.print(f"no layout: {shown(out)} not written (a .json file records the status)")
         else:
-            console.print(f"wrote {out}")
+            console.print(f"wrote {shown(out)}")
 
 
 def check_params(backend: str, params: str) -> None:
@@ -412,14 +414,14 @@ def check_command(
             console.print(f"  {c:7} all pieces already placed, score {position.score(c)}")
         else:
             console.print(endgame_line(answer))
-        shown = answer.best or answer.place_all
-        if show and shown.layout is not None and position.colour(c).remaining:
-            print_board(console, shown, plain)
+        found = answer.best or answer.place_all
+        if show and found.layout is not None and position.colour(c).remaining:
+            print_board(console, found, plain)
         if c in writers:
             # every colour's answer is written (a .json file records it: answer_record)
             writer = writers[c]
-            if writer is not None and writer(shown, answer_record(answer)):
-                console.print(f"  wrote {_out_for(out, c, len(chosen))}")
+            if writer is not None and writer(found, answer_record(answer)):
+                console.print(f"  wrote {shown(_out_for(out, c, len(chosen)))}")
             else:
                 console.print(f"  {c:7} no layout to write (the answer is unknown)")
 
@@ -428,7 +430,7 @@ def _position_line(source: str, after: int | None, position: Position) -> str:
     """The file, the placement count asked for, the board, and who is to move."""
     where = f" after {after} placements" if after is not None else ""
     board = f"{position.variant} {position.board.rows}x{position.board.cols}"
-    return f"{source}{where}: {board}{_to_move(position)}"
+    return f"{shown(source)}{where}: {board}{_to_move(position)}"
 
 
 def _check_together(source, problem, after, colours, options, out, show, plain) -> None:
@@ -446,13 +448,13 @@ def _check_together(source, problem, after, colours, options, out, show, plain) 
         return
     answer = joint_check(position, colours, options, name=source)
     console.print(joint_line(answer, position))
-    shown = answer.together
-    if shown is not None and shown.layout is not None:
+    together = answer.together
+    if together is not None and together.layout is not None:
         if show:
-            print_board(console, shown, plain)
+            print_board(console, together, plain)
         if writer:
-            writer(shown, None)
-            console.print(f"  wrote {out}")
+            writer(together, None)
+            console.print(f"  wrote {shown(out)}")
     elif writer:
         console.print(f"  no layout to write (the answer is {answer.answer})")
 
@@ -572,7 +574,7 @@ def review_command(game, out, colours, backend, time_limit, workers, seed, param
         if [m.placement for m in again.moves] != [m.placement for m in record.moves]:
             raise SolverBug("the reviewed game record does not read back to the same moves")
         write_text_atomic(path, text)
-        console.print(f"wrote {out}")
+        console.print(f"wrote {shown(out)}")
 
 
 @main.command("count")
@@ -643,10 +645,10 @@ def count_command(source, after, colours, limit, up_to_symmetry, time_limit, out
     started = time.perf_counter()
     found = first_layout(problem) if result.layouts else None
     if found is None or found.layout is None:
-        click.echo(f"no layout: {out} not written")
+        click.echo(f"no layout: {shown(out)} not written")
         return
     writer(checked_result(problem, found, "search", started))
-    click.echo(f"wrote {out} (the first layout counted)")
+    click.echo(f"wrote {shown(out)} (the first layout counted)")
 
 
 def _count_line(result, up_to_symmetry: bool) -> None:
@@ -732,7 +734,7 @@ def show_command(source, after, out, numbers, last, size, plain):
             last=last_piece[1] if last_piece else None,
             stars=view.stars,
         )
-        click.echo(f"wrote {out}")
+        click.echo(f"wrote {shown(out)}")
         return
     console = make_console(plain)
     pieces = sum(len(c.placed) for c in view.position.colours)
@@ -837,12 +839,12 @@ def verify_command(solution):
     loaded = read_solution(solution)
     report, mismatches = verify(loaded)
     if not report.legal:
-        click.echo(f"{solution}: ILLEGAL: {report.problem}")
+        click.echo(f"{shown(solution)}: ILLEGAL: {report.problem}")
         sys.exit(1)
     total = sum(len(v) for v in loaded.replay.values())
     added = sum(len(v) for v in loaded.layout.values())
     click.echo(
-        f"{solution}: legal: {total} placements replayed by the rules from the empty "
+        f"{shown(solution)}: legal: {total} placements replayed by the rules from the empty "
         f"board ({added} added by the solver)"
     )
     played = {e.get("name"): e.get("played", True) for e in loaded.data["colours"]}
@@ -868,7 +870,7 @@ def verify_command(solution):
         missed = "; not met: " + "; ".join(report.unmet) if report.unmet else ""
         click.echo(f"  goals: {', '.join(asked)}{missed or ' (all met)'}")
     for m in mismatches:
-        click.echo(f"{solution}: FALSE CLAIM: {m}")
+        click.echo(f"{shown(solution)}: FALSE CLAIM: {m}")
     if mismatches:
         sys.exit(1)
 

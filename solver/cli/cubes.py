@@ -9,6 +9,7 @@ import click
 
 from solver.cli.output import describe_result, make_console, print_board
 from solver.formats.text import read_text
+from solver.quoting import shown
 
 
 @click.group("cubes")
@@ -95,7 +96,7 @@ def join_command(folder, results, out, plain):
         describe_result(console, answer.result)
         console.print(f"layout from {answer.cube}, checked against the original puzzle")
         if writer and writer(answer.result, None):
-            console.print(f"wrote {out}")
+            console.print(f"wrote {shown(out)}")
     console.print(
         f"cubes: {answer.cubes}  solved {answer.solved}  infeasible {answer.infeasible}  "
         f"unknown {answer.unknown}  missing {answer.missing}  rejected {answer.rejected}  "

@@ -20,6 +20,7 @@ from solver.pictures.picture import PictureOptions, layout_pieces
 from solver.pieces import PIECES
 from solver.position import Position
 from solver.problem import Problem
+from solver.quoting import shown
 from solver.solve import SolveResult
 
 STATUS_TEXT = {
@@ -42,13 +43,13 @@ def describe_problem(console: Console, problem: Problem) -> None:
     """One or two lines: title, file, board, colours played, goal."""
     pos = problem.position
     if problem.title:
-        console.print(problem.title, style="bold")
+        console.print(shown(problem.title), style="bold")
     board = f"{pos.variant} {pos.board.rows}x{pos.board.cols}"
     if pos.board.blocked:
         board += f" ({len(pos.board.blocked)} blocked)"
     goal = problem.goal + (", monomino last" if problem.monomino_last else "")
     goal += goals_text(problem)
-    source = f"{problem.name}: " if problem.name else ""
+    source = f"{shown(problem.name)}: " if problem.name else ""
     console.print(f"{source}{board}; plays {', '.join(problem.colours)}; goal {goal}")
 
 
