@@ -135,7 +135,7 @@ def test_the_first_run_notice_is_given_once(monkeypatch):
     monkeypatch.setattr(warmup, "kernel_ready", lambda: False)
     monkeypatch.setattr(warmup, "compile_in_background", lambda: True)
     monkeypatch.setattr(warmup, "_told", False)
-    monkeypatch.setattr(warmup, "on_background_compile", lambda: said.append("notice"))
+    monkeypatch.setattr(warmup, "on_background_compile", lambda since: said.append("notice"))
     for _ in range(3):
         warmup.before_search()
     assert said == ["notice"]

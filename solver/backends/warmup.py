@@ -30,6 +30,9 @@ LOCK_AGE = 180.0
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 _started = False
 _told = False  # on_background_compile has been called in this process
+#: when another command started the background compile this one found running (the
+#: lock's time, seconds since the epoch), else None
+_elsewhere_since: float | None = None
 
 
 def _index_path(kernel=None) -> Path | None:
@@ -83,13 +86,17 @@ def compile_in_background(search_waits: bool = True) -> bool:
     :data:`LOCK_AGE` seconds ago; True if one is (now) running. ``search_waits``: this
     process leaves the search to it (:func:`compiling_elsewhere`); False when only the
     fundamental-domain kernel is missing (the search's is cached)."""
-    global _started
+    global _started, _elsewhere_since
     index = _index_path()
     if index is None:
         return False
     lock = index.with_name("blokus-solo-warmup.lock")
     try:
         if lock.exists() and time.time() - lock.stat().st_mtime < LOCK_AGE:
+            # another command's compile runs: leave the search to it as well (a second
+            # compile in this process would take as long, 10-30 s, and answer nothing)
+            _started = _started or search_waits
+            _elsewhere_since = lock.stat().st_mtime
             return True
         lock.parent.mkdir(parents=True, exist_ok=True)
         lock.write_text(str(os.getpid()), encoding="utf-8")
@@ -118,15 +125,18 @@ def compiling_elsewhere() -> bool:
 
 
 #: set by the command line to allow :func:`before_search` to compile in the background;
-#: called (no arguments) when that compile starts, to say so
-on_background_compile: Callable[[], None] | None = None
+#: called when that compile starts, or is found running, to say so: with None when this
+#: command started it, else with the seconds since another command did
+on_background_compile: Callable[[float | None], None] | None = None
 
 
 def before_search() -> None:
     """Called by ``auto`` before it first needs the kernel (not before: answers that need
     no kernel, such as greedy play's, then come without loading numba). On the command
     line (:data:`on_background_compile` set) and without a cached kernel, starts
-    :func:`compile_in_background` and calls :data:`on_background_compile` (once per
+    :func:`compile_in_background` (or finds another command's running: this command then
+    leaves the search to it too, rather than compile it a second time) and calls
+    :data:`on_background_compile` (once per
     process: a command that checks several colours says it once); with only the
     fundamental-domain kernel missing, starts it without a word and without holding the
     search back; otherwise nothing (a library call compiles in process)."""
@@ -137,9 +147,47 @@ def before_search() -> None:
     if not kernel_ready():
         if compile_in_background() and not _told:
             _told = True
-            notice()
+            since = _elsewhere_since
+            notice(None if since is None else max(0.0, time.time() - since))
     elif not domain_ready():  # (e.g. after an upgrade): quietly, the search runs as usual
         compile_in_background(search_waits=False)
+
+
+#: the compiled kernel each backend needs before its first answer (``auto`` needs none:
+#: :func:`before_search`; ``cpsat`` and ``symmetric`` none at all)
+KERNELS = {
+    "search": "search_kernel",
+    "repair": "search_kernel",
+    "domain": "domain_kernel",
+    "tight": "tight_kernel",
+}
+
+
+def compile_wait(backend: str) -> str | None:
+    """What a run of ``backend`` waits for before it can answer: its kernel's first
+    compile (10-30 s), when the kernel is neither compiled in this process nor cached on
+    disk; None when it waits for nothing. Says so when a background compile started by
+    another command is running too (this one does not wait for it: numba compiles
+    where it is called)."""
+    import importlib
+
+    name = KERNELS.get(backend)
+    if name is None:
+        return None
+    kernel = importlib.import_module(f"solver.backends.{name}").run
+    if _ready(kernel):
+        return None
+    index = _index_path(kernel)
+    lock = index.with_name("blokus-solo-warmup.lock") if index is not None else None
+    try:
+        running = lock is not None and time.time() - lock.stat().st_mtime < LOCK_AGE
+    except OSError:
+        running = False
+    also = "; another command is compiling it in the background too" if running else ""
+    return (
+        f"first run of --backend {backend}: compiling its kernel ({name}) in this command "
+        f"(once, 10-30 s; --backend auto answers meanwhile){also}"
+    )
 
 
 def compile_kernel() -> None:

@@ -178,18 +178,31 @@ def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
     """SolveOptions from the shared command-line options. With ``auto``, the first run
     after installing (no compiled search kernel cached) compiles the kernel in the
     background once auto needs it, and says so (see :mod:`solver.backends.warmup`)."""
-    if backend == "auto":
-        from solver.backends import warmup
+    from solver.backends import warmup
 
-        warmup.on_background_compile = lambda: click.echo(
-            "first run: compiling the exact search kernels in the background (once, "
-            "10-30 s); greedy play, CP-SAT and, where it applies, the domain search "
-            "answer meanwhile",
-            err=True,
-        )
+    if backend == "auto":
+        warmup.on_background_compile = _compile_notice
+    else:
+        wait = warmup.compile_wait(backend)
+        if wait is not None:  # say what the first answer waits for
+            click.echo(wait, err=True)
     return SolveOptions(
         backend=backend, time_limit=time_limit, workers=workers, seed=seed, params=params
     )
+
+
+def _compile_notice(since: float | None) -> None:
+    """What a first run tells while the kernels compile in the background (``since``:
+    seconds since another command started that compile; None: this one did)."""
+    meanwhile = "greedy play, CP-SAT and, where it applies, the domain search answer meanwhile"
+    if since is None:
+        said = "first run: compiling the exact search kernels in the background (once, 10-30 s)"
+    else:
+        said = (
+            "first run: the exact search kernels are still compiling in the background "
+            f"(started {since:.0f} s ago by another command; 10-30 s in all)"
+        )
+    click.echo(f"{said}; {meanwhile}", err=True)
 
 
 @main.command("solve")
