@@ -123,7 +123,10 @@ def times(n: int) -> str:
 
 
 def check_piece_counts(
-    pieces: Counter[str], sources: Mapping[str, Iterable[str]], name: str
+    pieces: Counter[str],
+    sources: Mapping[str, Iterable[str]],
+    name: str,
+    printed: Iterable[str] = (),
 ) -> None:
     """Refuse a colour's pieces that its set does not have, or not that often.
 
@@ -135,12 +138,19 @@ def check_piece_counts(
         sources: where the colour's pieces are, e.g. ``{"on the board": [...], "listed":
             [...]}``; each label is how messages say where a piece is.
         name: how messages name the set (:func:`set_name`).
+        printed: pieces printed on a puzzle card (a colour's pieces on the board when it
+            has no start square: they are its start). Each must be a shape of the set,
+            but they are not taken from it: a card may print a piece whose shape is also
+            in hand (Mattel's Blokus Puzzle cards do), or print one shape twice.
 
     Raises:
         InputError: the first piece (in the order given) that the set lacks
             ("junior has no piece X") or that appears more often than the set has it
             ("piece 1 is on the board once and listed once; classic has it once").
     """
+    for piece in printed:
+        if not pieces[piece]:
+            raise InputError(f"{name} has no piece {piece}")
     counts = {label: Counter(found) for label, found in sources.items()}
     for piece in dict.fromkeys(p for c in counts.values() for p in c):
         have = pieces[piece]

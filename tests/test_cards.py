@@ -292,7 +292,7 @@ def test_generate_makes_its_folder_or_says_why_not(tmp_path):
     assert [p.name for p in out.iterdir()] == ["cover-6x6-s0.toml"]
     in_the_way = tmp_path / "a-file"
     in_the_way.write_text("kept")
-    one_line_error(run(*args, "--out", in_the_way), "--out", "cannot make the folder")
+    one_line_error(run(*args, "--out", in_the_way), "--out", "is a file, not a folder")
     assert in_the_way.read_text() == "kept"
 
 
@@ -483,3 +483,51 @@ def test_generate_gives_up_when_the_pieces_have_no_room(tmp_path):
         run("generate", "--goal", "avoid", "--pieces", "12", "--size", "4x4", "--out", tmp_path),
         "no avoid card with 12 pieces on 4x4 from 500 candidates",
     )
+
+
+# ---------------------------------------------------------------------------------------
+# printed pieces are printed on the card, not taken from the colour's set
+
+
+def _card(tmp_path, diagram: str, hand: list[str], extra: str = "") -> Path:
+    path = tmp_path / "card.toml"
+    path.write_text(
+        'title = "card"\nvariant = "custom"\ncolours = ["blue"]\n'
+        + extra
+        + f'diagram = """\n{diagram}"""\n\n[pieces]\nblue = {json.dumps(hand)}\n'
+    )
+    return path
+
+
+# two printed V3s in opposite corners; V3 and the domino in hand
+PRINTED_TWICE = "BB....\nB.....\n......\n......\n.....B\n....BB\n"
+
+
+@pytest.mark.parametrize("goal", ["", "connect = true\n"], ids=["avoid", "connect"])
+def test_a_printed_piece_may_have_the_shape_of_one_in_hand(tmp_path, goal):
+    """Mattel's cards print a piece of the colour; the same shape in hand is a second
+    piece, not one too many. Counted as the brute force counts (the reference rules)."""
+    from brute import brute_count
+
+    path = _card(tmp_path, PRINTED_TWICE, ["V3", "2", "I3"], goal)
+    problem = load_puzzle(path)
+    blue = problem.position.colour("blue")
+    assert [p.piece for p in blue.placed] == ["V3", "V3"] and "V3" in blue.remaining
+    connect = problem.connect
+    expected = brute_count(problem.position, ("blue",), connect=connect)
+    assert expected > 0 and count(problem).count == expected
+    out = tmp_path / "card.json"
+    assert run("solve", path, "--plain", "--out", out).exit_code == 0
+    checked = run("verify", out)
+    assert checked.exit_code == 0 and "legal" in checked.output, checked.output
+
+
+def test_pieces_taken_from_the_set_are_still_counted(tmp_path):
+    """With a start square the pieces on the board were played from the set: one V3 on
+    the board and one in hand is one too many."""
+    path = tmp_path / "played.toml"
+    path.write_text(
+        'variant = "custom"\ncolours = ["blue"]\ndiagram = """\nBB..\nB...\n....\n....\n"""\n'
+        '[start]\nblue = "a4"\n[pieces]\nblue = ["V3"]\n'
+    )
+    one_line_error(run("solve", path), "piece V3 is on the board once and listed once")

@@ -348,11 +348,16 @@ class _Reader:
     ) -> ColourState:
         pieces = self.variant.pieces if self.variant else FULL_SET
         name = set_name(self.variant)
+        # without a start square the pieces on the board are printed on the card (they
+        # are the start), not taken from the set: only their shapes are checked
+        card = start is None
         for k, p in enumerate(placed):  # the first piece too many, by its place
             with located(where=self._diagram_where(*board.row_col(min(p.squares)))):
-                check_piece_counts(
-                    pieces, {"on the board": [q.piece for q in placed[: k + 1]]}, name
-                )
+                if card:
+                    check_piece_counts(pieces, {}, name, printed=[p.piece])
+                else:
+                    on_board = [q.piece for q in placed[: k + 1]]
+                    check_piece_counts(pieces, {"on the board": on_board}, name)
         if start is not None and placed:
             placed = self._ordered(board, colour, start, placed)
         used = [p.piece for p in placed]
@@ -360,8 +365,9 @@ class _Reader:
         if listed is None:
             remaining = sorted_pieces((Counter(pieces) - Counter(used)).elements())
         else:
+            sources = {"listed": listed} if card else {"on the board": used, "listed": listed}
             with located(where=f"[pieces].{self._table('pieces')[colour][0]}"):
-                check_piece_counts(pieces, {"on the board": used, "listed": listed}, name)
+                check_piece_counts(pieces, sources, name)
             remaining = sorted_pieces(listed)
         return ColourState(colour, start, tuple(placed), remaining)
 

@@ -361,13 +361,18 @@ def _parse(data: Any) -> SolutionFile:
                 f"existing = {existing} but {len(placements)} placements", where=f"{where}.existing"
             )
         remaining = _pieces(entry.get("remaining", []), f"{where}.remaining")
+        setup = placements[:existing] if start_sq is None else []
         with located(where=where):
+            # the setup of a colour without a start is printed on the card, not from the set
             check_piece_counts(
                 variant.pieces if variant else FULL_SET,
-                {"in placements": [p.piece for p in placements], "in remaining": remaining},
+                {
+                    "in placements": [p.piece for p in placements[len(setup) :]],
+                    "in remaining": remaining,
+                },
                 set_name(variant),
+                printed=[p.piece for p in setup],
             )
-        setup = placements[:existing] if start_sq is None else []
         _setup_shapes(board, setup, where)
         empty.append(
             ColourState(
