@@ -272,7 +272,7 @@ def test_generate_writes_puzzle_files_that_count_to_one(tmp_path):
     "args,fragments",
     [
         (["--size", "8by8"], ["--size", "ROWSxCOLUMNS"]),
-        (["--size", "3x8"], ["--size", "outside 4..20"]),
+        (["--size", "3x8"], ["--size", "each 4 to 20"]),
         (["--pieces", "0"], ["--pieces"]),
         (["--goal", "stars"], ["--goal"]),
     ],

@@ -152,7 +152,9 @@ def _reveal(console, problem: Problem, n: int, plain: bool) -> None:
 @click.command("rate")
 @click.argument("puzzles", nargs=-1, required=True, metavar="PUZZLE...")
 @playouts_option("Random playouts per puzzle.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="The playouts' seed.")
+@click.option(
+    "--seed", type=SEED, default=0, show_default=True, metavar="N", help="The playouts' seed."
+)
 @time_limit_option("Seconds for each count (solutions, first moves); a stopped count is marked.")
 def rate_command(puzzles, playouts, seed, time_limit):
     """Rate puzzles: solutions up to symmetry, the share of legal first moves that keep a
@@ -177,14 +179,22 @@ def rate_command(puzzles, playouts, seed, time_limit):
         )
 
 
+#: ``generate --size``: the sides of a card's board (the generator's tables are sized for
+#: up to 20x20, and a card needs room for a printed piece and the pieces to place)
+MIN_SIDE, MAX_SIDE = 4, 20
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """``"8x8"`` as (rows, columns). Raises InputError."""
     match = re.fullmatch(r"\s*(\d{1,3})\s*[xX]\s*(\d{1,3})\s*", text)
     if not match:
         raise InputError(f"expected ROWSxCOLUMNS, e.g. 8x8, got {text!r}", where="--size")
     rows, cols = int(match.group(1)), int(match.group(2))
-    if not (4 <= rows <= 20 and 4 <= cols <= 20):
-        raise InputError(f"board size {rows}x{cols} is outside 4..20", where="--size")
+    if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
+        raise InputError(
+            f"board size {rows}x{cols}: rows and columns are each {MIN_SIDE} to {MAX_SIDE}",
+            where="--size",
+        )
     return rows, cols
 
 
@@ -204,7 +214,13 @@ def parse_size(text: str) -> tuple[int, int]:
     metavar="N",
     help="Pieces to place (1 to 19).",
 )
-@click.option("--size", default="8x8", show_default=True, metavar="RxC", help="Board size.")
+@click.option(
+    "--size",
+    default="8x8",
+    show_default=True,
+    metavar="RxC",
+    help=f"Board size: rows and columns, each {MIN_SIDE} to {MAX_SIDE}.",
+)
 @click.option(
     "--count",
     "cards",
@@ -214,7 +230,14 @@ def parse_size(text: str) -> tuple[int, int]:
     metavar="K",
     help="Puzzles to make.",
 )
-@click.option("--seed", type=SEED, default=0, show_default=True, help="The first candidate's seed.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="The first candidate's seed.",
+)
 @click.option(
     "--out",
     default=".",
