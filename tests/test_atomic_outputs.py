@@ -4,6 +4,7 @@ temporary file; every --out is checked before any work (one line, exit 2)."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import signal
 from pathlib import Path
@@ -168,3 +169,19 @@ def test_the_longest_name_that_fits_is_accepted(tmp_path):
     assert fits.exists()
     with pytest.raises(InputError, match="too long"):
         check_output(tmp_path / ("n" * (longest + 1 - len(".json")) + ".json"))
+
+
+def test_a_batch_item_whose_solution_name_cannot_be_written_is_an_error_row(tmp_path):
+    """Its solution file's name (the puzzle's, plus .json and the temporary suffix) is too
+    long: decided before any solve, as an error row; the other items run."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    longest = os.pathconf(tmp_path, "PC_NAME_MAX")
+    (folder / ("x" * (longest - len(".toml")) + ".toml")).write_bytes(PUZZLE.read_bytes())
+    (folder / "ok.toml").write_bytes(PUZZLE.read_bytes())
+    result = run_cli("batch", folder, "--out", tmp_path / "out", "--jobs", 1, "--plain")
+    assert "Traceback" not in result.output
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").open()]
+    by_item = {Path(row["item"]).name[:2]: row for row in rows}
+    assert by_item["ok"]["answer"] == "solved"
+    assert by_item["xx"]["status"] == "error" and "too long" in by_item["xx"]["error"]

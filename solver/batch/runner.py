@@ -7,6 +7,7 @@ output folder is touched, so bad input changes nothing there.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import time
@@ -31,10 +32,11 @@ from solver.batch.pools import (
     signal_handled,
 )
 from solver.batch.store import README, RESULTS, SUMMARY, Store
-from solver.batch.work import Settings
+from solver.batch.work import Settings, picture_name, solution_name
 from solver.cli.params import MAX_SEED
 from solver.errors import InputError
-from solver.formats.files import check_output_folder, write_text_atomic
+from solver.formats.files import check_names_inside, check_output_folder, write_text_atomic
+from solver.variants import COLOUR_LETTERS
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,7 @@ def run_batch(options: BatchOptions, console: Console | None = None) -> BatchRep
     pool = _pool(options.scheduler, jobs, settings)
     try:
         items = make_items(sources, options.every, options.after, sweep_seeds(options))
+        items = [_output_checked(item, out) for item in items]
         return _run(options, out, pool, items, console)
     finally:
         pool.close()
@@ -139,6 +142,25 @@ def sweep_seeds(options: BatchOptions) -> range | None:
     if seeds[-1] + step - 1 > MAX_SEED:
         raise InputError(f"the sweep's last seed would pass {MAX_SEED}", where="--seeds")
     return seeds
+
+
+#: the longest colour name a game's solution file can carry (``-yellow``)
+_LONGEST_COLOUR = max(len(c) for c in COLOUR_LETTERS)
+
+
+def _output_checked(item: Item, out: Path) -> Item:
+    """The item, or, when its solution file (or the picture beside it) would have a name
+    the file system refuses, an error row decided before any solve: the batch goes on
+    and no work is lost to a write that cannot succeed."""
+    if item.error is not None:
+        return item
+    colour = "x" * _LONGEST_COLOUR if item.source.kind == "game" else None
+    name = solution_name(item.source.name, item.after, colour, item.seed)
+    try:
+        check_names_inside(out, max(name, picture_name(name), key=len))
+    except InputError as e:
+        return dataclasses.replace(item, error=f"{item.source.path}: {e.message}")
+    return item
 
 
 def _pool(scheduler: str | None, jobs: int, settings: Settings):

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from solver.errors import InputError
+from solver.quoting import shown
 
 #: the temporary files of :func:`write_text_atomic` (``tempfile.mkstemp`` adds 8 random
 #: characters of ``[a-z0-9_]`` to the prefix ``.NAME.``)
@@ -174,6 +175,34 @@ def _check_lengths(folder: Path, name: str, out: str, where: str) -> None:
             path=out,
             where=where,
         )
+
+
+def check_names_inside(folder: Path, relative: str) -> None:
+    """Check that a file ``relative`` (a path such as ``solutions/a/b.json``) can be
+    written under ``folder`` (which need not exist yet) by :func:`write_text_atomic`: each
+    part of its name, the last with the temporary suffix, fits NAME_MAX, and the whole
+    path PATH_MAX.
+
+    Raises:
+        InputError: a part or the whole is too long (no ``path`` set: the caller names
+            the file the name came from).
+    """
+    existing = Path(os.path.realpath(folder))
+    while not existing.exists():
+        existing = existing.parent
+    name_max = _limit(existing, "PC_NAME_MAX", _NAME_MAX)
+    parts = Path(relative).parts
+    for k, part in enumerate(parts):
+        extra = TEMPORARY_EXTRA if k == len(parts) - 1 else 0
+        if len(os.fsencode(part)) + extra > name_max:
+            raise InputError(
+                f"its output file name would be too long: {shown(part)} is "
+                f"{len(os.fsencode(part))} bytes, at most {name_max - extra} here"
+            )
+    path_max = _limit(existing, "PC_PATH_MAX", _PATH_MAX)
+    full = len(os.fsencode(str(Path(os.path.realpath(folder)) / relative))) + TEMPORARY_EXTRA
+    if full >= path_max:
+        raise InputError(f"its output path would be too long: at most {path_max} bytes")
 
 
 def check_output_folder(out: str | Path, longest: int = 40, where: str = "--out") -> Path:
