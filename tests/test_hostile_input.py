@@ -139,3 +139,14 @@ def test_a_real_dask_scheduler_passes_the_probe():
     ) as cluster:
         assert cluster.scheduler_address.startswith("tcp://")
         _probe(cluster.scheduler_address)  # raises if it took it for another service
+
+
+def test_control_characters_in_a_name_in_normal_output_are_escaped(tmp_path):
+    """Not only errors: a name printed in a command's normal output stays on its line."""
+    path = tmp_path / "two\nlines\x1b[31m.toml"
+    path.write_bytes((PUZZLES / "cards" / "avoid-1-easy.toml").read_bytes())
+    for args in (["rate", path, "--playouts", 10], ["solve", path, "--plain"]):
+        result = run_cli(*args)
+        assert result.exit_code == 0, result.output
+        assert "\x1b" not in result.output and "two\\nlines\\x1b[31m.toml" in result.output
+        assert not any(line.startswith("lines") for line in result.output.splitlines())

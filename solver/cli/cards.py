@@ -16,6 +16,7 @@ from solver.cli.render import print_position
 from solver.errors import InputError, located
 from solver.formats.sources import is_game_file, load_source
 from solver.problem import Problem
+from solver.quoting import shown
 
 #: ``rate --playouts`` and ``generate --playouts``: at most a million.
 PLAYOUTS = click.IntRange(0, 1_000_000)
@@ -111,13 +112,13 @@ def hint_command(puzzle, top, reveal, moves, time_limit, plain):
             f"{len(found.hints)} of {found.moves} legal moves still lead to a solution "
             f"({solutions} in all):"
         )
-        shown = found.hints if top == 0 else found.hints[:top]
-        for k, h in enumerate(shown, start=1):
+        listed = found.hints if top == 0 else found.hints[:top]
+        for k, h in enumerate(listed, start=1):
             where = ",".join(board.names(h.placement.squares))
             keeps = f"{'at least ' if not h.complete else ''}{h.keeps}"
             console.print(f"{k:4}  {h.colour:7} {h.placement.piece:3} at {where:<20} keeps {keeps}")
-        if len(shown) < len(found.hints):
-            console.print(f"      ... and {len(found.hints) - len(shown)} more (--top 0: all)")
+        if len(listed) < len(found.hints):
+            console.print(f"      ... and {len(found.hints) - len(listed)} more (--top 0: all)")
         if not found.complete:
             console.print(
                 "(time limit reached: counts are lower bounds; a move left out is not proven bad)"
@@ -138,12 +139,12 @@ def _reveal(console, problem: Problem, n: int, plain: bool) -> None:
     final = with_layout(problem.position, result.layout)
     added = {id(p) for ps in result.layout.values() for p in ps}
     order = [(c, p) for c, p in play_order(final) if id(p) in added][:n]
-    shown = with_layout(
+    revealed = with_layout(
         problem.position, {c: [p for d, p in order if d == c] for c in problem.colours}
     )
     console.print(f"One solution, its first {len(order)} piece{'s' if len(order) != 1 else ''}:")
     new = frozenset().union(*(p.squares for _, p in order))
-    print_position(console, shown, plain, new, stars=problem.cover)
+    print_position(console, revealed, plain, new, stars=problem.cover)
     board = problem.position.board
     for k, (colour, p) in enumerate(order, start=1):
         console.print(f"{k:4}  {colour:7} {p.piece:3} at {','.join(board.names(p.squares))}")
@@ -163,12 +164,13 @@ def rate_command(puzzles, playouts, seed, time_limit):
     from solver.rating import rate
 
     problems = [load_card(p) for p in puzzles]  # every file read before any work
-    width = max(36, *(len(p) for p in puzzles))  # the columns line up under long paths
+    names = [shown(p) for p in puzzles]
+    width = max(36, *(len(p) for p in names))  # the columns line up under long paths
     click.echo(
         f"{'puzzle':<{width}} {'solutions':>9} {'first moves':>12} {'playouts':>14} "
         f"{'nodes':>8} {'score':>5}  difficulty  time"
     )
-    for path, problem in zip(puzzles, problems):
+    for path, problem in zip(names, problems):
         r = rate(problem, playouts, seed, time_limit)
         score = "-" if r.score is None else f"{r.score:.2f}"
         solutions = f"{'>=' if not r.complete else ''}{r.solutions}"

@@ -177,7 +177,8 @@ def solver_options(
 def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
     """SolveOptions from the shared command-line options. With ``auto``, the first run
     after installing (no compiled search kernel cached) compiles the kernel in the
-    background once auto needs it, and says so (see :mod:`solver.backends.warmup`)."""
+    background once auto needs it, and says so (see :mod:`solver.backends.warmup`); with
+    a backend whose kernel must first compile in this command, says that before it."""
     from solver.backends import warmup
 
     if backend == "auto":
