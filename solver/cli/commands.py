@@ -576,8 +576,9 @@ def review_command(game, out, colours, backend, time_limit, workers, seed, param
     with review_progress(record.num_placements) as progress:
         review = review_game(record, chosen, options, progress)
     console = make_console(plain)
+    board = record.final.board
     console.print(
-        f"{game}: {record.variant.name} {record.final.board.rows}x{record.final.board.cols}, "
+        f"{shown(game)}: {record.variant.name} {board.rows}x{board.cols}, "
         f"{record.num_placements} placements; reviewed in {review.seconds:.1f} s "
         f"({review.solves} solves, {review.kept} answers from earlier layouts)"
     )

@@ -94,7 +94,7 @@ def join_command(folder, results, out, plain):
         writer = output_writer(out, answer.result.problem)
         print_board(console, answer.result, plain)
         describe_result(console, answer.result)
-        console.print(f"layout from {answer.cube}, checked against the original puzzle")
+        console.print(f"layout from {shown(answer.cube)}, checked against the original puzzle")
         if writer and writer(answer.result, None):
             console.print(f"wrote {shown(out)}")
     console.print(
