@@ -132,8 +132,8 @@ def test_every_file_output_is_checked_before_the_work(tmp_path, command):
     suffix = SUFFIX.get(command, ".json")
     for case, (out, fragment) in _bad_files(tmp_path, suffix).items():
         result = run_cli(*FILE_COMMANDS[command], "--out", out)
-        line = one_line_error(result, "--out", fragment)  # one line: nothing ran before it
-        assert case and line
+        assert result.exit_code == 2, f"{case}: {result.output}"
+        one_line_error(result, "--out", fragment)  # one line: nothing ran before it
 
 
 FOLDER_COMMANDS = {
