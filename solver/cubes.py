@@ -246,6 +246,12 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def cube_file(number: int, total: int) -> str:
+    """The file of cube ``number`` of ``total``, relative to the cubes folder:
+    ``cubes/NNNNN.toml`` (at least 5 digits, as many as ``total`` has)."""
+    return f"{CUBE_FOLDER}/{number:0{max(5, len(str(total)))}d}.toml"
+
+
 def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]:
     """Split the puzzle ``text`` (read from ``source``) and write ``out/cubes/NNNNN.toml``
     (one per cube) and the manifest ``out/cubes.json`` (the original text, the depth, each
@@ -262,10 +268,9 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]
     stats = SplitStats()
     cubes = split(problem, depth, stats)
     board = problem.position.board
-    width = max(5, len(str(len(cubes))))
     entries, texts = [], {}
     for n, cube in enumerate(cubes, start=1):
-        name = f"{CUBE_FOLDER}/{n:0{width}d}.toml"
+        name = cube_file(n, len(cubes))
         body = cube_text(cube, n, len(cubes), Path(source).name)
         texts[name] = body
         entries.append(
@@ -312,6 +317,10 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
         raise InputError(f"cannot read: {e}", path=str(path)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f"not a cubes manifest (format {FORMAT})", path=str(path))
+    kinds = {"puzzle": str, "puzzle_text": str, "depth": int, "cubes": list}
+    for key, kind in kinds.items():
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+            raise InputError(f"expected {kind.__name__}", path=str(path), where=key)
     return data
 
 
@@ -415,10 +424,10 @@ def join(
     manifest = _read_manifest(folder)
     source = str(manifest["puzzle"])
     original = parse_puzzle(manifest["puzzle_text"], source)
-    cubes = split(original, int(manifest["depth"]))
-    expected = [sha256(cube_text(c, n, len(cubes), Path(source).name)) for n, c in
-                enumerate(cubes, start=1)]  # fmt: skip
-    if expected != [e["sha256"] for e in manifest["cubes"]]:
+    cubes = split(original, manifest["depth"])
+    expected = [(cube_file(n, len(cubes)), sha256(cube_text(c, n, len(cubes), Path(source).name)))
+                for n, c in enumerate(cubes, start=1)]  # fmt: skip
+    if expected != [_listed(e) for e in manifest["cubes"]]:
         raise InputError("the cubes listed are not the split of the puzzle", path=str(folder))
     if not cubes:  # every layout lies in some cube: with none, the split is the proof
         return JoinResult("infeasible", cubes=0)
@@ -449,8 +458,8 @@ def _join_cube(
     if row is None:
         out.missing += 1
         return
-    out.nodes += int(row.get("nodes") or 0)
-    out.seconds += float(row.get("seconds") or 0.0)
+    out.nodes += _count(row.get("nodes"), int)
+    out.seconds += _count(row.get("seconds"), float)
     answer = row.get("answer") if row.get("status") == "done" else "error"
     if answer == "solved":
         _count_layout(original, cube, row["_folder"] / str(row["solution"]), out, name)
@@ -470,6 +479,21 @@ def _join_cube(
         out.problems.append(f"{name}: {row.get('error')}")
     else:
         out.unknown += 1
+
+
+def _listed(entry: object) -> tuple[object, object]:
+    """A manifest entry's (file, SHA-256), or (None, None) for one that is no entry."""
+    if not isinstance(entry, dict):
+        return (None, None)
+    return (entry.get("file"), entry.get("sha256"))
+
+
+def _count(value: object, kind: type) -> Any:
+    """A row's counter (nodes, seconds) as ``kind``; 0 for a missing or edited one (the
+    sums are for display, never part of an answer)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return kind(value)
+    return kind(0)
 
 
 def _on_disk(folder: Path, entry: dict) -> str | None:

@@ -295,3 +295,29 @@ def test_a_row_for_a_cube_file_changed_on_disk_is_not_trusted(tmp_path):
     assert join(tmp_path, results).untrusted == 1
     # --recheck proves the cube from the split itself: the file on disk does not matter
     assert join(tmp_path, results, Recheck()).status == "infeasible"
+
+
+def test_join_refuses_a_manifest_edited_past_its_hashes(feasible_cubes, tmp_path):
+    """The manifest is read back too: a cube file renamed (join would read another file
+    as the cube), an entry that is no entry or a depth that is no number is refused as
+    bad input, not an internal error; an edited counter in a row is only a display."""
+    folder, rows = feasible_cubes
+    manifest = json.loads((folder / MANIFEST).read_text())
+    for change, message in (
+        (lambda d: d["cubes"][0].update(file="../elsewhere.toml"), "not the split"),
+        (lambda d: d["cubes"].__setitem__(0, 5), "not the split"),
+        (lambda d: d.update(depth="2"), "depth: expected int"),
+    ):
+        edited = json.loads(json.dumps(manifest))
+        change(edited)
+        copy = tmp_path / f"copy-{len(list(tmp_path.iterdir()))}"
+        copy.mkdir()
+        (copy / MANIFEST).write_text(json.dumps(edited))
+        with pytest.raises(InputError, match=message):
+            join(copy, folder / "results")
+    counters = tmp_path / "counters"
+    counters.mkdir()
+    edited_rows = [{**r, "nodes": "many", "seconds": [1]} for r in rows]
+    (counters / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in edited_rows))
+    answer = join(folder, [counters, folder / "results"])
+    assert answer.status == "solved" and answer.nodes > 0
