@@ -42,12 +42,12 @@ def _known() -> frozenset[str]:
 
 
 def can_prove(answered_by: object, separator: str = "+") -> bool:
-    """True if ``answered_by`` (backend names joined by ``separator``, as
+    """True if ``answered_by`` (backend names joined by ``separator`` and "+", as
     :attr:`solver.backends.base.BackendResult.answered_by` gives them) names only known
     backends, one of which can prove."""
     if not isinstance(answered_by, str) or not answered_by:
         return False
-    names = [n.strip() for n in answered_by.split(separator)]
+    names = [n.strip() for part in answered_by.split(separator) for n in part.split("+")]
     return set(names) <= _known() and any(n in provers() or n == _AREA for n in names)
 
 

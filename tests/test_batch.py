@@ -934,3 +934,6 @@ def test_untrusted_claims_of_game_rows():
     assert untrusted_claim({**row, "colours": [{**joint, "backend": "area bound"}]}) is None
     assert untrusted_claim({**row, "colours": [{**joint, "backend": "repair, cpsat"}]}) is None
     assert untrusted_claim({**row, "colours": [{**joint, "backend": "repair"}]}) is not None
+    combined = {**joint, "backend": "search, search+repair"}  # as batch --together writes
+    assert untrusted_claim({**row, "colours": [combined]}) is None
+    assert untrusted_claim({**row, "colours": [{**combined, "backend": "repair, magic"}]})

@@ -274,6 +274,8 @@ def test_join_says_what_the_proof_rests_on_and_recheck_catches_a_forged_no(
     assert "its row says no, but the recheck found a layout" in checked.output
     really_no = sum(r["answer"] == "no" for r in rows)
     assert f"the no's rest on: {really_no} solves here (search {really_no})" in checked.output
+    refused = conftest.run_cli("cubes", "join", folder, "--results", results, "--time-limit", 5)
+    conftest.one_line_error(refused, "--time-limit", "only with --recheck")
     answer = join(folder, results, Recheck(time_limit=30))
     assert answer.status == "solved" and answer.result is not None
     assert answer.rechecked == len(rows) and answer.infeasible == really_no

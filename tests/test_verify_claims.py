@@ -359,3 +359,9 @@ def test_a_check_file_belongs_to_a_position_of_its_game(tmp_path):
     orange["existing"] -= 1
     out.write_text(json.dumps(data))
     malformed(out, "not a solution of the game it names", "no position is the file's")
+
+
+def test_time_limit_without_prove_is_refused(tamper):
+    conftest.one_line_error(
+        run("verify", tamper("max-score"), "--time-limit", 5), "--time-limit", "only with --prove"
+    )

@@ -860,6 +860,8 @@ def verify_command(solution, prove, time_limit):
     from solver.claims import prove as prove_claims
     from solver.claims import puzzle_check, unproved_claims
 
+    if time_limit is not None and not prove:
+        raise InputError("applies only with --prove", where="--time-limit")
     if is_game_file(solution):
         raise InputError(
             "a game record: verify reads solution files (.json); use blokus-solo "

@@ -10,6 +10,7 @@ import click
 
 from solver.cli.output import describe_result, make_console, print_board
 from solver.cli.params import SECONDS
+from solver.errors import InputError
 from solver.formats.text import read_text
 
 
@@ -22,6 +23,7 @@ def cubes_command() -> None:
       blokus-solo cubes split PUZZLE --depth 2 --out DIR
       blokus-solo batch DIR/cubes --out DIR/results --backend search --time-limit 10
       blokus-solo cubes join DIR
+      blokus-solo cubes join DIR --recheck     (prove each cube's no again here)
     """
 
 
@@ -100,6 +102,8 @@ def join_command(folder, results, out, recheck, time_limit, plain):
     from solver.cli.commands import output_writer
     from solver.cubes import Recheck, join
 
+    if time_limit is not None and not recheck:
+        raise InputError("applies only with --recheck", where="--time-limit")
     folders = [Path(r) for r in results] or [Path(folder) / "results"]
     how = Recheck(time_limit=time_limit) if recheck else None
     answer = join(Path(folder), folders, how)
