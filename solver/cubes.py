@@ -509,11 +509,36 @@ def _on_disk(folder: Path, entry: dict) -> str | None:
 
 
 def _count_layout(original: Problem, cube: Cube, path: Path, out: JoinResult, name: str) -> None:
-    lifted = _lift(original, cube, path, out, name)
-    if lifted is not None:
-        out.solved += 1
-        if out.result is None:
-            out.status, out.result, out.cube = "solved", lifted, name
+    """A solved cube's row: its solution file's layout, lifted and checked."""
+    try:
+        added = read_solution(path).layout
+    except InputError as e:
+        out.rejected += 1
+        out.problems.append(f"{name}: {e}")
+        return
+    _count_lifted(original, cube, added, out, name)
+
+
+def _count_lifted(
+    original: Problem, cube: Cube, added: dict[str, list[Placement]], out: JoinResult, name: str
+) -> None:
+    """Count a cube's layout ``added`` (what a solve of the cube placed) with the cube's
+    fixed placements put first, checked by the rule checker against the original problem:
+    solved (the first one is the answer), or rejected with a line in ``out.problems``."""
+    layout = {c: [p for k, p in cube.fixed if k == c] for c in original.colours}
+    for colour, placements in added.items():
+        if colour in layout:
+            layout[colour] += placements
+    raw = BackendResult("solved", layout, answered_by="cubes")
+    try:
+        lifted = checked_result(original, raw, "cubes", time.perf_counter())
+    except SolverBug as e:
+        out.rejected += 1
+        out.problems.append(f"{name}: {e}")
+        return
+    out.solved += 1
+    if out.result is None:
+        out.status, out.result, out.cube = "solved", lifted, name
 
 
 def _recheck(original: Problem, cube: Cube, name: str, how: Recheck, out: JoinResult) -> None:
@@ -527,18 +552,7 @@ def _recheck(original: Problem, cube: Cube, name: str, how: Recheck, out: JoinRe
         out.proof.append(("recheck", result.backend))
     elif result.layout is not None and result.status == "solved":
         out.notes.append(f"{name}: its row says no, but the recheck found a layout")
-        raw = BackendResult(
-            "solved", _lifted_layout(original, cube, result.layout), answered_by="cubes"
-        )
-        try:
-            lifted = checked_result(original, raw, "cubes", time.perf_counter())
-        except SolverBug as e:
-            out.rejected += 1
-            out.problems.append(f"{name}: {e}")
-            return
-        out.solved += 1
-        if out.result is None:
-            out.status, out.result, out.cube = "solved", lifted, name
+        _count_lifted(original, cube, result.layout, out, name)
     else:
         out.unknown += 1
         out.notes.append(f"{name}: the recheck did not prove its no ({result.status})")
@@ -553,30 +567,3 @@ def _best(rows: list[dict]) -> dict | None:
                 if not trusted or row_proves_no(row) is None:
                     return row
     return rows[-1] if rows else None
-
-
-def _lifted_layout(original: Problem, cube: Cube, added: dict[str, list[Placement]]):
-    """The cube's fixed placements first, then ``added`` (what a solve of the cube placed)."""
-    layout = {c: [p for k, p in cube.fixed if k == c] for c in original.colours}
-    for colour, placements in added.items():
-        if colour in layout:
-            layout[colour] += placements
-    return layout
-
-
-def _lift(
-    original: Problem, cube: Cube, path: Path, out: JoinResult, name: str
-) -> SolveResult | None:
-    """A solved cube's layout with the cube's fixed placements put first, checked by the
-    rule checker against the original problem; None (and a line in ``out.problems``) if
-    the file cannot be read or the checker refuses it."""
-    try:
-        solution = read_solution(path)
-        raw = BackendResult(
-            "solved", _lifted_layout(original, cube, solution.layout), answered_by="cubes"
-        )
-        return checked_result(original, raw, "cubes", time.perf_counter())
-    except (InputError, SolverBug) as e:
-        out.rejected += 1
-        out.problems.append(f"{name}: {e}")
-        return None
