@@ -94,10 +94,9 @@ def position_difference(mine: Position, theirs: Position) -> str | None:
     if mine.variant != theirs.variant:
         return f"variant {mine.variant}, the puzzle's {theirs.variant}"
     names = [c.name for c in mine.colours]
-    if sorted(names) != sorted(c.name for c in theirs.colours):
-        return (
-            f"colours {', '.join(names)}, the puzzle's {', '.join(c.name for c in theirs.colours)}"
-        )
+    others = [c.name for c in theirs.colours]
+    if sorted(names) != sorted(others):
+        return f"colours {', '.join(names)}, the puzzle's {', '.join(others)}"
     for state in mine.colours:
         other = theirs.colour(state.name)
         if state.start != other.start:
@@ -146,7 +145,7 @@ def unproved_claims(solution: SolutionFile) -> list[tuple[str, str]]:
         out.append(("no", f"status: infeasible ({proof} no layout exists)"))
     record = data.get("endgame")
     if isinstance(record, dict) and record.get("answer") == "no":
-        colour = record["colour"]
+        colour = str(record["colour"])[:40]
         out.append(("endgame", f"endgame: no ({proof} {colour} cannot place all its pieces)"))
     return out
 

@@ -857,8 +857,7 @@ def verify_command(solution, prove, time_limit):
     be read or is not a solution of the puzzle it names, 3 if --prove could not settle a
     claim within --time-limit.
     """
-    from solver.claims import prove as prove_claims
-    from solver.claims import puzzle_check, unproved_claims
+    from solver.claims import puzzle_check
 
     if time_limit is not None and not prove:
         raise InputError("applies only with --prove", where="--time-limit")
@@ -904,6 +903,15 @@ def verify_command(solution, prove, time_limit):
         click.echo(f"{solution}: FALSE CLAIM: {m}")
     if mismatches:
         sys.exit(1)
+    _verify_proofs(solution, loaded, report, prove, time_limit)
+
+
+def _verify_proofs(solution: str, loaded, report, prove: bool, time_limit) -> None:
+    """verify's last lines: the claims the rules cannot check, named (without --prove) or
+    proved again (exit 1 if one is refuted, 3 if one is not settled in time)."""
+    from solver.claims import prove as prove_claims
+    from solver.claims import unproved_claims
+
     if not prove:
         for _, claim in unproved_claims(loaded):
             click.echo(f"  {claim}: not checked, use --prove")
