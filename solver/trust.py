@@ -64,13 +64,50 @@ def untrusted_claim(row: dict) -> str | None:
     if row.get("kind") != "game":
         return _puzzle_claim(row)
     for record in row.get("colours") or []:
-        if not isinstance(record, dict):
-            return "a colour is not a record"
-        claims = record.get("answer") == "no" or record.get("best_status") == "optimal"
-        why = (_asked(row) if claims else None) or _record_claim(record)
+        why = _record_untrusted(row, record)
         if why is not None:
             return why
     return None
+
+
+def _record_untrusted(row: dict, record: object) -> str | None:
+    """Why a game row's colour record's claim of a proof cannot be trusted, or None."""
+    if not isinstance(record, dict):
+        return "a colour is not a record"
+    claims = record.get("answer") == "no" or record.get("best_status") == "optimal"
+    return (_asked(row) if claims else None) or _record_claim(record)
+
+
+def as_trusted(row: dict) -> dict:
+    """The row as a report shows it: a claim of a proof that cannot be trusted
+    (:func:`untrusted_claim`) becomes unknown (a "no"; a proven best: a layout, not proven
+    best), with the reason under ``not_trusted``; a row that holds up, unchanged."""
+    why = untrusted_claim(row)
+    if why is None:
+        return row
+    game = row.get("kind") == "game"
+    colours = [
+        _record_as_trusted(c) if not game or _record_untrusted(row, c) else c
+        for c in row.get("colours") or []
+    ]
+    out = {**row, "colours": colours, "not_trusted": why}
+    if not game:
+        status = row.get("solve_status")
+        if isinstance(status, str):
+            out["solve_status"] = {"infeasible": "unknown", "optimal": "solved"}.get(status, status)
+        out["answer"] = "unknown" if row.get("answer") == "no" else row.get("answer")
+    return out
+
+
+def _record_as_trusted(record: object) -> object:
+    if not isinstance(record, dict):
+        return record
+    best = record.get("best_status")
+    return {
+        **record,
+        "answer": "unknown" if record.get("answer") == "no" else record.get("answer"),
+        "best_status": "solved" if best == "optimal" else best,
+    }
 
 
 def _asked(row: dict) -> str | None:

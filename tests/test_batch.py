@@ -934,6 +934,33 @@ def test_untrusted_claims_of_game_rows():
     assert untrusted_claim({**row, "colours": [{**joint, "backend": "area bound"}]}) is None
     assert untrusted_claim({**row, "colours": [{**joint, "backend": "repair, cpsat"}]}) is None
     assert untrusted_claim({**row, "colours": [{**joint, "backend": "repair"}]}) is not None
+    # a report shows only the record that fails as unknown (its best not proven best)
+    from solver.trust import as_trusted
+
+    good, bad = {**no, "backend": "search"}, {**no, "colour": "red", "backend": "repair"}
+    shown = as_trusted({**row, "colours": [good, bad]})
+    assert shown["colours"][0] == good and "repair" in shown["not_trusted"]
+    assert (shown["colours"][1]["answer"], shown["colours"][1]["best_status"]) == (
+        "unknown",
+        "solved",
+    )
+    assert as_trusted({**row, "colours": [good]}) == {**row, "colours": [good]}
     combined = {**joint, "backend": "search, search+repair"}  # as batch --together writes
     assert untrusted_claim({**row, "colours": [combined]}) is None
     assert untrusted_claim({**row, "colours": [{**combined, "backend": "repair, magic"}]})
+
+
+def test_the_summary_does_not_show_an_untrusted_row_as_a_proof(tmp_path):
+    """Rows of items not run this time stay in the folder and in its summary: one whose
+    no cannot be trusted is shown (and counted) as unknown there, with the reason."""
+    out = tmp_path / "out"
+    impossible, corner = PUZZLES / "tiny-4x4-impossible.toml", PUZZLES / "tiny-5x5-corner.toml"
+    assert batch(impossible, corner, "--backend", "search", "--jobs", 1, out=out).exit_code == 0
+    edited = [{**r, "answered_by": "repair"} if r["answer"] == "no" else r for r in rows(out)]
+    (out / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in edited))
+    again = batch(corner, "--backend", "search", "--jobs", 1, out=out)  # the other not run
+    assert "in " + str(out) + ": solved 1, no 0, unknown 1, errors 0" in again.output
+    summary = list(csv.DictReader((out / "summary.csv").open()))
+    assert sorted(r["item_answer"] for r in summary) == ["solved", "unknown"]
+    readme = (out / "README.md").read_text()
+    assert "| `tiny-4x4-impossible.toml` | place-all | **unknown** |" in readme

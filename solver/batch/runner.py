@@ -35,6 +35,7 @@ from solver.batch.work import Settings
 from solver.cli.params import MAX_SEED
 from solver.errors import InputError
 from solver.formats.solution import write_text_atomic
+from solver.trust import as_trusted
 
 
 @dataclass(frozen=True)
@@ -294,7 +295,7 @@ def _write_summary(store, options, ran, skipped, seconds, pool, interrupted, dro
             "version": _version(),
         }
     )
-    rows = list(store.rows.values())
+    rows = [as_trusted(r) for r in store.rows.values()]  # rows of items not run this time too
     write_text_atomic(store.folder / SUMMARY, report.summary_csv(rows))
     write_text_atomic(store.folder / README, report.readme(rows, store.runs()))
     return report.tally(rows)
