@@ -41,7 +41,11 @@ split from the original puzzle stored in the manifest (so the cover argument abo
 to the very files solved), matches results to cubes by the SHA-256 of their text, and
 answers: a layout (a solved cube's layout with the cube's fixed placements added, checked
 by the rule checker against the original puzzle), "infeasible" (every cube a proven no), or
-"unknown" with counts.
+"unknown" with counts. A row's "no" is a proof only if it can be one
+(:func:`solver.trust.untrusted_claim`: a complete backend, asked for and answering, status
+infeasible) and the cube file on disk is still the cube (its SHA-256); any other "no"
+counts unknown. With a :class:`Recheck`, each cube's "no" is proved again here instead of
+being read: the answer then rests on those solves, not on the results files.
 
 Refused (InputError): goal max-score (a partition of layouts is not one of scores),
 monomino-last and connect (a fixed first piece would change what those goals ask).
@@ -69,8 +73,9 @@ from solver.formats.solution import read_solution
 from solver.placements import colour_masks, empty_board_placements, fitting_rows
 from solver.position import Placement, Position
 from solver.problem import Problem
-from solver.solve import SolverBug, SolveResult, checked_result
+from solver.solve import SolveOptions, SolverBug, SolveResult, checked_result, solve
 from solver.symmetry import position_symmetries
+from solver.trust import can_prove, untrusted_claim
 
 #: the manifest that :func:`write_cubes` writes beside the cube files
 MANIFEST = "cubes.json"
@@ -242,6 +247,12 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def cube_file(number: int, total: int) -> str:
+    """The file of cube ``number`` of ``total``, relative to the cubes folder:
+    ``cubes/NNNNN.toml`` (at least 5 digits, as many as ``total`` has)."""
+    return f"{CUBE_FOLDER}/{number:0{max(5, len(str(total)))}d}.toml"
+
+
 def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]:
     """Split the puzzle ``text`` (read from ``source``) and write ``out/cubes/NNNNN.toml``
     (one per cube) and the manifest ``out/cubes.json`` (the original text, the depth, each
@@ -258,10 +269,9 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]
     stats = SplitStats()
     cubes = split(problem, depth, stats)
     board = problem.position.board
-    width = max(5, len(str(len(cubes))))
     entries, texts = [], {}
     for n, cube in enumerate(cubes, start=1):
-        name = f"{CUBE_FOLDER}/{n:0{width}d}.toml"
+        name = cube_file(n, len(cubes))
         body = cube_text(cube, n, len(cubes), Path(source).name)
         texts[name] = body
         entries.append(
@@ -311,6 +321,10 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
         raise InputError(f"cannot read: {e}", path=str(path)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f"not a cubes manifest (format {FORMAT})", path=str(path))
+    kinds = {"puzzle": str, "puzzle_text": str, "depth": int, "cubes": list}
+    for key, kind in kinds.items():
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+            raise InputError(f"expected {kind.__name__}", path=str(path), where=key)
     return data
 
 
@@ -320,15 +334,20 @@ class JoinResult:
 
     Attributes:
         status: "solved" (``result`` holds the checked, lifted layout), "infeasible" (every
-            cube a proven no, the split re-derived), or "unknown".
+            cube a proven no that can be trusted, the split re-derived), or "unknown".
         cubes, solved, infeasible, unknown, missing, rejected: counts (missing: no result
             row; rejected: a solved cube whose lifted layout the checker refused, or an
-            error row).
+            error row). A "no" that cannot prove (:func:`row_proves_no`) counts unknown.
+        untrusted: cubes whose only "no" rows cannot prove (counted in ``unknown``).
+        rechecked: cubes whose "no" was re-proved here (``recheck``).
         nodes, seconds: sums over the row used for each cube (its yes, else its no, else
             its newest row; nodes where the backend counts them).
         result: the lifted layout, checked against the original puzzle.
         cube: the file of the cube that gave the layout.
         problems: one line per rejected cube.
+        notes: one line per cube whose "no" is not trusted or did not hold on recheck.
+        proof: what each counted "no" rests on: (results file or "recheck", backend) per
+            cube, in cube order.
     """
 
     status: str
@@ -338,11 +357,15 @@ class JoinResult:
     unknown: int = 0
     missing: int = 0
     rejected: int = 0
+    untrusted: int = 0
+    rechecked: int = 0
     nodes: int = 0
     seconds: float = 0.0
     result: SolveResult | None = None
     cube: str | None = None
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    proof: list[tuple[str, str]] = field(default_factory=list)
 
 
 def read_rows(results: Path) -> dict[str, list[dict]]:
@@ -359,15 +382,44 @@ def read_rows(results: Path) -> dict[str, list[dict]]:
         except (json.JSONDecodeError, RecursionError):
             continue
         if isinstance(row, dict) and row.get("kind") == "puzzle" and row.get("sha256"):
-            rows.setdefault(row["sha256"], []).append({**row, "_folder": results})
+            rows.setdefault(str(row["sha256"]), []).append({**row, "_folder": results})
     return rows
 
 
-def join(folder: Path, results: Path | Sequence[Path]) -> JoinResult:
+def row_proves_no(row: dict) -> str | None:
+    """Why a cube's row that says "no" is not a proof, or None if it is one: a done row,
+    answer no with status infeasible, goal place-all, from a backend that can prove
+    (:func:`solver.trust.untrusted_claim`)."""
+    if row.get("status") != "done" or row.get("answer") != "no":
+        return "not a no"
+    if row.get("goal") != "place-all":
+        return f"goal {str(row.get('goal'))[:20]!r}, not place-all"
+    return untrusted_claim(row)
+
+
+@dataclass(frozen=True)
+class Recheck:
+    """How ``cubes join --recheck`` re-proves each cube's "no": with ``backend`` (a
+    complete one), ``time_limit`` seconds per cube (None: no limit), ``workers`` threads."""
+
+    backend: str = "search"
+    time_limit: float | None = None
+    workers: int = 1
+
+
+def join(
+    folder: Path, results: Path | Sequence[Path], recheck: Recheck | None = None
+) -> JoinResult:
     """Join the batch results (one folder ``results``, or several: e.g. the hard cubes run
     again with a longer time limit; a cube's yes, else its no, from any of them counts) of
     the cubes in ``folder`` (see the module docstring). Every solved cube's layout is
     lifted and checked; the first one the checker accepts is the answer.
+
+    A cube's "no" counts only from a row that can prove it (:func:`row_proves_no`), for
+    the cube's content as re-derived from the split, which must also be the cube file's
+    content on disk now; other rows count unknown. With ``recheck``, each cube whose rows
+    say "no" is solved again here and counts as a no only if that solve proves it (a
+    layout found instead is lifted like a solved cube's).
 
     Raises:
         InputError: no manifest or results; the cube files are not the split of the
@@ -376,10 +428,10 @@ def join(folder: Path, results: Path | Sequence[Path]) -> JoinResult:
     manifest = _read_manifest(folder)
     source = str(manifest["puzzle"])
     original = parse_puzzle(manifest["puzzle_text"], source)
-    cubes = split(original, int(manifest["depth"]))
-    expected = [sha256(cube_text(c, n, len(cubes), Path(source).name)) for n, c in
-                enumerate(cubes, start=1)]  # fmt: skip
-    if expected != [e["sha256"] for e in manifest["cubes"]]:
+    cubes = split(original, manifest["depth"])
+    expected = [(cube_file(n, len(cubes)), sha256(cube_text(c, n, len(cubes), Path(source).name)))
+                for n, c in enumerate(cubes, start=1)]  # fmt: skip
+    if expected != [_listed(e) for e in manifest["cubes"]]:
         raise InputError("the cubes listed are not the split of the puzzle", path=str(folder))
     if not cubes:  # every layout lies in some cube: with none, the split is the proof
         return JoinResult("infeasible", cubes=0)
@@ -389,57 +441,133 @@ def join(folder: Path, results: Path | Sequence[Path]) -> JoinResult:
             rows.setdefault(key, []).extend(found)
     out = JoinResult("unknown", cubes=len(cubes))
     for cube, entry in zip(cubes, manifest["cubes"]):
-        found = rows.get(entry["sha256"], [])
-        row = _best(found)
-        if row is None:
-            out.missing += 1
-            continue
-        out.nodes += int(row.get("nodes") or 0)
-        out.seconds += float(row.get("seconds") or 0.0)
-        answer = row.get("answer") if row.get("status") == "done" else "error"
-        if answer == "no":
-            out.infeasible += 1
-        elif answer == "solved":
-            path = row["_folder"] / str(row["solution"])
-            lifted = _lift(original, cube, path, out, entry["file"])
-            if lifted is not None:
-                out.solved += 1
-                if out.result is None:
-                    out.status, out.result, out.cube = "solved", lifted, entry["file"]
-        elif answer == "error":
-            out.rejected += 1
-            out.problems.append(f"{entry['file']}: {row.get('error')}")
-        else:
-            out.unknown += 1
+        _join_cube(original, cube, entry, rows.get(entry["sha256"], []), folder, recheck, out)
     if out.status != "solved" and out.infeasible == out.cubes:
         out.status = "infeasible"
     return out
 
 
-def _best(rows: list[dict]) -> dict | None:
-    """A cube's most useful result: a yes, else a no, else the newest row."""
-    for answer in ("solved", "no"):
-        for row in reversed(rows):
-            if row.get("status") == "done" and row.get("answer") == answer:
-                return row
-    return rows[-1] if rows else None
+def _join_cube(
+    original: Problem,
+    cube: Cube,
+    entry: dict,
+    found: list[dict],
+    folder: Path,
+    recheck: Recheck | None,
+    out: JoinResult,
+) -> None:
+    """Count one cube's rows ``found`` (its content's) into ``out``."""
+    name = entry["file"]
+    row = _best(found)
+    if row is None:
+        out.missing += 1
+        return
+    out.nodes += _count(row.get("nodes"), int)
+    out.seconds += _count(row.get("seconds"), float)
+    answer = row.get("answer") if row.get("status") == "done" else "error"
+    if answer == "solved":
+        _count_layout(original, cube, row["_folder"] / str(row["solution"]), out, name)
+    elif answer == "no" and recheck is not None:
+        _recheck(original, cube, name, recheck, out)
+    elif answer == "no":
+        why = _on_disk(folder, entry) or row_proves_no(row)
+        if why is None:
+            out.infeasible += 1
+            out.proof.append((str(row["_folder"] / "results.jsonl"), str(row["answered_by"])))
+        else:
+            out.unknown += 1
+            out.untrusted += 1
+            out.notes.append(f"{name}: its no is not trusted ({why}): counted unknown")
+    elif answer == "error":
+        out.rejected += 1
+        out.problems.append(f"{name}: {row.get('error')}")
+    else:
+        out.unknown += 1
 
 
-def _lift(
-    original: Problem, cube: Cube, path: Path, out: JoinResult, name: str
-) -> SolveResult | None:
-    """A solved cube's layout with the cube's fixed placements put first, checked by the
-    rule checker against the original problem; None (and a line in ``out.problems``) if
-    the file cannot be read or the checker refuses it."""
+def _listed(entry: object) -> tuple[object, object]:
+    """A manifest entry's (file, SHA-256), or (None, None) for one that is no entry."""
+    if not isinstance(entry, dict):
+        return (None, None)
+    return (entry.get("file"), entry.get("sha256"))
+
+
+def _count(value: object, kind: type) -> Any:
+    """A row's counter (nodes, seconds) as ``kind``; 0 for a missing or edited one (the
+    sums are for display, never part of an answer)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return kind(value)
+    return kind(0)
+
+
+def _on_disk(folder: Path, entry: dict) -> str | None:
+    """Why the cube file on disk is not the cube the manifest names (missing, or other
+    content), or None if it is."""
     try:
-        solution = read_solution(path)
-        layout = {c: [p for k, p in cube.fixed if k == c] for c in original.colours}
-        for colour, added in solution.layout.items():
-            if colour in layout:
-                layout[colour] += added
-        raw = BackendResult("solved", layout, answered_by="cubes")
-        return checked_result(original, raw, "cubes", time.perf_counter())
-    except (InputError, SolverBug) as e:
+        data = (folder / entry["file"]).read_bytes()
+    except OSError as e:
+        return f"cube file cannot be read: {e.strerror or e}"
+    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+        return "cube file changed since the split"
+    return None
+
+
+def _count_layout(original: Problem, cube: Cube, path: Path, out: JoinResult, name: str) -> None:
+    """A solved cube's row: its solution file's layout, lifted and checked."""
+    try:
+        added = read_solution(path).layout
+    except InputError as e:
         out.rejected += 1
         out.problems.append(f"{name}: {e}")
-        return None
+        return
+    _count_lifted(original, cube, added, out, name)
+
+
+def _count_lifted(
+    original: Problem, cube: Cube, added: dict[str, list[Placement]], out: JoinResult, name: str
+) -> None:
+    """Count a cube's layout ``added`` (what a solve of the cube placed) with the cube's
+    fixed placements put first, checked by the rule checker against the original problem:
+    solved (the first one is the answer), or rejected with a line in ``out.problems``."""
+    layout = {c: [p for k, p in cube.fixed if k == c] for c in original.colours}
+    for colour, placements in added.items():
+        if colour in layout:
+            layout[colour] += placements
+    raw = BackendResult("solved", layout, answered_by="cubes")
+    try:
+        lifted = checked_result(original, raw, "cubes", time.perf_counter())
+    except SolverBug as e:
+        out.rejected += 1
+        out.problems.append(f"{name}: {e}")
+        return
+    out.solved += 1
+    if out.result is None:
+        out.status, out.result, out.cube = "solved", lifted, name
+
+
+def _recheck(original: Problem, cube: Cube, name: str, how: Recheck, out: JoinResult) -> None:
+    """Solve the cube again with ``how``: a proven no counts (resting on this solve), a
+    layout is lifted (the row's no was false), anything else is unknown."""
+    options = SolveOptions(backend=how.backend, time_limit=how.time_limit, workers=how.workers)
+    result = solve(cube.problem, options)
+    out.rechecked += 1
+    if result.status == "infeasible" and can_prove(result.backend):
+        out.infeasible += 1
+        out.proof.append(("recheck", result.backend))
+    elif result.layout is not None and result.status == "solved":
+        out.notes.append(f"{name}: its row says no, but the recheck found a layout")
+        _count_lifted(original, cube, result.layout, out, name)
+    else:
+        out.unknown += 1
+        out.notes.append(f"{name}: the recheck did not prove its no ({result.status})")
+
+
+def _best(rows: list[dict]) -> dict | None:
+    """A cube's most useful result: a yes, else a no that can prove, else any no, else the
+    newest row."""
+    for answer, trusted in (("solved", False), ("no", True), ("no", False)):
+        for row in reversed(rows):
+            if row.get("status") == "done" and row.get("answer") == answer:
+                if not trusted or row_proves_no(row) is None:
+                    return row
+    return rows[-1] if rows else None

@@ -816,11 +816,16 @@ def test_a_max_score_sweep_is_settled_only_by_a_proven_best(tmp_path):
     more); an optimal one settles the sweep."""
     from solver.batch.store import _settles
 
-    row = {"goal": "max-score", "solve_status": "solved", "answer": "solved"}
+    by = {"kind": "puzzle", "backend": "auto", "answered_by": "search"}
+    row = {**by, "goal": "max-score", "solve_status": "solved", "answer": "solved"}
     assert not _settles(row)
     assert _settles({**row, "solve_status": "optimal"})
-    assert _settles({"goal": "place-all", "solve_status": "solved", "answer": "solved"})
-    assert _settles({"goal": "place-all", "solve_status": "infeasible", "answer": "no"})
+    assert _settles({**by, "goal": "place-all", "solve_status": "solved", "answer": "solved"})
+    no = {**by, "goal": "place-all", "solve_status": "infeasible", "answer": "no"}
+    assert _settles(no)
+    # a proof from a backend that cannot prove settles nothing (an edited row)
+    assert not _settles({**no, "answered_by": "repair"})
+    assert not _settles({**row, "solve_status": "optimal", "backend": "symmetric"})
     assert not _settles({"goal": "place-all", "solve_status": "unknown", "answer": "unknown"})
     out = tmp_path / "out"
     paths = [PUZZLES / "max-score-5x5.toml"]
@@ -865,3 +870,97 @@ def test_together_does_not_split_a_puzzles_rows(tmp_path):
     again = batch(puzzle, "--together", out=out)
     assert "1 already done" in again.output
     assert len(rows(out)) == 1 and rows(out)[0]["together"] is False
+
+
+def test_resume_redoes_a_row_whose_proof_cannot_be_trusted(tmp_path):
+    """A row read back is kept only if what it claims can hold: a no or a proven best from
+    a backend that cannot prove, a no whose status is not infeasible, or a row whose
+    solution file is gone is done again (issue 23), not trusted."""
+    out = tmp_path / "out"
+    names = ("tiny-4x4-impossible.toml", "max-score-5x5.toml", "tiny-5x5-corner.toml")
+    paths = [PUZZLES / n for n in names]
+    assert batch(*paths, "--backend", "search", "--jobs", 1, out=out).exit_code == 0
+    first = {Path(r["path"]).name: r for r in rows(out)}
+    assert [first[n]["solve_status"] for n in names] == ["infeasible", "optimal", "solved"]
+    edits = {
+        "tiny-4x4-impossible.toml": {"answered_by": "repair"},
+        "max-score-5x5.toml": {"answered_by": "greedy"},
+        # a puzzle with layouts, forged to a no by a layout-only backend
+        "tiny-5x5-corner.toml": {
+            "answer": "no",
+            "solve_status": "infeasible",
+            "answered_by": "repair",
+        },
+    }
+    forged = [{**first[n], **edits[n]} for n in names]
+    (out / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in forged))
+    again = batch(*paths, "--backend", "search", "--jobs", 1, out=out)
+    assert "3 items run" in again.output, again.output
+    redone = {Path(r["path"]).name: r for r in rows(out)}
+    assert {n: redone[n]["answered_by"] for n in names} == dict.fromkeys(names, "search")
+    assert redone["tiny-5x5-corner.toml"]["answer"] == "solved"
+    # rows that hold are kept; one whose solution file is gone is done again
+    assert "0 items run" in batch(*paths, "--backend", "search", "--jobs", 1, out=out).output
+    (out / redone["max-score-5x5.toml"]["solution"]).unlink()
+    last = batch(*paths, "--backend", "search", "--jobs", 1, out=out)
+    assert "1 item run" in last.output and "2 already done" in last.output
+    assert_solutions_verify(out)
+
+
+def test_untrusted_claims_of_game_rows():
+    """A game row's colour records: a no needs an infeasible place-all solve by a backend
+    that can prove (the first one named), a proven best the last one named; a joint no
+    one backend (or the area bound) that can prove."""
+    from solver.trust import untrusted_claim
+
+    no = {
+        "colour": "blue",
+        "answer": "no",
+        "place_all_status": "infeasible",
+        "best_status": "optimal",
+    }
+    row = {"kind": "game", "backend": "auto", "colours": [{**no, "backend": "search, then cpsat"}]}
+    assert untrusted_claim(row) is None
+    assert untrusted_claim({**row, "backend": "repair"}) is not None
+    for record in (
+        {**no, "backend": "repair, then search"},
+        {**no, "backend": "search, then repair"},
+        {**no, "backend": "search", "place_all_status": "unknown"},
+    ):
+        assert untrusted_claim({**row, "colours": [record]}) is not None, record
+    yes = {"colour": "blue", "answer": "yes", "place_all_status": "solved", "backend": "greedy"}
+    assert untrusted_claim({**row, "colours": [yes]}) is None
+    joint = {"colour": "together", "colours": ["blue", "red"], "answer": "no"}
+    assert untrusted_claim({**row, "colours": [{**joint, "backend": "area bound"}]}) is None
+    assert untrusted_claim({**row, "colours": [{**joint, "backend": "repair, cpsat"}]}) is None
+    assert untrusted_claim({**row, "colours": [{**joint, "backend": "repair"}]}) is not None
+    # a report shows only the record that fails as unknown (its best not proven best)
+    from solver.trust import as_trusted
+
+    good, bad = {**no, "backend": "search"}, {**no, "colour": "red", "backend": "repair"}
+    shown = as_trusted({**row, "colours": [good, bad]})
+    assert shown["colours"][0] == good and "repair" in shown["not_trusted"]
+    assert (shown["colours"][1]["answer"], shown["colours"][1]["best_status"]) == (
+        "unknown",
+        "solved",
+    )
+    assert as_trusted({**row, "colours": [good]}) == {**row, "colours": [good]}
+    combined = {**joint, "backend": "search, search+repair"}  # as batch --together writes
+    assert untrusted_claim({**row, "colours": [combined]}) is None
+    assert untrusted_claim({**row, "colours": [{**combined, "backend": "repair, magic"}]})
+
+
+def test_the_summary_does_not_show_an_untrusted_row_as_a_proof(tmp_path):
+    """Rows of items not run this time stay in the folder and in its summary: one whose
+    no cannot be trusted is shown (and counted) as unknown there, with the reason."""
+    out = tmp_path / "out"
+    impossible, corner = PUZZLES / "tiny-4x4-impossible.toml", PUZZLES / "tiny-5x5-corner.toml"
+    assert batch(impossible, corner, "--backend", "search", "--jobs", 1, out=out).exit_code == 0
+    edited = [{**r, "answered_by": "repair"} if r["answer"] == "no" else r for r in rows(out)]
+    (out / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in edited))
+    again = batch(corner, "--backend", "search", "--jobs", 1, out=out)  # the other not run
+    assert "in " + str(out) + ": solved 1, no 0, unknown 1, errors 0" in again.output
+    summary = list(csv.DictReader((out / "summary.csv").open()))
+    assert sorted(r["item_answer"] for r in summary) == ["solved", "unknown"]
+    readme = (out / "README.md").read_text()
+    assert "| `tiny-4x4-impossible.toml` | place-all | **unknown** |" in readme

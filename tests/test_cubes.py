@@ -11,7 +11,7 @@ import pytest
 from solver.api import count
 from solver.batch import BatchOptions, run_batch
 from solver.batch.work import Settings
-from solver.cubes import MANIFEST, SplitStats, join, split, write_cubes
+from solver.cubes import MANIFEST, Recheck, SplitStats, join, split, write_cubes
 from solver.errors import InputError
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.text import read_text
@@ -200,3 +200,126 @@ def test_a_split_without_cubes_joins_to_infeasible(tmp_path):
     assert join(tmp_path / "c", tmp_path / "c" / "results").status == "infeasible"
     joined = CliRunner().invoke(main, ["cubes", "join", str(tmp_path / "c")])
     assert joined.exit_code == 0 and "infeasible" in joined.output.lower()
+
+
+# --- trust in results read back (issue 23, item 1) ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def feasible_cubes(tmp_path_factory):
+    """tiny-5x5-four (104 layouts) split at depth 2 and solved by the search: the folder
+    and its results rows (some cubes solved, some a proven no)."""
+    folder = tmp_path_factory.mktemp("feasible")
+    path = PUZZLES / "tiny-5x5-four.toml"
+    write_cubes(str(path), read_text(path), 2, folder)
+    results = folder / "results"
+    run_batch(BatchOptions([folder / "cubes"], results, Settings(backend="search"), jobs=1))
+    rows = [json.loads(line) for line in (results / "results.jsonl").read_text().splitlines()]
+    assert {r["answer"] for r in rows} == {"solved", "no"}
+    return folder, rows
+
+
+def _forged(tmp_path, rows, **changes):
+    """A results folder holding ``rows`` with every one changed to say "no" and ``changes``."""
+    out = tmp_path / f"forged-{len(list(tmp_path.iterdir()))}"
+    out.mkdir()
+    edited = [{**r, "answer": "no", **changes} for r in rows]
+    (out / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in edited))
+    return out
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},  # the answer alone: status still solved
+        {"solve_status": "unknown", "backend": "repair", "answered_by": "repair"},
+        {"solve_status": "infeasible", "backend": "repair", "answered_by": "repair"},
+        {"solve_status": "infeasible", "backend": "search", "answered_by": "greedy"},
+        {"solve_status": "infeasible", "backend": "auto", "answered_by": "symmetric+repair"},
+        {"solve_status": "infeasible", "backend": "search", "answered_by": "magic"},
+    ],
+)
+def test_join_does_not_prove_from_rows_that_cannot_prove(feasible_cubes, tmp_path, changes):
+    folder, rows = feasible_cubes
+    answer = join(folder, _forged(tmp_path, rows, **changes))
+    solved = sum(r["answer"] == "solved" for r in rows)
+    assert answer.status == "unknown"
+    # every forged row counts unknown: the rows that really were no (by the search, left
+    # as they were) still count when only the answer was edited
+    untouched = len(rows) - solved if not changes else 0
+    assert answer.infeasible == untouched
+    assert answer.untrusted == answer.unknown == len(rows) - untouched
+    assert all("not trusted" in n for n in answer.notes)
+
+
+def test_join_says_what_the_proof_rests_on_and_recheck_catches_a_forged_no(
+    feasible_cubes, tmp_path
+):
+    folder, rows = feasible_cubes
+    forged = {"solve_status": "infeasible", "answered_by": "search", "solution": None}
+    results = _forged(tmp_path, rows, **forged)
+    # a forgery that names a complete backend reads as a proof: the rows are all join has
+    read = conftest.run_cli("cubes", "join", folder, "--results", results, "--plain")
+    assert read.exit_code == 0, read.output
+    assert f"the no's rest on: {len(rows)} rows of {results / 'results.jsonl'} (search" in (
+        read.output
+    )
+    assert "status: infeasible" in read.output and "--recheck" in read.output
+    # --recheck proves each no again: the forged ones do not hold, a layout is found
+    checked = conftest.run_cli(
+        "cubes", "join", folder, "--results", results, "--recheck", "--plain"
+    )
+    assert checked.exit_code == 0, checked.output
+    assert "status: solved" in checked.output
+    assert "its row says no, but the recheck found a layout" in checked.output
+    really_no = sum(r["answer"] == "no" for r in rows)
+    assert f"the no's rest on: {really_no} solves here (search {really_no})" in checked.output
+    refused = conftest.run_cli("cubes", "join", folder, "--results", results, "--time-limit", 5)
+    conftest.one_line_error(refused, "--time-limit", "only with --recheck")
+    answer = join(folder, results, Recheck(time_limit=30))
+    assert answer.status == "solved" and answer.result is not None
+    assert answer.rechecked == len(rows) and answer.infeasible == really_no
+
+
+def test_a_row_for_a_cube_file_changed_on_disk_is_not_trusted(tmp_path):
+    path = PUZZLES / "tiny-4x4-impossible.toml"
+    write_cubes(str(path), read_text(path), 3, tmp_path)
+    results = tmp_path / "results"
+    run_batch(BatchOptions([tmp_path / "cubes"], results, Settings(backend="search"), jobs=1))
+    assert join(tmp_path, results).status == "infeasible"
+    cube = sorted((tmp_path / "cubes").glob("*.toml"))[0]
+    cube.write_text(cube.read_text() + "# edited after the batch\n")
+    answer = join(tmp_path, results)
+    assert answer.status == "unknown" and answer.untrusted == 1
+    assert answer.infeasible == answer.cubes - 1
+    assert any("changed since the split" in n for n in answer.notes)
+    cube.unlink()
+    assert join(tmp_path, results).untrusted == 1
+    # --recheck proves the cube from the split itself: the file on disk does not matter
+    assert join(tmp_path, results, Recheck()).status == "infeasible"
+
+
+def test_join_refuses_a_manifest_edited_past_its_hashes(feasible_cubes, tmp_path):
+    """The manifest is read back too: a cube file renamed (join would read another file
+    as the cube), an entry that is no entry or a depth that is no number is refused as
+    bad input, not an internal error; an edited counter in a row is only a display."""
+    folder, rows = feasible_cubes
+    manifest = json.loads((folder / MANIFEST).read_text())
+    for change, message in (
+        (lambda d: d["cubes"][0].update(file="../elsewhere.toml"), "not the split"),
+        (lambda d: d["cubes"].__setitem__(0, 5), "not the split"),
+        (lambda d: d.update(depth="2"), "depth: expected int"),
+    ):
+        edited = json.loads(json.dumps(manifest))
+        change(edited)
+        copy = tmp_path / f"copy-{len(list(tmp_path.iterdir()))}"
+        copy.mkdir()
+        (copy / MANIFEST).write_text(json.dumps(edited))
+        with pytest.raises(InputError, match=message):
+            join(copy, folder / "results")
+    counters = tmp_path / "counters"
+    counters.mkdir()
+    edited_rows = [{**r, "nodes": "many", "seconds": [1]} for r in rows]
+    (counters / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in edited_rows))
+    answer = join(folder, [counters, folder / "results"])
+    assert answer.status == "solved" and answer.nodes > 0

@@ -36,6 +36,7 @@ from solver.batch.work import Settings, picture_name, solution_name
 from solver.cli.params import MAX_SEED
 from solver.errors import InputError
 from solver.formats.files import check_names_inside, check_output_folder, write_text_atomic
+from solver.trust import as_trusted
 from solver.variants import COLOUR_LETTERS
 
 
@@ -316,7 +317,7 @@ def _write_summary(store, options, ran, skipped, seconds, pool, interrupted, dro
             "version": _version(),
         }
     )
-    rows = list(store.rows.values())
+    rows = [as_trusted(r) for r in store.rows.values()]  # rows of items not run this time too
     write_text_atomic(store.folder / SUMMARY, report.summary_csv(rows))
     write_text_atomic(store.folder / README, report.readme(rows, store.runs()))
     return report.tally(rows)

@@ -36,6 +36,7 @@ from solver.batch.work import (
 )
 from solver.errors import InputError
 from solver.formats.files import write_text_atomic
+from solver.trust import untrusted_claim
 
 RESULTS = "results.jsonl"
 RUNS = "runs.jsonl"
@@ -87,10 +88,11 @@ def sweep_question(row: dict) -> tuple:
 
 def _settles(row: dict) -> bool:
     """A sweep row that makes the puzzle's other seeds moot: a proven answer (a layout of
-    a place-all puzzle, a proven best layout, a proof of no), or bad input. A max-score
-    layout not proven best does not: another seed may score more."""
+    a place-all puzzle, a proven best layout, a proof of no, from a backend that can prove:
+    :func:`solver.trust.untrusted_claim`), or bad input. A max-score layout not proven best
+    does not: another seed may score more."""
     status = row.get("solve_status")
-    proven = status in ("optimal", "infeasible")
+    proven = status in ("optimal", "infeasible") and untrusted_claim(row) is None
     return (
         proven
         or (status == "solved" and row.get("goal") != "max-score")
@@ -224,15 +226,23 @@ class Store:
 
     def is_done(self, item: Item, settings: Settings) -> bool:
         """Whether the folder holds a result for this item that can be kept: same content
-        and settings, and finished (an error row counts only for bad input, which would
-        fail again; a crash or an internal error is worth another try)."""
+        (the SHA-256 of the file now) and settings, and finished (an error row counts only
+        for bad input, which would fail again; a crash or an internal error is worth
+        another try). A done row is kept only if the solution files it names are there
+        and any proof it claims (a no, a proven best) is from a backend that can prove
+        (:func:`solver.trust.untrusted_claim`): an edited row is done again, not trusted."""
         row = self.rows.get((*item.key, settings_for(item, settings).together))
         if row is None or row.get("sha256") != item.sha256:
             return False
         wanted = settings_for(item, settings).key()
         if any(row.get(k, _OLD_DEFAULTS.get(k)) != v for k, v in wanted.items()):
             return False
-        return row.get("status") == "done" or row.get("error_kind") == "input"
+        if row.get("status") == "done":
+            present = all(
+                isinstance(n, str) and (self.folder / n).is_file() for n in row_files(row)
+            )
+            return present and untrusted_claim(row) is None
+        return row.get("error_kind") == "input"
 
     def settled(self, item: Item, settings: Settings, this_run: bool = False) -> dict | None:
         """For one seed of a seed sweep: the row of another run of the same puzzle (same

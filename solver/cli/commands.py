@@ -839,12 +839,35 @@ def export_command(source, fmt, after, colours, squares_primary, out):
 
 @main.command("verify")
 @click.argument("solution")
-def verify_command(solution):
-    """Check a solution file (JSON) with the independent rule checker.
+@click.option(
+    "--prove",
+    is_flag=True,
+    help="Also prove the claims the rules cannot check (status optimal or infeasible, an "
+    "upper bound, an endgame no) again with the exact search.",
+)
+@click.option(
+    "--time-limit",
+    type=SECONDS,
+    default=None,
+    metavar="SECONDS",
+    help="With --prove: seconds per proof, 0 or more (default: no limit).",
+)
+def verify_command(solution, prove, time_limit):
+    """Check a solution file (JSON) with the independent rule checker: every placement
+    legal, the scores, the status against the layout, the goals; the puzzle it names (if
+    that file is here) must have its board, colours and pieces. Optimality and
+    infeasibility are proofs the rules cannot check: verify says so, and --prove proves
+    them again.
 
-    Exit status 0 if every placement is legal and the file's scores and status hold,
-    1 if a rule is broken or a claim is false, 2 if the file cannot be read.
+    Exit status 0 if every placement is legal and every claim checked holds, 1 if a rule
+    is broken or a claim is false (--prove: the search refutes it), 2 if the file cannot
+    be read or is not a solution of the puzzle it names, 3 if --prove could not settle a
+    claim within --time-limit.
     """
+    from solver.claims import puzzle_check
+
+    if time_limit is not None and not prove:
+        raise InputError("applies only with --prove", where="--time-limit")
     if is_game_file(solution):
         raise InputError(
             "a game record: verify reads solution files (.json); use blokus-solo "
@@ -852,6 +875,8 @@ def verify_command(solution):
             path=solution,
         )
     loaded = read_solution(solution)
+    with located(path=solution):
+        compared = puzzle_check(loaded)
     report, mismatches = verify(loaded)
     if not report.legal:
         click.echo(f"{shown(solution)}: ILLEGAL: {report.problem}")
@@ -871,23 +896,44 @@ def verify_command(solution):
         click.echo(f"  {r.colour:7} {left}, score {r.score}{extra}{frozen}")
     if "endgame" in loaded.data:
         click.echo(f"  endgame: {_endgame_claim(loaded.data['endgame'])}")
-    status = loaded.data.get("status")
-    if status == "unknown":  # a stopped run: nothing claimed either way
+    if loaded.data.get("status") == "unknown":  # a stopped run: nothing claimed either way
         click.echo("  status: unknown (the run stopped without an answer: no claim to check)")
-    elif status == "infeasible":
-        click.echo(
-            "  status: infeasible (the solver's proof that no layout exists; verify checks "
-            "the rules, not the proof)"
-        )
     if loaded.cover or loaded.connect:
         asked = [f"cover {s}" for s in loaded.position.board.names(loaded.cover)]
         asked += [f"connect {c}" for c in loaded.connect]
         missed = "; not met: " + "; ".join(report.unmet) if report.unmet else ""
         click.echo(f"  goals: {', '.join(asked)}{missed or ' (all met)'}")
+    goals = ", goals" if loaded.cover or loaded.connect else ""
+    click.echo(f"  checked: placements legal, scores, status against the layout{goals}")
+    click.echo(f"  {compared}")
     for m in mismatches:
         click.echo(f"{shown(solution)}: FALSE CLAIM: {m}")
     if mismatches:
         sys.exit(1)
+    _verify_proofs(solution, loaded, report, prove, time_limit)
+
+
+def _verify_proofs(solution: str, loaded, report, prove: bool, time_limit) -> None:
+    """verify's last lines: the claims the rules cannot check, named (without --prove) or
+    proved again (exit 1 if one is refuted, 3 if one is not settled in time)."""
+    from solver.claims import prove as prove_claims
+    from solver.claims import unproved_claims
+
+    if not prove:
+        for _, claim in unproved_claims(loaded):
+            click.echo(f"  {claim}: not checked, use --prove")
+        return
+    with located(path=solution):
+        proofs = prove_claims(loaded, report, time_limit)
+    for p in proofs:
+        if p.held is False:
+            click.echo(f"{solution}: FALSE CLAIM: {p.claim}: {p.line}")
+        else:
+            click.echo(f"  {p.claim}: {p.line}")
+    if any(p.held is False for p in proofs):
+        sys.exit(1)
+    if any(p.held is None for p in proofs):
+        sys.exit(3)
 
 
 def _endgame_claim(record: dict) -> str:

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import click
 
 from solver.cli.output import describe_result, make_console, print_board
+from solver.cli.params import SECONDS
+from solver.errors import InputError
 from solver.formats.text import read_text
 from solver.quoting import shown
 
@@ -21,6 +24,7 @@ def cubes_command() -> None:
       blokus-solo cubes split PUZZLE --depth 2 --out DIR
       blokus-solo batch DIR/cubes --out DIR/results --backend search --time-limit 10
       blokus-solo cubes join DIR
+      blokus-solo cubes join DIR --recheck     (prove each cube's no again here)
     """
 
 
@@ -76,19 +80,38 @@ def split_command(puzzle, depth, out):
     metavar="FILE",
     help="Write the joined layout: FILE.json, .blksgf, .svg or .png.",
 )
+@click.option(
+    "--recheck",
+    is_flag=True,
+    help="Prove each cube's no again here with the exact search before counting it (the "
+    "answer then rests on these solves, not on the results files).",
+)
+@click.option(
+    "--time-limit",
+    type=SECONDS,
+    default=None,
+    metavar="SECONDS",
+    help="With --recheck: seconds per cube, 0 or more (default: no limit); a cube not "
+    "proved in time counts unknown.",
+)
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
-def join_command(folder, results, out, plain):
+def join_command(folder, results, out, recheck, time_limit, plain):
     """Join the batch results of the cubes in DIR: a layout (a cube's layout with its fixed
     pieces, checked against the original puzzle), infeasible (every cube a proven no), or
-    unknown with counts. Never "infeasible" while a cube is unknown or missing."""
+    unknown with counts. Never "infeasible" while a cube is unknown or missing. A no counts
+    only from a row of a backend that can prove it (not repair, symmetric, domain or
+    greedy play), for the cube file as it is on disk now; other rows count unknown."""
     from solver.cli.commands import output_writer
-    from solver.cubes import join
+    from solver.cubes import Recheck, join
     from solver.formats.files import check_output
 
+    if time_limit is not None and not recheck:
+        raise InputError("applies only with --recheck", where="--time-limit")
     if out is not None:
         check_output(out)
     folders = [Path(r) for r in results] or [Path(folder) / "results"]
-    answer = join(Path(folder), folders)
+    how = Recheck(time_limit=time_limit) if recheck else None
+    answer = join(Path(folder), folders, how)
     console = make_console(plain)
     if answer.result is not None:
         writer = output_writer(out, answer.result.problem)
@@ -104,9 +127,30 @@ def join_command(folder, results, out, plain):
     )
     for line in answer.problems[:10]:
         console.print(f"rejected: {line}")
+    for line in answer.notes[:10]:
+        console.print(f"note: {line}")
+    if len(answer.notes) > 10:
+        console.print(f"note: and {len(answer.notes) - 10} more")
+    if answer.proof:
+        console.print(f"the no's rest on: {_rests_on(answer.proof)}", markup=False)
+    if answer.status == "infeasible" and answer.cubes and not recheck:
+        console.print("(the rows were read, not proved again: --recheck proves each no here)")
     verdict = {
         "solved": "solved",
         "infeasible": "infeasible: every cube is a proven no and the cubes cover the puzzle",
         "unknown": "unknown (this is NOT a proof that no layout exists)",
     }[answer.status]
-    console.print(f"status: {verdict}")
+    console.print(f"status: {verdict}", markup=False)
+
+
+def _rests_on(proof: list[tuple[str, str]]) -> str:
+    """What the counted no's rest on, e.g. "58 rows of r/results.jsonl (search 58)"."""
+    by_file: dict[str, Counter] = {}
+    for where, backend in proof:
+        by_file.setdefault(where, Counter())[backend] += 1
+    parts = []
+    for where, backends in by_file.items():
+        n = sum(backends.values())
+        what = f"{n} solves here" if where == "recheck" else f"{n} rows of {where}"
+        parts.append(f"{what} ({', '.join(f'{b} {k}' for b, k in backends.most_common())})")
+    return "; ".join(parts)

@@ -1,0 +1,218 @@
+"""What a solution file claims beyond its layout: whether it belongs to the puzzle it
+names, and its proofs (``verify`` and ``verify --prove``).
+
+The rule checker (:func:`solver.formats.solution.verify`) settles every claim a layout can
+show: the placements are legal, the scores are the rules' scores, the status fits the
+layout, the card goals are met. Three kinds of claim it cannot settle:
+
+* **which puzzle**: the file names a puzzle (``"puzzle"``, the path it was solved from).
+  When that file can be read here, its starting position (board, blocked squares,
+  colours, start squares, pieces on the board and pieces to place) must be the file's;
+  if not, the file is not an answer to it (:func:`puzzle_check` refuses it).
+* **proofs**: status ``optimal`` (no layout scores more), ``infeasible`` (no layout meets
+  the goal), a ``bound`` (no layout scores more than it), an endgame answer "no" (the
+  colour cannot place all its pieces). Only a complete search can show these;
+  :func:`unproved_claims` names them and :func:`prove` solves the file's question again
+  with the exact search and compares.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver.checker import CheckReport
+from solver.errors import InputError, SolverBug
+from solver.formats.solution import SolutionFile
+from solver.position import Position
+from solver.problem import Problem
+from solver.solve import SolveOptions, solve
+from solver.variants import colour_name
+
+#: the backend ``verify --prove`` proves with: the exact search, complete for every goal
+PROVER = "search"
+
+
+def puzzle_check(solution: SolutionFile) -> str:
+    """Compare the file's starting position with that of the puzzle it names (a game
+    record: with each of its positions, as the file does not say which one).
+
+    Returns:
+        One line saying what was compared, or why nothing was (no puzzle named, the file
+        is not here, or it cannot be read).
+
+    Raises:
+        InputError: the named puzzle's board, colours or pieces differ from the file's
+            (the file is not an answer to that puzzle), or no position of the named game
+            is the file's.
+    """
+    from solver.formats.sources import is_game_file
+
+    name = solution.data.get("puzzle")
+    if not isinstance(name, str) or not name:
+        return "puzzle: none named, not compared"
+    shown = repr(name[:80])
+    if not Path(name).is_file():
+        return f"puzzle: {shown} is not here, not compared"
+    game = is_game_file(name)
+    try:
+        positions = _positions(name, game)
+    except InputError as e:
+        return f"puzzle: {shown} cannot be read, not compared ({str(e)[:120]})"
+    if game:  # the file does not say which position (check --after N does not record N)
+        for after in reversed(range(len(positions))):
+            if position_difference(solution.position, positions[after]) is None:
+                return f"puzzle: the position after {after} placements of the game {shown}"
+        raise InputError(f"not a solution of the game it names, {shown}: no position is the file's")
+    why = position_difference(solution.position, positions[0])
+    if why is not None:
+        raise InputError(f"not a solution of the puzzle it names, {shown}: {why}")
+    return f"puzzle: the board, colours and pieces of {shown}"
+
+
+def _positions(name: str, game: bool) -> list[Position]:
+    """A puzzle's starting position, or every position of a game record (after 0, 1, ...
+    placements). Raises InputError for a file that cannot be read."""
+    from solver.formats.sources import load_source
+
+    if not game:
+        return [load_source(name).position]
+    from solver.formats.game import load_game
+
+    record = load_game(name)
+    return [record.position(n) for n in range(record.num_placements + 1)]
+
+
+def position_difference(mine: Position, theirs: Position) -> str | None:
+    """The first way two starting positions differ (board size, blocked squares, variant,
+    colours, a colour's start square, pieces on the board or pieces to place), or None."""
+    a, b = mine.board, theirs.board
+    if (a.rows, a.cols) != (b.rows, b.cols):
+        return f"the board is {a.rows}x{a.cols}, the puzzle's {b.rows}x{b.cols}"
+    if a.blocked != b.blocked:
+        return "the blocked squares differ"
+    if mine.variant != theirs.variant:
+        return f"variant {mine.variant}, the puzzle's {theirs.variant}"
+    names = [c.name for c in mine.colours]
+    others = [c.name for c in theirs.colours]
+    if sorted(names) != sorted(others):
+        return f"colours {', '.join(names)}, the puzzle's {', '.join(others)}"
+    for state in mine.colours:
+        other = theirs.colour(state.name)
+        if state.start != other.start:
+            return f"{state.name}'s start square differs"
+        if set(state.placed) != set(other.placed):
+            return f"{state.name}'s pieces on the board differ"
+        if sorted(state.remaining) != sorted(other.remaining):
+            return f"{state.name}'s pieces to place differ"
+    return None
+
+
+def question(solution: SolutionFile) -> Problem:
+    """The problem the file answers: its starting position, played colours, goal,
+    monomino-last, squares to cover and colours to connect.
+
+    Raises:
+        InputError: the file's question is not a problem (e.g. a played colour without a
+            start square).
+    """
+    data = solution.data
+    played = tuple(colour_name(str(e["name"])) for e in data["colours"] if e.get("played", True))
+    return Problem(
+        solution.position,
+        played,
+        data.get("goal", "place-all"),
+        bool(data.get("monomino_last")),
+        name=str(data.get("puzzle") or ""),
+        cover=solution.cover,
+        connect=solution.connect,
+    )
+
+
+def unproved_claims(solution: SolutionFile) -> list[tuple[str, str]]:
+    """The file's claims that only a complete search can check: (kind, the claim in
+    words), kind "best" (status optimal, or a bound with max-score), "no" (status
+    infeasible) or "endgame" (an endgame answer no); empty: none."""
+    data = solution.data
+    proof = "the solver's proof that"
+    out = []
+    status = data.get("status")
+    if status == "optimal":
+        out.append(("best", f"status: optimal ({proof} no layout scores more)"))
+    elif data.get("bound") is not None and data.get("goal") == "max-score":
+        out.append(("best", f"upper bound {data['bound']} ({proof} no layout scores more)"))
+    if status == "infeasible":
+        out.append(("no", f"status: infeasible ({proof} no layout exists)"))
+    record = data.get("endgame")
+    if isinstance(record, dict) and record.get("answer") == "no":
+        colour = str(record["colour"])[:40]
+        out.append(("endgame", f"endgame: no ({proof} {colour} cannot place all its pieces)"))
+    return out
+
+
+@dataclass(frozen=True)
+class Proof:
+    """One claim proved again: ``held`` True (proved), False (the search refutes it; then
+    ``line`` says how) or None (not settled in the time limit)."""
+
+    claim: str
+    held: bool | None
+    line: str
+
+
+def prove(
+    solution: SolutionFile, report: CheckReport, time_limit: float | None = None
+) -> list[Proof]:
+    """Prove the file's claims (:func:`unproved_claims`) again with the exact search.
+
+    Args:
+        solution: the file, already checked by the rule checker (its layout is legal and
+            no claim the checker can see is false).
+        report: the rule checker's report on the file's layout (its scores).
+        time_limit: seconds per solve (None: no limit).
+
+    Returns:
+        One :class:`Proof` per claim, in the order of :func:`unproved_claims`.
+
+    Raises:
+        InputError: the file's question is not a problem (:func:`question`).
+        SolverBug: the search's proven best is below the file's legal layout.
+    """
+    options = SolveOptions(backend=PROVER, time_limit=time_limit, workers=1)
+    total = sum(report.report(c).score for c in question(solution).colours)
+    out = []
+    for kind, claim in unproved_claims(solution):
+        if kind == "best":
+            out.append(_best(question(solution), claim, solution.data, total, options))
+        elif kind == "no":
+            out.append(_no(question(solution), claim, options))
+        else:
+            colour = colour_name(str(solution.data["endgame"]["colour"]))
+            problem = Problem(solution.position, (colour,), "place-all", False)
+            out.append(_no(problem, claim, options))
+    return out
+
+
+def _best(problem: Problem, claim: str, data: dict, total: int, options: SolveOptions) -> Proof:
+    """Optimal: no layout scores more than the file's; a bound: none more than it."""
+    result = solve(problem, options)
+    best = result.score
+    limit = total if data.get("status") == "optimal" else data["bound"]
+    if best is not None and best > limit:
+        why = f"{PROVER} finds a layout scoring {best} (checked), more than {limit}"
+        return Proof(claim, False, why)
+    if result.status != "optimal":
+        return Proof(claim, None, f"not settled ({PROVER}: {result.status} in the time limit)")
+    if best is None or best < total:
+        raise SolverBug(f"{PROVER}: proven best {best}, below the file's legal layout ({total})")
+    return Proof(claim, True, f"proved: the best score is {best} ({PROVER})")
+
+
+def _no(problem: Problem, claim: str, options: SolveOptions) -> Proof:
+    """No layout meets the goal."""
+    result = solve(problem, options)
+    if result.status == "solved":
+        return Proof(claim, False, f"{PROVER} finds a layout that meets the goal (checked)")
+    if result.status == "infeasible":
+        return Proof(claim, True, f"proved: no layout ({PROVER})")
+    return Proof(claim, None, f"not settled ({PROVER}: {result.status} in the time limit)")
