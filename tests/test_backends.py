@@ -32,7 +32,7 @@ PUZZLES = conftest.PUZZLES
 
 
 def test_every_backend_name_loads_a_solve_function():
-    assert BACKENDS == ("auto", "cpsat", "domain", "repair", "search", "symmetric", "tight")
+    assert BACKENDS == ("auto", "cpsat", "domain", "repair", "search", "symmetric")
     for name in BACKENDS:
         entry = registry.backend(name)
         assert entry.name == name and callable(entry.load())

@@ -568,7 +568,7 @@ def test_proof_params_prove_a_rectangle_the_counting_bounds_leave():
     # 3x47: the counting bounds leave it, the LP bound excludes it (88.6 of 89); the CP-SAT
     # backend re-proves it on its own model with the block rows and PROOF_PARAMS (about
     # 10 s here); without the block rows CP-SAT is unknown after 120 s
-    from solver.records import corner_problem
+    from helpers import corner_problem
 
     options = SolveOptions(backend="cpsat", workers=1, time_limit=300, params=cpsat.PROOF_PARAMS)
     assert solve(corner_problem(3, 47), options).status == "infeasible"
@@ -588,7 +588,10 @@ def test_block_rows_come_with_the_full_relaxation_only():
 
 
 def test_the_record_proofs_use_the_proof_params():
-    # the puzzle descriptions name the parameters that re-prove them
-    from solver.records import _PROOF
+    # the record puzzles' descriptions name the parameters that re-prove them
+    from helpers import PUZZLES
 
-    assert _PROOF == cpsat.PROOF_PARAMS
+    named = [p for p in (PUZZLES / "records").glob("*.toml") if "--params" in p.read_text()]
+    assert len(named) >= 5
+    for path in named:
+        assert f"--params '{cpsat.PROOF_PARAMS}'" in path.read_text(), path.name

@@ -7,6 +7,7 @@ import json
 
 import conftest
 import pytest
+from helpers import corner_problem
 
 from solver.api import count
 from solver.batch import BatchOptions, run_batch
@@ -16,7 +17,6 @@ from solver.errors import InputError
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.text import read_text
 from solver.placements import legal_moves
-from solver.records import corner_problem
 from solver.solve import SolveOptions, solve
 from solver.symmetry import position_symmetries
 

@@ -156,7 +156,8 @@ def test_auto_proves_a_one_colour_record_board_impossible_by_the_lp_bound():
     """One colour on 12x12 (the search does not finish; only a counting bound excluded it):
     once the search has run alone, the LP bound joins and proves it; the answer names it
     and its reason."""
-    from solver.records import corner_problem
+    from helpers import corner_problem
+
     from solver.solve import solve
 
     problem = corner_problem(12, 12)
@@ -168,8 +169,9 @@ def test_auto_proves_a_one_colour_record_board_impossible_by_the_lp_bound():
 
 
 def test_lp_backend_says_only_no_or_unknown():
+    from helpers import corner_problem
+
     from solver.backends import lp
-    from solver.records import corner_problem
 
     feasible = load_puzzle(PUZZLES / "two-colours-7x7.toml")
     assert lp.solve(feasible, SolveOptions()).status == "unknown"

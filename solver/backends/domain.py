@@ -17,9 +17,10 @@ it, 3 of 12 in 3 million without).
 
 Why our own kernel: the tiling and its Blokus labels are the core of this project, and a
 scan-order bitboard search runs a few hundred times more nodes per second (200,000-630,000
-on one core, measured) than the counter-based exact cover of :mod:`solver.backends.tight`
-(600-2,000 on 18x20: it branches better but pays ~30k counter updates per node;
-results/records/attempts.md), which found no 18x20 layout in 600 s where this one finds
+on one core, measured) than the counter-based exact cover of the retired square-first
+search (``research/tight.py``; 600-2,000 on 18x20: it branches better but pays ~30k counter
+updates per node;
+research/notes/record_attempts.md), which found no 18x20 layout in 600 s where this one finds
 them in 27-112 s.
 
 The search is randomised (option and label order per seed) and restarted with Luby's
@@ -42,7 +43,6 @@ from solver.backends import domain_kernel as core
 from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
 from solver.backends.race import first_proven
 from solver.backends.symmetric import ColourSymmetry, colour_symmetries
-from solver.backends.tight import luby
 from solver.board import Board
 from solver.errors import InputError
 from solver.pieces import PIECE_NAMES, PIECES
@@ -89,6 +89,21 @@ SCANS = {
     "rows-reversed": lambda r, c, rows, cols: -(r * cols + c),
     "columns-reversed": lambda r, c, rows, cols: -(c * rows + r),
 }
+
+
+def luby(k: int) -> int:
+    """The k-th term (k >= 1) of Luby's restart sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
+    (Luby, Sinclair and Zuckerman 1993)."""
+    size = 1
+    while size < k + 1:
+        size = 2 * size + 1  # 2^j - 1
+    while size > 1:
+        if k == size:
+            return (size + 1) // 2
+        size //= 2
+        if k > size:
+            k -= size
+    return 1
 
 
 def orbits(
@@ -302,7 +317,7 @@ def refuse(problem: Problem) -> None:
 #: ``auto`` runs this search on three or four colours only where its first symmetry leaves
 #: at most this many empty orbits: on four-18x20 (1) it found layouts in 27-112 s where
 #: CP-SAT's reduction found none in 1,200 s; on asym-classic-84 (11) CP-SAT's reduction and
-#: the repair search are what was measured (results/records/attempts.md)
+#: the repair search are what was measured (research/notes/record_attempts.md)
 TIGHT_EMPTY_ORBITS = 2
 
 

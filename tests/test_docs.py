@@ -1,0 +1,49 @@
+"""The engines have one description, in the registry (solver/backends/registry.py):
+``--help`` is written from it, and the table of docs/engines.md must equal it. After
+changing the registry, ``python tests/test_docs.py`` rewrites the table."""
+
+import re
+from pathlib import Path
+
+from solver.backends.registry import AUTO_ONLY, BACKENDS
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "engines.md"
+BEGIN = "<!-- engines: generated from solver.backends.registry; tests/test_docs.py checks it -->"
+END = "<!-- /engines -->"
+
+
+def engine_table() -> str:
+    """The markdown table of every engine, from the registry."""
+    rows = ["| `--backend` | what it is | answers |", "|---|---|---|"]
+    for b in (*BACKENDS.values(), *AUTO_ONLY):
+        name = f"`{b.name}`" if b.name in BACKENDS else f"({b.name}: run by `auto` only)"
+        answers = "yes or unknown" if b.layouts_only else "yes, no or unknown"
+        if b in AUTO_ONLY:
+            answers = "no or unknown"
+        rows.append(f"| {name} | {b.summary} | {answers} |")
+    return "\n".join(rows)
+
+
+def _between(text: str) -> str:
+    return text.split(BEGIN, 1)[1].split(END, 1)[0].strip()
+
+
+def test_the_engines_page_is_the_registry():
+    assert _between(PAGE.read_text()) == engine_table()
+
+
+def test_help_is_the_registry():
+    from helpers import run_cli
+
+    text = run_cli("solve", "--help").output
+    choices = re.search(r"--backend \[([a-z|]+)\]", text)
+    assert choices is not None and choices.group(1).split("|") == list(BACKENDS)
+    bare = "".join(text.split())  # click wraps lines, also after a hyphen
+    for b in BACKENDS.values():
+        assert "".join(f"{b.name}: {b.summary}".split()) in bare
+
+
+if __name__ == "__main__":  # rewrite the table
+    text = PAGE.read_text()
+    head, rest = text.split(BEGIN, 1)
+    PAGE.write_text(f"{head}{BEGIN}\n{engine_table()}\n{END}{rest.split(END, 1)[1]}")
