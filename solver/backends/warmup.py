@@ -54,8 +54,7 @@ def kernel_ready() -> bool:
     """True when the search's kernel is compiled in this process or cached on disk (then
     the first call only loads it); when unsure, True (the old behaviour: compile in
     process). The fundamental-domain search's kernel is not needed for that
-    (:func:`before_search`); the square-first search's (``--backend tight``, which
-    ``auto`` does not run) compiles in its own command."""
+    (:func:`before_search`)."""
     from solver.backends import search_kernel
 
     return _ready(search_kernel.run)
@@ -146,10 +145,10 @@ def compile_kernel() -> None:
     """Compile (or load) the kernels ``auto`` runs by solving tiny puzzles with the search
     and the fundamental-domain search."""
     from solver.backends import domain, search
+    from solver.backends.base import SolveOptions
     from solver.board import Board
     from solver.position import ColourState, Position
     from solver.problem import Problem
-    from solver.solve import SolveOptions
 
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))

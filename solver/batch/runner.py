@@ -20,6 +20,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from solver.backends.base import MAX_SEED
 from solver.batch import report
 from solver.batch.display import Display, make_display
 from solver.batch.items import Item, find_sources, make_items
@@ -32,7 +33,6 @@ from solver.batch.pools import (
 )
 from solver.batch.store import README, RESULTS, SUMMARY, Store, check_out_dir
 from solver.batch.work import Settings
-from solver.cli.params import MAX_SEED
 from solver.errors import InputError
 from solver.formats.solution import write_text_atomic
 
@@ -130,7 +130,7 @@ def sweep_seeds(options: BatchOptions) -> range | None:
     their thread k the seed S + k (so the sweep's runs never repeat one another's threads).
 
     Raises:
-        InputError: the last seed would pass :data:`solver.cli.params.MAX_SEED`.
+        InputError: the last seed would pass :data:`solver.backends.base.MAX_SEED`.
     """
     if options.seeds <= 1:
         return None
