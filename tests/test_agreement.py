@@ -53,6 +53,7 @@ def positions(draw):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
 @given(positions())
 def test_search_and_cpsat_agree(problem):
     by_search = solve(problem, SolveOptions(backend="search", time_limit=LIMIT))

@@ -116,6 +116,7 @@ def _cases(n, seed):
         )
 
 
+@pytest.mark.slow
 def test_scan_orders_and_seeds_find_checked_layouts():
     problem = corner_problem(12, 14, CORNER_COLOURS, without=only(*_QUADRANT_6x7))
     sym = next(s for s in colour_symmetries(problem) if len(s.cycles) == 1 and "mirror" in s.name)
@@ -287,6 +288,7 @@ def test_dead_square_prune_matches_the_board():
     assert len(verdicts) >= 100 and True in verdicts and False in verdicts
 
 
+@pytest.mark.slow
 def test_dead_square_prune_keeps_every_layout_and_cuts_two_colour_trees():
     """With and without the prune the search exhausts the same symmetric layouts: the
     same answer, and on two-colour boards (a square between both colours must stay empty)

@@ -431,6 +431,7 @@ def test_every_oracle_line(games):
     assert sum("moves" in d for d in lines) >= 10  # full lists were compared too
 
 
+@pytest.mark.slow
 def test_real_games_round_trip_every_tenth_placement(games):
     for name, game in games.items():
         for n in sorted({*range(0, game.num_placements, 10), game.num_placements}):

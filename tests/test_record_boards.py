@@ -40,6 +40,7 @@ def test_shipped_record_layouts_verify():
     "rows, cols, proves_no",
     [(7, 18, True), (11, 12, True), (12, 12, True), (3, 47, True), (13, 13, False)],
 )
+@pytest.mark.slow
 def test_the_lp_bound_on_one_colour_rectangles(rows, cols, proves_no):
     """The LP bound, a second engine for the one-colour exclusions: it re-proves 7x18 and
     11x12 (proved by the complete search), 12x12 (by a counting bound) and settles 3x47 (a
@@ -53,6 +54,7 @@ def test_the_lp_bound_on_one_colour_rectangles(rows, cols, proves_no):
     assert bound.most <= 89 + 1e-6
 
 
+@pytest.mark.slow
 def test_shipped_lp_certificates_recheck_without_a_solver():
     """Each certificate in results/records/lp-certificates (the dual vector of an LP proof)
     re-proves its board in exact rational arithmetic, no LP solver; a certificate for
