@@ -47,3 +47,35 @@ if __name__ == "__main__":  # rewrite the table
     text = PAGE.read_text()
     head, rest = text.split(BEGIN, 1)
     PAGE.write_text(f"{head}{BEGIN}\n{engine_table()}\n{END}{rest.split(END, 1)[1]}")
+
+
+#: pages other branches write (issue 23-26); checked once they exist
+WRITTEN_ELSEWHERE = {"docs/guarantees.md", "docs/companion.md", "docs/serve.md"}
+
+
+def _anchors(page: Path) -> set[str]:
+    """GitHub's anchors of a page's headings (lower case, punctuation dropped, spaces to -)."""
+    heads = re.findall(r"(?m)^#+ (.+)$", re.sub(r"(?ms)^```.*?^```", "", page.read_text()))
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in heads}
+
+
+def test_links_between_the_pages_lead_somewhere():
+    """Every relative link of the README, CONTRIBUTING.md, docs/ and research/README.md
+    names a file that exists, and an anchor its page has."""
+    root = PAGE.parent.parent
+    pages = [root / "README.md", root / "CONTRIBUTING.md", root / "research" / "README.md"]
+    pages += sorted((root / "docs").glob("*.md"))
+    checked = 0
+    for page in pages:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+            if target.startswith(("http://", "https://", "mailto:")):
+                continue
+            name, _, anchor = target.partition("#")
+            path = (page.parent / name).resolve() if name else page
+            if str(path.relative_to(root)) in WRITTEN_ELSEWHERE and not path.exists():
+                continue
+            assert path.exists(), (page.name, target)
+            if anchor:
+                assert anchor in _anchors(path), (page.name, target)
+            checked += 1
+    assert checked >= 50
