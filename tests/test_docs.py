@@ -79,3 +79,21 @@ def test_links_between_the_pages_lead_somewhere():
                 assert anchor in _anchors(path), (page.name, target)
             checked += 1
     assert checked >= 50
+
+
+def test_how_auto_picks_quotes_the_tuning():
+    """The times and sizes that docs/engines.md and the registry's description of auto
+    quote are auto's settings (solver/backends/tuning.py), not copies that drift."""
+    from solver.backends.registry import AUTO
+    from solver.backends.tuning import AutoTuning
+
+    t = AutoTuning()
+    section = PAGE.read_text().split("## How `auto` picks", 1)[1].split("\n## ", 1)[0]
+    section = " ".join(section.split())
+    assert f"(at most {t.greedy_first:g} s)" in section
+    assert f"alone for {t.search_alone:g} s" in section
+    assert f"more than {t.many_pieces} pieces" in section
+    assert f"alone for only {t.many_alone:g} s" in section
+    assert f"(under {t.greedy_first:g} s)" in AUTO.summary
+    assert f"alone for {t.search_alone:g} s" in AUTO.summary
+    assert f"over {t.many_pieces} pieces" in AUTO.summary
