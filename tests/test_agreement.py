@@ -9,7 +9,7 @@ the smallest positions the search's count equals a brute-force enumeration (test
 
 from __future__ import annotations
 
-import conftest
+import helpers
 import pytest
 from brute import brute_count
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -85,7 +85,7 @@ def test_colour_without_placement():
     assert solve(problem, SolveOptions(backend="cpsat", time_limit=LIMIT)).status == "infeasible"
 
 
-GAMES = conftest.GAMES
+GAMES = helpers.GAMES
 
 
 @pytest.mark.parametrize(

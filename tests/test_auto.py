@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 
-import conftest
+import helpers
 import numpy as np
 import pytest
 
@@ -17,7 +17,7 @@ from solver.backends.tuning import AutoTuning, Tuning
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.solve import SolveOptions, solve
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
 def alone_for(seconds: float) -> Tuning:

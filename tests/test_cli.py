@@ -2,17 +2,17 @@
 
 import json
 
-import conftest
+import helpers
 import pytest
 from click.testing import CliRunner
 
 from solver.cli.commands import main
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
-run = conftest.run_cli
-one_line_error = conftest.one_line_error
+run = helpers.run_cli
+one_line_error = helpers.one_line_error
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "search"])
@@ -237,7 +237,7 @@ def test_verify_refuses_malformed_files(tmp_path, change, message):
     one_line_error(run("verify", _write(tmp_path, data)), message)
 
 
-GAME = conftest.GAMES / "duo-L4-s29.blksgf"
+GAME = helpers.GAMES / "duo-L4-s29.blksgf"
 
 
 @pytest.mark.parametrize("colour,count", [("B", 298), ("purple", 298), ("W", 54)])
@@ -355,7 +355,7 @@ def test_endgame_commands_offer_only_backends_that_answer_them(command, backend)
     """check and review run max-score after a "no": the place-all-only backends are not
     offered (review once offered the square-first search, which then failed on every
     game)."""
-    game = str(conftest.GAMES / "duo-L4-s29.blksgf")
+    game = str(helpers.GAMES / "duo-L4-s29.blksgf")
     result = CliRunner().invoke(main, [command, game, "--backend", backend])
     assert result.exit_code == 2 and "Invalid value for '--backend'" in result.output
 

@@ -553,7 +553,7 @@ def test_monomino_last_when_the_monomino_is_not_left(placed, remaining, status):
 def test_every_row_of_the_model_holds_for_a_verified_layout(name, goal):
     # the shipped layouts (verified by the rule checker) fixed in the model, guide off: a
     # row that cuts off a legal layout (the 2x2-block rows, say) makes the model infeasible
-    from conftest import ROOT
+    from helpers import ROOT
 
     from solver.formats.solution import read_solution
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-import conftest
+import helpers
 import pytest
 from helpers import corner_problem
 
@@ -20,7 +20,7 @@ from solver.placements import legal_moves
 from solver.solve import SolveOptions, solve
 from solver.symmetry import position_symmetries
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 RECT = """variant = "custom"
 size = [5, 6]

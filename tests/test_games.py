@@ -8,7 +8,7 @@ import json
 import random
 from pathlib import Path
 
-import conftest
+import helpers
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,8 +30,8 @@ from solver.formats.sgf import parse
 from solver.position import ColourState, Placement, Position
 from solver.variants import VARIANTS
 
-FIXTURES = conftest.SGF_FIXTURES
-GAMES = conftest.GAMES
+FIXTURES = helpers.SGF_FIXTURES
+GAMES = helpers.GAMES
 DUO = Board(14, 14)
 
 

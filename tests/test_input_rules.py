@@ -10,7 +10,7 @@ import json
 import re
 
 import click
-import conftest
+import helpers
 import pytest
 
 from solver.checker import check_layout, monomino_can_be_last
@@ -20,16 +20,16 @@ from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.solution import read_solution
 from solver.position import Placement
 
-ROOT = conftest.ROOT
-PUZZLES = conftest.PUZZLES
+ROOT = helpers.ROOT
+PUZZLES = helpers.PUZZLES
 TINY = PUZZLES / "tiny-5x5-corner.toml"
-GAME = conftest.GAMES / "duo-L4-s29.blksgf"
+GAME = helpers.GAMES / "duo-L4-s29.blksgf"
 TWO_TREES = "(;GM[Blokus Duo];B[e10];W[j5])(;GM[Blokus Duo];B[e10];W[j5];B[f9,g9])"
 LONE = 'variant = "custom"\nsize = [3, 3]\n{extra}[start]\nblue = "a3"\n[pieces]\nblue = ["1"]\n'
 
 
-run = conftest.run_cli
-one_line_error = conftest.one_line_error
+run = helpers.run_cli
+one_line_error = helpers.one_line_error
 
 
 # --- a collection of two game trees ----------------------------------------------------

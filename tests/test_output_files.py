@@ -6,13 +6,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import conftest
+import helpers
 import pytest
 from click.testing import CliRunner
 
 from solver.cli.commands import main
 
-PUZZLE = str(conftest.PUZZLES / "tiny-5x5-corner.toml")
+PUZZLE = str(helpers.PUZZLES / "tiny-5x5-corner.toml")
 
 
 def solve_to(out: Path):

@@ -3,10 +3,10 @@ from the project root."""
 
 import doctest
 
-import conftest
+import helpers
 import pytest
 
-ROOT = conftest.TESTS.parent
+ROOT = helpers.TESTS.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: pages whose examples must be there: a page that lost them would pass with nothing run
 AT_LEAST = {"README.md": 5, "api.md": 10}

@@ -12,7 +12,7 @@ from helpers import corner_problem
 def test_shipped_record_layouts_verify():
     """Every layout in results/records replays by the rules, places every piece of every
     colour of its record puzzle, and makes no false claim."""
-    from conftest import ROOT
+    from helpers import ROOT
 
     from solver.formats.puzzle import load_puzzle
     from solver.formats.solution import read_solution, verify
@@ -60,7 +60,7 @@ def test_shipped_lp_certificates_recheck_without_a_solver():
     re-proves its board in exact rational arithmetic, no LP solver; a certificate for
     another board is refused, and a spoiled one proves nothing."""
     import numpy as np
-    from conftest import ROOT
+    from helpers import ROOT
 
     from solver.relaxation import MARGIN, check_certificate, relaxation
 
@@ -85,7 +85,7 @@ def test_three_colours_on_a_board_and_its_transpose_are_one_question():
     top-right and bottom-right corners onto the bottom-right, top-right and top-left
     ones: the shipped 20x14 layout, so mapped (blue and red swapping corners), is a
     legal three-colour layout of 14x20."""
-    from conftest import ROOT
+    from helpers import ROOT
 
     from solver.backends.base import order_and_check
     from solver.formats.solution import read_solution

@@ -3,7 +3,7 @@
 
 from dataclasses import replace
 
-import conftest
+import helpers
 import numpy as np
 import pytest
 
@@ -17,8 +17,8 @@ from solver.problem import Problem
 from solver.relaxation import _dual_bound, lp_bound, relaxation
 from solver.solve import SolveOptions
 
-GAMES = conftest.TESTS / "data" / "games"
-PUZZLES = conftest.ROOT / "puzzles"
+GAMES = helpers.TESTS / "data" / "games"
+PUZZLES = helpers.ROOT / "puzzles"
 
 
 def _rest_of_game(name: str, after: int) -> tuple[Position, dict]:

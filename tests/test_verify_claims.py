@@ -4,13 +4,13 @@ that contradicts the goal or the layout is a false claim (exit 1)."""
 
 import json
 
-import conftest
+import helpers
 import pytest
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
-run = conftest.run_cli
+run = helpers.run_cli
 
 
 @pytest.fixture(scope="module")

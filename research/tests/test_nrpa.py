@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-import conftest
+import helpers
 import numpy as np
 import pytest
 
@@ -19,7 +19,7 @@ from solver.formats.puzzle import load_puzzle
 from solver.order import order_of_play
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
 def _playout(pl: nrpa.Playouts, seed: int) -> tuple[int, np.ndarray, np.ndarray, int]:

@@ -253,7 +253,7 @@ def test_three_pieces_at_a_grid_point_are_pairwise_adjacent():
 
 def test_record_puzzle_files_match_the_records():
     """Each shipped puzzles/records/*.toml reads back as its record's problem."""
-    from conftest import PUZZLES
+    from helpers import PUZZLES
 
     from research.records import RECORDS
     from solver.formats.puzzle import load_puzzle

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-import conftest
+import helpers
 import pytest
 from test_domain import _cases  # small corner problems with random piece sets
 
@@ -26,7 +26,7 @@ from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
 from solver.solve import SolveOptions, checked_result, solve
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
 def tight_solve(problem):
