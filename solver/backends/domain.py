@@ -155,7 +155,9 @@ def orbits(
     return Orbits(rep, orbit, elem)
 
 
-def _narrowest_reps(board: Board, smallest, whole, names) -> np.ndarray:
+def _narrowest_reps(
+    board: Board, smallest: np.ndarray, whole: np.ndarray, names: np.ndarray
+) -> np.ndarray:
     """Without a rectangular domain: each orbit's first square in row-major order (a top
     part of the board) or in column-major order (a left part), whichever part has the
     shorter short side, so that the scan front along it is short (the half turn of 21x17:
@@ -514,7 +516,9 @@ def estimate(search: DomainSearch, probes: int, seed: int = 1) -> TreeEstimate:
     return TreeEstimate(float(spread.mean()), per_depth, spread, layouts / probes, deepest)
 
 
-def _options(problem: Problem, board: Board, orb: Orbits, cycles) -> list[tuple[int, np.ndarray]]:
+def _options(
+    problem: Problem, board: Board, orb: Orbits, cycles: tuple[tuple[str, ...], ...]
+) -> list[tuple[int, np.ndarray]]:
     """(slot, squares) for every placement of every colour orbit's pieces whose squares lie
     in distinct whole orbits, stored in the image whose anchor square is its orbit's rep."""
     table = empty_board_placements(board.rows, board.cols)
@@ -551,7 +555,14 @@ def _value_order(
     return lab_order, anc_idx
 
 
-def _tables(opts, board: Board, orb: Orbits, mul, inv, starts):
+def _tables(
+    opts: list[tuple[int, np.ndarray]],
+    board: Board,
+    orb: Orbits,
+    mul: np.ndarray,
+    inv: np.ndarray,
+    starts: list[tuple[int, int]],
+) -> tuple[tuple[Any, ...], np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's read-only arrays (see :func:`solver.backends.domain_kernel.run`), with
     the options sorted by anchor orbit, then largest first."""
     m, g = orb.count, len(mul)
@@ -623,7 +634,7 @@ def _rep_neighbours(board: Board, orb: Orbits) -> tuple[np.ndarray, np.ndarray]:
     return nb_orb, nb_h
 
 
-def _around(board: Board, squares: list[int], steps) -> set[int]:
+def _around(board: Board, squares: list[int], steps: tuple[tuple[int, int], ...]) -> set[int]:
     """The on-board squares one step from ``squares`` (not in them)."""
     inside = set(squares)
     out = set()
@@ -785,7 +796,13 @@ def _out_of_time(time_limit: float | None, started: float) -> bool:
     return time_limit is not None and time.perf_counter() - started >= time_limit
 
 
-def _run(search: DomainSearch, budget: int, time_limit, started, cancel) -> int:
+def _run(
+    search: DomainSearch,
+    budget: int,
+    time_limit: float | None,
+    started: float,
+    cancel: Cancel | None,
+) -> int:
     """Run the kernel in slices of 20,000 nodes until it answers, the budget is spent,
     the time is up or ``cancel`` is set."""
     left = budget

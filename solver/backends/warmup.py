@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 #: a compile started less than this many seconds ago is taken to be still running
 LOCK_AGE = 180.0
@@ -32,7 +33,7 @@ _started = False
 _told = False  # on_background_compile has been called in this process
 
 
-def _index_path(kernel=None) -> Path | None:
+def _index_path(kernel: Any = None) -> Path | None:
     """The numba cache index of a kernel's entry point (default: the search kernel's
     ``run``), or None if numba's cache internals are not as expected."""
     if kernel is None:
@@ -43,7 +44,7 @@ def _index_path(kernel=None) -> Path | None:
         return None
 
 
-def _ready(kernel) -> bool:
+def _ready(kernel: Any) -> bool:
     if kernel.signatures:
         return True
     index = _index_path(kernel)
