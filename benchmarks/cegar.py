@@ -2,7 +2,7 @@
 connectivity cuts, solved by CaDiCaL (SAT, incremental) or by OR-tools CP-SAT.
 
 Not a backend: none of these variants solved a ladder rung the repair backend cannot
-(``results/asymmetric_attempts.md``, section "CEGAR"); this script reproduces every row.
+(``research/notes/asymmetric_attempts.md``, section "CEGAR"); this script reproduces every row.
 
 SAT engine (``--engine sat``). The CNF (PySAT, CaDiCaL 1.9.5) holds only the packing, for
 each played colour c over the placements of :func:`solver.placements.placements_for` that

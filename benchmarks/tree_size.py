@@ -9,7 +9,7 @@ error (and, with few probes, still understates it: a batch's mean tends to fall 
 true mean). The line ends with what a complete search of the tree (which a proof that no
 layout with this symmetry exists would take) costs at the median estimate and 300,000
 nodes a second on one core (the kernel runs 200,000-630,000). Figures:
-results/records/attempts.md.
+research/notes/record_attempts.md.
 
 Usage: python benchmarks/tree_size.py puzzles/records/four-21x17.toml --probes 5000
        python benchmarks/tree_size.py puzzles/records/*.toml

@@ -15,7 +15,8 @@
 
 Every function here is a thin layer over the modules that do the work (named in each
 docstring); their results are those modules' typed values. Solving options are keyword
-arguments (:class:`Options`): ``backend`` ("auto", "search", "cpsat", "symmetric"),
+arguments (:class:`Options`): ``backend`` (a name of
+:data:`solver.backends.registry.BACKENDS`, default "auto"),
 ``time_limit`` (seconds per solve, None for none), ``workers``, ``seed``. Bad input raises
 :class:`~solver.errors.InputError` (a ``ValueError``) naming the file and the place.
 """

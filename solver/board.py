@@ -10,6 +10,7 @@ a..z, then aa, ab, ..., az, ba, ... (the letter i is used).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -92,7 +93,7 @@ class Board:
             raise SquareError(f"square {text!r} is off the {self.rows}x{self.cols} board")
         return (self.rows - row_number) * self.cols + col
 
-    def names(self, squares) -> list[str]:
+    def names(self, squares: Iterable[int]) -> list[str]:
         """Names of squares sorted the way Pentobi writes them: a1, b1, ..., a2, ..."""
         return [self.name(s) for s in sorted(squares, key=self._pentobi_key)]
 
@@ -114,7 +115,7 @@ class Board:
             self._neighbours(s, ((-1, -1), (-1, 1), (1, -1), (1, 1))) for s in range(self.size)
         )
 
-    def _neighbours(self, square: int, steps) -> tuple[int, ...]:
+    def _neighbours(self, square: int, steps: Iterable[tuple[int, int]]) -> tuple[int, ...]:
         row, col = divmod(square, self.cols)
         return tuple(
             (row + dr) * self.cols + col + dc

@@ -44,10 +44,12 @@ by spaces. Item names here are at most 8 characters, without spaces, ``|`` or ``
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
+from solver.board import Board
 from solver.pieces import PIECE_NAMES
 from solver.placements import placements_for
 from solver.position import Placement
@@ -102,7 +104,7 @@ def colour_letter(colour: str) -> str:
     return COLOUR_LETTERS.get(colour, colour[:1].upper())
 
 
-def _edge_items(board, squares, letter: str, free: set[int]) -> list[str]:
+def _edge_items(board: Board, squares: Iterable[int], letter: str, free: set[int]) -> list[str]:
     """Edge item names of the grid edges with one end in ``squares``, the other end free."""
     cols = board.cols
     names = set()

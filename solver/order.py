@@ -8,7 +8,7 @@ there is legal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from solver.pieces import MONOMINO
 from solver.position import Placement, Position
@@ -82,3 +82,19 @@ def connected_part(
         ordered.append(nxt)
         reached |= nxt.squares
     return ordered
+
+
+def interleave(
+    queues: Mapping[str, Sequence[Placement]], order: Sequence[str], first: str
+) -> list[tuple[str, Placement]]:
+    """Every colour's placements as (colour, placement), round-robin in turn ``order`` from
+    ``first``, keeping each colour's own order (a colour whose pieces run out drops out)."""
+    k = order.index(first)
+    turn = list(order[k:]) + list(order[:k])
+    pending = {c: list(queues.get(c, ())) for c in turn}
+    out: list[tuple[str, Placement]] = []
+    while any(pending.values()):
+        for c in turn:
+            if pending[c]:
+                out.append((c, pending[c].pop(0)))
+    return out

@@ -9,6 +9,7 @@ then filters it for one colour. Reference counts (Pentobi ``libpentobi_base/Move
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -107,7 +108,9 @@ def empty_board_placements(rows: int, cols: int) -> PlacementTable:
     return table
 
 
-def _grid_shift_any(mask: np.ndarray, rows: int, cols: int, steps) -> np.ndarray:
+def _grid_shift_any(
+    mask: np.ndarray, rows: int, cols: int, steps: Iterable[tuple[int, int]]
+) -> np.ndarray:
     """Squares that have a True square of ``mask`` at one of the (dr, dc) steps."""
     grid = mask.reshape(rows, cols)
     out = np.zeros_like(grid)

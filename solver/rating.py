@@ -17,7 +17,7 @@ Difficulty score: ``log10(1 / p) + log10(1 / share) + log10(nodes)``, with ``p =
 gets a finite score): the number of tenfold drops in a random player's chance, over the
 whole game and at the first move, plus the tenfold steps of the search's work. Labels:
 easy below 3, medium below 4.5, hard below 6, expert from 6. The thresholds were set on
-75 generated 8x8 cards (2 to 6 pieces, each goal; README "Puzzle cards"), where the mean
+75 generated 8x8 cards (2 to 6 pieces, each goal; docs/cards.md), where the mean
 score grows with the number of pieces; of the three terms the search nodes follow the
 number of pieces best. An unsolvable puzzle has no difficulty.
 """

@@ -107,7 +107,12 @@ class _Model:
         return np.arange(first, self.columns)
 
     def add_rows(
-        self, row: np.ndarray, col: np.ndarray, val: np.ndarray, lower: np.ndarray, upper
+        self,
+        row: np.ndarray,
+        col: np.ndarray,
+        val: np.ndarray,
+        lower: np.ndarray,
+        upper: float | np.ndarray,
     ) -> None:
         """Rows numbered 0..len(lower)-1 locally, given by their nonzero entries."""
         self.entries.append((row + self.rows, col, np.asarray(val, dtype=float)))

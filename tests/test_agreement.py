@@ -9,7 +9,7 @@ the smallest positions the search's count equals a brute-force enumeration (test
 
 from __future__ import annotations
 
-import conftest
+import helpers
 import pytest
 from brute import brute_count
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -53,6 +53,7 @@ def positions(draw):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
 @given(positions())
 def test_search_and_cpsat_agree(problem):
     by_search = solve(problem, SolveOptions(backend="search", time_limit=LIMIT))
@@ -84,7 +85,7 @@ def test_colour_without_placement():
     assert solve(problem, SolveOptions(backend="cpsat", time_limit=LIMIT)).status == "infeasible"
 
 
-GAMES = conftest.GAMES
+GAMES = helpers.GAMES
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from conftest import GAMES, PUZZLES, one_line_error, run_cli
+from helpers import GAMES, PUZZLES, one_line_error, run_cli
 
 from solver.errors import InputError
 from solver.formats import files

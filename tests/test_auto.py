@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 
-import conftest
+import helpers
 import numpy as np
 import pytest
 
@@ -17,7 +17,7 @@ from solver.backends.tuning import AutoTuning, Tuning
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.solve import SolveOptions, solve
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
 def alone_for(seconds: float) -> Tuning:
@@ -179,7 +179,17 @@ def test_two_swapped_colours_are_answered_by_the_domain_search(monkeypatch):
     """Duo-like (8x8, starts c6 and f3, swapped by the half turn), many pieces for auto:
     the search stops (here: it would answer this small case, so it is made to wait) and the
     fundamental-domain search answers, checked."""
-    from test_tight import duo_like
+    from solver.board import Board
+    from solver.position import ColourState, Position
+    from solver.problem import Problem
+
+    def duo_like(pieces):
+        board = Board(8, 8)
+        colours = tuple(
+            ColourState(c, board.parse(s), (), pieces)
+            for c, s in (("purple", "c6"), ("orange", "f3"))
+        )
+        return Problem(Position(board, colours), ("purple", "orange"))
 
     from solver.backends.base import BackendResult
 

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-import conftest
+import helpers
 import pytest
 from click.testing import CliRunner
 
@@ -28,10 +28,10 @@ from solver.cli.commands import main
 from solver.formats.solution import read_solution, verify
 from solver.pictures.picture import COLOURS, with_layout
 
-PUZZLES = conftest.PUZZLES
-GAMES = conftest.GAMES
+PUZZLES = helpers.PUZZLES
+GAMES = helpers.GAMES
 GAME = GAMES / "duo-L4-s29.blksgf"
-one_line_error = conftest.one_line_error
+one_line_error = helpers.one_line_error
 SVG = "{http://www.w3.org/2000/svg}"
 
 

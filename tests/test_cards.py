@@ -8,7 +8,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-import conftest
+import helpers
 import pytest
 from brute import all_placements
 
@@ -26,11 +26,11 @@ from solver.rating import random_playouts, rate
 from solver.rules import corner_groups, move_problem
 from solver.solve import SolveOptions, solve
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
-run = conftest.run_cli
-one_line_error = conftest.one_line_error
+run = helpers.run_cli
+one_line_error = helpers.one_line_error
 
 
 # ---------------------------------------------------------------------------------------

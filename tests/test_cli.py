@@ -2,17 +2,17 @@
 
 import json
 
-import conftest
+import helpers
 import pytest
 from click.testing import CliRunner
 
 from solver.cli.commands import main
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
-run = conftest.run_cli
-one_line_error = conftest.one_line_error
+run = helpers.run_cli
+one_line_error = helpers.one_line_error
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "search"])
@@ -237,7 +237,7 @@ def test_verify_refuses_malformed_files(tmp_path, change, message):
     one_line_error(run("verify", _write(tmp_path, data)), message)
 
 
-GAME = conftest.GAMES / "duo-L4-s29.blksgf"
+GAME = helpers.GAMES / "duo-L4-s29.blksgf"
 
 
 @pytest.mark.parametrize("colour,count", [("B", 298), ("purple", 298), ("W", 54)])
@@ -350,11 +350,12 @@ def test_check_together_answers_for_all_colours_at_once(tmp_path):
 
 
 @pytest.mark.parametrize("command", ["check", "review"])
-@pytest.mark.parametrize("backend", ["domain", "symmetric", "tight"])
+@pytest.mark.parametrize("backend", ["domain", "symmetric"])
 def test_endgame_commands_offer_only_backends_that_answer_them(command, backend):
     """check and review run max-score after a "no": the place-all-only backends are not
-    offered (review offered tight, which then failed on every game)."""
-    game = str(conftest.GAMES / "duo-L4-s29.blksgf")
+    offered (review once offered the square-first search, which then failed on every
+    game)."""
+    game = str(helpers.GAMES / "duo-L4-s29.blksgf")
     result = CliRunner().invoke(main, [command, game, "--backend", backend])
     assert result.exit_code == 2 and "Invalid value for '--backend'" in result.output
 
@@ -395,12 +396,3 @@ def test_a_symmetric_backend_refuses_a_board_without_symmetry_before_any_output(
     assert result.exit_code == 2
     assert result.output.startswith("error: ") and len(result.output.splitlines()) == 1
     assert says in result.output and "Traceback" not in result.output
-
-
-def test_the_tight_backend_refuses_monomino_last_before_any_output(tmp_path):
-    puzzle = tmp_path / "last.toml"
-    puzzle.write_text("monomino-last = true\n" + (PUZZLES / "tiny-5x5-corner.toml").read_text())
-    result = run("solve", puzzle, "--backend", "tight")
-    assert result.exit_code == 2, result.output
-    assert result.output.startswith("error: ") and len(result.output.splitlines()) == 1
-    assert "without monomino-last" in result.output

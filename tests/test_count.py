@@ -3,7 +3,7 @@ always exact or a true lower bound, and the reason given is what stopped the sea
 
 import math
 
-import conftest
+import helpers
 import pytest
 from click.testing import CliRunner
 
@@ -11,7 +11,7 @@ from solver.backends import search
 from solver.cli.commands import main
 from solver.formats.puzzle import load_puzzle
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 # puzzle: (layouts, orbits, symmetries); orbits checked against Burnside by hand: the
 # centre start is fixed by all 8 symmetries of the square and its 8 layouts form one
@@ -185,7 +185,7 @@ def test_cli_limit_zero_is_a_usage_error():
     assert result.exit_code == 2
 
 
-GAMES = conftest.GAMES
+GAMES = helpers.GAMES
 
 
 def test_count_of_one_colour_with_one_piece_left_equals_its_legal_moves():

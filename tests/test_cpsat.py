@@ -255,6 +255,7 @@ def test_max_score_counts_the_monomino_bonus():
     assert result.status == "optimal" and result.score == best == 20
 
 
+@pytest.mark.slow
 def test_junior_duplicates_and_no_bonus():
     # Junior holds two of each shape: the layout must hold both copies, and scores no bonus.
     board = Board(5, 5)
@@ -394,6 +395,7 @@ def test_two_colours_around_a_frozen_third_colour():
     assert not taken & (red.squares | board.blocked)
 
 
+@pytest.mark.slow
 def test_classic_one_colour_all_pieces_monomino_last():
     # measured 5.5-7.7 s on 2 cores over seeds 0-5 (without the guide: 2 of 6 in 120 s)
     problem = Problem(Position.empty(VARIANTS["classic"]), ("blue",), "place-all", True)
@@ -403,6 +405,7 @@ def test_classic_one_colour_all_pieces_monomino_last():
     assert report.all_placed and report.monomino_last and report.score == 15 + 5
 
 
+@pytest.mark.slow
 def test_tiny_time_limit_gives_unknown_never_infeasible():
     problem = Problem(Position.empty(VARIANTS["duo"]), ("purple", "orange"), "place-all", True)
     result = solve(problem, SolveOptions(backend="cpsat", time_limit=1.0))
@@ -458,6 +461,7 @@ def random_puzzles(n, seed=7):
 
 
 @pytest.mark.parametrize("rows,cols,start,blocked,pieces", list(random_puzzles(12)))
+@pytest.mark.slow
 def test_random_small_puzzles_agree_with_brute_force(rows, cols, start, blocked, pieces):
     board = Board(rows, cols)
     cells = frozenset(rc(board, b) for b in blocked)
@@ -492,6 +496,7 @@ def random_two_monomino_puzzles(n, seed=3):
 
 
 @pytest.mark.parametrize("rows,cols,start,blocked,pieces", list(random_two_monomino_puzzles(8)))
+@pytest.mark.slow
 def test_random_two_monomino_puzzles_agree_with_brute_force(rows, cols, start, blocked, pieces):
     board = Board(rows, cols)
     cells = frozenset(rc(board, b) for b in blocked)
@@ -544,10 +549,11 @@ def test_monomino_last_when_the_monomino_is_not_left(placed, remaining, status):
         "records/three-20x14.json",
     ],
 )
+@pytest.mark.slow
 def test_every_row_of_the_model_holds_for_a_verified_layout(name, goal):
     # the shipped layouts (verified by the rule checker) fixed in the model, guide off: a
     # row that cuts off a legal layout (the 2x2-block rows, say) makes the model infeasible
-    from conftest import ROOT
+    from helpers import ROOT
 
     from solver.formats.solution import read_solution
 
@@ -564,11 +570,12 @@ def test_every_row_of_the_model_holds_for_a_verified_layout(name, goal):
     assert solver.solve(built.model) == cp_model.OPTIMAL
 
 
+@pytest.mark.slow
 def test_proof_params_prove_a_rectangle_the_counting_bounds_leave():
     # 3x47: the counting bounds leave it, the LP bound excludes it (88.6 of 89); the CP-SAT
     # backend re-proves it on its own model with the block rows and PROOF_PARAMS (about
     # 10 s here); without the block rows CP-SAT is unknown after 120 s
-    from solver.records import corner_problem
+    from helpers import corner_problem
 
     options = SolveOptions(backend="cpsat", workers=1, time_limit=300, params=cpsat.PROOF_PARAMS)
     assert solve(corner_problem(3, 47), options).status == "infeasible"
@@ -588,7 +595,10 @@ def test_block_rows_come_with_the_full_relaxation_only():
 
 
 def test_the_record_proofs_use_the_proof_params():
-    # the puzzle descriptions name the parameters that re-prove them
-    from solver.records import _PROOF
+    # the record puzzles' descriptions name the parameters that re-prove them
+    from helpers import PUZZLES
 
-    assert _PROOF == cpsat.PROOF_PARAMS
+    named = [p for p in (PUZZLES / "records").glob("*.toml") if "--params" in p.read_text()]
+    assert len(named) >= 5
+    for path in named:
+        assert f"--params '{cpsat.PROOF_PARAMS}'" in path.read_text(), path.name

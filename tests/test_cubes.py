@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-import conftest
+import helpers
 import pytest
+from helpers import corner_problem
 
 from solver.api import count
 from solver.batch import BatchOptions, run_batch
@@ -16,11 +17,10 @@ from solver.errors import InputError
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.text import read_text
 from solver.placements import legal_moves
-from solver.records import corner_problem
 from solver.solve import SolveOptions, solve
 from solver.symmetry import position_symmetries
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 RECT = """variant = "custom"
 size = [5, 6]
@@ -259,23 +259,21 @@ def test_join_says_what_the_proof_rests_on_and_recheck_catches_a_forged_no(
     forged = {"solve_status": "infeasible", "answered_by": "search", "solution": None}
     results = _forged(tmp_path, rows, **forged)
     # a forgery that names a complete backend reads as a proof: the rows are all join has
-    read = conftest.run_cli("cubes", "join", folder, "--results", results, "--plain")
+    read = helpers.run_cli("cubes", "join", folder, "--results", results, "--plain")
     assert read.exit_code == 0, read.output
     assert f"the no's rest on: {len(rows)} rows of {results / 'results.jsonl'} (search" in (
         read.output
     )
     assert "status: infeasible" in read.output and "--recheck" in read.output
     # --recheck proves each no again: the forged ones do not hold, a layout is found
-    checked = conftest.run_cli(
-        "cubes", "join", folder, "--results", results, "--recheck", "--plain"
-    )
+    checked = helpers.run_cli("cubes", "join", folder, "--results", results, "--recheck", "--plain")
     assert checked.exit_code == 0, checked.output
     assert "status: solved" in checked.output
     assert "its row says no, but the recheck found a layout" in checked.output
     really_no = sum(r["answer"] == "no" for r in rows)
     assert f"the no's rest on: {really_no} solves here (search {really_no})" in checked.output
-    refused = conftest.run_cli("cubes", "join", folder, "--results", results, "--time-limit", 5)
-    conftest.one_line_error(refused, "--time-limit", "only with --recheck")
+    refused = helpers.run_cli("cubes", "join", folder, "--results", results, "--time-limit", 5)
+    helpers.one_line_error(refused, "--time-limit", "only with --recheck")
     answer = join(folder, results, Recheck(time_limit=30))
     assert answer.status == "solved" and answer.result is not None
     assert answer.rechecked == len(rows) and answer.infeasible == really_no

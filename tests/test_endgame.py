@@ -4,7 +4,7 @@ import json
 from dataclasses import replace
 from itertools import combinations
 
-import conftest
+import helpers
 import pytest
 from click.testing import CliRunner
 
@@ -20,7 +20,7 @@ from solver.position import ColourState, Position
 from solver.problem import Problem
 from solver.solve import SolveOptions, SolverBug, solve
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
 def test_yes_comes_with_a_checked_layout():
@@ -64,7 +64,7 @@ def test_time_out_is_unknown_never_no():
 # the time-limited loop), so the cases below are deterministic: place-all is proven
 # infeasible within those nodes, while the max-score solve is cut short with its weak root
 # bound.
-GAMES = conftest.GAMES
+GAMES = helpers.GAMES
 CUT_SHORT = SolveOptions(backend="search", time_limit=0)
 
 

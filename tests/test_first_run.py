@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES, ROOT, run_cli
+from helpers import PUZZLES, ROOT, run_cli
 
 from solver.backends import warmup
 

@@ -8,7 +8,7 @@ import json
 import random
 from pathlib import Path
 
-import conftest
+import helpers
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,8 +30,8 @@ from solver.formats.sgf import parse
 from solver.position import ColourState, Placement, Position
 from solver.variants import VARIANTS
 
-FIXTURES = conftest.SGF_FIXTURES
-GAMES = conftest.GAMES
+FIXTURES = helpers.SGF_FIXTURES
+GAMES = helpers.GAMES
 DUO = Board(14, 14)
 
 
@@ -431,6 +431,7 @@ def test_every_oracle_line(games):
     assert sum("moves" in d for d in lines) >= 10  # full lists were compared too
 
 
+@pytest.mark.slow
 def test_real_games_round_trip_every_tenth_placement(games):
     for name, game in games.items():
         for n in sorted({*range(0, game.num_placements, 10), game.num_placements}):

@@ -150,6 +150,7 @@ def brute(problem: Problem) -> set:
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.sampled_from(["avoid", "cover", "connect", "connect", "two"]))
+@pytest.mark.slow
 def test_counts_match_brute_force(seed, kind):
     problem = card(seed, kind)
     assume(kind != "connect" or problem.connect)
@@ -199,6 +200,7 @@ def test_a_star_no_piece_can_reach_is_infeasible(backend):
 
 
 @pytest.mark.parametrize("backend", ["search", "cpsat"])
+@pytest.mark.slow
 def test_groups_that_cannot_be_joined_are_infeasible(backend):
     # two printed blue pieces in opposite corners of 8x8, and only {2, V3} to join them:
     # a chain from b7 to f3 needs squares 1..5 king moves from a8, the two pieces reach 4

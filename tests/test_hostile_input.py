@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from conftest import PUZZLES, one_line_error, run_cli
+from helpers import PUZZLES, one_line_error, run_cli
 
 # brackets or tables one inside another, in the file formats that allow them
 NESTED = {

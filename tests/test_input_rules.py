@@ -10,7 +10,7 @@ import json
 import re
 
 import click
-import conftest
+import helpers
 import pytest
 
 from solver.checker import check_layout, monomino_can_be_last
@@ -20,16 +20,16 @@ from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.solution import read_solution
 from solver.position import Placement
 
-ROOT = conftest.ROOT
-PUZZLES = conftest.PUZZLES
+ROOT = helpers.ROOT
+PUZZLES = helpers.PUZZLES
 TINY = PUZZLES / "tiny-5x5-corner.toml"
-GAME = conftest.GAMES / "duo-L4-s29.blksgf"
+GAME = helpers.GAMES / "duo-L4-s29.blksgf"
 TWO_TREES = "(;GM[Blokus Duo];B[e10];W[j5])(;GM[Blokus Duo];B[e10];W[j5];B[f9,g9])"
 LONE = 'variant = "custom"\nsize = [3, 3]\n{extra}[start]\nblue = "a3"\n[pieces]\nblue = ["1"]\n'
 
 
-run = conftest.run_cli
-one_line_error = conftest.one_line_error
+run = helpers.run_cli
+one_line_error = helpers.one_line_error
 
 
 # --- a collection of two game trees ----------------------------------------------------
@@ -191,11 +191,11 @@ def test_the_largest_seed_with_several_symmetric_workers():
     assert symmetric.solve(problem, options).status == "solved"
 
 
-# --- every variant the README names ---------------------------------------------------------
+# --- every variant docs/formats.md names ---------------------------------------------------------
 
 
 def _readme_variants() -> list[str]:
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "formats.md").read_text()
     line = next(ln for ln in text.splitlines() if ln.startswith('variant = "custom"'))
     listed = line.split("#", 1)[1].split("(")[0].split("|")
     bullet = text.split("- **Variants**:", 1)[1].split("\n\n")[0].split("\n- ")[0]
@@ -216,7 +216,7 @@ def test_every_variant_the_readme_names_is_read(name):
 
 
 def test_every_sgf_variant_the_readme_names_is_read():
-    text = (ROOT / "README.md").read_text().split("## Game records", 1)[1]
+    text = (ROOT / "docs" / "formats.md").read_text().split("## Game records", 1)[1]
     names = re.findall(r"`(Blokus[^`]*)`", text.split(";", 1)[0].replace("`Blokus\n", "`Blokus "))
     assert len(names) == 5 and set(names) == set(VARIANTS_BY_SGF)
     for gm in names:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import conftest
+import helpers
+import pytest
 from click.testing import CliRunner
 
 from solver.cli.commands import main
 
-PUZZLE = str(conftest.PUZZLES / "tiny-5x5-corner.toml")
+PUZZLE = str(helpers.PUZZLES / "tiny-5x5-corner.toml")
 
 
 def solve_to(out: Path):
@@ -48,6 +49,7 @@ def test_a_folder_as_out_is_refused_before_solving(tmp_path):
     assert "status:" not in result.stdout
 
 
+@pytest.mark.slow
 def test_no_layout_writes_no_sgf(tmp_path):
     """An SGF holds a game, so an answer without a layout writes none (JSON would record
     the status)."""

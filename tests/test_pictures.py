@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-import conftest
+import helpers
 import pytest
 from PIL import Image
 
@@ -39,8 +39,8 @@ from solver.variants import VARIANTS
 
 NS = "{http://www.w3.org/2000/svg}"
 UNIT = svg.UNIT
-ROOT = conftest.ROOT
-DUO_GAME = conftest.GAMES / "duo-L4-s29.blksgf"
+ROOT = helpers.ROOT
+DUO_GAME = helpers.GAMES / "duo-L4-s29.blksgf"
 
 
 def placement(board: Board, piece: str, *names: str) -> Placement:
@@ -315,7 +315,7 @@ def test_repr_svg_for_notebooks():
     assert not elements(root, "rect", "square") and len(elements(root, "circle", "start")) == 2
     # a solver's answer: its final board, the piece already there paler, the square to
     # cover starred (as solve --out draws it)
-    problem = load_puzzle(conftest.PUZZLES / "cards" / "cover-2-medium.toml")
+    problem = load_puzzle(helpers.PUZZLES / "cards" / "cover-2-medium.toml")
     result = solve(problem, SolveOptions(backend="search"))
     root = parse(result._repr_svg_())
     fills = Counter(e.get("fill") for e in elements(root, "rect", "square"))

@@ -1,12 +1,12 @@
 """Puzzle files: the documented keys, the shipped puzzles, and one-line errors for bad input."""
 
-import conftest
+import helpers
 import pytest
 
 from solver.errors import InputError
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 ISSUE_EXAMPLE = '''
 variant = "custom"        # classic | duo | junior | custom

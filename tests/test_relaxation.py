@@ -3,7 +3,7 @@
 
 from dataclasses import replace
 
-import conftest
+import helpers
 import numpy as np
 import pytest
 
@@ -17,8 +17,8 @@ from solver.problem import Problem
 from solver.relaxation import _dual_bound, lp_bound, relaxation
 from solver.solve import SolveOptions
 
-GAMES = conftest.TESTS / "data" / "games"
-PUZZLES = conftest.ROOT / "puzzles"
+GAMES = helpers.TESTS / "data" / "games"
+PUZZLES = helpers.ROOT / "puzzles"
 
 
 def _rest_of_game(name: str, after: int) -> tuple[Position, dict]:
@@ -48,6 +48,7 @@ REAL = [
 
 
 @pytest.mark.parametrize("game, after", REAL)
+@pytest.mark.slow
 def test_a_real_layout_satisfies_every_row(game, after):
     """The rest of a real game is a legal layout of the later pieces: its 0/1 vector meets
     every row (piece, cover, square, edge, 2x2 block, corner support) and reaches the
@@ -135,6 +136,7 @@ def _small_positions():
         yield replace(base, colours=tuple(states))
 
 
+@pytest.mark.slow
 def test_lp_no_agrees_with_the_exact_search():
     """Wherever the LP bound proves "no", the complete search finds no layout either; and
     it does prove some (the test would mean nothing otherwise)."""
@@ -152,11 +154,13 @@ def test_lp_no_agrees_with_the_exact_search():
     assert proved >= 10  # 14 of the 30 "no"s among these 40 (10 are "yes")
 
 
+@pytest.mark.slow
 def test_auto_proves_a_one_colour_record_board_impossible_by_the_lp_bound():
     """One colour on 12x12 (the search does not finish; only a counting bound excluded it):
     once the search has run alone, the LP bound joins and proves it; the answer names it
     and its reason."""
-    from solver.records import corner_problem
+    from helpers import corner_problem
+
     from solver.solve import solve
 
     problem = corner_problem(12, 12)
@@ -167,9 +171,11 @@ def test_auto_proves_a_one_colour_record_board_impossible_by_the_lp_bound():
     assert result.stats["reason"].startswith("LP bound: at most 87.")
 
 
+@pytest.mark.slow
 def test_lp_backend_says_only_no_or_unknown():
+    from helpers import corner_problem
+
     from solver.backends import lp
-    from solver.records import corner_problem
 
     feasible = load_puzzle(PUZZLES / "two-colours-7x7.toml")
     assert lp.solve(feasible, SolveOptions()).status == "unknown"

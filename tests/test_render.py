@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-import conftest
+import helpers
 import pytest
 from rich.console import Console
 
@@ -17,7 +17,7 @@ from solver.formats.puzzle import load_puzzle
 from solver.position import ColourState, Placement, Position
 from solver.solve import SolveOptions, solve
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
 @pytest.fixture(autouse=True)

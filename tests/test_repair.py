@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-import conftest
+import helpers
 import numpy as np
 import pytest
 
@@ -18,7 +18,7 @@ from solver.pieces import PIECES
 from solver.position import Placement
 from solver.solve import SolveOptions, solve
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
 def test_greedy_layout_is_legal_and_connected():

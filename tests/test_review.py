@@ -7,7 +7,7 @@ import dataclasses
 import json
 import re
 
-import conftest
+import helpers
 import pytest
 from test_cli import one_line_error, run
 
@@ -25,8 +25,8 @@ from solver.review import Review, review_game
 from solver.rules import corner_touches
 from solver.solve import SolveOptions, SolveResult, solve
 
-GAME = conftest.GAMES / "classic-L6-s52-book.blksgf"  # 73 placements, reviewed in ~1 s
-SGF = conftest.SGF_FIXTURES
+GAME = helpers.GAMES / "classic-L6-s52-book.blksgf"  # 73 placements, reviewed in ~1 s
+SGF = helpers.SGF_FIXTURES
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +91,7 @@ def test_at_the_end_the_best_is_the_score_pentobi_gave(review, name):
     """Nobody can move at the end of these games, so each colour's proven best score is
     its final score, as recorded beside the game (Pentobi's count); in the second game
     blue placed everything, the monomino last."""
-    path = conftest.GAMES / f"{name}.blksgf"
+    path = helpers.GAMES / f"{name}.blksgf"
     result = review if path == GAME else review_game(load_game(path))
     sidecar = json.loads(path.with_suffix(".json").read_text())["per_color"]
     for k, colour in enumerate(result.colours, start=1):
@@ -331,7 +331,7 @@ def test_review_bad_input(tmp_path, monkeypatch):
 
     monkeypatch.setattr(solver.review, "review_game", no_work)
     out = tmp_path / "out.blksgf"
-    one_line_error(run("review", conftest.PUZZLES / "tiny-5x5-corner.toml"), "not a game record")
+    one_line_error(run("review", helpers.PUZZLES / "tiny-5x5-corner.toml"), "not a game record")
     one_line_error(run("review", GAME, "--out", tmp_path / "r.json"), "--out", "use .blksgf")
     one_line_error(run("review", GAME, "--out", tmp_path / "no" / "r.blksgf"), "does not exist")
     one_line_error(run("review", GAME, "--colour", "purple"), "--colour", "purple")
@@ -376,7 +376,7 @@ def test_review_time_limit_is_a_budget_per_check(monkeypatch):
     ("name", "after"), [("classic-L6-s52-book", 30), ("duo-L4-s29", 12), ("junior-L3-s106", 20)]
 )
 def test_piece_moves_are_the_legal_moves_of_that_piece(name, after):
-    position = load_game(conftest.GAMES / f"{name}.blksgf").position(after)
+    position = load_game(helpers.GAMES / f"{name}.blksgf").position(after)
     for state in position.colours:
         legal = legal_moves(position, state.name)
         for piece in set(state.remaining) | {"X"}:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-import conftest
+import helpers
 import pytest
 from brute import brute_count, brute_layouts, orbits
 
@@ -268,7 +268,7 @@ def test_monomino_alone_is_last():
     assert (best.status, best.score, best.bound) == ("optimal", 20, 20)
 
 
-DATA = conftest.GAMES
+DATA = helpers.GAMES
 
 
 def test_portfolio_members_count_the_same():

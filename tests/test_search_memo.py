@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-import conftest
+import helpers
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -171,7 +171,7 @@ def test_random_walled_positions_match_brute_force(pos):
 # ---------------------------------------------------------------------------------------------
 # the real checks that motivated the memo
 
-GAMES = conftest.GAMES
+GAMES = helpers.GAMES
 
 
 def game_position(name: str, placements: int) -> Position:

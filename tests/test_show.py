@@ -10,7 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import conftest
+import helpers
 import pytest
 from click.testing import CliRunner
 from PIL import Image
@@ -21,9 +21,9 @@ from solver.formats.game import load_game
 from solver.formats.solution import read_solution
 from solver.pictures.picture import scene
 
-ROOT = conftest.ROOT
-PUZZLES = conftest.PUZZLES
-GAME = conftest.GAMES / "duo-L4-s29.blksgf"
+ROOT = helpers.ROOT
+PUZZLES = helpers.PUZZLES
+GAME = helpers.GAMES / "duo-L4-s29.blksgf"
 SOLO = ROOT / "results" / "classic-solo-84.json"
 NS = "{http://www.w3.org/2000/svg}"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

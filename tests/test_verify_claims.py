@@ -4,13 +4,13 @@ that contradicts the goal or the layout is a false claim (exit 1)."""
 
 import json
 
-import conftest
+import helpers
 import pytest
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
-run = conftest.run_cli
+run = helpers.run_cli
 
 
 @pytest.fixture(scope="module")
@@ -341,7 +341,7 @@ def test_a_file_that_is_not_a_solution_of_the_puzzle_it_names_is_refused(tamper,
 def test_a_check_file_belongs_to_a_position_of_its_game(tmp_path):
     """check --out names the game record, not the position: verify finds the position
     among the game's; its endgame no is a proof, proved again on request."""
-    game = conftest.GAMES / "junior-L7-4-s102.blksgf"
+    game = helpers.GAMES / "junior-L7-4-s102.blksgf"
     out = tmp_path / "end.json"
     assert run("check", game, "--colour", "orange", "--out", out).exit_code == 0
     result = run("verify", out)
@@ -362,6 +362,6 @@ def test_a_check_file_belongs_to_a_position_of_its_game(tmp_path):
 
 
 def test_time_limit_without_prove_is_refused(tamper):
-    conftest.one_line_error(
+    helpers.one_line_error(
         run("verify", tamper("max-score"), "--time-limit", 5), "--time-limit", "only with --prove"
     )

@@ -49,7 +49,7 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     other: the fundamental-domain search for two colours or on tight boards
     (:func:`solver.backends.domain.suits`: place-all without monomino-last on an empty
     board, e.g. the record boards and Duo's both colours; first run included; it took the
-    place of the square-first search's restarts, results/records/attempts.md), else
+    place of the square-first search's restarts, research/notes/record_attempts.md), else
     CP-SAT's (the solo challenge, asym-classic-84); the repair search for "place-all" with
     several colours, or with any number when the search kernel is not ready (first run: it
     compiles in another process, and greedy play may answer at once)."""
@@ -62,7 +62,7 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
         # 1,200 s, this one a layout in 27-112 s; two-10x18 and two-13x14: the tight
         # restarts found nothing in 2 x 300 s, this one layouts in 840 s and 2-124 s;
         # two-14x14 and duo-both: seconds, as fast as the restarts or faster
-        # (results/records/attempts.md). It needs neither the search's kernel nor a cache:
+        # (research/notes/record_attempts.md). It needs neither the search's kernel nor a cache:
         # its own compiles in process in about 2 s, so it joins on a first run too
         joining.append(registry.DOMAIN)
     elif colour_symmetries(problem):
@@ -139,7 +139,7 @@ def solve(
                 # and tight boards, which the repair search does not match), the symmetric reduction
                 # takes every core and the repair search runs if it gives up with time
                 # left; with more cores CP-SAT's reduction and the repair search race, as
-                # each wins on some seeds (results/asymmetric_attempts.md, turn 5)
+                # each wins on some seeds (research/notes/asymmetric_attempts.md, turn 5)
                 alone = options.workers <= options.tuning.auto.symmetric_cores
                 if alone or compiled:
                     joining.remove(registry.REPAIR)

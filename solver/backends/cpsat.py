@@ -66,7 +66,7 @@ monomino needs corner contact with another piece of the colour and never covers 
 start square. In "max-score" those requirements are enforced only if the colour's "bonus
 claimed" literal is true.
 
-The measurements behind these choices are in ``results/cpsat_notes.md``.
+The measurements behind these choices are in ``research/notes/cpsat_notes.md``.
 """
 
 from __future__ import annotations
@@ -319,7 +319,8 @@ class BuiltModel:
 #: (``linearization_level:2``: at-most-ones and clauses too), solved at the root for up to
 #: 200,000 simplex iterations. With the 2x2-block rows (:func:`_add_block_constraints`) this
 #: proves the one-colour rectangles 3x47, 4x36, 6x24 and 12x12 impossible in 10-40 s, one
-#: worker; with CP-SAT's defaults 3x47 stays unknown after 60 s (`results/records/attempts.md`)
+#: worker; with CP-SAT's defaults 3x47 stays unknown after 60 s
+#: (`research/notes/record_attempts.md`)
 PROOF_PARAMS = "linearization_level:2 root_lp_iterations:200000"
 
 

@@ -17,9 +17,10 @@ it, 3 of 12 in 3 million without).
 
 Why our own kernel: the tiling and its Blokus labels are the core of this project, and a
 scan-order bitboard search runs a few hundred times more nodes per second (200,000-630,000
-on one core, measured) than the counter-based exact cover of :mod:`solver.backends.tight`
-(600-2,000 on 18x20: it branches better but pays ~30k counter updates per node;
-results/records/attempts.md), which found no 18x20 layout in 600 s where this one finds
+on one core, measured) than the counter-based exact cover of the retired square-first
+search (``research/tight.py``; 600-2,000 on 18x20: it branches better but pays ~30k counter
+updates per node;
+research/notes/record_attempts.md), which found no 18x20 layout in 600 s where this one finds
 them in 27-112 s.
 
 The search is randomised (option and label order per seed) and restarted with Luby's
@@ -42,7 +43,6 @@ from solver.backends import domain_kernel as core
 from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
 from solver.backends.race import first_proven
 from solver.backends.symmetric import ColourSymmetry, colour_symmetries
-from solver.backends.tight import luby
 from solver.board import Board
 from solver.errors import InputError
 from solver.pieces import PIECE_NAMES, PIECES
@@ -89,6 +89,21 @@ SCANS = {
     "rows-reversed": lambda r, c, rows, cols: -(r * cols + c),
     "columns-reversed": lambda r, c, rows, cols: -(c * rows + r),
 }
+
+
+def luby(k: int) -> int:
+    """The k-th term (k >= 1) of Luby's restart sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
+    (Luby, Sinclair and Zuckerman 1993)."""
+    size = 1
+    while size < k + 1:
+        size = 2 * size + 1  # 2^j - 1
+    while size > 1:
+        if k == size:
+            return (size + 1) // 2
+        size //= 2
+        if k > size:
+            k -= size
+    return 1
 
 
 def orbits(
@@ -140,7 +155,9 @@ def orbits(
     return Orbits(rep, orbit, elem)
 
 
-def _narrowest_reps(board: Board, smallest, whole, names) -> np.ndarray:
+def _narrowest_reps(
+    board: Board, smallest: np.ndarray, whole: np.ndarray, names: np.ndarray
+) -> np.ndarray:
     """Without a rectangular domain: each orbit's first square in row-major order (a top
     part of the board) or in column-major order (a left part), whichever part has the
     shorter short side, so that the scan front along it is short (the half turn of 21x17:
@@ -302,7 +319,7 @@ def refuse(problem: Problem) -> None:
 #: ``auto`` runs this search on three or four colours only where its first symmetry leaves
 #: at most this many empty orbits: on four-18x20 (1) it found layouts in 27-112 s where
 #: CP-SAT's reduction found none in 1,200 s; on asym-classic-84 (11) CP-SAT's reduction and
-#: the repair search are what was measured (results/records/attempts.md)
+#: the repair search are what was measured (research/notes/record_attempts.md)
 TIGHT_EMPTY_ORBITS = 2
 
 
@@ -499,7 +516,9 @@ def estimate(search: DomainSearch, probes: int, seed: int = 1) -> TreeEstimate:
     return TreeEstimate(float(spread.mean()), per_depth, spread, layouts / probes, deepest)
 
 
-def _options(problem: Problem, board: Board, orb: Orbits, cycles) -> list[tuple[int, np.ndarray]]:
+def _options(
+    problem: Problem, board: Board, orb: Orbits, cycles: tuple[tuple[str, ...], ...]
+) -> list[tuple[int, np.ndarray]]:
     """(slot, squares) for every placement of every colour orbit's pieces whose squares lie
     in distinct whole orbits, stored in the image whose anchor square is its orbit's rep."""
     table = empty_board_placements(board.rows, board.cols)
@@ -536,7 +555,14 @@ def _value_order(
     return lab_order, anc_idx
 
 
-def _tables(opts, board: Board, orb: Orbits, mul, inv, starts):
+def _tables(
+    opts: list[tuple[int, np.ndarray]],
+    board: Board,
+    orb: Orbits,
+    mul: np.ndarray,
+    inv: np.ndarray,
+    starts: list[tuple[int, int]],
+) -> tuple[tuple[Any, ...], np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's read-only arrays (see :func:`solver.backends.domain_kernel.run`), with
     the options sorted by anchor orbit, then largest first."""
     m, g = orb.count, len(mul)
@@ -608,7 +634,7 @@ def _rep_neighbours(board: Board, orb: Orbits) -> tuple[np.ndarray, np.ndarray]:
     return nb_orb, nb_h
 
 
-def _around(board: Board, squares: list[int], steps) -> set[int]:
+def _around(board: Board, squares: list[int], steps: tuple[tuple[int, int], ...]) -> set[int]:
     """The on-board squares one step from ``squares`` (not in them)."""
     inside = set(squares)
     out = set()
@@ -770,7 +796,13 @@ def _out_of_time(time_limit: float | None, started: float) -> bool:
     return time_limit is not None and time.perf_counter() - started >= time_limit
 
 
-def _run(search: DomainSearch, budget: int, time_limit, started, cancel) -> int:
+def _run(
+    search: DomainSearch,
+    budget: int,
+    time_limit: float | None,
+    started: float,
+    cancel: Cancel | None,
+) -> int:
     """Run the kernel in slices of 20,000 nodes until it answers, the budget is spent,
     the time is up or ``cancel`` is set."""
     left = budget

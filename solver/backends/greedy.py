@@ -99,7 +99,7 @@ class Masks:
                 self._mark(i, np.array(sorted(state.squares)), 1)
 
     @staticmethod
-    def geometry_of(board) -> Geometry:
+    def geometry_of(board: Board) -> Geometry:
         """The :class:`Geometry` of a board's size."""
         return geometry(board.rows, board.cols)
 

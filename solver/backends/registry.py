@@ -36,20 +36,8 @@ def _search() -> BackendSolve:
     return solve
 
 
-def _tight() -> BackendSolve:
-    from solver.backends.tight import solve
-
-    return solve
-
-
 def _domain_check() -> Callable[[Problem], None]:
     from solver.backends.domain import refuse
-
-    return refuse
-
-
-def _tight_check() -> Callable[[Problem], None]:
-    from solver.backends.tight import refuse
 
     return refuse
 
@@ -84,14 +72,26 @@ def _repair() -> BackendSolve:
     return solve
 
 
-AUTO = Backend("auto", _auto, summary="the search first, then other backends beside it")
-CPSAT = Backend("cpsat", _cpsat, summary="OR-tools CP-SAT with lazy connectivity cuts")
-SEARCH = Backend("search", _search, summary="the Blokus-aware exact search")
+# The one description of each engine: ``--help`` (solver/cli/commands.py) and the table of
+# docs/engines.md are written from these (tests/test_docs.py keeps the page equal).
+AUTO = Backend(
+    "auto",
+    _auto,
+    summary="for place-all a few greedy plays first (under 0.05 s), then the search alone "
+    "for 2 s, then the search, CP-SAT and the LP bound (and a symmetric reduction, where one "
+    "applies: the domain search for two colours or on tight boards) side by side; the first "
+    "proven answer wins; with several colours and over 30 pieces, the LP bound first, then "
+    "the repair search, and on an empty board with a symmetry the symmetric reduction (for "
+    "two colours or on tight boards, few empty squares: the domain search, on every worker)",
+)
+CPSAT = Backend("cpsat", _cpsat, summary="OR-tools CP-SAT model, lazy connectivity cuts")
+SEARCH = Backend("search", _search, summary="Blokus-aware exact search")
 SYMMETRIC = Backend(
     "symmetric",
     _symmetric,
     layouts_only=True,
-    summary="CP-SAT on the symmetric reduction (layouts only)",
+    summary="CP-SAT on layouts that a board symmetry maps onto themselves with the colours "
+    "permuted (finds layouts only)",
     precheck=_symmetric_check,
 )
 
@@ -99,32 +99,25 @@ REPAIR = Backend(
     "repair",
     _repair,
     layouts_only=True,
-    summary="greedy play, then repairs re-placed exactly (layouts only)",
+    summary="greedy play, then repairs re-placed exactly by the search (finds layouts only)",
 )
 
 DOMAIN = Backend(
     "domain",
     _domain,
     layouts_only=True,
-    summary="Gottfried's quadrant method: a symmetric scan-order tiling (layouts only)",
+    summary="Gottfried's quadrant method, one fundamental domain of a board symmetry tiled in "
+    "scan order with colour labels, with restarts (place-all without monomino-last on an "
+    "empty board; finds layouts only)",
     precheck=_domain_check,
-)
-
-TIGHT = Backend(
-    "tight",
-    _tight,
-    summary="square-first exact search for tight packings (place-all)",
-    precheck=_tight_check,
 )
 
 #: not a ``--backend`` choice: "auto" runs it on place-all, first on many-piece problems with
 #: several colours, else beside CP-SAT once the search has not answered alone
-LP = Backend("lp", _lp, summary="the LP bound (proves 'no' only)")
+LP = Backend("lp", _lp, summary="the LP bound of solver/relaxation.py (proves 'no' only)")
 
 #: every backend by name, "auto" (the default) first
-BACKENDS: dict[str, Backend] = {
-    b.name: b for b in (AUTO, CPSAT, DOMAIN, REPAIR, SEARCH, SYMMETRIC, TIGHT)
-}
+BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, DOMAIN, REPAIR, SEARCH, SYMMETRIC)}
 
 #: the backends only ``auto`` runs
 AUTO_ONLY: tuple[Backend, ...] = (LP,)

@@ -40,7 +40,7 @@ A layout found is legal by construction and goes through the rule checker like a
 "unknown", never "infeasible", so in ``auto`` it runs beside the complete backends.
 
 What it achieves (seconds to a layout, per puzzle and seed) is in
-``results/asymmetric_attempts.md``; ``benchmarks/asymmetric.py`` measures it.
+``research/notes/asymmetric_attempts.md``; ``benchmarks/asymmetric.py`` measures it.
 """
 
 from __future__ import annotations
@@ -187,12 +187,7 @@ class _Repairer:
     # ---------------------------------------------------------------- construct
 
     def construct(self) -> _State:
-        """The best of ``tuning.restarts`` greedy layouts (the first time, with
-        ``tuning.nrpa_seconds`` set: NRPA's best layout in that time instead)."""
-        seconds = self.tuning.nrpa_seconds
-        if seconds > 0 and self.stats["restarts"] == 0 and not compiling_elsewhere():
-            self.stats["restarts"] += 1
-            return self._nrpa_construct(seconds)
+        """The best of ``tuning.restarts`` greedy layouts."""
         best = self._finish(_State(*self._greedy(self._start, self.todo)))
         for _ in range(self.tuning.restarts - 1):
             if best.cost == 0 or self._stopped():
@@ -203,33 +198,11 @@ class _Repairer:
         self.stats["restarts"] += 1
         return best
 
-    def _nrpa_construct(self, seconds: float) -> _State:
-        """NRPA's best playout in ``seconds`` as a state (held monominoes taken out)."""
-        from solver.backends import nrpa
-
-        pl = nrpa.playouts(self.problem)
-        run = nrpa.Search(pl, self.seed)
-        ends = time.perf_counter() + seconds
-        run.run(nrpa.LEVEL, nrpa.ITERATIONS, lambda: self._stopped() or time.perf_counter() > ends)
-        assert run.best_seq is not None
-        layout = pl.layout(*run.best_seq)
-        placed = {
-            c: [p for p in layout[c] if not (self.held[c] and p.piece == MONOMINO)]
-            for c in self.colours
-        }
-        left = {c: _minus(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
-        return self._finish(_State(placed, left))
-
     def _greedy(
         self, position, todo: dict[str, list[str]]
     ) -> tuple[dict[str, list[Placement]], dict[str, list[str]]]:
         """Greedy play of ``todo`` from ``position`` (whose pieces left are ``todo``)."""
-        if self.tuning.playouts <= 0 or compiling_elsewhere():
-            return greedy(position, self.colours, todo, self.rng)
-        from solver.backends import nrpa
-
-        seed = int(self.rng.integers(1, 1 << 30))
-        return nrpa.best_playout(Problem(position, self.colours), self.tuning.playouts, seed)
+        return greedy(position, self.colours, todo, self.rng)
 
     # ---------------------------------------------------------------- destroy
 

@@ -73,7 +73,7 @@ The hot loop is compiled with numba in :mod:`solver.backends.search_kernel`; thi
 builds its arrays (:func:`_build`) and checks the clock between chunks of nodes. On a
 time-out the answer is "unknown" (never "infeasible"); max-score returns the best layout
 found as "solved" with the root bound. The measurements behind the defaults are in
-``results/search_notes.md``.
+``research/notes/search_notes.md``.
 """
 
 from __future__ import annotations

@@ -1172,7 +1172,7 @@ def run(
                     p = ch[lo]
                     # entering a child is written out here and in the backtrack below: a
                     # shared @njit helper, even inline="always", made the kernel 15-20%
-                    # slower (results/search_notes.md)
+                    # slower (research/notes/search_notes.md)
                     if p >= 0:
                         _apply_placement(
                             p,

@@ -21,7 +21,7 @@ This is a restriction, not a reformulation: a layout found is a real layout (the
 checker re-checks the expanded layout like any other), but "no symmetric layout" says
 nothing about the puzzle, so :func:`solve` reports it as "unknown", never "infeasible".
 It is how the 84-piece solo puzzle is solved (``benchmarks/solo_84.py``; figures in
-``results/cpsat_notes.md``).
+``research/notes/cpsat_notes.md``).
 """
 
 from __future__ import annotations
@@ -232,7 +232,7 @@ def solve(
     :func:`add_orbit_constraints`): ``options.workers`` single-worker CP-SAT runs with
     seeds ``seed``, ``seed + 1``, ... raced in threads; the first answer stops the others
     (several seeds of one worker each found layouts much sooner than one run with several
-    workers: ``results/cpsat_notes.md``).
+    workers: ``research/notes/cpsat_notes.md``).
 
     Returns:
         "solved" with the expanded layout (every played colour), or "unknown": the time

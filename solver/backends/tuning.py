@@ -3,7 +3,7 @@ which answer (every setting keeps the searches complete and the counts exact).
 
 They travel in :attr:`solver.backends.base.SolveOptions.tuning`, so a caller (a test, a
 benchmark) changes them per solve with :func:`dataclasses.replace`. Why these defaults:
-``results/search_notes.md``.
+``research/notes/search_notes.md``.
 """
 
 from __future__ import annotations
@@ -49,15 +49,16 @@ class AutoTuning:
         many_pieces: "place-all" with several colours and more pieces left than this:
             after ``search_alone`` the exact search and plain CP-SAT stop and the cores go
             to the methods that can answer such problems (the symmetric reduction where it
-            applies, and the repair search); measurements in ``results/asymmetric_attempts.md``.
+            applies, and the repair search); measurements in
+            ``research/notes/asymmetric_attempts.md``.
         many_alone: ``search_alone`` for those many-piece problems (the search settles
             only the easiest of them, e.g. a proof by area, and those at once).
         symmetric_cores: with at most this many workers, a many-piece problem with a
             colour symmetry gives them all to the symmetric reduction (CP-SAT's), and the
             repair search runs only if that gives up; with more, the two race and share
-            the workers (measured with 2 workers: ``results/asymmetric_attempts.md``,
-            turn 5). The square-first search's restarts (two colours, e.g. Duo) always
-            take every worker.
+            the workers (measured with 2 workers: ``research/notes/asymmetric_attempts.md``,
+            turn 5). The domain search (two colours, e.g. Duo, or tight boards) always
+            takes every worker.
         greedy_first: seconds of greedy plays before the search, for "place-all" (0: none);
             at least one play (about 15 ms for one colour's 21 pieces, 90 ms for 84).
         lp_seconds: for the many-piece problems, seconds the LP bound
@@ -75,21 +76,15 @@ class AutoTuning:
 
 @dataclass(frozen=True)
 class RepairTuning:
-    """Settings of the repair search (:mod:`solver.backends.repair`). ``benchmarks/nrpa.py``
-    varies the last two; both are off, as neither measured better
-    (results/asymmetric_attempts.md, turn 4).
+    """Settings of the repair search (:mod:`solver.backends.repair`). NRPA and compiled
+    playouts in place of greedy play were measured and not kept (``research/nrpa.py``,
+    research/notes/asymmetric_attempts.md, turn 4).
 
     Attributes:
         restarts: greedy layouts made for a run's first layout (the best is kept).
-        nrpa_seconds: seconds of NRPA (:mod:`solver.backends.nrpa`) for a run's first
-            layout instead of greedy play (0: off).
-        playouts: greedy play by the best of this many compiled playouts
-            (:func:`solver.backends.nrpa.best_playout`) instead of one NumPy play (0: off).
     """
 
     restarts: int = 8
-    nrpa_seconds: float = 0.0
-    playouts: int = 0
 
 
 @dataclass(frozen=True)

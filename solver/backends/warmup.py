@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 #: a compile started less than this many seconds ago is taken to be still running
 LOCK_AGE = 180.0
@@ -35,7 +36,7 @@ _told = False  # on_background_compile has been called in this process
 _elsewhere_since: float | None = None
 
 
-def _index_path(kernel=None) -> Path | None:
+def _index_path(kernel: Any = None) -> Path | None:
     """The numba cache index of a kernel's entry point (default: the search kernel's
     ``run``), or None if numba's cache internals are not as expected."""
     if kernel is None:
@@ -46,7 +47,7 @@ def _index_path(kernel=None) -> Path | None:
         return None
 
 
-def _ready(kernel) -> bool:
+def _ready(kernel: Any) -> bool:
     if kernel.signatures:
         return True
     index = _index_path(kernel)
@@ -57,8 +58,7 @@ def kernel_ready() -> bool:
     """True when the search's kernel is compiled in this process or cached on disk (then
     the first call only loads it); when unsure, True (the old behaviour: compile in
     process). The fundamental-domain search's kernel is not needed for that
-    (:func:`before_search`); the square-first search's (``--backend tight``, which
-    ``auto`` does not run) compiles in its own command."""
+    (:func:`before_search`)."""
     from solver.backends import search_kernel
 
     return _ready(search_kernel.run)
@@ -194,10 +194,10 @@ def compile_kernel() -> None:
     """Compile (or load) the kernels ``auto`` runs by solving tiny puzzles with the search
     and the fundamental-domain search."""
     from solver.backends import domain, search
+    from solver.backends.base import SolveOptions
     from solver.board import Board
     from solver.position import ColourState, Position
     from solver.problem import Problem
-    from solver.solve import SolveOptions
 
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))

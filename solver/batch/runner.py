@@ -21,6 +21,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from solver.backends.base import MAX_SEED
 from solver.batch import report
 from solver.batch.display import Display, make_display
 from solver.batch.items import Item, find_sources, make_items
@@ -33,7 +34,6 @@ from solver.batch.pools import (
 )
 from solver.batch.store import README, RESULTS, SUMMARY, Store
 from solver.batch.work import Settings, picture_name, solution_name
-from solver.cli.params import MAX_SEED
 from solver.errors import InputError
 from solver.formats.files import check_names_inside, check_output_folder, write_text_atomic
 from solver.trust import as_trusted
@@ -134,7 +134,7 @@ def sweep_seeds(options: BatchOptions) -> range | None:
     their thread k the seed S + k (so the sweep's runs never repeat one another's threads).
 
     Raises:
-        InputError: the last seed would pass :data:`solver.cli.params.MAX_SEED`.
+        InputError: the last seed would pass :data:`solver.backends.base.MAX_SEED`.
     """
     if options.seeds <= 1:
         return None

@@ -215,7 +215,7 @@ def run_item(item: Item, settings: Settings) -> dict:
     """Do one item; never raises for bad input or a solver failure.
 
     Returns:
-        {"row": the results row (see the README's batch section), "files": {solution file
+        {"row": the results row (see docs/batch.md), "files": {solution file
         name relative to the output folder: its text}}.
     """
     started = time.perf_counter()

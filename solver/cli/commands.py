@@ -18,6 +18,7 @@ import click
 from rich.console import Console
 
 from solver.backends import registry
+from solver.backends.registry import backend as engine
 from solver.cli.cards import generate_command, hint_command, rate_command
 from solver.cli.output import (
     PICTURE_SUFFIXES,
@@ -43,8 +44,8 @@ from solver.solve import BACKENDS, SolveOptions, SolverBug, SolveResult, solve
 from solver.variants import colour_name
 
 #: the backends of ``check`` and ``review``: their solves include max-score after a "no",
-#: which the symmetric reduction and the square-first search do not answer
-ENDGAME_BACKENDS = tuple(b for b in BACKENDS if b not in ("domain", "symmetric", "tight"))
+#: which the symmetric reduction and the domain search do not answer
+ENDGAME_BACKENDS = tuple(b for b in BACKENDS if b not in ("domain", "symmetric"))
 
 
 class BadInput(click.ClickException):
@@ -103,34 +104,13 @@ def solver_options(
 ):
     """The options shared by every command that solves (as a decorator); ``time_default``
     and ``workers``: the defaults of --time-limit and --workers."""
-    backend_help = {
-        "cpsat": "cpsat: OR-tools CP-SAT model",
-        "search": "search: Blokus-aware exact search",
-        "symmetric": "symmetric: CP-SAT on layouts that a board symmetry maps onto themselves "
-        "with the colours permuted (finds layouts only)",
-        "repair": "repair: greedy play, then repairs re-placed exactly by the search "
-        "(finds layouts only)",
-        "domain": "domain: Gottfried's quadrant method, one fundamental domain of a board "
-        "symmetry tiled in scan order with colour labels, with restarts (place-all without "
-        "monomino-last on an empty board; finds layouts only)",
-        "tight": "tight: square-first exact search for tight packings (place-all), raced "
-        "against its symmetric reduction where one applies (empty boards)",
-        "auto": "auto: for place-all a few greedy plays first (under 0.05 s), then the "
-        "search alone for 2 s, then the search, CP-SAT and the LP bound (and a symmetric "
-        "reduction, where one applies: the domain search for two colours or on tight "
-        "boards) side by side; "
-        "the first proven answer wins; with several colours and over 30 pieces, the LP "
-        "bound first, then the repair search, and on an empty board with a symmetry the "
-        "symmetric reduction (for two colours or on tight boards, few empty squares: the "
-        "domain search, on every worker)",
-    }
     options = [
         click.option(
             "--backend",
             type=click.Choice(backends),
             default="auto",
             show_default=True,
-            help="; ".join(backend_help[b] for b in backends[1:] + backends[:1]) + ".",
+            help="; ".join(f"{b}: {engine(b).summary}" for b in backends[1:] + backends[:1]) + ".",
         ),
         click.option(
             "--time-limit",

@@ -12,8 +12,7 @@ from typing import Any
 
 import click
 
-#: CP-SAT's ``random_seed`` is an int32 and the search's shuffle takes no negative seed.
-MAX_SEED = 2**31 - 1
+from solver.backends.base import MAX_SEED
 
 #: More threads than this only slow a run down (each one is a CP-SAT worker or a copy of
 #: the search, with its own memory); CP-SAT's ``num_workers`` is an int32.

@@ -43,7 +43,7 @@ Our conventions (documented choices):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -52,6 +52,7 @@ from solver.board import Board
 from solver.errors import InputError, PieceError, RuleError, SquareError, located
 from solver.formats.sgf import Location, Node, Property, format_property, parse
 from solver.formats.text import decode, read_text
+from solver.order import interleave
 from solver.pieces import PIECES
 from solver.placements import legal_moves
 from solver.position import Placement, Position, sorted_pieces
@@ -133,7 +134,7 @@ def parse_colour(v: Variant, text: str) -> str:
     return name
 
 
-def squares_text(board: Board, squares) -> str:
+def squares_text(board: Board, squares: Iterable[int]) -> str:
     """Squares as an SGF move value: names comma-separated in Pentobi's order a1, b1, ..., a2."""
     return ",".join(board.names(squares))
 
@@ -495,7 +496,7 @@ def sgf_moves(position: Position, colour: str) -> list[str]:
     """
     board = position.board
 
-    def key(placement: Placement):
+    def key(placement: Placement) -> tuple[int, list[tuple[int, int]]]:
         cells = sorted((board.rows - r, c) for r, c in map(board.row_col, placement.squares))
         return PIECES[placement.piece].index, cells
 
@@ -546,25 +547,10 @@ def sgf_variant(position: Position) -> Variant:
     return v
 
 
-def _interleave(
-    queues: Mapping[str, Sequence[Placement]], order: Sequence[str], first: str
-) -> list[tuple[str, Placement]]:
-    """Round-robin in turn order from ``first``, keeping each colour's own order."""
-    k = order.index(first)
-    turn = list(order[k:]) + list(order[:k])
-    pending = {c: list(queues.get(c, ())) for c in turn}
-    out: list[tuple[str, Placement]] = []
-    while any(pending.values()):
-        for c in turn:
-            if pending[c]:
-                out.append((c, pending[c].pop(0)))
-    return out
-
-
 def _replays_as_moves(position: Position, v: Variant) -> bool:
     """Whether every colour's placed pieces, in their order, are legal moves from the start."""
     current = start_position(v.name)
-    for colour, placement in _interleave(
+    for colour, placement in interleave(
         {c.name: c.placed for c in position.colours}, v.colours, v.colours[0]
     ):
         if move_problem(current, colour, placement):
@@ -623,7 +609,7 @@ def write_sgf(
     lines: list[str] = []
     if _replays_as_moves(position, v):
         queues = {c.name: c.placed for c in position.colours}
-        for colour, placement in _interleave(queues, v.colours, v.colours[0]):
+        for colour, placement in interleave(queues, v.colours, v.colours[0]):
             lines.append(
                 ";"
                 + format_property(colour_id(v, colour), [squares_text(board, placement.squares)])
@@ -644,7 +630,7 @@ def write_sgf(
             if colour not in v.colours:
                 raise InputError(f"the layout names {colour!r}, not a colour of {v.sgf_name}")
         first = position.to_move if position.to_move in v.colours else v.colours[0]
-        for colour, placement in _interleave(layout, v.colours, first):
+        for colour, placement in interleave(layout, v.colours, first):
             problem = move_problem(current, colour, placement)
             if problem:
                 raise RuleError(

@@ -1,6 +1,6 @@
 """Puzzle files (TOML): a board, what is on it, who plays and what counts as solved.
 
-Keys (all optional except where said; see README "Puzzle files")::
+Keys (all optional except where said; see docs/formats.md, "Puzzle files")::
 
     title = "..."               # shown when solving
     variant = "custom"          # classic | classic2 | classic3 | duo | junior | custom

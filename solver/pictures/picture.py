@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TypedDict
 
 from solver.board import Board, column_name
+from solver.order import interleave
 from solver.position import Placement, Position, sorted_pieces
 
 #: Fill colour of each colour's squares (hex RGB), close to Pentobi's default theme.
@@ -267,12 +268,10 @@ def play_order(position: Position) -> list[tuple[str, Placement]]:
     """Every piece on the board as (colour, placement), each colour's pieces in their
     order of play and the colours taking turns from the first (a legal order of play when
     each colour's own order is legal: colours do not constrain each other)."""
-    from solver.formats.game import _interleave  # the round-robin that SGF writing uses
-
     names = position.colour_names
     if not names:
         return []
-    return _interleave({c.name: c.placed for c in position.colours}, names, names[0])
+    return interleave({c.name: c.placed for c in position.colours}, names, names[0])
 
 
 def with_layout(position: Position, layout: Mapping[str, Iterable[Placement]]) -> Position:
@@ -289,7 +288,9 @@ def layout_pieces(layout: Mapping[str, Iterable[Placement]] | None) -> list[Plac
     return [p for placements in (layout or {}).values() for p in placements]
 
 
-def first_placements(position: Position, order: Sequence[tuple[str, Placement]], n: int):
+def first_placements(
+    position: Position, order: Sequence[tuple[str, Placement]], n: int
+) -> Position:
     """The position with only the first ``n`` pieces of ``order`` on the board: the later
     ones go back to their colours' remaining pieces (pieces not in ``order`` stay).
 

@@ -25,6 +25,7 @@ from solver.pictures.picture import (
     PictureOptions,
     Rect,
     Scene,
+    Shape,
     scene,
 )
 from solver.position import Position
@@ -59,7 +60,7 @@ def to_svg(picture: Scene) -> str:
     return "\n".join([head, *(_element(s) for s in picture.shapes), "</svg>"]) + "\n"
 
 
-def _element(shape) -> str:
+def _element(shape: Shape) -> str:
     if isinstance(shape, Rect):
         paint = f'fill="{shape.fill}"' if shape.fill else 'fill="none"'
         if shape.stroke:

@@ -14,7 +14,7 @@ independent checker re-checks clause by clause. The encoding (one colour, pieces
 
 It drops connectivity, so "unsatisfiable" is a proof that no layout exists; "satisfiable"
 says nothing. Solver: PySAT's CaDiCaL 1.5.3 (``with_proof=True``); checker: dratify (a
-DRAT checker on PyPI, independent of the solver), in ``tests/test_proofs.py``.
+DRAT checker on PyPI, independent of the solver), in ``research/tests/test_proofs.py``.
 """
 
 from __future__ import annotations

@@ -7,10 +7,16 @@ from __future__ import annotations
 
 import dataclasses
 
-import conftest
+import helpers
 import pytest
+from test_domain import _cases  # small corner problems with random piece sets
 
-from solver.backends import search, tight
+from research import tight
+from research import tight_kernel as tk
+from research.records import CORNER_COLOURS, corner_problem
+from solver.backends import domain, search
+from solver.backends import domain_kernel as dk
+from solver.backends.base import order_and_check
 from solver.backends.symmetric import colour_symmetries
 from solver.board import Board
 from solver.errors import InputError
@@ -18,10 +24,15 @@ from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.pieces import PIECE_NAMES
 from solver.position import ColourState, Placement, Position
 from solver.problem import Problem
-from solver.records import CORNER_COLOURS, corner_problem
 from solver.solve import SolveOptions, checked_result, solve
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
+
+
+def tight_solve(problem):
+    """The square-first search's answer, checked by the rules as the product checks every
+    backend's (it is no longer a ``--backend`` choice)."""
+    return checked_result(problem, tight.solve(problem), "tight", 0.0)
 
 
 def only(*pieces):
@@ -48,7 +59,7 @@ CASES = [
 def test_verdict_agrees_with_the_search(rows, cols, colours, pieces):
     problem = corner_problem(rows, cols, colours, without=only(*pieces))
     expected = search.solve(problem).status
-    got = solve(problem, SolveOptions(backend="tight"))  # a layout is checked here
+    got = tight_solve(problem)  # a layout is checked here
     assert got.status == expected
     assert tight.solve_complete(problem).status == expected
     attach = tight.solve_complete(problem, attach=True)
@@ -118,7 +129,7 @@ def test_no_symmetric_layout_is_unknown_not_infeasible():
         result = tight.solve_symmetric(problem, scan=scan, attach=attach)
         assert result.status == "unknown"
         assert "symmetric" in result.stats["unknown_reason"]
-    assert solve(problem, SolveOptions(backend="tight")).status == "solved"
+    assert tight_solve(problem).status == "solved"
 
 
 def test_time_limit_is_unknown():
@@ -225,7 +236,7 @@ def test_pieces_on_the_board_agree_with_the_search(rows, cols, colours, pieces, 
     search's; a layout goes through the rule checker."""
     problem = _partial(corner_problem(rows, cols, colours, without=only(*pieces)), keep, extra)
     expected = search.solve(problem).status
-    assert solve(problem, SolveOptions(backend="tight")).status == expected
+    assert tight_solve(problem).status == expected
     attach = tight.solve_complete(problem, attach=True)
     assert attach.status == expected
     if attach.layout is not None:
@@ -271,7 +282,7 @@ def test_colours_with_nothing_left_or_a_taken_start_agree_with_the_search():
     for states in cases:
         problem = Problem(Position(b, states), ("blue", "red"))
         expected = search.solve(problem).status
-        assert solve(problem, SolveOptions(backend="tight")).status == expected
+        assert tight_solve(problem).status == expected
         assert tight.solve_complete(problem, attach=True).status == expected
         statuses.append(expected)
     assert statuses == ["solved", "solved", "solved", "infeasible", "infeasible"]
@@ -308,3 +319,28 @@ def test_restarts_leave_out_positions_with_pieces_on_the_board():
     assert not tight.restarts_apply(problem)
     result = solve(problem, SolveOptions(backend="auto", time_limit=3))
     assert result.status in ("solved", "unknown")
+
+
+def test_agrees_with_the_tight_symmetric_search():
+    """Both searches exhaust the layouts one symmetry maps onto themselves: they must agree
+    on whether one exists, for every group that applies; each layout is rule-checked."""
+    outcomes = set()
+    compared = 0
+    for problem in _cases(90, 3):
+        for sym in colour_symmetries(problem):
+            try:
+                search = domain.build(problem, sym, seed=compared % 3)
+            except InputError:
+                continue
+            got = search.run(2_000_000)
+            reference = tight.build(problem, sym)
+            expected = tk.DONE if reference.infeasible else reference.run(500_000)
+            if expected == tk.PAUSE or got == dk.PAUSE:
+                continue
+            assert (got == dk.FOUND) == (expected == tk.FOUND), (problem.position.board, sym.name)
+            if got == dk.FOUND:
+                order_and_check(problem, search.layout(), "domain")  # raises if illegal
+            outcomes.add(got)
+            compared += 1
+    assert outcomes == {dk.FOUND, dk.DONE}
+    assert compared >= 60

@@ -5,7 +5,7 @@ Subcommands (each attempt prints one line: board, engine, status, seconds, nodes
 rule checker; one-colour layouts, and record layouts with ``record --save``, are written
 as verified JSON to results/records/):
 
-* ``bounds [--max-area A]``: the counting bounds of :mod:`solver.records` for every
+* ``bounds [--max-area A]``: the counting bounds of :mod:`research.records` for every
   rectangle of area at most A (default 169) that the area, neighbour and 2x2-block bounds
   leave, and which bound excludes it.
 * ``one-colour [--max-area A] [--time-limit S] [--backend search]``: run a backend on each
@@ -34,14 +34,15 @@ as verified JSON to results/records/):
   seed 0, to measure how the cubes behave; a sample never proves a no), join; one line with
   the counts, nodes, wall seconds and load.
 
-Usage: python benchmarks/records.py bounds
-       python benchmarks/records.py one-colour --max-area 140 --time-limit 600
-       python benchmarks/records.py record four-18x20 --engine tight-symmetric --time-limit 600
-       python benchmarks/records.py record puzzles/duo-both.toml --seeds 0 1 2 --time-limit 60
-       python benchmarks/records.py record four-18x20 --engine domain --seeds 1 2 3
-       python benchmarks/records.py cubes 12x13 --depth 1 --time-limit 5 --jobs 2
-       python benchmarks/records.py lp --max-area 169
-       python benchmarks/records.py cpsat 3x47 4x36 6x24 12x12
+Usage (from the project root):
+  python research/benchmarks/records.py bounds
+  python research/benchmarks/records.py one-colour --max-area 140 --time-limit 600
+  python research/benchmarks/records.py record four-18x20 --engine tight-symmetric --time-limit 600
+  python research/benchmarks/records.py record puzzles/duo-both.toml --seeds 0 1 2 --time-limit 60
+  python research/benchmarks/records.py record four-18x20 --engine domain --seeds 1 2 3
+  python research/benchmarks/records.py cubes 12x13 --depth 1 --time-limit 5 --jobs 2
+  python research/benchmarks/records.py lp --max-area 169
+  python research/benchmarks/records.py cpsat 3x47 4x36 6x24 12x12
 """
 
 from __future__ import annotations
@@ -55,14 +56,14 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solver.backends import tight  # noqa: E402
+from research import tight  # noqa: E402
+from research.records import corner_problem, one_colour_bounds, one_colour_candidates  # noqa: E402
 from solver.backends.base import BackendResult  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
 from solver.formats.solution import write_json  # noqa: E402
-from solver.records import corner_problem, one_colour_bounds, one_colour_candidates  # noqa: E402
 from solver.solve import SolveOptions, checked_result, solve  # noqa: E402
 
 RESULTS = ROOT / "results" / "records"

@@ -12,16 +12,16 @@ choice against its alternative on random small problems, nodes to the first layo
 * ``scan ROWS COLS``: the same problems; the narrow part scanned row by row from its top
   (what the search does: one start corner first, the other last) against "outside-in"
   (rows 0, R-1, 1, R-2, ...: both start corners first, two scan fronts meeting in the
-  middle). Tried and not kept (results/records/attempts.md).
+  middle). Tried and not kept (research/notes/record_attempts.md).
 
 Each variant runs seeds 1..``--seeds`` once, with at most ``--budget`` nodes and no
 restarts; every layout goes through the rule checker. The line per variant lists the
 nodes to the first layout (None: none within the budget; X: the tree exhausted, no
-symmetric layout) and the kernel's seconds. Figures: results/records/attempts.md.
+symmetric layout) and the kernel's seconds. Figures: research/notes/record_attempts.md.
 
-Usage: python benchmarks/domain_prunes.py dead 8 12 --pieces-seed 1
-       python benchmarks/domain_prunes.py domain 11 7 --pieces-seed 2 --budget 1000000
-       python benchmarks/domain_prunes.py scan 11 7 --pieces-seed 3
+Usage: python research/benchmarks/domain_prunes.py dead 8 12 --pieces-seed 1
+       python research/benchmarks/domain_prunes.py domain 11 7 --pieces-seed 2 --budget 1000000
+       python research/benchmarks/domain_prunes.py scan 11 7 --pieces-seed 3
 """
 
 from __future__ import annotations
@@ -32,18 +32,18 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
+from research.records import CORNER_COLOURS, corner_problem  # noqa: E402
 from solver.backends import domain  # noqa: E402
 from solver.backends import domain_kernel as core  # noqa: E402
 from solver.backends.base import order_and_check  # noqa: E402
 from solver.backends.symmetric import colour_symmetries  # noqa: E402
 from solver.pieces import PIECE_NAMES, PIECES  # noqa: E402
 from solver.problem import Problem  # noqa: E402
-from solver.records import CORNER_COLOURS, corner_problem  # noqa: E402
 
 
 def _piece_set(area: int, rng: random.Random) -> list[str]:

@@ -6,7 +6,7 @@ search should branch on the most constrained uncovered square, as an exact-cover
 does, rather than grow one colour from its attach squares (:mod:`solver.backends.search`).
 Every colour is placed at once: an option is a (colour, placement) pair, so tile and colour
 are chosen together. Items, counters and pruning are described in
-:mod:`solver.backends.tight_kernel`; the connectivity of every colour is pruned at every
+:mod:`research.tight_kernel`; the connectivity of every colour is pruned at every
 node and checked exactly at the leaf.
 
 Symmetric reduction (:func:`solve_symmetric`): with a group G of board symmetries that
@@ -18,7 +18,7 @@ one quadrant holds one piece of each shape, each labelled with the colour it cop
 layout found is a real layout; but "no symmetric layout" proves nothing, so that search
 answers "solved" or "unknown". :func:`solve_restarts` runs it with restarts over seeds
 (Luby's sequence of node budgets, several threads): "auto" uses it for two colours that a
-board symmetry swaps on an empty board (Duo, both colours: results/asymmetric_attempts.md).
+board symmetry swaps on an empty board (Duo, both colours: research/notes/asymmetric_attempts.md).
 
 :func:`solve` (backend "tight"): the complete search, which proves "infeasible", raced
 against the symmetric search when a symmetry applies (each in its own thread; numba
@@ -38,8 +38,9 @@ from typing import Any
 
 import numpy as np
 
-from solver.backends import tight_kernel as core
+from research import tight_kernel as core
 from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
+from solver.backends.domain import luby
 from solver.backends.race import first_proven
 from solver.backends.symmetric import ColourSymmetry, colour_symmetries
 from solver.board import neighbour_table
@@ -54,7 +55,7 @@ NPIECES = len(PIECE_NAMES)
 _SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
 #: the value order within a piece size with ``awkward_first``: the pieces a packing
 #: search is most often left holding at its dead ends first (measured on duo-both: X, T5,
-#: O, I4, I3; results/asymmetric_attempts.md), then the rest
+#: O, I4, I3; research/notes/asymmetric_attempts.md), then the rest
 AWKWARD_FIRST = ("X", "T5", "I5", "W", "F", "U", "V5", "Z5", "Y", "N", "P", "L5",
                  "O", "I4", "T4", "Z4", "L4", "I3", "V3", "2", "1")  # fmt: skip
 _AWKWARD_RANK = np.array([AWKWARD_FIRST.index(n) for n in PIECE_NAMES], dtype=np.int32)
@@ -69,7 +70,7 @@ class TightSearch:
     """A built search: its arrays and how to read a layout back.
 
     Attributes:
-        tables, state: the kernel's arrays (:mod:`solver.backends.tight_kernel`).
+        tables, state: the kernel's arrays (:mod:`research.tight_kernel`).
         reps: the representative colours (without symmetry: the played colours with
             pieces left).
         elements: the symmetry group, identity first (just the identity without one).
@@ -493,21 +494,6 @@ def restarts_apply(problem: Problem) -> bool:
     return len(problem.colours) == 2 and bool(colour_symmetries(problem))
 
 
-def luby(k: int) -> int:
-    """The k-th term (k >= 1) of Luby's restart sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
-    (Luby, Sinclair and Zuckerman 1993)."""
-    size = 1
-    while size < k + 1:
-        size = 2 * size + 1  # 2^j - 1
-    while size > 1:
-        if k == size:
-            return (size + 1) // 2
-        size //= 2
-        if k > size:
-            k -= size
-    return 1
-
-
 def solve_restarts(
     problem: Problem,
     options: SolveOptions = SolveOptions(),
@@ -519,7 +505,7 @@ def solve_restarts(
     seed ``options.seed + k - 1`` and ``base_nodes * luby(k)`` nodes; ``options.workers``
     threads (at most 8) share the runs. Its dead ends are heavy-tailed: on duo-both most
     seeds find nothing in 30,000 nodes while some find a layout in 3,000-21,000
-    (results/asymmetric_attempts.md). "solved" or "unknown", never "infeasible" (a run that
+    (research/notes/asymmetric_attempts.md). "solved" or "unknown", never "infeasible" (a run that
     exhausts its tree shows only that no symmetric layout exists, and the answer is then
     "unknown" at once).
 

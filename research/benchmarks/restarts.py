@@ -1,4 +1,4 @@
-"""Record boards with :func:`solver.backends.tight.solve_restarts` (the symmetric
+"""Record boards with :func:`research.tight.solve_restarts` (the symmetric
 square-first search with Luby restarts over seeds), one line per run.
 
 ``solve_restarts`` itself takes two colours swapped by a symmetry, place-all without
@@ -9,9 +9,9 @@ that rule and then checks the layout against the full puzzle (the kernel cannot 
 pieces; a layout that fails is reported as such, never as solved). Every layout goes
 through the rule checker; record puzzles' layouts are written to results/records/.
 
-Usage: python benchmarks/restarts.py puzzles/records/two-14x14.toml --time-limit 300
-       python benchmarks/restarts.py puzzles/records/four-18x20.toml --symmetry mirrors
-       python benchmarks/restarts.py --list puzzles/records/*.toml
+Usage: python research/benchmarks/restarts.py puzzles/records/two-14x14.toml --time-limit 300
+       python research/benchmarks/restarts.py puzzles/records/four-18x20.toml --symmetry mirrors
+       python research/benchmarks/restarts.py --list puzzles/records/*.toml
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solver.backends import tight  # noqa: E402
+from research import tight  # noqa: E402
 from solver.backends.base import SolveOptions  # noqa: E402
 from solver.backends.symmetric import colour_symmetries  # noqa: E402
 from solver.errors import SolverBug  # noqa: E402

@@ -7,7 +7,7 @@ corner. Open: the smallest rectangle for one colour and for three colours (blue,
 red from the top-left, top-right and bottom-right corners).
 
 This module holds the counting facts that bound those questions and builds the record
-problems. Facts (each derived from the rules and pinned by ``tests/test_records.py``):
+problems. Facts (each derived from the rules and pinned by ``research/tests/test_records.py``):
 
 * Neighbour count (:func:`neighbour_squares`): the squares sharing an edge with a piece and
   not in it; 187 over the 21 pieces. One colour alone on a board: every such square is
@@ -55,7 +55,7 @@ problems. Facts (each derived from the rules and pinned by ``tests/test_records.
 :func:`one_colour_candidates` lists the rectangles these bounds leave. The LP bound
 (:mod:`solver.relaxation`, an independent argument with a dual certificate) excludes every
 rectangle of area at most 140 again, and also 12x12 and the candidates 3x47, 4x36 and 6x24
-(``python benchmarks/records.py lp``).
+(``python research/benchmarks/records.py lp``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The hot loop of the square-first search (:mod:`solver.backends.tight`), compiled with numba.
+"""The hot loop of the square-first search (:mod:`research.tight`), compiled with numba.
 
 An exact-cover search in the style of Knuth's Algorithm X with counters instead of links:
 

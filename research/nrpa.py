@@ -5,9 +5,9 @@ is the standard method for single-player puzzles scored at the end (Morpion Soli
 packing, the travelling salesman with time windows). A level-0 search is one playout with
 a softmax policy over move codes; a level-L search runs N level-(L-1) searches in turn,
 each from the policy it holds, keeps the best sequence and moves its policy toward it
-(:func:`solver.backends.playout_kernel.adapt`). Here a move code is (colour, placement
+(:func:`research.playout_kernel.adapt`). Here a move code is (colour, placement
 table row), a playout is the solo player's round-robin play of
-:mod:`solver.backends.playout_kernel` (the greedy player's scores as a bias, which makes it
+:mod:`research.playout_kernel` (the greedy player's scores as a bias, which makes it
 GNRPA, Cazenave 2020), and the score is the number of squares placed. The top level
 restarts from a fresh policy until the time is up or every piece is placed.
 
@@ -15,10 +15,10 @@ A layout found is legal by construction (the kernel plays by the rules; a colour
 monomino is held back until its other pieces are placed, so it is last, as
 ``monomino_last`` asks); it is a candidate like any other, for the rule checker.
 
-Status: *measured* against the repair search (``results/asymmetric_attempts.md``, turn 4),
+Status: *measured* against the repair search (``research/notes/asymmetric_attempts.md``, turn 4),
 NRPA and nested Monte Carlo search (:meth:`Search.nmcs`) leave more squares unplaced at
 equal time (84 pieces: 36-45 left at 60 s against 0-13 and 2 of 5 runs solved), so they
-are not a backend; :class:`Search` stays for ``benchmarks/nrpa.py`` and the repair
+are not a backend; :class:`Search` stays for ``research/benchmarks/nrpa.py`` and the repair
 search's measurement hooks (:func:`best_playout`, ``Tuning.repair``).
 """
 
@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.backends import playout_kernel as pk
+from research import playout_kernel as pk
 from solver.backends.greedy import geometry
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.position import Placement
@@ -52,7 +52,7 @@ ALPHA = 1.0
 
 @dataclass(frozen=True, eq=False)
 class Playouts:
-    """The kernel's arrays for one problem (see :mod:`solver.backends.playout_kernel`).
+    """The kernel's arrays for one problem (see :mod:`research.playout_kernel`).
 
     Attributes:
         tables: the tables tuple ``T``.
@@ -225,7 +225,7 @@ class Search:
 
     def nmcs(self, children: int) -> int:
         """One nested Monte Carlo search, level 1, over the ``children`` likeliest moves
-        of each turn (:func:`solver.backends.playout_kernel.nmcs1`); its score."""
+        of each turn (:func:`research.playout_kernel.nmcs1`); its score."""
         self.playouts += 1
         return self._zero_policy(pk.nmcs1, children)
 

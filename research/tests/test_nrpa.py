@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import time
 
-import conftest
+import helpers
 import numpy as np
 import pytest
 
-from solver.backends import nrpa
-from solver.backends import playout_kernel as pk
+from research import nrpa
+from research import playout_kernel as pk
 from solver.backends.base import order_and_check
 from solver.backends.greedy import Masks
-from solver.backends.tuning import RepairTuning
 from solver.checker import check_layout
 from solver.formats.puzzle import load_puzzle
 from solver.order import order_of_play
 from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 
-PUZZLES = conftest.PUZZLES
+PUZZLES = helpers.PUZZLES
 
 
 def _playout(pl: nrpa.Playouts, seed: int) -> tuple[int, np.ndarray, np.ndarray, int]:
@@ -124,29 +123,3 @@ def test_best_playout_leaves_what_it_did_not_place():
         got = sorted([p.piece for p in placed[c]] + left[c])
         assert got == sorted(problem.position.colour(c).remaining)
     assert any(left.values())
-
-
-@pytest.mark.parametrize(
-    "tuning",
-    [RepairTuning(restarts=1, playouts=20), RepairTuning(restarts=1, nrpa_seconds=0.5)],
-    ids=repr,
-)
-def test_repair_hooks_keep_states_legal(tuning):
-    """The repair search with its greedy play by compiled playouts, or its first layout
-    from NRPA (the settings benchmarks/nrpa.py varies): its best state is a legal partial
-    layout (rule checker) whose cost counts the squares left."""
-    import threading
-
-    from solver.backends import repair
-
-    problem = load_puzzle(PUZZLES / "asym-ladder-k06.toml")
-    run = repair._Repairer(problem, 1, threading.Event(), time.perf_counter() + 3, tuning)
-    run.run()
-    best = run.best
-    assert best is not None and best.cost < 40  # greedy play alone leaves about 40-55
-    layout = run.layout(best)
-    ordered = {c: order_of_play(problem.position, c, layout[c]) for c in problem.colours}
-    assert all(v is not None for v in ordered.values())
-    assert check_layout(problem.position, ordered).legal
-    left = sum(PIECES[p].size for c in problem.colours for p in best.left[c])
-    assert best.cost >= left

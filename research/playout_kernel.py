@@ -20,7 +20,7 @@ attach squares through a (square, piece) index of the empty board's placement ta
 placement once (a stamp per row); after that its list is kept between its turns (a legal
 row stays legal while its squares stay free and off the colour's edges; new legal rows
 cover an attach square of the colour's last piece). The score of a playout is the number
-of squares placed. *Measured* (``benchmarks/nrpa.py --methods speed``, load 5-8): 1.3-1.8
+of squares placed. *Measured* (``research/benchmarks/nrpa.py --methods speed``, load 5-8): 1.3-1.8
 ms of CPU per 84-piece playout, against 44-46 ms for the NumPy greedy play; 0.19 ms for
 30 pieces.
 

@@ -1,4 +1,4 @@
-"""DRAT certificates of "no layout" (solver/proofs.py): CaDiCaL's proofs of small packings
+"""DRAT certificates of "no layout" (research/proofs.py): CaDiCaL's proofs of small packings
 re-checked by dratify, an independent DRAT checker; a cut proof is refused; every
 refuted packing is also infeasible by the exact search (which adds connectivity)."""
 
@@ -9,10 +9,10 @@ import pytest
 pytest.importorskip("pysat")
 dratify = pytest.importorskip("dratify")
 
+from research.proofs import certify  # noqa: E402
+from research.records import corner_problem  # noqa: E402
 from solver.backends import search  # noqa: E402
 from solver.pieces import PIECE_NAMES  # noqa: E402
-from solver.proofs import certify  # noqa: E402
-from solver.records import corner_problem  # noqa: E402
 
 
 def check(certificate, proof):

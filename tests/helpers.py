@@ -1,0 +1,66 @@
+"""Shared test data and helpers: the folders every test file reads, named once
+(``from helpers import run_cli, PUZZLES``; ``tests/conftest.py`` re-exports them for
+tests written as ``from conftest import ...``).
+
+- ``ROOT``: the project folder; ``PUZZLES``: the shipped puzzle files (``puzzles/``).
+- ``GAMES``: real Pentobi games vendored under ``tests/data/games`` (with their JSON sidecars
+  and Pentobi's legal-move oracle, ``oracle.jsonl``): no test needs anything outside the
+  repository, and a test whose vendored game is missing fails rather than skips.
+- ``SGF_FIXTURES``: small hand-written SGF files, good and bad (``tests/data/sgf``).
+
+And two helpers for command-line tests: :func:`run_cli` and :func:`one_line_error`.
+"""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+PUZZLES = ROOT / "puzzles"
+GAMES = TESTS / "data" / "games"
+SGF_FIXTURES = TESTS / "data" / "sgf"
+
+
+def run_cli(*args):
+    """Run ``blokus-solo`` with these arguments (each turned into a string)."""
+    from solver.cli.commands import main
+
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def one_line_error(result, *fragments: str) -> str:
+    """Assert bad input: exit status 2, one line "error: ..." holding every fragment."""
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
+    assert "Traceback" not in result.output
+    for f in fragments:
+        assert f in lines[0], lines[0]
+    return lines[0]
+
+
+#: Classic colours in turn order; their corners: top-left, top-right, bottom-right, bottom-left
+CORNER_COLOURS = ("blue", "yellow", "red", "green")
+
+
+def corner_problem(rows, cols, colours=("blue",), without=(), monomino_last=False):
+    """Each colour places all its 21 pieces (less ``without``) on an empty rows x cols board
+    from its Classic corner: the record questions' shape, built through the puzzle format
+    (a public seam) as a user would write it."""
+    from solver.board import Board
+    from solver.formats.puzzle import parse_puzzle
+    from solver.pieces import PIECE_NAMES
+
+    board = Board(rows, cols)
+    corner = {"blue": (0, 0), "yellow": (0, cols - 1), "red": (rows - 1, cols - 1)}
+    corner["green"] = (rows - 1, 0)
+    pieces = json.dumps([p for p in PIECE_NAMES if p not in without])  # a TOML array too
+    last = json.dumps(monomino_last and "1" not in without)
+    starts = "".join(f'{c} = "{board.name(board.square(*corner[c]))}"\n' for c in colours)
+    return parse_puzzle(
+        f'variant = "custom"\nsize = [{rows}, {cols}]\ncolours = {json.dumps(list(colours))}\n'
+        f"monomino-last = {last}\n[start]\n{starts}[pieces]\n"
+        + "".join(f"{c} = {pieces}\n" for c in colours)
+    )
