@@ -68,7 +68,7 @@ def test_an_explicit_backend_says_it_compiles(monkeypatch):
     monkeypatch.setattr(warmup, "_ready", lambda kernel: False)
     result = run_cli("solve", PUZZLES / "tiny-5x5-corner.toml", "--backend", "cpsat", "--plain")
     assert "compiling" not in result.output  # CP-SAT needs no kernel
-    said = warmup.compile_wait("tight")
-    assert said is not None and "tight_kernel" in said and "10-30 s" in said
+    said = warmup.compile_wait("domain")
+    assert said is not None and "domain_kernel" in said and "10-30 s" in said
     monkeypatch.setattr(warmup, "_ready", lambda kernel: True)
     assert warmup.compile_wait("search") is None

@@ -159,7 +159,6 @@ KERNELS = {
     "search": "search_kernel",
     "repair": "search_kernel",
     "domain": "domain_kernel",
-    "tight": "tight_kernel",
 }
 
 
