@@ -217,7 +217,12 @@ def read_solution(path: str | Path) -> SolutionFile:
             that are not pieces of the set or overlap.
     """
     path = str(path)
-    text = read_text(path)
+    return read_solution_text(read_text(path), path)
+
+
+def read_solution_text(text: str, path: str = "<solution>") -> SolutionFile:
+    """Read the text of a solution file (see :func:`read_solution`; ``path`` names it in
+    messages). Raises InputError."""
     try:
         data = json.loads(text, object_pairs_hook=_Object.from_pairs)
     except json.JSONDecodeError as e:

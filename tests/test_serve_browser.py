@@ -1,0 +1,315 @@
+"""``blokus-solo serve`` end to end in a real browser: Debian's chromium driven by
+Playwright. Each step saves a screenshot under the test's temporary folder.
+
+Without /usr/bin/chromium the tests skip (saying how to install it), except under CI
+(the environment variable CI set), where a missing browser fails.
+"""
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import GAMES, PUZZLES
+from serve_helpers import running_server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+HOW = "install it with: sudo apt-get install -y chromium (and pip install playwright)"
+
+
+def _missing(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is missing under CI: {HOW}")
+    pytest.skip(f"{what} is missing: {HOW}")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        _missing(CHROMIUM)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running_server() as url:
+        yield url
+
+
+class Steps:
+    """A page and its numbered screenshots."""
+
+    def __init__(self, page, folder: Path):
+        self.page, self.folder, self.n = page, folder, 0
+
+    def shot(self, name: str) -> Path:
+        self.n += 1
+        path = self.folder / f"{self.n:02d}-{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def steps(browser, server, tmp_path):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    yield Steps(page, tmp_path)
+    page.close()
+
+
+def state(page) -> dict:
+    return page.evaluate("S")
+
+
+def open_entry(page, entry_id: str) -> None:
+    page.select_option("#catalogue", entry_id)
+    page.wait_for_function(f"S && S.source.includes({json.dumps(entry_id.split(':')[-1])})")
+
+
+def click_square(page, square: int) -> None:
+    page.click(f"#board rect[data-sq='{square}']")
+
+
+def hold(page, colour: str, piece: str, cells) -> None:
+    """Take ``piece`` of ``colour`` from the tray and turn it (R, F) until its cells are
+    ``cells`` (normalised, sorted)."""
+    page.click(f".tile[data-colour='{colour}'][data-piece='{piece}']")
+    want = sorted(map(list, cells))
+    for k in range(8):
+        if sorted(page.evaluate("chosen.cells")) == want:
+            return
+        page.keyboard.press("f" if k == 3 else "r")
+    raise AssertionError(f"no orientation of {piece} has cells {want}")
+
+
+def normalised(squares, cols):
+    cells = [divmod(s, cols) for s in squares]
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return sorted((r - r0, c - c0) for r, c in cells)
+
+
+def play(page, colour, piece, squares) -> None:
+    """Place a piece on ``squares`` by clicking: the piece hangs from the pointer's square
+    by its top-left cell."""
+    cols = state(page)["cols"]
+    hold(page, colour, piece, normalised(squares, cols))
+    top_left = min(squares, key=lambda s: divmod(s, cols))
+    page.hover(f"#board rect[data-sq='{top_left}']")
+    assert page.get_attribute("#ghost", "class") == "legal"
+    click_square(page, top_left)
+
+
+def wait_answer(page, kind: str, timeout: float = 60_000) -> dict:
+    page.wait_for_selector(f"#answers li[data-kind='{kind}'] .badge:not(.running)", timeout=timeout)
+    li = page.locator(f"#answers li[data-kind='{kind}']").first
+    return {"badge": li.locator(".badge").inner_text(), "text": li.locator(".t").inner_text()}
+
+
+def test_place_refuse_undo(steps):
+    from solver.position import Placement
+    from solver.rules import move_problem
+    from solver.web.session import Session
+
+    page = steps.page
+    steps.shot("start")
+    s = state(page)
+    assert (
+        s["selected"] == "blue" and len(s["legal"]) == 57
+    )  # 58 in Classic, minus the monomino (last)
+    play(page, "blue", "I3", [0, 1, 2])
+    page.wait_for_function("S.moves === 1")
+    steps.shot("placed-I3")
+    s = state(page)
+    assert s["colours"][0]["placed"] == [["I3", [0, 1, 2]]]
+    assert 3 in s["corners"] or 23 in s["corners"]
+    # an illegal move: the domino edge to edge with the I3; the page says the rule it breaks
+    hold(page, "blue", "2", [(0, 0), (1, 0)])
+    page.hover("#board rect[data-sq='20']")
+    assert page.get_attribute("#ghost", "class") == "illegal"
+    steps.shot("ghost-illegal")
+    click_square(page, 20)
+    page.wait_for_selector("#message.error")
+    steps.shot("refused")
+    session = Session(_classic84())
+    session.place("blue", [(0, 0), (0, 1), (0, 2)])
+    rule = move_problem(session.problem.position, "blue", Placement("2", frozenset({20, 40})))
+    assert rule and page.inner_text("#message") == f"Refused: {rule}"
+    assert state(page)["moves"] == 1
+    page.keyboard.press("Escape")
+    page.keyboard.press("z")
+    page.wait_for_function("S.moves === 0")
+    steps.shot("undone")
+    assert state(page)["colours"][0]["placed"] == []
+    assert page.locator(".tile[data-colour='blue']").count() == 21
+
+
+def _classic84():
+    from solver.web.files import catalogue
+
+    return catalogue(puzzles=Path("/nonexistent"))["classic-84"].open().start
+
+
+def test_card_to_the_end_with_hints(steps):
+    from solver.checker import check_layout
+    from solver.formats.puzzle import load_puzzle
+    from solver.position import Placement
+
+    page = steps.page
+    open_entry(page, "card:cover-1-easy")
+    steps.shot("card")
+    assert state(page)["mode"] == "cards" and state(page)["cover"]
+    played = []
+    for k in range(10):
+        s = state(page)
+        if s["status"].startswith("solved"):
+            break
+        page.click("button[data-ask='hint']")
+        answer = wait_answer(page, "hint")
+        assert answer["badge"] == "yes", answer
+        steps.shot(f"hint-{k}")
+        ((colour, piece, squares),) = state(page)["shown"]
+        play(page, colour, piece, squares)
+        page.wait_for_function(f"S.moves === {k + 1}")
+        played.append(Placement(piece, frozenset(squares)))
+        steps.shot(f"played-{k}")
+        page.evaluate("document.getElementById('answers').innerHTML = ''")
+    s = state(page)
+    assert s["status"] == "solved: every piece is placed, every goal met"
+    problem = load_puzzle(PUZZLES / "cards" / "cover-1-easy.toml")
+    report = check_layout(problem.position, {"blue": played}, problem.cover, problem.connect)
+    assert report.legal and not report.unmet and report.report("blue").all_placed
+
+
+def test_joint_check_on_a_shipped_puzzle(steps):
+    from solver.endgame import joint_check
+    from solver.formats.puzzle import load_puzzle
+
+    page = steps.page
+    open_entry(page, "puzzle:two-colours-7x7-crowded")
+    page.click("button[data-ask='joint']")
+    page.wait_for_selector("#answers .badge.running, #answers .badge.no")
+    steps.shot("joint-running")
+    answer = wait_answer(page, "joint")
+    steps.shot("joint-answered")
+    problem = load_puzzle(PUZZLES / "two-colours-7x7-crowded.toml")
+    direct = joint_check(problem.position, problem.colours)
+    assert direct.answer == "no"
+    assert answer["badge"] == "no (proven)"
+    assert direct.reason in answer["text"] and " s — " in answer["text"]
+
+
+@pytest.mark.slow
+def test_game_stepped_with_review_chart(steps):
+    page = steps.page
+    page.set_input_files("#upload", str(GAMES / "duo-L4-s29.blksgf"))
+    page.wait_for_function("S && S.mode === 'game'")
+    steps.shot("game-opened")
+    s = state(page)
+    assert s["game"]["step"] == 0 and s["game"]["placements"] == 27
+    page.click("#forward")
+    page.wait_for_function("S.game.step === 1")
+    page.keyboard.press("End")
+    page.wait_for_function("S.game.step === 27")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("S.game.step === 26")
+    placed = sum(len(c["placed"]) for c in state(page)["colours"])
+    assert placed == 26
+    steps.shot("game-stepped")
+    page.click("#review")
+    answer = wait_answer(page, "review", timeout=240_000)
+    page.wait_for_selector("#reviewchart")
+    steps.shot("review-chart")
+    review = state(page)["review"]
+    assert set(review["colours"]) == {"purple", "orange"}
+    for colour, data in review["colours"].items():
+        assert len(data["answers"]) == 28
+        assert data["all"] is not None  # both lose the +15 in this game (the CLI says 12-16, 15-19)
+        assert data["answers"][data["all"]["first"]] == "no"
+        assert f"{colour} lost the +15" in answer["text"]
+    assert page.locator("#reviewchart line.loss.all").count() == 2
+
+
+def test_malformed_upload_shows_its_line(steps, tmp_path):
+    from solver.errors import InputError
+    from solver.formats.puzzle import parse_puzzle
+
+    page = steps.page
+    bad = tmp_path / "broken.toml"
+    bad.write_text('variant = "classic"\ncolours = ["blue", "pink"]\n')
+    page.set_input_files("#upload", str(bad))
+    page.wait_for_selector("#message.error")
+    steps.shot("bad-upload")
+    with pytest.raises(InputError) as e:
+        parse_puzzle(bad.read_text(), "broken.toml")
+    assert page.inner_text("#message") == str(e.value)
+    # the server keeps serving: the page still plays
+    play(page, "blue", "I3", [0, 1, 2])
+    page.wait_for_function("S.moves === 1")
+
+
+def test_foreign_host_and_origin_refused(steps, server):
+    import httpx
+
+    page = steps.page
+    token = page.evaluate("TOKEN")
+    good = {"X-Token": token}
+    with httpx.Client(base_url=server) as client:
+        assert client.get("/api/state", headers=good).status_code == 200
+        assert client.get("/api/state").status_code == 403  # no token
+        assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+        foreign = {**good, "Origin": "http://evil.example"}
+        assert client.post("/api/pass", headers=foreign).status_code == 403
+        other_port = {**good, "Origin": "http://127.0.0.1:1"}
+        assert client.post("/api/pass", headers=other_port).status_code == 403
+    # a page of another site cannot make the local server play: the request is refused
+    page2 = page.context.new_page()
+    page2.goto("data:text/html,<p>another site</p>")
+    page2.evaluate(
+        """([url, token]) => fetch(url + '/api/pass', {method: 'POST', mode: 'no-cors',
+        headers: {'X-Token': token}}).catch(() => null)""",
+        [server, token],
+    )
+    page2.close()
+    page.evaluate("act('/api/state')")  # not a POST route: re-read the state another way
+    assert (
+        page.evaluate(
+            "fetch('/api/state', {headers: {'X-Token': TOKEN}}).then(r => r.json()).then(s => s.moves)"
+        )
+        == 0
+    )
+    steps.shot("still-served")
+
+
+def test_screenshot_for_docs(steps):
+    """A mid-game picture for docs/serve.png (copied when BLOKUS_DOCS_SHOT names a file)."""
+    page = steps.page
+    open_entry(page, "card:cover-2-medium")
+    page.click("button[data-ask='hint']")
+    wait_answer(page, "hint")
+    page.click("button[data-ask='joint']")
+    wait_answer(page, "joint")
+    path = steps.shot("docs")
+    target = os.environ.get("BLOKUS_DOCS_SHOT")
+    if target:
+        shutil.copy(path, target)
+    assert path.stat().st_size > 10_000
