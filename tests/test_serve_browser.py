@@ -250,7 +250,7 @@ def test_game_stepped_with_review_chart(steps):
 
 
 def test_malformed_upload_shows_its_line(steps, tmp_path):
-    from solver.errors import InputError
+    from solver.errors import InputError, located
     from solver.formats.puzzle import parse_puzzle
 
     page = steps.page
@@ -259,7 +259,7 @@ def test_malformed_upload_shows_its_line(steps, tmp_path):
     page.set_input_files("#upload", str(bad))
     page.wait_for_selector("#message.error")
     steps.shot("bad-upload")
-    with pytest.raises(InputError) as e:
+    with pytest.raises(InputError) as e, located(path="broken.toml"):  # as load_puzzle names it
         parse_puzzle(bad.read_text(), "broken.toml")
     assert page.inner_text("#message") == str(e.value)
     # the server keeps serving: the page still plays
@@ -282,7 +282,7 @@ def test_foreign_host_and_origin_refused(steps, server):
         other_port = {**good, "Origin": "http://127.0.0.1:1"}
         assert client.post("/api/pass", headers=other_port).status_code == 403
     # a page of another site cannot make the local server play: the request is refused
-    page2 = page.context.new_page()
+    page2 = page.context.browser.new_page()
     page2.goto("data:text/html,<p>another site</p>")
     page2.evaluate(
         """([url, token]) => fetch(url + '/api/pass', {method: 'POST', mode: 'no-cors',

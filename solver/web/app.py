@@ -247,7 +247,7 @@ def create_app(
         result = out.get("result") or {}
         if result.get("kind") == "review" and session.game is not None:
             session.review = result["review"]
-        elif result.get("answer") == "yes" and result.get("layout"):
+        elif result.get("answer") == "yes" and result.get("layout") and result.get("shows"):
             session.shown = result["layout"]
         return JSONResponse(out)
 

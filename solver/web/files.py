@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from solver.errors import InputError
+from solver.errors import InputError, located
 from solver.formats.text import decode
 from solver.position import Position
 from solver.problem import Problem
@@ -110,7 +110,11 @@ def read_upload(name: str, data: bytes, label: str | None = None) -> Session:
             naming the file and the place).
     """
     label = label or PurePath(name).name[:100] or "upload"
-    suffix = PurePath(name).suffix.lower()
+    with located(path=label):
+        return _read(PurePath(name).suffix.lower(), data, label)
+
+
+def _read(suffix: str, data: bytes, label: str) -> Session:
     if len(data) > MAX_UPLOAD:
         raise InputError(f"the file is larger than {MAX_UPLOAD // 1000} kB", path=label)
     if suffix == ".toml":

@@ -181,7 +181,7 @@ def review_question(game, time_limit: float | None) -> Answer:
         for loss in review.losses()
     ]
     return {
-        "answer": "yes",
+        "answer": "done",
         "kind": "review",
         "seconds": review.seconds,
         "text": "; ".join(lost) or "no colour lost a bonus for good",
@@ -200,12 +200,17 @@ QUESTIONS: dict[str, Callable[..., Answer]] = {
 
 def run(kind: str, problem: Any, colour: str | None, time_limit: float | None) -> Answer:
     """Answer one question (what a worker runs): ``problem`` is the problem as it stands,
-    or the game record for "review". Bad input (e.g. a colour with nothing
+    or the game record for "review"; ``shows`` in the answer says whether the page draws
+    its layout. Bad input (e.g. a colour with nothing
     left) is an answer too: ``answer`` "error" and the one-line message."""
     started = time.perf_counter()
     try:
         if kind in ("colour", "hint"):
-            return QUESTIONS[kind](problem, colour, time_limit)
-        return QUESTIONS[kind](problem, time_limit)
+            out = QUESTIONS[kind](problem, colour, time_limit)
+        else:
+            out = QUESTIONS[kind](problem, time_limit)
     except InputError as e:
         return {"answer": "error", "seconds": time.perf_counter() - started, "text": str(e)}
+    # the page draws the layout of a hint or a solution; the layout behind a check's "yes"
+    # ignores a card's goals, so it is sent but not drawn
+    return {**out, "shows": kind in ("hint", "solution")}

@@ -187,7 +187,8 @@ class Session:
         }
         if colour is not None and self.game is None:
             out["legal"] = legal_json(problem, colour)
-            out["corners"] = sorted(corner_squares(position, colour))
+            if position.colour(colour).remaining:
+                out["corners"] = sorted(corner_squares(position, colour))
         out["status"] = self._status(problem, out["legal"])
         if self.game is not None:
             out["game"] = game_json(self.game, self.step)

@@ -114,7 +114,7 @@ function drawBoard() {
                    "stroke-width": 0.04, "data-sq": sq, class: "square" }, squares);
     }
   }
-  outlines(pieceOf, svg, "#1a1a1a", 0.1);
+  outlines(pieceOf, svg, "#1a1a1a", 0.07);
   const marks = el("g", { "pointer-events": "none" }, svg);
   S.colours.forEach((c) => {
     if (c.start !== null && !owner.has(c.start)) {
@@ -138,7 +138,7 @@ function drawBoard() {
       el("rect", { x: sq % S.cols, y: Math.floor(sq / S.cols), width: 1, height: 1,
                    fill: fillOf(colour), opacity: 0.45 }, shown);
     }));
-    outlines(ids, shown, "#1a1a1a", 0.07, "0.15 0.1");
+    outlines(ids, shown, "#1a1a1a", 0.05, "0.15 0.1");
   }
   if (S.connect.length) {
     // colours to connect: their pieces' outlines drawn thicker in white then black
@@ -240,30 +240,33 @@ function drawChart() {
   const review = S.review;
   if (!review) return;
   const names = Object.keys(review.colours), n = review.placements + 1;
-  const w = 6, h = 14, left = 60;
-  const svg = el("svg", { viewBox: `0 0 ${left + n * w + 10} ${names.length * (h + 6) + 20}`,
-                          id: "reviewchart" }, chart);
+  const w = Math.max(3, Math.min(8, Math.floor(480 / n))), h = 14, left = 52, gap = 26;
+  const width = left + n * w + 24, height = names.length * gap + 6;
+  const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width, height, id: "reviewchart",
+                          "font-size": 10, "font-family": "sans-serif" }, chart);
   const tone = { yes: "#7fc97f", no: "#e7727a", unknown: "#c8c8c8", done: "#9bb8e0" };
   names.forEach((name, i) => {
-    const y = 4 + i * (h + 6), data = review.colours[name];
-    const label = el("text", { x: 0, y: y + h - 3, "font-size": 11 }, svg);
-    label.textContent = name;
+    const y = 8 + i * gap, data = review.colours[name];
+    el("text", { x: 0, y: y + h - 3 }, svg).textContent = name;
     data.answers.forEach((a, k) => el("rect", { x: left + k * w, y, width: w, height: h,
-                                                fill: tone[a] || "#fff" }, svg));
-    for (const [what, mark] of [["all", "+15"], ["bonus", "+5"]]) {
+                                                fill: tone[a] || "#fff", class: "answer " + a }, svg));
+    for (const [what, mark, colour] of [["all", "+15", "#000"], ["bonus", "+5", "#7a3c00"]]) {
       const loss = data[what];
       if (!loss) continue;
       const x = left + loss.first * w;
-      el("line", { x1: x, x2: x, y1: y - 2, y2: y + h + 2, stroke: what === "all" ? "#000" : "#7a3c00",
-                   "stroke-width": 2, class: "loss " + what }, svg);
-      const t = el("text", { x: x + 2, y: y + (what === "all" ? 10 : h + 1), "font-size": 8 }, svg);
-      t.textContent = mark;
+      el("line", { x1: x, x2: x, y1: y - 3, y2: y + h + 3, stroke: colour, "stroke-width": 2,
+                   class: "loss " + what }, svg);
+      el("text", { x: x + 2, y: what === "all" ? y - 1 : y + h + 9, "font-size": 8, fill: colour },
+         svg).textContent = mark + " lost";
     }
-    el("line", { x1: left + S.game.step * w + w / 2, x2: left + S.game.step * w + w / 2, y1: y,
-                 y2: y + h, stroke: "#2d6fb7", "stroke-width": 1.5 }, svg);
+    const here = left + S.game.step * w + w / 2;
+    el("line", { x1: here, x2: here, y1: y, y2: y + h, stroke: "#2d6fb7", "stroke-width": 2 }, svg);
   });
-  const foot = el("text", { x: left, y: names.length * (h + 6) + 14, "font-size": 9 }, svg);
-  foot.textContent = "green: can still place all · red: cannot (proven) · grey: unknown · lines: +15 / +5 lost";
+  const legend = document.createElement("p");
+  legend.textContent = "After each placement: green, the colour can still place all its pieces; " +
+    "red, it cannot (proven); grey, unknown (time limit); blue, nothing left. " +
+    "Black line: the +15 lost; brown: the +5 lost; the blue mark is the position shown.";
+  chart.appendChild(legend);
 }
 
 function show(state) {
@@ -330,6 +333,7 @@ function finish(li, result) {
   const badge = li.querySelector(".badge");
   badge.className = "badge " + result.answer;
   badge.textContent = result.answer === "no" ? "no (proven)" : result.answer;
+  li.dataset.answer = result.answer;
   li.querySelector(".t").textContent = `${result.seconds.toFixed(2)} s — ${result.text}`;
   const cancel = li.querySelector(".cancel");
   if (cancel) cancel.remove();
@@ -340,6 +344,7 @@ async function upload(file) {
   try {
     const data = await file.arrayBuffer();
     show(await call("/api/upload?name=" + encodeURIComponent(file.name), data));
+    $("catalogue").value = "";
     say("opened " + file.name, "ok");
     $("answers").innerHTML = "";
   } catch (e) { say(e.message, "error"); }
@@ -431,6 +436,11 @@ async function init() {
   window.addEventListener("pagehide", () => {
     fetch("/api/close", { method: "POST", keepalive: true, headers: { "X-Token": TOKEN } });
   });
+  const none = document.createElement("option");
+  none.value = "";
+  none.textContent = "(an uploaded file)";
+  none.hidden = true;
+  $("catalogue").appendChild(none);
   const groups = new Map();
   for (const entry of await call("/api/catalogue")) {
     if (!groups.has(entry.group)) {
