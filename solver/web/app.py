@@ -10,6 +10,7 @@ path that came from the browser is ever opened.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import secrets
@@ -38,6 +39,8 @@ MAX_SESSIONS = 32
 TIME_LIMITS = (5.0, 30.0, 120.0, None)
 #: seconds per check of a game review from the page
 REVIEW_TIME_LIMIT = 2.0
+#: seconds between two looks for abandoned solves
+REAP_EVERY = 2.0
 STATIC = resources.files("solver.web") / "static"
 
 
@@ -209,6 +212,7 @@ def create_app(
                 if not isinstance(step, int):
                     raise InputError("step must be a number")
                 session.step = max(0, min(step, session.game.num_placements))
+                session.follow_turn()
             elif name == "from-here":
                 if session.game is None:
                     raise InputError("no game record is open")
@@ -295,10 +299,20 @@ def create_app(
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
 
+    async def reaper() -> None:
+        """Every few seconds, kill the solves of pages that stopped asking (closed)."""
+        while True:
+            await asyncio.sleep(REAP_EVERY)
+            server.jobs.reap()
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        yield
-        server.jobs.shutdown()
+        task = asyncio.create_task(reaper())
+        try:
+            yield
+        finally:
+            task.cancel()
+            server.jobs.shutdown()
 
     app = Starlette(
         routes=routes,

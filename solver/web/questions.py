@@ -177,7 +177,11 @@ def review_question(game, time_limit: float | None) -> Answer:
         }
     lost = [
         f"{loss.colour} lost the {'+15' if loss.what == 'all' else '+5'} "
-        + (f"at placement {loss.first}" if loss.exact else f"by placement {loss.first}")
+        + (
+            f"at placement {loss.first}"
+            if loss.exact or loss.last_possible is None
+            else f"at one of placements {loss.last_possible + 1}-{loss.first}"
+        )
         for loss in review.losses()
     ]
     return {

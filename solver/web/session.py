@@ -136,6 +136,13 @@ class Session:
             raise InputError(f"{colour} is not played here")
         self.selected = colour
 
+    def follow_turn(self) -> None:
+        """The colour to move of the position shown (a game record's turn), when it has
+        pieces left; otherwise the first colour that has."""
+        problem = self.problem
+        to_move = problem.position.to_move
+        self.selected = to_move if to_move in problem.colours else self._next_colour(None)
+
     def _pass_from(self, colour: str) -> None:
         self.selected = self._next_colour(colour)
 
@@ -190,6 +197,7 @@ class Session:
             if position.colour(colour).remaining:
                 out["corners"] = sorted(corner_squares(position, colour))
         out["status"] = self._status(problem, out["legal"])
+        out["goal_text"] = goal_text(problem)
         if self.game is not None:
             out["game"] = game_json(self.game, self.step)
             out["review"] = self.review
@@ -214,6 +222,23 @@ class Session:
             return f"{self.selected} has no legal move: undo, pass or pick another colour"
         played = len(problem.colours)
         return f"{self.selected} to move; {len(left)} of {played} colours have pieces left"
+
+
+def goal_text(problem: Problem) -> str:
+    """The goal in words, for the page: what to place, stars to cover, groups to join."""
+    if problem.goal == "max-score":
+        return "Goal: the highest total score of the played colours."
+    words = "place every piece of " + ", ".join(problem.colours)
+    if problem.monomino_last:
+        words += ", each monomino last"
+    if problem.cover:
+        n = len(problem.cover)
+        words += "; cover the star" if n == 1 else f"; cover the {n} stars"
+    for colour in problem.connect:
+        words += f"; join {colour}'s pieces into one group (corner to corner)"
+    if problem.position.board.blocked:
+        words += "; the dark squares (Xs) stay free"
+    return "Goal: " + words + "."
 
 
 def position_json(position: Position) -> dict[str, Any]:

@@ -115,6 +115,12 @@ function drawBoard() {
     }
   }
   outlines(pieceOf, svg, "#1a1a1a", 0.07);
+  const xs = el("g", { "pointer-events": "none", class: "xs" }, svg);
+  S.blocked.forEach((sq) => {  // a blocked square is an X, as on the cards
+    const r = Math.floor(sq / S.cols), c = sq % S.cols;
+    el("path", { d: `M${c + 0.25},${r + 0.25}L${c + 0.75},${r + 0.75}M${c + 0.75},${r + 0.25}L${c + 0.25},${r + 0.75}`,
+                 stroke: "#ddd", "stroke-width": 0.08 }, xs);
+  });
   const marks = el("g", { "pointer-events": "none" }, svg);
   S.colours.forEach((c) => {
     if (c.start !== null && !owner.has(c.start)) {
@@ -240,13 +246,13 @@ function drawChart() {
   const review = S.review;
   if (!review) return;
   const names = Object.keys(review.colours), n = review.placements + 1;
-  const w = Math.max(3, Math.min(8, Math.floor(480 / n))), h = 14, left = 52, gap = 26;
+  const w = Math.max(3, Math.min(16, Math.floor(520 / n))), h = 18, left = 56, gap = 44;
   const width = left + n * w + 24, height = names.length * gap + 6;
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width, height, id: "reviewchart",
                           "font-size": 10, "font-family": "sans-serif" }, chart);
   const tone = { yes: "#7fc97f", no: "#e7727a", unknown: "#c8c8c8", done: "#9bb8e0" };
   names.forEach((name, i) => {
-    const y = 8 + i * gap, data = review.colours[name];
+    const y = 12 + i * gap, data = review.colours[name];
     el("text", { x: 0, y: y + h - 3 }, svg).textContent = name;
     data.answers.forEach((a, k) => el("rect", { x: left + k * w, y, width: w, height: h,
                                                 fill: tone[a] || "#fff", class: "answer " + a }, svg));
@@ -256,7 +262,7 @@ function drawChart() {
       const x = left + loss.first * w;
       el("line", { x1: x, x2: x, y1: y - 3, y2: y + h + 3, stroke: colour, "stroke-width": 2,
                    class: "loss " + what }, svg);
-      el("text", { x: x + 2, y: what === "all" ? y - 1 : y + h + 9, "font-size": 8, fill: colour },
+      el("text", { x: x + 2, y: what === "all" ? y - 3 : y + h + 10, "font-size": 9, fill: colour },
          svg).textContent = mark + " lost";
     }
     const here = left + S.game.step * w + w / 2;
@@ -278,6 +284,7 @@ function show(state) {
   }
   $("title").textContent = S.title + ` (${S.mode === "game" ? "game viewer" : S.mode === "cards" ? "card" : "solo challenge"})`;
   $("status").textContent = S.status;
+  $("goal").textContent = S.game ? "" : S.goal_text;
   $("turnorder").checked = S.turn_order;
   $("undo").disabled = !S.moves;
   $("redo").disabled = !S.redo;
@@ -436,11 +443,6 @@ async function init() {
   window.addEventListener("pagehide", () => {
     fetch("/api/close", { method: "POST", keepalive: true, headers: { "X-Token": TOKEN } });
   });
-  const none = document.createElement("option");
-  none.value = "";
-  none.textContent = "(an uploaded file)";
-  none.hidden = true;
-  $("catalogue").appendChild(none);
   const groups = new Map();
   for (const entry of await call("/api/catalogue")) {
     if (!groups.has(entry.group)) {
@@ -454,6 +456,11 @@ async function init() {
     o.textContent = entry.label;
     groups.get(entry.group).appendChild(o);
   }
+  const none = document.createElement("option");
+  none.value = "";
+  none.textContent = "(an uploaded file)";
+  none.hidden = true;
+  $("catalogue").appendChild(none);
   const state = await call("/api/state");
   for (const t of state.time_limits) {
     const o = document.createElement("option");
