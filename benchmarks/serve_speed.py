@@ -23,15 +23,14 @@ from __future__ import annotations
 
 import argparse
 import re
-import socket
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # serve_helpers: the server and chromium of the tests
 
 TOKEN = re.compile(r'name="token" content="([^"]+)"')
 #: a legal opening of blue, yellow, red, green (row, column from the top left), played
@@ -44,23 +43,6 @@ OPENING = [
 ]
 #: the timed placement: blue's I4 off the corner of its V5
 PLACEMENT = {"colour": "blue", "cells": [[3, 3], [4, 3], [5, 3], [6, 3]]}
-
-
-def start_server():
-    import uvicorn
-
-    from solver.web.app import create_app
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app((), ("127.0.0.1",), port)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-    return server, thread, f"http://127.0.0.1:{port}"
 
 
 def page_load(client) -> tuple[float, dict]:
@@ -87,20 +69,11 @@ def placement(client, headers) -> float:
 
 def browser_load(url: str, repeat: int) -> list[float]:
     from playwright.sync_api import sync_playwright
+    from serve_helpers import launch_chromium
 
-    args = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-    ]
     times = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=args)
+        browser = launch_chromium(p)
         page = browser.new_page(viewport={"width": 1200, "height": 900})
         for _ in range(repeat):
             started = time.perf_counter()
@@ -126,9 +99,9 @@ def main() -> None:
     parser.add_argument("--browser", action="store_true", help="also load the page in chromium")
     args = parser.parse_args()
     import httpx
+    from serve_helpers import running_server
 
-    server, thread, url = start_server()
-    try:
+    with running_server(hosts=("127.0.0.1",)) as url:
         with httpx.Client(base_url=url) as client:
             page_load(client)  # warm-up: imports, the first legal-move tables
             loads = []
@@ -136,7 +109,8 @@ def main() -> None:
                 seconds, headers = page_load(client)
                 loads.append(seconds)
             for colour, cells in OPENING:
-                client.post("/api/place", headers=headers, json={"colour": colour, "cells": cells})
+                move = {"colour": colour, "cells": cells}
+                client.post("/api/place", headers=headers, json=move).raise_for_status()
             client.post("/api/select", headers=headers, json={"colour": "blue"})
             placement(client, headers)  # warm-up
             trips = [placement(client, headers) for _ in range(args.repeat)]
@@ -144,9 +118,6 @@ def main() -> None:
         print(summary("placement round trip", trips, 0.05))
         if args.browser:
             print(summary("page load (chromium)", browser_load(url, min(args.repeat, 10)), 1.0))
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 if __name__ == "__main__":

@@ -11,19 +11,8 @@ from pathlib import Path
 
 import pytest
 from conftest import GAMES, PUZZLES
-from serve_helpers import running_server
+from serve_helpers import CHROMIUM, launch_chromium, running_server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 HOW = "install it with: sudo apt-get install -y chromium (and pip install playwright)"
 
 
@@ -42,7 +31,7 @@ def browser():
     except ImportError:
         _missing("playwright")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = launch_chromium(p)
         yield b
         b.close()
 
