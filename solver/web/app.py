@@ -307,6 +307,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        await asyncio.to_thread(server.jobs.warm)
         task = asyncio.create_task(reaper())
         try:
             yield

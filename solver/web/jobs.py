@@ -1,8 +1,9 @@
 """Long solves in worker processes: a limit, cancellation, and a watchdog.
 
 Each question runs in its own process (multiprocessing's ``forkserver``, the solver
-modules preloaded there), so that a solve never blocks the server, can be stopped at once
-(a thread running OR-tools or a Numba kernel cannot be), and dies with its page: the page
+modules and kernels preloaded there: :mod:`solver.web.worker`), so that a solve never
+blocks the server, can be stopped at once (a thread running OR-tools or a Numba kernel
+cannot be), and dies with its page: the page
 polls its job, and a job nobody has polled for :data:`ABANDONED` seconds is killed (the
 page was closed). At most ``limit`` jobs run at once (default: the number of cores); one
 more is refused with a message rather than queued, so that a click never waits unseen.
@@ -24,7 +25,7 @@ from solver.problem import Problem
 ABANDONED = 10.0
 
 _CONTEXT = multiprocessing.get_context("forkserver")
-_CONTEXT.set_forkserver_preload(["solver.web.questions"])
+_CONTEXT.set_forkserver_preload(["solver.web.worker"])
 
 
 class Busy(Exception):
@@ -67,6 +68,13 @@ class Jobs:
     def __init__(self, limit: int | None = None):
         self.limit = limit or os.cpu_count() or 1
         self._jobs: dict[str, Job] = {}
+
+    def warm(self) -> None:
+        """Start the fork server now (it imports the solver and loads its kernels,
+        :mod:`solver.web.worker`), so that the first question does not wait for it."""
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
     def running(self) -> list[Job]:
         """The jobs still running (each one checked first)."""
