@@ -305,3 +305,35 @@ def test_screenshot_for_docs(steps):
             small = image.convert("RGB").resize((900, round(image.height * 900 / image.width)))
             small.quantize(256, method=Image.Quantize.FASTOCTREE).save(target, optimize=True)
     assert path.stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_twenty_moves_of_the_solo_challenge_with_answers(steps):
+    """The issue's player: 20 moves of the Classic 84 challenge, the colours taking turns
+    (from the shipped checked layout, results/classic-solo-84.json), then the answers."""
+    from conftest import ROOT
+
+    from solver.formats.solution import read_solution
+
+    page = steps.page
+    page.check("#turnorder")
+    page.wait_for_function("S.turn_order === true")
+    layout = read_solution(ROOT / "results" / "classic-solo-84.json").layout
+    for k in range(20):
+        colour = ("blue", "yellow", "red", "green")[k % 4]
+        assert state(page)["selected"] == colour  # the turn order moves on by itself
+        placement = layout[colour][k // 4]
+        play(page, colour, placement.piece, sorted(placement.squares))
+        page.wait_for_function(f"S.moves === {k + 1}")
+    steps.shot("twenty-moves")
+    s = state(page)
+    assert [len(c["placed"]) for c in s["colours"]] == [5, 5, 5, 5]
+    page.click("button[data-ask='colour']")
+    answer = wait_answer(page, "colour")
+    assert answer["badge"] == "yes", answer  # blue alone: 16 pieces, quick
+    page.select_option("#timelimit", "5")
+    page.click("button[data-ask='joint']")
+    joint = wait_answer(page, "joint", timeout=180_000)
+    steps.shot("twenty-moves-answers")
+    # the shipped layout places every piece from here: a "no" would be a false proof
+    assert joint["badge"] in ("yes", "unknown"), joint
