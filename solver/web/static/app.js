@@ -146,12 +146,6 @@ function drawBoard() {
     }));
     outlines(ids, shown, "#1a1a1a", 0.05, "0.15 0.1");
   }
-  if (S.connect.length) {
-    // colours to connect: their pieces' outlines drawn thicker in white then black
-    const g = el("g", { "pointer-events": "none" }, svg);
-    const ids = new Map([...pieceOf].filter(([sq]) => S.connect.includes(owner.get(sq))));
-    outlines(ids, g, "#fff", 0.16);
-  }
   el("g", { id: "ghost", "pointer-events": "none" }, svg);
   drawGhost();
 }
