@@ -71,6 +71,16 @@ def test_foreign_host_and_origin_refused(client):
     assert ok.status_code == 200
 
 
+def test_page_not_fetched_nor_framed_by_another_site(client):
+    cross = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"}
+    assert client.get("/", headers=cross).status_code == 403
+    link = client.get("/", headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"})
+    assert link.status_code == 200
+    assert link.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in link.headers["content-security-policy"]
+    assert "default-src 'self'" in link.headers["content-security-policy"]
+
+
 def test_origin_must_match_the_port():
     app = create_app(hosts=["127.0.0.1", "localhost"], port=8123)
     with TestClient(app, base_url="http://127.0.0.1:8123") as c:

@@ -7,6 +7,7 @@ Without /usr/bin/chromium the tests skip (saying how to install it), except unde
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -235,6 +236,30 @@ def test_game_stepped_with_review_chart(steps):
         assert data["answers"][data["all"]["first"]] == "no"
         assert f"{colour} lost the +15" in answer["text"]
     assert page.locator("#reviewchart line.loss.all").count() == 2
+
+
+def test_closing_the_page_stops_its_solve(browser, server, tmp_path):
+    import httpx
+
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    steps = Steps(page, tmp_path)
+    page.select_option("#timelimit", "none")
+    page.click("button[data-ask='joint']")  # Classic 84 after no move: no limit
+    page.wait_for_selector("#answers li[data-job] .badge.running")
+    steps.shot("long-solve-running")
+    job = page.get_attribute("#answers li[data-job]", "data-job")
+    token = page.evaluate("TOKEN")
+    page.close(run_before_unload=True)
+    with httpx.Client(base_url=server, headers={"X-Token": token}) as client:
+        for _ in range(100):
+            out = client.get(f"/api/job/{job}").json()
+            if out["state"] == "done":
+                break
+            time.sleep(0.1)
+    assert out["result"]["answer"] == "cancelled", out
+    assert out["result"]["text"] == "cancelled: the page was closed"
 
 
 def test_malformed_upload_shows_its_line(steps, tmp_path):

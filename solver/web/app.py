@@ -42,6 +42,14 @@ REVIEW_TIME_LIMIT = 2.0
 #: seconds between two looks for abandoned solves
 REAP_EVERY = 2.0
 STATIC = resources.files("solver.web") / "static"
+#: the page's headers: never cached (its token is new each time), never framed by another
+#: page, and nothing loaded from anywhere but this server (it works offline)
+PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' blob: data:; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+}
 
 
 class OriginCheck:
@@ -110,10 +118,15 @@ def create_app(
     origins = {f"http://{h}" + (f":{port}" if port not in (None, 80) else "") for h in hosts}
 
     async def index(request: Request) -> Response:
+        # another site may link to the page (a navigation), not fetch or frame it
+        # (Fetch Metadata, sent by every current browser): no sessions made behind its back
+        site = request.headers.get("sec-fetch-site", "none")
+        if site == "cross-site" and request.headers.get("sec-fetch-mode") != "navigate":
+            return PlainTextResponse("refused: a request from another site", status_code=403)
         token = server.new_session()
         page = (STATIC / "index.html").read_text(encoding="utf-8")
         response = HTMLResponse(page.replace("{{TOKEN}}", token))
-        response.headers["Cache-Control"] = "no-store"
+        response.headers.update(PAGE_HEADERS)
         return response
 
     def session_of(request: Request) -> tuple[str, Session]:

@@ -315,6 +315,7 @@ async function ask(kind) {
   cancel.onclick = () => call(`/api/job/${job}/cancel`, {}).catch(() => {});
   li.appendChild(cancel);
   jobs.set(job, li);
+  li.dataset.job = job;
   const started = Date.now();
   while (jobs.has(job)) {
     await new Promise((ok) => setTimeout(ok, 250));
