@@ -56,13 +56,32 @@ class Steps:
         return path
 
 
-@pytest.fixture
-def steps(browser, server, tmp_path):
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
+def new_page(browser, server, bypass_csp=True):
+    """A page of the server, ready. Playwright's waits on JavaScript predicates evaluate
+    strings, which the page's Content-Security-Policy forbids: the tests that use them
+    bypass it (test_page_runs_under_its_csp plays without bypassing it)."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=bypass_csp)
+    page = context.new_page()
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+@pytest.fixture
+def steps(browser, server, tmp_path):
+    page = new_page(browser, server)
     yield Steps(page, tmp_path)
-    page.close()
+    page.context.close()
+
+
+def test_page_runs_under_its_csp(browser, server, tmp_path):
+    """The page as a user gets it, its Content-Security-Policy in force: it plays."""
+    page = new_page(browser, server, bypass_csp=False)
+    page.click(".tile[data-colour='blue'][data-piece='I3']")  # level: a20, b20, c20
+    page.click("#board rect[data-sq='1']")  # its middle square
+    page.wait_for_selector(".trayrow.selected .name:text('blue (20)')")
+    Steps(page, tmp_path).shot("played-under-csp")
+    page.context.close()
 
 
 def state(page) -> dict:
@@ -98,14 +117,18 @@ def normalised(squares, cols):
 
 
 def play(page, colour, piece, squares) -> None:
-    """Place a piece on ``squares`` by clicking: the piece hangs from the pointer's square
-    by its top-left cell."""
+    """Place a piece on ``squares`` by clicking: the pointer's square is the piece's
+    middle cell (the page's ``anchor()``, an offset in the piece's box)."""
     cols = state(page)["cols"]
     hold(page, colour, piece, normalised(squares, cols))
-    top_left = min(squares, key=lambda s: divmod(s, cols))
-    page.hover(f"#board rect[data-sq='{top_left}']")
+    r0 = min(s // cols for s in squares)
+    c0 = min(s % cols for s in squares)
+    dr, dc = page.evaluate("anchor()")
+    target = (r0 + dr) * cols + c0 + dc
+    assert target in squares
+    page.hover(f"#board rect[data-sq='{target}']")
     assert page.get_attribute("#ghost", "class") == "legal"
-    click_square(page, top_left)
+    click_square(page, target)
 
 
 def wait_answer(page, kind: str, timeout: float = 60_000) -> dict:
@@ -241,9 +264,7 @@ def test_game_stepped_with_review_chart(steps):
 def test_closing_the_page_stops_its_solve(browser, server, tmp_path):
     import httpx
 
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    page.goto(server + "/")
-    page.wait_for_selector("body[data-ready='1']")
+    page = new_page(browser, server)
     steps = Steps(page, tmp_path)
     page.select_option("#timelimit", "none")
     page.click("button[data-ask='joint']")  # Classic 84 after no move: no limit
@@ -295,7 +316,7 @@ def test_foreign_host_and_origin_refused(steps, server):
         other_port = {**good, "Origin": "http://127.0.0.1:1"}
         assert client.post("/api/pass", headers=other_port).status_code == 403
     # a page of another site cannot make the local server play: the request is refused
-    page2 = page.context.browser.new_page()
+    page2 = page.context.browser.new_page()  # its own context: another site's page
     page2.goto("data:text/html,<p>another site</p>")
     page2.evaluate(
         """([url, token]) => fetch(url + '/api/pass', {method: 'POST', mode: 'no-cors',

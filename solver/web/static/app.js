@@ -45,9 +45,20 @@ function normalise(cells) {
 const rotate = (cells) => normalise(cells.map(([r, c]) => [c, -r]));
 const flip = (cells) => normalise(cells.map(([r, c]) => [r, -c]));
 
+function anchor() {
+  // the cell of the piece under the pointer: the one nearest the middle of its box
+  const rows = Math.max(...chosen.cells.map((c) => c[0])), cols = Math.max(...chosen.cells.map((c) => c[1]));
+  let best = chosen.cells[0], far = Infinity;
+  for (const [r, c] of chosen.cells) {
+    const d = (r - rows / 2) ** 2 + (c - cols / 2) ** 2;
+    if (d < far - 1e-9) { best = [r, c]; far = d; }
+  }
+  return best;
+}
+
 function ghostCells() {
   if (!chosen || !pointer) return null;
-  const [ar, ac] = chosen.cells[0];  // the top-left cell hangs on the pointer's square
+  const [ar, ac] = anchor();
   return chosen.cells.map(([r, c]) => [pointer[0] + r - ar, pointer[1] + c - ac]);
 }
 
@@ -224,6 +235,7 @@ function drawGame() {
   const game = S.game;
   $("gamebar").hidden = !game;
   $("play").hidden = !!game;
+  $("tray").hidden = !!game;
   if (!game) return;
   const step = $("step");
   step.max = game.placements;
