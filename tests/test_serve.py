@@ -292,6 +292,11 @@ def test_cli_serve(monkeypatch):
     result = run_cli("serve", "--host", "0.0.0.0", "--port", "8765")
     assert result.exit_code == 0, result.output
     assert calls == [{"host": "0.0.0.0", "port": 8765, "log_level": "warning"}]
+    import socket
+
+    from solver.cli.serve import machine_names
+
+    assert socket.gethostname() in machine_names()
     assert "warning: listening on 0.0.0.0" in result.output
     assert "http://0.0.0.0:8765/" in result.output
     from conftest import one_line_error

@@ -75,12 +75,19 @@ def steps(browser, server, tmp_path):
 
 
 def test_page_runs_under_its_csp(browser, server, tmp_path):
-    """The page as a user gets it, its Content-Security-Policy in force: it plays."""
-    page = new_page(browser, server, bypass_csp=False)
+    """The page as a user gets it, its Content-Security-Policy in force: it plays, and
+    asks nothing of any other server (it works offline)."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    asked = []
+    context.on("request", lambda request: asked.append(request.url))
+    page = context.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
     page.click(".tile[data-colour='blue'][data-piece='I3']")  # level: a20, b20, c20
     page.click("#board rect[data-sq='1']")  # its middle square
     page.wait_for_selector(".trayrow.selected .name:text('blue (20)')")
     Steps(page, tmp_path).shot("played-under-csp")
+    assert asked and all(url.startswith(server + "/") for url in asked), asked
     page.context.close()
 
 
@@ -153,7 +160,16 @@ def test_place_refuse_undo(steps):
     steps.shot("placed-I3")
     s = state(page)
     assert s["colours"][0]["placed"] == [["I3", [0, 1, 2]]]
-    assert 3 in s["corners"] or 23 in s["corners"]
+    assert s["corners"] == [23]
+    with page.expect_download() as download:
+        page.click("button[data-save='sgf']")
+    saved = Path(download.value.path()).read_text()
+    assert download.value.suggested_filename.endswith(".blksgf")
+    from solver.formats.game import read_sgf_text
+
+    assert read_sgf_text(saved).final.colour("blue").placed == (
+        Placement("I3", frozenset({0, 1, 2})),
+    )
     # an illegal move: the domino edge to edge with the I3; the page says the rule it breaks
     hold(page, "blue", "2", [(0, 0), (1, 0)])
     page.hover("#board rect[data-sq='20']")

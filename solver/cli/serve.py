@@ -9,6 +9,20 @@ from solver.cli.params import WORKERS
 LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
+def machine_names() -> list[str]:
+    """This machine's host name, full name and addresses (IPv6 ones in brackets, as a
+    ``Host`` header writes them): the names a page reached over the network comes by."""
+    import socket
+
+    names = {socket.gethostname(), socket.getfqdn()}
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None)
+    except OSError:
+        infos = []
+    names |= {str(info[4][0]) for info in infos}
+    return sorted(f"[{n}]" if ":" in n else n for n in names)
+
+
 @click.command("serve")
 @click.argument("files", nargs=-1, metavar="[FILE]...")
 @click.option(
@@ -46,7 +60,9 @@ def serve_command(files, host, port, open_, solves):
             "solves here",
             err=True,
         )
-    if host not in hosts:
+    if host in ("0.0.0.0", "::"):  # every address of this machine: the names it answers by
+        hosts += machine_names()
+    elif host not in hosts:
         hosts.append(host if ":" not in host else f"[{host}]")
     app = create_app(tuple(files), hosts, port, solves)
     shown = host if ":" not in host else f"[{host}]"
