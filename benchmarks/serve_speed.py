@@ -3,7 +3,7 @@ round trip (the click's request, the rules, the new state with the next legal
 placements, the answer parsed).
 
 A real server (uvicorn, as ``blokus-solo serve`` runs it) on 127.0.0.1 and a free port.
-Measured with an HTTP client (httpx, one connection kept open as a browser does):
+Measured with an HTTP client (httpx2, one connection kept open as a browser does):
 
 * page load: ``/``, ``/static/app.js``, ``/static/style.css``, ``/api/catalogue`` and
   ``/api/state`` (everything the page fetches before it can be played), on the Classic
@@ -138,7 +138,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=50, help="runs of each measure")
     parser.add_argument("--browser", action="store_true", help="also load the page in chromium")
     args = parser.parse_args()
-    import httpx
+    import httpx2 as httpx
     from serve_helpers import running_server
 
     with running_server(hosts=("127.0.0.1",)) as url:

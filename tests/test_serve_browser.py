@@ -278,7 +278,7 @@ def test_game_stepped_with_review_chart(steps):
 
 
 def test_closing_the_page_stops_its_solve(browser, server, tmp_path):
-    import httpx
+    import httpx2 as httpx
 
     page = new_page(browser, server)
     steps = Steps(page, tmp_path)
@@ -318,7 +318,7 @@ def test_malformed_upload_shows_its_line(steps, tmp_path):
 
 
 def test_foreign_host_and_origin_refused(steps, server):
-    import httpx
+    import httpx2 as httpx
 
     page = steps.page
     token = page.evaluate("TOKEN")
