@@ -265,6 +265,10 @@ def test_solves_limited_cancelled_and_reaped(monkeypatch):
             and "as many as this machine has cores (1)" in busy.json()["error"]
         )
         assert client.get(f"/api/job/{job}", headers=headers).json()["state"] == "running"
+        other = page(client)  # another page can neither see nor stop this page's solve
+        assert client.get(f"/api/job/{job}", headers=other).status_code == 404
+        client.post(f"/api/job/{job}/cancel", headers=other)
+        assert client.get(f"/api/job/{job}", headers=headers).json()["state"] == "running"
         client.post(f"/api/job/{job}/cancel", headers=headers)
         out = client.get(f"/api/job/{job}", headers=headers).json()
         assert out["state"] == "done" and out["result"]["answer"] == "cancelled"
