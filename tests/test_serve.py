@@ -208,7 +208,9 @@ def test_saves_read_back(client):
     headers = page(client)
     client.post("/api/place", headers=headers, json={"colour": "blue", "cells": [[0, 0], [0, 1]]})
     sgf = client.get("/api/save/sgf", headers=headers)
-    assert sgf.headers["content-disposition"].endswith('.blksgf"')
+    assert (
+        sgf.headers["content-disposition"] == 'attachment; filename="Classic-all-84-pieces.blksgf"'
+    )
     position = read_sgf_text(sgf.text).final
     assert position.colour("blue").placed == (Placement("2", frozenset({0, 1})),)
     toml = client.get("/api/save/toml", headers=headers)

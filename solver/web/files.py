@@ -12,6 +12,7 @@ picture as SVG or PNG.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -173,7 +174,9 @@ def saved(session: Session, kind: str) -> tuple[bytes, str, str]:
             unknown kind.
     """
     problem = session.problem
-    stem = PurePath(session.source or "position").stem or "position"
+    # a file name every system takes: "Classic: all 84 pieces" is saved as Classic-all-84-pieces
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", PurePath(session.source or "").stem).strip("-.")
+    stem = stem or "position"
     if kind == "sgf":
         from solver.formats.game import write_sgf
 
