@@ -396,7 +396,9 @@ async function place() {
   const cells = ghostCells();
   if (!cells) return;
   try {
-    show(await call("/api/place", { colour: S.selected, cells }));
+    const state = await call("/api/place", { colour: S.selected, cells });
+    chosen = null;  // that piece is down: the next one is picked from the tray
+    show(state);
     say("");
   } catch (e) { say("Refused: " + e.message, "error"); }
 }
