@@ -281,8 +281,19 @@ function drawChart() {
   chart.appendChild(legend);
 }
 
+let shownKey = null;  // the position the answers in the list were asked about
+
 function show(state) {
   S = state;
+  const key = [S.source, S.moves, S.redo, S.game ? S.game.step : ""].join(":");
+  if (shownKey !== null && key !== shownKey) {
+    // answers about an earlier position stay readable, greyed
+    document.querySelectorAll("#answers li").forEach((li) => {
+      li.classList.add("stale");
+      li.title = "asked about an earlier position";
+    });
+  }
+  shownKey = key;
   legal = new Set(S.legal.map(([piece, squares]) => piece + ":" + squares.join(",")));
   if (chosen) {
     const c = S.colours.find((c) => c.name === S.selected);
@@ -290,6 +301,7 @@ function show(state) {
   }
   $("title").textContent = S.title + ` (${S.mode === "game" ? "game viewer" : S.mode === "cards" ? "card" : "solo challenge"})`;
   $("status").textContent = S.status;
+  $("status").className = S.status.startsWith("solved") ? "solved" : "";
   $("goal").textContent = S.game ? "" : S.goal_text;
   $("turnorder").checked = S.turn_order;
   $("undo").disabled = !S.moves;
