@@ -278,6 +278,10 @@ def test_game_stepped_with_review_chart(steps):
         assert data["answers"][data["all"]["first"]] == "no"
         assert f"{colour} lost the +15" in answer["text"]
     assert page.locator("#reviewchart line.loss.all").count() == 2
+    purple, orange = (review["colours"][c]["answers"][26] for c in ("purple", "orange"))
+    assert state(page)["status"] == (
+        f"after 26 of 27 placements; can still place all: purple {purple}, orange {orange}"
+    )
 
 
 def test_closing_the_page_stops_its_solve(browser, server, tmp_path):

@@ -206,7 +206,13 @@ class Session:
     def _status(self, problem: Problem, legal: list) -> str:
         """One line on the state of play."""
         if self.game is not None:
-            return f"after {self.step} of {self.game.num_placements} placements"
+            line = f"after {self.step} of {self.game.num_placements} placements"
+            if self.review:  # each colour's review answer here: can it still place all?
+                answers = {c: d["answers"][self.step] for c, d in self.review["colours"].items()}
+                line += "; can still place all: " + ", ".join(
+                    f"{c} {a}" for c, a in answers.items()
+                )
+            return line
         position = problem.position
         left = [c for c in problem.colours if position.colour(c).remaining]
         if not left:
