@@ -262,10 +262,10 @@ function drawChart() {
     el("text", { x: 0, y: y + h - 3 }, svg).textContent = name;
     data.answers.forEach((a, k) => el("rect", { x: left + k * w, y, width: w, height: h,
                                                 fill: tone[a] || "#fff", class: "answer " + a }, svg));
-    for (const [what, mark, colour] of [["all", "+15", "#000"], ["bonus", "+5", "#7a3c00"]]) {
+    for (const [what, mark, colour] of [["bonus", "+5", "#7a3c00"], ["all", "+15", "#000"]]) {
       const loss = data[what];
       if (!loss) continue;
-      const x = left + loss.first * w;
+      const x = left + loss.first * w + (what === "bonus" ? -2 : 0);  // both seen when together
       el("line", { x1: x, x2: x, y1: y - 3, y2: y + h + 3, stroke: colour, "stroke-width": 2,
                    class: "loss " + what }, svg);
       el("text", { x: x + 2, y: what === "all" ? y - 3 : y + h + 10, "font-size": 9, fill: colour },
