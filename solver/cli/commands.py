@@ -1068,3 +1068,8 @@ main.add_command(generate_command)
 from solver.cli.cubes import cubes_command  # noqa: E402
 
 main.add_command(cubes_command)
+
+# the local web page (solver/cli/serve.py, solver/web/)
+from solver.cli.serve import serve_command  # noqa: E402
+
+main.add_command(serve_command)

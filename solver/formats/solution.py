@@ -186,7 +186,12 @@ def read_solution(path: str | Path) -> SolutionFile:
             that are not pieces of the set or overlap.
     """
     path = str(path)
-    text = read_text(path)
+    return read_solution_text(read_text(path), path)
+
+
+def read_solution_text(text: str, path: str = "<solution>") -> SolutionFile:
+    """Read the text of a solution file (see :func:`read_solution`; ``path`` names it in
+    messages). Raises InputError."""
     try:
         with depth_limited(path):
             data = json.loads(text, object_pairs_hook=_Object.from_pairs)

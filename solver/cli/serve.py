@@ -1,0 +1,76 @@
+"""``blokus-solo serve``: the solver on a local web page (:mod:`solver.web`)."""
+
+from __future__ import annotations
+
+import click
+
+from solver.cli.params import WORKERS
+
+LOCAL = ("127.0.0.1", "localhost", "::1")
+
+
+def machine_names() -> list[str]:
+    """This machine's host name, full name and addresses (IPv6 ones in brackets, as a
+    ``Host`` header writes them): the names a page reached over the network comes by."""
+    import socket
+
+    names = {socket.gethostname(), socket.getfqdn()}
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None)
+    except OSError:
+        infos = []
+    names |= {str(info[4][0]) for info in infos}
+    return sorted(f"[{n}]" if ":" in n else n for n in names)
+
+
+@click.command("serve")
+@click.argument("files", nargs=-1, metavar="[FILE]...")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on. Anything but this machine's own lets other machines "
+    "play and solve on it (a warning says so).",
+)
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port."
+)
+@click.option("--open", "open_", is_flag=True, help="Open the page in the default browser.")
+@click.option(
+    "--solves",
+    type=WORKERS,
+    default=None,
+    help="Answers computed at once (default: the number of cores); more are refused "
+    "with a message.",
+)
+def serve_command(files, host, port, open_, solves):
+    """Play in a browser: the solo challenge (Classic 84, Duo, one colour, the shipped and
+    uploaded puzzles), the puzzle cards, and a game viewer with its review; after every
+    move ask whether everything still fits, for a hint, or for a solution. FILEs
+    (puzzles, game records, solutions) are offered in the page's Open menu. The page
+    works offline; it answers only pages it served itself (Host, Origin and a token)."""
+    import uvicorn
+
+    from solver.web.app import create_app
+
+    hosts = ["127.0.0.1", "localhost"]
+    if host not in LOCAL:
+        click.echo(
+            f"warning: listening on {host}: other machines that reach it can play and run "
+            "solves here",
+            err=True,
+        )
+    if host in ("0.0.0.0", "::"):  # every address of this machine: the names it answers by
+        hosts += machine_names()
+    elif host not in hosts:
+        hosts.append(host if ":" not in host else f"[{host}]")
+    app = create_app(tuple(files), hosts, port, solves)
+    shown = host if ":" not in host else f"[{host}]"
+    url = f"http://{shown}:{port}/"
+    click.echo(f"blokus-solo serve: {url}  (Ctrl-C stops it)")
+    if open_:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,220 @@
+"""The page's questions, answered by the project's own API in a worker process.
+
+Each function takes a :class:`~solver.problem.Problem` (the position as it stands, the
+played colours, the goal) and returns a JSON-ready dict: ``answer`` ("yes", "no" or
+"unknown"; a time-out is never "no"), ``seconds`` (wall time), ``text`` (one line for the
+page) and, for a "yes" with a layout, ``layout`` (``[colour, piece, [squares]]`` in a legal
+order of play, checked by the rule checker before it is returned).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from solver import api
+from solver.checker import check_layout
+from solver.errors import InputError
+from solver.position import Placement
+from solver.problem import Problem
+from solver.rules import move_problem
+from solver.solve import SolveResult
+
+Answer = dict[str, object]
+
+
+def _layout_json(layout: Mapping[str, Sequence[Placement]] | None) -> list[list[object]]:
+    """A layout as ``[colour, piece, [squares]]`` rows (JSON), colour by colour."""
+    if not layout:
+        return []
+    return [[c, p.piece, sorted(p.squares)] for c, ps in layout.items() for p in ps]
+
+
+def _checked(
+    problem: Problem, layout: Mapping[str, Sequence[Placement]], goals: bool = False
+) -> None:
+    """Re-check a layout with the independent rule checker before the page sees it (a
+    "yes" is always checked), with the card goals when ``goals``. Raises RuntimeError if
+    the checker refuses it (a bug, never shown as an answer)."""
+    cover, connect = (problem.cover, problem.connect) if goals else ((), ())
+    report = check_layout(
+        problem.position, {c: list(ps) for c, ps in layout.items()}, cover, connect
+    )
+    if not report.legal or report.unmet:
+        raise RuntimeError(f"the rule checker refused the layout: {report.problem or report.unmet}")
+
+
+def colour_question(problem: Problem, colour: str, time_limit: float | None) -> Answer:
+    """ "Can this colour still place everything?" (:func:`solver.api.check`, as
+    ``blokus-solo check --colour``): the others frozen; card goals are not asked."""
+    from solver.cli.output import endgame_line
+
+    answer = api.check(problem.position, colour, time_limit=time_limit)
+    result = answer.place_all
+    layout = result.layout if answer.answer == "yes" else None
+    if layout:
+        _checked(problem, layout)
+    text = " ".join(endgame_line(answer).split())
+    if problem.has_card_goals:
+        text += " (this asks whether the pieces fit; Hint and Show a solution follow the card)"
+    return {
+        "answer": answer.answer,
+        "seconds": answer.seconds,
+        "text": text,
+        "layout": _layout_json(layout),
+    }
+
+
+def joint_question(problem: Problem, time_limit: float | None) -> Answer:
+    """ "Can all colours still place everything?": the joint check of every played colour
+    with pieces left (:func:`solver.endgame.joint_check`, as ``blokus-solo check
+    --together``). The one place to switch to the follow-the-game API when it lands."""
+    from solver.cli.output import joint_line
+    from solver.endgame import joint_check
+    from solver.solve import SolveOptions
+
+    position = problem.position
+    open_ = tuple(c for c in problem.colours if position.colour(c).remaining)
+    if not open_:
+        return {"answer": "yes", "seconds": 0.0, "text": "every piece is placed", "layout": []}
+    answer = joint_check(position, open_, SolveOptions(time_limit=time_limit), name=problem.name)
+    together = answer.together
+    layout = together.layout if answer.answer == "yes" and together is not None else None
+    if layout:
+        _checked(problem, layout)
+    return {
+        "answer": answer.answer,
+        "seconds": answer.seconds,
+        "text": " ".join(joint_line(answer, position).split()),
+        "layout": _layout_json(layout),
+    }
+
+
+def _solve(problem: Problem, time_limit: float | None) -> SolveResult:
+    """The problem as it stands, goals included (:func:`solver.api.solve`)."""
+    return api.solve(problem, time_limit=time_limit)
+
+
+def solution_question(problem: Problem, time_limit: float | None) -> Answer:
+    """ "Show a solution": a layout that completes the puzzle from here (its goal, cover
+    and connect included), checked; or "no" (proven) or "unknown"."""
+    result = _solve(problem, time_limit)
+    answer = _status_answer(result)
+    layout = result.layout if answer == "yes" else None
+    if layout:
+        _checked(problem, layout, goals=True)
+    text = {
+        "yes": "a solution from here (drawn over the board, checked by the rule checker)",
+        "no": "no solution from here (proven)",
+        "unknown": "time limit reached before an answer (not a no)",
+    }[answer]
+    return {
+        "answer": answer,
+        "seconds": result.wall_time,
+        "text": f"{text} [{result.backend}]",
+        "layout": _layout_json(layout),
+    }
+
+
+def hint_question(problem: Problem, colour: str | None, time_limit: float | None) -> Answer:
+    """ "Hint": a legal next move that keeps a solution, the first move of a checked
+    solution from here (every layout can be played starting with any of its pieces that
+    touches the colour's pieces now: :mod:`solver.hints`). Prefers ``colour``."""
+    result = _solve(problem, time_limit)
+    answer = _status_answer(result)
+    if answer != "yes" or result.layout is None:
+        text = (
+            "no move leads to a solution from here (proven): undo"
+            if answer == "no"
+            else "time limit reached before a hint (not a no)"
+        )
+        return {"answer": answer, "seconds": result.wall_time, "text": text, "layout": []}
+    _checked(problem, result.layout, goals=True)
+    move = _first_move(problem, result.layout, colour)
+    c, p = move
+    names = ",".join(problem.position.board.names(p.squares))
+    return {
+        "answer": "yes",
+        "seconds": result.wall_time,
+        "text": f"try {c} {p.piece} on {names}: it keeps a solution",
+        "layout": _layout_json({c: [p]}),
+    }
+
+
+def _first_move(
+    problem: Problem, layout: Mapping[str, Sequence[Placement]], colour: str | None
+) -> tuple[str, Placement]:
+    """The first legal move of the layout, of ``colour`` if it has one there."""
+    order = sorted(layout, key=lambda c: c != colour)
+    for c in order:
+        for p in layout[c]:
+            if move_problem(problem.position, c, p) is None:
+                return c, p
+    raise RuntimeError("a checked layout with no legal first move")
+
+
+def _status_answer(result: SolveResult) -> str:
+    return {"solved": "yes", "optimal": "yes", "infeasible": "no"}.get(result.status, "unknown")
+
+
+def review_question(game, time_limit: float | None) -> Answer:
+    """The review of a game record (:func:`solver.api.review`, as ``blokus-solo review``)
+    for the viewer's chart: per colour, its answer after every placement ("yes", "no",
+    "unknown", "done") and its losses, after which placement the +15 (``all``) and the
+    +5 (``bonus``) were lost (``first``; ``exact`` false when time limits left the
+    placements from ``last_possible + 1`` to ``first`` unknown)."""
+    review = api.review(game, time_limit=time_limit)
+    colours: dict[str, dict[str, Any]] = {
+        c: {"answers": [s.verdict(c).answer for s in review.steps], "all": None, "bonus": None}
+        for c in review.colours
+    }
+    for loss in review.losses():
+        colours[loss.colour][loss.what] = {
+            "first": loss.first,
+            "last_possible": loss.last_possible,
+            "exact": loss.exact,
+        }
+    lost = [
+        f"{loss.colour} lost the {'+15' if loss.what == 'all' else '+5'} "
+        + (
+            f"at placement {loss.first}"
+            if loss.exact or loss.last_possible is None
+            else f"at one of placements {loss.last_possible + 1}-{loss.first}"
+        )
+        for loss in review.losses()
+    ]
+    return {
+        "answer": "done",
+        "kind": "review",
+        "seconds": review.seconds,
+        "text": "; ".join(lost) or "no colour lost a bonus for good",
+        "review": {"colours": colours, "placements": len(review.steps) - 1},
+    }
+
+
+QUESTIONS: dict[str, Callable[..., Answer]] = {
+    "colour": colour_question,
+    "joint": joint_question,
+    "hint": hint_question,
+    "solution": solution_question,
+    "review": review_question,
+}
+
+
+def run(kind: str, problem: Any, colour: str | None, time_limit: float | None) -> Answer:
+    """Answer one question (what a worker runs): ``problem`` is the problem as it stands,
+    or the game record for "review"; ``shows`` in the answer says whether the page draws
+    its layout. Bad input (e.g. a colour with nothing
+    left) is an answer too: ``answer`` "error" and the one-line message."""
+    started = time.perf_counter()
+    try:
+        if kind in ("colour", "hint"):
+            out = QUESTIONS[kind](problem, colour, time_limit)
+        else:
+            out = QUESTIONS[kind](problem, time_limit)
+    except InputError as e:
+        return {"answer": "error", "seconds": time.perf_counter() - started, "text": str(e)}
+    # the page draws the layout of a hint or a solution; the layout behind a check's "yes"
+    # ignores a card's goals, so it is sent but not drawn
+    return {**out, "shows": kind in ("hint", "solution")}

@@ -1,0 +1,325 @@
+"""One page's game: the problem it started from, the moves played, undo and redo.
+
+A session is the state behind one open page (its key is the page's token). Solo and card
+puzzles keep a stack of problems, one per move (``history[0]`` the start), so that undo is
+a pop and every position is the one the rules produced; the game viewer keeps a game
+record and the number of placements shown. Every rule comes from :mod:`solver.rules` and
+:func:`solver.hints.play`; the page only draws what :meth:`Session.state` says.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from solver.errors import InputError
+from solver.formats.game import Game
+from solver.hints import play
+from solver.pictures.picture import COLOURS
+from solver.pieces import MONOMINO, PIECES
+from solver.placements import legal_moves
+from solver.position import Placement, Position
+from solver.problem import Problem
+
+Mode = Literal["solo", "cards", "game"]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One entry of the history: a placement (or a pass, ``placement`` None) and the
+    problem after it."""
+
+    colour: str
+    placement: Placement | None
+    after: Problem
+
+
+@dataclass
+class Session:
+    """The state of one page.
+
+    Attributes:
+        start: the problem the page opened (a puzzle, a card, a built-in challenge).
+        mode: "solo", "cards" or "game".
+        source: what the page opened, for titles (a catalogue label or a file name).
+        moves: the moves played since ``start``, in order.
+        undone: moves taken back, the next redo last.
+        selected: the colour to move (the player picks it in solo).
+        turn_order: whether the colour to move follows the turn order after each move.
+        game: the game record of the game viewer, and ``step`` the placements shown.
+        review: the review chart of the game, once asked for (JSON-ready).
+        shown: a layout to draw over the board (``[colour, piece, squares]`` rows).
+    """
+
+    start: Problem
+    mode: Mode = "solo"
+    source: str = ""
+    moves: list[Move] = field(default_factory=list)
+    undone: list[Move] = field(default_factory=list)
+    selected: str | None = None
+    turn_order: bool = False
+    game: Game | None = None
+    step: int = 0
+    review: dict[str, Any] | None = None
+    shown: list[list[Any]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.selected is None:
+            self.selected = self._next_colour(None)
+
+    @property
+    def problem(self) -> Problem:
+        """The problem as it stands (after the moves)."""
+        if self.game is not None:
+            return game_problem(self.game, self.step)
+        return self.moves[-1].after if self.moves else self.start
+
+    def place(self, colour: str, cells: list[tuple[int, int]]) -> None:
+        """Play a piece of ``colour`` on the squares at (row from top, column) ``cells``.
+
+        Raises:
+            InputError: the rule the move breaks, in words (:func:`solver.rules.move_problem`,
+                through :func:`solver.hints.play`), or a colour that is not played.
+        """
+        problem = self.problem
+        board = problem.position.board
+        if self.game is not None:
+            raise InputError("a game record is shown: choose 'play on from here' to play")
+        if any(not (0 <= r < board.rows and 0 <= c < board.cols) for r, c in cells):
+            raise InputError("the piece lies partly off the board")
+        if not cells:
+            raise InputError("no squares given")
+        squares = frozenset(board.square(r, c) for r, c in cells)
+        text = f"{colour}:" + ",".join(board.names(squares))
+        try:
+            after = play(problem, [text], label="move")
+        except InputError as e:
+            raise InputError(e.message) from None
+        state = after.position.colour(colour)
+        self.moves.append(Move(colour, state.placed[-1], after))
+        self.undone.clear()
+        self.shown = None
+        self._advance(colour)
+
+    def pass_turn(self) -> None:
+        """The colour to move passes: the next colour with pieces left is to move."""
+        if self.game is not None or self.selected is None:
+            return
+        self.moves.append(Move(self.selected, None, self.problem))
+        self.undone.clear()
+        self.selected = self._next_colour(self.selected)
+
+    def undo(self) -> bool:
+        """Take back the last move (placement or pass); False if there is none."""
+        if not self.moves:
+            return False
+        move = self.moves.pop()
+        self.undone.append(move)
+        self.selected = move.colour
+        self.shown = None
+        return True
+
+    def redo(self) -> bool:
+        """Play again the last move taken back; False if there is none."""
+        if not self.undone:
+            return False
+        move = self.undone.pop()
+        self.moves.append(move)
+        self.shown = None
+        self._advance(move.colour) if move.placement else self._pass_from(move.colour)
+        return True
+
+    def select(self, colour: str) -> None:
+        """Pick the colour to move. Raises InputError: a colour that is not played."""
+        if colour not in self.problem.colours:
+            raise InputError(f"{colour} is not played here")
+        self.selected = colour
+
+    def follow_turn(self) -> None:
+        """The colour to move of the position shown (a game record's turn), when it has
+        pieces left; otherwise the first colour that has."""
+        problem = self.problem
+        to_move = problem.position.to_move
+        self.selected = to_move if to_move in problem.colours else self._next_colour(None)
+
+    def _pass_from(self, colour: str) -> None:
+        self.selected = self._next_colour(colour)
+
+    def _advance(self, colour: str) -> None:
+        """After ``colour`` moved: with the turn order, the next colour with pieces left;
+        without, the same colour while it has pieces left."""
+        if self.turn_order or not self.problem.position.colour(colour).remaining:
+            self.selected = self._next_colour(colour)
+
+    def _next_colour(self, after: str | None) -> str | None:
+        """The played colour after ``after`` in turn order that has pieces left (the
+        first such colour when ``after`` is None), or None when all are done."""
+        problem = self.problem
+        names = list(problem.colours)
+        if not names:
+            return None
+        k = names.index(after) + 1 if after in names else 0
+        for name in names[k:] + names[:k]:
+            if problem.position.colour(name).remaining:
+                return name
+        return names[0] if after is None else after
+
+    def state(self) -> dict[str, Any]:
+        """Everything the page draws, as JSON: the board, each colour's pieces on it and
+        left, the colour to move, its legal placements and corner squares, the goals,
+        the history, and in the game viewer the moves and the review."""
+        problem = self.problem
+        position = problem.position
+        colour = self.selected
+        out: dict[str, Any] = {
+            "mode": self.mode,
+            "source": self.source,
+            "title": self.start.title or self.source,
+            **position_json(position),
+            "played": list(problem.colours),
+            "goal": problem.goal,
+            "monomino_last": problem.monomino_last,
+            "cover": sorted(problem.cover),
+            "stars_left": sorted(problem.stars_left),
+            "connect": list(problem.connect),
+            "selected": colour,
+            "turn_order": self.turn_order,
+            "moves": len(self.moves),
+            "redo": len(self.undone),
+            "shown": self.shown,
+            "legal": [],
+            "corners": [],
+            "pieces": {name: list(p.cells) for name, p in PIECES.items()},
+        }
+        if colour is not None and self.game is None:
+            out["legal"] = legal_json(problem, colour)
+            if position.colour(colour).remaining:
+                out["corners"] = sorted(corner_squares(position, colour))
+        out["status"] = self._status(problem, out["legal"])
+        out["goal_text"] = goal_text(problem)
+        if self.game is not None:
+            out["game"] = game_json(self.game, self.step)
+            out["review"] = self.review
+        return out
+
+    def _status(self, problem: Problem, legal: list) -> str:
+        """One line on the state of play."""
+        if self.game is not None:
+            line = f"after {self.step} of {self.game.num_placements} placements"
+            if self.review:  # each colour's review answer here: can it still place all?
+                answers = {c: d["answers"][self.step] for c, d in self.review["colours"].items()}
+                line += "; can still place all: " + ", ".join(
+                    f"{c} {a}" for c, a in answers.items()
+                )
+            return line
+        position = problem.position
+        left = [c for c in problem.colours if position.colour(c).remaining]
+        if not left:
+            from solver.checker import unmet_goals
+
+            unmet = unmet_goals(position, problem.cover, problem.connect)
+            if unmet:
+                return "every piece is placed, but " + "; ".join(unmet)
+            return "solved: every piece is placed" + (
+                ", every goal met" if problem.has_card_goals else ""
+            )
+        if self.selected is not None and not legal:
+            return f"{self.selected} has no legal move: undo, pass or pick another colour"
+        played = len(problem.colours)
+        return f"{self.selected} to move; {len(left)} of {played} colours have pieces left"
+
+
+def goal_text(problem: Problem) -> str:
+    """The goal in words, for the page: what to place, stars to cover, groups to join."""
+    if problem.goal == "max-score":
+        return "Goal: the highest total score of the played colours."
+    words = "place every piece of " + ", ".join(problem.colours)
+    if problem.monomino_last:
+        words += ", each monomino last"
+    if problem.cover:
+        n = len(problem.cover)
+        words += "; cover the star" if n == 1 else f"; cover the {n} stars"
+    for colour in problem.connect:
+        words += f"; join {colour}'s pieces into one group (corner to corner)"
+    if problem.position.board.blocked:
+        words += "; the dark squares (Xs) stay free"
+    return "Goal: " + words + "."
+
+
+def position_json(position: Position) -> dict[str, Any]:
+    """A position as JSON: size, blocked squares, each colour's fill, start, pieces placed
+    (``[piece, squares]`` in order of play), pieces left and score."""
+    board = position.board
+    return {
+        "rows": board.rows,
+        "cols": board.cols,
+        "blocked": sorted(board.blocked),
+        "colours": [
+            {
+                "name": c.name,
+                "fill": COLOURS.get(c.name, "#888888"),
+                "start": c.start,
+                "placed": [[p.piece, sorted(p.squares)] for p in c.placed],
+                "remaining": list(c.remaining),
+                "score": position.score(c.name),
+            }
+            for c in position.colours
+        ],
+    }
+
+
+def legal_json(problem: Problem, colour: str) -> list[list[Any]]:
+    """The legal placements of ``colour`` as ``[piece, sorted squares]`` (the page tests
+    its ghost against this set); with monomino-last, the monomino only as the last piece."""
+    position = problem.position
+    state = position.colour(colour)
+    if colour not in problem.colours or not state.remaining:
+        return []
+    early_monomino = problem.monomino_last and len(state.remaining) > 1
+    return [
+        [p.piece, sorted(p.squares)]
+        for p in legal_moves(position, colour)
+        if not (early_monomino and p.piece == MONOMINO)
+    ]
+
+
+def corner_squares(position: Position, colour: str) -> set[int]:
+    """The squares where ``colour`` may put its next piece: free squares that share a
+    corner with its pieces and no edge (its start square before its first piece)."""
+    board = position.board
+    state = position.colour(colour)
+    taken = position.occupied | board.blocked
+    if not state.squares:
+        return {state.start} if state.start is not None and state.start not in taken else set()
+    own = state.squares
+    near = {n for s in own for n in board.edge_neighbours[s]}
+    return {n for s in own for n in board.corner_neighbours[s]} - taken - near
+
+
+def game_problem(game: Game, step: int) -> Problem:
+    """The game after ``step`` placements as a problem: every colour with pieces left
+    played, goal place-all (as ``blokus-solo check`` reads a game record)."""
+    position = game.position(step)
+    colours = tuple(c.name for c in position.colours if c.remaining)
+    return Problem(position, colours, "place-all", False, name=game.path or "game")
+
+
+def game_json(game: Game, step: int) -> dict[str, Any]:
+    """The game viewer's data: placements, the step shown, each move's colour and piece."""
+    moves = [
+        [m.colour, m.placement.piece if m.placement else None]
+        for m in game.moves
+        if m.placement is not None
+    ]
+    return {"placements": game.num_placements, "step": step, "moves": moves}
+
+
+def from_here(session: Session) -> Session:
+    """A solo session that plays on from the game viewer's position."""
+    problem = session.problem
+    return Session(
+        dataclasses.replace(problem, title=f"{session.source} after {session.step} placements"),
+        "solo",
+        session.source,
+    )

@@ -1,0 +1,497 @@
+// blokus-solo serve: the page. It draws what the server says and asks it everything:
+// the rules (legal placements, refusals), the answers and the files come from the server.
+"use strict";
+
+const TOKEN = document.querySelector('meta[name="token"]').content;
+const SVGNS = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+let S = null;            // the state from the server
+let legal = new Set();   // "piece:sq,sq,..." of the colour to move
+let chosen = null;       // {piece, cells} the piece in hand (cells oriented)
+let pointer = null;      // [row, col] under the pointer
+const jobs = new Map();  // job id -> list item
+
+async function call(path, body, method) {
+  const init = { method: method || (body === undefined ? "GET" : "POST"),
+                 headers: { "X-Token": TOKEN } };
+  if (body !== undefined) {
+    if (body instanceof ArrayBuffer) { init.body = body; }
+    else { init.body = JSON.stringify(body); init.headers["Content-Type"] = "application/json"; }
+  }
+  const response = await fetch(path, init);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
+  if (!response.ok) { throw new Error(data.error || response.statusText); }
+  return data;
+}
+
+function say(text, kind) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.className = kind || "";
+}
+
+async function act(path, body) {
+  try { show(await call(path, body)); say(""); }
+  catch (e) { say(e.message, "error"); }
+}
+
+// ---- pieces -------------------------------------------------------------------------
+function normalise(cells) {
+  const r0 = Math.min(...cells.map((c) => c[0])), c0 = Math.min(...cells.map((c) => c[1]));
+  return cells.map(([r, c]) => [r - r0, c - c0]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+const rotate = (cells) => normalise(cells.map(([r, c]) => [c, -r]));
+const flip = (cells) => normalise(cells.map(([r, c]) => [r, -c]));
+
+function anchor() {
+  // the cell of the piece under the pointer: the one nearest the middle of its box
+  const rows = Math.max(...chosen.cells.map((c) => c[0])), cols = Math.max(...chosen.cells.map((c) => c[1]));
+  let best = chosen.cells[0], far = Infinity;
+  for (const [r, c] of chosen.cells) {
+    const d = (r - rows / 2) ** 2 + (c - cols / 2) ** 2;
+    if (d < far - 1e-9) { best = [r, c]; far = d; }
+  }
+  return best;
+}
+
+function ghostCells() {
+  if (!chosen || !pointer) return null;
+  const [ar, ac] = anchor();
+  return chosen.cells.map(([r, c]) => [pointer[0] + r - ar, pointer[1] + c - ac]);
+}
+
+function ghostLegal(cells) {
+  if (cells.some(([r, c]) => r < 0 || c < 0 || r >= S.rows || c >= S.cols)) return false;
+  const squares = cells.map(([r, c]) => r * S.cols + c).sort((a, b) => a - b);
+  return legal.has(chosen.piece + ":" + squares.join(","));
+}
+
+// ---- drawing ------------------------------------------------------------------------
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function fillOf(name) {
+  const c = S.colours.find((c) => c.name === name);
+  return c ? c.fill : "#888";
+}
+
+function starPath(r, c) {
+  const pts = [];
+  for (let k = 0; k < 10; k++) {
+    const a = -Math.PI / 2 + k * Math.PI / 5, rad = k % 2 ? 0.16 : 0.38;
+    pts.push((c + 0.5 + rad * Math.cos(a)).toFixed(3) + "," + (r + 0.5 + rad * Math.sin(a)).toFixed(3));
+  }
+  return "M" + pts.join("L") + "Z";
+}
+
+function outlines(owner, g, stroke, width, dash) {
+  // the edges between squares of different pieces (owner: square -> piece id)
+  let d = "";
+  for (const [sq, id] of owner) {
+    const r = Math.floor(sq / S.cols), c = sq % S.cols;
+    const nb = [[r - 1, c, `M${c},${r}h1`], [r + 1, c, `M${c},${r + 1}h1`],
+                [r, c - 1, `M${c},${r}v1`], [r, c + 1, `M${c + 1},${r}v1`]];
+    for (const [nr, nc, seg] of nb) {
+      const inside = nr >= 0 && nc >= 0 && nr < S.rows && nc < S.cols;
+      if (!inside || owner.get(nr * S.cols + nc) !== id) d += seg;
+    }
+  }
+  const attrs = { d, stroke, "stroke-width": width, fill: "none", "stroke-linecap": "square" };
+  if (dash) attrs["stroke-dasharray"] = dash;
+  if (d) el("path", attrs, g);
+}
+
+function drawBoard() {
+  const svg = $("board");
+  svg.innerHTML = "";
+  svg.setAttribute("viewBox", `-0.1 -0.1 ${S.cols + 0.2} ${S.rows + 0.2}`);
+  const owner = new Map(), pieceOf = new Map();
+  S.colours.forEach((c) => c.placed.forEach(([piece, squares], k) => {
+    squares.forEach((sq) => { owner.set(sq, c.name); pieceOf.set(sq, c.name + k); });
+  }));
+  const blocked = new Set(S.blocked);
+  const squares = el("g", { id: "squares" }, svg);
+  for (let r = 0; r < S.rows; r++) {
+    for (let c = 0; c < S.cols; c++) {
+      const sq = r * S.cols + c;
+      const fill = blocked.has(sq) ? "#4d4d4d" : owner.has(sq) ? fillOf(owner.get(sq)) : "#e4e4e4";
+      el("rect", { x: c, y: r, width: 1, height: 1, fill, stroke: "#00000033",
+                   "stroke-width": 0.04, "data-sq": sq, class: "square" }, squares);
+    }
+  }
+  outlines(pieceOf, svg, "#1a1a1a", 0.07);
+  const xs = el("g", { "pointer-events": "none", class: "xs" }, svg);
+  S.blocked.forEach((sq) => {  // a blocked square is an X, as on the cards
+    const r = Math.floor(sq / S.cols), c = sq % S.cols;
+    el("path", { d: `M${c + 0.25},${r + 0.25}L${c + 0.75},${r + 0.75}M${c + 0.75},${r + 0.25}L${c + 0.25},${r + 0.75}`,
+                 stroke: "#ddd", "stroke-width": 0.08 }, xs);
+  });
+  const marks = el("g", { "pointer-events": "none" }, svg);
+  S.colours.forEach((c) => {
+    if (c.start !== null && !owner.has(c.start)) {
+      el("circle", { cx: c.start % S.cols + 0.5, cy: Math.floor(c.start / S.cols) + 0.5,
+                     r: 0.25, fill: c.fill, class: "start" }, marks);
+    }
+  });
+  S.corners.forEach((sq) => {
+    el("rect", { x: sq % S.cols + 0.3, y: Math.floor(sq / S.cols) + 0.3, width: 0.4, height: 0.4,
+                 fill: fillOf(S.selected), opacity: 0.55, class: "corner" }, marks);
+  });
+  S.cover.forEach((sq) => {
+    el("path", { d: starPath(Math.floor(sq / S.cols), sq % S.cols), fill: "#fff8",
+                 stroke: "#1a1a1a", "stroke-width": 0.06, class: "star" }, marks);
+  });
+  if (S.shown) {
+    const shown = el("g", { id: "shown", "pointer-events": "none" }, svg);
+    const ids = new Map();
+    S.shown.forEach(([colour, piece, sqs], k) => sqs.forEach((sq) => {
+      ids.set(sq, k);
+      el("rect", { x: sq % S.cols, y: Math.floor(sq / S.cols), width: 1, height: 1,
+                   fill: fillOf(colour), opacity: 0.45 }, shown);
+    }));
+    outlines(ids, shown, "#1a1a1a", 0.05, "0.15 0.1");
+  }
+  el("g", { id: "ghost", "pointer-events": "none" }, svg);
+  drawGhost();
+}
+
+function drawGhost() {
+  const g = $("ghost");
+  if (!g) return;
+  g.innerHTML = "";
+  const cells = ghostCells();
+  if (!cells) return;
+  const ok = ghostLegal(cells);
+  g.setAttribute("class", ok ? "legal" : "illegal");
+  cells.forEach(([r, c]) => {
+    if (r < 0 || c < 0 || r >= S.rows || c >= S.cols) return;
+    el("rect", { x: c + 0.05, y: r + 0.05, width: 0.9, height: 0.9,
+                 fill: ok ? fillOf(S.selected) : "#d0203a", opacity: ok ? 0.75 : 0.5,
+                 stroke: ok ? "#0a0" : "#900", "stroke-width": 0.1 }, g);
+  });
+}
+
+function tile(piece, cells, fill, selected) {
+  const n = 10, rows = Math.max(...cells.map((c) => c[0])) + 1, cols = Math.max(...cells.map((c) => c[1])) + 1;
+  const svg = el("svg", { width: cols * n + 4, height: rows * n + 4 });
+  cells.forEach(([r, c]) => el("rect", { x: 2 + c * n, y: 2 + r * n, width: n, height: n,
+                                           fill, stroke: "#222", "stroke-width": 1 }, svg));
+  return svg;
+}
+
+function drawTray() {
+  const tray = $("tray");
+  tray.innerHTML = "";
+  S.colours.filter((c) => S.played.includes(c.name)).forEach((c) => {
+    const row = document.createElement("div");
+    row.className = "trayrow" + (c.name === S.selected ? " selected" : "");
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = `${c.name} (${c.remaining.length})`;
+    row.appendChild(name);
+    c.remaining.forEach((piece) => {
+      const b = document.createElement("span");
+      const isChosen = chosen && chosen.piece === piece && c.name === S.selected;
+      b.className = "tile" + (isChosen ? " selected" : "");
+      b.dataset.colour = c.name;
+      b.dataset.piece = piece;
+      b.title = piece;
+      b.appendChild(tile(piece, isChosen ? chosen.cells : S.pieces[piece], c.fill));
+      b.onclick = () => choose(c.name, piece);
+      row.appendChild(b);
+    });
+    tray.appendChild(row);
+  });
+  const colours = $("colours");
+  colours.innerHTML = "";
+  S.played.forEach((name) => {
+    const b = document.createElement("button");
+    b.textContent = name;
+    b.style.background = fillOf(name);
+    b.dataset.colour = name;
+    b.className = name === S.selected ? "selected" : "";
+    b.title = "make " + name + " the colour to move";
+    b.onclick = () => act("/api/select", { colour: name });
+    colours.appendChild(b);
+  });
+}
+
+async function choose(colour, piece) {
+  if (colour !== S.selected) {
+    try { show(await call("/api/select", { colour })); } catch (e) { say(e.message, "error"); return; }
+  }
+  chosen = { piece, cells: normalise(S.pieces[piece]) };
+  drawTray();
+  drawGhost();
+}
+
+function drawGame() {
+  const game = S.game;
+  $("gamebar").hidden = !game;
+  $("play").hidden = !!game;
+  $("tray").hidden = !!game;
+  if (!game) return;
+  const step = $("step");
+  step.max = game.placements;
+  step.value = game.step;
+  const move = game.step ? game.moves[game.step - 1] : null;
+  $("stepinfo").textContent = `${game.step} / ${game.placements}` +
+    (move ? ` (last: ${move[0]} ${move[1]})` : "");
+  drawChart();
+}
+
+function drawChart() {
+  const chart = $("chart");
+  chart.innerHTML = "";
+  const review = S.review;
+  if (!review) return;
+  const names = Object.keys(review.colours), n = review.placements + 1;
+  const w = Math.max(3, Math.min(16, Math.floor(520 / n))), h = 18, left = 56, gap = 44;
+  const width = left + n * w + 24, height = names.length * gap + 6;
+  const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width, height, id: "reviewchart",
+                          "font-size": 10, "font-family": "sans-serif" }, chart);
+  const tone = { yes: "#7fc97f", no: "#e7727a", unknown: "#c8c8c8", done: "#9bb8e0" };
+  names.forEach((name, i) => {
+    const y = 12 + i * gap, data = review.colours[name];
+    el("text", { x: 0, y: y + h - 3 }, svg).textContent = name;
+    data.answers.forEach((a, k) => el("rect", { x: left + k * w, y, width: w, height: h,
+                                                fill: tone[a] || "#fff", class: "answer " + a }, svg));
+    for (const [what, mark, colour] of [["bonus", "+5", "#7a3c00"], ["all", "+15", "#000"]]) {
+      const loss = data[what];
+      if (!loss) continue;
+      const x = left + loss.first * w + (what === "bonus" ? -2 : 0);  // both seen when together
+      el("line", { x1: x, x2: x, y1: y - 3, y2: y + h + 3, stroke: colour, "stroke-width": 2,
+                   class: "loss " + what }, svg);
+      el("text", { x: x + 2, y: what === "all" ? y - 3 : y + h + 10, "font-size": 9, fill: colour },
+         svg).textContent = mark + " lost";
+    }
+    const here = left + S.game.step * w + w / 2;
+    el("line", { x1: here, x2: here, y1: y, y2: y + h, stroke: "#2d6fb7", "stroke-width": 2 }, svg);
+  });
+  const legend = document.createElement("p");
+  legend.textContent = "After each placement: green, the colour can still place all its pieces; " +
+    "red, it cannot (proven); grey, unknown (time limit); blue, nothing left. " +
+    "Black line: the +15 lost; brown: the +5 lost; the blue mark is the position shown.";
+  chart.appendChild(legend);
+}
+
+let shownKey = null;  // the position the answers in the list were asked about
+
+function show(state) {
+  S = state;
+  const key = [S.source, S.moves, S.redo, S.game ? S.game.step : ""].join(":");
+  if (shownKey !== null && key !== shownKey) {
+    // answers about an earlier position stay readable, greyed
+    document.querySelectorAll("#answers li").forEach((li) => {
+      li.classList.add("stale");
+      li.title = "asked about an earlier position";
+    });
+  }
+  shownKey = key;
+  legal = new Set(S.legal.map(([piece, squares]) => piece + ":" + squares.join(",")));
+  if (chosen) {
+    const c = S.colours.find((c) => c.name === S.selected);
+    if (!c || !c.remaining.includes(chosen.piece)) chosen = null;
+  }
+  $("title").textContent = S.title + ` (${S.mode === "game" ? "game viewer" : S.mode === "cards" ? "card" : "solo challenge"})`;
+  $("status").textContent = S.status;
+  $("status").className = S.status.startsWith("solved") ? "solved" : "";
+  $("goal").textContent = S.game ? "" : S.goal_text;
+  $("turnorder").checked = S.turn_order;
+  $("undo").disabled = !S.moves;
+  $("redo").disabled = !S.redo;
+  $("hide").hidden = !S.shown;
+  drawBoard();
+  drawTray();
+  drawGame();
+}
+
+// ---- questions ----------------------------------------------------------------------
+const QUESTIONS = {
+  colour: "Can this colour still place everything?", joint: "Can all colours still place everything?",
+  hint: "Hint", solution: "Show a solution", review: "Review of the game",
+};
+
+async function ask(kind) {
+  const limit = $("timelimit").value;
+  const li = document.createElement("li");
+  li.dataset.kind = kind;
+  const who = kind === "colour" ? ` (${S.selected})` : "";
+  li.innerHTML = `<span class="q"></span> <span class="badge running">running</span> <span class="t"></span> `;
+  li.querySelector(".q").textContent = QUESTIONS[kind] + who;
+  $("answers").prepend(li);
+  let job;
+  try {
+    job = (await call("/api/ask", { kind, time_limit: limit === "none" ? null : Number(limit) })).job;
+  } catch (e) {
+    finish(li, { answer: "error", seconds: 0, text: e.message });
+    return;
+  }
+  const cancel = document.createElement("button");
+  cancel.textContent = "Cancel";
+  cancel.className = "cancel";
+  cancel.onclick = () => call(`/api/job/${job}/cancel`, {}).catch(() => {});
+  li.appendChild(cancel);
+  jobs.set(job, li);
+  li.dataset.job = job;
+  const started = Date.now();
+  while (jobs.has(job)) {
+    await new Promise((ok) => setTimeout(ok, 250));
+    let out;
+    try { out = await call(`/api/job/${job}`); } catch (e) { finish(li, { answer: "error", seconds: 0, text: e.message }); break; }
+    if (out.state === "done") {
+      finish(li, out.result);
+      show(await call("/api/state"));
+      break;
+    }
+    li.querySelector(".t").textContent = ((Date.now() - started) / 1000).toFixed(1) + " s";
+  }
+  jobs.delete(job);
+}
+
+function finish(li, result) {
+  const badge = li.querySelector(".badge");
+  badge.className = "badge " + result.answer;
+  badge.textContent = result.answer === "no" ? "no (proven)" : result.answer;
+  li.dataset.answer = result.answer;
+  li.querySelector(".t").textContent = `${result.seconds.toFixed(2)} s — ${result.text}`;
+  const cancel = li.querySelector(".cancel");
+  if (cancel) cancel.remove();
+}
+
+// ---- files --------------------------------------------------------------------------
+async function upload(file) {
+  try {
+    const data = await file.arrayBuffer();
+    show(await call("/api/upload?name=" + encodeURIComponent(file.name), data));
+    $("catalogue").value = "";
+    say("opened " + file.name, "ok");
+    $("answers").innerHTML = "";
+  } catch (e) { say(e.message, "error"); }
+  $("upload").value = "";
+}
+
+async function save(kind) {
+  const response = await fetch("/api/save/" + kind, { headers: { "X-Token": TOKEN } });
+  if (!response.ok) { say((await response.json()).error, "error"); return; }
+  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition"))[1];
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(await response.blob());
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  say("saved " + name, "ok");
+}
+
+// ---- events -------------------------------------------------------------------------
+function squareAt(event) {
+  const svg = $("board"), pt = svg.createSVGPoint();
+  pt.x = event.clientX; pt.y = event.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  return [Math.floor(p.y), Math.floor(p.x)];
+}
+
+function turn(how) {
+  if (!chosen) return;
+  chosen.cells = how(chosen.cells);
+  drawTray();
+  drawGhost();
+}
+
+async function place() {
+  const cells = ghostCells();
+  if (!cells) return;
+  try {
+    const state = await call("/api/place", { colour: S.selected, cells });
+    chosen = null;  // that piece is down: the next one is picked from the tray
+    show(state);
+    say("");
+  } catch (e) { say("Refused: " + e.message, "error"); }
+}
+
+function step(k) { act("/api/step", { step: Math.max(0, Math.min(k, S.game.placements)) }); }
+
+async function init() {
+  const board = $("board");
+  board.addEventListener("mousemove", (e) => { pointer = squareAt(e); drawGhost(); });
+  board.addEventListener("mouseleave", () => { pointer = null; drawGhost(); });
+  board.addEventListener("click", (e) => { pointer = squareAt(e); if (chosen) place(); });
+  board.addEventListener("contextmenu", (e) => { if (chosen) { e.preventDefault(); turn(rotate); } });
+  $("rotate").onclick = () => turn(rotate);
+  $("flip").onclick = () => turn(flip);
+  $("undo").onclick = () => act("/api/undo", {});
+  $("redo").onclick = () => act("/api/redo", {});
+  $("pass").onclick = () => act("/api/pass", {});
+  $("hide").onclick = () => act("/api/hide", {});
+  $("turnorder").onchange = (e) => act("/api/turn-order", { on: e.target.checked });
+  document.querySelectorAll("[data-ask]").forEach((b) => { b.onclick = () => ask(b.dataset.ask); });
+  document.querySelectorAll("[data-save]").forEach((b) => { b.onclick = () => save(b.dataset.save); });
+  $("upload").onchange = (e) => { if (e.target.files[0]) upload(e.target.files[0]); };
+  $("first").onclick = () => step(0);
+  $("back").onclick = () => step(S.game.step - 1);
+  $("forward").onclick = () => step(S.game.step + 1);
+  $("last").onclick = () => step(S.game.placements);
+  $("step").onchange = (e) => step(Number(e.target.value));
+  $("review").onclick = () => ask("review");
+  $("fromhere").onclick = () => act("/api/from-here", {});
+  $("catalogue").onchange = async (e) => {
+    chosen = null;
+    $("answers").innerHTML = "";
+    await act("/api/open", { id: e.target.value });
+  };
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
+    const k = e.key.toLowerCase();
+    if (S && S.game) {
+      if (k === "arrowleft") step(S.game.step - 1);
+      else if (k === "arrowright") step(S.game.step + 1);
+      else if (k === "home") step(0);
+      else if (k === "end") step(S.game.placements);
+      return;
+    }
+    if (k === "r") turn(rotate);
+    else if (k === "f") turn(flip);
+    else if (k === "z") act("/api/undo", {});
+    else if (k === "y") act("/api/redo", {});
+    else if (k === "escape") { chosen = null; drawTray(); drawGhost(); }
+  });
+  window.addEventListener("pagehide", () => {
+    fetch("/api/close", { method: "POST", keepalive: true, headers: { "X-Token": TOKEN } });
+  });
+  const groups = new Map();
+  for (const entry of await call("/api/catalogue")) {
+    if (!groups.has(entry.group)) {
+      const g = document.createElement("optgroup");
+      g.label = entry.group;
+      groups.set(entry.group, g);
+      $("catalogue").appendChild(g);
+    }
+    const o = document.createElement("option");
+    o.value = entry.id;
+    o.textContent = entry.label;
+    groups.get(entry.group).appendChild(o);
+  }
+  const none = document.createElement("option");
+  none.value = "";
+  none.textContent = "(an uploaded file)";
+  none.hidden = true;
+  $("catalogue").appendChild(none);
+  const state = await call("/api/state");
+  for (const t of state.time_limits) {
+    const o = document.createElement("option");
+    o.value = t === null ? "none" : t;
+    o.textContent = t === null ? "none" : t + " s";
+    if (t === 30) o.selected = true;
+    $("timelimit").appendChild(o);
+  }
+  show(state);
+  document.body.dataset.ready = "1";
+}
+
+init().catch((e) => say(e.message, "error"));

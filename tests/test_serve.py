@@ -1,0 +1,311 @@
+"""``blokus-solo serve``: the HTTP interface with Starlette's test client (no browser)."""
+
+import re
+import time
+
+import pytest
+from helpers import GAMES, PUZZLES, ROOT, run_cli
+from starlette.testclient import TestClient
+
+from solver.errors import InputError, located
+from solver.formats.game import read_sgf_text
+from solver.formats.puzzle import load_puzzle, parse_puzzle
+from solver.placements import legal_moves
+from solver.position import Placement
+from solver.rules import move_problem
+from solver.web import jobs as jobs_module
+from solver.web.app import create_app
+from solver.web.files import MAX_UPLOAD
+
+TOKEN = re.compile(r'name="token" content="([^"]+)"')
+
+
+def page(client) -> dict:
+    """Open the page; the headers every API call needs."""
+    response = client.get("/")
+    assert response.status_code == 200
+    return {"X-Token": TOKEN.search(response.text).group(1)}
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(hosts=["testserver"])) as c:
+        yield c
+
+
+def ask(client, headers, kind, time_limit=60, wait=120.0) -> dict:
+    job = client.post("/api/ask", headers=headers, json={"kind": kind, "time_limit": time_limit})
+    assert job.status_code == 200, job.text
+    job_id = job.json()["job"]
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        out = client.get(f"/api/job/{job_id}", headers=headers).json()
+        if out["state"] == "done":
+            return out["result"]
+        time.sleep(0.1)
+    raise AssertionError(f"{kind} did not end in {wait} s")
+
+
+def test_page_is_offline_and_token_guarded(client):
+    headers = page(client)
+    for name in ("app.js", "style.css"):
+        text = client.get(f"/static/{name}").text
+        # nothing fetched from the network: no URL but the SVG namespace
+        assert re.findall(r"https?://[^\s\"']+", text) in ([], ["http://www.w3.org/2000/svg"])
+    assert client.get("/api/state").status_code == 403
+    assert client.get("/api/state", headers={"X-Token": "guess"}).status_code == 403
+    assert client.get("/api/state", headers=headers).status_code == 200
+    # a second page gets its own token and game
+    other = page(client)
+    assert other != headers
+    client.post("/api/place", headers=other, json={"colour": "blue", "cells": [[0, 0]]})
+
+
+def test_foreign_host_and_origin_refused(client):
+    headers = page(client)
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+    assert client.get("/api/state", headers={**headers, "Host": "evil.example"}).status_code == 400
+    refused = client.post("/api/pass", headers={**headers, "Origin": "http://evil.example"})
+    assert refused.status_code == 403
+    ok = client.post("/api/pass", headers={**headers, "Origin": "http://testserver"})
+    assert ok.status_code == 200
+
+
+def test_page_not_fetched_nor_framed_by_another_site(client):
+    cross = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"}
+    assert client.get("/", headers=cross).status_code == 403
+    link = client.get("/", headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"})
+    assert link.status_code == 200
+    assert link.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in link.headers["content-security-policy"]
+    assert "default-src 'self'" in link.headers["content-security-policy"]
+
+
+def test_origin_must_match_the_port():
+    app = create_app(hosts=["127.0.0.1", "localhost"], port=8123)
+    with TestClient(app, base_url="http://127.0.0.1:8123") as c:
+        headers = page(c)
+        good = c.post("/api/pass", headers={**headers, "Origin": "http://localhost:8123"})
+        assert good.status_code == 200
+        bad = c.post("/api/pass", headers={**headers, "Origin": "http://localhost:8124"})
+        assert bad.status_code == 403
+
+
+def test_place_refuse_undo_redo(client):
+    headers = page(client)
+    s = client.get("/api/state", headers=headers).json()
+    assert (s["mode"], s["selected"], s["played"]) == (
+        "solo",
+        "blue",
+        ["blue", "yellow", "red", "green"],
+    )
+    from solver.web.files import catalogue
+
+    start = catalogue()["classic-84"].open().start.position
+    moves = legal_moves(start, "blue")
+    # monomino-last: the monomino is kept out of the legal set until it is the last piece
+    assert len(s["legal"]) == len([m for m in moves if m.piece != "1"]) == len(moves) - 1
+    assert s["corners"] == [0]
+    placed = client.post(
+        "/api/place", headers=headers, json={"colour": "blue", "cells": [[0, 0], [1, 0], [1, 1]]}
+    )
+    assert placed.status_code == 200, placed.text
+    s = placed.json()
+    assert s["colours"][0]["placed"] == [["V3", [0, 20, 21]]] and s["moves"] == 1
+    assert s["corners"] == [2, 42]
+    after = start.with_placement("blue", Placement("V3", frozenset({0, 20, 21})))
+    wrong = Placement("2", frozenset({22, 23}))
+    refused = client.post(
+        "/api/place", headers=headers, json={"colour": "blue", "cells": [[1, 2], [1, 3]]}
+    )
+    assert refused.status_code == 422
+    assert refused.json()["error"] == move_problem(after, "blue", wrong)
+    off = client.post("/api/place", headers=headers, json={"colour": "blue", "cells": [[-1, 0]]})
+    assert off.json()["error"] == "the piece lies partly off the board"
+    early = client.post("/api/place", headers=headers, json={"colour": "blue", "cells": [[2, 2]]})
+    assert early.json()["error"] == "blue's monomino must be its last piece (monomino-last)"
+    bad = client.post("/api/place", headers=headers, json={"colour": "blue", "cells": "a1"})
+    assert bad.status_code == 422
+    s = client.post("/api/undo", headers=headers).json()
+    assert s["colours"][0]["placed"] == [] and s["redo"] == 1
+    s = client.post("/api/redo", headers=headers).json()
+    assert s["colours"][0]["placed"] == [["V3", [0, 20, 21]]] and s["redo"] == 0
+
+
+def test_turn_order_and_pass(client):
+    headers = page(client)
+    client.post("/api/turn-order", headers=headers, json={"on": True})
+    s = client.post(
+        "/api/place", headers=headers, json={"colour": "blue", "cells": [[0, 0], [0, 1]]}
+    ).json()
+    assert s["selected"] == "yellow"
+    s = client.post("/api/pass", headers=headers).json()
+    assert s["selected"] == "red" and s["moves"] == 2
+    s = client.post("/api/select", headers=headers, json={"colour": "green"}).json()
+    assert s["selected"] == "green" and s["corners"] == [380]
+    s = client.post("/api/undo", headers=headers).json()
+    assert s["selected"] == "yellow"
+    assert client.post("/api/select", headers=headers, json={"colour": "pink"}).status_code == 422
+
+
+def test_catalogue_opens_puzzles_and_cards(client):
+    headers = page(client)
+    entries = {e["id"]: e for e in client.get("/api/catalogue", headers=headers).json()}
+    for key in ("classic-84", "duo-both", "classic-blue", "duo-purple"):
+        assert entries[key]["group"] == "Solo challenge"
+    assert {f"puzzle:{p.stem}" for p in PUZZLES.glob("*.toml")} <= set(entries)
+    assert {f"card:{p.stem}" for p in (PUZZLES / "cards").glob("*.toml")} <= set(entries)
+    s = client.post("/api/open", headers=headers, json={"id": "card:connect-1-easy"}).json()
+    problem = load_puzzle(PUZZLES / "cards" / "connect-1-easy.toml")
+    assert s["mode"] == "cards" and s["connect"] == list(problem.connect)
+    s = client.post("/api/open", headers=headers, json={"id": "card:cover-1-easy"}).json()
+    assert s["cover"] == sorted(load_puzzle(PUZZLES / "cards" / "cover-1-easy.toml").cover)
+    s = client.post("/api/open", headers=headers, json={"id": "duo-both"}).json()
+    assert (s["rows"], s["played"]) == (14, ["purple", "orange"])
+    missing = client.post("/api/open", headers=headers, json={"id": "/etc/passwd"})
+    assert missing.status_code == 422 and missing.json()["error"] == "nothing to open by that name"
+
+
+def test_uploads_read_by_the_project_readers(client):
+    headers = page(client)
+    text = 'variant = "classic"\ncolours = ["blue", "pink"]\n'
+    bad = client.post("/api/upload?name=broken.toml", headers=headers, content=text.encode())
+    assert bad.status_code == 422
+    with pytest.raises(InputError) as e, located(path="broken.toml"):  # as load_puzzle names it
+        parse_puzzle(text, "broken.toml")
+    assert bad.json()["error"] == str(e.value)
+    # a name with folders is only a label: nothing is opened on the server
+    named = client.post(
+        "/api/upload?name=../../etc/passwd.toml", headers=headers, content=text.encode()
+    )
+    assert named.json()["error"].startswith("passwd.toml: ")
+    big = client.post("/api/upload?name=a.toml", headers=headers, content=b"#" * (MAX_UPLOAD + 1))
+    assert big.status_code == 422 and "larger than" in big.json()["error"]
+    odd = client.post("/api/upload?name=a.txt", headers=headers, content=b"x")
+    assert "not a puzzle (.toml)" in odd.json()["error"]
+    # the server keeps serving
+    sgf = (GAMES / "duo-L4-s29.blksgf").read_bytes()
+    s = client.post("/api/upload?name=duo-L4-s29.blksgf", headers=headers, content=sgf).json()
+    assert s["mode"] == "game" and s["game"]["placements"] == 27
+    s = client.post("/api/step", headers=headers, json={"step": 10}).json()
+    game = read_sgf_text(sgf.decode())
+    assert sum(len(c["placed"]) for c in s["colours"]) == 10
+    assert s["colours"][0]["remaining"] == list(game.position(10).colours[0].remaining)
+    s = client.post("/api/from-here", headers=headers).json()
+    assert s["mode"] == "solo" and s["played"] == ["purple", "orange"]
+    assert sum(len(c["placed"]) for c in s["colours"]) == 10
+
+
+def test_solution_upload_draws_its_layout(client):
+    headers = page(client)
+    data = (ROOT / "results" / "duo-both.json").read_bytes()
+    s = client.post("/api/upload?name=duo-both.json", headers=headers, content=data).json()
+    assert s["shown"] and len(s["shown"]) == 42
+    assert {colour for colour, _, _ in s["shown"]} == {"purple", "orange"}
+
+
+def test_saves_read_back(client):
+    headers = page(client)
+    client.post("/api/place", headers=headers, json={"colour": "blue", "cells": [[0, 0], [0, 1]]})
+    sgf = client.get("/api/save/sgf", headers=headers)
+    assert (
+        sgf.headers["content-disposition"] == 'attachment; filename="Classic-all-84-pieces.blksgf"'
+    )
+    position = read_sgf_text(sgf.text).final
+    assert position.colour("blue").placed == (Placement("2", frozenset({0, 1})),)
+    toml = client.get("/api/save/toml", headers=headers)
+    problem = parse_puzzle(toml.text)
+    assert problem.position.colour("blue").squares == frozenset({0, 1})
+    assert problem.monomino_last and problem.colours == ("blue", "yellow", "red", "green")
+    assert client.get("/api/save/svg", headers=headers).text.startswith("<svg")
+    assert client.get("/api/save/png", headers=headers).content.startswith(b"\x89PNG")
+    assert client.get("/api/save/exe", headers=headers).status_code == 422
+    client.post("/api/open", headers=headers, json={"id": "card:avoid-1-easy"})
+    custom = client.get("/api/save/sgf", headers=headers)
+    assert custom.status_code == 422 and "SGF supports only" in custom.json()["error"]
+
+
+def test_questions_answer_as_the_api(client):
+    from solver.endgame import joint_check
+
+    headers = page(client)
+    client.post("/api/open", headers=headers, json={"id": "puzzle:two-colours-7x7-crowded"})
+    answer = ask(client, headers, "joint")
+    problem = load_puzzle(PUZZLES / "two-colours-7x7-crowded.toml")
+    direct = joint_check(problem.position, problem.colours)
+    assert answer["answer"] == direct.answer == "no" and direct.reason in answer["text"]
+    assert answer["seconds"] > 0
+    client.post("/api/open", headers=headers, json={"id": "card:cover-1-easy"})
+    card = load_puzzle(PUZZLES / "cards" / "cover-1-easy.toml")
+    solution = ask(client, headers, "solution")
+    assert solution["answer"] == "yes"
+    from solver.checker import check_layout
+
+    layout: dict = {}
+    for colour, piece, squares in solution["layout"]:
+        layout.setdefault(colour, []).append(Placement(piece, frozenset(squares)))
+    report = check_layout(card.position, layout, card.cover, card.connect)
+    assert report.legal and not report.unmet
+    assert client.get("/api/state", headers=headers).json()["shown"] == solution["layout"]
+    s = client.post("/api/hide", headers=headers).json()
+    assert s["shown"] is None
+    hint = ask(client, headers, "hint")
+    ((colour, piece, squares),) = hint["layout"]
+    assert move_problem(card.position, colour, Placement(piece, frozenset(squares))) is None
+    mine = ask(client, headers, "colour")
+    assert mine["answer"] == "yes" and "Hint and Show a solution follow the card" in mine["text"]
+
+
+def test_solves_limited_cancelled_and_reaped(monkeypatch):
+    with TestClient(create_app(hosts=["testserver"], limit=1)) as client:
+        headers = page(client)
+        start = client.post("/api/ask", headers=headers, json={"kind": "joint", "time_limit": None})
+        job = start.json()["job"]
+        busy = client.post("/api/ask", headers=headers, json={"kind": "hint", "time_limit": 5})
+        assert (
+            busy.status_code == 429
+            and "as many as this machine has cores (1)" in busy.json()["error"]
+        )
+        assert client.get(f"/api/job/{job}", headers=headers).json()["state"] == "running"
+        other = page(client)  # another page can neither see nor stop this page's solve
+        assert client.get(f"/api/job/{job}", headers=other).status_code == 404
+        client.post(f"/api/job/{job}/cancel", headers=other)
+        assert client.get(f"/api/job/{job}", headers=headers).json()["state"] == "running"
+        client.post(f"/api/job/{job}/cancel", headers=headers)
+        out = client.get(f"/api/job/{job}", headers=headers).json()
+        assert out["state"] == "done" and out["result"]["answer"] == "cancelled"
+        jobs = client.app.state.server.jobs
+        assert jobs.running() == []
+        # a page that stops polling (closed) has its solve killed
+        job = client.post("/api/ask", headers=headers, json={"kind": "joint"}).json()["job"]
+        process = jobs._jobs[job].process
+        monkeypatch.setattr(jobs_module, "ABANDONED", 0.0)
+        jobs.reap()
+        assert not process.is_alive() and job not in jobs._jobs
+        # and closing the page stops its solves at once
+        monkeypatch.setattr(jobs_module, "ABANDONED", 10.0)
+        job = client.post("/api/ask", headers=headers, json={"kind": "joint"}).json()["job"]
+        process = jobs._jobs[job].process
+        assert client.post("/api/close", headers=headers).json() == {"cancelled": 1}
+        assert not process.is_alive()
+
+
+def test_cli_serve(monkeypatch):
+    import uvicorn
+
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
+    result = run_cli("serve", "--host", "0.0.0.0", "--port", "8765")
+    assert result.exit_code == 0, result.output
+    assert calls == [{"host": "0.0.0.0", "port": 8765, "log_level": "warning"}]
+    import socket
+
+    from solver.cli.serve import machine_names
+
+    assert socket.gethostname() in machine_names()
+    assert "warning: listening on 0.0.0.0" in result.output
+    assert "http://0.0.0.0:8765/" in result.output
+    from helpers import one_line_error
+
+    bad = PUZZLES / "nope.toml"
+    one_line_error(run_cli("serve", bad), "nope.toml", "cannot read")
