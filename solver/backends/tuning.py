@@ -85,11 +85,16 @@ class RepairTuning:
             layout instead of greedy play (0: off).
         playouts: greedy play by the best of this many compiled playouts
             (:func:`solver.backends.nrpa.best_playout`) instead of one NumPy play (0: off).
+        warm_start: start from the library layout that fits the position best
+            (:func:`solver.library.best_start`), by guided play
+            (:func:`solver.backends.greedy.guided`), instead of plain greedy play (every
+            other restart stays plain); see docs/warmstart.md for what it measured.
     """
 
     restarts: int = 8
     nrpa_seconds: float = 0.0
     playouts: int = 0
+    warm_start: bool = False
 
 
 @dataclass(frozen=True)

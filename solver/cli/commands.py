@@ -446,7 +446,7 @@ def _position_line(source: str, after: int | None, position: Position) -> str:
 def _check_together(source, problem, after, colours, options, out, show, plain) -> None:
     """``check --together``: one joint answer for ``colours`` (see
     :func:`solver.endgame.joint_check`)."""
-    from solver.cli.output import joint_line
+    from solver.cli.output import closeness_lines, joint_line
     from solver.endgame import joint_check
 
     position = problem.position
@@ -459,7 +459,13 @@ def _check_together(source, problem, after, colours, options, out, show, plain) 
     answer = joint_check(position, colours, options, name=source)
     console.print(joint_line(answer, position))
     shown = answer.together
-    if shown is not None and shown.layout is not None:
+    if answer.answer == "unknown":
+        unknown = shown or (answer.alone[-1] if answer.alone else None)
+        for line in closeness_lines(unknown) if unknown is not None else []:
+            console.print(line)
+        if unknown is not None and unknown.partial is not None:
+            shown = unknown  # its best partial layout is shown and written
+    if shown is not None and (shown.layout is not None or shown.partial is not None):
         if show:
             print_board(console, shown, plain)
         if writer:
@@ -867,6 +873,19 @@ def verify_command(solution):
     status = loaded.data.get("status")
     if status == "unknown":  # a stopped run: nothing claimed either way
         click.echo("  status: unknown (the run stopped without an answer: no claim to check)")
+        if loaded.partial is not None:
+            partial = loaded.data["partial"]
+            placed = sum(len(v) for v in loaded.partial.values())
+            click.echo(
+                f"  partial layout: {placed} placements checked as a partial layout "
+                f"(legal, connected), {partial.get('squares_left', '?')} squares left"
+            )
+        if "fit" in loaded.data:
+            fit = loaded.data["fit"]
+            click.echo(
+                f"  bound (claimed, {fit.get('by', '?')}): at most {fit['most']} of the "
+                f"{fit['need']} squares fit"
+            )
     elif status == "infeasible":
         click.echo(
             "  status: infeasible (the solver's proof that no layout exists; verify checks "
