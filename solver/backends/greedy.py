@@ -36,7 +36,11 @@ BLOCK = 1.0
 NOISE = 0.3
 #: weight, in :func:`guided` play, of each target square a bridging piece touches at a
 #: corner (or covers: then taken off)
-GUIDE = 2.0
+GUIDE = 0.5
+#: in :func:`guided` play, bridge with pieces no live target placement needs first (off:
+#: on the ladder and simulated games, best of 8 plays, 703 squares left in all without,
+#: 777 with; plain greedy play 686; benchmarks/warm_start.py, docs/warmstart.md)
+RESERVE = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -283,7 +287,7 @@ def guided(
                         if d == c:
                             guide[0, qs] = 1
                 needed = {q.piece for q, _ in live[c]}  # pieces a live target needs
-                spare = [x for x in left[c] if x not in needed]
+                spare = [x for x in left[c] if x not in needed] if RESERVE else []
                 row = _choose(masks, i, spare, rng, guide) if spare else -1
                 if row < 0:
                     row = _choose(masks, i, left[c], rng, guide)

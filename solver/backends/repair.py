@@ -195,14 +195,13 @@ class _Repairer:
         if seconds > 0 and self.stats["restarts"] == 0 and not compiling_elsewhere():
             self.stats["restarts"] += 1
             return self._nrpa_construct(seconds)
-        play = self._greedy
-        if self.target is not None and self.stats["restarts"] % 2 == 0:
-            play = self._guided  # a warm start: the first start and every other one
-        best = self._finish(_State(*play(self._start, self.todo)))
-        for _ in range(self.tuning.restarts - 1):
+        # with a warm start, guided plays beside as many greedy ones: the best is kept
+        plays = [self._greedy] + ([self._guided] if self.target is not None else [])
+        best = self._finish(_State(*plays[-1](self._start, self.todo)))
+        for k in range(len(plays) * self.tuning.restarts - 1):
             if best.cost == 0 or self._stopped():
                 break
-            state = self._finish(_State(*play(self._start, self.todo)))
+            state = self._finish(_State(*plays[k % len(plays)](self._start, self.todo)))
             if state.cost < best.cost:
                 best = state
         self.stats["restarts"] += 1
@@ -734,10 +733,11 @@ def solve_from(
     options: SolveOptions = SolveOptions(),
     cancel: Cancel | None = None,
 ) -> BackendResult:
-    """:func:`solve` from a given start layout: each run's first layout (and every other
-    new start) is guided play towards ``start`` (:func:`solver.backends.greedy.guided`):
+    """:func:`solve` from a given start layout: each new start is the best (fewest
+    squares left) of guided plays towards ``start`` (:func:`solver.backends.greedy.guided`:
     the start's placements that still fit are played as soon as they connect, bridging
-    pieces reconnect what the position cut off; then repair as usual.
+    pieces reconnect what the position cut off) and as many plain greedy plays; then
+    repair as usual.
 
     Args:
         problem: as for :func:`solve`.

@@ -86,9 +86,9 @@ class RepairTuning:
         playouts: greedy play by the best of this many compiled playouts
             (:func:`solver.backends.nrpa.best_playout`) instead of one NumPy play (0: off).
         warm_start: start from the library layout that fits the position best
-            (:func:`solver.library.best_start`), by guided play
-            (:func:`solver.backends.greedy.guided`), instead of plain greedy play (every
-            other restart stays plain); see docs/warmstart.md for what it measured.
+            (:func:`solver.library.best_start`): each new start is the best of guided plays
+            towards it (:func:`solver.backends.greedy.guided`) and plain greedy plays;
+            see docs/warmstart.md for what it measured.
     """
 
     restarts: int = 8
