@@ -16,7 +16,7 @@ place everything?".
 
 Usage: python benchmarks/warm_start.py [--ladder-limit 60] [--games 10]
        [--after 20,30,40] [--game-limit 10] [--starts cold,warm] [--skip-ladder]
-       [--skip-games] [--out results/warm_start.md]
+       [--skip-games] [--seed 0] [--out results/warm_start.md]
 """
 
 from __future__ import annotations
@@ -99,11 +99,13 @@ def _summary(rows: list[dict], limit: float) -> str:
     )
 
 
-def _line(name: str, problem: Problem, starts: list[str], limit: float, per: dict) -> str:
+def _line(
+    name: str, problem: Problem, starts: list[str], limit: float, per: dict, seed: int
+) -> str:
     """Solve ``problem`` once per start; its table line (rows noted in ``per``)."""
     cells = []
     for s in starts:
-        row = run(problem, s, limit, 0)
+        row = run(problem, s, limit, seed)
         per[s].append(row)
         cells.append(_cell(row))
     print(f"{name}: {' | '.join(cells)}", flush=True)
@@ -117,13 +119,15 @@ def main() -> None:
     parser.add_argument("--after", default="20,30,40")
     parser.add_argument("--game-limit", type=float, default=10.0)
     parser.add_argument("--starts", default="cold,warm")
+    parser.add_argument("--seed", type=int, default=0, help="the solver's seed")
     parser.add_argument("--skip-ladder", action="store_true")
     parser.add_argument("--skip-games", action="store_true")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "warm_start.md")
     args = parser.parse_args()
     starts = args.starts.split(",")
     lines = [
-        f"# Warm starts against greedy starts ({time.strftime('%Y-%m-%d %H:%M')}, auto, 2 workers)",
+        f"# Warm starts against greedy starts ({time.strftime('%Y-%m-%d %H:%M')}, auto, "
+        f"2 workers, seed {args.seed})",
         "",
         f"load at start: `{os.getloadavg()}`",
         "",
@@ -134,7 +138,7 @@ def main() -> None:
         per: dict[str, list[dict]] = {s: [] for s in starts}
         for k in LADDER:
             problem = load_puzzle(ROOT / "puzzles" / f"asym-ladder-k{k:02d}.toml")
-            lines.append(_line(f"k{k:02d}", problem, starts, args.ladder_limit, per))
+            lines.append(_line(f"k{k:02d}", problem, starts, args.ladder_limit, per, args.seed))
         lines += [""] + [f"- {s}: {_summary(per[s], args.ladder_limit)}" for s in starts] + [""]
     if not args.skip_games:
         afters = [int(a) for a in args.after.split(",")]
@@ -146,7 +150,9 @@ def main() -> None:
             for g in range(args.games):
                 position = simulated(1000 + g, after)
                 problem = Problem(position, position.colour_names, "place-all")
-                lines.append(_line(f"{g} after {after}", problem, starts, args.game_limit, per))
+                lines.append(
+                    _line(f"{g} after {after}", problem, starts, args.game_limit, per, args.seed)
+                )
             lines += [""] + [f"- {s}: {_summary(per[s], args.game_limit)}" for s in starts]
             lines += [""]
     lines += [f"load at end: `{os.getloadavg()}`", ""]
