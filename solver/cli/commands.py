@@ -430,7 +430,7 @@ def _position_line(source: str, after: int | None, position: Position) -> str:
 def _check_together(source, problem, after, colours, options, out, show, plain) -> None:
     """``check --together``: one joint answer for ``colours`` (see
     :func:`solver.endgame.joint_check`)."""
-    from solver.cli.output import joint_line
+    from solver.cli.output import closeness_lines, joint_line
     from solver.endgame import joint_check
 
     position = problem.position
@@ -442,12 +442,18 @@ def _check_together(source, problem, after, colours, options, out, show, plain) 
         return
     answer = joint_check(position, colours, options, name=source)
     console.print(joint_line(answer, position))
-    together = answer.together
-    if together is not None and together.layout is not None:
+    drawn = answer.together
+    if answer.answer == "unknown":
+        unknown = drawn or (answer.alone[-1] if answer.alone else None)
+        for line in closeness_lines(unknown) if unknown is not None else []:
+            console.print(line)
+        if unknown is not None and unknown.partial is not None:
+            drawn = unknown  # its best partial layout is shown and written
+    if drawn is not None and (drawn.layout is not None or drawn.partial is not None):
         if show:
-            print_board(console, together, plain)
+            print_board(console, drawn, plain)
         if writer:
-            writer(together, None)
+            writer(drawn, None)
             console.print(f"  wrote {shown(out)}")
     elif writer:
         console.print(f"  no layout to write (the answer is {answer.answer})")
@@ -878,6 +884,19 @@ def verify_command(solution, prove, time_limit):
         click.echo(f"  endgame: {_endgame_claim(loaded.data['endgame'])}")
     if loaded.data.get("status") == "unknown":  # a stopped run: nothing claimed either way
         click.echo("  status: unknown (the run stopped without an answer: no claim to check)")
+        if loaded.partial is not None:
+            partial = loaded.data["partial"]
+            placed = sum(len(v) for v in loaded.partial.values())
+            click.echo(
+                f"  partial layout: {placed} placements checked as a partial layout "
+                f"(legal, connected), {partial.get('squares_left', '?')} squares left"
+            )
+        if "fit" in loaded.data:
+            fit = loaded.data["fit"]
+            click.echo(
+                f"  bound (claimed, {fit.get('by', '?')}): at most {fit['most']} of the "
+                f"{fit['need']} squares fit"
+            )
     if loaded.cover or loaded.connect:
         asked = [f"cover {s}" for s in loaded.position.board.names(loaded.cover)]
         asked += [f"connect {c}" for c in loaded.connect]
