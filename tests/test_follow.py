@@ -158,3 +158,15 @@ def test_follow_without_together_is_a_one_line_error():
     result = run_cli("check", str(LAYOUT_GAME), "--follow")
     assert result.exit_code == 2
     one_line_error(result, "--together")
+
+
+def test_the_api_yields_an_answer_per_move_and_reviews_together():
+    import solver.api as blokus
+
+    steps = blokus.follow(str(LAYOUT_GAME), time_limit=2.0, workers=1)
+    first = next(steps)
+    assert (first.placement, first.colours, first.pieces_left) == (0, ("purple", "orange"), 42)
+    if first.answer == "yes":
+        assert _all_placed(load_game(LAYOUT_GAME).position(0), first.layout)
+    followed = blokus.review_together(LAYOUT_GAME, time_limit=2.0, workers=1)
+    assert [s.answer for s in followed.steps].count("yes") == 42
