@@ -69,6 +69,10 @@ DEFAULT_TIME_LIMIT = 10.0
 EXACT_FREED = 14
 #: Share of the budget (and most seconds) for putting the freed pieces back exactly.
 EXACT_SHARE = (0.2, 1.0)
+#: Share of the budget (and most seconds) for each colour alone (a proof of "no").
+ALONE_SHARE = (0.1, 1.0)
+#: Fewest seconds worth starting a solve with.
+MIN_SOLVE = 0.05
 #: Pieces left (all colours) up to which the full solvers come right after the exact
 #: repair (the search settles such positions, "no" included, in milliseconds to seconds).
 FULL_FIRST = 16
@@ -323,27 +327,44 @@ def _left(position: Position, pieces: Layout) -> int:
     return sum(PIECES[p].size for t in _missing(position, pieces).values() for p in t)
 
 
+def alone_no(
+    position: Position, options: SolveOptions, cap: float, deadline: float, name: str = ""
+) -> tuple[str, str]:
+    """Each colour alone (the others as they stand, the rest of the open colours
+    included): a colour that cannot place all its pieces alone cannot with the others
+    (a joint layout contains one of it alone). Each solve gets at most ``cap`` seconds.
+
+    Returns:
+        (the reason of a proven "no", or ""; a note on what was found, e.g. "alone: 4
+        fit").
+    """
+    colours = _open(position)
+    fit = 0
+    for c in colours:
+        left = deadline - time.perf_counter()
+        if left < MIN_SOLVE:
+            break
+        limit = replace(options, time_limit=min(cap, left))
+        alone = solve(Problem(position, (c,), "place-all", name=name), limit)
+        if alone.status == "infeasible":
+            return f"{c} alone cannot place all its pieces (proven)", f"alone: {c} no"
+        fit += alone.status == "solved"
+    return "", f"alone: {fit} of {len(colours)} fit"
+
+
 def full_check(
     position: Position, options: SolveOptions, deadline: float, name: str = ""
 ) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None]:
-    """The full solvers until ``deadline``: the bound by area, each colour alone, then all
-    together (``options.backend``, ``auto`` by default). Returns (answer, reason, the
-    checked layout for "yes")."""
+    """The joint solve until ``deadline`` (``options.backend``, ``auto`` by default: the
+    LP bound first in mid-game, the search, the repair search, the symmetric reduction
+    where it applies). Returns (answer, reason, the checked layout for "yes")."""
     colours = _open(position)
-    short = area_shortfall(position, colours)
-    if short:
-        return "no", short, None
-
-    def budget() -> SolveOptions:
-        return replace(options, time_limit=max(0.01, deadline - time.perf_counter()))
-
-    for c in colours if len(colours) > 1 else ():
-        alone = solve(Problem(position, (c,), "place-all", name=name), budget())
-        if alone.status == "infeasible":
-            return "no", f"{c} alone cannot place all its pieces (proven)", None
-        if time.perf_counter() >= deadline:
-            return "unknown", "time limit", None
-    together = solve(Problem(position, colours, "place-all", name=name), budget())
+    left = deadline - time.perf_counter()
+    if left < MIN_SOLVE:
+        return "unknown", "time limit", None
+    together = solve(
+        Problem(position, colours, "place-all", name=name), replace(options, time_limit=left)
+    )
     if together.status == "solved" and together.layout is not None:
         found = checked(position, together.layout)
         if found is None:
@@ -426,6 +447,13 @@ class _Follower:
             tried.append(f"exact {missing}: {status}")
             if found is not None:
                 return answer("yes", "repaired", layout=found, left=0)
+        if len(colours) > 1:
+            cap = min(ALONE_SHARE[1], ALONE_SHARE[0] * (limit or 10.0))
+            reason, note = alone_no(position, self.options, cap, deadline, self.name)
+            tried.append(note)
+            if reason:
+                self.no_since, self.reason, self.witness = k, reason, None
+                return answer("no", "solved", reason)
         if sum(len(position.colour(c).remaining) for c in colours) <= FULL_FIRST:
             return self._full(answer, position, deadline, tried, k, _left(position, kept))
         share = REPAIR_SHARE * (limit if limit is not None else 30.0)
