@@ -636,16 +636,20 @@ class _Bracket:
             self._follow_one(follower, first)
         for k in range(first + 1, self.no):
             known = self.steps.get(k)
-            if known is not None and known.answer in ("yes", "no"):
+            if known is not None:  # checked in the bisection: carry the witness on
+                move = self.moves[k]
                 if known.layout is not None:
                     follower.witness = {c: list(p) for c, p in known.layout.items()}
+                elif follower.witness is not None and move is not None and move.placement:
+                    position = self.game.position(k)
+                    follower.witness, _ = carry(
+                        follower.witness, move.colour, move.placement, position
+                    )
                 continue
             self._follow_one(follower, k)
 
     def _follow_one(self, follower: _Follower, k: int) -> None:
         step = follower.step(k, self.moves[k], self.game.position(k))
-        if k in self.steps and self.steps[k].answer == "unknown" and step.answer == "unknown":
-            step = replace(step, seconds=step.seconds + self.steps[k].seconds)
         self.steps[k] = step
         if step.answer in ("yes", "done"):
             self.yes = max(self.yes, k)
