@@ -8,8 +8,9 @@ Two kinds of Classic solo games (four colours in turn, one player), seeded:
   edge), with some randomness (one of the best :data:`TOP` at random); the monomino is
   held back while other pieces are left; a colour with no legal move passes.
 * *layout*: the placements of a verified 84-piece layout (a solution file written by
-  ``blokus-solo solve ... --out FILE.json``, e.g. of ``puzzles/asym-classic-84.toml``
-  with ``--backend repair --seed N``), interleaved blue, yellow, red, green.
+  ``blokus-solo solve ... --out FILE.json``; by default the five in ``results/follow``,
+  ``puzzles/asym-classic-84.toml`` solved with ``--backend repair --seed 11`` ... ``15``),
+  interleaved blue, yellow, red, green.
 
 Each game goes through :func:`solver.follow.follow_game` as ``blokus-solo review GAME
 --together`` runs it (``--limit`` seconds per check), and, with ``--cold``, the
@@ -20,8 +21,8 @@ positions after 20, 30 and 40 placements are checked alone as ``check --together
 was re-checked by the rule checker inside the follow (a refused one raises).
 
 Usage:
-    python benchmarks/solo_games.py --person 6 --layouts L1.json L2.json ... [--limit 10]
-        [--cold] [--seed 1] [--csv FILE] [--forward]
+    python benchmarks/solo_games.py [--person 4] [--seed 1] [--layouts L1.json ...]
+        [--limit 10] [--cold] [--csv FILE] [--forward]
 
 ``--forward`` also follows each game live, move by move (:func:`solver.follow.follow`:
 no knowledge of later moves), and reports the same table for it.
@@ -36,6 +37,7 @@ import statistics
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -54,6 +56,10 @@ TOP = 3
 PHASES = ((1, 20), (21, 40), (41, 60), (61, 84))
 #: the positions checked cold
 MARKS = (20, 30, 40)
+#: the verified layouts followed by default
+LAYOUTS = sorted(
+    str(p) for p in (Path(__file__).parent.parent / "results" / "follow").glob("asym-84-*.json")
+)
 
 
 def corners_opened(position: Position, colour: str, placement: Placement) -> int:
@@ -153,9 +159,11 @@ def _cells(steps: Iterable[JointStep]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--person", type=int, default=6, help="person-style games")
+    parser.add_argument("--person", type=int, default=4, help="person-style games")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first person game")
-    parser.add_argument("--layouts", nargs="*", default=[], help="verified layouts (JSON)")
+    parser.add_argument(
+        "--layouts", nargs="*", default=LAYOUTS, help="verified layouts (solution files)"
+    )
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per check")
     parser.add_argument("--cold", action="store_true", help="also check 20/30/40 cold")
     parser.add_argument("--forward", action="store_true", help="also follow live")
