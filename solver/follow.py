@@ -536,9 +536,11 @@ def follow_game(
     after placement j answers every placement before it (the moves in between plus its
     layout, checked), a "no" after placement k every placement after it. So the last
     position is checked first: a "yes" there (always, for a game that places every
-    piece) settles the game at the rule checker's cost. Otherwise the first placement
-    proven "no" is sought by bisection, then, from the last "yes" known, the game is
-    followed move by move, the witness carried, up to it (:func:`follow`'s tiers).
+    piece) settles the game at the rule checker's cost. If it is "no", the first
+    placement proven "no" is sought by bisection (an "unknown" sends the search later,
+    where proofs come easier). Then, from the last "yes" known (or the start), the game is
+    followed move by move, the witness carried, up to the first "no" (:func:`follow`'s
+    tiers; a position the bisection checked is not checked again).
 
     Args:
         game, options, start: as for :func:`follow`.
@@ -619,8 +621,8 @@ class _Bracket:
             return
         if start is not None:
             self.check(0, _legal_part(self.game.position(0), start))
-        lo, hi = self.yes, self.no  # bisection for the first "no"
-        while hi - lo > 1:
+        lo, hi = self.yes, self.no  # bisection for the first "no" (if the end is one)
+        while last.answer == "no" and hi - lo > 1:
             mid = (lo + hi) // 2
             answer = self.check(mid, *self.carried(mid)).answer
             if answer == "no":

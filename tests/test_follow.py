@@ -170,3 +170,22 @@ def test_the_api_yields_an_answer_per_move_and_reviews_together():
         assert _all_placed(load_game(LAYOUT_GAME).position(0), first.layout)
     followed = blokus.review_together(LAYOUT_GAME, time_limit=2.0, workers=1)
     assert [s.answer for s in followed.steps].count("yes") == 42
+
+
+def test_the_loss_is_bracketed_by_the_last_yes_and_written_into_the_comments():
+    from solver.follow import Followed
+    from solver.formats.annotate_together import annotated_sgf
+
+    game = load_game(LAYOUT_GAME)
+    steps = list(follow_game(game, OPTIONS).steps)[:-1]  # (the last: every piece placed)
+    answers = {5: "unknown", 6: "unknown", 7: "no"}
+    for k in range(5, len(steps)):
+        new = answers.get(k, "no")
+        steps[k] = replace(steps[k], answer=new, layout=None, reason="a test")
+    loss = Followed(game, tuple(steps), 0.0).loss()
+    assert (loss.first, loss.last_possible, loss.exact) == (7, 4, False)
+    text = annotated_sgf(LAYOUT_GAME.read_text(), Followed(game, tuple(steps), 0.0))
+    assert "lost at one of move 5 (purple 2) to move 7 (purple T4)" in text
+    steps[6] = replace(steps[6], answer="yes")
+    loss = Followed(game, tuple(steps), 0.0).loss()
+    assert (loss.first, loss.last_possible, loss.exact) == (7, 6, True)

@@ -25,7 +25,7 @@ HOW = {
     "kept": "the layout carried from the move before still fits",
     "repaired": "the layout carried from the move before, repaired around this move",
     "solved": "solved afresh",
-    "inferred": "from a later layout (the moves in between plus that layout, checked)",
+    "inferred": "inferred: the moves up to a later layout plus that layout, checked",
     "done": "",
 }
 
@@ -37,12 +37,9 @@ def answer_text(step: JointStep) -> str:
     if step.answer == "done":
         return "every colour has placed all its pieces"
     pieces = f"{step.pieces_left} piece{'' if step.pieces_left == 1 else 's'}"
-    who = (
-        ", ".join(step.colours[:-1]) + " and " + step.colours[-1]
-        if len(step.colours) > 1
-        else step.colours[0]
-    )
-    what = f"all {pieces} ({step.squares_left} squares) of {who}"
+    who = _names(step.colours)
+    squares = f"{step.squares_left} square{'' if step.squares_left == 1 else 's'}"
+    what = f"all {pieces} ({squares}) of {who}"
     if step.answer == "yes":
         return f"yes: {what} can still be placed ({HOW[step.how]})"
     if step.answer == "no":
@@ -51,6 +48,13 @@ def answer_text(step: JointStep) -> str:
         "" if step.best_left is None else f"; the best layout found leaves {step.best_left} squares"
     )
     return f"unknown for {what} (time limit reached; not a no{close})"
+
+
+def _names(colours: tuple[str, ...]) -> str:
+    """``blue``, ``blue and red``, ``blue, yellow and red``."""
+    if len(colours) < 2:
+        return "".join(colours) or "no colour"
+    return ", ".join(colours[:-1]) + " and " + colours[-1]
 
 
 def loss_text(loss: Loss | None, followed: Followed) -> str:
