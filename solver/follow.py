@@ -13,23 +13,29 @@ the check's budget (``options.time_limit`` seconds):
 
 1. *Kept.* The witness contains the move (same piece, same squares): it still places
    everything else; the rule checker re-checks it (milliseconds).
-2. *Repaired.* Otherwise the move *displaces* witness pieces: those it covers, the mover's
-   own copy of the piece, and the mover's pieces it shares an edge with. Every piece that
-   then loses its corner path to its colour's squares (a whole subtree when the displaced
-   piece was an early one) is *cut off*. The displaced and cut-off pieces are put back:
-   first by the exact search, everything else frozen (:data:`EXACT_FREED` pieces at most,
-   :data:`EXACT_SHARE` of the budget); then by the repair search (large-neighbourhood
-   search, :mod:`solver.backends.repair`) started from the witness less those pieces
-   instead of from greedy play (:data:`REPAIR_SHARE` of the budget): it re-places them and
-   reconnects what the move cut off, moving other pieces where it must.
-3. *Solved.* What is left of the budget goes to the full solvers: the bound by area, each
-   colour alone (a colour that cannot place its pieces alone proves the joint "no"), then
-   the joint ``auto`` solve (the LP bound first in mid-game, the search, the repair
-   search, the symmetric reduction where it applies). Only they can prove "no".
+2. *The bound by area* (milliseconds; :func:`solver.endgame.area_shortfall`): a "no".
+3. *Repaired, exactly.* Otherwise the move *displaces* witness pieces: those it covers,
+   the mover's own copy of the piece, and the mover's pieces it shares an edge with.
+   Every piece that then loses its corner path to its colour's squares (a whole subtree
+   when the displaced piece was an early one) is *cut off*. When at most
+   :data:`EXACT_FREED` pieces are missing, the exact search puts them back, everything
+   else frozen (:data:`EXACT_SHARE` of the budget).
+4. *Each colour alone* (:data:`ALONE_SHARE` each): a colour that cannot place its pieces
+   alone proves the joint "no". With few pieces left (:data:`FULL_FIRST`), straight on
+   to 6.
+5. *Repaired by the repair search* (large-neighbourhood search,
+   :mod:`solver.backends.repair`) started from the witness less the displaced and
+   cut-off pieces instead of from greedy play, until :data:`REPAIR_SHARE` of the
+   budget: it re-places them and reconnects what the move cut off, moving other pieces
+   where it must.
+6. *Solved.* The rest of the budget goes to the joint ``auto`` solve (the LP bound first
+   in mid-game, the search, the repair search, the symmetric reduction where it
+   applies). Only 2, 4 and 6 can prove "no".
 
 An "unknown" still carries the repair search's best partial layout (the most squares
-placed) to the next move, so the work of one check is not lost to the next. At the end
-(:func:`follow_game`) an "unknown" after placement k followed by a "yes" after placement j
+placed) to the next move, so the work of one check is not lost to the next. In a review
+(:func:`follow_game`, the whole game known) the last position is checked first, and an
+"unknown" after placement k followed by a "yes" after placement j
 becomes "yes" (how "inferred"): the placements k+1..j plus the layout after j, checked
 from placement k by the rule checker. Every "yes" comes with a layout the rule checker
 accepted; a "no" is proven; "unknown" (the budget ran out) is never a "no".
@@ -54,6 +60,7 @@ from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.order import connected_part, order_of_play
 from solver.pieces import MONOMINO, PIECES
+from solver.placements import piece_moves
 from solver.position import Placement, Position
 from solver.problem import Problem
 from solver.review import Loss, lost_at
@@ -69,6 +76,8 @@ DEFAULT_TIME_LIMIT = 10.0
 EXACT_FREED = 14
 #: Share of the budget (and most seconds) for putting the freed pieces back exactly.
 EXACT_SHARE = (0.2, 1.0)
+#: Most placements the search of :func:`reconnect` tries (each costs about 3 ms on 20x20).
+RECONNECT_BUDGET = 300
 #: Share of the budget (and most seconds) for each colour alone (a proof of "no").
 ALONE_SHARE = (0.1, 1.0)
 #: Fewest seconds worth starting a solve with.
@@ -278,6 +287,85 @@ def exact_repair(
     return "solved", found
 
 
+def reconnect(
+    witness: Layout, colour: str, placed: Placement, position: Position, budget: int
+) -> dict[str, tuple[Placement, ...]] | None:
+    """Repair a complete witness around one move without dropping what the move cuts off:
+    every piece that still fits stays where it is (islands too), and the displaced pieces
+    (those the move covers; the mover's pieces it shares an edge with) are placed again by
+    a small depth-first search, largest first, until every colour is connected again; if
+    that fails, the island pieces that touched a removed piece move too.
+
+    Args:
+        witness: colour -> the pieces it adds, a complete layout from before the move.
+        colour, placed: the move.
+        position: the position after the move.
+        budget: most placements the search tries in all.
+
+    Returns:
+        The checked layout, or None.
+    """
+    board = position.board
+    around = placed.squares | {n for s in placed.squares for n in board.edge_neighbours[s]}
+    stay: dict[str, list[Placement]] = {}
+    todo: list[tuple[str, str]] = []
+    removed: list[Placement] = []
+    for d in _open(position):
+        hit = around if d == colour else placed.squares
+        pieces = [p for p in witness.get(d, ()) if p != placed]
+        stay[d] = [
+            p
+            for p in pieces
+            if not p.squares & hit and not (d == colour and p.piece == placed.piece)
+        ]
+        gone = [p for p in pieces if p not in stay[d]]
+        removed += gone
+        todo += [(d, p.piece) for p in gone if p.piece != placed.piece or d != colour]
+    tries = [budget]
+    for extra in (False, True):
+        moving = list(todo)
+        fixed = {d: list(v) for d, v in stay.items()}
+        if extra:  # the island pieces next to a removed one may move as well
+            ring = {n for p in removed for s in p.squares for n in board.corner_neighbours[s]}
+            for d, pieces in stay.items():
+                island = [p for p in pieces if p not in connected_part(position, d, pieces)]
+                hinge = [p for p in island if p.squares & ring]
+                fixed[d] = [p for p in pieces if p not in hinge]
+                moving += [(d, p.piece) for p in hinge]
+            if len(moving) == len(todo):
+                return None
+        moving.sort(key=lambda t: -PIECES[t[1]].size)
+        found = _reconnect_dfs(position, _with(position, fixed), fixed, moving, tries)
+        if found is not None:
+            return found
+    return None
+
+
+def _reconnect_dfs(
+    position: Position,
+    current: Position,
+    layout: dict[str, list[Placement]],
+    todo: list[tuple[str, str]],
+    budget: list[int],
+) -> dict[str, tuple[Placement, ...]] | None:
+    if not todo:
+        for d, pieces in layout.items():
+            if len(connected_part(position, d, pieces)) != len(pieces):
+                return None
+        return checked(position, layout)
+    d, piece = todo[0]
+    for move in piece_moves(current, d, piece):
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        layout[d].append(move)
+        found = _reconnect_dfs(position, current.with_placement(d, move), layout, todo[1:], budget)
+        layout[d].pop()
+        if found is not None:
+            return found
+    return None
+
+
 class _Warm(_Repairer):
     """The repair search started from a partial layout instead of greedy play.
 
@@ -391,20 +479,44 @@ class _Follower:
     reason: str = ""
 
     def step(self, k: int, move: GameMove | None, position: Position) -> JointStep:
-        """Carry the witness over ``move`` (if any), then :meth:`check`."""
-        gone = 0
-        if self.witness is not None and move is not None and move.placement is not None:
-            self.witness, gone = carry(self.witness, move.colour, move.placement, position)
-        return self.check(k, move, position, gone)
-
-    def check(self, k: int, move: GameMove | None, position: Position, gone: int) -> JointStep:
-        """The joint answer in ``position`` (after placement ``k``, made by ``move``),
-        from the witness as carried (``gone``: pieces the carry lost)."""
+        """Carry the witness over ``move`` (if any), then :meth:`check`. A complete
+        witness that does not contain the move is first repaired by :func:`reconnect`."""
         started = time.perf_counter()
+        gone, tried = 0, []
+        how: How = "kept"
+        if self.witness is not None and move is not None and move.placement is not None:
+            placed = move.placement
+            total = sum(len(v) for v in self.witness.values())
+            complete = total == sum(len(c.remaining) for c in position.colours) + 1
+            if complete and placed not in self.witness.get(move.colour, ()):
+                found = reconnect(self.witness, move.colour, placed, position, RECONNECT_BUDGET)
+                tried.append(f"reconnect: {'solved' if found else 'failed'}")
+                if found is not None:
+                    old = self.witness
+                    gone = sum(p not in found.get(c, ()) for c, v in old.items() for p in v)
+                    self.witness, how = {c: list(v) for c, v in found.items()}, "repaired"
+            if how == "kept":
+                self.witness, gone = carry(self.witness, move.colour, placed, position)
+        return self.check(k, move, position, gone, tried, started, how)
+
+    def check(
+        self,
+        k: int,
+        move: GameMove | None,
+        position: Position,
+        gone: int,
+        tried: list[str] | None = None,
+        started: float | None = None,
+        how_kept: How = "kept",
+    ) -> JointStep:
+        """The joint answer in ``position`` (after placement ``k``, made by ``move``),
+        from the witness as carried (``gone``: pieces the carry lost; ``tried``: what was
+        tried before, since ``started``; ``how_kept``: how a complete witness came about)."""
+        started = time.perf_counter() if started is None else started
+        tried = [] if tried is None else tried
         limit = self.options.time_limit
         deadline = started + (limit if limit is not None else 1e9)
         colours = _open(position)
-        tried: list[str] = []
 
         def answer(a: Answer, how: How, reason: str = "", layout=None, left=None) -> JointStep:
             if layout is not None:
@@ -440,7 +552,7 @@ class _Follower:
             found = checked(position, kept)
             if found is None:
                 raise SolverBug(f"{self.name}: the witness no longer fits after placement {k}")
-            return answer("yes", "kept", layout=found, left=0)
+            return answer("yes", how_kept, layout=found, left=0)
         if self.witness is not None and missing <= EXACT_FREED:
             cap = min(EXACT_SHARE[1], EXACT_SHARE[0] * (limit or 5.0))
             status, found = exact_repair(position, kept, cap, self.options.seed + k)

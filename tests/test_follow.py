@@ -189,3 +189,39 @@ def test_the_loss_is_bracketed_by_the_last_yes_and_written_into_the_comments():
     steps[6] = replace(steps[6], answer="yes")
     loss = Followed(game, tuple(steps), 0.0).loss()
     assert (loss.first, loss.last_possible, loss.exact) == (7, 6, True)
+
+
+def test_reconnect_keeps_every_piece_the_move_does_not_displace():
+    from solver.follow import RECONNECT_BUDGET, reconnect
+
+    game = load_game(LAYOUT_GAME)
+    k = 26
+    before = game.position(k)
+    witness = {c: list(game.final.colour(c).placed[len(before.colour(c).placed) :])
+               for c in game.variant.colours}  # fmt: skip
+    mover = game.moves[k].colour
+    board = before.board
+    found = 0
+    for move in legal_moves(before, mover):
+        if move in witness[mover]:
+            continue
+        after = before.with_placement(mover, move)
+        layout = reconnect(witness, mover, move, after, RECONNECT_BUDGET)
+        if layout is None:
+            continue
+        found += 1
+        assert _all_placed(after, layout)
+        edge = {n for s in move.squares for n in board.edge_neighbours[s]}
+        hit = {c: move.squares | (edge if c == mover else set()) for c in witness}
+        removed = [
+            p
+            for c, pieces in witness.items()
+            for p in pieces
+            if p.squares & hit[c] or (c == mover and p.piece == move.piece)
+        ]
+        ring = {n for p in removed for s in p.squares for n in board.corner_neighbours[s]}
+        for c, pieces in witness.items():
+            for p in pieces:
+                if p not in removed and not p.squares & ring:
+                    assert p in layout[c]  # cut-off pieces stay; only those at the gap move
+    assert found > 0
