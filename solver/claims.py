@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solver.checker import CheckReport
+from solver.compare import position_difference
 from solver.errors import InputError, SolverBug
 from solver.formats.solution import SolutionFile
 from solver.position import Position
@@ -81,31 +82,6 @@ def _positions(name: str, game: bool) -> list[Position]:
 
     record = load_game(name)
     return [record.position(n) for n in range(record.num_placements + 1)]
-
-
-def position_difference(mine: Position, theirs: Position) -> str | None:
-    """The first way two starting positions differ (board size, blocked squares, variant,
-    colours, a colour's start square, pieces on the board or pieces to place), or None."""
-    a, b = mine.board, theirs.board
-    if (a.rows, a.cols) != (b.rows, b.cols):
-        return f"the board is {a.rows}x{a.cols}, the puzzle's {b.rows}x{b.cols}"
-    if a.blocked != b.blocked:
-        return "the blocked squares differ"
-    if mine.variant != theirs.variant:
-        return f"variant {mine.variant}, the puzzle's {theirs.variant}"
-    names = [c.name for c in mine.colours]
-    others = [c.name for c in theirs.colours]
-    if sorted(names) != sorted(others):
-        return f"colours {', '.join(names)}, the puzzle's {', '.join(others)}"
-    for state in mine.colours:
-        other = theirs.colour(state.name)
-        if state.start != other.start:
-            return f"{state.name}'s start square differs"
-        if set(state.placed) != set(other.placed):
-            return f"{state.name}'s pieces on the board differ"
-        if sorted(state.remaining) != sorted(other.remaining):
-            return f"{state.name}'s pieces to place differ"
-    return None
 
 
 def question(solution: SolutionFile) -> Problem:

@@ -66,6 +66,7 @@ import numpy as np
 
 from solver.backends.base import BackendResult
 from solver.board import Board
+from solver.compare import question_difference
 from solver.errors import InputError
 from solver.formats.files import write_text_atomic
 from solver.formats.puzzle import parse_puzzle, puzzle_text
@@ -311,6 +312,51 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]
     return manifest
 
 
+def named_puzzle(folder: Path, source: str, text: str) -> str:
+    """Compare the puzzle the manifest names (``source``, as given to ``cubes split``:
+    tried as it is, then, when relative, beside the split's folder) with the copy the
+    split was made from (``text``, the manifest's ``puzzle_text``).
+
+    Returns:
+        One line saying which puzzle the answer is about, and whether the named file was
+        compared (it is the same text) or not (not here, or not readable).
+
+    Raises:
+        InputError: the named file is readable and its text is not the split's copy (the
+            answer would be about another puzzle than the one named).
+    """
+    from solver.formats.text import read_text
+    from solver.quoting import shown
+
+    tried = [Path(source)]
+    if not Path(source).is_absolute():
+        tried.append(folder / source)
+    found = next((p for p in tried if p.is_file()), None)
+    copy = f"not compared; the answer is about the copy in {MANIFEST}"
+    if found is None:
+        return f"puzzle: {shown(source)} is not here, {copy}"
+    try:
+        on_disk = read_text(found)
+    except InputError as e:
+        return f"puzzle: {shown(found)} cannot be read ({shown(e, 120)}), {copy}"
+    if on_disk == text:
+        return f"puzzle: {shown(found)} (the same text as the split's copy in {MANIFEST})"
+    try:
+        why = question_difference(parse_puzzle(on_disk, str(found)), parse_puzzle(text, source))
+    except InputError as e:
+        return f"puzzle: {shown(found)} cannot be read ({shown(e, 120)}), {copy}"
+    if why is not None:
+        raise InputError(
+            f"the puzzle it names, {shown(found)}, is not the puzzle the split was made from "
+            f"(puzzle_text in {MANIFEST}: {why}): the answer would not be about it",
+            path=str(folder / MANIFEST),
+        )
+    return (
+        f"puzzle: {shown(found)} (the same question as the split's copy in {MANIFEST}; "
+        "the text differs, e.g. its title)"
+    )
+
+
 def _read_manifest(folder: Path) -> dict[str, Any]:
     path = folder / MANIFEST
     try:
@@ -348,6 +394,7 @@ class JoinResult:
         notes: one line per cube whose "no" is not trusted or did not hold on recheck.
         proof: what each counted "no" rests on: (results file or "recheck", backend) per
             cube, in cube order.
+        puzzle: one line saying which puzzle the answer is about (:func:`named_puzzle`).
     """
 
     status: str
@@ -366,6 +413,7 @@ class JoinResult:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     proof: list[tuple[str, str]] = field(default_factory=list)
+    puzzle: str = ""
 
 
 def read_rows(results: Path) -> dict[str, list[dict]]:
@@ -427,6 +475,7 @@ def join(
     """
     manifest = _read_manifest(folder)
     source = str(manifest["puzzle"])
+    about = named_puzzle(folder, source, manifest["puzzle_text"])
     original = parse_puzzle(manifest["puzzle_text"], source)
     cubes = split(original, manifest["depth"])
     expected = [(cube_file(n, len(cubes)), sha256(cube_text(c, n, len(cubes), Path(source).name)))
@@ -434,12 +483,12 @@ def join(
     if expected != [_listed(e) for e in manifest["cubes"]]:
         raise InputError("the cubes listed are not the split of the puzzle", path=str(folder))
     if not cubes:  # every layout lies in some cube: with none, the split is the proof
-        return JoinResult("infeasible", cubes=0)
+        return JoinResult("infeasible", cubes=0, puzzle=about)
     rows: dict[str, list[dict]] = {}
     for where in [results] if isinstance(results, Path) else results:
         for key, found in read_rows(where).items():
             rows.setdefault(key, []).extend(found)
-    out = JoinResult("unknown", cubes=len(cubes))
+    out = JoinResult("unknown", cubes=len(cubes), puzzle=about)
     for cube, entry in zip(cubes, manifest["cubes"]):
         _join_cube(original, cube, entry, rows.get(entry["sha256"], []), folder, recheck, out)
     if out.status != "solved" and out.infeasible == out.cubes:

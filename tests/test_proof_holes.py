@@ -110,3 +110,46 @@ def test_lp_proves_no_only_and_auto_proves_nothing_itself():
         {"colour": "blue", "answer": "yes", "best_status": "optimal", "backend": "search, then lp"}
     ]}  # fmt: skip
     assert "cannot prove" in str(untrusted_claim(game))
+
+
+# --- cubes join: the puzzle it names (item 2) --------------------------------------------
+
+
+def _split(tmp_path, name="tiny-4x4-impossible.toml"):
+    """A split of a copy of a shipped puzzle, solved by the search: (folder, the copy)."""
+    from solver.batch import BatchOptions, run_batch
+    from solver.batch.work import Settings
+    from solver.cubes import write_cubes
+
+    copy = tmp_path / "the-puzzle.toml"
+    copy.write_bytes((PUZZLES / name).read_bytes())
+    folder = tmp_path / "split"
+    write_cubes(str(copy), copy.read_text(), 2, folder)
+    options = BatchOptions([folder / "cubes"], folder / "results", Settings(backend="search"))
+    run_batch(options)
+    return folder, copy
+
+
+def test_join_compares_the_named_puzzle_with_the_split_copy(tmp_path):
+    folder, copy = _split(tmp_path)
+    same = helpers.run_cli("cubes", "join", folder, "--plain")
+    assert same.exit_code == 0, same.output
+    assert f"puzzle: {copy} (the same text as the split's copy in cubes.json)" in same.output
+    assert "status: infeasible" in same.output
+    # a new title asks the same question: compared, not refused
+    copy.write_text('title = "renamed"\n' + copy.read_text().split("\n", 1)[1])
+    retitled = helpers.run_cli("cubes", "join", folder, "--plain")
+    assert retitled.exit_code == 0, retitled.output
+    assert f"puzzle: {copy} (the same question as the split's copy" in retitled.output
+    # the file named now holds another puzzle (one with layouts): the answer, about the
+    # copy in cubes.json, is not about it
+    copy.write_bytes((PUZZLES / "tiny-5x5-four.toml").read_bytes())
+    other = helpers.run_cli("cubes", "join", folder)
+    helpers.one_line_error(other, "cubes.json", "is not the puzzle the split was made from")
+    copy.write_bytes(b"\xff\xfe not text")
+    unreadable = helpers.run_cli("cubes", "join", folder, "--plain")
+    assert unreadable.exit_code == 0 and "cannot be read" in unreadable.output
+    assert "not compared; the answer is about the copy in cubes.json" in unreadable.output
+    copy.unlink()
+    gone = helpers.run_cli("cubes", "join", folder, "--plain")
+    assert gone.exit_code == 0 and f"puzzle: {copy} is not here, not compared" in gone.output
