@@ -153,3 +153,94 @@ def test_join_compares_the_named_puzzle_with_the_split_copy(tmp_path):
     copy.unlink()
     gone = helpers.run_cli("cubes", "join", folder, "--plain")
     assert gone.exit_code == 0 and f"puzzle: {copy} is not here, not compared" in gone.output
+
+
+# --- verify compares the question, and finds a relative puzzle (items 3 and 5) -----------
+
+CARD = PUZZLES / "cards" / "cover-1-easy.toml"
+
+
+def _solved(tmp_path, *args, name="card.json"):
+    import json
+
+    out = tmp_path / name
+    made = helpers.run_cli(*args, "--out", out)
+    assert made.exit_code == 0 and out.is_file(), made.output
+    return out, json.loads(out.read_text())
+
+
+@pytest.mark.parametrize(
+    "change, why",
+    [
+        ({"cover": []}, "squares to cover differ"),
+        ({"goal": "max-score", "cover": [], "status": "solved"}, "goal max-score"),
+        ({"cover": ["a1", "c5"]}, "squares to cover differ"),
+    ],
+)
+def test_verify_refuses_a_file_whose_question_is_not_the_puzzles(tmp_path, change, why):
+    import json
+
+    out, data = _solved(tmp_path, "solve", CARD)
+    assert data["cover"] and data["made_by"] == "solve"
+    assert helpers.run_cli("verify", out).exit_code == 0
+    out.write_text(json.dumps({**data, **change}))
+    helpers.one_line_error(helpers.run_cli("verify", out), "not a solution of the puzzle", why)
+
+
+@pytest.mark.parametrize(
+    "args, made_by",
+    [(("check",), None), (("check", "--together"), "check --together"), (("count",), "count")],
+)
+def test_verify_keeps_honest_files_that_ask_their_own_question(tmp_path, args, made_by):
+    """check writes place-all for the colours it checks about the card's position (no
+    stars), count place-all for the played colours: the file records so, and only the
+    position is compared."""
+    out, data = _solved(tmp_path, *args, CARD)
+    assert data.get("made_by") == (made_by or "check")
+    assert ("endgame" in data) is (made_by is None)
+    assert data["cover"] == ([] if args[0] == "check" else ["a1"])
+    checked = helpers.run_cli("verify", out)
+    assert checked.exit_code == 0, checked.output
+    assert "a question of its own about that position" in checked.output
+
+
+def test_a_file_claiming_its_own_question_says_so(tmp_path):
+    """made_by can be forged too: then verify says the file does not answer the puzzle's
+    question, it does not vouch that it does."""
+    import json
+
+    out, data = _solved(tmp_path, "solve", CARD)
+    out.write_text(json.dumps({**data, "cover": [], "made_by": "check"}))
+    checked = helpers.run_cli("verify", out)
+    assert checked.exit_code == 0
+    assert "question of its own about that position ('check'), not the puzzle's" in (checked.output)
+
+
+def test_a_relative_puzzle_is_found_beside_the_solution_file(tmp_path, monkeypatch):
+    import json
+
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "card.toml").write_bytes(CARD.read_bytes())
+    monkeypatch.chdir(folder)
+    out, data = _solved(folder, "solve", "card.toml")
+    assert data["puzzle"] == "card.toml"
+    assert data["puzzle_path"] == str((folder / "card.toml").resolve())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    # another card.toml in the current folder, with another star: not the one meant
+    (elsewhere / "card.toml").write_text(CARD.read_text().replace("*.....", "......"))
+    monkeypatch.chdir(elsewhere)
+    found = helpers.run_cli("verify", out)
+    assert found.exit_code == 0, found.output
+    assert "(found in the solution file's folder" in found.output
+    # without the recorded absolute path too
+    del data["puzzle_path"]
+    out.write_text(json.dumps(data))
+    found = helpers.run_cli("verify", out)
+    assert found.exit_code == 0, found.output
+    assert f"(found in the solution file's folder, {str(folder.resolve())!r})" in found.output
+    # not beside it: the current folder, said so (and that card has no star: refused)
+    (folder / "card.toml").unlink()
+    other = helpers.run_cli("verify", out)
+    helpers.one_line_error(other, "found in the current folder", "squares to cover differ")
