@@ -74,6 +74,7 @@ from solver.formats.solution import read_solution
 from solver.placements import colour_masks, empty_board_placements, fitting_rows
 from solver.position import Placement, Position
 from solver.problem import Problem
+from solver.rows import row_problem
 from solver.solve import SolveOptions, SolverBug, SolveResult, checked_result, solve
 from solver.symmetry import position_symmetries
 from solver.trust import can_prove, untrusted_claim
@@ -416,20 +417,37 @@ class JoinResult:
     puzzle: str = ""
 
 
-def read_rows(results: Path) -> dict[str, list[dict]]:
+def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[dict]]:
     """The puzzle rows of a batch results folder by the SHA-256 of their input, newest
-    last, each with ``_folder`` (``results``, where its solution file lies); a line that
-    is not JSON (cut short by a crash) is skipped."""
+    last, each with ``_folder`` (``results``, where its solution file lies). A line that
+    is not JSON (cut short by a crash) is skipped; a line that is not UTF-8, or a row of
+    the wrong shape (:func:`solver.rows.row_problem`), is dropped with a line in
+    ``notes`` (its cube then counts as if it had no row).
+
+    Raises:
+        InputError: no ``results.jsonl`` here, or it cannot be read.
+    """
     path = results / "results.jsonl"
     if not path.exists():
         raise InputError("no results.jsonl here (made by 'blokus-solo batch')", path=str(results))
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", path=str(path)) from None
     rows: dict[str, list[dict]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(data.splitlines(), start=1):
         try:
-            row = json.loads(line)
+            row = json.loads(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            row = "not UTF-8"
         except (json.JSONDecodeError, RecursionError):
             continue
-        if isinstance(row, dict) and row.get("kind") == "puzzle" and row.get("sha256"):
+        why = row if isinstance(row, str) else row_problem(row)
+        if why is not None:
+            if notes is not None:
+                notes.append(f"{path} line {number}: dropped ({why})")
+            continue
+        if row.get("kind") == "puzzle" and row.get("sha256"):
             rows.setdefault(str(row["sha256"]), []).append({**row, "_folder": results})
     return rows
 
@@ -485,10 +503,11 @@ def join(
     if not cubes:  # every layout lies in some cube: with none, the split is the proof
         return JoinResult("infeasible", cubes=0, puzzle=about)
     rows: dict[str, list[dict]] = {}
+    dropped: list[str] = []
     for where in [results] if isinstance(results, Path) else results:
-        for key, found in read_rows(where).items():
+        for key, found in read_rows(where, dropped).items():
             rows.setdefault(key, []).extend(found)
-    out = JoinResult("unknown", cubes=len(cubes), puzzle=about)
+    out = JoinResult("unknown", cubes=len(cubes), puzzle=about, notes=dropped)
     for cube, entry in zip(cubes, manifest["cubes"]):
         _join_cube(original, cube, entry, rows.get(entry["sha256"], []), folder, recheck, out)
     if out.status != "solved" and out.infeasible == out.cubes:
@@ -515,7 +534,7 @@ def _join_cube(
     out.seconds += _count(row.get("seconds"), float)
     answer = row.get("answer") if row.get("status") == "done" else "error"
     if answer == "solved":
-        _count_layout(original, cube, row["_folder"] / str(row["solution"]), out, name)
+        _count_layout(original, cube, row["_folder"] / row["solution"], out, name)
     elif answer == "no" and recheck is not None:
         _recheck(original, cube, name, recheck, out)
     elif answer == "no":

@@ -244,3 +244,180 @@ def test_a_relative_puzzle_is_found_beside_the_solution_file(tmp_path, monkeypat
     (folder / "card.toml").unlink()
     other = helpers.run_cli("verify", out)
     helpers.one_line_error(other, "found in the current folder", "squares to cover differ")
+
+
+# --- batch resume replays the solution files it keeps (item 4) ---------------------------
+
+
+def _batch(folder, out, *args):
+    result = helpers.run_cli("batch", folder, "--out", out, "--backend", "search", *args)
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    return result
+
+
+def _rows(out):
+    import json
+
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+def _write_rows(out, rows):
+    import json
+
+    (out / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+@pytest.fixture
+def two_puzzles(tmp_path):
+    """Two puzzles batched by the search: a.toml (solved) and b.toml (solved)."""
+    import shutil
+
+    folder, out = tmp_path / "in", tmp_path / "out"
+    folder.mkdir()
+    shutil.copy(PUZZLES / "tiny-5x5-corner.toml", folder / "a.toml")
+    shutil.copy(PUZZLES / "tiny-5x5-centre.toml", folder / "b.toml")
+    _batch(folder, out)
+    assert {r["item"]: r["answer"] for r in _rows(out)} == {
+        "in/a.toml": "solved",
+        "in/b.toml": "solved",
+    }
+    return folder, out
+
+
+def _edit_swap_names(out):
+    rows = _rows(out)
+    b = next(r for r in rows if r["item"] == "in/b.toml")
+    _write_rows(out, [{**r, "solution": b["solution"]} for r in rows])
+
+
+def _edit_copy_file(out):
+    rows = {r["item"]: r for r in _rows(out)}
+    (out / rows["in/a.toml"]["solution"]).write_bytes(
+        (out / rows["in/b.toml"]["solution"]).read_bytes()
+    )
+
+
+def _edit_drop_a_piece(out):
+    import json
+
+    rows = {r["item"]: r for r in _rows(out)}
+    path = out / rows["in/a.toml"]["solution"]
+    data = json.loads(path.read_text())
+    data["colours"][0]["placements"].pop()
+    path.write_text(json.dumps(data))
+
+
+def _edit_unknown_to_solved(out):
+    """An unknown row for a.toml, edited to say solved, naming b's file."""
+    rows = {r["item"]: r for r in _rows(out)}
+    forged = {**rows["in/a.toml"], "answer": "solved", "solution": rows["in/b.toml"]["solution"]}
+    _write_rows(out, [forged, rows["in/b.toml"]])
+
+
+@pytest.mark.parametrize(
+    "edit", [_edit_swap_names, _edit_copy_file, _edit_drop_a_piece, _edit_unknown_to_solved]
+)
+def test_resume_replays_the_solution_file_of_a_kept_row(two_puzzles, edit):
+    folder, out = two_puzzles
+    edit(out)
+    again = _batch(folder, out)
+    assert "note: in/a.toml: not kept" in again.output and "done again" in again.output
+    assert "1 already done" in again.output  # b.toml, whose files hold
+    # the row kept now is a.toml's own, and its file verifies against a.toml
+    row = next(r for r in _rows(out) if r["item"] == "in/a.toml")
+    checked = helpers.run_cli("verify", out / row["solution"])
+    assert checked.exit_code == 0 and "a.toml" in checked.output, checked.output
+
+
+def test_a_sweep_row_settles_other_seeds_only_if_its_file_replays(tmp_path):
+    import shutil
+
+    from solver.batch.items import find_sources, make_items
+    from solver.batch.store import Store
+    from solver.batch.work import Settings
+
+    folder, out = tmp_path / "in", tmp_path / "out"
+    folder.mkdir()
+    shutil.copy(PUZZLES / "tiny-5x5-corner.toml", folder / "a.toml")
+    _batch(folder, out, "--seeds", 2)
+    (settler,) = _rows(out)  # seed 0 solved it; seed 1 was not run
+    settings = Settings(backend="search")
+    items = make_items(find_sources([folder]), None, None, seeds=[0, 1])
+    seed1 = next(i for i in items if i.seed == 1)
+
+    def settled():
+        store = Store(out)
+        store.open()
+        try:
+            return store.settled(seed1, settings), store.notes
+        finally:
+            store.close()
+
+    assert settled() == (settler, [])
+    (out / settler["solution"]).write_text((out / settler["solution"]).read_text().replace(
+        '"status":"solved"', '"status":"unknown"'))  # fmt: skip
+    found, notes = settled()
+    assert found is None and any("not kept" in n for n in notes), notes
+
+
+# --- rows of the wrong shape: dropped with a note, never an internal error (item 6) ------
+
+BAD_FIELDS = [
+    ("colours", 5), ("colours", None), ("colours", [5]), ("colours", ["x"]),
+    ("item", [1]), ("item", None), ("after", {}), ("after", True), ("solution", 5),
+    ("solution", "solutions/a\x00b.json"), ("solution", ""), ("sha256", [1]),
+    ("backend", ["search"]), ("params", {}), ("time_limit", "5"), ("answered_by", 3),
+    ("seed", "x"), ("status", 1),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("field, value", BAD_FIELDS)
+def test_batch_resume_drops_a_row_of_the_wrong_shape(two_puzzles, field, value):
+    folder, out = two_puzzles
+    rows = _rows(out)
+    _write_rows(out, [{**rows[0], field: value}, rows[1]])
+    again = _batch(folder, out)
+    notes = [line for line in again.output.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 1 and "dropped" in notes[0], again.output
+    assert "1 already done" in again.output  # the other row
+    assert {r["item"] for r in _rows(out)} == {"in/a.toml", "in/b.toml"}
+
+
+def test_batch_resume_drops_a_solved_row_without_its_file_name(two_puzzles):
+    folder, out = two_puzzles
+    rows = _rows(out)
+    del rows[0]["solution"]
+    _write_rows(out, rows)
+    again = _batch(folder, out)
+    assert "names no solution file" in again.output and "1 already done" in again.output
+
+
+@pytest.fixture(scope="module")
+def no_cubes(tmp_path_factory):
+    """tiny-4x4-impossible split and batched: every cube a proven no."""
+    folder, _ = _split(tmp_path_factory.mktemp("no-cubes"))
+    assert helpers.run_cli("cubes", "join", folder).output.count("status: infeasible") == 1
+    return folder
+
+
+@pytest.mark.parametrize("field, value", [*BAD_FIELDS, ("answer", "solved"), ("kind", {"a": 1})])
+def test_cubes_join_drops_a_row_of_the_wrong_shape(no_cubes, tmp_path, field, value):
+    rows = _rows(no_cubes / "results")
+    edited = {**rows[0], field: value}
+    if field == "answer":  # a solved row that names no solution file
+        edited.pop("solution", None)
+    _write_rows(tmp_path, [edited, *rows[1:]])
+    joined = helpers.run_cli("cubes", "join", no_cubes, "--results", tmp_path, "--plain")
+    assert joined.exit_code == 0 and "Traceback" not in joined.output, joined.output
+    assert "dropped" in joined.output and "status: infeasible" not in joined.output
+    assert "missing 1" in joined.output
+
+
+def test_cubes_join_drops_a_line_that_is_not_utf8(no_cubes, tmp_path):
+    rows = (no_cubes / "results" / "results.jsonl").read_bytes().splitlines(keepends=True)
+    (tmp_path / "results.jsonl").write_bytes(
+        rows[0].replace(b'"no"', b'"n\xff"') + b"".join(rows[1:])
+    )
+    joined = helpers.run_cli("cubes", "join", no_cubes, "--results", tmp_path, "--plain")
+    assert joined.exit_code == 0 and "line 1: dropped (not UTF-8)" in joined.output
+    assert "missing 1" in joined.output and "status: unknown" in joined.output
