@@ -142,7 +142,10 @@ def solver_options(
             metavar="TEXT",
             help='Extra CP-SAT parameters, protobuf text format, e.g. "log_search_progress: '
             'true". With "linearization_level:2" (or more) the model also gets the 2x2-block '
-            "rows (strong for proofs of no; slower otherwise).",
+            "rows (strong for proofs of no; slower otherwise). A no or a proven best counts "
+            "as a proof only if every field set is harmless (threads, seed, time, logging, "
+            "linearization_level, root_lp_iterations); with any other field a no is "
+            "unknown (docs/guarantees.md).",
         ),
     ]
 
