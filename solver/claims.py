@@ -7,8 +7,11 @@ layout, the card goals are met. Three kinds of claim it cannot settle:
 
 * **which puzzle**: the file names a puzzle (``"puzzle"``, the path it was solved from).
   When that file can be read here, its starting position (board, blocked squares,
-  colours, start squares, pieces on the board and pieces to place) must be the file's;
-  if not, the file is not an answer to it (:func:`puzzle_check` refuses it).
+  colours, start squares, pieces on the board and pieces to place) must be the file's,
+  and so must its question (played colours, goal, monomino-last, cover, connect) unless
+  the file records a question of its own about that position (``check``, ``count``:
+  :data:`OWN_QUESTION`, or an ``endgame`` record); if not, the file is not an answer to
+  it (:func:`puzzle_check` refuses it).
 * **proofs**: status ``optimal`` (no layout scores more), ``infeasible`` (no layout meets
   the goal), a ``bound`` (no layout scores more than it), an endgame answer "no" (the
   colour cannot place all its pieces). Only a complete search can show these;
