@@ -7,6 +7,7 @@ checker refuses is a bug in a backend and raises :class:`SolverBug`; it is never
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -135,7 +136,8 @@ def _as_proof(raw: BackendResult, params: str) -> BackendResult:
         status = "solved"
     stats = {**raw.stats, "unknown_reason": NOT_A_PROOF, "not_a_proof": NOT_A_PROOF}
     stats.pop("reason", None)
-    return BackendResult(status, raw.layout, None, stats, raw.answered_by)
+    # every other field kept (a layout is checked like any other); every proof dropped
+    return dataclasses.replace(raw, status=status, bound=None, stats=stats)
 
 
 def checked_result(
