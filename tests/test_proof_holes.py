@@ -381,6 +381,15 @@ def test_batch_resume_drops_a_solved_row_without_its_file_name(two_puzzles):
     assert "names no solution file" in again.output and "1 already done" in again.output
 
 
+def test_batch_resume_drops_a_line_that_is_not_utf8(two_puzzles):
+    folder, out = two_puzzles
+    lines = (out / "results.jsonl").read_bytes().splitlines(keepends=True)
+    (out / "results.jsonl").write_bytes(lines[0].replace(b'"done"', b'"d\xffne"') + lines[1])
+    again = _batch(folder, out)
+    assert "note: results.jsonl line 1: dropped (not UTF-8): done again" in again.output
+    assert "1 already done" in again.output and "Traceback" not in again.output
+
+
 @pytest.fixture(scope="module")
 def no_cubes(tmp_path_factory):
     """tiny-4x4-impossible split and batched: every cube a proven no."""

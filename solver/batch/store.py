@@ -207,9 +207,13 @@ class Store:
             os.truncate(path, whole)
         for number, line in enumerate(data[:whole].splitlines(), start=1):
             try:
-                row = json.loads(line)
+                row = json.loads(line.decode("utf-8"))
                 if not isinstance(row, dict):
                     raise ValueError("not a results row")
+            except UnicodeDecodeError:
+                self.notes.append(f"{RESULTS} line {number}: dropped (not UTF-8): done again")
+                self._superseded = True
+                continue
             except (ValueError, RecursionError):
                 self.dropped += 1
                 self._superseded = True  # rewritten without it at the end
