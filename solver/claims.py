@@ -7,8 +7,11 @@ layout, the card goals are met. Three kinds of claim it cannot settle:
 
 * **which puzzle**: the file names a puzzle (``"puzzle"``, the path it was solved from).
   When that file can be read here, its starting position (board, blocked squares,
-  colours, start squares, pieces on the board and pieces to place) must be the file's;
-  if not, the file is not an answer to it (:func:`puzzle_check` refuses it).
+  colours, start squares, pieces on the board and pieces to place) must be the file's,
+  and so must its question (played colours, goal, monomino-last, cover, connect) unless
+  the file records a question of its own about that position (``check``, ``count``:
+  :data:`OWN_QUESTION`, or an ``endgame`` record); if not, the file is not an answer to
+  it (:func:`puzzle_check` refuses it).
 * **proofs**: status ``optimal`` (no layout scores more), ``infeasible`` (no layout meets
   the goal), a ``bound`` (no layout scores more than it), an endgame answer "no" (the
   colour cannot place all its pieces). Only a complete search can show these;
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solver.checker import CheckReport
+from solver.compare import position_difference, question_difference
 from solver.errors import InputError, SolverBug
 from solver.formats.solution import SolutionFile
 from solver.position import Position
@@ -33,41 +37,105 @@ from solver.variants import colour_name
 PROVER = "search"
 
 
-def puzzle_check(solution: SolutionFile) -> str:
-    """Compare the file's starting position with that of the puzzle it names (a game
-    record: with each of its positions, as the file does not say which one).
+#: the commands whose files answer a question of their own about the named puzzle's
+#: position (:mod:`solver.formats.solution`, ``made_by``): only the position is compared
+OWN_QUESTION = frozenset(
+    {"check", "check --together", "count", "batch (check)", "batch --together"}
+)
+
+
+def puzzle_check(solution: SolutionFile, where: Path | None = None) -> str:
+    """Compare the file with the puzzle it names (a game record: with each of its
+    positions, as the file does not say which one).
+
+    A puzzle's starting position must be the file's; and unless the file records that it
+    answers a question of its own about that position (an ``endgame`` record, or a
+    ``made_by`` in :data:`OWN_QUESTION`: ``check`` and ``count`` ask place-all for the
+    colours checked), its question too: played colours, goal, monomino-last, squares to
+    cover, colours to connect.
+
+    The file is found by ``puzzle_path`` (absolute) if that file is there, else by
+    ``puzzle``: as it is when absolute; when relative, first against the folder of the
+    solution file (``where``), then the current folder.
 
     Returns:
-        One line saying what was compared, or why nothing was (no puzzle named, the file
-        is not here, or it cannot be read).
+        One line saying what was compared (and, for a relative name, in which folder it
+        was found), or why nothing was (no puzzle named, the file is not here, or it
+        cannot be read).
 
     Raises:
-        InputError: the named puzzle's board, colours or pieces differ from the file's
-            (the file is not an answer to that puzzle), or no position of the named game
-            is the file's.
+        InputError: the named puzzle's board, colours, pieces or question differ from the
+            file's (the file is not an answer to that puzzle), or no position of the named
+            game is the file's.
     """
-    from solver.formats.sources import is_game_file
-
     name = solution.data.get("puzzle")
     if not isinstance(name, str) or not name:
         return "puzzle: none named, not compared"
     shown = repr(name[:80])
-    if not Path(name).is_file():
-        return f"puzzle: {shown} is not here, not compared"
-    game = is_game_file(name)
+    found = _find(name, solution.data.get("puzzle_path"), where)
+    lines = [_compare(solution, shown, path, place) for path, place in found]
+    if all(place.startswith(" (recorded") for _, place in found):
+        lines.insert(0, f"puzzle: {shown} is not here, not compared")
+    return "; ".join(lines)
+
+
+def _compare(solution: SolutionFile, shown: str, found: str, place: str) -> str:
+    """Compare the file with one file its puzzle names (see :func:`puzzle_check`)."""
+    from solver.formats.sources import is_game_file
+
+    game = is_game_file(found)
     try:
-        positions = _positions(name, game)
+        positions = _positions(found, game)
     except InputError as e:
-        return f"puzzle: {shown} cannot be read, not compared ({str(e)[:120]})"
+        return f"puzzle: {shown}{place} cannot be read, not compared ({str(e)[:120]})"
     if game:  # the file does not say which position (check --after N does not record N)
         for after in reversed(range(len(positions))):
             if position_difference(solution.position, positions[after]) is None:
-                return f"puzzle: the position after {after} placements of the game {shown}"
+                return f"puzzle: the position after {after} placements of the game {shown}{place}"
         raise InputError(f"not a solution of the game it names, {shown}: no position is the file's")
     why = position_difference(solution.position, positions[0])
     if why is not None:
-        raise InputError(f"not a solution of the puzzle it names, {shown}: {why}")
-    return f"puzzle: the board, colours and pieces of {shown}"
+        raise InputError(f"not a solution of the puzzle it names, {shown}{place}: {why}")
+    made_by = solution.data.get("made_by")
+    if "endgame" in solution.data or made_by in OWN_QUESTION:
+        how = "an endgame check" if "endgame" in solution.data else repr(str(made_by))
+        return (
+            f"puzzle: the board, colours and pieces of {shown}{place}; the file answers a "
+            f"question of its own about that position ({how}), not the puzzle's"
+        )
+    from solver.formats.sources import load_source
+
+    why = question_difference(question(solution), load_source(found))
+    if why is not None:
+        raise InputError(f"not a solution of the puzzle it names, {shown}{place}: {why}")
+    return (
+        f"puzzle: the board, colours and pieces of {shown}{place}, and its question "
+        "(played colours, goal, monomino-last, cover, connect)"
+    )
+
+
+def _find(name: str, absolute: object, where: Path | None) -> list[tuple[str, str]]:
+    """The files a solution file's puzzle names (each with words saying where it was
+    found): the one ``puzzle`` names (absolute, or relative to ``where``, then to the
+    current folder), and the one ``puzzle_path`` names if that is another file here (an
+    edited ``puzzle`` must still be compared with the file the solve read)."""
+    out: list[tuple[str, str]] = []
+    if Path(name).is_absolute():
+        if Path(name).is_file():
+            out.append((name, ""))
+    else:
+        for folder, words in (
+            (where, "the solution file's folder"),
+            (Path.cwd(), "the current folder"),
+        ):
+            if folder is not None and (folder / name).is_file():
+                place = f" (found in {words}, {str(folder.resolve())[:80]!r})"
+                out.append((str(folder / name), place))
+                break
+    if isinstance(absolute, str) and Path(absolute).is_absolute() and Path(absolute).is_file():
+        if not any(Path(p).resolve() == Path(absolute).resolve() for p, _ in out):
+            out.append((absolute, f" (recorded as {absolute[:80]!r})"))
+    return out
 
 
 def _positions(name: str, game: bool) -> list[Position]:
@@ -81,31 +149,6 @@ def _positions(name: str, game: bool) -> list[Position]:
 
     record = load_game(name)
     return [record.position(n) for n in range(record.num_placements + 1)]
-
-
-def position_difference(mine: Position, theirs: Position) -> str | None:
-    """The first way two starting positions differ (board size, blocked squares, variant,
-    colours, a colour's start square, pieces on the board or pieces to place), or None."""
-    a, b = mine.board, theirs.board
-    if (a.rows, a.cols) != (b.rows, b.cols):
-        return f"the board is {a.rows}x{a.cols}, the puzzle's {b.rows}x{b.cols}"
-    if a.blocked != b.blocked:
-        return "the blocked squares differ"
-    if mine.variant != theirs.variant:
-        return f"variant {mine.variant}, the puzzle's {theirs.variant}"
-    names = [c.name for c in mine.colours]
-    others = [c.name for c in theirs.colours]
-    if sorted(names) != sorted(others):
-        return f"colours {', '.join(names)}, the puzzle's {', '.join(others)}"
-    for state in mine.colours:
-        other = theirs.colour(state.name)
-        if state.start != other.start:
-            return f"{state.name}'s start square differs"
-        if set(state.placed) != set(other.placed):
-            return f"{state.name}'s pieces on the board differ"
-        if sorted(state.remaining) != sorted(other.remaining):
-            return f"{state.name}'s pieces to place differ"
-    return None
 
 
 def question(solution: SolutionFile) -> Problem:

@@ -66,6 +66,7 @@ import numpy as np
 
 from solver.backends.base import BackendResult
 from solver.board import Board
+from solver.compare import question_difference
 from solver.errors import InputError
 from solver.formats.files import write_text_atomic
 from solver.formats.puzzle import parse_puzzle, puzzle_text
@@ -73,6 +74,7 @@ from solver.formats.solution import read_solution
 from solver.placements import colour_masks, empty_board_placements, fitting_rows
 from solver.position import Placement, Position
 from solver.problem import Problem
+from solver.rows import row_problem
 from solver.solve import SolveOptions, SolverBug, SolveResult, checked_result, solve
 from solver.symmetry import position_symmetries
 from solver.trust import can_prove, untrusted_claim
@@ -311,6 +313,51 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]
     return manifest
 
 
+def named_puzzle(folder: Path, source: str, text: str) -> str:
+    """Compare the puzzle the manifest names (``source``, as given to ``cubes split``:
+    tried as it is, then, when relative, beside the split's folder) with the copy the
+    split was made from (``text``, the manifest's ``puzzle_text``).
+
+    Returns:
+        One line saying which puzzle the answer is about, and whether the named file was
+        compared (it is the same text) or not (not here, or not readable).
+
+    Raises:
+        InputError: the named file is readable and its text is not the split's copy (the
+            answer would be about another puzzle than the one named).
+    """
+    from solver.formats.text import read_text
+    from solver.quoting import shown
+
+    tried = [Path(source)]
+    if not Path(source).is_absolute():
+        tried.append(folder / source)
+    found = next((p for p in tried if p.is_file()), None)
+    copy = f"not compared; the answer is about the copy in {MANIFEST}"
+    if found is None:
+        return f"puzzle: {shown(source)} is not here, {copy}"
+    try:
+        on_disk = read_text(found)
+    except InputError as e:
+        return f"puzzle: {shown(found)} cannot be read ({shown(e, 120)}), {copy}"
+    if on_disk == text:
+        return f"puzzle: {shown(found)} (the same text as the split's copy in {MANIFEST})"
+    try:
+        why = question_difference(parse_puzzle(on_disk, str(found)), parse_puzzle(text, source))
+    except InputError as e:
+        return f"puzzle: {shown(found)} cannot be read ({shown(e, 120)}), {copy}"
+    if why is not None:
+        raise InputError(
+            f"the puzzle it names, {shown(found)}, is not the puzzle the split was made from "
+            f"(puzzle_text in {MANIFEST}: {why}): the answer would not be about it",
+            path=str(folder / MANIFEST),
+        )
+    return (
+        f"puzzle: {shown(found)} (the same question as the split's copy in {MANIFEST}; "
+        "the text differs, e.g. its title)"
+    )
+
+
 def _read_manifest(folder: Path) -> dict[str, Any]:
     path = folder / MANIFEST
     try:
@@ -348,6 +395,7 @@ class JoinResult:
         notes: one line per cube whose "no" is not trusted or did not hold on recheck.
         proof: what each counted "no" rests on: (results file or "recheck", backend) per
             cube, in cube order.
+        puzzle: one line saying which puzzle the answer is about (:func:`named_puzzle`).
     """
 
     status: str
@@ -366,22 +414,40 @@ class JoinResult:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     proof: list[tuple[str, str]] = field(default_factory=list)
+    puzzle: str = ""
 
 
-def read_rows(results: Path) -> dict[str, list[dict]]:
+def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[dict]]:
     """The puzzle rows of a batch results folder by the SHA-256 of their input, newest
-    last, each with ``_folder`` (``results``, where its solution file lies); a line that
-    is not JSON (cut short by a crash) is skipped."""
+    last, each with ``_folder`` (``results``, where its solution file lies). A line that
+    is not JSON (cut short by a crash) is skipped; a line that is not UTF-8, or a row of
+    the wrong shape (:func:`solver.rows.row_problem`), is dropped with a line in
+    ``notes`` (its cube then counts as if it had no row).
+
+    Raises:
+        InputError: no ``results.jsonl`` here, or it cannot be read.
+    """
     path = results / "results.jsonl"
     if not path.exists():
         raise InputError("no results.jsonl here (made by 'blokus-solo batch')", path=str(results))
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", path=str(path)) from None
     rows: dict[str, list[dict]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(data.splitlines(), start=1):
         try:
-            row = json.loads(line)
+            row = json.loads(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            row = "not UTF-8"
         except (json.JSONDecodeError, RecursionError):
             continue
-        if isinstance(row, dict) and row.get("kind") == "puzzle" and row.get("sha256"):
+        why = row if isinstance(row, str) else row_problem(row)
+        if why is not None:
+            if notes is not None:
+                notes.append(f"{path} line {number}: dropped ({why})")
+            continue
+        if row.get("kind") == "puzzle" and row.get("sha256"):
             rows.setdefault(str(row["sha256"]), []).append({**row, "_folder": results})
     return rows
 
@@ -427,6 +493,7 @@ def join(
     """
     manifest = _read_manifest(folder)
     source = str(manifest["puzzle"])
+    about = named_puzzle(folder, source, manifest["puzzle_text"])
     original = parse_puzzle(manifest["puzzle_text"], source)
     cubes = split(original, manifest["depth"])
     expected = [(cube_file(n, len(cubes)), sha256(cube_text(c, n, len(cubes), Path(source).name)))
@@ -434,12 +501,13 @@ def join(
     if expected != [_listed(e) for e in manifest["cubes"]]:
         raise InputError("the cubes listed are not the split of the puzzle", path=str(folder))
     if not cubes:  # every layout lies in some cube: with none, the split is the proof
-        return JoinResult("infeasible", cubes=0)
+        return JoinResult("infeasible", cubes=0, puzzle=about)
     rows: dict[str, list[dict]] = {}
+    dropped: list[str] = []
     for where in [results] if isinstance(results, Path) else results:
-        for key, found in read_rows(where).items():
+        for key, found in read_rows(where, dropped).items():
             rows.setdefault(key, []).extend(found)
-    out = JoinResult("unknown", cubes=len(cubes))
+    out = JoinResult("unknown", cubes=len(cubes), puzzle=about, notes=dropped)
     for cube, entry in zip(cubes, manifest["cubes"]):
         _join_cube(original, cube, entry, rows.get(entry["sha256"], []), folder, recheck, out)
     if out.status != "solved" and out.infeasible == out.cubes:
@@ -466,7 +534,7 @@ def _join_cube(
     out.seconds += _count(row.get("seconds"), float)
     answer = row.get("answer") if row.get("status") == "done" else "error"
     if answer == "solved":
-        _count_layout(original, cube, row["_folder"] / str(row["solution"]), out, name)
+        _count_layout(original, cube, row["_folder"] / row["solution"], out, name)
     elif answer == "no" and recheck is not None:
         _recheck(original, cube, name, recheck, out)
     elif answer == "no":

@@ -7,6 +7,7 @@ checker refuses is a bug in a backend and raises :class:`SolverBug`; it is never
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,9 @@ __all__ = [
     "layout_score",
     "solve",
 ]
+
+#: the statuses that claim a proof
+PROOFS = ("infeasible", "optimal")
 
 #: the backend names, "auto" (the default) first
 BACKENDS: tuple[str, ...] = tuple(REGISTRY)
@@ -139,7 +143,27 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> SolveResu
     """
     started = time.perf_counter()
     raw = backend(options.backend).solve(problem, options)
-    return checked_result(problem, raw, raw.answered_by, started)
+    return checked_result(problem, _as_proof(raw, options.params), raw.answered_by, started)
+
+
+def _as_proof(raw: BackendResult, params: str) -> BackendResult:
+    """The answer as far as it can prove: with CP-SAT parameters that may change what a
+    status means (:func:`solver.backends.sat_params.params_can_prove`), an "infeasible"
+    is unknown, an "optimal" a layout not proven best, and no bound is kept (CP-SAT's
+    bound holds only for the model as meant)."""
+    from solver.backends.sat_params import NOT_A_PROOF, params_can_prove
+
+    if params_can_prove(params) or (raw.status not in PROOFS and raw.bound is None):
+        return raw
+    status: Status = raw.status
+    if status == "infeasible":
+        status = "unknown"
+    elif status == "optimal":
+        status = "solved"
+    stats = {**raw.stats, "unknown_reason": NOT_A_PROOF, "not_a_proof": NOT_A_PROOF}
+    stats.pop("reason", None)
+    # every other field kept (a layout is checked like any other); every proof dropped
+    return dataclasses.replace(raw, status=status, bound=None, stats=stats)
 
 
 def checked_result(

@@ -10,7 +10,9 @@ counts as a proof only if
   proves anything, whatever its row says answered),
 * every backend it names as having answered is a known one, and one of them can prove
   (the rule :func:`solver.solve.solve` applies to a fresh answer), and
-* its answer and its status agree (a "no" is an ``infeasible`` solve).
+* its answer and its status agree (a "no" is an ``infeasible`` solve), and
+* its CP-SAT parameters (``params``) are none or only harmless ones
+  (:func:`solver.backends.sat_params.params_can_prove`).
 
 The callers check the rest: that the row is for the content now on disk (its SHA-256).
 A claim that fails is unknown: ``batch`` does the item again, ``cubes join`` counts the
@@ -20,6 +22,7 @@ cube unknown. A "yes" needs none of this: its layout is re-checked by the rule c
 from __future__ import annotations
 
 from solver.backends.registry import every
+from solver.backends.sat_params import NOT_A_PROOF, params_can_prove
 
 #: the statuses that claim a proof
 PROOF_STATUSES = frozenset({"infeasible", "optimal"})
@@ -31,29 +34,35 @@ _AREA = "area bound"
 _NOT_BACKENDS = frozenset({"none", "greedy"})
 
 
-def provers() -> frozenset[str]:
-    """The backends that can prove "no" or a best score: every known backend that does not
-    only find layouts (``auto`` names the one that answered)."""
-    return frozenset(name for name, b in every().items() if not b.layouts_only)
+def provers(claim: str = "no") -> frozenset[str]:
+    """The backends whose own answer can prove ``claim``: "no" (status infeasible) or
+    "best" (status optimal, a bound). The LP bound proves "no" only; ``auto`` proves
+    nothing itself, it names the engine that answered
+    (:attr:`solver.backends.base.Backend.proves`)."""
+    return frozenset(name for name, b in every().items() if claim in b.proves)
 
 
 def _known() -> frozenset[str]:
     return frozenset(every()) | _NOT_BACKENDS | {_AREA}
 
 
-def can_prove(answered_by: object, separator: str = "+") -> bool:
+def can_prove(answered_by: object, separator: str = "+", claim: str = "no") -> bool:
     """True if ``answered_by`` (backend names joined by ``separator`` and "+", as
     :attr:`solver.backends.base.BackendResult.answered_by` gives them) names only known
-    backends, one of which can prove."""
+    backends, one of which can prove ``claim`` ("no" or "best", see :func:`provers`; the
+    area bound of an endgame record proves "no" only)."""
     if not isinstance(answered_by, str) or not answered_by:
         return False
     names = [n.strip() for part in answered_by.split(separator) for n in part.split("+")]
-    return set(names) <= _known() and any(n in provers() or n == _AREA for n in names)
+    area = claim == "no" and _AREA in names
+    return set(names) <= _known() and (area or any(n in provers(claim) for n in names))
 
 
 def asked_can_prove(backend: object) -> bool:
-    """True if a run asked for ``backend`` (the ``--backend`` setting) can prove anything."""
-    return isinstance(backend, str) and backend in provers()
+    """True if a run asked for ``backend`` (the ``--backend`` setting) can prove anything
+    (``auto`` can: through the engines it runs)."""
+    known = every()
+    return isinstance(backend, str) and backend in known and not known[backend].layouts_only
 
 
 def untrusted_claim(row: dict) -> str | None:
@@ -111,10 +120,13 @@ def _record_as_trusted(record: object) -> object:
 
 
 def _asked(row: dict) -> str | None:
+    """Why the run's settings (its ``backend``, its CP-SAT ``params``) rule out a proof."""
     backend = row.get("backend")
-    if asked_can_prove(backend):
-        return None
-    return f"asked for backend {str(backend)[:40]!r}, which cannot prove"
+    if not asked_can_prove(backend):
+        return f"asked for backend {str(backend)[:40]!r}, which cannot prove"
+    if not params_can_prove(row.get("params")):
+        return f"{NOT_A_PROOF} ({str(row.get('params'))[:60]!r})"
+    return None
 
 
 def _puzzle_claim(row: dict) -> str | None:
@@ -126,8 +138,9 @@ def _puzzle_claim(row: dict) -> str | None:
     if status == "infeasible" and answer != "no":
         return f"status infeasible but answer {str(answer)[:20]!r}"
     by = row.get("answered_by")
-    if not can_prove(by):
-        return _asked(row) or f"answered by {str(by)[:40]!r}, which cannot prove"
+    claim = "best" if status == "optimal" else "no"
+    if not can_prove(by, claim=claim):
+        return _asked(row) or f"answered by {str(by)[:40]!r}, which cannot prove {claim}"
     return _asked(row)
 
 
@@ -143,8 +156,8 @@ def _record_claim(record: dict) -> str | None:
     if record.get("answer") == "no":
         if record.get("place_all_status") != "infeasible":
             return f"{record.get('colour')}: answer no but place-all status is not infeasible"
-        if not can_prove(parts[0]):
+        if not can_prove(parts[0], claim="no"):
             return f"{record.get('colour')}: no by {parts[0][:40]!r}, which cannot prove"
-    if record.get("best_status") == "optimal" and not can_prove(parts[-1]):
+    if record.get("best_status") == "optimal" and not can_prove(parts[-1], claim="best"):
         return f"{record.get('colour')}: best proven by {parts[-1][:40]!r}, which cannot prove"
     return None

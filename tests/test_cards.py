@@ -368,6 +368,11 @@ def test_solve_verify_and_a_false_claim(tmp_path):
     other = next(s for s in ("a1", "f6", "a2", "f5", "e6") if s not in squares)
     data["cover"] = [other]
     out.write_text(json.dumps(data))
+    # naming the card, whose star is b4: not a solution of it (the question differs)
+    one_line_error(run("verify", out), "not a solution of the puzzle", "squares to cover differ")
+    # naming no puzzle: the rule checker finds the star not covered
+    del data["puzzle"], data["puzzle_path"]
+    out.write_text(json.dumps(data))
     bad = run("verify", out)
     assert bad.exit_code == 1 and f"star {other} is not covered" in bad.output
     # a star on a blocked square in a solution file is bad input, like in a puzzle

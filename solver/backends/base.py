@@ -129,6 +129,10 @@ class Backend:
         layouts_only: it only finds layouts: it answers "solved" or "unknown", never
             "infeasible" or "optimal" (:func:`solver.solve.solve` holds it to that).
         summary: one line for ``--help``.
+        proves: the claims its own answer can prove: "no" (status infeasible), "best"
+            (status optimal or a bound); empty for a backend that only finds layouts and
+            for one that only hands the problem on (``auto`` names the engine that
+            answered, and that name is what counts).
         precheck: None, or returns a function that raises InputError when the backend
             cannot take a problem at all (e.g. the domain search without a symmetry),
             imported on first use like ``load``; :meth:`check` runs it.
@@ -138,6 +142,7 @@ class Backend:
     load: Callable[[], BackendSolve]
     layouts_only: bool = False
     summary: str = ""
+    proves: frozenset[str] = frozenset({"no", "best"})
     precheck: Callable[[], Callable[[Problem], None]] | None = None
 
     def check(self, problem: Problem) -> None:

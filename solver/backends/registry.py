@@ -77,6 +77,7 @@ def _repair() -> BackendSolve:
 AUTO = Backend(
     "auto",
     _auto,
+    proves=frozenset(),  # it names the engine that answered
     summary="for place-all a few greedy plays first (under 0.05 s), then the search alone "
     "for 2 s, then the search, CP-SAT and the LP bound (and a symmetric reduction, where one "
     "applies: the domain search for two colours or on tight boards) side by side; the first "
@@ -90,6 +91,7 @@ SYMMETRIC = Backend(
     "symmetric",
     _symmetric,
     layouts_only=True,
+    proves=frozenset(),
     summary="CP-SAT on layouts that a board symmetry maps onto themselves with the colours "
     "permuted (finds layouts only)",
     precheck=_symmetric_check,
@@ -99,6 +101,7 @@ REPAIR = Backend(
     "repair",
     _repair,
     layouts_only=True,
+    proves=frozenset(),
     summary="greedy play, then repairs re-placed exactly by the search (finds layouts only)",
 )
 
@@ -106,6 +109,7 @@ DOMAIN = Backend(
     "domain",
     _domain,
     layouts_only=True,
+    proves=frozenset(),
     summary="Gottfried's quadrant method, one fundamental domain of a board symmetry tiled in "
     "scan order with colour labels, with restarts (place-all without monomino-last on an "
     "empty board; finds layouts only)",
@@ -114,7 +118,12 @@ DOMAIN = Backend(
 
 #: not a ``--backend`` choice: "auto" runs it on place-all, first on many-piece problems with
 #: several colours, else beside CP-SAT once the search has not answered alone
-LP = Backend("lp", _lp, summary="the LP bound of solver/relaxation.py (proves 'no' only)")
+LP = Backend(
+    "lp",
+    _lp,
+    proves=frozenset({"no"}),
+    summary="the LP bound of solver/relaxation.py (proves 'no' only)",
+)
 
 #: every backend by name, "auto" (the default) first
 BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, DOMAIN, REPAIR, SEARCH, SYMMETRIC)}

@@ -245,6 +245,10 @@ def _describe(console: Console, items: list[Item], skipped: int, store: Store) -
             "(their items are done again)",
             markup=False,
         )
+    for line in store.notes[:10]:
+        console.print(f"note: {line}", markup=False)
+    if len(store.notes) > 10:
+        console.print(f"note: and {len(store.notes) - 10} more", markup=False)
     if skipped:
         console.print(
             f"{skipped} already done in {store.folder} with the same content and settings "

@@ -36,6 +36,8 @@ from solver.batch.work import (
 )
 from solver.errors import InputError
 from solver.formats.files import write_text_atomic
+from solver.quoting import shown
+from solver.rows import row_problem
 from solver.trust import untrusted_claim
 
 RESULTS = "results.jsonl"
@@ -117,6 +119,9 @@ class Store:
             joint check), in the order the items were first finished.
         dropped: lines of ``results.jsonl`` that were not whole results when it was opened
             (a line cut short by a crash): they are dropped.
+        notes: one line per row that was read but is not kept (a field of the wrong type,
+            :func:`solver.rows.row_problem`; a solution file that does not replay,
+            :func:`solver.batch.replay.replay_problem`): its item is done again.
     """
 
     def __init__(self, folder: Path):
@@ -128,6 +133,8 @@ class Store:
         self._sweeps: dict[str, set[Key]] = {}  # the keys of each item's sweep rows
         self._named: Counter = Counter()  # how many rows name each file
         self.dropped = 0
+        self.notes: list[str] = []
+        self._noted: set[Key] = set()
         self._superseded = False
         self._lock: int | None = None
         self._log: int | None = None
@@ -198,14 +205,29 @@ class Store:
         if whole < len(data):  # a line cut short by a crash: drop it
             self.dropped += 1
             os.truncate(path, whole)
-        for line in data[:whole].splitlines():
+        for number, line in enumerate(data[:whole].splitlines(), start=1):
             try:
-                row = json.loads(line)
-                key = row_key(row)
-            except (ValueError, KeyError, TypeError, RecursionError):
+                row = json.loads(line.decode("utf-8"))
+                if not isinstance(row, dict):
+                    raise ValueError("not a results row")
+            except UnicodeDecodeError:
+                self.notes.append(f"{RESULTS} line {number}: dropped (not UTF-8): done again")
+                self._superseded = True
+                continue
+            except (ValueError, RecursionError):
                 self.dropped += 1
                 self._superseded = True  # rewritten without it at the end
                 continue
+            why = row_problem(row)
+            if why is None and row.get("sweep") and not isinstance(row.get("seed"), int):
+                why = "a sweep row's seed is not a whole number"
+            if why is not None:
+                self.notes.append(
+                    f"{RESULTS} line {number}: dropped ({why}): its item is done again"
+                )
+                self._superseded = True
+                continue
+            key = row_key(row)
             if key in self.rows:
                 self._superseded = True
             if row.get("sweep"):  # a sweep of other content or settings: as in add()
@@ -241,8 +263,19 @@ class Store:
             present = all(
                 isinstance(n, str) and (self.folder / n).is_file() for n in row_files(row)
             )
-            return present and untrusted_claim(row) is None
+            return present and untrusted_claim(row) is None and self._replays(row, item)
         return row.get("error_kind") == "input"
+
+    def _replays(self, row: dict, item: Item) -> bool:
+        """Whether the row's solution files replay for the item as it is now
+        (:func:`solver.batch.replay.replay_problem`); if not, a note says why."""
+        from solver.batch.replay import replay_problem
+
+        why = replay_problem(self.folder, row, item)
+        if why is not None and row_key(row) not in self._noted:
+            self._noted.add(row_key(row))
+            self.notes.append(f"{shown(row['item'])}: not kept ({shown(why)}): done again")
+        return why is None
 
     def settled(self, item: Item, settings: Settings, this_run: bool = False) -> dict | None:
         """For one seed of a seed sweep: the row of another run of the same puzzle (same
@@ -256,7 +289,7 @@ class Store:
         found = self._settled.get(question)
         if found is None or (this_run and not found[1]):
             return None
-        return found[0]
+        return found[0] if found[1] or self._replays(found[0], item) else None
 
     def add(self, row: dict, files: dict[str, str]) -> None:
         """Write an item's solution files, then append its row (synced to disk).

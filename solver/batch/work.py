@@ -258,7 +258,7 @@ def _puzzle(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
     solution = picture = None
     if result.status != "unknown" or result.layout is not None or result.partial is not None:
         solution = solution_name(item.source.name, None, seed=item.seed)
-        files[solution] = solution_text(result, compact=True)
+        files[solution] = solution_text(result, compact=True, made_by="batch")
         picture = add_picture(files, solution, result)
     row = {
         **base_row(item, settings),
@@ -331,7 +331,7 @@ def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
         if state.remaining and answer.answer != "unknown":
             solution = solution_name(item.source.name, item.after, state.name)
             shown = answer.best or answer.place_all
-            files[solution] = solution_text(shown, record, compact=True)
+            files[solution] = solution_text(shown, record, compact=True, made_by="batch (check)")
             picture = add_picture(files, solution, shown)
         record["solution"] = solution
         record["picture"] = picture
@@ -406,7 +406,7 @@ def _game_together(item: Item, settings: Settings, position) -> tuple[dict, dict
         if answer.answer == "yes" and shown is not None:
             record["score"] = shown.score
             solution = solution_name(item.source.name, item.after, TOGETHER)
-            files[solution] = solution_text(shown, compact=True)
+            files[solution] = solution_text(shown, compact=True, made_by="batch --together")
             record["solution"] = solution
             record["picture"] = add_picture(files, solution, shown)
     return _game_row(item, settings, record["answer"], [record], record["backend"]), files

@@ -142,7 +142,10 @@ def solver_options(
             metavar="TEXT",
             help='Extra CP-SAT parameters, protobuf text format, e.g. "log_search_progress: '
             'true". With "linearization_level:2" (or more) the model also gets the 2x2-block '
-            "rows (strong for proofs of no; slower otherwise).",
+            "rows (strong for proofs of no; slower otherwise). A no or a proven best counts "
+            "as a proof only if every field set is harmless (threads, seed, time, logging, "
+            "linearization_level, root_lp_iterations); with any other field a no is "
+            "unknown (docs/guarantees.md).",
         ),
     ]
 
@@ -245,14 +248,15 @@ def check_params(backend: str, params: str) -> None:
 Writer = Callable[[SolveResult, dict[str, Any] | None], bool]
 
 
-def output_writer(out: str | None, problem: Problem) -> Writer | None:
+def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> Writer | None:
     """A function writing a result to ``out`` by its suffix and returning whether it wrote
     (a JSON file also records the endgame answer it is given, see
     :func:`solver.endgame.answer_record`; SGF and pictures show a layout: without one
     nothing is written); checked before
     solving so that a bad name fails fast. Raises InputError for an unknown suffix, a
     missing folder, a folder or unwritable file, or a position that SGF cannot hold (a
-    custom board)."""
+    custom board). ``made_by``: the command, recorded in a JSON file (``verify`` compares
+    the puzzle's own question only with files of the commands that answer it)."""
     if out is None:
         return None
     path = check_output(out)
@@ -260,7 +264,7 @@ def output_writer(out: str | None, problem: Problem) -> Writer | None:
     if suffix == ".json":
 
         def json_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
-            write_json(result, path, endgame)
+            write_json(result, path, endgame, made_by)
             return True
 
         return json_writer
@@ -416,7 +420,9 @@ def check_command(
         _check_together(source, problem, after, tuple(open_), options, out, show, plain)
         return
     writers = (
-        {c: output_writer(_out_for(out, c, len(chosen)), problem) for c in chosen} if out else {}
+        {c: output_writer(_out_for(out, c, len(chosen)), problem, "check") for c in chosen}
+        if out
+        else {}
     )
     console = make_console(plain)
     console.print(_position_line(source, after, position))
@@ -456,7 +462,7 @@ def _check_together(source, problem, after, colours, options, out, show, plain) 
     from solver.endgame import joint_check
 
     position = problem.position
-    writer = output_writer(out, problem) if out else None
+    writer = output_writer(out, problem, "check --together") if out else None
     console = make_console(plain)
     console.print(_position_line(source, after, position))
     if not colours:
@@ -735,7 +741,7 @@ def count_command(source, after, colours, limit, up_to_symmetry, time_limit, out
 
     problem = with_colours(load_source(source, after), source, colours)
     problem = dataclasses.replace(problem, goal="place-all")  # what count counts
-    writer = output_writer(out, problem)
+    writer = output_writer(out, problem, "count")
     result = count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
     _count_line(result, up_to_symmetry)
     if writer is None:
@@ -962,7 +968,7 @@ def verify_command(solution, prove, time_limit):
         )
     loaded = read_solution(solution)
     with located(path=solution):
-        compared = puzzle_check(loaded)
+        compared = puzzle_check(loaded, Path(solution).parent)
     report, mismatches = verify(loaded)
     if not report.legal:
         click.echo(f"{shown(solution)}: ILLEGAL: {report.problem}")

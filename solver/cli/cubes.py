@@ -113,8 +113,9 @@ def join_command(folder, results, out, recheck, time_limit, plain):
     how = Recheck(time_limit=time_limit) if recheck else None
     answer = join(Path(folder), folders, how)
     console = make_console(plain)
+    console.print(answer.puzzle, markup=False)
     if answer.result is not None:
-        writer = output_writer(out, answer.result.problem)
+        writer = output_writer(out, answer.result.problem, "cubes join")
         print_board(console, answer.result, plain)
         describe_result(console, answer.result)
         console.print(f"layout from {shown(answer.cube)}, checked against the original puzzle")

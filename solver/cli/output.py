@@ -118,6 +118,8 @@ def describe_result(console: Console, result: SolveResult) -> None:
     if result.status == "infeasible" and "reason" in result.stats:
         status = f"infeasible (proven: no layout exists; {result.stats['reason']})"
     console.print(f"status: {status}  [{result.backend}, {result.wall_time:.2f} s]")
+    if result.status != "unknown" and "not_a_proof" in result.stats:
+        console.print(f"note: {result.stats['not_a_proof']}", markup=False)
     progress = domain_progress(result.stats)
     if progress:
         console.print(progress)

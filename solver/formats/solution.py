@@ -21,6 +21,18 @@ has ``"endgame"``: the colour's endgame answer, :func:`solver.endgame.answer_rec
 layout: the place-all layout after a yes, the best layout (goal max-score) after a no, no
 layout after unknown.
 
+``"puzzle"`` is the puzzle's path as it was given (for display), ``"puzzle_path"`` the
+same file's absolute path when it was written (a relative ``puzzle`` alone would be read
+against whatever folder ``verify`` runs in).
+
+``"made_by"`` names the command that wrote the file (``solve``, ``check``, ``check
+--together``, ``count``, ``cubes join``, ``batch``, ``batch (check)``, ``batch
+--together``). ``check``, ``count`` and a batch's game checks ask a question of their own
+about the puzzle's position (place-all or the best score for the colours checked), so
+``verify`` compares only the position with the puzzle such a file names; the other files
+(and a file without ``made_by``) answer the puzzle's own question, which ``verify``
+compares too (:func:`solver.claims.puzzle_check`).
+
 Reading is strict about the keys it knows (a file that breaks these is malformed, exit 2):
 no object has a key twice; ``format``, if given, is exactly ``blokus-solo-solution/1``
 (hand-written files may leave it out); ``variant`` is ``custom`` or a built-in variant
@@ -76,9 +88,12 @@ FORMAT = "blokus-solo-solution/1"
 STATUSES: tuple[str, ...] = ("solved", "optimal", "infeasible", "unknown")
 
 
-def result_to_json(result: SolveResult, endgame: dict[str, Any] | None = None) -> dict[str, Any]:
+def result_to_json(
+    result: SolveResult, endgame: dict[str, Any] | None = None, made_by: str | None = None
+) -> dict[str, Any]:
     """A checked :class:`SolveResult` as the JSON-ready dictionary described above, with
-    ``endgame`` (:func:`solver.endgame.answer_record`) under that key if given."""
+    ``endgame`` (:func:`solver.endgame.answer_record`) under that key and ``made_by`` (the
+    command that writes it) if given."""
     problem = result.problem
     pos = problem.position
     board = pos.board
@@ -127,6 +142,10 @@ def result_to_json(result: SolveResult, endgame: dict[str, Any] | None = None) -
         data["fit"] = {"most": round(fit.most, 3), "need": fit.need, "by": fit.by}
     if endgame is not None:
         data["endgame"] = endgame
+    if made_by is not None:
+        data["made_by"] = made_by
+    if problem.name and Path(problem.name).is_file():
+        data["puzzle_path"] = str(Path(problem.name).resolve())
     return data
 
 
@@ -151,17 +170,29 @@ def _placement_json(board: Board, p: Placement) -> dict[str, Any]:
     return {"piece": p.piece, "squares": board.names(p.squares)}
 
 
-def solution_text(result: SolveResult, endgame: dict | None = None, compact: bool = False) -> str:
-    """A result as the text of a solution file (``compact``: no indentation)."""
-    data = result_to_json(result, endgame)
+def solution_text(
+    result: SolveResult,
+    endgame: dict | None = None,
+    compact: bool = False,
+    made_by: str | None = None,
+) -> str:
+    """A result as the text of a solution file (``compact``: no indentation; ``made_by``:
+    the command that writes it)."""
+    data = result_to_json(result, endgame, made_by)
     if compact:
         return json.dumps(data, separators=(",", ":")) + "\n"
     return json.dumps(data, indent=1) + "\n"
 
 
-def write_json(result: SolveResult, path: str | Path, endgame: dict | None = None) -> None:
-    """Write a result as a solution file (atomically), with an endgame record if given."""
-    write_text_atomic(path, solution_text(result, endgame))
+def write_json(
+    result: SolveResult,
+    path: str | Path,
+    endgame: dict | None = None,
+    made_by: str | None = None,
+) -> None:
+    """Write a result as a solution file (atomically), with an endgame record and the
+    command that writes it if given."""
+    write_text_atomic(path, solution_text(result, endgame, made_by=made_by))
 
 
 @dataclass(frozen=True)
