@@ -400,7 +400,7 @@ def _game_together(item: Item, settings: Settings, position) -> tuple[dict, dict
             record.update(closeness(unknown))
             if unknown.partial is not None:
                 solution = solution_name(item.source.name, item.after, TOGETHER)
-                files[solution] = solution_text(unknown, compact=True)
+                files[solution] = solution_text(unknown, compact=True, made_by="batch --together")
                 record["solution"] = solution
                 record["picture"] = add_picture(files, solution, unknown)
         if answer.answer == "yes" and shown is not None:
