@@ -1,7 +1,11 @@
 """``blokus-solo serve``: the HTTP interface with Starlette's test client (no browser)."""
 
+import os
 import re
+import subprocess
+import sys
 import time
+import zipfile
 
 import pytest
 from helpers import GAMES, PUZZLES, ROOT, run_cli
@@ -309,3 +313,35 @@ def test_cli_serve(monkeypatch):
 
     bad = PUZZLES / "nope.toml"
     one_line_error(run_cli("serve", bad), "nope.toml", "cannot read")
+
+
+@pytest.mark.slow
+def test_installed_copy_offers_the_cards_away_from_the_checkout(tmp_path):
+    """``pip install .`` (not editable): the catalogue lists the cards and shipped puzzles
+    from the package's own copy, read in a folder with no checkout in sight."""
+    wheels = tmp_path / "wheels"
+    build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)]
+    subprocess.run(build, check=True, capture_output=True, timeout=600)
+    (wheel,) = wheels.glob("*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as z:
+        z.extractall(site)
+    ids = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import solver.web.files as f; print(f.shipped_puzzles()); "
+            "print(*f.catalogue(), sep='\\n')",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout.split("\n")
+    assert ids[0] == str(site / "solver" / "puzzles")  # the installed copy, not the checkout
+    assert {f"card:{p.stem}" for p in (PUZZLES / "cards").glob("*.toml")} <= set(ids)
+    assert {f"puzzle:{p.stem}" for p in PUZZLES.glob("*.toml")} <= set(ids)
+    for path in (PUZZLES / "cards").glob("*.toml"):  # the same files as the checkout's
+        assert (site / "solver" / "puzzles" / "cards" / path.name).read_bytes() == path.read_bytes()
