@@ -76,8 +76,8 @@ BUILT_IN: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
 def catalogue(files: tuple[str, ...] = (), puzzles: Path | None = None) -> dict[str, Entry]:
     """Everything the page can open, by id: the built-in challenges (each monomino last),
     the shipped puzzles (``puzzles/*.toml``) and cards (``puzzles/cards/*.toml``; from
-    ``puzzles``, default :func:`shipped_puzzles`), and ``files`` (named on the command line: puzzles, game records,
-    solutions).
+    ``puzzles``, default :func:`shipped_puzzles`), and ``files`` (named on the command
+    line: puzzles, game records, solutions).
 
     Raises:
         InputError: a file of ``files`` that cannot be read (checked here, at start).
