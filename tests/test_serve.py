@@ -345,3 +345,24 @@ def test_installed_copy_offers_the_cards_away_from_the_checkout(tmp_path):
     assert {f"puzzle:{p.stem}" for p in PUZZLES.glob("*.toml")} <= set(ids)
     for path in (PUZZLES / "cards").glob("*.toml"):  # the same files as the checkout's
         assert (site / "solver" / "puzzles" / "cards" / path.name).read_bytes() == path.read_bytes()
+
+
+def test_time_limit_covers_the_whole_answer(client):
+    """The limit counts from the question (the worker's start included); a solve still
+    running past it (plus the grace) is stopped and answered unknown, never no."""
+    headers = page(client)
+    client.post("/api/open", headers=headers, json={"id": "classic-84"})
+    answer = ask(client, headers, "joint", time_limit=1)
+    assert answer["answer"] == "unknown" and "not a no" in answer["text"]
+    # the poll loop looks every 0.1 s: the answer came within the limit and the grace
+    assert answer["seconds"] <= 1 + jobs_module.GRACE + 0.5
+    jobs = client.app.state.server.jobs
+    job = client.post("/api/ask", headers=headers, json={"kind": "joint", "time_limit": None})
+    job_id = job.json()["job"]
+    process = jobs._jobs[job_id].process
+    jobs._jobs[job_id].limit = 0.2  # as if its solver ran over a 0.2 s limit
+    time.sleep(0.2 + jobs_module.GRACE + 0.1)
+    out = client.get(f"/api/job/{job_id}", headers=headers).json()
+    assert out["state"] == "done" and out["result"]["answer"] == "unknown"
+    assert "time limit of 0.2 s reached" in out["result"]["text"]
+    assert not process.is_alive()
