@@ -366,3 +366,24 @@ def test_time_limit_covers_the_whole_answer(client):
     assert out["state"] == "done" and out["result"]["answer"] == "unknown"
     assert "time limit of 0.2 s reached" in out["result"]["text"]
     assert not process.is_alive()
+
+
+def test_colour_question_for_a_named_colour_and_joint_alone(client):
+    headers = page(client)
+    client.post("/api/open", headers=headers, json={"id": "duo-both"})
+    job = client.post(
+        "/api/ask", headers=headers, json={"kind": "colour", "colour": "orange", "time_limit": 30}
+    )
+    assert job.status_code == 200
+    wrong = client.post("/api/ask", headers=headers, json={"kind": "colour", "colour": "blue"})
+    assert wrong.status_code == 422 and wrong.json()["error"] == "'blue' is not played here"
+    out = {"state": "running"}
+    for _ in range(600):
+        out = client.get(f"/api/job/{job.json()['job']}", headers=headers).json()
+        if out["state"] == "done":
+            break
+        time.sleep(0.1)
+    assert out["result"]["answer"] == "yes" and out["result"]["text"].startswith("orange")
+    joint = ask(client, headers, "joint", time_limit=5)
+    assert set(joint["alone"]) == {"purple", "orange"}
+    assert joint["alone"]["orange"] == "yes"  # an empty Duo board: each alone fits

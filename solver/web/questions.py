@@ -83,11 +83,17 @@ def joint_question(problem: Problem, time_limit: float | None) -> Answer:
     layout = together.layout if answer.answer == "yes" and together is not None else None
     if layout:
         _checked(problem, layout)
+    text = " ".join(joint_line(answer, position).split())
+    # each colour alone (the joint check's first step): what an unknown leaves known
+    alone = {c: _status_answer(r) for c, r in zip(answer.colours, answer.alone)}
+    if answer.answer == "unknown" and alone:
+        text += "; each colour alone: " + ", ".join(f"{c} {a}" for c, a in alone.items())
     return {
         "answer": answer.answer,
         "seconds": answer.seconds,
-        "text": " ".join(joint_line(answer, position).split()),
+        "text": text,
         "layout": _layout_json(layout),
+        "alone": alone,
     }
 
 
