@@ -31,8 +31,9 @@ ABANDONED = 10.0
 #: the part of a time limit kept back from the solver for the rule checker's re-check and
 #: the answer's way back (a fraction of the limit, at most ``RESERVE`` seconds)
 RESERVE = 1.0
-#: seconds past its time limit after which a job is killed (it answers "unknown")
-GRACE = 1.0
+#: seconds past its time limit after which a job is killed (it answers "unknown"); the
+#: solvers themselves overrun a short limit by up to about a second (setting up their models)
+GRACE = 2.0
 
 _CONTEXT = multiprocessing.get_context("forkserver")
 _CONTEXT.set_forkserver_preload(["solver.web.worker"])

@@ -78,7 +78,10 @@ def joint_question(problem: Problem, time_limit: float | None) -> Answer:
     open_ = tuple(c for c in problem.colours if position.colour(c).remaining)
     if not open_:
         return {"answer": "yes", "seconds": 0.0, "text": "every piece is placed", "layout": []}
-    answer = joint_check(position, open_, SolveOptions(time_limit=time_limit), name=problem.name)
+    # the limit covers the whole check: each solve gets at most what is left of it
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    options = SolveOptions(time_limit=time_limit)
+    answer = joint_check(position, open_, options, name=problem.name, deadline=deadline)
     together = answer.together
     layout = together.layout if answer.answer == "yes" and together is not None else None
     if layout:
