@@ -67,9 +67,9 @@ def page_load(client) -> tuple[float, dict]:
 def placement(client, headers) -> float:
     started = time.perf_counter()
     response = client.post("/api/place", headers=headers, json=PLACEMENT)
-    response.json()
+    data = response.json()
     elapsed = time.perf_counter() - started
-    if response.status_code != 200:
+    if response.status_code != 200 or "refused" in data:
         raise SystemExit(f"the timed placement was refused: {response.text}")
     client.post("/api/undo", headers=headers).raise_for_status()
     return elapsed

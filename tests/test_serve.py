@@ -122,12 +122,14 @@ def test_place_refuse_undo_redo(client):
     refused = client.post(
         "/api/place", headers=headers, json={"colour": "blue", "cells": [[1, 2], [1, 3]]}
     )
-    assert refused.status_code == 422
-    assert refused.json()["error"] == move_problem(after, "blue", wrong)
+    # a move the rules refuse is answered (200), with the rule, and nothing is played
+    assert refused.status_code == 200
+    assert refused.json() == {"refused": move_problem(after, "blue", wrong)}
     off = client.post("/api/place", headers=headers, json={"colour": "blue", "cells": [[-1, 0]]})
-    assert off.json()["error"] == "the piece lies partly off the board"
+    assert off.json()["refused"] == "the piece lies partly off the board"
     early = client.post("/api/place", headers=headers, json={"colour": "blue", "cells": [[2, 2]]})
-    assert early.json()["error"] == "blue's monomino must be its last piece (monomino-last)"
+    assert early.json()["refused"] == "blue's monomino must be its last piece (monomino-last)"
+    assert client.get("/api/state", headers=headers).json()["moves"] == 1
     bad = client.post("/api/place", headers=headers, json={"colour": "blue", "cells": "a1"})
     assert bad.status_code == 422
     s = client.post("/api/undo", headers=headers).json()

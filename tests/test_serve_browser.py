@@ -171,6 +171,8 @@ def test_place_refuse_undo(steps):
         Placement("I3", frozenset({0, 1, 2})),
     )
     # an illegal move: the domino edge to edge with the I3; the page says the rule it breaks
+    errors = []  # a refusal is an answer: no failed request in the console
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     hold(page, "blue", "2", [(0, 0), (1, 0)])
     page.hover("#board rect[data-sq='20']")
     assert page.get_attribute("#ghost", "class") == "illegal"
@@ -183,6 +185,7 @@ def test_place_refuse_undo(steps):
     rule = move_problem(session.problem.position, "blue", Placement("2", frozenset({20, 40})))
     assert rule and page.inner_text("#message") == f"Refused: {rule}"
     assert state(page)["moves"] == 1
+    assert errors == []
     page.keyboard.press("Escape")
     page.keyboard.press("z")
     page.wait_for_function("S.moves === 0")

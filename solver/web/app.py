@@ -200,7 +200,10 @@ def create_app(
             for c in cells
         ):
             raise InputError("cells must be [row, column] pairs")
-        session.place(str(data.get("colour")), [(r, c) for r, c in cells])
+        try:
+            session.place(str(data.get("colour")), [(r, c) for r, c in cells])
+        except InputError as e:  # the rules refuse the move: an answer, not a failed request
+            return JSONResponse({"refused": str(e)})
         return state(token)
 
     def action(name):

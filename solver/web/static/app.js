@@ -455,6 +455,7 @@ async function place() {
   if (!cells) return;
   try {
     const state = await call("/api/place", { colour: S.selected, cells });
+    if (state.refused) { say("Refused: " + state.refused, "error"); return; }
     chosen = null;  // that piece is down: the next one is picked from the tray
     show(state);
     say("");
