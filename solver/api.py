@@ -11,6 +11,8 @@
     blokus.count(problem).count                                  # number of layouts
     blokus.hint(problem, moves=["a5,a4,b4"]).hints               # next moves that still work
     review = blokus.review(game)                                 # every move, every colour
+    for step in blokus.follow(game): print(step.answer)         # all colours at once, live
+    followed = blokus.review_together(game)                      # the same, whole game known
     text = blokus.reviewed_sgf(review)                           # the game with comments
 
 Every function here is a thin layer over the modules that do the work (named in each
@@ -23,7 +25,7 @@ arguments (:class:`Options`): ``backend`` (a name of
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TypedDict, Unpack
@@ -31,6 +33,8 @@ from typing import TypedDict, Unpack
 from solver.backends.search import CountResult
 from solver.endgame import EndgameAnswer, endgame_check
 from solver.errors import InputError
+from solver.follow import Followed, JointStep, follow_game
+from solver.follow import follow as _follow
 from solver.formats.annotate import annotated_sgf
 from solver.formats.game import Game
 from solver.formats.game import load_game as _load_game
@@ -51,7 +55,9 @@ __all__ = [
     "hint",
     "load",
     "load_game",
+    "follow",
     "review",
+    "review_together",
     "reviewed_sgf",
     "solve",
 ]
@@ -172,14 +178,11 @@ def review(
     Raises:
         InputError: a bad file or an unknown colour.
     """
-    record = game if isinstance(game, Game) else _load_game(game)
+    record, opts = _game_and_options(game, options)
     names = None if colours is None else [colour_name(c) for c in colours]
     for name in names or ():
         if name not in record.variant.colours:
             raise InputError(f"{name} is not a colour of {record.variant.sgf_name}")
-    opts = SolveOptions(**options)
-    if "time_limit" not in options:
-        opts = replace(opts, time_limit=DEFAULT_TIME_LIMIT)
     return review_game(record, names, opts)
 
 
@@ -196,3 +199,39 @@ def reviewed_sgf(review: Review, text: str | None = None) -> str:
             raise InputError("the game was not read from a file: pass its text")
         text = read_text(review.game.path)
     return annotated_sgf(text, review, review.game.path)
+
+
+def _game_and_options(game: Game | str | Path, options: Options) -> tuple[Game, SolveOptions]:
+    record = game if isinstance(game, Game) else _load_game(game)
+    opts = SolveOptions(**options)
+    if "time_limit" not in options:
+        opts = replace(opts, time_limit=DEFAULT_TIME_LIMIT)
+    return record, opts
+
+
+def follow(game: Game | str | Path, **options: Unpack[Options]) -> Iterator[JointStep]:
+    """Follow a game live (:func:`solver.follow.follow`): after the start and after each
+    placement, one :class:`~solver.follow.JointStep` as soon as it is answered: can every
+    colour with pieces left still place all of them at once? ``step.answer`` is "yes"
+    (``step.layout``, checked by the rule checker), "no" (proven; it stays "no"),
+    "unknown" (the budget ran out: not a "no") or "done". A layout is carried from one move
+    to the next; ``time_limit`` is the budget of each check (10 seconds unless given).
+
+    Raises:
+        InputError: a bad file.
+    """
+    record, opts = _game_and_options(game, options)
+    return _follow(record, opts)
+
+
+def review_together(game: Game | str | Path, **options: Unpack[Options]) -> Followed:
+    """``blokus-solo review --together`` (:func:`solver.follow.follow_game`): the joint
+    answer after every placement, the whole game known (a later "yes" settles earlier
+    moves), and ``followed.loss()``, the move after which every piece of every colour
+    could no longer be placed.
+
+    Raises:
+        InputError: a bad file.
+    """
+    record, opts = _game_and_options(game, options)
+    return follow_game(record, opts)

@@ -266,7 +266,8 @@ def answer_record(answer: EndgameAnswer) -> dict:
     layout under the upper bound ``bound``; unknown) and ``bound``, else null;
     ``seconds`` (both solves) and ``backend`` (the backend(s) that answered, e.g.
     ``search`` or ``search, then cpsat`` for a no whose best came from another backend;
-    ``none`` when nothing was solved).
+    ``none`` when nothing was solved); after an unknown, ``best_left`` (squares the best
+    partial layout leaves) and ``fit`` (the best bound proved, in words).
     """
     state = answer.place_all.problem.position.colour(answer.colour)
     best = answer.best
@@ -286,7 +287,21 @@ def answer_record(answer: EndgameAnswer) -> dict:
         "bound": best.bound if best is not None else None,
         "seconds": round(answer.seconds, 4),
         "backend": backend,
+        **_closeness(answer),
     }
+
+
+def _closeness(answer: EndgameAnswer) -> dict:
+    """After an unknown: ``best_left`` (the squares the best partial layout leaves the
+    colour) and ``fit`` (the best bound proved, in words); nothing otherwise."""
+    result = answer.place_all
+    if answer.answer != "unknown" or result.partial_report is None:
+        return {}
+    left = result.partial_report.report(answer.colour).remaining
+    out: dict = {"best_left": sum(PIECES[p].size for p in left)}
+    if result.fit is not None:
+        out["fit"] = result.fit.text
+    return out
 
 
 def area_shortfall(position: Position, colours: tuple[str, ...]) -> str:

@@ -200,17 +200,28 @@ class Review:
     def _loss(
         self, colour: str, what: Literal["all", "bonus"], states: Sequence[str | None]
     ) -> list[Loss]:
-        if not states or states[-1] != "no":
+        lost = lost_at(states)
+        if lost is None:
             return []
-        first = len(states) - 1
-        while first > 0 and states[first - 1] == "no":
-            first -= 1  # the last run of "no" (without setup in mid-game, the only one)
-        last = next((k for k in range(first - 1, -1, -1) if states[k] == "yes"), None)
+        first, last = lost
         return [Loss(colour, what, first, last, self.steps[first].move)]
 
     def final(self, colour: str) -> Verdict:
         """The verdict after the last placement."""
         return self.steps[-1].verdict(colour)
+
+
+def lost_at(states: Sequence[str | None]) -> tuple[int, int | None] | None:
+    """For answers "yes" / "no" / ... after each placement that end in "no": the first
+    placement of the last run of "no" (without setup in mid-game, the only one) and the
+    last "yes" before it (None if none); None if the last answer is not "no"."""
+    if not states or states[-1] != "no":
+        return None
+    first = len(states) - 1
+    while first > 0 and states[first - 1] == "no":
+        first -= 1
+    last = next((k for k in range(first - 1, -1, -1) if states[k] == "yes"), None)
+    return first, last
 
 
 def _all_state(answer: Answer) -> str:

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from solver.backends.base import (
     BackendResult,
+    FitBound,
     Layout,
     SolveOptions,
     Status,
     layout_score,
     order_and_check,
+    order_and_check_partial,
     total_score,
 )
 from solver.backends.registry import BACKENDS as REGISTRY
@@ -59,6 +61,12 @@ class SolveResult:
             max-score answer that "auto" combined from both.
         wall_time: seconds, backend and checks included.
         stats: backend counters.
+        partial: with "unknown" for place-all, the best partial layout found, in a legal
+            order of play (checked as a partial: legal pieces, each colour connected to
+            its start; some pieces left), or None.
+        partial_report: the rule checker's report on ``partial`` (pieces left per colour).
+        fit: with "unknown" for place-all, the best proven bound on the squares that fit
+            (:class:`solver.backends.base.FitBound`), or None.
     """
 
     problem: Problem
@@ -69,6 +77,9 @@ class SolveResult:
     backend: str
     wall_time: float
     stats: dict[str, Any]
+    partial: Layout | None = None
+    partial_report: CheckReport | None = None
+    fit: FitBound | None = None
 
     def _repr_svg_(self) -> str:
         """The final board as SVG (the starting one without a layout), as
@@ -88,12 +99,27 @@ class SolveResult:
         there is no layout (nothing to draw)."""
         from solver.pictures.picture import layout_pieces
 
-        if self.report is None or self.report.final is None:
+        report, layout = self.report, self.layout
+        if report is None:  # an unknown: its best partial layout, if any
+            report, layout = self.partial_report, self.partial
+        if report is None or report.final is None:
             return None
-        return self.report.final, {
-            "new": layout_pieces(self.layout),
+        return report.final, {
+            "new": layout_pieces(layout),
             "stars": self.problem.cover,
         }
+
+    def short(self) -> dict[str, tuple[str, ...]]:
+        """The colours the best partial layout leaves short: colour -> its pieces left
+        (only colours with some left); empty without a partial layout."""
+        if self.partial_report is None:
+            return {}
+        out = {}
+        for colour in self.problem.colours:
+            left = self.partial_report.report(colour).remaining
+            if left:
+                out[colour] = left
+        return out
 
     @property
     def score(self) -> int | None:
@@ -131,6 +157,11 @@ def checked_result(
     if raw.layout is not None:
         layout, report = order_and_check(problem, raw.layout, backend)
         _check_bound(problem, raw, report, backend)
+    partial, partial_report, fit = None, None, None
+    if raw.status == "unknown" and problem.goal == "place-all":
+        found = raw.partial if raw.partial is not None else _greedy_partial(problem)
+        partial, partial_report = order_and_check_partial(problem, found, backend)
+        fit = raw.fit or _area_fit(problem)
     return SolveResult(
         problem,
         raw.status,
@@ -140,7 +171,33 @@ def checked_result(
         backend,
         time.perf_counter() - started,
         raw.stats,
+        partial,
+        partial_report,
+        fit,
     )
+
+
+#: seconds of greedy play for a partial layout when a backend gave none
+GREEDY_PARTIAL = 0.2
+
+
+def _greedy_partial(problem: Problem) -> Layout:
+    """The best of a few greedy plays (:func:`solver.backends.greedy.closest`), for an
+    unknown whose backend kept no partial layout."""
+    import numpy as np
+
+    from solver.backends.greedy import closest
+
+    rng = np.random.default_rng(0)
+    return closest(problem.position, problem.colours, rng, seconds=GREEDY_PARTIAL)
+
+
+def _area_fit(problem: Problem) -> FitBound:
+    """The bound that needs no solver: the played colours cover at most the free squares."""
+    position = problem.position
+    need = sum(position.colour(c).remaining_squares for c in problem.colours)
+    free = position.board.size - len(position.board.blocked) - len(position.occupied)
+    return FitBound(min(need, free), need, "area")
 
 
 def _check_claim(raw: BackendResult, name: str) -> None:

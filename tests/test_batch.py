@@ -60,7 +60,12 @@ def assert_solutions_verify(out: Path, killed: bool = False) -> int:
             if record.get("solution"):
                 names.add(record["solution"])
                 solution = read_solution(out / record["solution"])
-                if solution.data["score"] is None:  # no layout (a proof): nothing to draw
+                if solution.partial is not None:  # an unknown: its picture is the partial
+                    assert record["picture"] == record["solution"][: -len(".json")] + ".svg"
+                    shown = dataclasses.replace(solution, layout=solution.partial)
+                    assert_picture_shows(out / record["picture"], shown)
+                    pictures.add(record["picture"])
+                elif solution.data["score"] is None:  # no layout (a proof): nothing to draw
                     assert record["picture"] is None
                 else:
                     assert record["picture"] == record["solution"][: -len(".json")] + ".svg"
@@ -130,9 +135,14 @@ def test_a_mixed_batch(inputs, tmp_path):
         ("in/tiny-5x5-corner.toml", None),
         ("stray.txt", None),
     ]
-    # a time-out is unknown, never no, and has no solution file
+    # a time-out is unknown, never no; its solution file holds only the best partial
+    # layout (checked as a partial, issue 25) and the bound
     timed_out = got["in/classic-solo-84.toml", None]
-    assert timed_out["answer"] == "unknown" and timed_out["solution"] is None
+    assert timed_out["answer"] == "unknown" and timed_out["solution"] is not None
+    assert timed_out["best_left"] > 0 and timed_out["short"] and timed_out["fit"]
+    partial = read_solution(out / timed_out["solution"])
+    assert partial.data["status"] == "unknown" and partial.partial is not None
+    assert verify(partial)[1] == []
     assert {c["answer"] for c in timed_out["colours"]} == {"unknown"}
     assert got["in/tiny-5x5-corner.toml", None]["answer"] == "solved"
     assert got["in/tiny-4x4-impossible.toml", None]["solve_status"] == "infeasible"
@@ -154,9 +164,9 @@ def test_a_mixed_batch(inputs, tmp_path):
     ]
     assert game["sha256"] == hashlib.sha256(GAME.read_bytes()).hexdigest()
     assert (game["backend"], game["time_limit"], game["seed"]) == ("search", 1.0, 0)
-    # 3 puzzles with a file, 2 game colours; a picture beside each but the proof of
-    # tiny-4x4-impossible (no layout to draw)
-    assert assert_solutions_verify(out) == 5
+    # 3 puzzles with a file, the unknown's partial layout, 2 game colours; a picture
+    # beside each but the proof of tiny-4x4-impossible (no layout to draw)
+    assert assert_solutions_verify(out) == 6
     assert got["in/tiny-4x4-impossible.toml", None]["picture"] is None
     assert got["in/tiny-5x5-corner.toml", None]["picture"] == "solutions/in/tiny-5x5-corner.svg"
     summary = list(csv.DictReader((out / "summary.csv").open()))

@@ -31,6 +31,8 @@ from solver.backends.base import (
     Cancel,
     SolveOptions,
     Status,
+    best_fit,
+    best_partial,
     decisive,
     layout_score,
 )
@@ -103,9 +105,9 @@ def solve(
     if quick is not None:
         return quick
     many = _many_pieces(problem, options)
-    proof = _lp_proof(problem, options, cancel) if many else None
-    if proof is not None:
-        return proof
+    lp_first = _lp_proof(problem, options, cancel) if many else None
+    if lp_first is not None and lp_first.status == "infeasible":
+        return lp_first
     warmup.before_search()
     entrants: list[Backend] = []
     race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
@@ -158,7 +160,11 @@ def solve(
         results += race.results()
         if race.winner is not None:
             return results[len(results) - len(later) + race.winner]
-    return _combine(problem, entrants, results)
+    combined = _combine(problem, entrants, results)
+    if problem.goal != "place-all" or combined.status != "unknown":
+        return combined
+    found = results + ([lp_first] if lp_first is not None else [])
+    return dataclasses.replace(combined, partial=best_partial(problem, found), fit=best_fit(found))
 
 
 def _enter(
@@ -205,16 +211,16 @@ def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | No
 def _lp_proof(
     problem: Problem, options: SolveOptions, cancel: Cancel | None
 ) -> BackendResult | None:
-    """A proof of "no" by the LP bound (:mod:`solver.backends.lp`, with at most
+    """The LP bound's answer (:mod:`solver.backends.lp`, with at most
     ``options.tuning.auto.lp_seconds`` for GLOP, half the time limit at most; building the
-    model, within its default size cap, takes up to about a second more), or None."""
+    model, within its default size cap, takes up to about a second more): "infeasible" (a
+    proof of "no"), or "unknown" with the bound it proved (``fit``), or None."""
     seconds = options.tuning.auto.lp_seconds
     if options.time_limit is not None:
         seconds = min(seconds, options.time_limit / 2)
     if seconds <= 0:
         return None
-    result = registry.LP.solve(problem, dataclasses.replace(options, time_limit=seconds), cancel)
-    return result if result.status == "infeasible" else None
+    return registry.LP.solve(problem, dataclasses.replace(options, time_limit=seconds), cancel)
 
 
 def _runner(

@@ -10,7 +10,7 @@ from another thread to stop it early, as its time limit does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from solver.backends.tuning import Tuning
@@ -59,6 +59,30 @@ class SolveOptions:
 
 
 @dataclass(frozen=True)
+class FitBound:
+    """A proven bound on how much of a place-all question can be answered: at most
+    ``most`` of the ``need`` squares the played colours have left fit at once.
+
+    Attributes:
+        most: the bound (may be fractional: the LP bound; under ``need`` is a proof of "no").
+        need: squares the played colours have left.
+        by: what proved it: "lp" (:func:`solver.relaxation.lp_bound`) or "area" (the free
+            squares of the board, a bound that needs no solver).
+    """
+
+    most: float
+    need: int
+    by: str
+
+    @property
+    def text(self) -> str:
+        """One line, e.g. "LP bound: at most 301.4 of the 300 squares fit"."""
+        most = int(self.most * 10) / 10
+        name = {"lp": "LP bound", "area": "free squares"}.get(self.by, self.by)
+        return f"{name}: at most {most:g} of the {self.need} squares fit"
+
+
+@dataclass(frozen=True)
 class BackendResult:
     """What a backend returns.
 
@@ -70,6 +94,11 @@ class BackendResult:
         stats: backend counters (nodes, cuts, ...), for display.
         answered_by: the backend whose answer this is, when it differs from the one called
             ("auto" names "search", "cpsat", "symmetric", or several joined by "+").
+        partial: with "unknown" for place-all, the placements of the best partial layout
+            found (legal, each colour's pieces connected to its start; some pieces left),
+            or None.
+        fit: with "unknown" for place-all, the best proven bound on the squares that fit
+            (:class:`FitBound`), or None.
     """
 
     status: Status
@@ -77,6 +106,8 @@ class BackendResult:
     bound: int | None = None
     stats: dict[str, Any] = field(default_factory=dict)
     answered_by: str = ""
+    partial: Layout | None = None
+    fit: FitBound | None = None
 
 
 class BackendSolve(Protocol):
@@ -127,7 +158,7 @@ class Backend:
 
 
 def _named(result: BackendResult, name: str) -> BackendResult:
-    return BackendResult(result.status, result.layout, result.bound, result.stats, name)
+    return replace(result, answered_by=name)
 
 
 def decisive(problem: Problem, result: BackendResult) -> bool:
@@ -166,6 +197,47 @@ def order_and_check(problem: Problem, found: Layout, backend: str) -> tuple[Layo
             if problem.monomino_last and not r.monomino_last:
                 raise SolverBug(f"{backend}: {colour} cannot place its monomino last")
     return layout, report
+
+
+def order_and_check_partial(
+    problem: Problem, found: Layout, backend: str
+) -> tuple[Layout, CheckReport]:
+    """A partial layout (some pieces left) in a legal order of play, and the rule checker's
+    report on it: every piece legal and, per colour, connected to its start (or its
+    pieces on the board) through the colour's pieces.
+
+    Raises:
+        SolverBug: a colour's pieces are not connected to its start, or the layout breaks
+            a rule.
+    """
+    layout: Layout = {}
+    for colour in problem.colours:
+        ordered = order_of_play(problem.position, colour, found.get(colour, []))
+        if ordered is None:
+            raise SolverBug(f"{backend}: {colour}'s partial pieces are not connected")
+        layout[colour] = ordered
+    report = check_layout(problem.position, layout)
+    if not report.legal:
+        raise SolverBug(f"{backend}: partial layout breaks a rule: {report.problem}")
+    return layout, report
+
+
+def squares_left(problem: Problem, partial: Layout) -> int:
+    """Squares the played colours still have to place once ``partial`` is added."""
+    need = sum(problem.position.colour(c).remaining_squares for c in problem.colours)
+    return need - sum(len(p.squares) for c in problem.colours for p in partial.get(c, []))
+
+
+def best_partial(problem: Problem, results: list[BackendResult]) -> Layout | None:
+    """Of the results' partial layouts, the one with the fewest squares left (or None)."""
+    partials = [r.partial for r in results if r.partial is not None]
+    return min(partials, key=lambda p: squares_left(problem, p), default=None)
+
+
+def best_fit(results: list[BackendResult]) -> FitBound | None:
+    """Of the results' bounds, the lowest (or None)."""
+    fits = [r.fit for r in results if r.fit is not None]
+    return min(fits, key=lambda f: f.most - f.need, default=None)
 
 
 def total_score(problem: Problem, report: CheckReport) -> int:

@@ -4,7 +4,7 @@ never finds a layout. Not a ``--backend`` choice: "auto" runs it beside the othe
 
 from __future__ import annotations
 
-from solver.backends.base import BackendResult, Cancel, SolveOptions
+from solver.backends.base import BackendResult, Cancel, FitBound, SolveOptions
 from solver.problem import Problem
 
 
@@ -17,20 +17,24 @@ def solve(
 
     Returns:
         "infeasible" with stats ``lp_most`` (the bound), ``need`` (squares to place),
-        ``reason`` and ``seconds``; "unknown" when the bound proves nothing, the model is
-        over the cap, the time ran out, the goal is max-score, or ``cancel`` was set.
+        ``reason`` and ``seconds``; "unknown" when the bound proves nothing (then with the
+        bound as ``fit``), the model is over the cap, the time ran out, the goal is
+        max-score, or ``cancel`` was set.
     """
     from solver.relaxation import lp_bound
 
     if problem.goal != "place-all" or (cancel is not None and cancel.is_set()):
         return BackendResult("unknown")
     bound = lp_bound(problem.position, problem.colours, time_limit=options.time_limit)
-    if bound is None or not bound.proves_no:
+    if bound is None:
         return BackendResult("unknown")
+    fit = FitBound(bound.most, bound.need, "lp")
+    if not bound.proves_no:
+        return BackendResult("unknown", fit=fit)
     stats = {
         "lp_most": round(bound.most, 3),
         "need": bound.need,
         "reason": bound.reason,
         "seconds": round(bound.seconds, 3),
     }
-    return BackendResult("infeasible", None, None, stats, "lp")
+    return BackendResult("infeasible", None, None, stats, "lp", fit=fit)

@@ -54,7 +54,7 @@ import numpy as np
 
 from solver.backends import search
 from solver.backends.base import BackendResult, Cancel, SolveOptions
-from solver.backends.greedy import Masks, greedy, held_back, match_monominoes
+from solver.backends.greedy import Masks, greedy, guided, held_back, match_monominoes
 from solver.backends.race import first_proven
 from solver.backends.tuning import RepairTuning
 from solver.backends.warmup import compiling_elsewhere
@@ -109,8 +109,10 @@ class _Repairer:
         stop,
         deadline: float | None,
         tuning: RepairTuning | None = None,
+        target: dict[str, list[Placement]] | None = None,
     ):
         self.problem = problem
+        self.target = target  # a warm start to grow towards (guided play), or None
         self.tuning = tuning or RepairTuning()
         self.trace: list[tuple[float, int]] = []  # (seconds, cost) at each change of cost
         self.base = problem.position
@@ -187,16 +189,25 @@ class _Repairer:
     # ---------------------------------------------------------------- construct
 
     def construct(self) -> _State:
-        """The best of ``tuning.restarts`` greedy layouts."""
-        best = self._finish(_State(*self._greedy(self._start, self.todo)))
-        for _ in range(self.tuning.restarts - 1):
+        """The best of ``tuning.restarts`` greedy layouts (with a warm start, guided plays
+        beside as many greedy ones: the best is kept)."""
+        plays = [self._greedy] + ([self._guided] if self.target is not None else [])
+        best = self._finish(_State(*plays[-1](self._start, self.todo)))
+        for k in range(len(plays) * self.tuning.restarts - 1):
             if best.cost == 0 or self._stopped():
                 break
-            state = self._finish(_State(*self._greedy(self._start, self.todo)))
+            state = self._finish(_State(*plays[k % len(plays)](self._start, self.todo)))
             if state.cost < best.cost:
                 best = state
         self.stats["restarts"] += 1
         return best
+
+    def _guided(
+        self, position, todo: dict[str, list[str]]
+    ) -> tuple[dict[str, list[Placement]], dict[str, list[str]]]:
+        """Guided play of ``todo`` towards the warm start (:func:`greedy.guided`)."""
+        assert self.target is not None
+        return guided(position, self.colours, todo, self.target, self.rng)
 
     def _greedy(
         self, position, todo: dict[str, list[str]]
@@ -517,6 +528,21 @@ class _Repairer:
                 low, since = state.cost, 0
         return state if state.cost == 0 else None
 
+    def partial(self, state: _State) -> dict[str, list[Placement]]:
+        """A state as a partial layout: its placements, and the held monominoes on
+        distinct free attach squares where they fit (every piece legal and connected)."""
+        if state.monos is not None:
+            return self.layout(state)
+        out = {c: list(state.placed[c]) for c in self.colours}
+        need = [c for c in self.colours if self.held[c]]
+        masks = Masks(self._position(state.placed, {}), self.colours)
+        options = {
+            c: set(np.flatnonzero(masks.attach(self.colours.index(c))).tolist()) for c in need
+        }
+        for c, s in match_monominoes(options).items():
+            out[c].append(Placement(MONOMINO, frozenset({s})))
+        return out
+
     def layout(self, state: _State) -> dict[str, list[Placement]]:
         out = {c: list(state.placed[c]) for c in self.colours}
         for c, s in (state.monos or {}).items():
@@ -657,18 +683,55 @@ def solve(
 ) -> BackendResult:
     """Construct and repair a "place-all" layout; ``options.workers`` independent runs
     (seeds ``seed``, ``seed + 1``, ...) in threads, the first layout stops the others.
+    With ``options.tuning.repair.warm_start``, the runs start from the library layout
+    that fits the position best (:func:`solver.library.best_start`), as
+    :func:`solve_from` does.
 
     Returns:
         "solved" with a layout, or "unknown" (time limit, ``cancel``, or a goal other
-        than place-all or with card goals: ``stats["unknown_reason"]``). Never "infeasible".
+        than place-all or with card goals: ``stats["unknown_reason"]``) with the best
+        partial layout found. Never "infeasible".
+    """
+    start = None
+    if options.tuning.repair.warm_start and problem.goal == "place-all":
+        from solver.library import best_start
+
+        start = best_start(problem.position, problem.colours)
+    return solve_from(problem, start, options, cancel)
+
+
+def solve_from(
+    problem: Problem,
+    start: dict[str, list[Placement]] | None,
+    options: SolveOptions = SolveOptions(),
+    cancel: Cancel | None = None,
+) -> BackendResult:
+    """:func:`solve` from a given start layout: each new start is the best (fewest
+    squares left) of guided plays towards ``start`` (:func:`solver.backends.greedy.guided`:
+    the start's placements that still fit are played as soon as they connect, bridging
+    pieces reconnect what the position cut off) and as many plain greedy plays; then
+    repair as usual.
+
+    Args:
+        problem: as for :func:`solve`.
+        start: colour -> placements (e.g. a library layout laid over the position,
+            :func:`solver.library.best_start`, or the layout that answered an earlier
+            position of the same game); placements that overlap the position or share an
+            edge with their colour, or of pieces the colour no longer has, are skipped.
+            None: plain greedy starts, exactly as :func:`solve` without a warm start.
+        options, cancel: as for :func:`solve`.
+
+    Returns:
+        as :func:`solve`; ``stats["warm_start"]`` the squares of the start that fit.
     """
     started = time.perf_counter()
     if problem.goal != "place-all" or problem.has_card_goals:
         reason = "repair only places all pieces (no stars to cover, no groups to connect)"
         return BackendResult("unknown", None, None, {"unknown_reason": reason}, "repair")
     deadline = None if options.time_limit is None else started + options.time_limit
+    tuning = options.tuning.repair
     runs = [
-        _Repairer(problem, (options.seed + k) % 2**31, cancel, deadline, options.tuning.repair)
+        _Repairer(problem, (options.seed + k) % 2**31, cancel, deadline, tuning, start)
         for k in range(max(1, options.workers))
     ]
 
@@ -684,6 +747,7 @@ def solve(
     found = [] if winner is None else [(runs[winner], states[winner][0])]
     stats = {
         "seconds": round(time.perf_counter() - started, 3),
+        "warm_start": sum(len(p.squares) for v in (start or {}).values() for p in v),
         "best_left": min(r.best.cost for r in runs if r.best is not None)
         if any(r.best is not None for r in runs)
         else None,
@@ -694,4 +758,10 @@ def solve(
         assert state is not None
         stats["seed"] = run.seed
         return BackendResult("solved", run.layout(state), None, stats, "repair")
-    return BackendResult("unknown", None, None, stats, "repair")
+    bests = [r for r in runs if r.best is not None]
+    partial = None
+    if bests:
+        closest = min(bests, key=lambda r: r.best.cost if r.best is not None else 0)
+        assert closest.best is not None
+        partial = closest.partial(closest.best)
+    return BackendResult("unknown", None, None, stats, "repair", partial=partial)

@@ -82,9 +82,14 @@ class RepairTuning:
 
     Attributes:
         restarts: greedy layouts made for a run's first layout (the best is kept).
+        warm_start: start from the library layout that fits the position best
+            (:func:`solver.library.best_start`): each new start is the best of guided plays
+            towards it (:func:`solver.backends.greedy.guided`) and plain greedy plays;
+            see docs/warmstart.md for what it measured.
     """
 
     restarts: int = 8
+    warm_start: bool = False
 
 
 @dataclass(frozen=True)

@@ -124,6 +124,9 @@ SUMMARY_FIELDS = [
     "best_status",
     "bound",
     "reason",
+    "best_left",
+    "short",
+    "fit",
     "point_of_no_return",
     "item_status",
     "item_answer",
@@ -168,6 +171,9 @@ def summary_csv(rows: Iterable[dict]) -> str:
             "sha256": row.get("sha256"),
             "solution": row.get("solution"),
             "picture": row.get("picture"),
+            "best_left": row.get("best_left"),
+            "short": _short_cell(row.get("short")),
+            "fit": row.get("fit"),
         }
         if not row.get("colours"):
             writer.writerow(shared)
@@ -178,6 +184,8 @@ def summary_csv(rows: Iterable[dict]) -> str:
                     **shared,
                     **{k: c.get(k) for k in ("colour", "left", "answer", "score", "best")},
                     **{k: c.get(k) for k in ("best_status", "bound", "reason")},
+                    **{k: c[k] for k in ("best_left", "fit") if c.get(k) is not None},
+                    **({"short": _short_cell(c["short"])} if c.get("short") else {}),
                     "point_of_no_return": point.text() if point else None,
                     "seconds": c.get("seconds", row.get("seconds")),
                     "solution": c.get("solution") or row.get("solution"),
@@ -413,7 +421,16 @@ def _answer_text(record: dict) -> str:
         if record.get("best_status") == "optimal" or bound in (None, best):
             return f"no {best}"
         return f"no {best}..{bound}"
+    if record.get("best_left") is not None:
+        return f"unknown (at best {record['best_left']} left)"
     return "unknown"
+
+
+def _short_cell(short: dict | None) -> str | None:
+    """An unknown's short colours for the CSV, e.g. "blue: I4 V5; red: 1"."""
+    if not short:
+        return None
+    return "; ".join(f"{c}: {' '.join(v)}" for c, v in short.items())
 
 
 def _table(head: list[str], body: list[list[str]]) -> list[str]:

@@ -23,6 +23,7 @@ from solver.batch.items import Item
 from solver.endgame import answer_record, endgame_check
 from solver.errors import InputError
 from solver.formats.solution import solution_text
+from solver.pieces import PIECES
 from solver.problem import Problem
 from solver.solve import SolveOptions, SolverBug, SolveResult, solve
 
@@ -255,7 +256,7 @@ def _puzzle(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
     answer = {"solved": "solved", "optimal": "solved", "infeasible": "no"}.get(result.status)
     files: dict[str, str] = {}
     solution = picture = None
-    if result.status != "unknown" or result.layout is not None:
+    if result.status != "unknown" or result.layout is not None or result.partial is not None:
         solution = solution_name(item.source.name, None, seed=item.seed)
         files[solution] = solution_text(result, compact=True)
         picture = add_picture(files, solution, result)
@@ -269,6 +270,7 @@ def _puzzle(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
         "bound": result.bound,
         "nodes": result.stats.get("nodes"),  # search nodes (None for CP-SAT), cubes join sums
         "colours": [_puzzle_colour(problem, result, c) for c in problem.colours],
+        **closeness(result),
         "answered_by": result.backend,
         "error": None,
         "error_kind": None,
@@ -393,6 +395,14 @@ def _game_together(item: Item, settings: Settings, position) -> tuple[dict, dict
             seconds=round(answer.seconds, 4),
             backend=", ".join(dict.fromkeys(backends)) or "area bound",
         )
+        unknown = shown or (answer.alone[-1] if answer.alone else None)
+        if answer.answer == "unknown" and unknown is not None:
+            record.update(closeness(unknown))
+            if unknown.partial is not None:
+                solution = solution_name(item.source.name, item.after, TOGETHER)
+                files[solution] = solution_text(unknown, compact=True)
+                record["solution"] = solution
+                record["picture"] = add_picture(files, solution, unknown)
         if answer.answer == "yes" and shown is not None:
             record["score"] = shown.score
             solution = solution_name(item.source.name, item.after, TOGETHER)
@@ -400,6 +410,20 @@ def _game_together(item: Item, settings: Settings, position) -> tuple[dict, dict
             record["solution"] = solution
             record["picture"] = add_picture(files, solution, shown)
     return _game_row(item, settings, record["answer"], [record], record["backend"]), files
+
+
+def closeness(result: SolveResult) -> dict:
+    """An unknown's best partial layout and bound as row fields: ``best_left`` (squares
+    left), ``short`` (colour -> pieces left), ``fit`` (e.g. "LP bound: at most 301.4 of
+    the 300 squares fit"); all None when there is none."""
+    short = result.short()
+    return {
+        "best_left": sum(PIECES[p].size for v in short.values() for p in v)
+        if result.partial is not None
+        else None,
+        "short": {c: list(v) for c, v in short.items()} if result.partial is not None else None,
+        "fit": result.fit.text if result.fit is not None else None,
+    }
 
 
 def _now() -> str:

@@ -375,8 +375,27 @@ def moves_command(game, colours, after, count):
     help="One joint answer: can the chosen colours (default: every one with pieces left) "
     "all place all their remaining pieces at once, the others frozen?",
 )
+@click.option(
+    "--follow",
+    is_flag=True,
+    help="With --together on a game record: follow the game from its start to the "
+    "position asked, a layout carried from move to move (each placement gets the time "
+    "limit), instead of checking the position alone.",
+)
 def check_command(
-    source, after, colours, backend, time_limit, workers, seed, params, out, show, plain, together
+    source,
+    after,
+    colours,
+    backend,
+    time_limit,
+    workers,
+    seed,
+    params,
+    out,
+    show,
+    plain,
+    together,
+    follow,
 ):
     """Endgame check: can each colour still place all its remaining pieces, with the other
     colours' squares frozen? Answers yes (with a checked layout), no (proven; then the best
@@ -390,6 +409,9 @@ def check_command(
     options = make_options(backend, time_limit, workers, seed, params)
     check_params(backend, params)
     open_ = [c for c in chosen if position.colour(c).remaining]
+    if follow:
+        _check_follow(source, after, colours, options, out, show, plain, together)
+        return
     if together:
         _check_together(source, problem, after, tuple(open_), options, out, show, plain)
         return
@@ -430,7 +452,7 @@ def _position_line(source: str, after: int | None, position: Position) -> str:
 def _check_together(source, problem, after, colours, options, out, show, plain) -> None:
     """``check --together``: one joint answer for ``colours`` (see
     :func:`solver.endgame.joint_check`)."""
-    from solver.cli.output import joint_line
+    from solver.cli.output import closeness_lines, joint_line
     from solver.endgame import joint_check
 
     position = problem.position
@@ -442,15 +464,50 @@ def _check_together(source, problem, after, colours, options, out, show, plain) 
         return
     answer = joint_check(position, colours, options, name=source)
     console.print(joint_line(answer, position))
-    together = answer.together
-    if together is not None and together.layout is not None:
+    drawn = answer.together
+    if answer.answer == "unknown":
+        unknown = drawn or (answer.alone[-1] if answer.alone else None)
+        for line in closeness_lines(unknown) if unknown is not None else []:
+            console.print(line)
+        if unknown is not None and unknown.partial is not None:
+            drawn = unknown  # its best partial layout is shown and written
+    if drawn is not None and (drawn.layout is not None or drawn.partial is not None):
         if show:
-            print_board(console, together, plain)
+            print_board(console, drawn, plain)
         if writer:
-            writer(together, None)
+            writer(drawn, None)
             console.print(f"  wrote {shown(out)}")
     elif writer:
         console.print(f"  no layout to write (the answer is {answer.answer})")
+
+
+def _check_follow(source, after, colours, options, out, show, plain, together) -> None:
+    """``check GAME --after N --together --follow``: the last answer of
+    :func:`solver.follow.follow` up to placement N."""
+    from solver.cli.together import answer_line
+    from solver.follow import follow
+    from solver.formats.game import load_game
+
+    if not together or not is_game_file(source):
+        raise InputError("--follow follows a game record's moves: use it with --together")
+    if colours:
+        raise InputError("--follow asks about every colour with pieces left", where="--colour")
+    if out:
+        raise InputError("--follow prints the answer only (use it without --out)")
+    game = load_game(source)
+    end = game.num_placements if after is None else after
+    console = make_console(plain)
+    console.print(_position_line(source, after, game.position(end)))
+    started = time.perf_counter()
+    step = list(follow(game, options, end))[-1]
+    console.print(answer_line(step, time.perf_counter() - started))
+    if show and step.layout is not None:
+        from solver.cli.render import print_position
+        from solver.pictures.picture import layout_pieces, with_layout
+
+        final = with_layout(game.position(end), step.layout)
+        new = frozenset().union(*(p.squares for p in layout_pieces(step.layout)))
+        print_position(console, final, plain, new)
 
 
 def _to_move(position: Position) -> str:
@@ -532,15 +589,25 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
 )
 @click.option("--moves", is_flag=True, help="Also print every colour's answer after each move.")
 @click.option("--plain", is_flag=True, help="No colours even in a terminal.")
-def review_command(game, out, colours, backend, time_limit, workers, seed, params, moves, plain):
+@click.option(
+    "--together",
+    is_flag=True,
+    help="The solo player's question instead: after every move, can every colour with "
+    "pieces left still place all of them at once? A layout is carried from move to move; "
+    "prints the move after which that was lost.",
+)
+def review_command(
+    game, out, colours, backend, time_limit, workers, seed, params, moves, plain, together
+):
     """Review a game record: after every move, can each colour still place all its
     pieces (and end with the monomino), and what is the best score it can still reach?
     Each colour is judged on its own, with the other colours as they stand (as check
     does). Prints the move after which each colour lost each chance; --out writes every
-    answer into the game as Pentobi comments."""
+    answer into the game as Pentobi comments. With --together, the solo player's question
+    instead: can every colour with pieces left still place all of them at once?"""
     from solver.cli.review import print_review, review_progress
     from solver.formats.annotate import annotated_sgf
-    from solver.formats.game import load_game, read_sgf_text
+    from solver.formats.game import load_game
     from solver.formats.text import read_text
     from solver.review import review_game
 
@@ -551,25 +618,64 @@ def review_command(game, out, colours, backend, time_limit, workers, seed, param
         raise InputError("review writes game records: use .blksgf", path=out, where="--out")
     check_params(backend, params)
     record = load_game(game)
-    chosen = chosen_colours(game, record.final, colours) or record.variant.colours
     options = make_options(backend, time_limit, workers, seed, params)
+    if together:
+        if colours:
+            raise InputError(
+                "--together asks about every colour with pieces left", where="--colour"
+            )
+        _review_together(game, record, options, path, out, moves, plain)
+        return
+    chosen = chosen_colours(game, record.final, colours) or record.variant.colours
     with review_progress(record.num_placements) as progress:
         review = review_game(record, chosen, options, progress)
     console = make_console(plain)
-    board = record.final.board
     console.print(
-        f"{shown(game)}: {record.variant.name} {board.rows}x{board.cols}, "
-        f"{record.num_placements} placements; reviewed in {review.seconds:.1f} s "
-        f"({review.solves} solves, {review.kept} answers from earlier layouts)"
+        _review_head(game, record)
+        + f"reviewed in {review.seconds:.1f} s "
+        + f"({review.solves} solves, {review.kept} answers from earlier layouts)"
     )
     print_review(console, review, moves)
     if path is not None:
-        text = annotated_sgf(read_text(game), review, game)
-        again = read_sgf_text(text, out)
-        if [m.placement for m in again.moves] != [m.placement for m in record.moves]:
-            raise SolverBug("the reviewed game record does not read back to the same moves")
-        write_text_atomic(path, text)
-        console.print(f"wrote {shown(out)}")
+        _write_reviewed(console, record, annotated_sgf(read_text(game), review, game), path, out)
+
+
+def _review_head(game: str, record) -> str:
+    """The start of review's first line: the file, the board, the placements."""
+    board = record.final.board
+    size = f"{board.rows}x{board.cols}"
+    return f"{shown(game)}: {record.variant.name} {size}, {record.num_placements} placements; "
+
+
+def _write_reviewed(console: Console, record, text: str, path: Path, out: str) -> None:
+    """Write a reviewed game record after checking that it reads back to the same moves."""
+    from solver.formats.game import read_sgf_text
+
+    again = read_sgf_text(text, str(path))
+    if [m.placement for m in again.moves] != [m.placement for m in record.moves]:
+        raise SolverBug("the reviewed game record does not read back to the same moves")
+    write_text_atomic(path, text)
+    console.print(f"wrote {shown(out)}")
+
+
+def _review_together(game, record, options, path, out, moves, plain) -> None:
+    """``review --together``: the joint answer after every placement
+    (:func:`solver.follow.follow_game`), printed and, with --out, written as comments."""
+    from solver.cli.review import review_progress
+    from solver.cli.together import print_followed
+    from solver.follow import follow_game
+    from solver.formats.annotate_together import annotated_sgf
+    from solver.formats.text import read_text
+
+    with review_progress(record.num_placements) as progress:
+        followed = follow_game(record, options, progress)
+    console = make_console(plain)
+    console.print(
+        _review_head(game, record) + f"every colour together, reviewed in {followed.seconds:.1f} s"
+    )
+    print_followed(console, followed, moves)
+    if path is not None:
+        _write_reviewed(console, record, annotated_sgf(read_text(game), followed, game), path, out)
 
 
 @main.command("count")
@@ -878,6 +984,19 @@ def verify_command(solution, prove, time_limit):
         click.echo(f"  endgame: {_endgame_claim(loaded.data['endgame'])}")
     if loaded.data.get("status") == "unknown":  # a stopped run: nothing claimed either way
         click.echo("  status: unknown (the run stopped without an answer: no claim to check)")
+        if loaded.partial is not None:
+            partial = loaded.data["partial"]
+            placed = sum(len(v) for v in loaded.partial.values())
+            click.echo(
+                f"  partial layout: {placed} placements checked as a partial layout "
+                f"(legal, connected), {partial.get('squares_left', '?')} squares left"
+            )
+        if "fit" in loaded.data:
+            fit = loaded.data["fit"]
+            click.echo(
+                f"  bound (claimed, {fit.get('by', '?')}): at most {fit['most']} of the "
+                f"{fit['need']} squares fit"
+            )
     if loaded.cover or loaded.connect:
         asked = [f"cover {s}" for s in loaded.position.board.names(loaded.cover)]
         asked += [f"connect {c}" for c in loaded.connect]

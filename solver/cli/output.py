@@ -64,10 +64,13 @@ def goals_text(problem: Problem) -> str:
 
 
 def print_board(console: Console, result: SolveResult, plain: bool) -> None:
-    """The final board (or the starting one when there is no layout); in colour, the
-    pieces already on the board are dimmed so that the added ones stand out."""
-    position = (result.report.final if result.report else None) or result.problem.position
-    new = frozenset().union(*(p.squares for p in layout_pieces(result.layout)))
+    """The final board (for an unknown its best partial layout, else the starting board);
+    in colour, the pieces already on the board are dimmed so that the added ones stand
+    out."""
+    shown = result.picture()  # the final board, or an unknown's best partial layout
+    position = shown[0] if shown else result.problem.position
+    layout = result.layout if result.report else result.partial
+    new = frozenset().union(*(p.squares for p in layout_pieces(layout)))
     print_position(console, position, plain, new, stars=result.problem.cover)
 
 
@@ -95,7 +98,8 @@ def write_picture(path: Path, position: Position, **options: Unpack[PictureOptio
 
 def write_result_picture(path: Path, result: SolveResult) -> bool:
     """Write the picture of a result's final board, the pieces already on the board paler
-    than the ones it adds; False (nothing written) when the result has no layout."""
+    than the ones it adds (for an unknown: its best partial layout); False (nothing
+    written) when the result has neither."""
     shown = result.picture()
     if shown is None:
         return False
@@ -117,6 +121,8 @@ def describe_result(console: Console, result: SolveResult) -> None:
     progress = domain_progress(result.stats)
     if progress:
         console.print(progress)
+    for line in closeness_lines(result):
+        console.print(line)
     report = result.report
     if report is None:
         return
@@ -150,6 +156,40 @@ def describe_result(console: Console, result: SolveResult) -> None:
         console.print(f"  total score {result.score}{bound}")
 
 
+def closeness_lines(result: SolveResult) -> list[str]:
+    """For an unknown: how close the best partial layout came (pieces and squares left,
+    per short colour) and the best bound proved; no lines otherwise."""
+    lines = []
+    if result.partial_report is not None:
+        short = result.short()
+        pieces = sum(len(v) for v in short.values())
+        squares = sum(PIECES[p].size for v in short.values() for p in v)
+        total = sum(
+            len(result.problem.position.colour(c).remaining) for c in result.problem.colours
+        )
+        lines.append(
+            f"  best partial layout: {total - pieces} of {total} {_plural(total, 'piece')} "
+            f"placed, {squares} {_plural(squares, 'square')} left"
+            + (f"; short: {short_text(short)}" if short else "")
+        )
+    if result.fit is not None:
+        lines.append(f"  best bound proved: {result.fit.text}")
+    return lines
+
+
+def short_text(short: dict[str, tuple[str, ...]]) -> str:
+    """The short colours in words, e.g. "blue 2 pieces (9 squares: 4, V5), red 1 piece
+    (1 square: 1)"."""
+    parts = []
+    for colour, left in short.items():
+        squares = sum(PIECES[p].size for p in left)
+        parts.append(
+            f"{colour} {len(left)} {_plural(len(left), 'piece')} "
+            f"({squares} {_plural(squares, 'square')}: {', '.join(left)})"
+        )
+    return ", ".join(parts)
+
+
 def domain_progress(stats: dict) -> str:
     """One line on the domain search's work (its stats, or auto's under "domain"), e.g.
     "  domain search: 1,200,000 nodes in 9 runs, at best 21 of 22 pieces and empty
@@ -180,6 +220,10 @@ def endgame_line(answer: EndgameAnswer) -> str:
         text += f" all of them fit (layout checked; score {score})"
     elif answer.answer == "unknown":
         text += " time limit reached before an answer (not a no)"
+        partial = answer.place_all.partial_report
+        if partial is not None:
+            left = partial.report(answer.colour).remaining
+            text += f"; at best {sum(PIECES[p].size for p in left)} squares left"
     elif answer.best is not None:
         best = answer.best
         proven = (

@@ -13,6 +13,8 @@ already has.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from solver.formats.game import GameMove
 from solver.formats.sgf import Location, add_comments, parse
 from solver.review import Loss, Review, Step, Verdict
@@ -154,17 +156,33 @@ def annotated_sgf(text: str, review: Review, path: str | None = None) -> str:
         ValueError: the text is not the record of the reviewed game (a placement's node
             is missing).
     """
+    comments = [(step.move, step_comment(review, step)) for step in review.steps[1:]]
+    return comment_moves(text, root_comment(review), comments, path)
+
+
+def comment_moves(
+    text: str,
+    root: str,
+    comments: Sequence[tuple[GameMove | None, str]],
+    path: str | None = None,
+) -> str:
+    """``text`` with ``root`` as the root node's comment and each move's comment in the
+    node of that move (two for one node are joined by a blank line).
+
+    Raises:
+        InputError: the text is not well-formed SGF.
+        ValueError: a move has no node in the text (not the game's text).
+    """
     tree = parse(text, path)[0]
     nodes = tree.main_line()
     node_of: dict[Location, Location] = {
         prop.location: node.location for node in nodes for prop in node.properties
     }
-    comments = {nodes[0].location: root_comment(review)}
-    for step in review.steps[1:]:
-        assert step.move is not None
-        where = node_of.get(step.move.location)
+    out = {nodes[0].location: root}
+    for move, comment in comments:
+        assert move is not None
+        where = node_of.get(move.location)
         if where is None:
-            raise ValueError(f"no node for {move_text(step.move)}: not the reviewed game's text")
-        comment = step_comment(review, step)
-        comments[where] = comments[where] + "\n\n" + comment if where in comments else comment
-    return add_comments(text, comments, path)
+            raise ValueError(f"no node for {move_text(move)}: not the reviewed game's text")
+        out[where] = out[where] + "\n\n" + comment if where in out else comment
+    return add_comments(text, out, path)

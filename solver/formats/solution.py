@@ -49,7 +49,7 @@ from solver.endgame import ANSWERS
 from solver.errors import InputError, located
 from solver.formats.files import write_text_atomic
 from solver.formats.text import depth_limited, read_text
-from solver.pieces import canonical_name
+from solver.pieces import PIECES, canonical_name
 from solver.position import ColourState, Placement, Position, sorted_pieces
 from solver.problem import (
     check_connect,
@@ -120,9 +120,31 @@ def result_to_json(result: SolveResult, endgame: dict[str, Any] | None = None) -
         "bound": result.bound,
         "colours": colours,
     }
+    if result.partial is not None:
+        data["partial"] = _partial_json(result)
+    if result.fit is not None:
+        fit = result.fit
+        data["fit"] = {"most": round(fit.most, 3), "need": fit.need, "by": fit.by}
     if endgame is not None:
         data["endgame"] = endgame
     return data
+
+
+def _partial_json(result: SolveResult) -> dict[str, Any]:
+    """An unknown's best partial layout: per played colour the placements it adds (in a
+    legal order of play) and the pieces it leaves, and the squares left in all."""
+    board = result.problem.position.board
+    assert result.partial is not None and result.partial_report is not None
+    left = {c: list(result.partial_report.report(c).remaining) for c in result.problem.colours}
+    return {
+        "placements": {
+            c: [_placement_json(board, p) for p in result.partial.get(c, [])]
+            for c in result.problem.colours
+        },
+        "remaining": left,
+        "squares_left": sum(PIECES[p].size for v in left.values() for p in v),
+        "short": [c for c in result.problem.colours if left[c]],
+    }
 
 
 def _placement_json(board: Board, p: Placement) -> dict[str, Any]:
@@ -165,6 +187,7 @@ class SolutionFile:
     data: dict[str, Any]
     cover: frozenset[int] = frozenset()
     connect: tuple[str, ...] = ()
+    partial: dict[str, list[Placement]] | None = None
 
     def _repr_svg_(self) -> str:
         """The board with every placement as SVG (:func:`solver.pictures.svg.board`), the
@@ -302,6 +325,8 @@ _ENDGAME_CLAIMS = {
     "score": (int, True),
     "best": (int, True),
     "bound": (int, True),
+    "best_left": (int, False),
+    "fit": (str, False),
 }
 
 
@@ -413,7 +438,37 @@ def _parse(data: Any) -> SolutionFile:
         data,
         _cover(data, position, played, goal),
         _connect(data, position, played, goal),
+        _partial(data, board, variant),
     )
+
+
+def _partial(
+    data: dict[str, Any], board: Board, variant: Variant | None
+) -> dict[str, list[Placement]] | None:
+    """The ``partial`` layout of an unknown (colour -> placements), and the types of its
+    and of ``fit``'s claims; None when the file has none."""
+    if "fit" in data:
+        fit = _expect(data["fit"], dict, "fit")
+        most = fit.get("most")
+        if isinstance(most, bool) or not isinstance(most, int | float):
+            raise InputError(f"expected a number, got {most!r}"[:120], where="fit.most")
+        _expect(fit.get("need"), int, "fit.need")
+    if "partial" not in data:
+        return None
+    record = _expect(data["partial"], dict, "partial")
+    _expect(record.get("squares_left", 0), int, "partial.squares_left")
+    for key, pieces in _expect(record.get("remaining", {}), dict, "partial.remaining").items():
+        _pieces(pieces, f"partial.remaining.{key}")
+    placements = _expect(record.get("placements", {}), dict, "partial.placements")
+    out: dict[str, list[Placement]] = {}
+    for key, entries in placements.items():
+        where = f"partial.placements.{key}"
+        colour = _colour(key, where, variant)
+        out[colour] = [
+            _placement(board, p, f"{where}[{j}]")
+            for j, p in enumerate(_expect(entries, list, where))
+        ]
+    return out
 
 
 def _cover(
@@ -567,6 +622,8 @@ def _false_claims(solution: SolutionFile, report: CheckReport) -> list[str]:
         out.append(f"status is {status} but the file adds pieces")
     if "endgame" in data:
         out += _false_endgame_claims(solution, report, played, total)
+    if solution.partial is not None:
+        out += _false_partial_claims(solution)
     bound = data.get("bound")
     if bound is not None and total > bound:
         out.append(f"total score {total} is above the claimed upper bound {bound}")
@@ -574,6 +631,48 @@ def _false_claims(solution: SolutionFile, report: CheckReport) -> list[str]:
         out.append(
             f"status is optimal but total score {total} is below the claimed upper bound {bound}"
         )
+    return out
+
+
+def _false_partial_claims(solution: SolutionFile) -> list[str]:
+    """An unknown's best partial layout must be a legal partial layout from the file's
+    position (every piece legal, each colour's pieces connected to its start or its
+    pieces on the board), leave the pieces and squares it says, and place no more squares
+    than the bound ``fit`` allows."""
+    from solver.order import order_of_play
+
+    data, partial = solution.data, solution.partial
+    assert partial is not None
+    out = []
+    if data.get("status") != "unknown":
+        out.append(f"a partial layout is given but the status is {data.get('status')}")
+    ordered = {}
+    for colour, placements in partial.items():
+        grown = order_of_play(solution.position, colour, placements)
+        if grown is None:
+            return out + [f"partial layout: {colour}'s pieces are not connected to its start"]
+        ordered[colour] = grown
+    report = check_layout(solution.position, ordered)
+    if not report.legal:
+        return out + [f"partial layout breaks a rule: {report.problem}"]
+    record = data["partial"]
+    left = 0
+    for colour, pieces in record.get("remaining", {}).items():
+        actual = list(report.report(colour_name(str(colour))).remaining)
+        left += sum(PIECES[p].size for p in actual)
+        if sorted_pieces(pieces) != sorted_pieces(actual):
+            out.append(
+                f"partial layout: the file says {colour} leaves {pieces}, the rules give {actual}"
+            )
+    if "squares_left" in record and "remaining" in record and record["squares_left"] != left:
+        out.append(
+            f"partial layout: the file says {record['squares_left']} squares left, "
+            f"the rules give {left}"
+        )
+    fit = data.get("fit")
+    placed = sum(len(p.squares) for v in partial.values() for p in v)
+    if fit is not None and placed > fit["most"]:
+        out.append(f"partial layout places {placed} squares, over the claimed bound {fit['most']}")
     return out
 
 

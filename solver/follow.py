@@ -1,0 +1,873 @@
+"""Following a game: after every placement, can every colour with pieces left still place
+all of them, the board otherwise as it stands (the solo player's question, ``check
+--together``)? Answered by carrying a layout (the *witness*) from one move to the next.
+
+The joint question is monotone along a game (the reasoning of :mod:`solver.review`, for
+all colours at once): let P' be P plus some legal placements. A layout placing every piece
+left after P', together with the placements made between P and P', places every piece left
+after P. So a "yes" after P' is a "yes" after P, and a proven "no" after P stays "no" after
+P' (and is not asked again).
+
+After each placement the answer comes from the first of these that gives one, all within
+the check's budget (``options.time_limit`` seconds):
+
+1. *Kept.* The witness contains the move (same piece, same squares): it still places
+   everything else; the rule checker re-checks it (milliseconds).
+2. *The bound by area* (milliseconds; :func:`solver.endgame.area_shortfall`): a "no".
+3. *Repaired, exactly.* Otherwise the move *displaces* witness pieces: those it covers,
+   the mover's own copy of the piece, and the mover's pieces it shares an edge with.
+   Every piece that then loses its corner path to its colour's squares (a whole subtree
+   when the displaced piece was an early one) is *cut off*. When at most
+   :data:`EXACT_FREED` pieces are missing, the exact search puts them back, everything
+   else frozen (:data:`EXACT_SHARE` of the budget).
+4. *Each colour alone* (:data:`ALONE_SHARE` each): a colour that cannot place its pieces
+   alone proves the joint "no". With few pieces left (:data:`FULL_FIRST`), straight on
+   to 6.
+5. *Repaired by the repair search* (large-neighbourhood search,
+   :mod:`solver.backends.repair`) started from the witness less the displaced and
+   cut-off pieces instead of from greedy play, until :data:`REPAIR_SHARE` of the
+   budget: it re-places them and reconnects what the move cut off, moving other pieces
+   where it must.
+6. *Solved.* The rest of the budget goes to the joint ``auto`` solve (the LP bound first
+   in mid-game, the search, the repair search, the symmetric reduction where it
+   applies). Only 2, 4 and 6 can prove "no".
+
+An "unknown" still carries the repair search's best partial layout (the most squares
+placed) to the next move, so the work of one check is not lost to the next. In a review
+(:func:`follow_game`, the whole game known) the last position is checked first, and an
+"unknown" after placement k followed by a "yes" after placement j
+becomes "yes" (how "inferred"): the placements k+1..j plus the layout after j, checked
+from placement k by the rule checker. Every "yes" comes with a layout the rule checker
+accepted; a "no" is proven; "unknown" (the budget ran out) is never a "no".
+
+Setup in mid-game (``AE``, ``AB``, ...) can take pieces away: nothing is carried over it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from solver.backends import search
+from solver.backends.base import SolveOptions
+from solver.backends.repair import _minus, _Repairer, _State
+from solver.checker import check_layout
+from solver.endgame import area_shortfall
+from solver.errors import SolverBug
+from solver.formats.game import Game, GameMove
+from solver.order import connected_part, order_of_play
+from solver.pieces import MONOMINO, PIECES
+from solver.placements import piece_moves
+from solver.position import Placement, Position
+from solver.problem import Problem
+from solver.review import Loss, lost_at
+from solver.solve import solve
+
+Answer = Literal["yes", "no", "unknown", "done"]
+How = Literal["kept", "repaired", "solved", "inferred", "done"]
+Layout = Mapping[str, Sequence[Placement]]
+
+#: The default budget of each check (the joint question after one placement), in seconds.
+DEFAULT_TIME_LIMIT = 10.0
+#: Most displaced and cut-off pieces the exact search puts back (more: the repair search).
+EXACT_FREED = 14
+#: Share of the budget (and most seconds) for putting the freed pieces back exactly.
+EXACT_SHARE = (0.2, 1.0)
+#: Most placements the search of :func:`reconnect` tries (each costs about 3 ms on 20x20).
+RECONNECT_BUDGET = 300
+#: Share of the budget (and most seconds) for each colour alone (a proof of "no").
+ALONE_SHARE = (0.1, 1.0)
+#: Fewest seconds worth starting a solve with.
+MIN_SOLVE = 0.05
+#: Pieces left (all colours) up to which the full solvers come right after the exact
+#: repair (the search settles such positions, "no" included, in milliseconds to seconds).
+FULL_FIRST = 16
+#: Share of the budget up to which the repair search runs from the witness; the rest
+#: goes to the full solvers (the only ones that prove "no").
+REPAIR_SHARE = 0.6
+
+
+@dataclass(frozen=True)
+class JointStep:
+    """The joint answer after one placement (``placement`` 0: the start).
+
+    Attributes:
+        placement: placements made so far.
+        move: the move of this placement (None for the start).
+        answer: "yes" (a checked layout places every piece left of every colour), "no"
+            (proven impossible), "unknown" (the budget ran out: not a "no"), "done" (no
+            colour has pieces left).
+        how: "kept" (the witness contained the move; for a "no", proven earlier),
+            "repaired" (the witness repaired around the move), "solved" (the full
+            solvers), "inferred" (from a later layout), "done".
+        seconds: wall time of this check.
+        colours: the colours with pieces left.
+        pieces_left: their pieces left, in all.
+        squares_left: their squares.
+        reason: for "no", why (e.g. the LP bound's line); for "unknown", "time limit".
+        best_left: squares the best layout known leaves unplaced (0 for "yes"; None when
+            no layout is known, e.g. after a "no").
+        layout: the layout for "yes" (colour -> placements in order of play, checked);
+            None otherwise.
+        freed: witness pieces the move displaced or cut off (0 when the witness
+            contained the move, or there was none).
+        tried: the tiers tried, in order ("exact", "repair", "full"), with their
+            outcome, e.g. ``("exact: infeasible", "repair: 12 left")``.
+    """
+
+    placement: int
+    move: GameMove | None
+    answer: Answer
+    how: How
+    seconds: float
+    colours: tuple[str, ...]
+    pieces_left: int
+    squares_left: int
+    reason: str = ""
+    best_left: int | None = None
+    layout: Mapping[str, tuple[Placement, ...]] | None = None
+    freed: int = 0
+    tried: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Followed:
+    """A game followed move by move (:func:`follow_game`).
+
+    Attributes:
+        game: the game record.
+        steps: ``steps[k]`` is the answer after k placements.
+        seconds: wall time of the whole follow.
+    """
+
+    game: Game
+    steps: tuple[JointStep, ...]
+    seconds: float
+
+    def loss(self) -> Loss | None:
+        """When placing every piece of every colour was lost (:class:`solver.review.Loss`
+        with colour "together" and what "all"): the last run of "no" at the end of the
+        game; None if the game does not end in a "no"."""
+        lost = lost_at(["yes" if s.answer == "done" else s.answer for s in self.steps])
+        if lost is None:
+            return None
+        return Loss("together", "all", lost[0], lost[1], self.steps[lost[0]].move)
+
+    def count(self, how: str) -> int:
+        """How many answers came about in this way (a :data:`How`)."""
+        return sum(s.how == how for s in self.steps)
+
+
+# ---------------------------------------------------------------------------------------
+# Witness handling
+
+
+def _open(position: Position) -> tuple[str, ...]:
+    """The colours with pieces left, in turn order."""
+    return tuple(c.name for c in position.colours if c.remaining)
+
+
+def _squares(position: Position, colours: Sequence[str]) -> int:
+    return sum(position.colour(c).remaining_squares for c in colours)
+
+
+def carry(
+    witness: Layout, colour: str, placed: Placement, position: Position
+) -> tuple[dict[str, list[Placement]], int]:
+    """The witness (a legal layout, maybe partial, from the position before the move) over
+    one move: the pieces that still fit and still connect to their colour.
+
+    Args:
+        witness: colour -> the pieces it adds (legal from the position before the move).
+        colour: the colour that moved.
+        placed: its placement.
+        position: the position after the move.
+
+    Returns:
+        (colour -> the pieces that stay, in an order of play; the number of pieces that
+        left: displaced by the move, or cut off from their colour by that).
+    """
+    out: dict[str, list[Placement]] = {}
+    gone = 0
+    board = position.board
+    around = placed.squares | {n for s in placed.squares for n in board.edge_neighbours[s]}
+    for d, pieces in witness.items():
+        if not position.colour(d).remaining:
+            gone += len(pieces) - (placed in pieces)
+            out[d] = []
+            continue
+        if d == colour and placed in pieces:
+            out[d] = [p for p in pieces if p != placed]
+            continue
+        hit = around if d == colour else placed.squares
+        stay = [
+            p
+            for p in pieces
+            if not p.squares & hit and not (d == colour and p.piece == placed.piece)
+        ]
+        out[d] = connected_part(position, d, stay)
+        gone += len(pieces) - len(out[d])
+    return out, gone
+
+
+def checked(position: Position, pieces: Layout) -> dict[str, tuple[Placement, ...]] | None:
+    """The layout in a legal order of play, if the rule checker accepts it and it places
+    every piece left of every colour; None otherwise."""
+    ordered: dict[str, tuple[Placement, ...]] = {}
+    for c in _open(position):
+        order = order_of_play(position, c, pieces.get(c, ()), monomino_last=True)
+        if order is None:
+            return None
+        ordered[c] = tuple(order)
+    report = check_layout(position, ordered)
+    if not report.legal or not all(r.all_placed for r in report.colours):
+        return None
+    return ordered
+
+
+def _legal_part(position: Position, pieces: Layout) -> dict[str, list[Placement]] | None:
+    """A partial layout in an order of play if the rule checker accepts it, else None."""
+    ordered: dict[str, list[Placement]] = {}
+    for c in _open(position):
+        order = order_of_play(position, c, pieces.get(c, ()))
+        if order is None:
+            return None
+        ordered[c] = order
+    return ordered if check_layout(position, ordered).legal else None
+
+
+def _missing(position: Position, pieces: Layout) -> dict[str, list[str]]:
+    """Per colour with pieces left, the pieces ``pieces`` does not place."""
+    return {
+        c: _minus(list(position.colour(c).remaining), [p.piece for p in pieces.get(c, ())])
+        for c in _open(position)
+    }
+
+
+def _with(position: Position, pieces: Layout) -> Position:
+    for c, placements in pieces.items():
+        for p in placements:
+            position = position.with_placement(c, p)
+    return position
+
+
+# ---------------------------------------------------------------------------------------
+# The tiers
+
+
+def exact_repair(
+    position: Position, kept: Layout, seconds: float, seed: int = 0
+) -> tuple[str, dict[str, tuple[Placement, ...]] | None]:
+    """Put the pieces ``kept`` lacks back by the exact search (place-all, one worker,
+    ``kept`` frozen), checked from ``position``.
+
+    Returns:
+        (the search's status: "solved", "infeasible" (not with the rest frozen) or
+        "unknown" (``seconds`` ran out); the checked layout when solved, else None).
+    """
+    todo = _missing(position, kept)
+    colours = tuple(c for c, t in todo.items() if t)
+    if not colours:
+        found = checked(position, kept)
+        return ("solved" if found is not None else "infeasible"), found
+    frozen = _with(position, kept)
+    result = search.solve(
+        Problem(frozen, colours, "place-all"),
+        SolveOptions(backend="search", time_limit=max(0.01, seconds), workers=1, seed=seed),
+    )
+    if result.status != "solved" or result.layout is None:
+        return result.status, None
+    added = result.layout
+    found = checked(position, {c: [*kept.get(c, ()), *added.get(c, ())] for c in _open(position)})
+    if found is None:
+        raise SolverBug("the exact repair's layout is refused by the rule checker")
+    return "solved", found
+
+
+def reconnect(
+    witness: Layout, colour: str, placed: Placement, position: Position, budget: int
+) -> dict[str, tuple[Placement, ...]] | None:
+    """Repair a complete witness around one move without dropping what the move cuts off:
+    every piece that still fits stays where it is (islands too), and the displaced pieces
+    (those the move covers; the mover's pieces it shares an edge with) are placed again by
+    a small depth-first search, largest first, until every colour is connected again; if
+    that fails, the island pieces that touched a removed piece move too.
+
+    Args:
+        witness: colour -> the pieces it adds, a complete layout from before the move.
+        colour, placed: the move.
+        position: the position after the move.
+        budget: most placements the search tries in all.
+
+    Returns:
+        The checked layout, or None.
+    """
+    board = position.board
+    around = placed.squares | {n for s in placed.squares for n in board.edge_neighbours[s]}
+    stay: dict[str, list[Placement]] = {}
+    todo: list[tuple[str, str]] = []
+    removed: list[Placement] = []
+    for d in _open(position):
+        hit = around if d == colour else placed.squares
+        pieces = [p for p in witness.get(d, ()) if p != placed]
+        stay[d] = [
+            p
+            for p in pieces
+            if not p.squares & hit and not (d == colour and p.piece == placed.piece)
+        ]
+        gone = [p for p in pieces if p not in stay[d]]
+        removed += gone
+        todo += [(d, p.piece) for p in gone if p.piece != placed.piece or d != colour]
+    tries = [budget]
+    for extra in (False, True):
+        moving = list(todo)
+        fixed = {d: list(v) for d, v in stay.items()}
+        if extra:  # the island pieces next to a removed one may move as well
+            ring = {n for p in removed for s in p.squares for n in board.corner_neighbours[s]}
+            for d, pieces in stay.items():
+                island = [p for p in pieces if p not in connected_part(position, d, pieces)]
+                hinge = [p for p in island if p.squares & ring]
+                fixed[d] = [p for p in pieces if p not in hinge]
+                moving += [(d, p.piece) for p in hinge]
+            if len(moving) == len(todo):
+                return None
+        moving.sort(key=lambda t: -PIECES[t[1]].size)
+        found = _reconnect_dfs(position, _with(position, fixed), fixed, moving, tries)
+        if found is not None:
+            return found
+    return None
+
+
+def _reconnect_dfs(
+    position: Position,
+    current: Position,
+    layout: dict[str, list[Placement]],
+    todo: list[tuple[str, str]],
+    budget: list[int],
+) -> dict[str, tuple[Placement, ...]] | None:
+    if not todo:
+        for d, pieces in layout.items():
+            if len(connected_part(position, d, pieces)) != len(pieces):
+                return None
+        return checked(position, layout)
+    d, piece = todo[0]
+    for move in piece_moves(current, d, piece):
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        layout[d].append(move)
+        found = _reconnect_dfs(position, current.with_placement(d, move), layout, todo[1:], budget)
+        layout[d].pop()
+        if found is not None:
+            return found
+    return None
+
+
+class _Warm(_Repairer):
+    """The repair search started from a partial layout instead of greedy play.
+
+    A subclass rather than an option of :mod:`solver.backends.repair`, so that following a
+    game stays in this module (warm starts without a history may add their own start)."""
+
+    def __init__(
+        self, problem: Problem, seed: int, stop: threading.Event, deadline: float, start: Layout
+    ) -> None:
+        super().__init__(problem, seed, stop, deadline)
+        placed = {
+            c: [p for p in start.get(c, ()) if not (self.held[c] and p.piece == MONOMINO)]
+            for c in self.colours
+        }
+        left = {c: _minus(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
+        self._warm: _State | None = self._finish(_State(placed, left))
+
+    def construct(self) -> _State:
+        warm, self._warm = self._warm, None
+        return warm if warm is not None else super().construct()
+
+
+def repair_search(
+    position: Position, start: Layout, deadline: float, seed: int = 0
+) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]]]:
+    """The repair search from ``start`` (a legal partial layout) until ``deadline`` (a
+    ``time.perf_counter()`` value), one thread.
+
+    Returns:
+        (a checked layout placing everything, or None; the best partial layout found,
+        legal, which may be ``start`` itself).
+    """
+    colours = _open(position)
+    run = _Warm(Problem(position, colours, "place-all"), seed, threading.Event(), deadline, start)
+    state = run.run()
+    if state is not None:
+        found = checked(position, run.layout(state))
+        if found is not None:
+            return found, {c: list(p) for c, p in found.items()}
+    best = run.best
+    partial = _legal_part(position, best.placed) if best is not None else None
+    if partial is None or _left(position, partial) > _left(position, start):
+        partial = {c: list(start.get(c, ())) for c in colours}
+    return None, partial
+
+
+def _left(position: Position, pieces: Layout) -> int:
+    """Squares a partial layout leaves unplaced."""
+    return sum(PIECES[p].size for t in _missing(position, pieces).values() for p in t)
+
+
+def alone_no(
+    position: Position, options: SolveOptions, cap: float, deadline: float, name: str = ""
+) -> tuple[str, str]:
+    """Each colour alone (the others as they stand, the rest of the open colours
+    included): a colour that cannot place all its pieces alone cannot with the others
+    (a joint layout contains one of it alone). Each solve gets at most ``cap`` seconds.
+
+    Returns:
+        (the reason of a proven "no", or ""; a note on what was found, e.g. "alone: 4
+        fit").
+    """
+    colours = _open(position)
+    fit = 0
+    for c in colours:
+        left = deadline - time.perf_counter()
+        if left < MIN_SOLVE:
+            break
+        limit = replace(options, time_limit=min(cap, left))
+        alone = solve(Problem(position, (c,), "place-all", name=name), limit)
+        if alone.status == "infeasible":
+            return f"{c} alone cannot place all its pieces (proven)", f"alone: {c} no"
+        fit += alone.status == "solved"
+    return "", f"alone: {fit} of {len(colours)} fit"
+
+
+def full_check(
+    position: Position, options: SolveOptions, deadline: float, name: str = ""
+) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None]:
+    """The joint solve until ``deadline`` (``options.backend``, ``auto`` by default: the
+    LP bound first in mid-game, the search, the repair search, the symmetric reduction
+    where it applies). Returns (answer, reason, the checked layout for "yes")."""
+    colours = _open(position)
+    left = deadline - time.perf_counter()
+    if left < MIN_SOLVE:
+        return "unknown", "time limit", None
+    together = solve(
+        Problem(position, colours, "place-all", name=name), replace(options, time_limit=left)
+    )
+    if together.status == "solved" and together.layout is not None:
+        found = checked(position, together.layout)
+        if found is None:
+            raise SolverBug(f"{name}: a joint layout the rule checker refuses")
+        return "yes", "", found
+    if together.status == "infeasible":
+        how = together.stats.get("reason")
+        return "no", str(how) if how else "all together: proven impossible", None
+    return "unknown", "time limit", None
+
+
+# ---------------------------------------------------------------------------------------
+# Following
+
+
+@dataclass
+class _Follower:
+    """What is carried from one placement to the next."""
+
+    options: SolveOptions
+    name: str
+    witness: dict[str, list[Placement]] | None = None  # legal from the last position
+    no_since: int | None = None  # the placement after which "no" was proven
+    reason: str = ""
+
+    def step(self, k: int, move: GameMove | None, position: Position) -> JointStep:
+        """Carry the witness over ``move`` (if any), then :meth:`check`. A complete
+        witness that does not contain the move is first repaired by :func:`reconnect`."""
+        started = time.perf_counter()
+        gone, tried = 0, []
+        how: How = "kept"
+        if self.witness is not None and move is not None and move.placement is not None:
+            placed = move.placement
+            total = sum(len(v) for v in self.witness.values())
+            complete = total == sum(len(c.remaining) for c in position.colours) + 1
+            if complete and placed not in self.witness.get(move.colour, ()):
+                found = reconnect(self.witness, move.colour, placed, position, RECONNECT_BUDGET)
+                tried.append(f"reconnect: {'solved' if found else 'failed'}")
+                if found is not None:
+                    old = self.witness
+                    gone = sum(p not in found.get(c, ()) for c, v in old.items() for p in v)
+                    self.witness, how = {c: list(v) for c, v in found.items()}, "repaired"
+            if how == "kept":
+                self.witness, gone = carry(self.witness, move.colour, placed, position)
+        return self.check(k, move, position, gone, tried, started, how)
+
+    def check(
+        self,
+        k: int,
+        move: GameMove | None,
+        position: Position,
+        gone: int,
+        tried: list[str] | None = None,
+        started: float | None = None,
+        how_kept: How = "kept",
+    ) -> JointStep:
+        """The joint answer in ``position`` (after placement ``k``, made by ``move``),
+        from the witness as carried (``gone``: pieces the carry lost; ``tried``: what was
+        tried before, since ``started``; ``how_kept``: how a complete witness came about)."""
+        started = time.perf_counter() if started is None else started
+        tried = [] if tried is None else tried
+        limit = self.options.time_limit
+        deadline = started + (limit if limit is not None else 1e9)
+        colours = _open(position)
+
+        def answer(
+            a: Answer,
+            how: How,
+            reason: str = "",
+            layout: Layout | None = None,
+            left: int | None = None,
+        ) -> JointStep:
+            if layout is not None:
+                self.witness = {c: list(p) for c, p in layout.items()}
+            return JointStep(
+                k,
+                move,
+                a,
+                how,
+                time.perf_counter() - started,
+                colours,
+                sum(len(position.colour(c).remaining) for c in colours),
+                _squares(position, colours),
+                reason,
+                left,
+                None if layout is None else {c: tuple(p) for c, p in layout.items()},
+                gone,
+                tuple(tried),
+            )
+
+        if not colours:
+            self.witness = None
+            return answer("done", "done", left=0)
+        if self.no_since is not None:
+            return answer("no", "kept", f"proven after placement {self.no_since}: {self.reason}")
+        short = area_shortfall(position, colours)  # milliseconds: before any search
+        if short:
+            self.no_since, self.reason, self.witness = k, short, None
+            return answer("no", "solved", short)
+        kept = self.witness or {}
+        missing = sum(len(t) for t in _missing(position, kept).values())
+        if self.witness is not None and missing == 0:
+            found = checked(position, kept)
+            if found is None:
+                raise SolverBug(f"{self.name}: the witness no longer fits after placement {k}")
+            return answer("yes", how_kept, layout=found, left=0)
+        if self.witness is not None and missing <= EXACT_FREED:
+            cap = min(EXACT_SHARE[1], EXACT_SHARE[0] * (limit or 5.0))
+            status, found = exact_repair(position, kept, cap, self.options.seed + k)
+            tried.append(f"exact {missing}: {status}")
+            if found is not None:
+                return answer("yes", "repaired", layout=found, left=0)
+        if len(colours) > 1:
+            cap = min(ALONE_SHARE[1], ALONE_SHARE[0] * (limit or 10.0))
+            reason, note = alone_no(position, self.options, cap, deadline, self.name)
+            tried.append(note)
+            if reason:
+                self.no_since, self.reason, self.witness = k, reason, None
+                return answer("no", "solved", reason)
+        if sum(len(position.colour(c).remaining) for c in colours) <= FULL_FIRST:
+            return self._full(answer, position, deadline, tried, k, _left(position, kept))
+        share = REPAIR_SHARE * (limit if limit is not None else 30.0)
+        found, partial = repair_search(position, kept, started + share, self.options.seed + k)
+        if found is not None:
+            tried.append("repair: solved")
+            return answer("yes", "repaired", layout=found, left=0)
+        left = _left(position, partial)
+        tried.append(f"repair: {left} left")
+        self.witness = partial
+        return self._full(answer, position, deadline, tried, k, left)
+
+    def _full(
+        self,
+        answer: Callable[..., JointStep],
+        position: Position,
+        deadline: float,
+        tried: list[str],
+        k: int,
+        left: int,
+    ) -> JointStep:
+        """The last tier: the full solvers with what is left of the budget."""
+        result, reason, found = full_check(position, self.options, deadline, self.name)
+        tried.append(f"full: {result}")
+        if result == "yes":
+            return answer("yes", "solved", layout=found, left=0)
+        if result == "no":
+            self.no_since, self.reason, self.witness = k, reason, None
+            return answer("no", "solved", reason)
+        return answer("unknown", "solved", reason, left=left)
+
+    def fresh(self) -> None:
+        """Setup changed the board: nothing known carries over."""
+        self.witness, self.no_since, self.reason = None, None, ""
+
+
+def follow(
+    game: Game,
+    options: SolveOptions = SolveOptions(time_limit=DEFAULT_TIME_LIMIT),
+    upto: int | None = None,
+    start: Layout | None = None,
+) -> Iterator[JointStep]:
+    """The joint answer after each placement as it comes (the start first), carrying the
+    witness; earlier unknowns are not yet upgraded by later layouts (:func:`follow_game`
+    does that).
+
+    Args:
+        game: the game record.
+        options: ``time_limit`` is the budget of each check (seconds; None for none,
+            then the repair search gets 30 s); ``backend`` the full solvers' backend.
+        upto: stop after this many placements (default: the end of the game).
+        start: a layout (maybe partial) from the start position to carry from the
+            first check on (e.g. a verified layout of the empty board); ignored if the
+            rule checker refuses it there.
+
+    Raises:
+        SolverBug: a witness the rule checker refuses where it must fit, or answers that
+            contradict each other.
+    """
+    # TODO(warmstart): without ``start``, take the library's best-fitting layout
+    # (issue 25, item 2) once it exists; today the first check starts from greedy play.
+    follower = _Follower(options, game.path or "")
+    if start is not None:
+        follower.witness = _legal_part(game.position(0), start)
+    placements = [m for m in game.moves if m.placement is not None]
+    end = game.num_placements if upto is None else upto
+    for k in range(end + 1):
+        move = placements[k - 1] if k else None
+        position = game.position(k)
+        if move is not None and move.placement is not None:
+            played = game.position(k - 1).with_placement(move.colour, move.placement)
+            if played.colours != position.colours:  # setup (AE, AB, ...) after the move
+                follower.fresh()
+        yield follower.step(k, move, position)
+
+
+def follow_game(
+    game: Game,
+    options: SolveOptions = SolveOptions(time_limit=DEFAULT_TIME_LIMIT),
+    progress: Callable[[int, int], None] | None = None,
+    upto: int | None = None,
+    start: Layout | None = None,
+) -> Followed:
+    """Review a game with the joint question (``review --together``): the answer after
+    every placement, in the order that settles most with fewest solves.
+
+    The whole game is known, so monotonicity (module docstring) works both ways: a "yes"
+    after placement j answers every placement before it (the moves in between plus its
+    layout, checked), a "no" after placement k every placement after it. So the last
+    position is checked first: a "yes" there (always, for a game that places every
+    piece) settles the game at the rule checker's cost. If it is "no", the first
+    placement proven "no" is sought by bisection (an "unknown" sends the search later,
+    where proofs come easier). Then, from the last "yes" known (or the start), the game is
+    followed move by move, the witness carried, up to the first "no" (:func:`follow`'s
+    tiers; a position the bisection checked is not checked again).
+
+    Args:
+        game, options, start: as for :func:`follow`.
+        progress: called with (positions answered, positions in all) as answers come.
+        upto: review only the placements up to this one (default: the whole game).
+
+    Raises:
+        SolverBug: as :func:`follow`, or a later layout that does not extend to an earlier
+            position (a "yes" after a proven "no").
+    """
+    started = time.perf_counter()
+    end = game.num_placements if upto is None else upto
+    if _setup_in_play(game, end):  # setup can take pieces away: follow it plainly
+        steps = list(follow(game, options, end, start))
+        return Followed(game, tuple(from_later(game, steps)), time.perf_counter() - started)
+    review = _Bracket(game, options, end, progress)
+    review.run(start)
+    return Followed(game, tuple(review.finished()), time.perf_counter() - started)
+
+
+def _setup_in_play(game: Game, end: int) -> bool:
+    """Whether setup after a move changes the board within the first ``end`` placements."""
+    placements = [m for m in game.moves if m.placement is not None]
+    for k in range(1, end + 1):
+        move = placements[k - 1]
+        assert move.placement is not None
+        played = game.position(k - 1).with_placement(move.colour, move.placement)
+        if played.colours != game.position(k).colours:
+            return True
+    return False
+
+
+class _Bracket:
+    """The review order of :func:`follow_game` and what it has found."""
+
+    def __init__(
+        self,
+        game: Game,
+        options: SolveOptions,
+        end: int,
+        progress: Callable[[int, int], None] | None,
+    ) -> None:
+        self.game, self.options, self.end, self.progress = game, options, end, progress
+        self.moves: list[GameMove | None] = [None] + [
+            m for m in game.moves if m.placement is not None
+        ]
+        self.steps: dict[int, JointStep] = {}
+        self.yes = -1  # the last placement known "yes" (by a check)
+        self.no = end + 1  # the first placement known "no"
+
+    def check(self, k: int, witness: Layout | None, gone: int = 0) -> JointStep:
+        follower = _Follower(self.options, self.game.path or "")
+        follower.witness = None if witness is None else {c: list(p) for c, p in witness.items()}
+        step = follower.check(k, self.moves[k], self.game.position(k), gone)
+        self.steps[k] = step
+        if step.answer in ("yes", "done"):
+            if k >= self.no:
+                raise SolverBug(f"{self.game.path}: a layout after a proven no ({k})")
+            self.yes = max(self.yes, k)
+        elif step.answer == "no":
+            if k <= self.yes:
+                raise SolverBug(f"{self.game.path}: a proven no before a layout ({k})")
+            self.no = min(self.no, k)
+        if self.progress is not None:
+            self.progress(len(self.steps), self.end)
+        return step
+
+    def carried(self, k: int) -> tuple[Layout | None, int]:
+        """The last "yes" layout before ``k`` carried over the moves up to ``k``."""
+        if self.yes < 0 or self.yes >= k:
+            return None, 0
+        witness: Layout | None = self.steps[self.yes].layout
+        gone = 0
+        for j in range(self.yes + 1, k + 1):
+            move = self.moves[j]
+            assert witness is not None and move is not None and move.placement is not None
+            witness, lost = carry(witness, move.colour, move.placement, self.game.position(j))
+            gone += lost
+        return witness, gone
+
+    def run(self, start: Layout | None) -> None:
+        last = self.check(self.end, None)
+        if last.answer in ("yes", "done"):
+            return
+        if start is not None:
+            self.check(0, _legal_part(self.game.position(0), start))
+        lo, hi = self.yes, self.no  # bisection for the first "no" (if the end is one)
+        while last.answer == "no" and hi - lo > 1:
+            mid = (lo + hi) // 2
+            answer = self.check(mid, *self.carried(mid)).answer
+            if answer == "no":
+                hi = mid
+            else:  # yes, or unknown: seek the first "no" later (proofs come easier there)
+                lo = mid
+        # from the last "yes" (or the start), follow the game up to the first "no"
+        follower = _Follower(self.options, self.game.path or "")
+        first = max(self.yes, 0)
+        if first in self.steps and self.steps[first].layout is not None:
+            follower.witness = {c: list(p) for c, p in (self.steps[first].layout or {}).items()}
+        elif first not in self.steps:
+            self._follow_one(follower, first)
+        for k in range(first + 1, self.no):
+            known = self.steps.get(k)
+            if known is not None:  # checked in the bisection: carry the witness on
+                move = self.moves[k]
+                if known.layout is not None:
+                    follower.witness = {c: list(p) for c, p in known.layout.items()}
+                elif follower.witness is not None and move is not None and move.placement:
+                    position = self.game.position(k)
+                    follower.witness, _ = carry(
+                        follower.witness, move.colour, move.placement, position
+                    )
+                continue
+            self._follow_one(follower, k)
+
+    def _follow_one(self, follower: _Follower, k: int) -> None:
+        step = follower.step(k, self.moves[k], self.game.position(k))
+        self.steps[k] = step
+        if step.answer in ("yes", "done"):
+            self.yes = max(self.yes, k)
+        elif step.answer == "no":
+            self.no = min(self.no, k)
+        if self.progress is not None:
+            self.progress(len(self.steps), self.end)
+
+    def finished(self) -> list[JointStep]:
+        """Every placement's answer: checked, or inferred from a later "yes" or an earlier
+        "no"."""
+        out: list[JointStep] = []
+        for k in range(self.end + 1):
+            step = self.steps.get(k)
+            if k >= self.no and (step is None or step.answer != "no"):
+                proof = self.steps[self.no]
+                reason = f"proven after placement {self.no}: {proof.reason}"
+                step = self._blank(k, "no", reason)
+            elif step is None:
+                step = self._blank(k, "unknown", "not checked")
+            out.append(step)
+        return from_later(self.game, out)
+
+    def _blank(self, k: int, answer: Answer, reason: str) -> JointStep:
+        position = self.game.position(k)
+        colours = _open(position)
+        return JointStep(
+            k,
+            self.moves[k],
+            answer,
+            "inferred",
+            0.0,
+            colours,
+            sum(len(position.colour(c).remaining) for c in colours),
+            _squares(position, colours),
+            reason,
+        )
+
+
+def from_later(game: Game, steps: Sequence[JointStep]) -> list[JointStep]:
+    """Unknowns settled by later layouts (how "inferred"): after placement k, the moves
+    k+1..j and the layout after j, checked from placement k. A "yes" after a "no" raises
+    SolverBug (not across setup in mid-game: there the answer is not carried)."""
+    placements = [m for m in game.moves if m.placement is not None]
+    out = list(steps)
+    later: JointStep | None = None
+    for k in range(len(steps) - 1, -1, -1):
+        step = steps[k]
+        if step.answer in ("yes", "done"):
+            later = step
+        elif step.answer == "no" and later is not None:
+            if _extends(game, placements, k, later) is not None:
+                raise SolverBug(f"{game.path}: a layout after a proven no at placement {k}")
+        elif step.answer == "unknown" and later is not None:
+            started = time.perf_counter()
+            found = _extends(game, placements, k, later)
+            if found is None:
+                later = None  # setup in between, or a bug: do not infer
+                continue
+            seconds = step.seconds + time.perf_counter() - started
+            out[k] = later = replace(
+                step,
+                answer="yes",
+                how="inferred",
+                layout=found,
+                best_left=0,
+                reason="",
+                seconds=seconds,
+            )
+    return out
+
+
+def _extends(
+    game: Game, placements: Sequence[GameMove], k: int, later: JointStep
+) -> dict[str, tuple[Placement, ...]] | None:
+    """The moves after placement k up to ``later`` plus its layout, checked from k."""
+    position = game.position(k)
+    pieces: dict[str, list[Placement]] = {c: [] for c in _open(position)}
+    for m in placements[k : later.placement]:
+        if m.placement is not None and m.colour in pieces:
+            pieces[m.colour].append(m.placement)
+    for c, layout in (later.layout or {}).items():
+        if c in pieces:
+            pieces[c] += layout
+    return checked(position, pieces)

@@ -1,0 +1,106 @@
+"""A game followed with the joint question (``review --together``), in words and written
+into the game record as Pentobi comments.
+
+Each placement's node gets a comment with the joint answer after it ("can every colour
+with pieces left still place all of them?"); the root node gets the summary: the move
+after which that was lost (exactly, or bracketed between two moves when time limits left
+the answers between unknown). Plain ASCII, like :mod:`solver.formats.annotate`; the
+original file is kept character for character (:func:`solver.formats.sgf.add_comments`).
+"""
+
+from __future__ import annotations
+
+from solver.follow import Followed, JointStep
+from solver.formats.annotate import comment_moves, move_text
+from solver.review import Loss
+
+INTRO = (
+    "blokus-solo review --together: after every move, can every colour with pieces left "
+    "still place all of them, with the board otherwise as it stands (the solo player's "
+    "question)? 'yes' comes with a layout the rule checker accepted; 'no' is proven; "
+    "'unknown' means a time limit ran out and is not a 'no'."
+)
+
+HOW = {
+    "kept": "the layout carried from the move before still fits",
+    "repaired": "the layout carried from the move before, repaired around this move",
+    "solved": "solved afresh",
+    "inferred": "inferred: the moves up to a later layout plus that layout, checked",
+    "done": "",
+}
+
+
+def answer_text(step: JointStep) -> str:
+    """The joint answer in words, e.g. ``yes: all 52 pieces (230 squares) of blue, yellow,
+    red and green can still be placed (the layout carried from the move before still
+    fits)``."""
+    if step.answer == "done":
+        return "every colour has placed all its pieces"
+    pieces = f"{step.pieces_left} piece{'' if step.pieces_left == 1 else 's'}"
+    who = _names(step.colours)
+    squares = f"{step.squares_left} square{'' if step.squares_left == 1 else 's'}"
+    what = f"all {pieces} ({squares}) of {who}"
+    if step.answer == "yes":
+        return f"yes: {what} can still be placed ({HOW[step.how]})"
+    if step.answer == "no":
+        return f"no: {what} cannot all be placed (proven; {step.reason})"
+    close = (
+        "" if step.best_left is None else f"; the best layout found leaves {step.best_left} squares"
+    )
+    return f"unknown for {what} (time limit reached; not a no{close})"
+
+
+def _names(colours: tuple[str, ...]) -> str:
+    """``blue``, ``blue and red``, ``blue, yellow and red``."""
+    if len(colours) < 2:
+        return "".join(colours) or "no colour"
+    return ", ".join(colours[:-1]) + " and " + colours[-1]
+
+
+def loss_text(loss: Loss | None, followed: Followed) -> str:
+    """When placing every piece of every colour was lost, in words."""
+    if loss is None:
+        end = followed.steps[-1]
+        if end.answer in ("yes", "done"):
+            return "Every piece of every colour could still be placed after every move."
+        return "Whether every piece can still be placed is open at the end (time limits)."
+    if loss.first == 0:
+        return "Not every piece could be placed even at the start."
+    if loss.exact:
+        return f"{move_text(loss.move).capitalize()} lost the chance to place every piece."
+    if loss.last_possible is None:
+        return f"The chance to place every piece was lost by {move_text(loss.move)}."
+    since = followed.steps[loss.last_possible + 1].move
+    return (
+        f"The chance to place every piece was lost at one of {move_text(since)} to "
+        f"{move_text(loss.move)} (time limits left the answers between unknown)."
+    )
+
+
+def step_comment(followed: Followed, step: JointStep) -> str:
+    """The comment of one placement's node."""
+    lines = [f"blokus-solo review --together after {move_text(step.move)}: {answer_text(step)}"]
+    loss = followed.loss()
+    if loss is not None and loss.exact and loss.first == step.placement and step.placement:
+        lines.append(loss_text(loss, followed))
+    return "\n".join(lines)
+
+
+def root_comment(followed: Followed) -> str:
+    """The root node's comment: what the review is, the summary, the start."""
+    return "\n".join(
+        [INTRO, "", "Summary: " + loss_text(followed.loss(), followed), "",
+         "At the start: " + answer_text(followed.steps[0])]
+    )  # fmt: skip
+
+
+def annotated_sgf(text: str, followed: Followed, path: str | None = None) -> str:
+    """The game record ``text`` with the joint answers as comments (the summary in the
+    root node, each placement's answer in its node); everything in the text is kept.
+
+    Raises:
+        InputError: the text is not well-formed SGF.
+        ValueError: the text is not the record of the followed game.
+    """
+    comments = [(step.move, step_comment(followed, step)) for step in followed.steps[1:]]
+    return comment_moves(text, root_comment(followed), comments, path)

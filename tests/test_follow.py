@@ -1,0 +1,227 @@
+"""Following a game with the joint question (solver.follow, review --together)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from helpers import GAMES, one_line_error, run_cli
+
+from solver.checker import check_layout
+from solver.endgame import joint_check
+from solver.follow import _Follower, carry, follow_game, from_later
+from solver.formats.game import load_game, read_sgf_text
+from solver.placements import legal_moves
+from solver.solve import SolveOptions
+
+LAYOUT_GAME = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksgf"
+OPTIONS = SolveOptions(time_limit=2.0, workers=1)
+
+
+def _all_placed(position, layout) -> bool:
+    report = check_layout(position, layout)
+    return report.legal and all(r.all_placed for r in report.colours)
+
+
+def test_a_game_that_places_everything_is_yes_after_every_move_and_each_layout_checks():
+    game = load_game(LAYOUT_GAME)
+    followed = follow_game(game, OPTIONS)
+    assert [s.placement for s in followed.steps] == list(range(game.num_placements + 1))
+    assert followed.steps[-1].answer == "done"
+    assert followed.loss() is None
+    for step in followed.steps[:-1]:
+        assert step.answer == "yes"
+        assert _all_placed(game.position(step.placement), step.layout)
+
+
+def test_a_move_inside_the_witness_keeps_the_answer_without_search():
+    game = load_game(LAYOUT_GAME)
+    witness = {c: list(game.final.colour(c).placed) for c in game.variant.colours}
+    follower = _Follower(OPTIONS, "test")
+    follower.witness = witness
+    first = follower.step(0, None, game.position(0))
+    move = game.moves[0]
+    step = follower.step(1, move, game.position(1))
+    assert (first.answer, first.how) == ("yes", "kept")
+    assert (step.answer, step.how, step.freed, step.tried) == ("yes", "kept", 0, ())
+    assert move.placement not in step.layout[move.colour]
+    assert _all_placed(game.position(1), step.layout)
+
+
+def test_carry_drops_what_a_move_displaces_and_what_it_cuts_off():
+    game = load_game(LAYOUT_GAME)
+    witness = {c: list(game.final.colour(c).placed) for c in game.variant.colours}
+    start = game.position(0)
+    purple = start.colour_names[0]
+    own = witness[purple][0]  # the piece on purple's start square: the root of its tree
+    other = next(m for m in legal_moves(start, purple) if m.piece != own.piece)
+    after = start.with_placement(purple, other)
+    kept, gone = carry(witness, purple, other, after)
+    assert gone >= 2  # the start piece's copy and more
+    assert own not in kept[purple]
+    assert all(p.piece != other.piece for p in kept[purple])
+    assert sum(len(v) for v in kept.values()) + gone == 42
+    assert check_layout(after, kept).legal
+
+
+@pytest.mark.slow
+def test_a_move_that_displaces_witness_pieces_is_repaired_and_agrees_with_a_cold_check():
+    game = load_game(LAYOUT_GAME)
+    k = 26  # 16 pieces left: the repairs and the cold checks take milliseconds
+    before = game.position(k)
+    witness = {c: list(game.final.colour(c).placed[len(before.colour(c).placed) :])
+               for c in game.variant.colours}  # fmt: skip
+    mover = game.moves[k].colour
+    repaired = 0
+    for move in legal_moves(before, mover):
+        if move in witness[mover]:
+            continue
+        after = before.with_placement(mover, move)
+        follower = _Follower(OPTIONS, "test")
+        follower.witness = {c: list(p) for c, p in witness.items()}
+        step = follower.step(k + 1, replace(game.moves[k], placement=move), after)
+        colours = tuple(c.name for c in after.colours if c.remaining)
+        cold = joint_check(after, colours, SolveOptions(backend="search", time_limit=5))
+        assert cold.answer != "unknown"
+        if step.answer == "yes":
+            assert cold.answer == "yes"
+            assert _all_placed(after, step.layout)
+            repaired += step.how == "repaired" and step.freed > 0
+        else:
+            assert step.answer == cold.answer == "no"
+    assert repaired > 0
+
+
+def test_a_no_stays_no_without_another_solve():
+    game = load_game(GAMES / "duo-L4-s29.blksgf")
+    n = game.num_placements
+    follower = _Follower(OPTIONS, "test")
+    first = follower.check(n - 1, game.moves[n - 2], game.position(n - 1), 0)
+    assert first.answer == "no"
+    again = follower.step(n, game.moves[n - 1], game.position(n))
+    assert (again.answer, again.how, again.tried) == ("no", "kept", ())
+    assert str(n - 1) in again.reason
+
+
+def test_a_later_yes_turns_earlier_unknowns_into_checked_yes():
+    game = load_game(LAYOUT_GAME)
+    later = list(follow_game(game, OPTIONS).steps)
+    unknown = [replace(s, answer="unknown", how="solved", layout=None) for s in later[:30]]
+    out = from_later(game, unknown + later[30:])
+    for k in range(30):
+        assert (out[k].answer, out[k].how) == ("yes", "inferred")
+        assert _all_placed(game.position(k), out[k].layout)
+
+
+def test_a_no_before_a_later_layout_is_a_contradiction():
+    from solver.errors import SolverBug
+
+    game = load_game(LAYOUT_GAME)
+    steps = list(follow_game(game, OPTIONS).steps)
+    steps[5] = replace(steps[5], answer="no", layout=None)
+    with pytest.raises(SolverBug):
+        from_later(game, steps)
+
+
+def test_review_together_prints_every_move_and_writes_comments(tmp_path):
+    out = tmp_path / "reviewed.blksgf"
+    result = run_cli(
+        "review", str(LAYOUT_GAME), "--together", "--moves", "--time-limit", "2", "--out", str(out)
+    )
+    assert result.exit_code == 0, result.output
+    assert "after every move" in result.output or "could still be placed" in result.output
+    assert result.output.count(" yes ") >= 42
+    text = out.read_text()
+    assert text.count("blokus-solo review --together after move") == 42
+    assert "Summary: Every piece of every colour could still be placed" in text
+    again = read_sgf_text(text)
+    assert [m.placement for m in again.moves] == [m.placement for m in load_game(LAYOUT_GAME).moves]
+
+
+@pytest.mark.slow
+def test_check_together_follow_answers_after_n():
+    result = run_cli(
+        "check", str(LAYOUT_GAME), "--after", "40", "--together", "--follow", "--time-limit", "0.2"
+    )
+    assert result.exit_code == 0, result.output
+    assert "yes: all 2 pieces" in result.output
+
+
+def test_together_with_a_colour_is_a_one_line_error():
+    result = run_cli("review", str(LAYOUT_GAME), "--together", "--colour", "purple")
+    assert result.exit_code == 2
+    one_line_error(result, "--colour", "--together")
+
+
+def test_follow_without_together_is_a_one_line_error():
+    result = run_cli("check", str(LAYOUT_GAME), "--follow")
+    assert result.exit_code == 2
+    one_line_error(result, "--together")
+
+
+def test_the_api_yields_an_answer_per_move_and_reviews_together():
+    import solver.api as blokus
+
+    steps = blokus.follow(str(LAYOUT_GAME), time_limit=2.0, workers=1)
+    first = next(steps)
+    assert (first.placement, first.colours, first.pieces_left) == (0, ("purple", "orange"), 42)
+    if first.answer == "yes":
+        assert _all_placed(load_game(LAYOUT_GAME).position(0), first.layout)
+    followed = blokus.review_together(LAYOUT_GAME, time_limit=2.0, workers=1)
+    assert [s.answer for s in followed.steps].count("yes") == 42
+
+
+def test_the_loss_is_bracketed_by_the_last_yes_and_written_into_the_comments():
+    from solver.follow import Followed
+    from solver.formats.annotate_together import annotated_sgf
+
+    game = load_game(LAYOUT_GAME)
+    steps = list(follow_game(game, OPTIONS).steps)[:-1]  # (the last: every piece placed)
+    answers = {5: "unknown", 6: "unknown", 7: "no"}
+    for k in range(5, len(steps)):
+        new = answers.get(k, "no")
+        steps[k] = replace(steps[k], answer=new, layout=None, reason="a test")
+    loss = Followed(game, tuple(steps), 0.0).loss()
+    assert (loss.first, loss.last_possible, loss.exact) == (7, 4, False)
+    text = annotated_sgf(LAYOUT_GAME.read_text(), Followed(game, tuple(steps), 0.0))
+    assert "lost at one of move 5 (purple 2) to move 7 (purple T4)" in text
+    steps[6] = replace(steps[6], answer="yes")
+    loss = Followed(game, tuple(steps), 0.0).loss()
+    assert (loss.first, loss.last_possible, loss.exact) == (7, 6, True)
+
+
+def test_reconnect_keeps_every_piece_the_move_does_not_displace():
+    from solver.follow import RECONNECT_BUDGET, reconnect
+
+    game = load_game(LAYOUT_GAME)
+    k = 26
+    before = game.position(k)
+    witness = {c: list(game.final.colour(c).placed[len(before.colour(c).placed) :])
+               for c in game.variant.colours}  # fmt: skip
+    mover = game.moves[k].colour
+    board = before.board
+    found = 0
+    for move in legal_moves(before, mover):
+        if move in witness[mover]:
+            continue
+        after = before.with_placement(mover, move)
+        layout = reconnect(witness, mover, move, after, RECONNECT_BUDGET)
+        if layout is None:
+            continue
+        found += 1
+        assert _all_placed(after, layout)
+        edge = {n for s in move.squares for n in board.edge_neighbours[s]}
+        hit = {c: move.squares | (edge if c == mover else set()) for c in witness}
+        removed = [
+            p
+            for c, pieces in witness.items()
+            for p in pieces
+            if p.squares & hit[c] or (c == mover and p.piece == move.piece)
+        ]
+        ring = {n for p in removed for s in p.squares for n in board.corner_neighbours[s]}
+        for c, pieces in witness.items():
+            for p in pieces:
+                if p not in removed and not p.squares & ring:
+                    assert p in layout[c]  # cut-off pieces stay; only those at the gap move
+    assert found > 0
