@@ -358,6 +358,8 @@ def test_time_limit_covers_the_whole_answer(client):
     assert answer["answer"] == "unknown" and "not a no" in answer["text"]
     # the joint check's own answer (its solves share the limit), not the watchdog's
     assert "each colour alone: blue " in answer["text"], answer["text"]
+    # what is short, from the best partial layout (and the bound) the unknown carries
+    assert "best partial layout: " in answer["text"] and answer["text"].endswith("s]")
     # the poll loop looks every 0.1 s: the answer came within the limit and the grace
     assert answer["seconds"] <= 2 + jobs_module.GRACE + 0.5
     jobs = client.app.state.server.jobs

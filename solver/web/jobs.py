@@ -224,7 +224,10 @@ class Jobs:
             job.conn.close()
             over = job.result.get("seconds", 0.0) - (job.limit or float("inf"))
             if over > 0.005 and "stopped after" not in job.result.get("text", ""):
-                job.result["text"] += f" (over its {job.limit:g} s time limit by {over:.2f} s)"
+                from solver.web.questions import before_engine
+
+                note = f" (over its {job.limit:g} s time limit by {over:.2f} s)"
+                job.result["text"] = before_engine(job.result["text"], note)
 
     def _stop(self, job: Job, why: str) -> None:
         if job.result is None:

@@ -90,7 +90,10 @@ def joint_question(problem: Problem, time_limit: float | None) -> Answer:
     # each colour alone (the joint check's first step): what an unknown leaves known
     alone = {c: _status_answer(r) for c, r in zip(answer.colours, answer.alone)}
     if answer.answer == "unknown" and alone:
-        text += "; each colour alone: " + ", ".join(f"{c} {a}" for c, a in alone.items())
+        extra = "; each colour alone: " + ", ".join(f"{c} {a}" for c, a in alone.items())
+        if answer.together is not None:
+            extra += _closeness(answer.together)
+        text = before_engine(text, extra)
     return {
         "answer": answer.answer,
         "seconds": answer.seconds,
@@ -98,6 +101,21 @@ def joint_question(problem: Problem, time_limit: float | None) -> Answer:
         "layout": _layout_json(layout),
         "alone": alone,
     }
+
+
+def _closeness(result: SolveResult) -> str:
+    """An unknown's best partial layout and best bound proved, if the solve kept them
+    (:func:`solver.cli.output.closeness_lines`), as "; ..." clauses; else ""."""
+    from solver.cli.output import closeness_lines
+
+    return "".join("; " + " ".join(line.split()) for line in closeness_lines(result))
+
+
+def before_engine(text: str, extra: str) -> str:
+    """``text`` with ``extra`` put before its closing "[engine, seconds]" (which the page
+    shows as a tooltip), or at its end."""
+    head, bracket, tail = text.rpartition(" [")
+    return f"{head}{extra} [{tail}" if bracket and text.endswith("]") else text + extra
 
 
 def _solve(problem: Problem, time_limit: float | None) -> SolveResult:
@@ -116,7 +134,8 @@ def solution_question(problem: Problem, time_limit: float | None) -> Answer:
     text = {
         "yes": "a solution from here (drawn over the board, checked by the rule checker)",
         "no": "no solution from here (proven)",
-        "unknown": "time limit reached before an answer (not a no)",
+        "unknown": "time limit reached before an answer (not a no)"
+        + (_closeness(result) if answer == "unknown" else ""),
     }[answer]
     return {
         "answer": answer,
@@ -136,7 +155,7 @@ def hint_question(problem: Problem, colour: str | None, time_limit: float | None
         text = (
             "no move leads to a solution from here (proven): undo"
             if answer == "no"
-            else "time limit reached before a hint (not a no)"
+            else "time limit reached before a hint (not a no)" + _closeness(result)
         )
         return {"answer": answer, "seconds": result.wall_time, "text": text, "layout": []}
     _checked(problem, result.layout, goals=True)
