@@ -172,6 +172,7 @@ def joint_check(
     colours: tuple[str, ...],
     options: SolveOptions = SolveOptions(),
     name: str = "",
+    deadline: float | None = None,
 ) -> JointAnswer:
     """Can ``colours`` all place all their remaining pieces at once, others frozen?
 
@@ -189,6 +190,9 @@ def joint_check(
         colours: the colours to check; each must have pieces left.
         options: backend and limits, applied to each solve (a colour alone, then jointly).
         name: where the position came from, for messages.
+        deadline: when the whole check must end (``time.monotonic()`` seconds), or None:
+            each solve's time limit is then at most what is left of it (the web page's
+            limit covers the whole answer).
 
     Raises:
         ValueError: no colour given, or one has no pieces left.
@@ -203,7 +207,9 @@ def joint_check(
         return JointAnswer(colours, "no", (), None, short)
     alone: list[SolveResult] = []
     for c in colours:
-        result = solve(Problem(position, (c,), "place-all", False, name=name), options)
+        result = solve(
+            Problem(position, (c,), "place-all", False, name=name), _until(options, deadline)
+        )
         alone.append(result)
         if result.status == "infeasible":
             reason = f"{c} alone cannot place all its pieces (proven)"
@@ -212,7 +218,9 @@ def joint_check(
         answer: Answer = "yes" if alone[0].status == "solved" else "unknown"
         reason = "" if answer == "yes" else "time limit"
         return JointAnswer(colours, answer, tuple(alone), alone[0], reason)
-    together = solve(Problem(position, colours, "place-all", False, name=name), options)
+    together = solve(
+        Problem(position, colours, "place-all", False, name=name), _until(options, deadline)
+    )
     if together.status == "solved":
         return JointAnswer(colours, "yes", tuple(alone), together)
     if together.status == "infeasible":
@@ -220,6 +228,15 @@ def joint_check(
         reason = "each fits alone, not all together" + (f"; {how}" if how else " (proven)")
         return JointAnswer(colours, "no", tuple(alone), together, reason)
     return JointAnswer(colours, "unknown", tuple(alone), together, "time limit")
+
+
+def _until(options: SolveOptions, deadline: float | None) -> SolveOptions:
+    """``options`` with a time limit no later than ``deadline`` (``time.monotonic()``)."""
+    if deadline is None:
+        return options
+    left = max(0.05, deadline - time.monotonic())
+    limit = left if options.time_limit is None else min(options.time_limit, left)
+    return replace(options, time_limit=limit)
 
 
 def finished(position: Position, colour: str, name: str = "") -> EndgameAnswer:

@@ -1,7 +1,11 @@
 """``blokus-solo serve``: the HTTP interface with Starlette's test client (no browser)."""
 
+import os
 import re
+import subprocess
+import sys
 import time
+import zipfile
 
 import pytest
 from helpers import GAMES, PUZZLES, ROOT, run_cli
@@ -118,12 +122,14 @@ def test_place_refuse_undo_redo(client):
     refused = client.post(
         "/api/place", headers=headers, json={"colour": "blue", "cells": [[1, 2], [1, 3]]}
     )
-    assert refused.status_code == 422
-    assert refused.json()["error"] == move_problem(after, "blue", wrong)
+    # a move the rules refuse is answered (200), with the rule, and nothing is played
+    assert refused.status_code == 200
+    assert refused.json() == {"refused": move_problem(after, "blue", wrong)}
     off = client.post("/api/place", headers=headers, json={"colour": "blue", "cells": [[-1, 0]]})
-    assert off.json()["error"] == "the piece lies partly off the board"
+    assert off.json()["refused"] == "the piece lies partly off the board"
     early = client.post("/api/place", headers=headers, json={"colour": "blue", "cells": [[2, 2]]})
-    assert early.json()["error"] == "blue's monomino must be its last piece (monomino-last)"
+    assert early.json()["refused"] == "blue's monomino must be its last piece (monomino-last)"
+    assert client.get("/api/state", headers=headers).json()["moves"] == 1
     bad = client.post("/api/place", headers=headers, json={"colour": "blue", "cells": "a1"})
     assert bad.status_code == 422
     s = client.post("/api/undo", headers=headers).json()
@@ -309,3 +315,81 @@ def test_cli_serve(monkeypatch):
 
     bad = PUZZLES / "nope.toml"
     one_line_error(run_cli("serve", bad), "nope.toml", "cannot read")
+
+
+@pytest.mark.slow
+def test_installed_copy_offers_the_cards_away_from_the_checkout(tmp_path):
+    """``pip install .`` (not editable): the catalogue lists the cards and shipped puzzles
+    from the package's own copy, read in a folder with no checkout in sight."""
+    wheels = tmp_path / "wheels"
+    build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)]
+    subprocess.run(build, check=True, capture_output=True, timeout=600)
+    (wheel,) = wheels.glob("*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as z:
+        z.extractall(site)
+    ids = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import solver.web.files as f; print(f.shipped_puzzles()); "
+            "print(*f.catalogue(), sep='\\n')",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout.split("\n")
+    assert ids[0] == str(site / "solver" / "puzzles")  # the installed copy, not the checkout
+    assert {f"card:{p.stem}" for p in (PUZZLES / "cards").glob("*.toml")} <= set(ids)
+    assert {f"puzzle:{p.stem}" for p in PUZZLES.glob("*.toml")} <= set(ids)
+    for path in (PUZZLES / "cards").glob("*.toml"):  # the same files as the checkout's
+        assert (site / "solver" / "puzzles" / "cards" / path.name).read_bytes() == path.read_bytes()
+
+
+def test_time_limit_covers_the_whole_answer(client):
+    """The limit counts from the question (the worker's start included); a solve still
+    running past it (plus the grace) is stopped and answered unknown, never no."""
+    headers = page(client)
+    client.post("/api/open", headers=headers, json={"id": "classic-84"})
+    answer = ask(client, headers, "joint", time_limit=2)
+    assert answer["answer"] == "unknown" and "not a no" in answer["text"]
+    # the joint check's own answer (its solves share the limit), not the watchdog's
+    assert "each colour alone: blue " in answer["text"], answer["text"]
+    # what is short, from the best partial layout (and the bound) the unknown carries
+    assert "best partial layout: " in answer["text"] and answer["text"].endswith("s]")
+    # the poll loop looks every 0.1 s: the answer came within the limit and the grace
+    assert answer["seconds"] <= 2 + jobs_module.GRACE + 0.5
+    jobs = client.app.state.server.jobs
+    job = client.post("/api/ask", headers=headers, json={"kind": "joint", "time_limit": None})
+    job_id = job.json()["job"]
+    process = jobs._jobs[job_id].process
+    jobs._jobs[job_id].limit = 0.2  # as if its solver ran over a 0.2 s limit
+    time.sleep(0.2 + jobs_module.GRACE + 0.1)
+    out = client.get(f"/api/job/{job_id}", headers=headers).json()
+    assert out["state"] == "done" and out["result"]["answer"] == "unknown"
+    assert "time limit of 0.2 s reached" in out["result"]["text"]
+    assert not process.is_alive()
+
+
+def test_colour_question_for_a_named_colour_and_joint_alone(client):
+    headers = page(client)
+    client.post("/api/open", headers=headers, json={"id": "duo-both"})
+    job = client.post(
+        "/api/ask", headers=headers, json={"kind": "colour", "colour": "orange", "time_limit": 30}
+    )
+    assert job.status_code == 200
+    wrong = client.post("/api/ask", headers=headers, json={"kind": "colour", "colour": "blue"})
+    assert wrong.status_code == 422 and wrong.json()["error"] == "'blue' is not played here"
+    out = {"state": "running"}
+    for _ in range(600):
+        out = client.get(f"/api/job/{job.json()['job']}", headers=headers).json()
+        if out["state"] == "done":
+            break
+        time.sleep(0.1)
+    assert out["result"]["answer"] == "yes" and out["result"]["text"].startswith("orange")
+    joint = ask(client, headers, "joint", time_limit=5)
+    assert set(joint["alone"]) == {"purple", "orange"}
+    assert joint["alone"]["orange"] == "yes"  # an empty Duo board: each alone fits

@@ -171,6 +171,8 @@ def test_place_refuse_undo(steps):
         Placement("I3", frozenset({0, 1, 2})),
     )
     # an illegal move: the domino edge to edge with the I3; the page says the rule it breaks
+    errors = []  # a refusal is an answer: no failed request in the console
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     hold(page, "blue", "2", [(0, 0), (1, 0)])
     page.hover("#board rect[data-sq='20']")
     assert page.get_attribute("#ghost", "class") == "illegal"
@@ -183,6 +185,7 @@ def test_place_refuse_undo(steps):
     rule = move_problem(session.problem.position, "blue", Placement("2", frozenset({20, 40})))
     assert rule and page.inner_text("#message") == f"Refused: {rule}"
     assert state(page)["moves"] == 1
+    assert errors == []
     page.keyboard.press("Escape")
     page.keyboard.press("z")
     page.wait_for_function("S.moves === 0")
@@ -406,3 +409,97 @@ def test_twenty_moves_of_the_solo_challenge_with_answers(steps):
     steps.shot("twenty-moves-answers")
     # the shipped layout places every piece from here: a "no" would be a false proof
     assert joint["badge"] in ("yes", "unknown"), joint
+
+
+def test_tray_ghost_and_buttons_say_what_they_do(steps):
+    """The monomino greyed until last (monomino-last), the anchor square ringed in the
+    ghost, the flip's direction in its title, the favicon inline (no request for it)."""
+    page = steps.page
+    assert "mirror left-right" in page.get_attribute("#flip", "title")
+    assert page.get_attribute("link[rel='icon']", "href").startswith("data:image/svg+xml,")
+    mono = ".tile[data-colour='blue'][data-piece='1']"
+    assert "locked" in page.get_attribute(mono, "class")
+    page.click(mono)
+    assert page.evaluate("chosen") is None
+    assert "monomino last" in page.inner_text("#message")
+    steps.shot("monomino-greyed")
+    assert "locked" not in page.get_attribute(".tile[data-colour='blue'][data-piece='2']", "class")
+    # an even piece: the O's anchor is its top-left square, ringed under the pointer
+    page.click(".tile[data-colour='blue'][data-piece='O']")
+    page.hover("#board rect[data-sq='42']")  # row 2, column 2 of 20
+    ring = page.locator("#ghost circle.anchor")
+    assert (float(ring.get_attribute("cx")), float(ring.get_attribute("cy"))) == (2.5, 2.5)
+    dr, dc = page.evaluate("anchor()")
+    ghost = {
+        (round(float(r.get_attribute("y"))), round(float(r.get_attribute("x"))))
+        for r in page.locator("#ghost rect").all()
+    }
+    assert (2 - dr, 2 - dc) == min(ghost)  # the ring is the anchor's square of the ghost
+    assert page.locator("#ghost path").count() == 4  # illegal here: each square crossed
+    steps.shot("anchor-ringed")
+
+
+def test_answer_list_numbered_in_order_and_ungreyed_on_redo(steps):
+    page = steps.page
+    page.click("button[data-ask='colour']")
+    wait_answer(page, "colour")
+    play(page, "blue", "I3", [0, 1, 2])
+    page.wait_for_function("S.moves === 1")
+    page.click("button[data-ask='colour']")
+    page.wait_for_selector("#answers li:nth-child(2) .badge")
+    page.wait_for_function("!document.querySelector('#answers .badge.running')")
+    items = page.locator("#answers li")
+    assert [items.nth(k).evaluate("e => e.value") for k in range(2)] == [2, 1]  # newest on top
+    assert items.nth(0).get_attribute("class") in (None, "")
+    assert "stale" in items.nth(1).get_attribute("class")
+    border = page.evaluate("getComputedStyle(document.getElementById('answers')).borderTopStyle")
+    assert border == "solid"
+    title = items.nth(0).locator(".t").get_attribute("title")
+    assert title.startswith("answered by ")  # the engine in the tooltip, not in the line
+    assert "[" not in items.nth(0).locator(".t").inner_text()
+    steps.shot("two-answers")
+    page.keyboard.press("z")
+    page.wait_for_function("S.moves === 0")
+    assert "stale" not in (items.nth(1).get_attribute("class") or "")  # its position again
+    assert "stale" in items.nth(0).get_attribute("class")
+    page.keyboard.press("y")
+    page.wait_for_function("S.moves === 1")
+    assert "stale" not in (items.nth(0).get_attribute("class") or "")
+    steps.shot("redone-ungreyed")
+
+
+def test_card_printed_pieces_and_hint_drawn_apart(steps):
+    page = steps.page
+    open_entry(page, "card:connect-1-easy")
+    s = state(page)
+    printed = {sq for c in s["colours"] for _, squares in c["placed"] for sq in squares}
+    assert printed and s["printed"] == sorted(printed)
+    assert page.locator("#board g.printed rect").count() == len(printed)
+    page.click("button[data-ask='hint']")
+    assert wait_answer(page, "hint")["badge"] == "yes"
+    ((_, _, squares),) = state(page)["shown"]
+    assert page.locator("#shown circle.shown-dot").count() == len(squares)
+    steps.shot("printed-hatched-hint-dotted")
+
+
+@pytest.mark.slow
+def test_unknown_joint_offers_each_colour_alone(steps):
+    page = steps.page
+    page.evaluate(  # a 1 s limit (the menu's shortest is 5 s): the Classic joint times out
+        "(() => { const o = new Option('1 s', '1'); $('timelimit').add(o); o.selected = true; })()"
+    )
+    page.click("button[data-ask='joint']")
+    answer = wait_answer(page, "joint")
+    assert answer["badge"] == "unknown", answer
+    steps.shot("joint-unknown")
+    page.click("#answers li[data-kind='joint'] button.each")
+    page.wait_for_function(
+        "document.querySelectorAll('#answers li[data-kind=\"colour\"] .badge:not(.running)')"
+        ".length === 4",
+        timeout=120_000,
+    )
+    steps.shot("each-colour-alone")
+    asked = page.locator("#answers li[data-kind='colour'] .q").all_inner_texts()
+    assert sorted(asked) == sorted(
+        f"Can this colour still place everything? ({c})" for c in ("blue", "yellow", "red", "green")
+    )

@@ -52,6 +52,7 @@ def serve_command(files, host, port, open_, solves):
     import uvicorn
 
     from solver.web.app import create_app
+    from solver.web.jobs import warm
 
     hosts = ["127.0.0.1", "localhost"]
     if host not in LOCAL:
@@ -65,6 +66,8 @@ def serve_command(files, host, port, open_, solves):
     elif host not in hosts:
         hosts.append(host if ":" not in host else f"[{host}]")
     app = create_app(tuple(files), hosts, port, solves)
+    click.echo("blokus-solo serve: loading the solver (the first run compiles it: 10-30 s)")
+    warm()  # before the address is printed: the first question does not wait for it
     shown = host if ":" not in host else f"[{host}]"
     url = f"http://{shown}:{port}/"
     click.echo(f"blokus-solo serve: {url}  (Ctrl-C stops it)")

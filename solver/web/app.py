@@ -200,7 +200,10 @@ def create_app(
             for c in cells
         ):
             raise InputError("cells must be [row, column] pairs")
-        session.place(str(data.get("colour")), [(r, c) for r, c in cells])
+        try:
+            session.place(str(data.get("colour")), [(r, c) for r, c in cells])
+        except InputError as e:  # the rules refuse the move: an answer, not a failed request
+            return JSONResponse({"refused": str(e)})
         return state(token)
 
     def action(name):
@@ -242,7 +245,9 @@ def create_app(
         limit = data.get("time_limit")
         if limit is not None and not (isinstance(limit, int | float) and 0 < limit <= 3600):
             raise InputError("time_limit must be seconds between 0 and 3600, or null")
-        colour = session.selected
+        colour = data.get("colour", session.selected)  # the colour to move by default
+        if colour is not None and colour not in session.problem.colours:
+            raise InputError(f"{colour!r} is not played here")
         if kind == "colour" and colour is None:
             raise InputError("no colour to move")
         problem: Any = session.problem

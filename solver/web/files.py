@@ -12,6 +12,7 @@ picture as SVG or PNG.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,8 +28,21 @@ from solver.web.session import Session
 #: the largest upload read, in bytes (a Pentobi game record is a few kilobytes)
 MAX_UPLOAD = 1_000_000
 
-#: the shipped puzzles, next to the package in a source checkout (absent when installed)
-PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
+#: the shipped puzzles in a source checkout (``puzzles/``, next to the package)
+CHECKOUT_PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
+
+
+def shipped_puzzles() -> Path | None:
+    """The folder of the shipped puzzles (``*.toml``, cards in ``cards/``): the package's
+    own copy (``solver.puzzles``, built from ``puzzles/`` by pyproject.toml's
+    ``package-dir``, so an installed copy, editable or not, has them), else the source
+    checkout's ``puzzles/``; None when neither is there."""
+    spec = importlib.util.find_spec("solver.puzzles")
+    for folder in (*(spec.submodule_search_locations or () if spec else ()), CHECKOUT_PUZZLES):
+        path = Path(folder)
+        if (path / "cards").is_dir():
+            return path
+    return None
 
 
 @dataclass(frozen=True)
@@ -59,11 +73,11 @@ BUILT_IN: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
 )
 
 
-def catalogue(files: tuple[str, ...] = (), puzzles: Path = PUZZLES) -> dict[str, Entry]:
+def catalogue(files: tuple[str, ...] = (), puzzles: Path | None = None) -> dict[str, Entry]:
     """Everything the page can open, by id: the built-in challenges (each monomino last),
-    the shipped puzzles (``puzzles/*.toml``) and cards (``puzzles/cards/*.toml``) when the
-    folder is there, and ``files`` (named on the command line: puzzles, game records,
-    solutions).
+    the shipped puzzles (``puzzles/*.toml``) and cards (``puzzles/cards/*.toml``; from
+    ``puzzles``, default :func:`shipped_puzzles`), and ``files`` (named on the command
+    line: puzzles, game records, solutions).
 
     Raises:
         InputError: a file of ``files`` that cannot be read (checked here, at start).
@@ -71,7 +85,8 @@ def catalogue(files: tuple[str, ...] = (), puzzles: Path = PUZZLES) -> dict[str,
     out: dict[str, Entry] = {}
     for key, variant, colours, title in BUILT_IN:
         out[key] = Entry(key, title, "Solo challenge", _challenge(variant, colours, title))
-    if puzzles.is_dir():
+    puzzles = puzzles or shipped_puzzles()
+    if puzzles is not None and puzzles.is_dir():
         for path in sorted(puzzles.glob("*.toml")):
             out[f"puzzle:{path.stem}"] = _file_entry(path, f"puzzle:{path.stem}", "Puzzles")
         for path in sorted((puzzles / "cards").glob("*.toml")):

@@ -7,6 +7,11 @@ cannot be), and dies with its page: the page
 polls its job, and a job nobody has polled for :data:`ABANDONED` seconds is killed (the
 page was closed). At most ``limit`` jobs run at once (default: the number of cores); one
 more is refused with a message rather than queued, so that a click never waits unseen.
+
+The time limit covers the whole answer, the worker's start included: the solver is given
+what is left of it (less :data:`RESERVE` for the rule checker), and a job still running
+:data:`GRACE` seconds after its limit is killed and answered "unknown", with the seconds
+it ran. An answer that came in over its limit says by how much.
 """
 
 from __future__ import annotations
@@ -23,6 +28,12 @@ from solver.problem import Problem
 
 #: seconds without a poll after which a running job is taken as abandoned and killed
 ABANDONED = 10.0
+#: the part of a time limit kept back from the solver for the rule checker's re-check and
+#: the answer's way back (a fraction of the limit, at most ``RESERVE`` seconds)
+RESERVE = 1.0
+#: seconds past its time limit after which a job is killed (it answers "unknown"); the
+#: solvers themselves overrun a short limit by up to about a second (setting up their models)
+GRACE = 2.0
 
 _CONTEXT = multiprocessing.get_context("forkserver")
 _CONTEXT.set_forkserver_preload(["solver.web.worker"])
@@ -32,14 +43,41 @@ class Busy(Exception):
     """Every worker slot is taken: the message says how many and what to do."""
 
 
-def _work(conn: Connection, kind: str, problem: Problem, colour: str | None, limit) -> None:
-    """The worker: answer one question and send the dict back (or the failure's line)."""
+def warm() -> None:
+    """Start the fork server and wait until it has imported the solver and loaded (or, the
+    first time, compiled: 10-30 s) its kernels (:mod:`solver.web.worker`), by running one
+    empty process from it: the first question then starts as fast as the others."""
+    process = _CONTEXT.Process(target=_nothing, daemon=True)
+    process.start()
+    process.join()
+
+
+def _nothing() -> None:
+    """What :func:`warm` runs."""
+
+
+def _solver_limit(limit: float | None, asked: float) -> float | None:
+    """What is left of ``limit`` (seconds) for the solver, ``asked`` (``time.time()``) being
+    when the question came: less the worker's start and :data:`RESERVE`."""
+    if limit is None:
+        return None
+    left = limit - (time.time() - asked)
+    return max(0.05, left - min(RESERVE, 0.1 * limit))
+
+
+def _work(
+    conn: Connection, kind: str, problem: Problem, colour: str | None, limit, asked: float
+) -> None:
+    """The worker: answer one question and send the dict back (or the failure's line);
+    its ``seconds`` count from ``asked`` (``time.time()`` when the question came)."""
     from solver.web.questions import run
 
     try:
-        conn.send(run(kind, problem, colour, limit))
+        out = run(kind, problem, colour, _solver_limit(limit, asked))
     except Exception as e:  # a bug: reported on the page as such, never as an answer
-        conn.send({"answer": "error", "seconds": 0.0, "text": f"internal error: {e}"})
+        out = {"answer": "error", "text": f"internal error: {e}"}
+    try:
+        conn.send({**out, "seconds": time.time() - asked, "solver_seconds": out.get("seconds")})
     finally:
         conn.close()
 
@@ -53,6 +91,7 @@ class Job:
     kind: str
     process: Any
     conn: Connection
+    limit: float | None = None  # the whole answer's time limit, None for none
     started: float = field(default_factory=time.monotonic)
     polled: float = field(default_factory=time.monotonic)
     result: dict[str, Any] | None = None
@@ -70,11 +109,8 @@ class Jobs:
         self._jobs: dict[str, Job] = {}
 
     def warm(self) -> None:
-        """Start the fork server now (it imports the solver and loads its kernels,
-        :mod:`solver.web.worker`), so that the first question does not wait for it."""
-        from multiprocessing import forkserver
-
-        forkserver.ensure_running()
+        """The fork server started and its kernels loaded (:func:`warm`)."""
+        warm()
 
     def running(self) -> list[Job]:
         """The jobs still running (each one checked first)."""
@@ -86,6 +122,8 @@ class Jobs:
         self, owner: str, kind: str, problem: Problem, colour: str | None, limit: float | None
     ) -> str:
         """Start a question in a worker; its job id.
+
+        ``limit`` covers the whole answer (the review's is per check, not watched).
 
         Raises:
             Busy: ``self.limit`` solves run already.
@@ -99,11 +137,12 @@ class Jobs:
             )
         here, there = _CONTEXT.Pipe(duplex=False)
         process = _CONTEXT.Process(
-            target=_work, args=(there, kind, problem, colour, limit), daemon=True
+            target=_work, args=(there, kind, problem, colour, limit, time.time()), daemon=True
         )
         process.start()
         there.close()
-        job = Job(secrets.token_hex(8), owner, kind, process, here)
+        watched = limit if kind != "review" else None
+        job = Job(secrets.token_hex(8), owner, kind, process, here, watched)
         self._jobs[job.id] = job
         return job.id
 
@@ -134,9 +173,11 @@ class Jobs:
 
     def reap(self) -> None:
         """Kill the running jobs nobody polled for :data:`ABANDONED` seconds, and forget
-        finished ones nobody asked about for as long."""
+        finished ones nobody asked about for as long; answer "unknown" for the jobs past
+        their time limit (:meth:`_collect`)."""
         now = time.monotonic()
         for job in list(self._jobs.values()):
+            self._collect(job)
             if now - job.polled > ABANDONED:
                 if job.result is None:
                     self._stop(job, "cancelled: nobody was waiting for it")
@@ -163,7 +204,16 @@ class Jobs:
                 job.result = job.conn.recv()
         except (EOFError, OSError):
             pass
-        if job.result is None and not alive:
+        elapsed = time.monotonic() - job.started
+        if job.result is None and job.limit is not None and elapsed > job.limit + GRACE:
+            job.process.kill()  # past its limit: the page is told, not kept waiting
+            job.result = {
+                "answer": "unknown",
+                "seconds": elapsed,
+                "text": f"time limit of {job.limit:g} s reached before an answer (not a no); "
+                f"the solve was stopped after {elapsed:.2f} s",
+            }
+        elif job.result is None and not alive:
             job.result = {
                 "answer": "error",
                 "seconds": time.monotonic() - job.started,
@@ -172,6 +222,12 @@ class Jobs:
         if job.result is not None:
             job.process.join(timeout=1)
             job.conn.close()
+            over = job.result.get("seconds", 0.0) - (job.limit or float("inf"))
+            if over > 0.005 and "stopped after" not in job.result.get("text", ""):
+                from solver.web.questions import before_engine
+
+                note = f" (over its {job.limit:g} s time limit by {over:.2f} s)"
+                job.result["text"] = before_engine(job.result["text"], note)
 
     def _stop(self, job: Job, why: str) -> None:
         if job.result is None:

@@ -78,17 +78,44 @@ def joint_question(problem: Problem, time_limit: float | None) -> Answer:
     open_ = tuple(c for c in problem.colours if position.colour(c).remaining)
     if not open_:
         return {"answer": "yes", "seconds": 0.0, "text": "every piece is placed", "layout": []}
-    answer = joint_check(position, open_, SolveOptions(time_limit=time_limit), name=problem.name)
+    # the limit covers the whole check: each solve gets at most what is left of it
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    options = SolveOptions(time_limit=time_limit)
+    answer = joint_check(position, open_, options, name=problem.name, deadline=deadline)
     together = answer.together
     layout = together.layout if answer.answer == "yes" and together is not None else None
     if layout:
         _checked(problem, layout)
+    text = " ".join(joint_line(answer, position).split())
+    # each colour alone (the joint check's first step): what an unknown leaves known
+    alone = {c: _status_answer(r) for c, r in zip(answer.colours, answer.alone)}
+    if answer.answer == "unknown" and alone:
+        extra = "; each colour alone: " + ", ".join(f"{c} {a}" for c, a in alone.items())
+        if answer.together is not None:
+            extra += _closeness(answer.together)
+        text = before_engine(text, extra)
     return {
         "answer": answer.answer,
         "seconds": answer.seconds,
-        "text": " ".join(joint_line(answer, position).split()),
+        "text": text,
         "layout": _layout_json(layout),
+        "alone": alone,
     }
+
+
+def _closeness(result: SolveResult) -> str:
+    """An unknown's best partial layout and best bound proved, if the solve kept them
+    (:func:`solver.cli.output.closeness_lines`), as "; ..." clauses; else ""."""
+    from solver.cli.output import closeness_lines
+
+    return "".join("; " + " ".join(line.split()) for line in closeness_lines(result))
+
+
+def before_engine(text: str, extra: str) -> str:
+    """``text`` with ``extra`` put before its closing "[engine, seconds]" (which the page
+    shows as a tooltip), or at its end."""
+    head, bracket, tail = text.rpartition(" [")
+    return f"{head}{extra} [{tail}" if bracket and text.endswith("]") else text + extra
 
 
 def _solve(problem: Problem, time_limit: float | None) -> SolveResult:
@@ -107,7 +134,8 @@ def solution_question(problem: Problem, time_limit: float | None) -> Answer:
     text = {
         "yes": "a solution from here (drawn over the board, checked by the rule checker)",
         "no": "no solution from here (proven)",
-        "unknown": "time limit reached before an answer (not a no)",
+        "unknown": "time limit reached before an answer (not a no)"
+        + (_closeness(result) if answer == "unknown" else ""),
     }[answer]
     return {
         "answer": answer,
@@ -127,7 +155,7 @@ def hint_question(problem: Problem, colour: str | None, time_limit: float | None
         text = (
             "no move leads to a solution from here (proven): undo"
             if answer == "no"
-            else "time limit reached before a hint (not a no)"
+            else "time limit reached before a hint (not a no)" + _closeness(result)
         )
         return {"answer": answer, "seconds": result.wall_time, "text": text, "layout": []}
     _checked(problem, result.layout, goals=True)

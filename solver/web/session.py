@@ -188,6 +188,8 @@ class Session:
             "moves": len(self.moves),
             "redo": len(self.undone),
             "shown": self.shown,
+            # the squares under the pieces on the board from the start (a card's printed ones)
+            "printed": sorted(self.start.position.occupied),
             "legal": [],
             "corners": [],
             "pieces": {name: list(p.cells) for name, p in PIECES.items()},

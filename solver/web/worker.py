@@ -4,8 +4,9 @@ The workers of :mod:`solver.web.jobs` are forked from multiprocessing's fork ser
 which imports this module once. Importing it loads the numba kernels of the search from
 their disk cache (:func:`solver.backends.warmup.compile_kernel` on tiny puzzles), so that
 each question's process starts with them instead of loading them again (about half a
-second each time). When the search kernel's cache is missing, nothing is compiled here:
-the first question compiles in its own process, as a library call does.
+second each time). When their cache is missing (the first run after installing), they are
+compiled here, once, at the server's start (10-30 s; :func:`solver.web.jobs.warm` waits
+for it), rather than in the first question's process, where it would eat its time limit.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ def _load_kernels() -> None:
     from solver.backends import warmup
 
     try:
-        if warmup.kernel_ready():  # cached on disk: loading takes a fraction of a second
-            warmup.compile_kernel()
+        warmup.compile_kernel()  # from the disk cache, a fraction of a second
     except Exception:  # a warm-up is an optimisation: a worker still answers without it
         pass
 

@@ -125,6 +125,15 @@ function drawBoard() {
                    "stroke-width": 0.04, "data-sq": sq, class: "square" }, squares);
     }
   }
+  if (S.mode === "cards" && S.printed.length) {  // printed on the card: hatched
+    const defs = el("defs", {}, svg);
+    const pat = el("pattern", { id: "printed", width: 0.25, height: 0.25, patternUnits: "userSpaceOnUse",
+                                patternTransform: "rotate(45)" }, defs);
+    el("rect", { width: 0.08, height: 0.25, fill: "#ffffff88" }, pat);
+    const printed = el("g", { "pointer-events": "none", class: "printed" }, svg);
+    S.printed.forEach((sq) => el("rect", { x: sq % S.cols, y: Math.floor(sq / S.cols), width: 1, height: 1,
+                                           fill: "url(#printed)" }, printed));
+  }
   outlines(pieceOf, svg, "#1a1a1a", 0.07);
   const xs = el("g", { "pointer-events": "none", class: "xs" }, svg);
   S.blocked.forEach((sq) => {  // a blocked square is an X, as on the cards
@@ -154,6 +163,8 @@ function drawBoard() {
       ids.set(sq, k);
       el("rect", { x: sq % S.cols, y: Math.floor(sq / S.cols), width: 1, height: 1,
                    fill: fillOf(colour), opacity: 0.45 }, shown);
+      el("circle", { cx: sq % S.cols + 0.5, cy: Math.floor(sq / S.cols) + 0.5, r: 0.09,
+                     fill: "#1a1a1a", class: "shown-dot" }, shown);
     }));
     outlines(ids, shown, "#1a1a1a", 0.05, "0.15 0.1");
   }
@@ -174,7 +185,14 @@ function drawGhost() {
     el("rect", { x: c + 0.05, y: r + 0.05, width: 0.9, height: 0.9,
                  fill: ok ? fillOf(S.selected) : "#d0203a", opacity: ok ? 0.75 : 0.5,
                  stroke: ok ? "#0a0" : "#900", "stroke-width": 0.1 }, g);
+    if (!ok) {  // crossed out: not a hint's dashed squares
+      el("path", { d: `M${c + 0.2},${r + 0.2}L${c + 0.8},${r + 0.8}M${c + 0.8},${r + 0.2}L${c + 0.2},${r + 0.8}`,
+                   stroke: "#700", "stroke-width": 0.06, opacity: 0.8 }, g);
+    }
   });
+  // the anchor: the piece's square under the pointer (nearest the middle of its box)
+  el("circle", { cx: pointer[1] + 0.5, cy: pointer[0] + 0.5, r: 0.2, fill: "none",
+                 stroke: "#fff", "stroke-width": 0.08, class: "anchor" }, g);
 }
 
 function tile(piece, cells, fill, selected) {
@@ -198,12 +216,13 @@ function drawTray() {
     c.remaining.forEach((piece) => {
       const b = document.createElement("span");
       const isChosen = chosen && chosen.piece === piece && c.name === S.selected;
-      b.className = "tile" + (isChosen ? " selected" : "");
+      const locked = S.monomino_last && piece === "1" && c.remaining.length > 1;
+      b.className = "tile" + (isChosen ? " selected" : "") + (locked ? " locked" : "");
       b.dataset.colour = c.name;
       b.dataset.piece = piece;
-      b.title = piece;
+      b.title = locked ? "the monomino: only as this colour's last piece (monomino last)" : piece;
       b.appendChild(tile(piece, isChosen ? chosen.cells : S.pieces[piece], c.fill));
-      b.onclick = () => choose(c.name, piece);
+      b.onclick = locked ? () => say(b.title, "error") : () => choose(c.name, piece);
       row.appendChild(b);
     });
     tray.appendChild(row);
@@ -281,19 +300,22 @@ function drawChart() {
   chart.appendChild(legend);
 }
 
-let shownKey = null;  // the position the answers in the list were asked about
+let shownKey = null;  // the position on the board (positionKey)
+
+function positionKey() {
+  // what an answer depends on: the file, the pieces on the board, the game step
+  return JSON.stringify([S.source, S.colours.map((c) => c.placed), S.game ? S.game.step : null]);
+}
 
 function show(state) {
   S = state;
-  const key = [S.source, S.moves, S.redo, S.game ? S.game.step : ""].join(":");
-  if (shownKey !== null && key !== shownKey) {
-    // answers about an earlier position stay readable, greyed
-    document.querySelectorAll("#answers li").forEach((li) => {
-      li.classList.add("stale");
-      li.title = "asked about an earlier position";
-    });
-  }
-  shownKey = key;
+  shownKey = positionKey();
+  // answers about another position stay readable, greyed; back to it (undo, redo): not
+  document.querySelectorAll("#answers li").forEach((li) => {
+    const stale = li.dataset.key !== shownKey;
+    li.classList.toggle("stale", stale);
+    li.querySelector(".q").title = stale ? "asked about another position" : "";
+  });
   legal = new Set(S.legal.map(([piece, squares]) => piece + ":" + squares.join(",")));
   if (chosen) {
     const c = S.colours.find((c) => c.name === S.selected);
@@ -302,7 +324,8 @@ function show(state) {
   $("title").textContent = S.title + ` (${S.mode === "game" ? "game viewer" : S.mode === "cards" ? "card" : "solo challenge"})`;
   $("status").textContent = S.status;
   $("status").className = S.status.startsWith("solved") ? "solved" : "";
-  $("goal").textContent = S.game ? "" : S.goal_text;
+  const printed = S.mode === "cards" && S.printed.length ? " Hatched: printed on the card." : "";
+  $("goal").textContent = S.game ? "" : S.goal_text + printed;
   $("turnorder").checked = S.turn_order;
   $("undo").disabled = !S.moves;
   $("redo").disabled = !S.redo;
@@ -318,17 +341,23 @@ const QUESTIONS = {
   hint: "Hint", solution: "Show a solution", review: "Review of the game",
 };
 
-async function ask(kind) {
+async function ask(kind, colour) {
   const limit = $("timelimit").value;
   const li = document.createElement("li");
   li.dataset.kind = kind;
-  const who = kind === "colour" ? ` (${S.selected})` : "";
+  li.dataset.key = shownKey;
+  li.value = $("answers").children.length + 1;  // numbered in the order asked, newest on top
+  // the colours with pieces left, for "Check each colour alone" after an unknown
+  li.dataset.open = S.colours.filter((c) => S.played.includes(c.name) && c.remaining.length)
+    .map((c) => c.name).join(",");
+  colour = colour || S.selected;
+  const who = kind === "colour" ? ` (${colour})` : "";
   li.innerHTML = `<span class="q"></span> <span class="badge running">running</span> <span class="t"></span> `;
   li.querySelector(".q").textContent = QUESTIONS[kind] + who;
   $("answers").prepend(li);
   let job;
   try {
-    job = (await call("/api/ask", { kind, time_limit: limit === "none" ? null : Number(limit) })).job;
+    job = (await call("/api/ask", { kind, colour, time_limit: limit === "none" ? null : Number(limit) })).job;
   } catch (e) {
     finish(li, { answer: "error", seconds: 0, text: e.message });
     return;
@@ -360,9 +389,26 @@ function finish(li, result) {
   badge.className = "badge " + result.answer;
   badge.textContent = result.answer === "no" ? "no (proven)" : result.answer;
   li.dataset.answer = result.answer;
-  li.querySelector(".t").textContent = `${result.seconds.toFixed(2)} s — ${result.text}`;
+  // the engine and its own time, "[search+repair, 32.24 s]", in a tooltip
+  const m = /^(.*?)\s*\[([^\]]*)\]$/.exec(result.text);
+  const t = li.querySelector(".t");
+  t.textContent = `${result.seconds.toFixed(2)} s — ${m ? m[1] : result.text}`;
+  if (m) t.title = "answered by " + m[2];
   const cancel = li.querySelector(".cancel");
   if (cancel) cancel.remove();
+  if (li.dataset.kind === "joint" && result.answer === "unknown" && li.dataset.open) {
+    // the joint question timed out: each colour alone is a smaller question
+    const each = document.createElement("button");
+    each.textContent = "Check each colour alone";
+    each.className = "each";
+    each.title = "ask 'Can this colour still place everything?' for each colour, one after another";
+    each.onclick = async () => {
+      if (li.dataset.key !== shownKey) { say("that answer is about another position: ask again", "error"); return; }
+      each.disabled = true;
+      for (const colour of li.dataset.open.split(",")) await ask("colour", colour);
+    };
+    li.appendChild(each);
+  }
 }
 
 // ---- files --------------------------------------------------------------------------
@@ -409,6 +455,7 @@ async function place() {
   if (!cells) return;
   try {
     const state = await call("/api/place", { colour: S.selected, cells });
+    if (state.refused) { say("Refused: " + state.refused, "error"); return; }
     chosen = null;  // that piece is down: the next one is picked from the tray
     show(state);
     say("");
