@@ -52,7 +52,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from solver.backends import search
-from solver.backends.base import SolveOptions
+from solver.backends.base import FitBound, SolveOptions
 from solver.backends.repair import _minus, _Repairer, _State
 from solver.checker import check_layout
 from solver.endgame import area_shortfall
@@ -64,7 +64,7 @@ from solver.placements import piece_moves
 from solver.position import Placement, Position
 from solver.problem import Problem
 from solver.review import Loss, lost_at
-from solver.solve import solve
+from solver.solve import SolveResult, _area_fit, solve
 
 Answer = Literal["yes", "no", "unknown", "done"]
 How = Literal["kept", "repaired", "solved", "inferred", "done"]
@@ -82,6 +82,10 @@ RECONNECT_BUDGET = 300
 ALONE_SHARE = (0.1, 1.0)
 #: Fewest seconds worth starting a solve with.
 MIN_SOLVE = 0.05
+#: Fewest seconds worth starting the full joint solve with (``auto``: its first steps,
+#: the LP bound and the search's set-up, take about a second on 20x20 before they can
+#: answer, and it does not stop sooner; measured in docs/companion.md).
+MIN_FULL = 1.0
 #: Pieces left (all colours) up to which the full solvers come right after the exact
 #: repair (the search settles such positions, "no" included, in milliseconds to seconds).
 FULL_FIRST = 16
@@ -109,13 +113,21 @@ class JointStep:
         squares_left: their squares.
         reason: for "no", why (e.g. the LP bound's line); for "unknown", "time limit".
         best_left: squares the best layout known leaves unplaced (0 for "yes"; None when
-            no layout is known, e.g. after a "no").
+            no layout is known, e.g. after a "no", or an unknown whose best partial layout
+            places no piece).
         layout: the layout for "yes" (colour -> placements in order of play, checked);
             None otherwise.
         freed: witness pieces the move displaced or cut off (0 when the witness
             contained the move, or there was none).
         tried: the tiers tried, in order ("exact", "repair", "full"), with their
             outcome, e.g. ``("exact: infeasible", "repair: 12 left")``.
+        partial: for "unknown", the best partial layout found (colour -> placements in
+            an order of play; the rule checker accepted it as a partial: legal pieces,
+            each colour connected to its start); None when it places no piece.
+        fit: for "unknown", the best bound proved on the squares that fit at once (the
+            full solve's, e.g. the LP bound, else the free squares of the board).
+        short: for "unknown" with a partial layout, colour -> the pieces it leaves
+            unplaced (only colours with some left).
     """
 
     placement: int
@@ -131,6 +143,9 @@ class JointStep:
     layout: Mapping[str, tuple[Placement, ...]] | None = None
     freed: int = 0
     tried: tuple[str, ...] = ()
+    partial: Mapping[str, tuple[Placement, ...]] | None = None
+    fit: FitBound | None = None
+    short: Mapping[str, tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -412,6 +427,21 @@ def repair_search(
     return None, partial
 
 
+def _shown_partial(
+    position: Position, pieces: Layout | None
+) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, tuple[str, ...]] | None]:
+    """An unknown's best partial layout as shown (in an order of play, accepted by the rule
+    checker as a partial) and the pieces it leaves per short colour; (None, None) when it
+    places no piece or the checker refuses it."""
+    if not pieces or not any(pieces.values()):
+        return None, None
+    legal = _legal_part(position, pieces)
+    if legal is None:
+        return None, None
+    short = {c: tuple(t) for c, t in _missing(position, legal).items() if t}
+    return {c: tuple(p) for c, p in legal.items()}, short
+
+
 def _left(position: Position, pieces: Layout) -> int:
     """Squares a partial layout leaves unplaced."""
     return sum(PIECES[p].size for t in _missing(position, pieces).values() for p in t)
@@ -444,14 +474,19 @@ def alone_no(
 
 def full_check(
     position: Position, options: SolveOptions, deadline: float, name: str = ""
-) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None]:
+) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None, SolveResult | None]:
     """The joint solve until ``deadline`` (``options.backend``, ``auto`` by default: the
     LP bound first in mid-game, the search, the repair search, the symmetric reduction
-    where it applies). Returns (answer, reason, the checked layout for "yes")."""
+    where it applies); not started with less than :data:`MIN_FULL` seconds left.
+
+    Returns:
+        (answer, reason, the checked layout for "yes", the solve's result: for an
+        unknown its best partial layout and bound; None when the solve was not started).
+    """
     colours = _open(position)
     left = deadline - time.perf_counter()
-    if left < MIN_SOLVE:
-        return "unknown", "time limit", None
+    if left < MIN_FULL:
+        return "unknown", "time limit", None, None
     together = solve(
         Problem(position, colours, "place-all", name=name), replace(options, time_limit=left)
     )
@@ -459,11 +494,11 @@ def full_check(
         found = checked(position, together.layout)
         if found is None:
             raise SolverBug(f"{name}: a joint layout the rule checker refuses")
-        return "yes", "", found
+        return "yes", "", found, together
     if together.status == "infeasible":
         how = together.stats.get("reason")
-        return "no", str(how) if how else "all together: proven impossible", None
-    return "unknown", "time limit", None
+        return "no", str(how) if how else "all together: proven impossible", None, together
+    return "unknown", "time limit", None, together
 
 
 # ---------------------------------------------------------------------------------------
@@ -526,9 +561,14 @@ class _Follower:
             reason: str = "",
             layout: Layout | None = None,
             left: int | None = None,
+            partial: Layout | None = None,
+            fit: FitBound | None = None,
         ) -> JointStep:
             if layout is not None:
                 self.witness = {c: list(p) for c, p in layout.items()}
+            shown, short = _shown_partial(position, partial)
+            if a == "unknown":
+                left = None if shown is None else _left(position, shown)
             return JointStep(
                 k,
                 move,
@@ -543,6 +583,9 @@ class _Follower:
                 None if layout is None else {c: tuple(p) for c, p in layout.items()},
                 gone,
                 tuple(tried),
+                shown,
+                fit,
+                short,
             )
 
         if not colours:
@@ -575,7 +618,7 @@ class _Follower:
                 self.no_since, self.reason, self.witness = k, reason, None
                 return answer("no", "solved", reason)
         if sum(len(position.colour(c).remaining) for c in colours) <= FULL_FIRST:
-            return self._full(answer, position, deadline, tried, k, _left(position, kept))
+            return self._full(answer, position, deadline, tried, k)
         share = REPAIR_SHARE * (limit if limit is not None else 30.0)
         found, partial = repair_search(position, kept, started + share, self.options.seed + k)
         if found is not None:
@@ -584,7 +627,7 @@ class _Follower:
         left = _left(position, partial)
         tried.append(f"repair: {left} left")
         self.witness = partial
-        return self._full(answer, position, deadline, tried, k, left)
+        return self._full(answer, position, deadline, tried, k)
 
     def _full(
         self,
@@ -593,17 +636,24 @@ class _Follower:
         deadline: float,
         tried: list[str],
         k: int,
-        left: int,
     ) -> JointStep:
         """The last tier: the full solvers with what is left of the budget."""
-        result, reason, found = full_check(position, self.options, deadline, self.name)
-        tried.append(f"full: {result}")
+        result, reason, found, solved = full_check(position, self.options, deadline, self.name)
+        tried.append(f"full: {result}" if solved is not None else "full: not started")
         if result == "yes":
             return answer("yes", "solved", layout=found, left=0)
         if result == "no":
             self.no_since, self.reason, self.witness = k, reason, None
             return answer("no", "solved", reason)
-        return answer("unknown", "solved", reason, left=left)
+        colours = _open(position)
+        best = self.witness or {}
+        if solved is not None and solved.partial is not None:
+            if _left(position, solved.partial) < _left(position, best):
+                best = {c: list(solved.partial.get(c, ())) for c in colours}
+        fit = solved.fit if solved is not None and solved.fit is not None else None
+        fit = fit or _area_fit(Problem(position, colours, "place-all"))
+        self.witness = best
+        return answer("unknown", "solved", reason, partial=best, fit=fit)
 
     def fresh(self) -> None:
         """Setup changed the board: nothing known carries over."""
@@ -772,7 +822,12 @@ class _Bracket:
             self._follow_one(follower, first)
         for k in range(first + 1, self.no):
             known = self.steps.get(k)
-            if known is not None:  # checked in the bisection: carry the witness on
+            if known is not None and known.answer == "unknown" and follower.witness:
+                # checked cold in the bisection or at the end: again, with the layout
+                # carried (it may answer "yes"; an unknown stays at worst unknown)
+                self._follow_one(follower, k)
+                continue
+            if known is not None:  # settled in the bisection: carry the witness on
                 move = self.moves[k]
                 if known.layout is not None:
                     follower.witness = {c: list(p) for c, p in known.layout.items()}
@@ -786,6 +841,9 @@ class _Bracket:
 
     def _follow_one(self, follower: _Follower, k: int) -> None:
         step = follower.step(k, self.moves[k], self.game.position(k))
+        old = self.steps.get(k)
+        if old is not None:  # a second check of this position: both times count
+            step = _again(old, step)
         self.steps[k] = step
         if step.answer in ("yes", "done"):
             self.yes = max(self.yes, k)
@@ -823,6 +881,16 @@ class _Bracket:
             _squares(position, colours),
             reason,
         )
+
+
+def _again(old: JointStep, new: JointStep) -> JointStep:
+    """A position checked twice (cold, then with the layout carried): the new answer with
+    the time and tiers of both; of two unknowns, the closer best partial layout."""
+    new = replace(new, seconds=old.seconds + new.seconds, tried=old.tried + new.tried)
+    if new.answer == "unknown" and old.answer == "unknown" and old.best_left is not None:
+        if new.best_left is None or old.best_left < new.best_left:
+            return replace(new, best_left=old.best_left, partial=old.partial, short=old.short)
+    return new
 
 
 def from_later(game: Game, steps: Sequence[JointStep]) -> list[JointStep]:
