@@ -48,6 +48,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -82,10 +83,13 @@ RECONNECT_BUDGET = 300
 ALONE_SHARE = (0.1, 1.0)
 #: Fewest seconds worth starting a solve with.
 MIN_SOLVE = 0.05
-#: Fewest seconds worth starting the full joint solve with (``auto``: its first steps,
-#: the LP bound and the search's set-up, take about a second on 20x20 before they can
-#: answer, and it does not stop sooner; measured in docs/companion.md).
-MIN_FULL = 1.0
+#: Fewest seconds worth starting the full joint solve with, and the share of the budget
+#: that lowers it for short budgets: ``auto`` does not stop sooner than about 0.3-0.7 s
+#: whatever its limit (its set-up: the LP bound, the search's tables), and overruns a
+#: limit of 1 s by up to 1 s (measured in docs/companion.md); started with less, it
+#: would mostly overrun the budget. Short budgets still get it at the end of a game,
+#: where it proves "no" in milliseconds.
+MIN_FULL = (1.0, 0.25)
 #: Pieces left (all colours) up to which the full solvers come right after the exact
 #: repair (the search settles such positions, "no" included, in milliseconds to seconds).
 FULL_FIRST = 16
@@ -218,14 +222,24 @@ def carry(
             out[d] = [p for p in pieces if p != placed]
             continue
         hit = around if d == colour else placed.squares
-        stay = [
-            p
-            for p in pieces
-            if not p.squares & hit and not (d == colour and p.piece == placed.piece)
-        ]
+        copy = _own_copy(pieces, placed, hit) if d == colour else None
+        stay = [p for p in pieces if not p.squares & hit and p != copy]
         out[d] = connected_part(position, d, stay)
         gone += len(pieces) - len(out[d])
     return out, gone
+
+
+def _own_copy(
+    pieces: Sequence[Placement], placed: Placement, hit: AbstractSet[int]
+) -> Placement | None:
+    """The mover's witness piece that the move itself stands for and that ``hit`` (the
+    squares the move displaces) does not already remove: the copy on the move's squares,
+    else None when a copy of the piece is hit anyway, else the first copy (with two copies
+    of each piece, Junior, only one goes; the other stays where it is)."""
+    copies = [p for p in pieces if p.piece == placed.piece]
+    if placed in copies or any(p.squares & hit for p in copies):
+        return None
+    return copies[0] if copies else None
 
 
 def checked(position: Position, pieces: Layout) -> dict[str, tuple[Placement, ...]] | None:
@@ -328,14 +342,14 @@ def reconnect(
     for d in _open(position):
         hit = around if d == colour else placed.squares
         pieces = [p for p in witness.get(d, ()) if p != placed]
-        stay[d] = [
-            p
-            for p in pieces
-            if not p.squares & hit and not (d == colour and p.piece == placed.piece)
-        ]
+        copy = _own_copy(witness.get(d, ()), placed, hit) if d == colour else None
+        stay[d] = [p for p in pieces if not p.squares & hit and p != copy]
         gone = [p for p in pieces if p not in stay[d]]
         removed += gone
-        todo += [(d, p.piece) for p in gone if p.piece != placed.piece or d != colour]
+        names = [p.piece for p in gone]
+        if d == colour and placed not in witness.get(d, ()):  # the move placed one of them
+            names = _minus(names, [placed.piece])
+        todo += [(d, name) for name in names]
     tries = [budget]
     for extra in (False, True):
         moving = list(todo)
@@ -477,7 +491,8 @@ def full_check(
 ) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None, SolveResult | None]:
     """The joint solve until ``deadline`` (``options.backend``, ``auto`` by default: the
     LP bound first in mid-game, the search, the repair search, the symmetric reduction
-    where it applies); not started with less than :data:`MIN_FULL` seconds left.
+    where it applies); not started with less than :data:`MIN_FULL` seconds left (or, for
+    a budget under 4 s, a quarter of ``options.time_limit``).
 
     Returns:
         (answer, reason, the checked layout for "yes", the solve's result: for an
@@ -485,7 +500,8 @@ def full_check(
     """
     colours = _open(position)
     left = deadline - time.perf_counter()
-    if left < MIN_FULL:
+    budget = options.time_limit
+    if left < min(MIN_FULL[0], MIN_FULL[1] * (budget if budget is not None else 1e9)):
         return "unknown", "time limit", None, None
     together = solve(
         Problem(position, colours, "place-all", name=name), replace(options, time_limit=left)

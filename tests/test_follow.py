@@ -270,3 +270,43 @@ def test_check_follow_prints_and_draws_an_unknowns_best_partial_layout_and_bound
     assert "best bound proved: " in result.output
     drawn = [x for x in result.output.splitlines() if x[:3].strip().isdigit()]
     assert len(drawn) == 14  # the board with the partial layout on it
+
+
+def test_carry_in_junior_drops_one_copy_of_the_movers_piece_not_both():
+    from collections import Counter
+
+    game = load_game(GAMES / "junior-L1-s104.blksgf")
+    kept_one = 0
+    for k in range(4, game.num_placements, 4):
+        before = game.position(k)
+        witness = {c: list(game.final.colour(c).placed[len(before.colour(c).placed) :])
+                   for c in before.colour_names}  # fmt: skip
+        mover = game.moves[k].colour
+        twice = [x for x, n in Counter(p.piece for p in witness[mover]).items() if n == 2]
+        for move in (m for m in legal_moves(before, mover) if m.piece in twice):
+            taken = {s for p in witness[mover] for s in p.squares}
+            if move in witness[mover] or move.squares & taken:
+                continue
+            after = before.with_placement(mover, move)
+            kept, _ = carry(witness, mover, move, after)
+            copies = sum(p.piece == move.piece for p in kept[mover])
+            assert copies <= 1  # the move stands for one of the two
+            kept_one += copies == 1
+            assert check_layout(after, kept).legal
+    assert kept_one > 0
+
+
+def test_the_full_solve_is_not_started_with_too_little_of_the_budget_left():
+    import time
+
+    from solver.follow import MIN_FULL, full_check
+
+    position = load_game(LAYOUT_GAME).position(16)
+    started = time.perf_counter()
+    soon = started + MIN_FULL[0] / 2
+    answer, _, _, result = full_check(position, SolveOptions(time_limit=10.0), soon)
+    assert (answer, result) == ("unknown", None)
+    assert time.perf_counter() - started < MIN_FULL[0] / 2
+    short = SolveOptions(time_limit=1.0, workers=1)  # a short budget still gets it
+    answer, _, _, result = full_check(position, short, time.perf_counter() + 0.5)
+    assert result is not None  # started: its partial layout and bound are kept
