@@ -9,8 +9,11 @@ after P. So a "yes" after P' is a "yes" after P, and a proven "no" after P stays
 P' (and is not asked again).
 
 After each placement the answer comes from the first of these that gives one, all within
-the check's budget (``options.time_limit`` seconds):
+the check's budget (``options.time_limit`` seconds; the full solve of 6 may overrun it by
+about a second, and is not started with less than :data:`MIN_FULL` left):
 
+0. *Reconnected* (:func:`reconnect`, a complete witness that lacks the move): the
+   displaced pieces re-placed by a small search, everything else where it was.
 1. *Kept.* The witness contains the move (same piece, same squares): it still places
    everything else; the rule checker re-checks it (milliseconds).
 2. *The bound by area* (milliseconds; :func:`solver.endgame.area_shortfall`): a "no".
@@ -40,7 +43,9 @@ becomes "yes" (how "inferred"): the placements k+1..j plus the layout after j, c
 from placement k by the rule checker. Every "yes" comes with a layout the rule checker
 accepted; a "no" is proven; "unknown" (the budget ran out) is never a "no".
 
-Setup in mid-game (``AE``, ``AB``, ...) can take pieces away: nothing is carried over it.
+Setup in mid-game (``AE``, ``AB``, ...) can take pieces away: nothing is carried over it
+(neither a witness nor a "no"); such a game is followed move by move, not in the review
+order.
 """
 
 from __future__ import annotations
@@ -748,7 +753,11 @@ def follow_game(
     started = time.perf_counter()
     end = game.num_placements if upto is None else upto
     if _setup_in_play(game, end):  # setup can take pieces away: follow it plainly
-        steps = list(follow(game, options, end, start))
+        steps = []
+        for step in follow(game, options, end, start):
+            steps.append(step)
+            if progress is not None:  # (the bar of review_progress counts the start too)
+                progress(step.placement, end)
         return Followed(game, tuple(from_later(game, steps)), time.perf_counter() - started)
     review = _Bracket(game, options, end, progress)
     review.run(start)

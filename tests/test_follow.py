@@ -310,3 +310,12 @@ def test_the_full_solve_is_not_started_with_too_little_of_the_budget_left():
     short = SolveOptions(time_limit=1.0, workers=1)  # a short budget still gets it
     answer, _, _, result = full_check(position, short, time.perf_counter() + 0.5)
     assert result is not None  # started: its partial layout and bound are kept
+
+
+def test_a_game_with_setup_after_a_move_reports_progress():
+    game = load_game(Path(__file__).parent / "data" / "sgf" / "ae-duo.blksgf")  # AE after move 2
+    calls: list[tuple[int, int]] = []
+    options = SolveOptions(time_limit=0.3, workers=1)
+    followed = follow_game(game, options, progress=lambda done, total: calls.append((done, total)))
+    assert len(followed.steps) == 3
+    assert calls == [(0, 2), (1, 2), (2, 2)]
