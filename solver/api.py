@@ -213,9 +213,14 @@ def follow(game: Game | str | Path, **options: Unpack[Options]) -> Iterator[Join
     """Follow a game live (:func:`solver.follow.follow`): after the start and after each
     placement, one :class:`~solver.follow.JointStep` as soon as it is answered: can every
     colour with pieces left still place all of them at once? ``step.answer`` is "yes"
-    (``step.layout``, checked by the rule checker), "no" (proven; it stays "no"),
-    "unknown" (the budget ran out: not a "no") or "done". A layout is carried from one move
-    to the next; ``time_limit`` is the budget of each check (10 seconds unless given).
+    (``step.layout``, checked by the rule checker), "no" (proven; every later answer is
+    "no" too, without another solve, until setup in the game record (``AE``, ``AB``, ...)
+    changes the board after a move: from there on nothing is carried over and each
+    position is checked afresh), "unknown" (the budget ran out: not a "no"; ``step.partial``
+    is the best partial layout found, ``step.short`` the pieces it leaves per colour,
+    ``step.fit`` the best bound proved) or "done". A layout is carried from one move to
+    the next; ``time_limit`` is the budget of each check (10 seconds unless given; a check
+    may run over it by about a second, see docs/companion.md).
 
     Raises:
         InputError: a bad file.

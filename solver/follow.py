@@ -9,8 +9,11 @@ after P. So a "yes" after P' is a "yes" after P, and a proven "no" after P stays
 P' (and is not asked again).
 
 After each placement the answer comes from the first of these that gives one, all within
-the check's budget (``options.time_limit`` seconds):
+the check's budget (``options.time_limit`` seconds; the full solve of 6 may overrun it by
+about a second, and is not started with less than :data:`MIN_FULL` left):
 
+0. *Reconnected* (:func:`reconnect`, a complete witness that lacks the move): the
+   displaced pieces re-placed by a small search, everything else where it was.
 1. *Kept.* The witness contains the move (same piece, same squares): it still places
    everything else; the rule checker re-checks it (milliseconds).
 2. *The bound by area* (milliseconds; :func:`solver.endgame.area_shortfall`): a "no".
@@ -40,7 +43,9 @@ becomes "yes" (how "inferred"): the placements k+1..j plus the layout after j, c
 from placement k by the rule checker. Every "yes" comes with a layout the rule checker
 accepted; a "no" is proven; "unknown" (the budget ran out) is never a "no".
 
-Setup in mid-game (``AE``, ``AB``, ...) can take pieces away: nothing is carried over it.
+Setup in mid-game (``AE``, ``AB``, ...) can take pieces away: nothing is carried over it
+(neither a witness nor a "no"); such a game is followed move by move, not in the review
+order.
 """
 
 from __future__ import annotations
@@ -48,11 +53,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from solver.backends import search
-from solver.backends.base import SolveOptions
+from solver.backends.base import FitBound, SolveOptions
 from solver.backends.repair import _minus, _Repairer, _State
 from solver.checker import check_layout
 from solver.endgame import area_shortfall
@@ -64,7 +70,7 @@ from solver.placements import piece_moves
 from solver.position import Placement, Position
 from solver.problem import Problem
 from solver.review import Loss, lost_at
-from solver.solve import solve
+from solver.solve import SolveResult, _area_fit, solve
 
 Answer = Literal["yes", "no", "unknown", "done"]
 How = Literal["kept", "repaired", "solved", "inferred", "done"]
@@ -82,6 +88,13 @@ RECONNECT_BUDGET = 300
 ALONE_SHARE = (0.1, 1.0)
 #: Fewest seconds worth starting a solve with.
 MIN_SOLVE = 0.05
+#: Fewest seconds worth starting the full joint solve with, and the share of the budget
+#: that lowers it for short budgets: ``auto`` does not stop sooner than about 0.3-0.7 s
+#: whatever its limit (its set-up: the LP bound, the search's tables), and overruns a
+#: limit of 1 s by up to 1 s (measured in docs/companion.md); started with less, it
+#: would mostly overrun the budget. Short budgets still get it at the end of a game,
+#: where it proves "no" in milliseconds.
+MIN_FULL = (1.0, 0.25)
 #: Pieces left (all colours) up to which the full solvers come right after the exact
 #: repair (the search settles such positions, "no" included, in milliseconds to seconds).
 FULL_FIRST = 16
@@ -109,13 +122,21 @@ class JointStep:
         squares_left: their squares.
         reason: for "no", why (e.g. the LP bound's line); for "unknown", "time limit".
         best_left: squares the best layout known leaves unplaced (0 for "yes"; None when
-            no layout is known, e.g. after a "no").
+            no layout is known, e.g. after a "no", or an unknown whose best partial layout
+            places no piece).
         layout: the layout for "yes" (colour -> placements in order of play, checked);
             None otherwise.
         freed: witness pieces the move displaced or cut off (0 when the witness
             contained the move, or there was none).
         tried: the tiers tried, in order ("exact", "repair", "full"), with their
             outcome, e.g. ``("exact: infeasible", "repair: 12 left")``.
+        partial: for "unknown", the best partial layout found (colour -> placements in
+            an order of play; the rule checker accepted it as a partial: legal pieces,
+            each colour connected to its start); None when it places no piece.
+        fit: for "unknown", the best bound proved on the squares that fit at once (the
+            full solve's, e.g. the LP bound, else the free squares of the board).
+        short: for "unknown" with a partial layout, colour -> the pieces it leaves
+            unplaced (only colours with some left).
     """
 
     placement: int
@@ -131,6 +152,9 @@ class JointStep:
     layout: Mapping[str, tuple[Placement, ...]] | None = None
     freed: int = 0
     tried: tuple[str, ...] = ()
+    partial: Mapping[str, tuple[Placement, ...]] | None = None
+    fit: FitBound | None = None
+    short: Mapping[str, tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -203,14 +227,24 @@ def carry(
             out[d] = [p for p in pieces if p != placed]
             continue
         hit = around if d == colour else placed.squares
-        stay = [
-            p
-            for p in pieces
-            if not p.squares & hit and not (d == colour and p.piece == placed.piece)
-        ]
+        copy = _own_copy(pieces, placed, hit) if d == colour else None
+        stay = [p for p in pieces if not p.squares & hit and p != copy]
         out[d] = connected_part(position, d, stay)
         gone += len(pieces) - len(out[d])
     return out, gone
+
+
+def _own_copy(
+    pieces: Sequence[Placement], placed: Placement, hit: AbstractSet[int]
+) -> Placement | None:
+    """The mover's witness piece that the move itself stands for and that ``hit`` (the
+    squares the move displaces) does not already remove: the copy on the move's squares,
+    else None when a copy of the piece is hit anyway, else the first copy (with two copies
+    of each piece, Junior, only one goes; the other stays where it is)."""
+    copies = [p for p in pieces if p.piece == placed.piece]
+    if placed in copies or any(p.squares & hit for p in copies):
+        return None
+    return copies[0] if copies else None
 
 
 def checked(position: Position, pieces: Layout) -> dict[str, tuple[Placement, ...]] | None:
@@ -313,14 +347,14 @@ def reconnect(
     for d in _open(position):
         hit = around if d == colour else placed.squares
         pieces = [p for p in witness.get(d, ()) if p != placed]
-        stay[d] = [
-            p
-            for p in pieces
-            if not p.squares & hit and not (d == colour and p.piece == placed.piece)
-        ]
+        copy = _own_copy(witness.get(d, ()), placed, hit) if d == colour else None
+        stay[d] = [p for p in pieces if not p.squares & hit and p != copy]
         gone = [p for p in pieces if p not in stay[d]]
         removed += gone
-        todo += [(d, p.piece) for p in gone if p.piece != placed.piece or d != colour]
+        names = [p.piece for p in gone]
+        if d == colour and placed not in witness.get(d, ()):  # the move placed one of them
+            names = _minus(names, [placed.piece])
+        todo += [(d, name) for name in names]
     tries = [budget]
     for extra in (False, True):
         moving = list(todo)
@@ -412,6 +446,21 @@ def repair_search(
     return None, partial
 
 
+def _shown_partial(
+    position: Position, pieces: Layout | None
+) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, tuple[str, ...]] | None]:
+    """An unknown's best partial layout as shown (in an order of play, accepted by the rule
+    checker as a partial) and the pieces it leaves per short colour; (None, None) when it
+    places no piece or the checker refuses it."""
+    if not pieces or not any(pieces.values()):
+        return None, None
+    legal = _legal_part(position, pieces)
+    if legal is None:
+        return None, None
+    short = {c: tuple(t) for c, t in _missing(position, legal).items() if t}
+    return {c: tuple(p) for c, p in legal.items()}, short
+
+
 def _left(position: Position, pieces: Layout) -> int:
     """Squares a partial layout leaves unplaced."""
     return sum(PIECES[p].size for t in _missing(position, pieces).values() for p in t)
@@ -444,14 +493,21 @@ def alone_no(
 
 def full_check(
     position: Position, options: SolveOptions, deadline: float, name: str = ""
-) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None]:
+) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None, SolveResult | None]:
     """The joint solve until ``deadline`` (``options.backend``, ``auto`` by default: the
     LP bound first in mid-game, the search, the repair search, the symmetric reduction
-    where it applies). Returns (answer, reason, the checked layout for "yes")."""
+    where it applies); not started with less than :data:`MIN_FULL` seconds left (or, for
+    a budget under 4 s, a quarter of ``options.time_limit``).
+
+    Returns:
+        (answer, reason, the checked layout for "yes", the solve's result: for an
+        unknown its best partial layout and bound; None when the solve was not started).
+    """
     colours = _open(position)
     left = deadline - time.perf_counter()
-    if left < MIN_SOLVE:
-        return "unknown", "time limit", None
+    budget = options.time_limit
+    if left < min(MIN_FULL[0], MIN_FULL[1] * (budget if budget is not None else 1e9)):
+        return "unknown", "time limit", None, None
     together = solve(
         Problem(position, colours, "place-all", name=name), replace(options, time_limit=left)
     )
@@ -459,11 +515,11 @@ def full_check(
         found = checked(position, together.layout)
         if found is None:
             raise SolverBug(f"{name}: a joint layout the rule checker refuses")
-        return "yes", "", found
+        return "yes", "", found, together
     if together.status == "infeasible":
         how = together.stats.get("reason")
-        return "no", str(how) if how else "all together: proven impossible", None
-    return "unknown", "time limit", None
+        return "no", str(how) if how else "all together: proven impossible", None, together
+    return "unknown", "time limit", None, together
 
 
 # ---------------------------------------------------------------------------------------
@@ -526,9 +582,14 @@ class _Follower:
             reason: str = "",
             layout: Layout | None = None,
             left: int | None = None,
+            partial: Layout | None = None,
+            fit: FitBound | None = None,
         ) -> JointStep:
             if layout is not None:
                 self.witness = {c: list(p) for c, p in layout.items()}
+            shown, short = _shown_partial(position, partial)
+            if a == "unknown":
+                left = None if shown is None else _left(position, shown)
             return JointStep(
                 k,
                 move,
@@ -543,6 +604,9 @@ class _Follower:
                 None if layout is None else {c: tuple(p) for c, p in layout.items()},
                 gone,
                 tuple(tried),
+                shown,
+                fit,
+                short,
             )
 
         if not colours:
@@ -575,7 +639,7 @@ class _Follower:
                 self.no_since, self.reason, self.witness = k, reason, None
                 return answer("no", "solved", reason)
         if sum(len(position.colour(c).remaining) for c in colours) <= FULL_FIRST:
-            return self._full(answer, position, deadline, tried, k, _left(position, kept))
+            return self._full(answer, position, deadline, tried, k)
         share = REPAIR_SHARE * (limit if limit is not None else 30.0)
         found, partial = repair_search(position, kept, started + share, self.options.seed + k)
         if found is not None:
@@ -584,7 +648,7 @@ class _Follower:
         left = _left(position, partial)
         tried.append(f"repair: {left} left")
         self.witness = partial
-        return self._full(answer, position, deadline, tried, k, left)
+        return self._full(answer, position, deadline, tried, k)
 
     def _full(
         self,
@@ -593,17 +657,24 @@ class _Follower:
         deadline: float,
         tried: list[str],
         k: int,
-        left: int,
     ) -> JointStep:
         """The last tier: the full solvers with what is left of the budget."""
-        result, reason, found = full_check(position, self.options, deadline, self.name)
-        tried.append(f"full: {result}")
+        result, reason, found, solved = full_check(position, self.options, deadline, self.name)
+        tried.append(f"full: {result}" if solved is not None else "full: not started")
         if result == "yes":
             return answer("yes", "solved", layout=found, left=0)
         if result == "no":
             self.no_since, self.reason, self.witness = k, reason, None
             return answer("no", "solved", reason)
-        return answer("unknown", "solved", reason, left=left)
+        colours = _open(position)
+        best = self.witness or {}
+        if solved is not None and solved.partial is not None:
+            if _left(position, solved.partial) < _left(position, best):
+                best = {c: list(solved.partial.get(c, ())) for c in colours}
+        fit = solved.fit if solved is not None and solved.fit is not None else None
+        fit = fit or _area_fit(Problem(position, colours, "place-all"))
+        self.witness = best
+        return answer("unknown", "solved", reason, partial=best, fit=fit)
 
     def fresh(self) -> None:
         """Setup changed the board: nothing known carries over."""
@@ -682,7 +753,11 @@ def follow_game(
     started = time.perf_counter()
     end = game.num_placements if upto is None else upto
     if _setup_in_play(game, end):  # setup can take pieces away: follow it plainly
-        steps = list(follow(game, options, end, start))
+        steps = []
+        for step in follow(game, options, end, start):
+            steps.append(step)
+            if progress is not None:  # (the bar of review_progress counts the start too)
+                progress(step.placement, end)
         return Followed(game, tuple(from_later(game, steps)), time.perf_counter() - started)
     review = _Bracket(game, options, end, progress)
     review.run(start)
@@ -772,7 +847,12 @@ class _Bracket:
             self._follow_one(follower, first)
         for k in range(first + 1, self.no):
             known = self.steps.get(k)
-            if known is not None:  # checked in the bisection: carry the witness on
+            if known is not None and known.answer == "unknown" and follower.witness:
+                # checked cold in the bisection or at the end: again, with the layout
+                # carried (it may answer "yes"; an unknown stays at worst unknown)
+                self._follow_one(follower, k)
+                continue
+            if known is not None:  # settled in the bisection: carry the witness on
                 move = self.moves[k]
                 if known.layout is not None:
                     follower.witness = {c: list(p) for c, p in known.layout.items()}
@@ -786,6 +866,9 @@ class _Bracket:
 
     def _follow_one(self, follower: _Follower, k: int) -> None:
         step = follower.step(k, self.moves[k], self.game.position(k))
+        old = self.steps.get(k)
+        if old is not None:  # a second check of this position: both times count
+            step = _again(old, step)
         self.steps[k] = step
         if step.answer in ("yes", "done"):
             self.yes = max(self.yes, k)
@@ -823,6 +906,16 @@ class _Bracket:
             _squares(position, colours),
             reason,
         )
+
+
+def _again(old: JointStep, new: JointStep) -> JointStep:
+    """A position checked twice (cold, then with the layout carried): the new answer with
+    the time and tiers of both; of two unknowns, the closer best partial layout."""
+    new = replace(new, seconds=old.seconds + new.seconds, tried=old.tried + new.tried)
+    if new.answer == "unknown" and old.answer == "unknown" and old.best_left is not None:
+        if new.best_left is None or old.best_left < new.best_left:
+            return replace(new, best_left=old.best_left, partial=old.partial, short=old.short)
+    return new
 
 
 def from_later(game: Game, steps: Sequence[JointStep]) -> list[JointStep]:

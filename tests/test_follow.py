@@ -225,3 +225,97 @@ def test_reconnect_keeps_every_piece_the_move_does_not_displace():
                 if p not in removed and not p.squares & ring:
                     assert p in layout[c]  # cut-off pieces stay; only those at the gap move
     assert found > 0
+
+
+def _final_layout(game):
+    return {c: list(game.final.colour(c).placed) for c in game.variant.colours}
+
+
+def test_a_position_first_checked_cold_is_checked_again_with_the_carried_layout():
+    # review order: the end (placement 16) is checked cold first and, with 1 s, left
+    # unknown; the layout carried from the start must then answer it
+    game = load_game(LAYOUT_GAME)
+    options = SolveOptions(time_limit=1.0, workers=1)
+    followed = follow_game(game, options, upto=16, start=_final_layout(game))
+    last = followed.steps[16]
+    assert [s.answer for s in followed.steps] == ["yes"] * 17
+    assert _all_placed(game.position(16), last.layout)
+
+
+def test_an_unknown_carries_its_best_partial_layout_the_bound_and_the_short_colours():
+    game = load_game(LAYOUT_GAME)
+    position = game.position(16)
+    follower = _Follower(SolveOptions(time_limit=0.2, workers=1), "test")
+    step = follower.check(16, game.moves[15], position, 0)
+    assert step.answer == "unknown", step.tried
+    report = check_layout(position, step.partial)
+    assert report.legal
+    short = {r.colour: r.remaining for r in report.colours if r.remaining}
+    assert dict(step.short) == short and short
+    left = sum(position.colour(c).remaining_squares for c in step.colours)
+    placed = sum(len(p.squares) for v in step.partial.values() for p in v)
+    assert step.best_left == left - placed > 0
+    assert step.fit is not None and step.fit.need == left
+
+
+def test_check_follow_prints_and_draws_an_unknowns_best_partial_layout_and_bound():
+    result = run_cli(
+        "check", str(LAYOUT_GAME), "--after", "16", "--together", "--follow",
+        "--time-limit", "0.2", "--board", "--plain",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "unknown for all 26 pieces" in result.output
+    line = next(x for x in result.output.splitlines() if "best partial layout:" in x)
+    assert "pieces placed" in line and "short:" in line
+    assert "best bound proved: " in result.output
+    drawn = [x for x in result.output.splitlines() if x[:3].strip().isdigit()]
+    assert len(drawn) == 14  # the board with the partial layout on it
+
+
+def test_carry_in_junior_drops_one_copy_of_the_movers_piece_not_both():
+    from collections import Counter
+
+    game = load_game(GAMES / "junior-L1-s104.blksgf")
+    kept_one = 0
+    for k in range(4, game.num_placements, 4):
+        before = game.position(k)
+        witness = {c: list(game.final.colour(c).placed[len(before.colour(c).placed) :])
+                   for c in before.colour_names}  # fmt: skip
+        mover = game.moves[k].colour
+        twice = [x for x, n in Counter(p.piece for p in witness[mover]).items() if n == 2]
+        for move in (m for m in legal_moves(before, mover) if m.piece in twice):
+            taken = {s for p in witness[mover] for s in p.squares}
+            if move in witness[mover] or move.squares & taken:
+                continue
+            after = before.with_placement(mover, move)
+            kept, _ = carry(witness, mover, move, after)
+            copies = sum(p.piece == move.piece for p in kept[mover])
+            assert copies <= 1  # the move stands for one of the two
+            kept_one += copies == 1
+            assert check_layout(after, kept).legal
+    assert kept_one > 0
+
+
+def test_the_full_solve_is_not_started_with_too_little_of_the_budget_left():
+    import time
+
+    from solver.follow import MIN_FULL, full_check
+
+    position = load_game(LAYOUT_GAME).position(16)
+    started = time.perf_counter()
+    soon = started + MIN_FULL[0] / 2
+    answer, _, _, result = full_check(position, SolveOptions(time_limit=10.0), soon)
+    assert (answer, result) == ("unknown", None)
+    assert time.perf_counter() - started < MIN_FULL[0] / 2
+    short = SolveOptions(time_limit=1.0, workers=1)  # a short budget still gets it
+    answer, _, _, result = full_check(position, short, time.perf_counter() + 0.5)
+    assert result is not None  # started: its partial layout and bound are kept
+
+
+def test_a_game_with_setup_after_a_move_reports_progress():
+    game = load_game(Path(__file__).parent / "data" / "sgf" / "ae-duo.blksgf")  # AE after move 2
+    calls: list[tuple[int, int]] = []
+    options = SolveOptions(time_limit=0.3, workers=1)
+    followed = follow_game(game, options, progress=lambda done, total: calls.append((done, total)))
+    assert len(followed.steps) == 3
+    assert calls == [(0, 2), (1, 2), (2, 2)]

@@ -490,7 +490,7 @@ def _check_together(source, problem, after, colours, options, out, show, plain) 
 def _check_follow(source, after, colours, options, out, show, plain, together) -> None:
     """``check GAME --after N --together --follow``: the last answer of
     :func:`solver.follow.follow` up to placement N."""
-    from solver.cli.together import answer_line
+    from solver.cli.together import answer_line, closeness_lines
     from solver.follow import follow
     from solver.formats.game import load_game
 
@@ -507,12 +507,15 @@ def _check_follow(source, after, colours, options, out, show, plain, together) -
     started = time.perf_counter()
     step = list(follow(game, options, end))[-1]
     console.print(answer_line(step, time.perf_counter() - started))
-    if show and step.layout is not None:
+    for line in closeness_lines(step):
+        console.print(line)
+    drawn = step.layout if step.layout is not None else step.partial  # an unknown's best
+    if show and drawn is not None:
         from solver.cli.render import print_position
         from solver.pictures.picture import layout_pieces, with_layout
 
-        final = with_layout(game.position(end), step.layout)
-        new = frozenset().union(*(p.squares for p in layout_pieces(step.layout)))
+        final = with_layout(game.position(end), drawn)
+        new = frozenset().union(*(p.squares for p in layout_pieces(drawn)))
         print_position(console, final, plain, new)
 
 

@@ -8,6 +8,7 @@ other text from the user are printed exactly as given. Style with ``style=`` or
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Unpack
 
@@ -163,23 +164,29 @@ def closeness_lines(result: SolveResult) -> list[str]:
     per short colour) and the best bound proved; no lines otherwise."""
     lines = []
     if result.partial_report is not None:
-        short = result.short()
-        pieces = sum(len(v) for v in short.values())
-        squares = sum(PIECES[p].size for v in short.values() for p in v)
         total = sum(
             len(result.problem.position.colour(c).remaining) for c in result.problem.colours
         )
-        lines.append(
-            f"  best partial layout: {total - pieces} of {total} {_plural(total, 'piece')} "
-            f"placed, {squares} {_plural(squares, 'square')} left"
-            + (f"; short: {short_text(short)}" if short else "")
-        )
+        lines.append(partial_line(total, result.short()))
     if result.fit is not None:
         lines.append(f"  best bound proved: {result.fit.text}")
     return lines
 
 
-def short_text(short: dict[str, tuple[str, ...]]) -> str:
+def partial_line(total: int, short: Mapping[str, tuple[str, ...]]) -> str:
+    """The line on an unknown's best partial layout, e.g. "  best partial layout: 40 of 42
+    pieces placed, 9 squares left; short: ..." (``total``: the pieces asked for;
+    ``short``: colour -> the pieces it leaves)."""
+    pieces = sum(len(v) for v in short.values())
+    squares = sum(PIECES[p].size for v in short.values() for p in v)
+    return (
+        f"  best partial layout: {total - pieces} of {total} {_plural(total, 'piece')} "
+        f"placed, {squares} {_plural(squares, 'square')} left"
+        + (f"; short: {short_text(short)}" if short else "")
+    )
+
+
+def short_text(short: Mapping[str, tuple[str, ...]]) -> str:
     """The short colours in words, e.g. "blue 2 pieces (9 squares: 4, V5), red 1 piece
     (1 square: 1)"."""
     parts = []

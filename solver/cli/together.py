@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
+from solver.cli.output import partial_line
 from solver.cli.review import STYLES
 from solver.follow import Followed, JointStep
 from solver.formats.annotate_together import answer_text, loss_text
@@ -25,6 +26,8 @@ def print_followed(console: Console, followed: Followed, moves: bool) -> None:
             line.append(f"{step.answer:8}", style=STYLES[step.answer])
             line.append(f" {step.how:9} {step.seconds:6.2f}  {_note(step)}")
             console.print(line)
+            for close in closeness_lines(step):
+                console.print("     " + close)
         console.print()
     console.print(loss_text(followed.loss(), followed))
     counts = {a: sum(s.answer == a for s in followed.steps) for a in ("yes", "no", "unknown")}
@@ -46,10 +49,24 @@ def answer_line(step: JointStep, seconds: float) -> str:
     )
 
 
+def closeness_lines(step: JointStep) -> list[str]:
+    """For an unknown: its best partial layout (pieces and squares left, the short
+    colours; "no layout found" when it places no piece) and the best bound proved, as
+    ``check --together`` prints them; no lines otherwise."""
+    if step.answer != "unknown":
+        return []
+    if step.partial is None:
+        lines = ["  best partial layout: no layout found"]
+    else:
+        lines = [partial_line(step.pieces_left, step.short or {})]
+    if step.fit is not None:
+        lines.append(f"  best bound proved: {step.fit.text}")
+    return lines
+
+
 def _note(step: JointStep) -> str:
     if step.answer == "no":
         return step.reason
     if step.answer == "unknown":
-        close = "" if step.best_left is None else f", best layout leaves {step.best_left} squares"
-        return f"time limit (not a no){close}"
+        return "time limit (not a no)"
     return ""

@@ -45,7 +45,9 @@ def answer_text(step: JointStep) -> str:
     if step.answer == "no":
         return f"no: {what} cannot all be placed (proven; {step.reason})"
     close = (
-        "" if step.best_left is None else f"; the best layout found leaves {step.best_left} squares"
+        "; no layout found"
+        if step.best_left is None
+        else f"; the best layout found leaves {step.best_left} squares"
     )
     return f"unknown for {what} (time limit reached; not a no{close})"
 
