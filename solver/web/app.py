@@ -251,6 +251,8 @@ def create_app(
         if kind == "colour" and colour is None:
             raise InputError("no colour to move")
         problem: Any = session.problem
+        if kind == "joint":  # the solo companion when an answer is known on the line
+            problem = session.joint_request()
         if kind == "review":
             if session.game is None:
                 raise InputError("no game record is open")
@@ -267,6 +269,9 @@ def create_app(
         except KeyError:
             return _error("no such question (it was cancelled or forgotten)", 404)
         result = out.get("result") or {}
+        known = result.pop("known", None)  # the companion's state: filed, not sent
+        if known:
+            session.learn(*known)
         if result.get("kind") == "review" and session.game is not None:
             session.review = result["review"]
         elif result.get("answer") == "yes" and result.get("layout") and result.get("shows"):

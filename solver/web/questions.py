@@ -20,6 +20,15 @@ from solver.position import Placement
 from solver.problem import Problem
 from solver.rules import move_problem
 from solver.solve import SolveResult
+from solver.web.following import (
+    HOW_WORDS,
+    FollowRequest,
+    Known,
+    fingerprint,
+    follow_answer,
+    followable,
+    rows,
+)
 
 Answer = dict[str, object]
 
@@ -66,14 +75,19 @@ def colour_question(problem: Problem, colour: str, time_limit: float | None) -> 
     }
 
 
-def joint_question(problem: Problem, time_limit: float | None) -> Answer:
-    """ "Can all colours still place everything?": the joint check of every played colour
-    with pieces left (:func:`solver.endgame.joint_check`, as ``blokus-solo check
-    --together``). The one place to switch to the follow-the-game API when it lands."""
+def joint_question(problem: Problem | FollowRequest, time_limit: float | None) -> Answer:
+    """ "Can all colours still place everything?": with a :class:`FollowRequest` (the
+    game followed move by move, an answer known earlier on the line of play), the solo
+    companion (:func:`solver.web.following.follow_answer`); else the joint check of every
+    played colour with pieces left (:func:`solver.endgame.joint_check`, as ``blokus-solo
+    check --together``). ``known`` in the answer: ``(key, Known)`` for the session to
+    file (:mod:`solver.web.following`), or None."""
     from solver.cli.output import joint_line
     from solver.endgame import joint_check
     from solver.solve import SolveOptions
 
+    if isinstance(problem, FollowRequest):
+        return _companion_question(problem, time_limit)
     position = problem.position
     open_ = tuple(c for c in problem.colours if position.colour(c).remaining)
     if not open_:
@@ -94,12 +108,64 @@ def joint_question(problem: Problem, time_limit: float | None) -> Answer:
         if answer.together is not None:
             extra += _closeness(answer.together)
         text = before_engine(text, extra)
+    known = None
+    if followable(problem) and answer.answer in ("yes", "no"):
+        known = (fingerprint(position), Known(answer.answer, rows(layout), answer.reason))
     return {
         "answer": answer.answer,
         "seconds": answer.seconds,
         "text": text,
         "layout": _layout_json(layout),
         "alone": alone,
+        "known": known,
+    }
+
+
+def _companion_question(request: FollowRequest, time_limit: float | None) -> Answer:
+    """The joint answer by the solo companion, carried from the nearest known answer;
+    its text says how it was reached (kept, repaired, solved) and, in the closing
+    bracket (the page's tooltip), the tiers tried."""
+    problem = request.problem
+    position = problem.position
+    out = follow_answer(request, time_limit)
+    answer, layout = out["answer"], out["layout"]
+    if answer == "done":
+        text = "every piece is placed"
+    else:
+        if layout:
+            _checked(problem, layout)  # re-checked here too, as every "yes" of the page
+        colours = [c.name for c in position.colours if c.remaining]
+        pieces = sum(len(position.colour(c).remaining) for c in colours)
+        squares = sum(position.colour(c).remaining_squares for c in colours)
+        how = HOW_WORDS.get(out["how"], out["how"])
+        text = f"together ({', '.join(colours)}): {pieces} pieces ({squares} squares) left: "
+        if answer == "yes":
+            text += f"yes: all of them fit at once (layout checked; {how})"
+        elif answer == "no":
+            reason = out["reason"]
+            if out["how"] == "kept":
+                reason += " (proven earlier on this line of play)"
+            elif "proven" not in reason:
+                reason += " (proven)"
+            text += f"no: {reason}"
+        else:
+            text += "time limit reached before an answer (not a no)"
+            if out["best_left"]:
+                text += f"; the best layout found leaves {out['best_left']} squares unplaced"
+        moves = len(request.moves)
+        since = {0: "this position", 1: "1 placement back"}.get(moves, f"{moves} placements back")
+        tried = "; ".join(out["tried"]) or "nothing more"
+        text += (
+            f"  [companion from the answer {since}: {out['how']}, tried {tried}, "
+            f"{out['seconds']:.2f} s]"
+        )
+    return {
+        "answer": answer if answer != "done" else "yes",
+        "how": out["how"],
+        "seconds": out["seconds"],
+        "text": text,
+        "layout": _layout_json(layout),
+        "known": (request.key, out["known"]),
     }
 
 

@@ -21,6 +21,14 @@ from solver.pieces import MONOMINO, PIECES
 from solver.placements import legal_moves
 from solver.position import Placement, Position
 from solver.problem import Problem
+from solver.web.following import (
+    MAX_KNOWN,
+    FollowRequest,
+    Known,
+    fingerprint,
+    follow_request,
+    followable,
+)
 
 Mode = Literal["solo", "cards", "game"]
 
@@ -50,6 +58,8 @@ class Session:
         game: the game record of the game viewer, and ``step`` the placements shown.
         review: the review chart of the game, once asked for (JSON-ready).
         shown: a layout to draw over the board (``[colour, piece, squares]`` rows).
+        known: the joint answers known, by position (:mod:`solver.web.following`): the
+            solo companion carries them along the line of play.
     """
 
     start: Problem
@@ -63,6 +73,7 @@ class Session:
     step: int = 0
     review: dict[str, Any] | None = None
     shown: list[list[Any]] | None = None
+    known: dict[str, Known] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.selected is None:
@@ -129,6 +140,26 @@ class Session:
         self.shown = None
         self._advance(move.colour) if move.placement else self._pass_from(move.colour)
         return True
+
+    def line(self) -> list[tuple[str | None, Placement | None, Problem]]:
+        """The line of play to the position shown: ``(None, None, start)`` then each move
+        ``(colour, placement or None for a pass, problem after)``; in the game viewer
+        only the position shown."""
+        if self.game is not None:
+            return [(None, None, self.problem)]
+        return [(None, None, self.start)] + [(m.colour, m.placement, m.after) for m in self.moves]
+
+    def joint_request(self) -> FollowRequest | Problem:
+        """What the joint question is asked with: the solo companion's request from the
+        nearest known answer on the line of play, or the problem (a check from scratch)."""
+        return follow_request(self.line(), self.known) or self.problem
+
+    def learn(self, key: str, known: Known) -> None:
+        """File a joint answer (the oldest dropped beyond :data:`MAX_KNOWN`)."""
+        self.known.pop(key, None)
+        self.known[key] = known
+        while len(self.known) > MAX_KNOWN:
+            del self.known[next(iter(self.known))]
 
     def select(self, colour: str) -> None:
         """Pick the colour to move. Raises InputError: a colour that is not played."""
@@ -318,10 +349,25 @@ def game_json(game: Game, step: int) -> dict[str, Any]:
 
 
 def from_here(session: Session) -> Session:
-    """A solo session that plays on from the game viewer's position."""
+    """A solo session that plays on from the game viewer's position; the rest of the
+    game record (when its pieces are left to place) is kept as the companion's first witness (an
+    unknown's layout: checked by the worker before it answers anything)."""
     problem = session.problem
-    return Session(
+    out = Session(
         dataclasses.replace(problem, title=f"{session.source} after {session.step} placements"),
         "solo",
         session.source,
     )
+    game = session.game
+    if game is not None and followable(problem):
+        placements = [(m.colour, m.placement) for m in game.moves if m.placement is not None]
+        rest = placements[session.step :]
+        position = problem.position
+        try:  # the rest must be pieces each colour has left (setup may change that)
+            for colour, placement in rest:
+                position = position.with_placement(colour, placement)
+        except InputError:
+            return out
+        witness = tuple((c, p.piece, tuple(sorted(p.squares))) for c, p in rest)
+        out.learn(fingerprint(problem.position), Known("unknown", witness))
+    return out

@@ -1,0 +1,126 @@
+"""``blokus-solo serve``: the joint question answered by the solo companion while the
+page's game is followed move by move (solver/web/following.py), over HTTP."""
+
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from test_serve import ask, page  # the page's token and the polling of a question
+
+from solver.checker import check_layout
+from solver.endgame import joint_check
+from solver.formats.game import load_game
+from solver.position import Placement
+from solver.web.app import create_app
+
+LAYOUT_GAME = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksgf"
+#: placements shown before "play on from here" (the rest of the record: the witness)
+STEP = 30
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(hosts=["testserver"])) as c:
+        yield c
+
+
+def followed(client, step=STEP):
+    """A page playing on from placement ``step`` of the Duo layout game; its headers."""
+    headers = page(client)
+    sgf = LAYOUT_GAME.read_bytes()
+    opened = client.post("/api/upload?name=duo.blksgf", headers=headers, content=sgf)
+    assert opened.status_code == 200, opened.text
+    client.post("/api/step", headers=headers, json={"step": step})
+    state = client.post("/api/from-here", headers=headers).json()
+    assert state["mode"] == "solo" and state["moves"] == 0
+    return headers
+
+
+def place(client, headers, colour: str, placement: Placement, cols: int) -> dict:
+    cells = [[s // cols, s % cols] for s in placement.squares]
+    out = client.post("/api/place", headers=headers, json={"colour": colour, "cells": cells})
+    assert out.status_code == 200 and "refused" not in out.json(), out.text
+    return out.json()
+
+
+def checked_yes(answer: dict, position) -> None:
+    """The answer is a "yes" whose layout the rule checker accepts from ``position``."""
+    assert answer["answer"] == "yes", answer["text"]
+    layout: dict = {}
+    for colour, piece, squares in answer["layout"]:
+        layout.setdefault(colour, []).append(Placement(piece, frozenset(squares)))
+    report = check_layout(position, layout)
+    assert report.legal and all(r.all_placed for r in report.colours)
+
+
+def test_moves_of_the_record_keep_the_carried_layout(client):
+    headers = followed(client)
+    game = load_game(LAYOUT_GAME)
+    cols = game.position(0).board.cols
+    first = ask(client, headers, "joint")
+    # the rest of the record is the first witness: kept, checked
+    checked_yes(first, game.position(STEP))
+    assert first["how"] == "kept" and "kept the carried layout" in first["text"]
+    moves = [m for m in game.moves if m.placement is not None]
+    for k in range(STEP + 1, STEP + 4):
+        move = moves[k - 1]
+        place(client, headers, move.colour, move.placement, cols)
+        answer = ask(client, headers, "joint")
+        checked_yes(answer, game.position(k))
+        assert answer["how"] == "kept", answer["text"]
+        assert "1 placement back" in answer["text"]
+        # the carried layout answers in well under the budget (the checker's cost only)
+        assert answer["solver_seconds"] < 5
+
+
+def test_a_move_off_the_witness_is_not_kept_and_undo_returns_to_the_known_answer(client):
+    step = STEP
+    headers = followed(client, step)
+    game = load_game(LAYOUT_GAME)
+    board = game.position(0).board
+    first = ask(client, headers, "joint")
+    assert first["how"] == "kept"
+    witness = {(c, p, tuple(s)) for c, p, s in first["layout"]}
+    state = client.get("/api/state", headers=headers).json()
+    colour = state["selected"]
+    # a legal move of the colour to move that the carried layout does not contain
+    off = next(
+        (piece, squares)
+        for piece, squares in state["legal"]
+        if (colour, piece, tuple(squares)) not in witness
+    )
+    placement = Placement(off[0], frozenset(off[1]))
+    place(client, headers, colour, placement, board.cols)
+    after = game.position(step).with_placement(colour, placement)
+    answer = ask(client, headers, "joint", time_limit=30)
+    assert answer["how"] != "kept", answer["text"]
+    assert answer["answer"] in ("yes", "no", "unknown")
+    # here the move off the layout loses the game: proven by the full search (no layout
+    # from a cold check either), and a "no" stays "no" after the next move at once
+    assert answer["answer"] == "no" and answer["how"] == "solved", answer["text"]
+    assert joint_check(after, ("purple", "orange")).answer != "yes"
+    state = client.get("/api/state", headers=headers).json()
+    piece, squares = state["legal"][0]
+    place(client, headers, state["selected"], Placement(piece, frozenset(squares)), board.cols)
+    later = ask(client, headers, "joint")
+    assert later["answer"] == "no" and later["how"] == "kept"
+    assert "proven earlier on this line of play" in later["text"]
+    client.post("/api/undo", headers=headers)
+    # undo: the position before has a known answer, kept at once
+    client.post("/api/undo", headers=headers)
+    back = ask(client, headers, "joint")
+    checked_yes(back, game.position(step))
+    assert back["how"] == "kept" and "this position" in back["text"]
+
+
+def test_not_every_colour_left_played_is_asked_from_scratch(client):
+    # red has pieces left but is not played: the companion (every colour left) does not apply
+    headers = page(client)
+    client.post("/api/open", headers=headers, json={"id": "puzzle:two-colours-7x7-crowded"})
+    first = ask(client, headers, "joint")
+    state = client.get("/api/state", headers=headers).json()
+    piece, squares = state["legal"][0]
+    place(client, headers, state["selected"], Placement(piece, frozenset(squares)), state["cols"])
+    after = ask(client, headers, "joint")
+    assert first["answer"] == after["answer"] == "no"
+    assert "how" not in first and "how" not in after and "companion" not in after["text"]
