@@ -15,7 +15,7 @@ import contextlib
 import json
 import secrets
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
 from typing import Any
 
@@ -89,6 +89,10 @@ class Server:
         return token
 
 
+#: an API handler: the request, the page's token and its session -> the response
+Handler = Callable[[Request, str, Session], Awaitable[Response]]
+
+
 def _error(message: str, status: int = 422) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -137,7 +141,7 @@ def create_app(
         server.sessions.move_to_end(token)
         return token, session
 
-    def api(handler):
+    def api(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         """An API route: the token checked, InputError as a 422 with its one line."""
 
         async def route(request: Request) -> Response:
@@ -165,15 +169,15 @@ def create_app(
         session = server.sessions[token]
         return JSONResponse({**session.state(), "time_limits": TIME_LIMITS})
 
-    async def get_catalogue(request, token, session):
+    async def get_catalogue(request: Request, token: str, session: Session) -> Response:
         return JSONResponse(
             [{"id": e.id, "label": e.label, "group": e.group} for e in server.entries.values()]
         )
 
-    async def get_state(request, token, session):
+    async def get_state(request: Request, token: str, session: Session) -> Response:
         return state(token)
 
-    async def open_entry(request, token, session):
+    async def open_entry(request: Request, token: str, session: Session) -> Response:
         entry = server.entries.get(str((await body(request)).get("id")))
         if entry is None:
             raise InputError("nothing to open by that name")
@@ -181,7 +185,7 @@ def create_app(
         server.sessions[token] = entry.open()
         return state(token)
 
-    async def upload(request, token, session):
+    async def upload(request: Request, token: str, session: Session) -> Response:
         name = request.query_params.get("name", "upload")
         data = bytearray()
         async for chunk in request.stream():
@@ -192,7 +196,7 @@ def create_app(
         server.sessions[token] = read_upload(name, bytes(data))
         return state(token)
 
-    async def place(request, token, session):
+    async def place(request: Request, token: str, session: Session) -> Response:
         data = await body(request)
         cells = data.get("cells")
         if not isinstance(cells, list) or not all(
@@ -206,8 +210,8 @@ def create_app(
             return JSONResponse({"refused": str(e)})
         return state(token)
 
-    def action(name):
-        async def run(request, token, session):
+    def action(name: str) -> Handler:
+        async def run(request: Request, token: str, session: Session) -> Response:
             data = await body(request)
             if name == "undo":
                 session.undo()
@@ -237,7 +241,7 @@ def create_app(
 
         return run
 
-    async def ask(request, token, session):
+    async def ask(request: Request, token: str, session: Session) -> Response:
         data = await body(request)
         kind = data.get("kind")
         if kind not in ("colour", "joint", "hint", "solution", "review"):
@@ -263,7 +267,7 @@ def create_app(
             return _error(str(e), 429)
         return JSONResponse({"job": job})
 
-    async def poll(request, token, session):
+    async def poll(request: Request, token: str, session: Session) -> Response:
         try:
             out = server.jobs.poll(token, request.path_params["job"])
         except KeyError:
@@ -278,15 +282,15 @@ def create_app(
             session.shown = result["layout"]
         return JSONResponse(out)
 
-    async def cancel(request, token, session):
+    async def cancel(request: Request, token: str, session: Session) -> Response:
         with contextlib.suppress(KeyError):
             server.jobs.cancel(token, request.path_params["job"])
         return JSONResponse({"cancelled": True})
 
-    async def close(request, token, session):
+    async def close(request: Request, token: str, session: Session) -> Response:
         return JSONResponse({"cancelled": server.jobs.cancel_owner(token)})
 
-    async def save(request, token, session):
+    async def save(request: Request, token: str, session: Session) -> Response:
         data, media, name = saved(session, request.path_params["kind"])
         return Response(
             data,
@@ -329,7 +333,7 @@ def create_app(
             server.jobs.reap()
 
     @contextlib.asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await asyncio.to_thread(server.jobs.warm)
         task = asyncio.create_task(reaper())
         try:

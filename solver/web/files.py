@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import Any
 
 from solver.errors import InputError, located
 from solver.formats.text import decode
@@ -214,14 +215,14 @@ def saved(session: Session, kind: str) -> tuple[bytes, str, str]:
     raise InputError(f"cannot save as {kind!r} (sgf, toml, svg, png)")
 
 
-def _picture(session: Session):
+def _picture(session: Session) -> tuple[Position, dict[str, Any]]:
     """The position to draw and its picture options (:func:`solver.pictures.picture.scene`)."""
     from solver.pictures.picture import with_layout
     from solver.position import Placement
 
     problem = session.problem
     position = problem.position
-    options: dict = {"stars": problem.stars_left}
+    options: dict[str, Any] = {"stars": problem.stars_left}
     if session.shown:
         layout: dict[str, list[Placement]] = {}
         for colour, piece, squares in session.shown:

@@ -66,7 +66,12 @@ def _solver_limit(limit: float | None, asked: float) -> float | None:
 
 
 def _work(
-    conn: Connection, kind: str, problem: Problem, colour: str | None, limit, asked: float
+    conn: Connection,
+    kind: str,
+    problem: Problem,
+    colour: str | None,
+    limit: float | None,
+    asked: float,
 ) -> None:
     """The worker: answer one question and send the dict back (or the failure's line);
     its ``seconds`` count from ``asked`` (``time.time()`` when the question came)."""

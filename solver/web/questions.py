@@ -16,6 +16,7 @@ from typing import Any
 from solver import api
 from solver.checker import check_layout
 from solver.errors import InputError
+from solver.formats.game import Game
 from solver.position import Placement
 from solver.problem import Problem
 from solver.rules import move_problem
@@ -252,7 +253,7 @@ def _status_answer(result: SolveResult) -> str:
     return {"solved": "yes", "optimal": "yes", "infeasible": "no"}.get(result.status, "unknown")
 
 
-def review_question(game, time_limit: float | None) -> Answer:
+def review_question(game: Game, time_limit: float | None) -> Answer:
     """The review of a game record (:func:`solver.api.review`, as ``blokus-solo review``)
     for the viewer's chart: per colour, its answer after every placement ("yes", "no",
     "unknown", "done") and its losses, after which placement the +15 (``all``) and the
