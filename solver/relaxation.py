@@ -225,9 +225,9 @@ class Relaxation:
         return _dual_bound(duals, *args)
 
 
-#: the largest model :func:`lp_bound` builds by default, in placement variables: GLOP takes
-#: about 0.5 s at 6,000, 2-5 s at 15,000-19,000 and 20-28 s at 35,000 (Classic games after
-#: 40, 30 and 20 placements, 4 colours)
+#: the largest model :func:`lp_bound` builds by default, in placement variables: GLOP's
+#: time grows faster than the model, so larger models (early in a game) cost more than
+#: the bound is worth (the timings: docs/engines.md, "The LP bound")
 MAX_VARIABLES = 12_000
 
 

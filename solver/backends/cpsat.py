@@ -318,9 +318,8 @@ class BuiltModel:
 #: CP-SAT parameters for proving "no" (``--params``): the full linear relaxation
 #: (``linearization_level:2``: at-most-ones and clauses too), solved at the root for up to
 #: 200,000 simplex iterations. With the 2x2-block rows (:func:`_add_block_constraints`) this
-#: proves the one-colour rectangles 3x47, 4x36, 6x24 and 12x12 impossible in 10-40 s, one
-#: worker; with CP-SAT's defaults 3x47 stays unknown after 60 s
-#: (`research/notes/record_attempts.md`)
+#: proves one-colour rectangles impossible that CP-SAT's defaults leave unknown (the boards,
+#: times and commands: docs/records.md; `research/notes/record_attempts.md`)
 PROOF_PARAMS = "linearization_level:2 root_lp_iterations:200000"
 
 

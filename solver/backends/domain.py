@@ -121,7 +121,8 @@ def orbits(
     quarter turn), else each orbit's first square in row-major or column-major order,
     whichever part of the board is narrower (:func:`_narrowest_reps`). Orbits are
     numbered in the ``scan`` order (:data:`SCANS`) of their representatives; "auto":
-    along the shorter side of the domain (measured: 2-6x fewer nodes on a 6x7 quadrant).
+    along the shorter side of the domain (a shorter scan front: several times fewer nodes;
+    the scan-order table of research/notes/record_attempts.md).
 
     Raises:
         ValueError: ``shape`` is not a fundamental domain of the whole orbits.
@@ -317,9 +318,10 @@ def refuse(problem: Problem) -> None:
 
 
 #: ``auto`` runs this search on three or four colours only where its first symmetry leaves
-#: at most this many empty orbits: on four-18x20 (1) it found layouts in 27-112 s where
-#: CP-SAT's reduction found none in 1,200 s; on asym-classic-84 (11) CP-SAT's reduction and
-#: the repair search are what was measured (research/notes/record_attempts.md)
+#: at most this many empty orbits: on a tight board (four-18x20: 1) it found layouts where
+#: CP-SAT's reduction found none; on a loose one (asym-classic-84: 11) CP-SAT's reduction
+#: and the repair search are what was measured (the figures, with the commands:
+#: docs/records.md and research/notes/record_attempts.md)
 TIGHT_EMPTY_ORBITS = 2
 
 
@@ -355,8 +357,8 @@ def applies(problem: Problem, max_empty_orbits: int | None = None) -> bool:
 
 def suits(problem: Problem) -> bool:
     """Where ``auto`` runs this search in place of the other symmetric reductions: two
-    colours (a square between both must stay empty, which prunes hard: two-14x14 solved in
-    0.8-6.3 s, where the tight restarts took 0.4-80 s), or a tight board
+    colours (a square between both must stay empty, which prunes hard: faster than the
+    retired restarts on two-14x14, see docs/records.md), or a tight board
     (:func:`applies` with at most :data:`TIGHT_EMPTY_ORBITS` empty orbits)."""
     limit = None if len(problem.colours) == 2 else TIGHT_EMPTY_ORBITS
     return applies(problem, limit)
@@ -727,8 +729,8 @@ class _Shared:
         #: the symmetries with as many colour orbits and empty orbits (e.g. the half turn
         #: and the left-right mirror of 21x16), groups in the order of their first member:
         #: the runs take turns within a group, since which one has layouts is not known
-        #: (21x16 without the I5: the mirror found one in 344 s where the half turn found
-        #: none in 600 s)
+        #: (21x16 without the I5: the mirror has a layout the half turn, tried first, did
+        #: not find; docs/records.md)
         alike: dict[tuple[int, int | None], list[int]] = {}
         for i, sym in enumerate(symmetries):
             alike.setdefault((len(sym.cycles), empty_orbits(problem, sym)), []).append(i)
