@@ -60,12 +60,11 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
 
     joining = [registry.CPSAT]
     if domain.suits(problem):
-        # two colours or tight boards: four-18x20: CP-SAT's reduction found nothing in
-        # 1,200 s, this one a layout in 27-112 s; two-10x18 and two-13x14: the tight
-        # restarts found nothing in 2 x 300 s, this one layouts in 840 s and 2-124 s;
-        # two-14x14 and duo-both: seconds, as fast as the restarts or faster
-        # (research/notes/record_attempts.md). It needs neither the search's kernel nor a cache:
-        # its own compiles in process in about 2 s, so it joins on a first run too
+        # two colours or tight boards: there it found layouts where CP-SAT's reduction and
+        # the retired restarts found none, and was as fast or faster where they did (the
+        # boards, times and commands: docs/records.md, research/notes/record_attempts.md).
+        # It needs neither the search's kernel nor a cache: its own compiles in process in
+        # about 2 s, so it joins on a first run too
         joining.append(registry.DOMAIN)
     elif colour_symmetries(problem):
         joining.append(registry.SYMMETRIC)

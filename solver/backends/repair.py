@@ -1,8 +1,8 @@
 """The repair backend: construct, then repair (large-neighbourhood search).
 
 For many colours on an open board the exact search's tree is too large and CP-SAT's model
-too weak (plain CP-SAT finds no 84-piece layout in 840 s), while a player
-gets close by just playing. So, in each of ``options.workers`` independent runs:
+too weak (plain CP-SAT found no 84-piece layout: research/notes/asymmetric_attempts.md),
+while a player gets close by just playing. So, in each of ``options.workers`` independent runs:
 
 1. **Construct**: randomised greedy play (:mod:`solver.backends.greedy`); the best of
    :attr:`RepairTuning.restarts` layouts is kept.
