@@ -12,16 +12,15 @@ gives the rules it keeps). Every colour's copy of the domain follows from the la
 one contact graph per colour orbit decides the connectivity of all its colours. A square
 that shares an edge with every colour that still has pieces can only stay empty (the
 dead-square prune: on two colours, a square between both); it cuts the two-colour trees
-most (random 8x12 and 8x14 halves: 12 of 12 seeds solved in 0.02-0.5 million nodes with
-it, 3 of 12 in 3 million without).
+most (on random two-colour halves it reaches layouts in far fewer nodes:
+``python research/benchmarks/domain_prunes.py dead``, figures in docs/benchmarks.md).
 
 Why our own kernel: the tiling and its Blokus labels are the core of this project, and a
-scan-order bitboard search runs a few hundred times more nodes per second (200,000-630,000
-on one core, measured) than the counter-based exact cover of the retired square-first
-search (``research/tight.py``; 600-2,000 on 18x20: it branches better but pays ~30k counter
-updates per node;
-research/notes/record_attempts.md), which found no 18x20 layout in 600 s where this one finds
-them in 27-112 s.
+scan-order bitboard search runs a few hundred times more nodes per second than the
+counter-based exact cover of the retired square-first search (``research/tight.py``: it
+branches better but pays for thousands of counter updates per node), which found no 18x20
+layout where this one finds them (the figures: research/notes/record_attempts.md,
+docs/records.md).
 
 The search is randomised (option and label order per seed) and restarted with Luby's
 sequence of node budgets, because its dead ends are heavy-tailed. It answers "solved" or
