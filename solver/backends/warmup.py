@@ -2,8 +2,8 @@
 
 numba compiles :mod:`solver.backends.search_kernel` (and the fundamental-domain search's
 :mod:`solver.backends.domain_kernel`, which ``auto`` also runs) on its first call and
-caches the machine code on disk (``cache=True``); that first compile takes 10-30 s (*measured*: 23 s
-on a loaded 2-core machine), after which loading it takes a fraction of a second. So that
+caches the machine code on disk (``cache=True``); that first compile takes 10-30 s
+(docs/engines.md), after which loading it takes a fraction of a second. So that
 the first command after installing does not wait for it, ``auto``, when
 it first needs the kernel, checks :func:`kernel_ready` (:func:`before_search`) and, when
 the cache is missing on the command line, says so and starts
