@@ -65,7 +65,7 @@ class Display:
     def __enter__(self) -> Display:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         return None
 
     def finished(self, row: dict) -> None:
@@ -126,7 +126,7 @@ class BarDisplay(Display):
         self.progress.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.progress.stop()
 
     def show(self, row: dict) -> None:

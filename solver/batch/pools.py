@@ -25,17 +25,25 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from solver.batch.items import Item
 from solver.batch.work import Settings, error_row, run_item, warm_kernel
 from solver.quoting import shown
+
+if TYPE_CHECKING:
+    from multiprocessing.context import ForkContext, SpawnContext
+
+    from distributed import Client
 
 #: called in the submitting process with each item and its outcome, or None for an item
 #: not run because ``skip`` said so when its turn came
 Done = Callable[[Item, dict | None], None]
 #: whether an item need not run any more (a seed sweep's puzzle already answered)
 Skip = Callable[[Item], bool]
+#: a signal's handler, as :func:`signal.signal` takes it
+Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
 def _never(item: Item) -> bool:
@@ -100,7 +108,7 @@ def _worker_main(conn: Connection, settings: Settings, quiet: bool) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx, settings: Settings, quiet: bool):
+    def __init__(self, ctx: ForkContext | SpawnContext, settings: Settings, quiet: bool) -> None:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(
             target=_worker_main, args=(child, settings, quiet), daemon=True, name="blokus-worker"
@@ -116,7 +124,7 @@ class _Worker:
         self.conn.close()
 
 
-def start_method() -> str:
+def start_method() -> Literal["fork", "spawn"]:
     """``fork`` on Linux (workers inherit the loaded kernel), else ``spawn``."""
     methods = multiprocessing.get_all_start_methods()
     return "fork" if sys.platform.startswith("linux") and "fork" in methods else "spawn"
@@ -129,7 +137,8 @@ class LocalPool:
         self.jobs = jobs
         self.settings = settings
         self.quiet = quiet and not os.environ.get("BLOKUS_DEBUG")
-        self.ctx = multiprocessing.get_context(start_method())
+        # (typeshed types get_context of a str as BaseContext, which has no Process)
+        self.ctx = cast("ForkContext | SpawnContext", multiprocessing.get_context(start_method()))
         self.workers: list[_Worker] = []
         self._skip: Skip = _never
         self._done: Done = lambda item, outcome: None
@@ -238,7 +247,7 @@ class DaskUnavailable(RuntimeError):
     """Dask is not installed, or the scheduler cannot be reached (message for the user)."""
 
 
-def dask_client(address: str, jobs: int):
+def dask_client(address: str, jobs: int) -> Client:
     """A Dask client: to the scheduler at ``address``, or with ``address == "local"`` to a
     new ``LocalCluster`` of ``jobs`` single-threaded worker processes.
 
@@ -288,7 +297,7 @@ def dask_client(address: str, jobs: int):
 
 
 @contextmanager
-def signal_handled(signum: int, handler) -> Iterator[None]:
+def signal_handled(signum: int, handler: Handler) -> Iterator[None]:
     """``handler`` for signal ``signum`` inside the block, the old one restored after;
     nothing changes outside the main thread (where handlers cannot be set)."""
     try:

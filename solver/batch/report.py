@@ -462,7 +462,7 @@ def _after(row: dict) -> str:
     return "" if row.get("after") is None else str(row["after"])
 
 
-def _limit(seconds) -> str:
+def _limit(seconds: float | None) -> str:
     return "none" if seconds is None else f"{seconds:g} s"
 
 

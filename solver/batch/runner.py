@@ -13,11 +13,13 @@ import signal
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
+from types import FrameType
+from typing import NoReturn
 
 from rich.console import Console
 
@@ -38,6 +40,9 @@ from solver.errors import InputError
 from solver.formats.files import check_names_inside, check_output_folder, write_text_atomic
 from solver.trust import as_trusted
 from solver.variants import COLOUR_LETTERS
+
+#: where the items run: local worker processes or a Dask cluster
+Pool = LocalPool | DaskPool
 
 
 @dataclass(frozen=True)
@@ -164,7 +169,7 @@ def _output_checked(item: Item, out: Path) -> Item:
     return item
 
 
-def _pool(scheduler: str | None, jobs: int, settings: Settings):
+def _pool(scheduler: str | None, jobs: int, settings: Settings) -> Pool:
     if scheduler is None:
         return LocalPool(jobs, settings)
     try:
@@ -173,7 +178,9 @@ def _pool(scheduler: str | None, jobs: int, settings: Settings):
         raise InputError(str(e), where="--scheduler") from None
 
 
-def _run(options: BatchOptions, out: Path, pool, items: list[Item], console: Console):
+def _run(
+    options: BatchOptions, out: Path, pool: Pool, items: list[Item], console: Console
+) -> BatchReport:
     store = Store(out)
     store.open()
     try:
@@ -257,7 +264,7 @@ def _describe(console: Console, items: list[Item], skipped: int, store: Store) -
         )
 
 
-def _warm(console: Console, pool) -> None:
+def _warm(console: Console, pool: Pool) -> None:
     """Load (or compile, once) the search kernel before any worker starts, and say so."""
     with console.status("search kernel: loading (the first run compiles it: 10-30 s)"):
         how, seconds = pool.warm()
@@ -297,16 +304,25 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _sigterm_as_interrupt():
+def _sigterm_as_interrupt() -> AbstractContextManager[None]:
     """SIGTERM (e.g. from ``timeout``) ends the batch like Ctrl-C: the summary is written."""
 
-    def interrupt(signum, frame):
+    def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
         raise KeyboardInterrupt
 
     return signal_handled(signal.SIGTERM, interrupt)
 
 
-def _write_summary(store, options, ran, skipped, seconds, pool, interrupted, dropped) -> Counter:
+def _write_summary(
+    store: Store,
+    options: BatchOptions,
+    ran: int,
+    skipped: int,
+    seconds: float,
+    pool: Pool,
+    interrupted: bool,
+    dropped: int,
+) -> Counter:
     store.compact()
     store.add_run(
         {

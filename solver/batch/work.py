@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from solver.batch.items import Item
 from solver.endgame import answer_record, endgame_check
@@ -26,6 +27,12 @@ from solver.formats.solution import solution_text
 from solver.pieces import PIECES
 from solver.problem import Problem
 from solver.solve import SolveOptions, SolverBug, SolveResult, solve
+
+if TYPE_CHECKING:
+    from numba.core.dispatcher import Dispatcher
+
+    from solver.formats.game import Game
+    from solver.position import Position
 
 #: the folder of the output directory that holds the solution files
 SOLUTIONS = "solutions"
@@ -116,7 +123,7 @@ def warm_kernel(backend: str = "search") -> tuple[str, float]:
     return ("compiled" if misses else "loaded from the cache"), seconds
 
 
-def _kernel_dispatcher():
+def _kernel_dispatcher() -> Dispatcher | None:
     """The numba dispatcher of the search kernel, or None if it cannot be found (then the
     warm-up still runs, it only cannot say whether it compiled)."""
     try:
@@ -191,7 +198,9 @@ def base_row(item: Item, settings: Settings) -> dict:
     }
 
 
-def error_row(item: Item, settings: Settings, message: str, kind: str, seconds=0.0) -> dict:
+def error_row(
+    item: Item, settings: Settings, message: str, kind: str, seconds: float = 0.0
+) -> dict:
     """A results row for an item that failed: kind is "input" (bad input: the same file
     fails the same way, so a resumed batch does not redo it), "bug" (the rule checker
     refused a backend's answer), "internal" (an unexpected exception) or "crash" (the
@@ -308,7 +317,7 @@ def _puzzle_colour(problem: Problem, result: SolveResult, colour: str) -> dict:
 
 
 @lru_cache(maxsize=128)
-def _read_game(data: bytes, path: str):
+def _read_game(data: bytes, path: str) -> Game:
     """A game record read once per worker, not once per position checked (a game of 80
     placements is a few kB in memory)."""
     from solver.formats.game import read_sgf_bytes
@@ -364,7 +373,9 @@ def _game_row(
 TOGETHER = "together"
 
 
-def _game_together(item: Item, settings: Settings, position) -> tuple[dict, dict[str, str]]:
+def _game_together(
+    item: Item, settings: Settings, position: Position
+) -> tuple[dict, dict[str, str]]:
     """One joint check of the colours with pieces left; its record stands in the row's
     colours under the name :data:`TOGETHER` (its ``colours`` lists them)."""
     from solver.endgame import joint_check

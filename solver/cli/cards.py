@@ -7,29 +7,35 @@ there (one line naming the file and the place, exit status 2).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
+from rich.console import Console
 
 from solver.cli.output import describe_problem, make_console
-from solver.cli.params import SECONDS, SEED
+from solver.cli.params import SECONDS, SEED, Command
 from solver.cli.render import print_position
 from solver.errors import InputError, located
 from solver.formats.sources import is_game_file, load_source
 from solver.problem import Problem
 from solver.quoting import shown
 
+if TYPE_CHECKING:
+    from solver.generate import Card
+
 #: ``rate --playouts`` and ``generate --playouts``: at most a million.
 PLAYOUTS = click.IntRange(0, 1_000_000)
 
 
-def playouts_option(text: str):
+def playouts_option(text: str) -> Callable[[Command], Command]:
     """The ``--playouts`` option (default 1000)."""
     return click.option(
         "--playouts", type=PLAYOUTS, default=1000, show_default=True, metavar="N", help=text
     )
 
 
-def time_limit_option(text: str):
+def time_limit_option(text: str) -> Callable[[Command], Command]:
     """The ``--time-limit`` option (default: none)."""
     return click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS", help=text)
 
@@ -76,7 +82,14 @@ def load_card(path: str) -> Problem:
 )
 @time_limit_option("Stop counting after this many seconds (counts are then lower bounds).")
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
-def hint_command(puzzle, top, reveal, moves, time_limit, plain):
+def hint_command(
+    puzzle: str,
+    top: int,
+    reveal: int | None,
+    moves: tuple[str, ...],
+    time_limit: float | None,
+    plain: bool,
+) -> None:
     """Which placements still lead to a solution from the puzzle's position (after your
     --move pieces): every legal next move that keeps at least one solution, ranked by how
     many it keeps. "No placement does" comes with its proof."""
@@ -127,7 +140,7 @@ def hint_command(puzzle, top, reveal, moves, time_limit, plain):
         _reveal(console, problem, reveal, plain)
 
 
-def _reveal(console, problem: Problem, n: int, plain: bool) -> None:
+def _reveal(console: Console, problem: Problem, n: int, plain: bool) -> None:
     """The first ``n`` pieces of one solution (the exact search's), in order of play."""
     from solver.pictures.picture import play_order, with_layout
     from solver.solve import SolveOptions, solve
@@ -157,7 +170,9 @@ def _reveal(console, problem: Problem, n: int, plain: bool) -> None:
     "--seed", type=SEED, default=0, show_default=True, metavar="N", help="The playouts' seed."
 )
 @time_limit_option("Seconds for each count (solutions, first moves); a stopped count is marked.")
-def rate_command(puzzles, playouts, seed, time_limit):
+def rate_command(
+    puzzles: tuple[str, ...], playouts: int, seed: int, time_limit: float | None
+) -> None:
     """Rate puzzles: solutions up to symmetry, the share of legal first moves that keep a
     solution, the success rate of random playouts (fixed seed), search nodes, and the
     difficulty they give (easy, medium, hard, expert)."""
@@ -248,7 +263,9 @@ def parse_size(text: str) -> tuple[int, int]:
     help="Folder for the puzzle files (GOAL-RxC-sSEED.toml), made if need be.",
 )
 @playouts_option("Random playouts for each puzzle's rating (seed 0, as rate).")
-def generate_command(kind, pieces, size, cards, seed, out, playouts):
+def generate_command(
+    kind: str, pieces: int, size: str, cards: int, seed: int, out: str, playouts: int
+) -> None:
     """Make Blokus Puzzle cards: each has exactly one solution up to symmetry (proved by
     count), is rated, and is written as a puzzle file."""
     from solver.formats.files import check_output_folder, write_text_atomic
@@ -278,7 +295,7 @@ def _stars(n: int) -> str:
     return f"{n} star{'s' if n != 1 else ''}"
 
 
-def describe_card(card) -> str:
+def describe_card(card: Card) -> str:
     """A generated card's description: its goal, its count and its rating."""
     r = card.rating
     goal = {

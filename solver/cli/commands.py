@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import click
 from rich.console import Console
@@ -30,7 +30,16 @@ from solver.cli.output import (
     print_board,
     write_result_picture,
 )
-from solver.cli.params import LIMIT, MAX_SEED, MAX_WORKERS, PLACEMENTS, SECONDS, SEED, WORKERS
+from solver.cli.params import (
+    LIMIT,
+    MAX_SEED,
+    MAX_WORKERS,
+    PLACEMENTS,
+    SECONDS,
+    SEED,
+    WORKERS,
+    Command,
+)
 from solver.endgame import answer_record, endgame_check
 from solver.errors import MESSAGE_LIMIT, InputError, located
 from solver.formats.files import check_output, write_text_atomic
@@ -43,6 +52,13 @@ from solver.review import DEFAULT_TIME_LIMIT
 from solver.solve import BACKENDS, SolveOptions, SolverBug, SolveResult, solve
 from solver.variants import colour_name
 
+if TYPE_CHECKING:
+    from solver.backends.search import CountResult
+    from solver.batch.work import Settings
+    from solver.checker import CheckReport
+    from solver.formats.game import Game
+    from solver.formats.solution import SolutionFile
+
 #: the backends of ``check`` and ``review``: their solves include max-score after a "no",
 #: which the symmetric reduction and the domain search do not answer
 ENDGAME_BACKENDS = tuple(b for b in BACKENDS if b not in ("domain", "symmetric"))
@@ -53,7 +69,7 @@ class BadInput(click.ClickException):
 
     exit_code = 2
 
-    def show(self, file=None) -> None:
+    def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"error: {shown(self.format_message(), MESSAGE_LIMIT)}", err=True)
 
 
@@ -61,7 +77,7 @@ class Group(click.Group):
     """Turns InputError into :class:`BadInput`; Ctrl-C into "interrupted" and exit 130; a
     closed output pipe into a quiet exit 141; any other failure into one line and exit 70."""
 
-    def invoke(self, ctx):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except InputError as e:
@@ -101,7 +117,7 @@ def solver_options(
     time_help: str,
     time_default: float | None = None,
     workers: int = 2,
-):
+) -> Callable[[Command], Command]:
     """The options shared by every command that solves (as a decorator); ``time_default``
     and ``workers``: the defaults of --time-limit and --workers."""
     options = [
@@ -149,7 +165,7 @@ def solver_options(
         ),
     ]
 
-    def decorate(f):
+    def decorate(f: Command) -> Command:
         for option in reversed(options):
             f = option(f)
         return f
@@ -157,7 +173,9 @@ def solver_options(
     return decorate
 
 
-def make_options(backend, time_limit, workers, seed, params) -> SolveOptions:
+def make_options(
+    backend: str, time_limit: float | None, workers: int, seed: int, params: str
+) -> SolveOptions:
     """SolveOptions from the shared command-line options. With ``auto``, the first run
     after installing (no compiled search kernel cached) compiles the kernel in the
     background once auto needs it, and says so (see :mod:`solver.backends.warmup`); with
@@ -206,7 +224,16 @@ def _compile_notice(since: float | None) -> None:
     "picture of the board: FILE.svg or FILE.png.",
 )
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
-def solve_command(puzzle, backend, time_limit, workers, seed, params, out, plain):
+def solve_command(
+    puzzle: str,
+    backend: str,
+    time_limit: float | None,
+    workers: int,
+    seed: int,
+    params: str,
+    out: str | None,
+    plain: bool,
+) -> None:
     """Solve a puzzle file (TOML) and print the board, status, time and scores."""
     if is_game_file(puzzle):
         raise InputError(
@@ -244,8 +271,10 @@ def check_params(backend: str, params: str) -> None:
     parse_params(params)
 
 
-#: writes a result (and, to JSON, a colour's endgame record); whether it wrote
-Writer = Callable[[SolveResult, dict[str, Any] | None], bool]
+class Writer(Protocol):
+    """Writes a result (and, to JSON, a colour's endgame record); whether it wrote."""
+
+    def __call__(self, result: SolveResult, endgame: dict[str, Any] | None = None) -> bool: ...
 
 
 def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> Writer | None:
@@ -316,7 +345,7 @@ def result_sgf(result: SolveResult) -> str:
     help="Position after N placements (default: the end).",
 )
 @click.option("--count", is_flag=True, help="Print only the number of legal moves.")
-def moves_command(game, colours, after, count):
+def moves_command(game: str, colours: tuple[str, ...], after: int | None, count: bool) -> None:
     """List a colour's legal moves in a game record, in SGF notation (one per line)."""
     from solver.formats.game import load_game, sgf_moves
 
@@ -387,20 +416,20 @@ def moves_command(game, colours, after, count):
     "limit), instead of checking the position alone.",
 )
 def check_command(
-    source,
-    after,
-    colours,
-    backend,
-    time_limit,
-    workers,
-    seed,
-    params,
-    out,
-    show,
-    plain,
-    together,
-    follow,
-):
+    source: str,
+    after: int | None,
+    colours: tuple[str, ...],
+    backend: str,
+    time_limit: float | None,
+    workers: int,
+    seed: int,
+    params: str,
+    out: str | None,
+    show: bool,
+    plain: bool,
+    together: bool,
+    follow: bool,
+) -> None:
     """Endgame check: can each colour still place all its remaining pieces, with the other
     colours' squares frozen? Answers yes (with a checked layout), no (proven; then the best
     it can still do), or unknown (time limit: not a "no"). With --together, one answer for
@@ -442,6 +471,7 @@ def check_command(
         if c in writers:
             # every colour's answer is written (a .json file records it: answer_record)
             writer = writers[c]
+            assert out is not None  # (writers are made only with --out)
             if writer is not None and writer(found, answer_record(answer)):
                 console.print(f"  wrote {shown(_out_for(out, c, len(chosen)))}")
             else:
@@ -455,7 +485,16 @@ def _position_line(source: str, after: int | None, position: Position) -> str:
     return f"{shown(source)}{where}: {board}{_to_move(position)}"
 
 
-def _check_together(source, problem, after, colours, options, out, show, plain) -> None:
+def _check_together(
+    source: str,
+    problem: Problem,
+    after: int | None,
+    colours: tuple[str, ...],
+    options: SolveOptions,
+    out: str | None,
+    show: bool,
+    plain: bool,
+) -> None:
     """``check --together``: one joint answer for ``colours`` (see
     :func:`solver.endgame.joint_check`)."""
     from solver.cli.output import closeness_lines, joint_line
@@ -487,7 +526,16 @@ def _check_together(source, problem, after, colours, options, out, show, plain) 
         console.print(f"  no layout to write (the answer is {answer.answer})")
 
 
-def _check_follow(source, after, colours, options, out, show, plain, together) -> None:
+def _check_follow(
+    source: str,
+    after: int | None,
+    colours: tuple[str, ...],
+    options: SolveOptions,
+    out: str | None,
+    show: bool,
+    plain: bool,
+    together: bool,
+) -> None:
     """``check GAME --after N --together --follow``: the last answer of
     :func:`solver.follow.follow` up to placement N."""
     from solver.cli.together import answer_line, closeness_lines
@@ -606,8 +654,18 @@ def _out_for(out: str, colour: str, how_many: int) -> str:
     "prints the move after which that was lost.",
 )
 def review_command(
-    game, out, colours, backend, time_limit, workers, seed, params, moves, plain, together
-):
+    game: str,
+    out: str | None,
+    colours: tuple[str, ...],
+    backend: str,
+    time_limit: float | None,
+    workers: int,
+    seed: int,
+    params: str,
+    moves: bool,
+    plain: bool,
+    together: bool,
+) -> None:
     """Review a game record: after every move, can each colour still place all its
     pieces (and end with the monomino), and what is the best score it can still reach?
     Each colour is judged on its own, with the other colours as they stand (as check
@@ -649,14 +707,14 @@ def review_command(
         _write_reviewed(console, record, annotated_sgf(read_text(game), review, game), path, out)
 
 
-def _review_head(game: str, record) -> str:
+def _review_head(game: str, record: Game) -> str:
     """The start of review's first line: the file, the board, the placements."""
     board = record.final.board
     size = f"{board.rows}x{board.cols}"
     return f"{shown(game)}: {record.variant.name} {size}, {record.num_placements} placements; "
 
 
-def _write_reviewed(console: Console, record, text: str, path: Path, out: str) -> None:
+def _write_reviewed(console: Console, record: Game, text: str, path: Path, out: str | None) -> None:
     """Write a reviewed game record after checking that it reads back to the same moves."""
     from solver.formats.game import read_sgf_text
 
@@ -667,7 +725,15 @@ def _write_reviewed(console: Console, record, text: str, path: Path, out: str) -
     console.print(f"wrote {shown(out)}")
 
 
-def _review_together(game, record, options, path, out, moves, plain) -> None:
+def _review_together(
+    game: str,
+    record: Game,
+    options: SolveOptions,
+    path: Path | None,
+    out: str | None,
+    moves: bool,
+    plain: bool,
+) -> None:
     """``review --together``: the joint answer after every placement
     (:func:`solver.follow.follow_game`), printed and, with --out, written as comments."""
     from solver.cli.review import review_progress
@@ -733,7 +799,15 @@ def _review_together(game, record, options, path, out, moves, plain) -> None:
     help="Write the first layout counted: a picture (FILE.svg or FILE.png), FILE.json or "
     "FILE.blksgf; checked by the rule checker first.",
 )
-def count_command(source, after, colours, limit, up_to_symmetry, time_limit, out):
+def count_command(
+    source: str,
+    after: int | None,
+    colours: tuple[str, ...],
+    limit: int | None,
+    up_to_symmetry: bool,
+    time_limit: float | None,
+    out: str | None,
+) -> None:
     """Count the distinct final layouts that place every remaining piece of the played
     colours (order of play ignored; monomino-last honoured).
 
@@ -761,7 +835,7 @@ def count_command(source, after, colours, limit, up_to_symmetry, time_limit, out
     click.echo(f"wrote {shown(out)} (the first layout counted)")
 
 
-def _count_line(result, up_to_symmetry: bool) -> None:
+def _count_line(result: CountResult, up_to_symmetry: bool) -> None:
     """The count, or the lower bound and what stopped the count, with time and nodes."""
     what = ("layout" if result.count == 1 else "layouts") + (
         " up to symmetry" if up_to_symmetry else ""
@@ -815,7 +889,15 @@ def _count_line(result, up_to_symmetry: bool) -> None:
     help="Picture width in pixels (default: 24 per square, margins included).",
 )
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
-def show_command(source, after, out, numbers, last, size, plain):
+def show_command(
+    source: str,
+    after: int | None,
+    out: str | None,
+    numbers: bool,
+    last: bool | None,
+    size: int | None,
+    plain: bool,
+) -> None:
     """Show a puzzle (TOML), a game record (.blksgf: the position after N placements) or a
     solution file (JSON): print the board, or write a picture with --out.
 
@@ -917,7 +999,14 @@ def _goal_words(problem: Problem) -> str:
     "every colour of a game); the others stay frozen.",
 )
 @click.option("--out", default=None, metavar="FILE", help="Write to FILE instead of stdout.")
-def export_command(source, fmt, after, colours, squares_primary, out):
+def export_command(
+    source: str,
+    fmt: str,
+    after: int | None,
+    colours: tuple[str, ...],
+    squares_primary: bool,
+    out: str | None,
+) -> None:
     """Export the exact-cover formulation (items: pieces, squares, same-colour edges;
     options: placements). Connectivity is not expressible in exact cover: check covers."""
     from solver.exact_cover import formulation, to_dlx
@@ -947,7 +1036,7 @@ def export_command(source, fmt, after, colours, squares_primary, out):
     metavar="SECONDS",
     help="With --prove: seconds per proof, 0 or more (default: no limit).",
 )
-def verify_command(solution, prove, time_limit):
+def verify_command(solution: str, prove: bool, time_limit: float | None) -> None:
     """Check a solution file (JSON) with the independent rule checker: every placement
     legal, the scores, the status against the layout, the goals; the puzzle it names (if
     that file is here) must have its board, colours and pieces. Optimality and
@@ -1021,7 +1110,13 @@ def verify_command(solution, prove, time_limit):
     _verify_proofs(solution, loaded, report, prove, time_limit)
 
 
-def _verify_proofs(solution: str, loaded, report, prove: bool, time_limit) -> None:
+def _verify_proofs(
+    solution: str,
+    loaded: SolutionFile,
+    report: CheckReport,
+    prove: bool,
+    time_limit: float | None,
+) -> None:
     """verify's last lines: the claims the rules cannot check, named (without --prove) or
     proved again (exit 1 if one is refuted, 3 if one is not settled in time)."""
     from solver.claims import prove as prove_claims
@@ -1124,9 +1219,22 @@ def _endgame_claim(record: dict) -> str:
 @click.option("--force", is_flag=True, help="Redo items already done in DIR.")
 @click.option("--plain", is_flag=True, help="One line per item even in a terminal.")
 def batch_command(
-    paths, out, every, after, backend, time_limit, workers, seed, params, jobs, scheduler,
-    together, seeds, force, plain,
-):  # fmt: skip
+    paths: tuple[str, ...],
+    out: str,
+    every: int | None,
+    after: int | None,
+    backend: str,
+    time_limit: float | None,
+    workers: int,
+    seed: int,
+    params: str,
+    jobs: int | None,
+    scheduler: str | None,
+    together: bool,
+    seeds: int,
+    force: bool,
+    plain: bool,
+) -> None:
     """Solve every puzzle (.toml) and check every game record (.blksgf) under PATH...
     (folders walked recursively, sorted), in parallel, into a results folder.
 
@@ -1163,7 +1271,16 @@ def batch_command(
     run_batch(options, console)
 
 
-def _batch_command_line(paths, out, every, after, settings, jobs, scheduler, seeds=1) -> str:
+def _batch_command_line(
+    paths: tuple[str, ...],
+    out: str,
+    every: int | None,
+    after: int | None,
+    settings: Settings,
+    jobs: int | None,
+    scheduler: str | None,
+    seeds: int = 1,
+) -> str:
     """The batch command as it could be typed again (options left at their defaults are
     left out; --jobs too: it changes no answer)."""
     import shlex

@@ -45,7 +45,7 @@ def cubes_command() -> None:
     metavar="DIR",
     help="Folder for DIR/cubes/NNNNN.toml and the manifest DIR/cubes.json.",
 )
-def split_command(puzzle, depth, out):
+def split_command(puzzle: str, depth: int, out: str) -> None:
     """Split PUZZLE (place-all) into cubes: every layout lies in exactly one cube (up to a
     board symmetry of the puzzle), so the cubes all infeasible prove the puzzle is."""
     from solver.cubes import CUBE_FOLDER, write_cubes
@@ -95,7 +95,14 @@ def split_command(puzzle, depth, out):
     "proved in time counts unknown.",
 )
 @click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
-def join_command(folder, results, out, recheck, time_limit, plain):
+def join_command(
+    folder: str,
+    results: tuple[str, ...],
+    out: str | None,
+    recheck: bool,
+    time_limit: float | None,
+    plain: bool,
+) -> None:
     """Join the batch results of the cubes in DIR: a layout (a cube's layout with its fixed
     pieces, checked against the original puzzle), infeasible (every cube a proven no), or
     unknown with counts. Never "infeasible" while a cube is unknown or missing. A no counts

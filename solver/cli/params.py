@@ -8,11 +8,15 @@ which the command line prints as one line with exit status 2.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from solver.backends.base import MAX_SEED
+
+#: a command's function, as Click's option decorators take and give it back
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 #: More threads than this only slow a run down (each one is a CP-SAT worker or a copy of
 #: the search, with its own memory); CP-SAT's ``num_workers`` is an int32.

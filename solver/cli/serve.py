@@ -43,7 +43,9 @@ def machine_names() -> list[str]:
     help="Answers computed at once (default: the number of cores); more are refused "
     "with a message.",
 )
-def serve_command(files, host, port, open_, solves):
+def serve_command(
+    files: tuple[str, ...], host: str, port: int, open_: bool, solves: int | None
+) -> None:
     """Play in a browser: the solo challenge (Classic 84, Duo, one colour, the shipped and
     uploaded puzzles), the puzzle cards, and a game viewer with its review; after every
     move ask whether everything still fits, for a hint, or for a solution. FILEs
