@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -27,8 +27,8 @@ from solver.cli.output import (
     endgame_line,
     goals_text,
     make_console,
+    output_writer,
     print_board,
-    write_result_picture,
 )
 from solver.cli.params import (
     LIMIT,
@@ -43,13 +43,13 @@ from solver.cli.params import (
 from solver.endgame import answer_record, endgame_check
 from solver.errors import MESSAGE_LIMIT, InputError, located
 from solver.formats.files import check_output, write_text_atomic
-from solver.formats.solution import read_solution, verify, write_json
+from solver.formats.solution import read_solution, verify
 from solver.formats.sources import is_game_file, load_source
 from solver.position import Position
 from solver.problem import Problem
 from solver.quoting import shown
 from solver.review import DEFAULT_TIME_LIMIT
-from solver.solve import BACKENDS, SolveOptions, SolverBug, SolveResult, solve
+from solver.solve import BACKENDS, SolveOptions, SolverBug, solve
 from solver.variants import colour_name
 
 if TYPE_CHECKING:
@@ -269,61 +269,6 @@ def check_params(backend: str, params: str) -> None:
     from solver.backends.cpsat import parse_params
 
     parse_params(params)
-
-
-class Writer(Protocol):
-    """Writes a result (and, to JSON, a colour's endgame record); whether it wrote."""
-
-    def __call__(self, result: SolveResult, endgame: dict[str, Any] | None = None) -> bool: ...
-
-
-def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> Writer | None:
-    """A function writing a result to ``out`` by its suffix and returning whether it wrote
-    (a JSON file also records the endgame answer it is given, see
-    :func:`solver.endgame.answer_record`; SGF and pictures show a layout: without one
-    nothing is written); checked before
-    solving so that a bad name fails fast. Raises InputError for an unknown suffix, a
-    missing folder, a folder or unwritable file, or a position that SGF cannot hold (a
-    custom board). ``made_by``: the command, recorded in a JSON file (``verify`` compares
-    the puzzle's own question only with files of the commands that answer it)."""
-    if out is None:
-        return None
-    path = check_output(out)
-    suffix = path.suffix.lower()
-    if suffix == ".json":
-
-        def json_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
-            write_json(result, path, endgame, made_by)
-            return True
-
-        return json_writer
-    if suffix in (".blksgf", ".sgf"):
-        from solver.formats.game import sgf_variant
-
-        with located(path=out, where="--out"):
-            sgf_variant(problem.position)
-
-        def sgf_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
-            if result.layout is None:
-                return False
-            write_text_atomic(path, result_sgf(result))
-            return True
-
-        return sgf_writer
-    if suffix in PICTURE_SUFFIXES:
-
-        def picture_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
-            return write_result_picture(path, result)
-
-        return picture_writer
-    raise InputError("unknown output format: use .json, .blksgf, .svg or .png", path=out)
-
-
-def result_sgf(result: SolveResult) -> str:
-    """A result as Pentobi SGF: the position, then the added pieces as moves."""
-    from solver.formats.game import write_sgf
-
-    return write_sgf(result.problem.position, result.layout, name=result.problem.title or None)
 
 
 @main.command("moves")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.output import describe_result, make_console, print_board
+from solver.cli.output import describe_result, make_console, output_writer, print_board
 from solver.cli.params import SECONDS
 from solver.errors import InputError
 from solver.formats.text import read_text
@@ -108,7 +108,6 @@ def join_command(
     unknown with counts. Never "infeasible" while a cube is unknown or missing. A no counts
     only from a row of a backend that can prove it (not repair, symmetric, domain or
     greedy play), for the cube file as it is on disk now; other rows count unknown."""
-    from solver.cli.commands import output_writer
     from solver.cubes import Recheck, join
     from solver.formats.files import check_output
 

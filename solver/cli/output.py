@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Unpack
+from typing import Any, Protocol, Unpack
 
 from rich.console import Console
 
 from solver.cli.render import print_position
 from solver.endgame import EndgameAnswer, JointAnswer
-from solver.formats.files import write_text_atomic
+from solver.errors import InputError, located
+from solver.formats.files import check_output, write_text_atomic
+from solver.formats.solution import write_json
 from solver.pictures.picture import PictureOptions, layout_pieces
 from solver.pieces import PIECES
 from solver.position import Position
@@ -274,3 +276,58 @@ def joint_line(answer: JointAnswer, position: Position) -> str:
 
 def _plural(n: int, word: str) -> str:
     return word if n == 1 else word + "s"
+
+
+class Writer(Protocol):
+    """Writes a result (and, to JSON, a colour's endgame record); whether it wrote."""
+
+    def __call__(self, result: SolveResult, endgame: dict[str, Any] | None = None) -> bool: ...
+
+
+def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> Writer | None:
+    """A function writing a result to ``out`` by its suffix and returning whether it wrote
+    (a JSON file also records the endgame answer it is given, see
+    :func:`solver.endgame.answer_record`; SGF and pictures show a layout: without one
+    nothing is written); checked before
+    solving so that a bad name fails fast. Raises InputError for an unknown suffix, a
+    missing folder, a folder or unwritable file, or a position that SGF cannot hold (a
+    custom board). ``made_by``: the command, recorded in a JSON file (``verify`` compares
+    the puzzle's own question only with files of the commands that answer it)."""
+    if out is None:
+        return None
+    path = check_output(out)
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+
+        def json_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
+            write_json(result, path, endgame, made_by)
+            return True
+
+        return json_writer
+    if suffix in (".blksgf", ".sgf"):
+        from solver.formats.game import sgf_variant
+
+        with located(path=out, where="--out"):
+            sgf_variant(problem.position)
+
+        def sgf_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
+            if result.layout is None:
+                return False
+            write_text_atomic(path, result_sgf(result))
+            return True
+
+        return sgf_writer
+    if suffix in PICTURE_SUFFIXES:
+
+        def picture_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
+            return write_result_picture(path, result)
+
+        return picture_writer
+    raise InputError("unknown output format: use .json, .blksgf, .svg or .png", path=out)
+
+
+def result_sgf(result: SolveResult) -> str:
+    """A result as Pentobi SGF: the position, then the added pieces as moves."""
+    from solver.formats.game import write_sgf
+
+    return write_sgf(result.problem.position, result.layout, name=result.problem.title or None)
