@@ -68,7 +68,7 @@ from solver.backends.base import BackendResult
 from solver.board import Board
 from solver.compare import question_difference
 from solver.errors import InputError
-from solver.formats.files import write_text_atomic
+from solver.formats.files import TEMPORARY, write_text_atomic
 from solver.formats.puzzle import parse_puzzle, puzzle_text
 from solver.formats.solution import read_solution
 from solver.placements import colour_masks, empty_board_placements, fitting_rows
@@ -309,8 +309,17 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]
             (out / name).write_text(body, encoding="utf-8")
     except OSError as e:  # e.g. no space left: the split is refused, no manifest written
         raise InputError(f"cannot write: {e.strerror or e}", path=str(out / CUBE_FOLDER)) from None
+    _remove_stale_manifests(out)
     write_text_atomic(old, json.dumps(manifest, indent=1) + "\n")
     return manifest
+
+
+def _remove_stale_manifests(out: Path) -> None:
+    """Remove the temporary manifests (``.cubes.json.XXXXXXXX``) of an earlier split that
+    ``kill -9`` stopped between writing and renaming: never a result, and never read."""
+    for path in out.glob("." + MANIFEST + ".*"):
+        if TEMPORARY.match(path.name) and path.is_file():
+            path.unlink()
 
 
 def named_puzzle(folder: Path, source: str, text: str) -> str:

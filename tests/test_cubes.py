@@ -7,7 +7,7 @@ import json
 
 import helpers
 import pytest
-from helpers import corner_problem
+from helpers import corner_problem, run_cli
 
 from solver.api import count
 from solver.batch import BatchOptions, run_batch
@@ -321,3 +321,18 @@ def test_join_refuses_a_manifest_edited_past_its_hashes(feasible_cubes, tmp_path
     (counters / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in edited_rows))
     answer = join(folder, [counters, folder / "results"])
     assert answer.status == "solved" and answer.nodes > 0
+
+
+def test_a_split_removes_the_temporary_manifest_a_killed_split_left(tmp_path):
+    # kill -9 between writing the manifest's temporary file and renaming it leaves one
+    stale = tmp_path / ".cubes.json.k3x_9a2b"
+    stale.write_text('{"cubes": [')
+    kept = [tmp_path / ".cubes.json.not-ours", tmp_path / ".other.json.abcdefgh"]
+    for path in kept:
+        path.write_text("not ours")
+    result = run_cli("cubes", "split", PUZZLES / "tiny-5x5-four.toml", "--depth", 1,
+                     "--out", tmp_path)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert not stale.exists()
+    assert all(path.exists() for path in kept)  # only the manifest's own temporaries go
+    assert json.loads((tmp_path / "cubes.json").read_text())["depth"] == 1
