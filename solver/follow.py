@@ -262,7 +262,7 @@ def checked(position: Position, pieces: Layout) -> dict[str, tuple[Placement, ..
     return ordered
 
 
-def _legal_part(position: Position, pieces: Layout) -> dict[str, list[Placement]] | None:
+def legal_part(position: Position, pieces: Layout) -> dict[str, list[Placement]] | None:
     """A partial layout in an order of play if the rule checker accepts it, else None."""
     ordered: dict[str, list[Placement]] = {}
     for c in _open(position):
@@ -273,7 +273,7 @@ def _legal_part(position: Position, pieces: Layout) -> dict[str, list[Placement]
     return ordered if check_layout(position, ordered).legal else None
 
 
-def _missing(position: Position, pieces: Layout) -> dict[str, list[str]]:
+def missing_pieces(position: Position, pieces: Layout) -> dict[str, list[str]]:
     """Per colour with pieces left, the pieces ``pieces`` does not place."""
     return {
         c: _minus(list(position.colour(c).remaining), [p.piece for p in pieces.get(c, ())])
@@ -302,7 +302,7 @@ def exact_repair(
         (the search's status: "solved", "infeasible" (not with the rest frozen) or
         "unknown" (``seconds`` ran out); the checked layout when solved, else None).
     """
-    todo = _missing(position, kept)
+    todo = missing_pieces(position, kept)
     colours = tuple(c for c, t in todo.items() if t)
     if not colours:
         found = checked(position, kept)
@@ -440,7 +440,7 @@ def repair_search(
         if found is not None:
             return found, {c: list(p) for c, p in found.items()}
     best = run.best
-    partial = _legal_part(position, best.placed) if best is not None else None
+    partial = legal_part(position, best.placed) if best is not None else None
     if partial is None or _left(position, partial) > _left(position, start):
         partial = {c: list(start.get(c, ())) for c in colours}
     return None, partial
@@ -454,16 +454,16 @@ def _shown_partial(
     places no piece or the checker refuses it."""
     if not pieces or not any(pieces.values()):
         return None, None
-    legal = _legal_part(position, pieces)
+    legal = legal_part(position, pieces)
     if legal is None:
         return None, None
-    short = {c: tuple(t) for c, t in _missing(position, legal).items() if t}
+    short = {c: tuple(t) for c, t in missing_pieces(position, legal).items() if t}
     return {c: tuple(p) for c, p in legal.items()}, short
 
 
 def _left(position: Position, pieces: Layout) -> int:
     """Squares a partial layout leaves unplaced."""
-    return sum(PIECES[p].size for t in _missing(position, pieces).values() for p in t)
+    return sum(PIECES[p].size for t in missing_pieces(position, pieces).values() for p in t)
 
 
 def alone_no(
@@ -527,8 +527,10 @@ def full_check(
 
 
 @dataclass
-class _Follower:
-    """What is carried from one placement to the next."""
+class Follower:
+    """What is carried from one placement to the next: the witness layout and whether
+    "no" was proven; :meth:`step` answers the next position (used by :func:`follow` and by
+    the browser page, :mod:`solver.web.following`)."""
 
     options: SolveOptions
     name: str
@@ -619,7 +621,7 @@ class _Follower:
             self.no_since, self.reason, self.witness = k, short, None
             return answer("no", "solved", short)
         kept = self.witness or {}
-        missing = sum(len(t) for t in _missing(position, kept).values())
+        missing = sum(len(t) for t in missing_pieces(position, kept).values())
         if self.witness is not None and missing == 0:
             found = checked(position, kept)
             if found is None:
@@ -704,11 +706,11 @@ def follow(
         SolverBug: a witness the rule checker refuses where it must fit, or answers that
             contradict each other.
     """
-    # TODO(warmstart): without ``start``, take the library's best-fitting layout
-    # (issue 25, item 2) once it exists; today the first check starts from greedy play.
-    follower = _Follower(options, game.path or "")
+    # without ``start`` the first check starts from greedy play: the library's
+    # best-fitting layout (solver.library.best_start) measured no better (docs/warmstart.md)
+    follower = Follower(options, game.path or "")
     if start is not None:
-        follower.witness = _legal_part(game.position(0), start)
+        follower.witness = legal_part(game.position(0), start)
     placements = [m for m in game.moves if m.placement is not None]
     end = game.num_placements if upto is None else upto
     for k in range(end + 1):
@@ -795,7 +797,7 @@ class _Bracket:
         self.no = end + 1  # the first placement known "no"
 
     def check(self, k: int, witness: Layout | None, gone: int = 0) -> JointStep:
-        follower = _Follower(self.options, self.game.path or "")
+        follower = Follower(self.options, self.game.path or "")
         follower.witness = None if witness is None else {c: list(p) for c, p in witness.items()}
         step = follower.check(k, self.moves[k], self.game.position(k), gone)
         self.steps[k] = step
@@ -829,7 +831,7 @@ class _Bracket:
         if last.answer in ("yes", "done"):
             return
         if start is not None:
-            self.check(0, _legal_part(self.game.position(0), start))
+            self.check(0, legal_part(self.game.position(0), start))
         lo, hi = self.yes, self.no  # bisection for the first "no" (if the end is one)
         while last.answer == "no" and hi - lo > 1:
             mid = (lo + hi) // 2
@@ -839,7 +841,7 @@ class _Bracket:
             else:  # yes, or unknown: seek the first "no" later (proofs come easier there)
                 lo = mid
         # from the last "yes" (or the start), follow the game up to the first "no"
-        follower = _Follower(self.options, self.game.path or "")
+        follower = Follower(self.options, self.game.path or "")
         first = max(self.yes, 0)
         if first in self.steps and self.steps[first].layout is not None:
             follower.witness = {c: list(p) for c, p in (self.steps[first].layout or {}).items()}
@@ -864,7 +866,7 @@ class _Bracket:
                 continue
             self._follow_one(follower, k)
 
-    def _follow_one(self, follower: _Follower, k: int) -> None:
+    def _follow_one(self, follower: Follower, k: int) -> None:
         step = follower.step(k, self.moves[k], self.game.position(k))
         old = self.steps.get(k)
         if old is not None:  # a second check of this position: both times count

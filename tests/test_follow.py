@@ -10,7 +10,7 @@ from helpers import GAMES, one_line_error, run_cli
 
 from solver.checker import check_layout
 from solver.endgame import joint_check
-from solver.follow import _Follower, carry, follow_game, from_later
+from solver.follow import Follower, carry, follow_game, from_later
 from solver.formats.game import load_game, read_sgf_text
 from solver.placements import legal_moves
 from solver.solve import SolveOptions
@@ -38,7 +38,7 @@ def test_a_game_that_places_everything_is_yes_after_every_move_and_each_layout_c
 def test_a_move_inside_the_witness_keeps_the_answer_without_search():
     game = load_game(LAYOUT_GAME)
     witness = {c: list(game.final.colour(c).placed) for c in game.variant.colours}
-    follower = _Follower(OPTIONS, "test")
+    follower = Follower(OPTIONS, "test")
     follower.witness = witness
     first = follower.step(0, None, game.position(0))
     move = game.moves[0]
@@ -78,7 +78,7 @@ def test_a_move_that_displaces_witness_pieces_is_repaired_and_agrees_with_a_cold
         if move in witness[mover]:
             continue
         after = before.with_placement(mover, move)
-        follower = _Follower(OPTIONS, "test")
+        follower = Follower(OPTIONS, "test")
         follower.witness = {c: list(p) for c, p in witness.items()}
         step = follower.step(k + 1, replace(game.moves[k], placement=move), after)
         colours = tuple(c.name for c in after.colours if c.remaining)
@@ -96,7 +96,7 @@ def test_a_move_that_displaces_witness_pieces_is_repaired_and_agrees_with_a_cold
 def test_a_no_stays_no_without_another_solve():
     game = load_game(GAMES / "duo-L4-s29.blksgf")
     n = game.num_placements
-    follower = _Follower(OPTIONS, "test")
+    follower = Follower(OPTIONS, "test")
     first = follower.check(n - 1, game.moves[n - 2], game.position(n - 1), 0)
     assert first.answer == "no"
     again = follower.step(n, game.moves[n - 1], game.position(n))
@@ -245,7 +245,7 @@ def test_a_position_first_checked_cold_is_checked_again_with_the_carried_layout(
 def test_an_unknown_carries_its_best_partial_layout_the_bound_and_the_short_colours():
     game = load_game(LAYOUT_GAME)
     position = game.position(16)
-    follower = _Follower(SolveOptions(time_limit=0.2, workers=1), "test")
+    follower = Follower(SolveOptions(time_limit=0.2, workers=1), "test")
     step = follower.check(16, game.moves[15], position, 0)
     assert step.answer == "unknown", step.tried
     report = check_layout(position, step.partial)

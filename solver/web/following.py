@@ -9,7 +9,7 @@ and sends the worker that position, its witness and the placements made since (w
 share no memory: the witness travels with the request, and back with the answer). The
 worker (:func:`follow_answer`) carries the witness over those placements (a move the
 witness contains answers at once: "kept"; otherwise the companion's repair tiers) and
-answers with :class:`solver.follow._Follower`, the class :func:`solver.follow.follow`
+answers with :class:`solver.follow.Follower`, the class :func:`solver.follow.follow`
 runs. Undo and redo land on positions of the line, so they start from the nearest answer
 known; another position (open, upload, play on) is a new session, whose first question
 is the check from scratch (:func:`solver.web.questions.joint_question`).
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.backends.base import SolveOptions
-from solver.follow import _Follower, _legal_part, _missing, carry, checked
+from solver.follow import Follower, carry, checked, legal_part, missing_pieces
 from solver.formats.game import GameMove
 from solver.formats.sgf import Location
 from solver.position import Placement, Position
@@ -148,21 +148,21 @@ def layout_of(witness: Iterable[Sequence[Any]]) -> dict[str, list[Placement]]:
 def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str, Any]:
     """The joint answer by the companion (what a worker runs): the witness carried over
     the moves since the known position, the last move through the companion's tiers
-    (:meth:`solver.follow._Follower.step`), all within ``time_limit`` seconds.
+    (:meth:`solver.follow.Follower.step`), all within ``time_limit`` seconds.
 
     Returns:
         ``answer`` ("yes", "no", "unknown", "done"), ``how`` (a :data:`solver.follow.How`),
         ``seconds``, ``reason``, ``layout`` (checked, for "yes"), ``tried`` (the tiers
         tried) and ``known`` (what to file under ``request.key``).
     """
-    follower = _Follower(SolveOptions(time_limit=time_limit), request.problem.name)
+    follower = Follower(SolveOptions(time_limit=time_limit), request.problem.name)
     if request.known.answer == "no":
         follower.no_since, follower.reason = 0, request.known.reason
     elif request.known.witness:
-        witness = _legal_part(request.base, layout_of(request.known.witness))
+        witness = legal_part(request.base, layout_of(request.known.witness))
         # a complete layout must pass the checker where it is (a seed, e.g. the rest of a
         # game record, may not: its monomino not last); else it is not carried
-        complete = witness is not None and not any(_missing(request.base, witness).values())
+        complete = witness is not None and not any(missing_pieces(request.base, witness).values())
         if complete and witness is not None and checked(request.base, witness) is None:
             witness = None
         follower.witness = witness
