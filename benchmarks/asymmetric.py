@@ -17,7 +17,7 @@ Instances (``puzzles/asym-*.toml``, written by ``--write-puzzles`` from the veri
 Each instance runs with ``--seeds`` seeds per method (``solve`` as the command does it:
 backend, checks and all) and a time limit; the table (median, worst, solved count per
 method) goes to standard output and ``--out`` (default ``results/asymmetric.md``).
-Every layout is checked by the rule checker inside :func:`solver.solve.solve`.
+Every layout is checked by the rule checker inside :func:`solver.tasks.solve.solve`.
 
 Usage: python benchmarks/asymmetric.py [--seeds 5] [--limit 60] [--workers 2]
        [--methods repair,cpsat,symmetric,auto] [--only PATTERN] [--out FILE]
@@ -38,13 +38,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from solver.answers.solution import read_solution  # noqa: E402
 from solver.backends.symmetric import colour_symmetries  # noqa: E402
+from solver.core.position import Position, sorted_pieces  # noqa: E402
+from solver.core.problem import Problem  # noqa: E402
+from solver.core.variants import COLOUR_LETTERS  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.formats.solution import read_solution  # noqa: E402
-from solver.position import Position, sorted_pieces  # noqa: E402
-from solver.problem import Problem  # noqa: E402
-from solver.solve import SolveOptions, solve  # noqa: E402
-from solver.variants import COLOUR_LETTERS  # noqa: E402
+from solver.tasks.solve import SolveOptions, solve  # noqa: E402
 
 PUZZLES = ROOT / "puzzles"
 LADDER = (3, 6, 9, 12, 15, 18)

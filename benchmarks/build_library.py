@@ -3,7 +3,7 @@ by the project's own searches, shipped inside the package (:mod:`solver.library`
 
 Each entry is a puzzle solved with ``solve`` (backend, seed, time limit as listed in
 :data:`RECIPES`); the layout is put in order and checked by the rule checker inside
-:func:`solver.solve.solve`, checked once more here (:func:`solver.checker.check_layout`:
+:func:`solver.tasks.solve.solve`, checked once more here (:func:`solver.core.checker.check_layout`:
 legal, every piece placed), and stored as its final board diagram (one character per
 square; each edge-connected group of a colour's letter is one piece, so the diagram
 gives the placements back exactly). A layout that shares more than
@@ -26,11 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.checker import check_layout  # noqa: E402
+from solver.answers.solution import read_solution  # noqa: E402
+from solver.core.checker import check_layout  # noqa: E402
+from solver.core.problem import Problem  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.formats.solution import read_solution  # noqa: E402
-from solver.problem import Problem  # noqa: E402
-from solver.solve import SolveOptions, solve  # noqa: E402
+from solver.tasks.solve import SolveOptions, solve  # noqa: E402
 
 #: (name, puzzle file, monomino last, backend, seeds)
 RECIPES = (
@@ -49,9 +49,9 @@ MAX_SHARED = 10
 def shared(layout, source) -> int:
     """The most placements (colour and squares) ``layout`` has in common with ``source``
     under a board symmetry, colours following their start squares (Classic boards)."""
-    from solver.position import Position
-    from solver.symmetry import board_symmetries
-    from solver.variants import VARIANTS
+    from solver.core.position import Position
+    from solver.core.symmetry import board_symmetries
+    from solver.core.variants import VARIANTS
 
     empty = Position.empty(VARIANTS["classic"])
     start = {c.name: c.start for c in empty.colours}

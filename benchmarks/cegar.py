@@ -5,7 +5,7 @@ Not a backend: none of these variants solved a ladder rung the repair backend ca
 (``research/notes/asymmetric_attempts.md``, section "CEGAR"); this script reproduces every row.
 
 SAT engine (``--engine sat``). The CNF (PySAT, CaDiCaL 1.9.5) holds only the packing, for
-each played colour c over the placements of :func:`solver.placements.placements_for` that
+each played colour c over the placements of :func:`solver.core.placements.placements_for` that
 :func:`solver.backends.cpsat.reachable` keeps:
 
 * ``x[c, p]``: placement p chosen; ``cover[c, s] <-> OR(x[c, p], p covers s)``;
@@ -72,11 +72,11 @@ from solver.backends.cpsat import (  # noqa: E402
     roots,
     separator,
 )
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES  # noqa: E402
+from solver.core.placements import corner_squares, placements_for  # noqa: E402
+from solver.core.problem import Problem  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.pieces import MONOMINO, PIECE_NAMES, PIECES  # noqa: E402
-from solver.placements import corner_squares, placements_for  # noqa: E402
-from solver.problem import Problem  # noqa: E402
-from solver.solve import checked_result  # noqa: E402
+from solver.tasks.solve import checked_result  # noqa: E402
 
 
 @dataclass

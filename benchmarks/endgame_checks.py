@@ -1,7 +1,7 @@
 """The endgame check (``blokus-solo check``) on every real game, at every 10th placement.
 
 For every game in ``tests/data/games``, at placements 10, 20, ..., for every colour with
-pieces left, runs :func:`solver.endgame.endgame_check` exactly as ``blokus-solo check``
+pieces left, runs :func:`solver.tasks.endgame.endgame_check` exactly as ``blokus-solo check``
 does: place-all first; for a "no", max-score for the best the colour can still do. Prints
 how many answers were yes / no / unknown, how many "no" bests were proven optimal, and the
 median and worst time per check (both solves included).
@@ -20,8 +20,8 @@ from collections import Counter
 
 from real_games import add_arguments, checked_positions
 
-from solver.endgame import endgame_check
-from solver.solve import SolveOptions
+from solver.tasks.endgame import endgame_check
+from solver.tasks.solve import SolveOptions
 
 
 def main(argv=None) -> int:

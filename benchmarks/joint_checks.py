@@ -2,7 +2,7 @@
 placement: can all the colours with pieces left still place all of them at once?
 
 For every game in ``tests/data/games`` (or ``--games DIR``), at placements 10, 20, ..., runs
-:func:`solver.endgame.joint_check` on the colours with pieces left, as ``check --together``
+:func:`solver.tasks.endgame.joint_check` on the colours with pieces left, as ``check --together``
 does, and prints how many answers were yes / no / unknown and the median and worst time.
 
 Usage: python benchmarks/joint_checks.py [--backend auto] [--limit 60] [--every 10]
@@ -19,8 +19,8 @@ from collections import Counter
 
 from real_games import add_arguments, checked_positions
 
-from solver.endgame import joint_check
-from solver.solve import SolveOptions
+from solver.tasks.endgame import joint_check
+from solver.tasks.solve import SolveOptions
 
 
 def main(argv=None) -> int:

@@ -11,8 +11,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from solver.core.position import ColourState, Position  # noqa: E402
 from solver.formats.game import load_game  # noqa: E402
-from solver.position import ColourState, Position  # noqa: E402
 
 GAMES = ROOT / "tests" / "data" / "games"
 

@@ -1,13 +1,13 @@
 """``blokus-solo review`` on every real game: wall and CPU time per game.
 
-For every game in ``tests/data/games``, runs :func:`solver.review.review_game` exactly as
+For every game in ``tests/data/games``, runs :func:`solver.tasks.review.review_game` exactly as
 ``blokus-solo review`` does (every colour, at the start and after every placement; default
 backend auto and a per-solve time limit) and prints one row per game: placements, wall
 time, CPU time of the process (all threads; steadier than wall time on a shared machine),
 solves run, answers kept from an earlier layout, answers yes / no / unknown, and the
 slowest single answer. Then the median and worst time per game.
 
-With ``--compare`` it also runs the plain way, :func:`solver.endgame.endgame_check` for
+With ``--compare`` it also runs the plain way, :func:`solver.tasks.endgame.endgame_check` for
 every colour after every placement, and counts the answers on which the two disagree
 (an "unknown" on either side is not a disagreement); that takes minutes.
 
@@ -27,10 +27,10 @@ from pathlib import Path
 
 from real_games import GAMES
 
-from solver.endgame import endgame_check
 from solver.formats.game import Game, load_game
-from solver.review import DEFAULT_TIME_LIMIT, Review, review_game
-from solver.solve import SolveOptions
+from solver.tasks.endgame import endgame_check
+from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
+from solver.tasks.solve import SolveOptions
 
 
 def main(argv=None) -> int:

@@ -4,7 +4,7 @@ For every game in ``tests/data/games`` (Pentobi records), at every 10th placemen
 every colour with pieces left, the check "can this colour still place all its remaining
 pieces with the other colours frozen" = ``Problem(position, (colour,), "place-all")`` is
 solved by both backends with a time limit (10 s). Every "yes" goes through the rule checker
-(:func:`solver.solve.solve`). Prints the median and worst time per backend, their ratio, the
+(:func:`solver.tasks.solve.solve`). Prints the median and worst time per backend, their ratio, the
 yes / no / unknown counts, and every disagreement (a "yes" against a "no"; "unknown" is no
 answer and disagrees with nothing). A backend that raises is counted as "error" and listed.
 
@@ -24,8 +24,8 @@ from pathlib import Path
 
 from real_games import add_arguments, checked_positions
 
-from solver.problem import Problem
-from solver.solve import SolveOptions, solve
+from solver.core.problem import Problem
+from solver.tasks.solve import SolveOptions, solve
 
 ANSWER = {"solved": "yes", "infeasible": "no", "unknown": "unknown"}
 

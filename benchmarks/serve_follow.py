@@ -3,7 +3,7 @@ companion of :mod:`solver.web.following`) against the check from scratch.
 
 On the project's Duo layout game (``tests/data/follow/duo-both-layout.blksgf``, both
 colours place all 21 pieces), after each chosen placement k: the joint check from scratch
-(:func:`solver.endgame.joint_check`, what the page asked before) and the companion's answer
+(:func:`solver.tasks.endgame.joint_check`, what the page asked before) and the companion's answer
 as a worker computes it (:func:`solver.web.following.follow_answer`) from the answer after
 placement k-1 (the rest of the record as its witness) and the move k. Both with the same
 time limit; the companion's "yes" is re-checked by the rule checker inside.
@@ -17,10 +17,10 @@ import argparse
 import time
 from pathlib import Path
 
-from solver.endgame import joint_check
+from solver.core.problem import Problem
 from solver.formats.game import load_game
-from solver.problem import Problem
-from solver.solve import SolveOptions
+from solver.tasks.endgame import joint_check
+from solver.tasks.solve import SolveOptions
 from solver.web.following import FollowRequest, Known, fingerprint, follow_answer, rows
 
 GAME = (

@@ -3,7 +3,7 @@
 Solves ``puzzles/classic-solo-84.toml`` (each colour's monomino last) once per run with a
 backend (default: ``symmetric``, CP-SAT on the quarter-turn reduction of
 :mod:`solver.backends.symmetric`) and prints the status and wall time of each run, then the median.
-Every layout goes through the rule checker (:func:`solver.solve.solve`).
+Every layout goes through the rule checker (:func:`solver.tasks.solve.solve`).
 
 Usage: python benchmarks/solo_84.py [--backend symmetric] [--seeds 5] [--limit 600]
        [--workers 2] [--puzzle FILE]
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.solve import BACKENDS, SolveOptions, solve  # noqa: E402
+from solver.tasks.solve import BACKENDS, SolveOptions, solve  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -12,10 +12,10 @@ Two kinds of Classic solo games (four colours in turn, one player), seeded:
   ``puzzles/asym-classic-84.toml`` solved with ``--backend repair --seed 11`` ... ``15``),
   interleaved blue, yellow, red, green.
 
-Each game goes through :func:`solver.follow.follow_game` as ``blokus-solo review GAME
+Each game goes through :func:`solver.tasks.follow.follow_game` as ``blokus-solo review GAME
 --together`` runs it (``--limit`` seconds per check), and, with ``--cold``, the
 positions after 20, 30 and 40 placements are checked alone as ``check --together`` does
-(:func:`solver.endgame.joint_check`, no history). A table per kind: the answered share
+(:func:`solver.tasks.endgame.joint_check`, no history). A table per kind: the answered share
 (yes or no) and the median and 90th-percentile seconds per move by phase (placements
 1-20, 21-40, 41-60, 61-84), and the answers after 20, 30 and 40 placements. Every "yes"
 was re-checked by the rule checker inside the follow (a refused one raises).
@@ -24,7 +24,7 @@ Usage:
     python benchmarks/solo_games.py [--person 4] [--seed 1] [--layouts L1.json ...]
         [--limit 10] [--cold] [--csv FILE] [--forward]
 
-``--forward`` also follows each game live, move by move (:func:`solver.follow.follow`:
+``--forward`` also follows each game live, move by move (:func:`solver.tasks.follow.follow`:
 no knowledge of later moves), and reports the same table for it.
 """
 
@@ -41,14 +41,14 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.endgame import joint_check
-from solver.follow import Followed, JointStep, follow, follow_game, from_later
+from solver.answers.solution import read_solution
+from solver.core.pieces import MONOMINO, PIECES
+from solver.core.placements import legal_moves
+from solver.core.position import Placement, Position
 from solver.formats.game import Game, read_sgf_text, start_position, write_sgf
-from solver.formats.solution import read_solution
-from solver.pieces import MONOMINO, PIECES
-from solver.placements import legal_moves
-from solver.position import Placement, Position
-from solver.solve import SolveOptions
+from solver.tasks.endgame import joint_check
+from solver.tasks.follow import Followed, JointStep, follow, follow_game, from_later
+from solver.tasks.solve import SolveOptions
 
 #: a person picks one of the best few moves at random
 TOP = 3

@@ -3,7 +3,7 @@ history: the ladder puzzles (``puzzles/asym-ladder-k06`` ... ``k15``) and positi
 simulated solo games.
 
 Each position is solved as ``blokus-solo solve`` does it (backend auto, 2 workers, every
-yes re-checked by the rule checker inside :func:`solver.solve.solve`), once with the
+yes re-checked by the rule checker inside :func:`solver.tasks.solve.solve`), once with the
 repair search's plain greedy starts ("cold") and once with the warm start from the
 library (:func:`solver.library.best_start`, "warm": ``RepairTuning.warm_start``).
 
@@ -35,12 +35,12 @@ import numpy as np  # noqa: E402
 
 from solver.backends.greedy import greedy, held_back  # noqa: E402
 from solver.backends.tuning import RepairTuning, Tuning  # noqa: E402
+from solver.core.pieces import MONOMINO  # noqa: E402
+from solver.core.position import Position  # noqa: E402
+from solver.core.problem import Problem  # noqa: E402
+from solver.core.variants import VARIANTS  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.pieces import MONOMINO  # noqa: E402
-from solver.position import Position  # noqa: E402
-from solver.problem import Problem  # noqa: E402
-from solver.solve import SolveOptions, solve  # noqa: E402
-from solver.variants import VARIANTS  # noqa: E402
+from solver.tasks.solve import SolveOptions, solve  # noqa: E402
 
 LADDER = (6, 9, 12, 15)
 

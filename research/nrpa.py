@@ -33,9 +33,9 @@ import numpy as np
 
 from research import playout_kernel as pk
 from solver.backends.greedy import geometry
-from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
-from solver.position import Placement
-from solver.problem import Problem
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.core.position import Placement
+from solver.core.problem import Problem
 
 #: the logit's weights (per square of the piece, per new attach square, per attach square
 #: of another colour covered) of the greedy play: the greedy player's 1 and 1 with Gumbel

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.board import Board
-from solver.pieces import PIECES
-from solver.placements import empty_board_placements
+from solver.core.board import Board
+from solver.core.pieces import PIECES
+from solver.core.placements import empty_board_placements
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def packing_cnf(
     rows: int, cols: int, pieces: tuple[str, ...], start: int
 ) -> tuple[list[list[int]], int]:
     """The CNF of one colour's packing (module docstring): (clauses, number of variables).
-    Variable k + 1 is placement k of :func:`solver.placements.empty_board_placements`
+    Variable k + 1 is placement k of :func:`solver.core.placements.empty_board_placements`
     restricted to ``pieces``."""
     from pysat.card import CardEnc, EncType
 

@@ -53,7 +53,7 @@ problems. Facts (each derived from the rules and pinned by ``research/tests/test
 * Widths: the X needs 3 rows and 3 columns, the I5 a side of 5.
 
 :func:`one_colour_candidates` lists the rectangles these bounds leave. The LP bound
-(:mod:`solver.relaxation`, an independent argument with a dual certificate) excludes every
+(:mod:`solver.backends.relaxation`, an independent argument with a dual certificate) excludes every
 rectangle of area at most 140 again, and also 12x12 and the candidates 3x47, 4x36 and 6x24
 (``python research/benchmarks/records.py lp``).
 """
@@ -65,11 +65,11 @@ from functools import cached_property
 
 import numpy as np
 
-from solver.board import Board
-from solver.pieces import MONOMINO, PIECE_NAMES, PIECES, Shape
-from solver.placements import empty_board_placements
-from solver.position import ColourState, Position, sorted_pieces
-from solver.problem import Problem
+from solver.core.board import Board
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES, Shape
+from solver.core.placements import empty_board_placements
+from solver.core.position import ColourState, Position, sorted_pieces
+from solver.core.problem import Problem
 
 EDGE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 

@@ -43,13 +43,13 @@ from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
 from solver.backends.domain import luby
 from solver.backends.race import first_proven
 from solver.backends.symmetric import ColourSymmetry, colour_symmetries
-from solver.board import neighbour_table
+from solver.core.board import neighbour_table
+from solver.core.pieces import PIECE_NAMES, PIECES
+from solver.core.placements import empty_board_placements
+from solver.core.position import ColourState, Placement, Position
+from solver.core.problem import Problem
+from solver.core.rules import corner_groups
 from solver.errors import InputError
-from solver.pieces import PIECE_NAMES, PIECES
-from solver.placements import empty_board_placements
-from solver.position import ColourState, Placement, Position
-from solver.problem import Problem
-from solver.rules import corner_groups
 
 NPIECES = len(PIECE_NAMES)
 _SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)

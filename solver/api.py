@@ -30,23 +30,23 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypedDict, Unpack
 
+from solver.answers.annotate import annotated_sgf
 from solver.backends.search import CountResult
-from solver.endgame import EndgameAnswer, endgame_check
+from solver.core.position import Position
+from solver.core.problem import Problem
+from solver.core.variants import colour_name
 from solver.errors import InputError
-from solver.follow import Followed, JointStep, follow_game
-from solver.follow import follow as _follow
-from solver.formats.annotate import annotated_sgf
 from solver.formats.game import Game
 from solver.formats.game import load_game as _load_game
 from solver.formats.sources import load_source
 from solver.formats.text import read_text
-from solver.hints import Hints
-from solver.position import Position
-from solver.problem import Problem
-from solver.review import DEFAULT_TIME_LIMIT, Review, review_game
-from solver.solve import SolveOptions, SolveResult
-from solver.solve import solve as _solve
-from solver.variants import colour_name
+from solver.tasks.endgame import EndgameAnswer, endgame_check
+from solver.tasks.follow import Followed, JointStep, follow_game
+from solver.tasks.follow import follow as _follow
+from solver.tasks.hints import Hints
+from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
+from solver.tasks.solve import SolveOptions, SolveResult
+from solver.tasks.solve import solve as _solve
 
 __all__ = [
     "Options",
@@ -86,7 +86,7 @@ def load_game(path: str | Path) -> Game:
 
 class Options(TypedDict, total=False):
     """The solving options every function here takes as keyword arguments (see
-    :class:`~solver.solve.SolveOptions`)."""
+    :class:`~solver.tasks.solve.SolveOptions`)."""
 
     backend: str
     time_limit: float | None
@@ -95,7 +95,7 @@ class Options(TypedDict, total=False):
 
 
 def solve(problem: Problem, **options: Unpack[Options]) -> SolveResult:
-    """Solve a problem (:func:`solver.solve.solve`): its status ("solved", "optimal",
+    """Solve a problem (:func:`solver.tasks.solve.solve`): its status ("solved", "optimal",
     "infeasible" or "unknown"), the layout in a legal order of play, checked by the rule
     checker, and the score.
 
@@ -106,7 +106,7 @@ def solve(problem: Problem, **options: Unpack[Options]) -> SolveResult:
 
 
 def check(position: Position, colour: str, **options: Unpack[Options]) -> EndgameAnswer:
-    """The endgame check (:func:`solver.endgame.endgame_check`): can ``colour`` (a name
+    """The endgame check (:func:`solver.tasks.endgame.endgame_check`): can ``colour`` (a name
     or letter) place all its remaining pieces, with the other colours as they stand?
     ``answer.answer`` is "yes" (``answer.place_all.layout``), "no" (proven; then
     ``answer.best`` is the best it can still do) or "unknown" (time limit: not a "no").
@@ -137,7 +137,7 @@ def count(
 
 
 def hint(problem: Problem, moves: Iterable[str] = (), *, time_limit: float | None = None) -> Hints:
-    """Hints (:func:`solver.hints.hints`), as ``blokus-solo hint``: every legal next move
+    """Hints (:func:`solver.tasks.hints.hints`), as ``blokus-solo hint``: every legal next move
     that still leads to a solution, after the player's own ``moves``, ranked by the number
     of solutions each keeps (``hints.hints``, most first; ``hint.placement`` its piece and
     squares, ``hint.keeps`` the count). ``hints.total`` counts the solutions from the
@@ -154,7 +154,7 @@ def hint(problem: Problem, moves: Iterable[str] = (), *, time_limit: float | Non
         InputError: a move the rules refuse (``where`` is "move N", 1 for the first), or
             a max-score problem.
     """
-    from solver.hints import hints, play
+    from solver.tasks.hints import hints, play
 
     return hints(play(problem, list(moves), label="move"), time_limit)
 
@@ -164,7 +164,7 @@ def review(
     colours: Iterable[str] | None = None,
     **options: Unpack[Options],
 ) -> Review:
-    """Review a game (:func:`solver.review.review_game`): every colour's endgame answer
+    """Review a game (:func:`solver.tasks.review.review_game`): every colour's endgame answer
     and best score after every placement, and ``review.losses()``, the move after which
     each colour lost the chance to place everything (or to end with the monomino).
 
@@ -188,7 +188,7 @@ def review(
 
 def reviewed_sgf(review: Review, text: str | None = None) -> str:
     """The reviewed game record as SGF text with the review as Pentobi comments
-    (:func:`solver.formats.annotate.annotated_sgf`). ``text`` is the game's original
+    (:func:`solver.answers.annotate.annotated_sgf`). ``text`` is the game's original
     file text (default: read from ``review.game.path``).
 
     Raises:
@@ -210,8 +210,8 @@ def _game_and_options(game: Game | str | Path, options: Options) -> tuple[Game, 
 
 
 def follow(game: Game | str | Path, **options: Unpack[Options]) -> Iterator[JointStep]:
-    """Follow a game live (:func:`solver.follow.follow`): after the start and after each
-    placement, one :class:`~solver.follow.JointStep` as soon as it is answered: can every
+    """Follow a game live (:func:`solver.tasks.follow.follow`): after the start and after each
+    placement, one :class:`~solver.tasks.follow.JointStep` as soon as it is answered: can every
     colour with pieces left still place all of them at once? ``step.answer`` is "yes"
     (``step.layout``, checked by the rule checker), "no" (proven; every later answer is
     "no" too, without another solve, until setup in the game record (``AE``, ``AB``, ...)
@@ -230,7 +230,7 @@ def follow(game: Game | str | Path, **options: Unpack[Options]) -> Iterator[Join
 
 
 def review_together(game: Game | str | Path, **options: Unpack[Options]) -> Followed:
-    """``blokus-solo review --together`` (:func:`solver.follow.follow_game`): the joint
+    """``blokus-solo review --together`` (:func:`solver.tasks.follow.follow_game`): the joint
     answer after every placement, the whole game known (a later "yes" settles earlier
     moves), and ``followed.loss()``, the move after which every piece of every colour
     could no longer be placed.

@@ -1,13 +1,13 @@
 """Brute-force enumeration of final layouts, for tests: every legal sequence of moves is
-replayed with the reference rules (:func:`solver.rules.move_problem`), independent of both
+replayed with the reference rules (:func:`solver.core.rules.move_problem`), independent of both
 backends and of the placement tables."""
 
 from __future__ import annotations
 
-from solver.board import Board
-from solver.pieces import MONOMINO, PIECES
-from solver.position import Placement, Position
-from solver.rules import move_problem
+from solver.core.board import Board
+from solver.core.pieces import MONOMINO, PIECES
+from solver.core.position import Placement, Position
+from solver.core.rules import move_problem
 
 
 def all_placements(board: Board, piece: str) -> list[Placement]:

@@ -49,9 +49,9 @@ def corner_problem(rows, cols, colours=("blue",), without=(), monomino_last=Fals
     """Each colour places all its 21 pieces (less ``without``) on an empty rows x cols board
     from its Classic corner: the record questions' shape, built through the puzzle format
     (a public seam) as a user would write it."""
-    from solver.board import Board
+    from solver.core.board import Board
+    from solver.core.pieces import PIECE_NAMES
     from solver.formats.puzzle import parse_puzzle
-    from solver.pieces import PIECE_NAMES
 
     board = Board(rows, cols)
     corner = {"blue": (0, 0), "yellow": (0, cols - 1), "red": (rows - 1, cols - 1)}

@@ -3,7 +3,7 @@
 Random boards up to 8x8 with random blocked squares and start squares, one or two colours,
 2-6 pieces in all. Both backends must give the same yes/no answer (examples where either
 stops at its time limit are skipped: "unknown" is no answer); every "yes" goes through
-:func:`solver.solve.solve`, which orders and checks the layout with the rule checker; and on
+:func:`solver.tasks.solve.solve`, which orders and checks the layout with the rule checker; and on
 the smallest positions the search's count equals a brute-force enumeration (tests/brute.py).
 """
 
@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from solver.backends import search
-from solver.board import Board
-from solver.pieces import PIECE_NAMES
-from solver.position import ColourState, Position
-from solver.problem import Problem
-from solver.solve import SolveOptions, solve
+from solver.core.board import Board
+from solver.core.pieces import PIECE_NAMES
+from solver.core.position import ColourState, Position
+from solver.core.problem import Problem
+from solver.tasks.solve import SolveOptions, solve
 
 LIMIT = 3.0
 

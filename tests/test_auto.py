@@ -15,7 +15,7 @@ import pytest
 from solver.backends import auto, cpsat, greedy, repair, search, warmup
 from solver.backends.tuning import AutoTuning, Tuning
 from solver.formats.puzzle import load_puzzle, parse_puzzle
-from solver.solve import SolveOptions, solve
+from solver.tasks.solve import SolveOptions, solve
 
 PUZZLES = helpers.PUZZLES
 
@@ -49,7 +49,7 @@ def test_greedy_answers_one_colour_without_numba_or_ortools():
     code = (
         "import sys\n"
         "from solver.formats.puzzle import load_puzzle\n"
-        "from solver.solve import SolveOptions, solve\n"
+        "from solver.tasks.solve import SolveOptions, solve\n"
         f"r = solve(load_puzzle({str(PUZZLES / 'classic-solo-blue.toml')!r}), SolveOptions())\n"
         "print(r.status, r.backend, r.score, 'numba' in sys.modules, 'ortools' in sys.modules)\n"
     )
@@ -153,7 +153,7 @@ def test_auto_skips_greedy_play_once_the_kernel_is_loaded():
     answers a one-colour check: greedy play would only add its failed tries' time."""
     code = (
         "from solver.formats.puzzle import load_puzzle\n"
-        "from solver.solve import SolveOptions, solve\n"
+        "from solver.tasks.solve import SolveOptions, solve\n"
         f"p = load_puzzle({str(PUZZLES / 'classic-solo-blue.toml')!r})\n"
         "print(solve(p, SolveOptions()).backend)\n"
         "print(solve(load_puzzle(" + repr(str(PUZZLES / "tiny-5x5-corner.toml")) + "),"
@@ -179,9 +179,9 @@ def test_two_swapped_colours_are_answered_by_the_domain_search(monkeypatch):
     """Duo-like (8x8, starts c6 and f3, swapped by the half turn), many pieces for auto:
     the search stops (here: it would answer this small case, so it is made to wait) and the
     fundamental-domain search answers, checked."""
-    from solver.board import Board
-    from solver.position import ColourState, Position
-    from solver.problem import Problem
+    from solver.core.board import Board
+    from solver.core.position import ColourState, Position
+    from solver.core.problem import Problem
 
     def duo_like(pieces):
         board = Board(8, 8)

@@ -17,12 +17,12 @@ from solver.backends import auto, registry, search
 from solver.backends import search_kernel as core
 from solver.backends.base import Backend, BackendResult, SolveOptions
 from solver.backends.race import Race, first_proven
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.position import ColourState, Placement, Position
+from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.formats.puzzle import load_puzzle
-from solver.position import ColourState, Placement, Position
-from solver.problem import Problem
-from solver.solve import BACKENDS, solve
+from solver.tasks.solve import BACKENDS, solve
 
 PUZZLES = helpers.PUZZLES
 

@@ -21,11 +21,11 @@ import helpers
 import pytest
 from click.testing import CliRunner
 
+from solver.answers.solution import read_solution, verify
 from solver.batch import BatchOptions, run_batch
 from solver.batch.report import NoReturn, no_return
 from solver.batch.work import Settings
 from solver.cli.commands import main
-from solver.formats.solution import read_solution, verify
 from solver.pictures.picture import COLOURS, with_layout
 
 PUZZLES = helpers.PUZZLES
@@ -578,8 +578,8 @@ def test_dispatch_order_spreads_game_positions():
 def test_together_gives_one_joint_answer_per_position(tmp_path):
     """--together: one record "together" per position (as check --together answers it),
     counted once; the reason in summary.csv; a run without --together redoes the items."""
-    from solver.endgame import joint_check
     from solver.formats.game import load_game
+    from solver.tasks.endgame import joint_check
 
     out = tmp_path / "out"
     result = batch(GAME, "--every", "20", "--together", "--time-limit", "10", out=out)
@@ -632,8 +632,8 @@ def test_together_yes_writes_a_layout_that_verifies(tmp_path):
 
     from solver.batch.items import Item, Source
     from solver.batch.work import _game_together
+    from solver.core.pieces import PIECES
     from solver.formats.game import load_game
-    from solver.pieces import PIECES
 
     game = load_game(GAME)
     position, end = game.position(16), game.position()
@@ -921,7 +921,7 @@ def test_untrusted_claims_of_game_rows():
     """A game row's colour records: a no needs an infeasible place-all solve by a backend
     that can prove (the first one named), a proven best the last one named; a joint no
     one backend (or the area bound) that can prove."""
-    from solver.trust import untrusted_claim
+    from solver.trust.proofs import untrusted_claim
 
     no = {
         "colour": "blue",
@@ -945,7 +945,7 @@ def test_untrusted_claims_of_game_rows():
     assert untrusted_claim({**row, "colours": [{**joint, "backend": "repair, cpsat"}]}) is None
     assert untrusted_claim({**row, "colours": [{**joint, "backend": "repair"}]}) is not None
     # a report shows only the record that fails as unknown (its best not proven best)
-    from solver.trust import as_trusted
+    from solver.trust.proofs import as_trusted
 
     good, bad = {**no, "backend": "search"}, {**no, "colour": "red", "backend": "repair"}
     shown = as_trusted({**row, "colours": [good, bad]})

@@ -2,7 +2,7 @@
 
 import pytest
 
-from solver.board import Board, column_index, column_name
+from solver.core.board import Board, column_index, column_name
 from solver.errors import SquareError
 
 

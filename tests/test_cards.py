@@ -13,18 +13,18 @@ import pytest
 from brute import all_placements
 
 from solver.backends.search import count, layouts
-from solver.board import Board
-from solver.checker import check_layout
+from solver.core.board import Board
+from solver.core.checker import check_layout
+from solver.core.pieces import MONOMINO
+from solver.core.placements import legal_moves
+from solver.core.position import ColourState, Placement, Position
+from solver.core.problem import Problem, connect_groups
+from solver.core.rules import corner_groups, move_problem
 from solver.formats.puzzle import load_puzzle, parse_puzzle, puzzle_text
-from solver.generate import KINDS, candidate_card, generate
-from solver.hints import after, hints
-from solver.pieces import MONOMINO
-from solver.placements import legal_moves
-from solver.position import ColourState, Placement, Position
-from solver.problem import Problem, connect_groups
-from solver.rating import random_playouts, rate
-from solver.rules import corner_groups, move_problem
-from solver.solve import SolveOptions, solve
+from solver.tasks.generate import KINDS, candidate_card, generate
+from solver.tasks.hints import after, hints
+from solver.tasks.rating import random_playouts, rate
+from solver.tasks.solve import SolveOptions, solve
 
 PUZZLES = helpers.PUZZLES
 
@@ -125,7 +125,7 @@ def test_hint_lists_ranked_moves_and_reveals_a_solution(tmp_path):
 
 
 def exact_success(problem: Problem) -> Fraction:
-    """The probability that the random player of :mod:`solver.rating` solves a one-colour
+    """The probability that the random player of :mod:`solver.tasks.rating` solves a one-colour
     problem: each move uniform among the legal placements (reference rules)."""
     colour = problem.colours[0]
     board = problem.position.board

@@ -1,9 +1,9 @@
 """The independent rule checker: legal layouts, each broken rule, islands, scores, bonus."""
 
-from solver.board import Board
-from solver.checker import check_layout
-from solver.order import order_of_play
-from solver.position import ColourState, Placement, Position
+from solver.core.board import Board
+from solver.core.checker import check_layout
+from solver.core.order import order_of_play
+from solver.core.position import ColourState, Placement, Position
 
 BOARD = Board(7, 7)
 

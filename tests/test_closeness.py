@@ -6,12 +6,12 @@ import json
 
 from helpers import PUZZLES, run_cli
 
+from solver.answers.solution import read_solution, verify, write_json
 from solver.backends.base import FitBound
-from solver.checker import check_layout
+from solver.core.checker import check_layout
+from solver.core.order import order_of_play
 from solver.formats.puzzle import load_puzzle
-from solver.formats.solution import read_solution, verify, write_json
-from solver.order import order_of_play
-from solver.solve import SolveOptions, solve
+from solver.tasks.solve import SolveOptions, solve
 
 IMPOSSIBLE = PUZZLES / "tiny-4x4-impossible.toml"
 

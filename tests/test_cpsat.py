@@ -1,6 +1,6 @@
 """The CP-SAT backend, checked against a brute-force enumerator written here from the rules.
 
-Every call goes through :func:`solver.solve.solve`, so the rule checker verifies each layout
+Every call goes through :func:`solver.tasks.solve.solve`, so the rule checker verifies each layout
 the backend returns (an illegal one raises SolverBug).
 """
 
@@ -14,13 +14,13 @@ import pytest
 from ortools.sat.python import cp_model
 
 from solver.backends import cpsat
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.position import ColourState, Placement, Position
+from solver.core.problem import Problem
+from solver.core.variants import VARIANTS
 from solver.errors import InputError
 from solver.formats.puzzle import parse_puzzle
-from solver.position import ColourState, Placement, Position
-from solver.problem import Problem
-from solver.solve import SolveOptions, solve
-from solver.variants import VARIANTS
+from solver.tasks.solve import SolveOptions, solve
 
 CPSAT = SolveOptions(backend="cpsat")
 
@@ -555,7 +555,7 @@ def test_every_row_of_the_model_holds_for_a_verified_layout(name, goal):
     # row that cuts off a legal layout (the 2x2-block rows, say) makes the model infeasible
     from helpers import ROOT
 
-    from solver.formats.solution import read_solution
+    from solver.answers.solution import read_solution
 
     solution = read_solution(ROOT / "results" / name)
     problem = Problem(solution.position, tuple(solution.layout), goal)

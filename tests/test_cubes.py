@@ -1,4 +1,4 @@
-"""Cube-and-conquer (solver/cubes.py): the cubes partition the layouts, the symmetry
+"""Cube-and-conquer (solver/trust/cubes.py): the cubes partition the layouts, the symmetry
 reduction keeps one cube per orbit, and join answers as the full search does."""
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from helpers import corner_problem, run_cli
 from solver.api import count
 from solver.batch import BatchOptions, run_batch
 from solver.batch.work import Settings
-from solver.cubes import MANIFEST, Recheck, SplitStats, join, split, write_cubes
+from solver.core.placements import legal_moves
+from solver.core.symmetry import position_symmetries
 from solver.errors import InputError
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.text import read_text
-from solver.placements import legal_moves
-from solver.solve import SolveOptions, solve
-from solver.symmetry import position_symmetries
+from solver.tasks.solve import SolveOptions, solve
+from solver.trust.cubes import MANIFEST, Recheck, SplitStats, join, split, write_cubes
 
 PUZZLES = helpers.PUZZLES
 

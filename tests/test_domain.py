@@ -17,11 +17,11 @@ from solver.backends import domain_kernel as dk
 from solver.backends.base import SolveOptions as BackendOptions
 from solver.backends.base import order_and_check
 from solver.backends.symmetric import colour_symmetries
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.pieces import PIECE_NAMES
+from solver.core.symmetry import board_symmetries
 from solver.errors import InputError
-from solver.pieces import PIECE_NAMES
-from solver.solve import SolveOptions, solve
-from solver.symmetry import board_symmetries
+from solver.tasks.solve import SolveOptions, solve
 
 
 def only(*pieces):

@@ -9,16 +9,16 @@ import pytest
 from click.testing import CliRunner
 
 from solver.backends.search import count
-from solver.board import Board
-from solver.checker import check_layout
 from solver.cli.commands import main
-from solver.endgame import cap_after_no, endgame_check, no_bound
+from solver.core.board import Board
+from solver.core.checker import check_layout
+from solver.core.pieces import PIECES
+from solver.core.position import ColourState, Position
+from solver.core.problem import Problem
 from solver.formats.game import load_game
 from solver.formats.puzzle import load_puzzle
-from solver.pieces import PIECES
-from solver.position import ColourState, Position
-from solver.problem import Problem
-from solver.solve import SolveOptions, SolverBug, solve
+from solver.tasks.endgame import cap_after_no, endgame_check, no_bound
+from solver.tasks.solve import SolveOptions, SolverBug, solve
 
 PUZZLES = helpers.PUZZLES
 
@@ -243,8 +243,8 @@ LINE = 'variant = "custom"\nsize = [1, 5]\ncolours = ["blue", "yellow"]\n'
 def test_area_bound_proves_a_joint_no():
     """1 x 5: each I3 fits alone (blue from a1, yellow from e1), not both: 6 squares
     needed, 5 within reach. The bound answers before any solve."""
-    from solver.endgame import area_shortfall, joint_check
     from solver.formats.puzzle import parse_puzzle
+    from solver.tasks.endgame import area_shortfall, joint_check
 
     problem = parse_puzzle(
         LINE + '[start]\nblue = "a1"\nyellow = "e1"\n[pieces]\nblue = ["I3"]\nyellow = ["I3"]\n',
@@ -277,7 +277,7 @@ def test_area_bound_proves_a_joint_no():
 @pytest.mark.parametrize("name", ["two-colours-7x7", "classic-solo-blue", "asym-ladder-k03"])
 def test_reach_holds_every_square_a_layout_adds(name):
     """The reach is a superset: every square of a found layout's new pieces is in it."""
-    from solver.placements import reach
+    from solver.core.placements import reach
 
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     result = solve(problem, SolveOptions(backend="search", time_limit=60))

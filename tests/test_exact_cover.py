@@ -13,13 +13,13 @@ import re
 import pytest
 
 from solver.backends import search
-from solver.board import Board
-from solver.checker import check_layout
-from solver.exact_cover import formulation, to_dlx
-from solver.order import order_of_play
-from solver.position import ColourState, Position
-from solver.problem import Problem
-from solver.variants import VARIANTS
+from solver.backends.exact_cover import formulation, to_dlx
+from solver.core.board import Board
+from solver.core.checker import check_layout
+from solver.core.order import order_of_play
+from solver.core.position import ColourState, Position
+from solver.core.problem import Problem
+from solver.core.variants import VARIANTS
 
 
 def covers(ec):

@@ -13,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.position import ColourState, Placement, Position
+from solver.core.variants import VARIANTS
 from solver.errors import InputError, PieceError, RuleError, SquareError
 from solver.formats.game import (
     game_moves,
@@ -27,8 +29,6 @@ from solver.formats.game import (
     write_sgf,
 )
 from solver.formats.sgf import parse
-from solver.position import ColourState, Placement, Position
-from solver.variants import VARIANTS
 
 FIXTURES = helpers.SGF_FIXTURES
 GAMES = helpers.GAMES

@@ -13,12 +13,12 @@ import click
 import helpers
 import pytest
 
-from solver.checker import check_layout, monomino_can_be_last
+from solver.answers.solution import read_solution
+from solver.core.checker import check_layout, monomino_can_be_last
+from solver.core.position import Placement
 from solver.errors import InputError, PieceError
 from solver.formats.game import VARIANTS_BY_SGF, load_game, read_sgf_text
 from solver.formats.puzzle import load_puzzle, parse_puzzle
-from solver.formats.solution import read_solution
-from solver.position import Placement
 
 ROOT = helpers.ROOT
 PUZZLES = helpers.PUZZLES
@@ -181,7 +181,7 @@ def test_the_largest_seed_runs_on_every_backend():
 def test_the_largest_seed_with_several_symmetric_workers():
     """Symmetric runs seeds seed, seed + 1, ...: they wrap round below 2^31 (CP-SAT's int32)."""
     from solver.backends import symmetric
-    from solver.solve import SolveOptions
+    from solver.tasks.solve import SolveOptions
 
     problem = parse_puzzle(
         'variant = "custom"\nsize = [4, 4]\ncolours = ["blue", "red"]\n'
@@ -289,7 +289,7 @@ def test_a_colour_given_twice_is_one_colour(tmp_path):
 def test_a_lone_monomino_is_last(backend):
     strict = parse_puzzle(LONE.format(extra="monomino-last = true\n"))
     best = parse_puzzle(LONE.format(extra='goal = "max-score"\n'))
-    from solver.solve import SolveOptions, solve
+    from solver.tasks.solve import SolveOptions, solve
 
     options = SolveOptions(backend=backend)
     result = solve(strict, options)

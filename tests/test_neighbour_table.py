@@ -1,10 +1,10 @@
-"""solver.board.neighbour_table: neighbour lists as a padded array."""
+"""solver.core.board.neighbour_table: neighbour lists as a padded array."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from solver.board import Board, neighbour_table
+from solver.core.board import Board, neighbour_table
 
 
 def test_edge_and_corner_tables_of_a_2x3_board():

@@ -17,7 +17,11 @@ import helpers
 import pytest
 from PIL import Image
 
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.pieces import PIECES
+from solver.core.placements import empty_board_placements
+from solver.core.position import ColourState, Placement, Position
+from solver.core.variants import VARIANTS
 from solver.formats.game import load_game
 from solver.formats.puzzle import load_puzzle
 from solver.pictures import png, svg
@@ -31,11 +35,7 @@ from solver.pictures.picture import (
     scene,
     with_layout,
 )
-from solver.pieces import PIECES
-from solver.placements import empty_board_placements
-from solver.position import ColourState, Placement, Position
-from solver.solve import SolveOptions, solve
-from solver.variants import VARIANTS
+from solver.tasks.solve import SolveOptions, solve
 
 NS = "{http://www.w3.org/2000/svg}"
 UNIT = svg.UNIT
@@ -305,7 +305,7 @@ def test_play_order_and_first_placements():
 
 
 def test_repr_svg_for_notebooks():
-    from solver.formats.solution import read_solution
+    from solver.answers.solution import read_solution
 
     solution = read_solution(ROOT / "results" / "classic-solo-84.json")
     root = parse(solution._repr_svg_())

@@ -2,8 +2,8 @@
 
 import pytest
 
+from solver.core.pieces import PIECE_NAMES, PIECES, canonical_name, identify, orientations_of
 from solver.errors import PieceError
-from solver.pieces import PIECE_NAMES, PIECES, canonical_name, identify, orientations_of
 
 EXPECTED_ORIENTATIONS = {
     **dict.fromkeys(["1", "O", "X"], 1),

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from solver.placements import empty_board_placements, legal_moves, placements_for
-from solver.position import Position
-from solver.rules import move_problem
-from solver.variants import VARIANTS
+from solver.core.placements import empty_board_placements, legal_moves, placements_for
+from solver.core.position import Position
+from solver.core.rules import move_problem
+from solver.core.variants import VARIANTS
 
 
 def test_empty_board_counts():
@@ -49,8 +49,8 @@ def test_legal_moves_agree_with_rules_after_a_few_moves():
 
 
 def test_placements_respect_blocked_and_small_boards():
-    from solver.board import Board
-    from solver.position import ColourState
+    from solver.core.board import Board
+    from solver.core.position import ColourState
 
     board = Board(3, 3, frozenset({4}))
     pos = Position(board, (ColourState("blue", 0, (), ("I4", "V3", "1")),))

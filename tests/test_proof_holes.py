@@ -1,5 +1,5 @@
 """Holes in what counts as a proof (issue 23, round 2 of review): CP-SAT parameters that
-change what a status means, and which engine proves which claim (solver/trust.py)."""
+change what a status means, and which engine proves which claim (solver/trust/proofs.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 
 from solver.backends.sat_params import NOT_A_PROOF, params_can_prove
 from solver.formats.puzzle import load_puzzle
-from solver.solve import SolveOptions, solve
-from solver.trust import can_prove, untrusted_claim
+from solver.tasks.solve import SolveOptions, solve
+from solver.trust.proofs import can_prove, untrusted_claim
 
 PUZZLES = helpers.PUZZLES
 
@@ -121,7 +121,7 @@ def _split(tmp_path, name="tiny-4x4-impossible.toml"):
     """A split of a copy of a shipped puzzle, solved by the search: (folder, the copy)."""
     from solver.batch import BatchOptions, run_batch
     from solver.batch.work import Settings
-    from solver.cubes import write_cubes
+    from solver.trust.cubes import write_cubes
 
     copy = tmp_path / "the-puzzle.toml"
     copy.write_bytes((PUZZLES / name).read_bytes())

@@ -14,8 +14,8 @@ def test_shipped_record_layouts_verify():
     colour of its record puzzle, and makes no false claim."""
     from helpers import ROOT
 
+    from solver.answers.solution import read_solution, verify
     from solver.formats.puzzle import load_puzzle
-    from solver.formats.solution import read_solution, verify
 
     layouts = sorted((ROOT / "results" / "records").glob("*.json"))
     shipped = {"one-13x13", "two-14x14", "two-10x18", "two-12x15", "two-13x14", "three-19x15"}
@@ -45,7 +45,7 @@ def test_the_lp_bound_on_one_colour_rectangles(rows, cols, proves_no):
     """The LP bound, a second engine for the one-colour exclusions: it re-proves 7x18 and
     11x12 (proved by the complete search), 12x12 (by a counting bound) and settles 3x47 (a
     candidate the counting bounds leave); on 13x13, which has a layout, it proves nothing."""
-    from solver.relaxation import lp_bound
+    from solver.backends.relaxation import lp_bound
 
     problem = corner_problem(rows, cols)
     bound = lp_bound(problem.position, problem.colours, max_variables=None)
@@ -62,7 +62,7 @@ def test_shipped_lp_certificates_recheck_without_a_solver():
     import numpy as np
     from helpers import ROOT
 
-    from solver.relaxation import MARGIN, check_certificate, relaxation
+    from solver.backends.relaxation import MARGIN, check_certificate, relaxation
 
     files = sorted((ROOT / "results" / "records" / "lp-certificates").glob("one-*.npz"))
     assert {f.stem for f in files} >= {"one-3x47", "one-4x36", "one-6x24", "one-12x12"}
@@ -87,9 +87,9 @@ def test_three_colours_on_a_board_and_its_transpose_are_one_question():
     legal three-colour layout of 14x20."""
     from helpers import ROOT
 
+    from solver.answers.solution import read_solution
     from solver.backends.base import order_and_check
-    from solver.formats.solution import read_solution
-    from solver.position import Placement
+    from solver.core.position import Placement
 
     solution = read_solution(ROOT / "results" / "records" / "three-20x14.json")
     rows, cols = solution.position.board.rows, solution.position.board.cols

@@ -1,4 +1,4 @@
-"""The LP bound (solver/relaxation.py): every row holds for real layouts, it never proves
+"""The LP bound (solver/backends/relaxation.py): every row holds for real layouts, it never proves
 "no" where a layout exists, and it proves the joint "no"s it is there for."""
 
 from dataclasses import replace
@@ -7,15 +7,15 @@ import helpers
 import numpy as np
 import pytest
 
+from solver.backends.relaxation import _dual_bound, lp_bound, relaxation
 from solver.backends.search import solve as search_solve
-from solver.endgame import area_shortfall, joint_check
+from solver.core.pieces import PIECES
+from solver.core.position import Position
+from solver.core.problem import Problem
 from solver.formats.game import load_game
 from solver.formats.puzzle import load_puzzle
-from solver.pieces import PIECES
-from solver.position import Position
-from solver.problem import Problem
-from solver.relaxation import _dual_bound, lp_bound, relaxation
-from solver.solve import SolveOptions
+from solver.tasks.endgame import area_shortfall, joint_check
+from solver.tasks.solve import SolveOptions
 
 GAMES = helpers.TESTS / "data" / "games"
 PUZZLES = helpers.ROOT / "puzzles"
@@ -161,7 +161,7 @@ def test_auto_proves_a_one_colour_record_board_impossible_by_the_lp_bound():
     and its reason."""
     from helpers import corner_problem
 
-    from solver.solve import solve
+    from solver.tasks.solve import solve
 
     problem = corner_problem(12, 12)
     bound = lp_bound(problem.position, problem.colours)

@@ -11,12 +11,12 @@ import pytest
 
 from solver.backends import auto, greedy, repair, warmup
 from solver.backends.tuning import AutoTuning, Tuning
-from solver.endgame import joint_check
+from solver.core.order import connected_part
+from solver.core.pieces import PIECES
+from solver.core.position import Placement
 from solver.formats.puzzle import load_puzzle, parse_puzzle
-from solver.order import connected_part
-from solver.pieces import PIECES
-from solver.position import Placement
-from solver.solve import SolveOptions, solve
+from solver.tasks.endgame import joint_check
+from solver.tasks.solve import SolveOptions, solve
 
 PUZZLES = helpers.PUZZLES
 
@@ -29,8 +29,8 @@ def test_greedy_layout_is_legal_and_connected():
         assert sorted(p.piece for p in placed[c]) + left[c] != []
         assert len(placed[c]) + len(left[c]) == 21
     # the rule checker (through layout_score's order of play) accepts the partial layout
-    from solver.checker import check_layout
-    from solver.order import order_of_play
+    from solver.core.checker import check_layout
+    from solver.core.order import order_of_play
 
     ordered = {c: order_of_play(problem.position, c, placed[c]) for c in problem.colours}
     assert all(v is not None for v in ordered.values())
@@ -154,8 +154,8 @@ def test_states_stay_legal_under_ejections_and_repairs(name):
     position included): rule checker on each accepted state."""
     import time
 
-    from solver.checker import check_layout
-    from solver.order import order_of_play
+    from solver.core.checker import check_layout
+    from solver.core.order import order_of_play
 
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     run = repair._Repairer(problem, 3, threading.Event(), time.perf_counter() + 60)
@@ -171,7 +171,7 @@ def test_states_stay_legal_under_ejections_and_repairs(name):
 @pytest.mark.parametrize("name", ["asym-ladder-k06", "asym-classic-84"])
 def test_ejection_closures_are_the_pieces_that_lose_their_connection(name):
     """The corner-contact graph's closure (bit masks, built once per ejection) takes off
-    exactly the pieces that :func:`solver.order.connected_part`, square by square, leaves out,
+    exactly the pieces that :func:`solver.core.order.connected_part`, square by square, leaves out,
     and its corner test agrees with the kept pieces' squares."""
     problem = load_puzzle(PUZZLES / f"{name}.toml")
     run = repair._Repairer(problem, 0, threading.Event(), None)
@@ -207,10 +207,10 @@ def test_the_start_square_is_no_root_once_the_colour_has_pieces_on_the_board():
     """A piece on a colour's free start square must still touch the colour's pieces on
     the board: taken off the piece that joined it to them, it is cut off too (left, it
     would be an island the rule checker refuses)."""
-    from solver.board import Board
-    from solver.checker import check_layout
-    from solver.position import ColourState, Position
-    from solver.problem import Problem
+    from solver.core.board import Board
+    from solver.core.checker import check_layout
+    from solver.core.position import ColourState, Position
+    from solver.core.problem import Problem
 
     board = Board(6, 6)
     base = ColourState("blue", 0, (Placement("1", frozenset({14})),), ("1", "1", "2"))
@@ -255,9 +255,9 @@ def test_ejection_candidates_come_cheapest_first():
 def test_repair_with_nothing_placeable_answers_unknown():
     """Both starts walled in, so greedy play places nothing and ejections run with no
     added piece at all: the answer is unknown (never no), without an error."""
-    from solver.board import Board
-    from solver.position import ColourState, Position
-    from solver.problem import Problem
+    from solver.core.board import Board
+    from solver.core.position import ColourState, Position
+    from solver.core.problem import Problem
 
     board = Board(5, 5, frozenset({1, 5, 6, 23, 19, 18}))
     position = Position(

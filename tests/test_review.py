@@ -11,19 +11,19 @@ import helpers
 import pytest
 from test_cli import one_line_error, run
 
-import solver.endgame
-import solver.review
-from solver.checker import check_layout
-from solver.endgame import endgame_check
-from solver.formats.annotate import annotated_sgf, summary_lines, verdict_text
+import solver.tasks.endgame
+import solver.tasks.review
+from solver.answers.annotate import annotated_sgf, summary_lines, verdict_text
+from solver.core.checker import check_layout
+from solver.core.order import connected_part
+from solver.core.placements import legal_moves, piece_moves
+from solver.core.problem import Problem
+from solver.core.rules import corner_touches
 from solver.formats.game import load_game, read_sgf_text
 from solver.formats.sgf import add_comments, parse
-from solver.order import connected_part
-from solver.placements import legal_moves, piece_moves
-from solver.problem import Problem
-from solver.review import Review, review_game
-from solver.rules import corner_touches
-from solver.solve import SolveOptions, SolveResult, solve
+from solver.tasks.endgame import endgame_check
+from solver.tasks.review import Review, review_game
+from solver.tasks.solve import SolveOptions, SolveResult, solve
 
 GAME = helpers.GAMES / "classic-L6-s52-book.blksgf"  # 73 placements, reviewed in ~1 s
 SGF = helpers.SGF_FIXTURES
@@ -115,7 +115,7 @@ def test_most_answers_need_no_solve(review):
 
 def _fake_unknown(monkeypatch, when):
     """Make every solve for which ``when(placements, colour)`` holds time out."""
-    real = solver.review.solve
+    real = solver.tasks.review.solve
 
     def fake(problem: Problem, options: SolveOptions = SolveOptions()) -> SolveResult:
         placed = sum(len(c.placed) for c in problem.position.colours)
@@ -123,8 +123,8 @@ def _fake_unknown(monkeypatch, when):
             return SolveResult(problem, "unknown", None, None, None, "fake", 0.0, {})
         return real(problem, options)
 
-    monkeypatch.setattr(solver.review, "solve", fake)
-    monkeypatch.setattr(solver.endgame, "solve", fake)
+    monkeypatch.setattr(solver.tasks.review, "solve", fake)
+    monkeypatch.setattr(solver.tasks.endgame, "solve", fake)
 
 
 def test_unknown_is_never_shown_as_no(monkeypatch):
@@ -146,7 +146,7 @@ def test_an_unknown_before_a_yes_becomes_yes(monkeypatch, review):
     in between plus the later layout are a layout here too (checked)."""
     k = 10
     assert review.steps[k].verdict("red").answer == "yes"
-    repaired = solver.review._repaired
+    repaired = solver.tasks.review._repaired
 
     def no_repair(position, colour, base, displaced):
         placed = sum(len(c.placed) for c in position.colours)
@@ -154,7 +154,7 @@ def test_an_unknown_before_a_yes_becomes_yes(monkeypatch, review):
             None if (placed, colour) == (k, "red") else repaired(position, colour, base, displaced)
         )
 
-    monkeypatch.setattr(solver.review, "_repaired", no_repair)
+    monkeypatch.setattr(solver.tasks.review, "_repaired", no_repair)
     _fake_unknown(monkeypatch, lambda placed, colour: placed == k and colour == "red")
     again = review_game(review.game, ["red"])
     verdict = again.steps[k].verdict("red")
@@ -181,7 +181,7 @@ def test_a_better_layout_later_lifts_an_unproven_best(monkeypatch, review):
     """A "no" whose best-score solve stopped early with a poor layout (here: placing
     nothing) takes the best score of a later layout, extended back and checked."""
     k = next(x for x in review.losses() if x.colour == "green" and x.what == "all").first
-    real = solver.endgame.solve
+    real = solver.tasks.endgame.solve
 
     def poor(problem: Problem, options: SolveOptions = SolveOptions()) -> SolveResult:
         placed = sum(len(c.placed) for c in problem.position.colours)
@@ -190,7 +190,7 @@ def test_a_better_layout_later_lifts_an_unproven_best(monkeypatch, review):
         report = check_layout(problem.position, {"green": []})
         return SolveResult(problem, "solved", {"green": []}, report, None, "poor", 0.0, {})
 
-    monkeypatch.setattr(solver.endgame, "solve", poor)
+    monkeypatch.setattr(solver.tasks.endgame, "solve", poor)
     again = review_game(review.game, ["green"])
     verdict = again.steps[k].verdict("green")
     later = [s.verdict("green").best for s in again.steps[k + 1 :]]
@@ -329,7 +329,7 @@ def test_review_bad_input(tmp_path, monkeypatch):
     def no_work(*args, **kwargs):
         raise AssertionError("bad input must be refused before any work")
 
-    monkeypatch.setattr(solver.review, "review_game", no_work)
+    monkeypatch.setattr(solver.tasks.review, "review_game", no_work)
     out = tmp_path / "out.blksgf"
     one_line_error(run("review", helpers.PUZZLES / "tiny-5x5-corner.toml"), "not a game record")
     one_line_error(run("review", GAME, "--out", tmp_path / "r.json"), "--out", "use .blksgf")
@@ -352,20 +352,20 @@ def test_review_time_limit_is_a_budget_per_check(monkeypatch):
     """Every solve gets at most what is left of its check's --time-limit; the first try
     at a layout with the monomino last is short."""
     seen = []
-    real = solver.review.solve
+    real = solver.tasks.review.solve
 
     def spy(problem, options=SolveOptions()):
         seen.append(options.time_limit)
         return real(problem, dataclasses.replace(options))
 
-    monkeypatch.setattr(solver.review, "solve", spy)
-    monkeypatch.setattr(solver.endgame, "solve", spy)
+    monkeypatch.setattr(solver.tasks.review, "solve", spy)
+    monkeypatch.setattr(solver.tasks.endgame, "solve", spy)
     assert run("review", SGF / "passes.blksgf", "--time-limit", "0.5").exit_code == 0
     assert seen and all(0 <= t <= 0.5 for t in seen)
     seen.clear()
     assert run("review", SGF / "passes.blksgf").exit_code == 0
-    assert seen and all(0 < t <= solver.review.DEFAULT_TIME_LIMIT for t in seen)
-    assert solver.review.QUICK_TRY in seen
+    assert seen and all(0 < t <= solver.tasks.review.DEFAULT_TIME_LIMIT for t in seen)
+    assert solver.tasks.review.QUICK_TRY in seen
 
 
 # ---------------------------------------------------------------------------------------

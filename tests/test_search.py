@@ -13,14 +13,14 @@ from brute import brute_count, brute_layouts, orbits
 
 from solver.backends import search
 from solver.backends.tuning import SearchTuning
-from solver.board import Board
-from solver.checker import check_layout
+from solver.core.board import Board
+from solver.core.checker import check_layout
+from solver.core.pieces import MONOMINO
+from solver.core.position import ColourState, Placement, Position
+from solver.core.problem import Problem
+from solver.core.variants import VARIANTS
 from solver.errors import InputError
-from solver.pieces import MONOMINO
-from solver.position import ColourState, Placement, Position
-from solver.problem import Problem
-from solver.solve import SolveOptions, solve
-from solver.variants import VARIANTS
+from solver.tasks.solve import SolveOptions, solve
 
 
 def one_colour(n, start, pieces, blocked=(), rows=None, colour="blue"):
@@ -131,7 +131,7 @@ def test_count_monomino_last_matches_brute_force(name):
 
 @pytest.mark.parametrize("name", ["blocked", "two colours", "junior copies"])
 def test_count_up_to_symmetry_matches_brute_force(name):
-    from solver.symmetry import position_symmetries
+    from solver.core.symmetry import position_symmetries
 
     pos = CASES[name]()
     colours = tuple(c.name for c in pos.colours)
@@ -199,7 +199,7 @@ def brute_max_score(pos, colours):
     for layout in brute_layouts(pos, colours, complete=False):
         by_colour = {c: [p for cc, p in layout if cc == c] for c in colours}
         # the checker needs a legal order: sort by a breadth-first order from the start
-        from solver.order import order_of_play
+        from solver.core.order import order_of_play
 
         ordered = {c: order_of_play(pos, c, by_colour[c], monomino_last=True) for c in colours}
         report = check_layout(pos, ordered)

@@ -22,11 +22,11 @@ from test_search import brute_layouts, brute_max_score
 
 from solver.backends import search
 from solver.backends.tuning import SearchTuning, Tuning
-from solver.board import Board
-from solver.pieces import PIECE_NAMES, PIECES
-from solver.position import ColourState, Placement, Position
-from solver.problem import Problem
-from solver.solve import SolveOptions, solve
+from solver.core.board import Board
+from solver.core.pieces import PIECE_NAMES, PIECES
+from solver.core.position import ColourState, Placement, Position
+from solver.core.problem import Problem
+from solver.tasks.solve import SolveOptions, solve
 
 #: the memo from the second node on
 MEMO_AT_ONCE = Tuning(search=SearchTuning(first_chunk=1))

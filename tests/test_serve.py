@@ -11,12 +11,12 @@ import pytest
 from helpers import GAMES, PUZZLES, ROOT, run_cli
 from starlette.testclient import TestClient
 
+from solver.core.placements import legal_moves
+from solver.core.position import Placement
+from solver.core.rules import move_problem
 from solver.errors import InputError, located
 from solver.formats.game import read_sgf_text
 from solver.formats.puzzle import load_puzzle, parse_puzzle
-from solver.placements import legal_moves
-from solver.position import Placement
-from solver.rules import move_problem
 from solver.web import jobs as jobs_module
 from solver.web.app import create_app
 from solver.web.files import MAX_UPLOAD
@@ -232,7 +232,7 @@ def test_saves_read_back(client):
 
 
 def test_questions_answer_as_the_api(client):
-    from solver.endgame import joint_check
+    from solver.tasks.endgame import joint_check
 
     headers = page(client)
     client.post("/api/open", headers=headers, json={"id": "puzzle:two-colours-7x7-crowded"})
@@ -245,7 +245,7 @@ def test_questions_answer_as_the_api(client):
     card = load_puzzle(PUZZLES / "cards" / "cover-1-easy.toml")
     solution = ask(client, headers, "solution")
     assert solution["answer"] == "yes"
-    from solver.checker import check_layout
+    from solver.core.checker import check_layout
 
     layout: dict = {}
     for colour, piece, squares in solution["layout"]:

@@ -145,8 +145,8 @@ def wait_answer(page, kind: str, timeout: float = 60_000) -> dict:
 
 
 def test_place_refuse_undo(steps):
-    from solver.position import Placement
-    from solver.rules import move_problem
+    from solver.core.position import Placement
+    from solver.core.rules import move_problem
     from solver.web.session import Session
 
     page = steps.page
@@ -202,9 +202,9 @@ def _classic84():
 
 @pytest.mark.parametrize("card", ["cover-1-easy", "avoid-1-easy", "connect-1-easy"])
 def test_card_to_the_end_with_hints(steps, card):
-    from solver.checker import check_layout
+    from solver.core.checker import check_layout
+    from solver.core.position import Placement
     from solver.formats.puzzle import load_puzzle
-    from solver.position import Placement
 
     page = steps.page
     open_entry(page, f"card:{card}")
@@ -235,8 +235,8 @@ def test_card_to_the_end_with_hints(steps, card):
 
 
 def test_joint_check_on_a_shipped_puzzle(steps):
-    from solver.endgame import joint_check
     from solver.formats.puzzle import load_puzzle
+    from solver.tasks.endgame import joint_check
 
     page = steps.page
     open_entry(page, "puzzle:two-colours-7x7-crowded")
@@ -385,7 +385,7 @@ def test_twenty_moves_of_the_solo_challenge_with_answers(steps):
     (from the shipped checked layout, results/classic-solo-84.json), then the answers."""
     from helpers import ROOT
 
-    from solver.formats.solution import read_solution
+    from solver.answers.solution import read_solution
 
     page = steps.page
     page.check("#turnorder")

@@ -7,10 +7,10 @@ import pytest
 from starlette.testclient import TestClient
 from test_serve import ask, page  # the page's token and the polling of a question
 
-from solver.checker import check_layout
-from solver.endgame import joint_check
+from solver.core.checker import check_layout
+from solver.core.position import Placement
 from solver.formats.game import load_game
-from solver.position import Placement
+from solver.tasks.endgame import joint_check
 from solver.web.app import create_app
 
 LAYOUT_GAME = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksgf"

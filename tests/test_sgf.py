@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.board import Board
+from solver.core.board import Board
 from solver.errors import InputError
 from solver.formats.game import squares_text
 from solver.formats.sgf import Location, escape, format_property, parse

@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
+from solver.answers.solution import read_solution
 from solver.cli.commands import main
 from solver.cli.render import plain_board
 from solver.formats.game import load_game
-from solver.formats.solution import read_solution
 from solver.pictures.picture import scene
 
 ROOT = helpers.ROOT

@@ -9,13 +9,13 @@ from click.testing import CliRunner
 
 from solver.backends.symmetric import colour_symmetries
 from solver.backends.tuning import AutoTuning, Tuning
-from solver.board import Board
 from solver.cli.commands import main
+from solver.core.board import Board
+from solver.core.position import ColourState, Placement, Position
+from solver.core.problem import Problem
+from solver.core.variants import VARIANTS
 from solver.errors import InputError
-from solver.position import ColourState, Placement, Position
-from solver.problem import Problem
-from solver.solve import SolveOptions, solve
-from solver.variants import VARIANTS
+from solver.tasks.solve import SolveOptions, solve
 
 CLASSIC = VARIANTS["classic"]
 

@@ -42,8 +42,8 @@ from solver.backends import domain  # noqa: E402
 from solver.backends import domain_kernel as core  # noqa: E402
 from solver.backends.base import order_and_check  # noqa: E402
 from solver.backends.symmetric import colour_symmetries  # noqa: E402
-from solver.pieces import PIECE_NAMES, PIECES  # noqa: E402
-from solver.problem import Problem  # noqa: E402
+from solver.core.pieces import PIECE_NAMES, PIECES  # noqa: E402
+from solver.core.problem import Problem  # noqa: E402
 
 
 def _piece_set(area: int, rng: random.Random) -> list[str]:

@@ -42,9 +42,9 @@ from research import playout_kernel as pk  # noqa: E402
 from solver.backends import greedy, nrpa, repair  # noqa: E402
 from solver.backends.base import order_and_check  # noqa: E402
 from solver.backends.tuning import RepairTuning  # noqa: E402
+from solver.core.problem import Problem  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.problem import Problem  # noqa: E402
-from solver.solve import SolveOptions, solve  # noqa: E402
+from solver.tasks.solve import SolveOptions, solve  # noqa: E402
 
 
 def _load() -> str:

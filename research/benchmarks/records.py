@@ -17,11 +17,11 @@ as verified JSON to results/records/):
   and with ``--save`` a record puzzle's (one in a folder named ``records``) is written to
   results/records/NAME.json (the shipped results; other puzzles' never are).
 * ``lp [--min-area A] [--max-area B] [BOARD ...]``: the LP bound
-  (:func:`solver.relaxation.lp_bound`, no size cap) for one colour from the top-left
+  (:func:`solver.backends.relaxation.lp_bound`, no size cap) for one colour from the top-left
   corner on every rectangle of area A..B with both sides at least 3 and one at least 5
   (default 89..169), or on the boards named (ROWSxCOLS): the bound on the squares that fit,
   whether it proves "no", and what the counting bounds say; ``--certificates DIR`` writes
-  each proof's dual vector to DIR/one-RxC.npz (:func:`solver.relaxation.check_certificate`
+  each proof's dual vector to DIR/one-RxC.npz (:func:`solver.backends.relaxation.check_certificate`
   re-checks it without an LP solver).
 * ``cpsat [--min-area A] [--max-area B] [--time-limit S] [BOARD ...]``: the second engine
   on the same rectangles (default area 89..140): the CP-SAT backend, 1 worker, with
@@ -61,10 +61,10 @@ sys.path.insert(0, str(ROOT))
 
 from research import tight  # noqa: E402
 from research.records import corner_problem, one_colour_bounds, one_colour_candidates  # noqa: E402
+from solver.answers.solution import write_json  # noqa: E402
 from solver.backends.base import BackendResult  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.formats.solution import write_json  # noqa: E402
-from solver.solve import SolveOptions, checked_result, solve  # noqa: E402
+from solver.tasks.solve import SolveOptions, checked_result, solve  # noqa: E402
 
 RESULTS = ROOT / "results" / "records"
 
@@ -147,8 +147,8 @@ def cubes(args) -> int:
 
     from solver.batch import BatchOptions, run_batch
     from solver.batch.work import Settings
-    from solver.cubes import join, write_cubes
     from solver.formats.puzzle import puzzle_text
+    from solver.trust.cubes import join, write_cubes
 
     rows, cols = (int(n) for n in args.board.split("x"))
     name = f"one-{rows}x{cols}"
@@ -202,7 +202,7 @@ def _boards(args) -> list[tuple[int, int]]:
 
 
 def lp(args) -> int:
-    from solver.relaxation import lp_bound
+    from solver.backends.relaxation import lp_bound
 
     print("board    area  LP bound / need  LP       counting bounds  seconds")
     for rows, cols in _boards(args):

@@ -14,10 +14,10 @@ from research import nrpa
 from research import playout_kernel as pk
 from solver.backends.base import order_and_check
 from solver.backends.greedy import Masks
-from solver.checker import check_layout
+from solver.core.checker import check_layout
+from solver.core.order import order_of_play
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.formats.puzzle import load_puzzle
-from solver.order import order_of_play
-from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
 
 PUZZLES = helpers.PUZZLES
 

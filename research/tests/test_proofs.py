@@ -12,7 +12,7 @@ dratify = pytest.importorskip("dratify")
 from research.proofs import certify  # noqa: E402
 from research.records import corner_problem  # noqa: E402
 from solver.backends import search  # noqa: E402
-from solver.pieces import PIECE_NAMES  # noqa: E402
+from solver.core.pieces import PIECE_NAMES  # noqa: E402
 
 
 def check(certificate, proof):

@@ -23,10 +23,10 @@ from research.records import (
     window_counts,
 )
 from solver.backends import search
-from solver.board import Board
-from solver.pieces import PIECE_NAMES, PIECES
-from solver.placements import empty_board_placements
-from solver.symmetry import board_symmetries
+from solver.core.board import Board
+from solver.core.pieces import PIECE_NAMES, PIECES
+from solver.core.placements import empty_board_placements
+from solver.core.symmetry import board_symmetries
 
 
 def test_neighbour_total_counted_on_a_board():

@@ -18,13 +18,13 @@ from solver.backends import domain, search
 from solver.backends import domain_kernel as dk
 from solver.backends.base import order_and_check
 from solver.backends.symmetric import colour_symmetries
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.pieces import PIECE_NAMES
+from solver.core.position import ColourState, Placement, Position
+from solver.core.problem import Problem
 from solver.errors import InputError
 from solver.formats.puzzle import load_puzzle, parse_puzzle
-from solver.pieces import PIECE_NAMES
-from solver.position import ColourState, Placement, Position
-from solver.problem import Problem
-from solver.solve import SolveOptions, checked_result, solve
+from solver.tasks.solve import SolveOptions, checked_result, solve
 
 PUZZLES = helpers.PUZZLES
 

@@ -11,7 +11,7 @@ decisive answer stops the others (:class:`solver.backends.race.Race`). For "max-
 best layout and the lowest proven bound of all of them are combined, and the answer is
 optimal once they meet.
 
-The LP bound (:mod:`solver.relaxation`, "lp") can only prove "no": it joins the search with
+The LP bound (:mod:`solver.backends.relaxation`, "lp") can only prove "no": it joins the search with
 the others on place-all, and on place-all with several colours and many pieces (a solo game
 in mid-game), where it is usually the only thing that can prove "no", it runs first. Which
 backend answered is named in :attr:`BackendResult.answered_by`.
@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from solver.backends import registry, warmup
+from solver.backends import engines, warmup
 from solver.backends.base import (
     Backend,
     BackendResult,
@@ -38,10 +38,10 @@ from solver.backends.base import (
 )
 from solver.backends.race import EitherEvent, Race
 from solver.backends.warmup import compiling_elsewhere
-from solver.problem import Problem
+from solver.core.problem import Problem
 
 #: the backend that runs alone first
-FIRST = registry.SEARCH
+FIRST = engines.SEARCH
 
 
 def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...]:
@@ -58,20 +58,20 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     from solver.backends import domain
     from solver.backends.symmetric import colour_symmetries  # (loads OR-tools)
 
-    joining = [registry.CPSAT]
+    joining = [engines.CPSAT]
     if domain.suits(problem):
         # two colours or tight boards: there it found layouts where CP-SAT's reduction and
         # the retired restarts found none, and was as fast or faster where they did (the
         # boards, times and commands: docs/records.md, research/notes/record_attempts.md).
         # It needs neither the search's kernel nor a cache: its own compiles in process in
         # about 2 s, so it joins on a first run too
-        joining.append(registry.DOMAIN)
+        joining.append(engines.DOMAIN)
     elif colour_symmetries(problem):
-        joining.append(registry.SYMMETRIC)
+        joining.append(engines.SYMMETRIC)
     if problem.goal == "place-all" and (len(problem.colours) >= 2 or not search_ready):
-        joining.append(registry.REPAIR)
+        joining.append(engines.REPAIR)
     if problem.goal == "place-all":
-        joining.append(registry.LP)
+        joining.append(engines.LP)
     return tuple(joining)
 
 
@@ -125,17 +125,17 @@ def solve(
     if not answered and (left is None or left > 0.05) and not race.stop.is_set():
         joining = list(portfolio(problem, ready))
         if many:
-            joining.remove(registry.LP)  # it ran first (_lp_proof)
+            joining.remove(engines.LP)  # it ran first (_lp_proof)
         # the LP bound takes one core for a few seconds at most: it does not share the workers
-        sharing = max(1, len(joining) - (registry.LP in joining))
-        if not ready and not (many and registry.DOMAIN in joining):
+        sharing = max(1, len(joining) - (engines.LP in joining))
+        if not ready and not (many and engines.DOMAIN in joining):
             workers = max(1, options.workers // sharing)
         elif many:  # (first run included for the domain search: it compiles in process)
             stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
-            joining.remove(registry.CPSAT)
-            compiled = {registry.DOMAIN}.intersection(joining)
-            symmetric = {registry.SYMMETRIC}.union(compiled).intersection(joining)
-            if symmetric and registry.REPAIR in joining:
+            joining.remove(engines.CPSAT)
+            compiled = {engines.DOMAIN}.intersection(joining)
+            symmetric = {engines.SYMMETRIC}.union(compiled).intersection(joining)
+            if symmetric and engines.REPAIR in joining:
                 # with one core, or for the compiled fundamental-domain search (two colours
                 # and tight boards, which the repair search does not match), the symmetric reduction
                 # takes every core and the repair search runs if it gives up with time
@@ -143,8 +143,8 @@ def solve(
                 # each wins on some seeds (research/notes/asymmetric_attempts.md, turn 5)
                 alone = options.workers <= options.tuning.auto.symmetric_cores
                 if alone or compiled:
-                    joining.remove(registry.REPAIR)
-                    later.append(registry.REPAIR)
+                    joining.remove(engines.REPAIR)
+                    later.append(engines.REPAIR)
             workers = max(1, options.workers // len(joining))
         else:
             workers = max(1, (options.workers - 1) // sharing)
@@ -219,7 +219,7 @@ def _lp_proof(
         seconds = min(seconds, options.time_limit / 2)
     if seconds <= 0:
         return None
-    return registry.LP.solve(problem, dataclasses.replace(options, time_limit=seconds), cancel)
+    return engines.LP.solve(problem, dataclasses.replace(options, time_limit=seconds), cancel)
 
 
 def _runner(

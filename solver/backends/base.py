@@ -14,11 +14,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from solver.backends.tuning import Tuning
-from solver.checker import CheckReport, check_layout
+from solver.core.checker import CheckReport, check_layout
+from solver.core.order import order_of_play
+from solver.core.position import Placement
+from solver.core.problem import Problem
 from solver.errors import SolverBug
-from solver.order import order_of_play
-from solver.position import Placement
-from solver.problem import Problem
 
 Status = Literal["solved", "optimal", "infeasible", "unknown"]
 Layout = dict[str, list[Placement]]
@@ -66,7 +66,7 @@ class FitBound:
     Attributes:
         most: the bound (may be fractional: the LP bound; under ``need`` is a proof of "no").
         need: squares the played colours have left.
-        by: what proved it: "lp" (:func:`solver.relaxation.lp_bound`) or "area" (the free
+        by: what proved it: "lp" (:func:`solver.backends.relaxation.lp_bound`) or "area" (the free
             squares of the board, a bound that needs no solver).
     """
 
@@ -127,7 +127,7 @@ class Backend:
         load: returns its solve function, importing its module on first use (so that
             importing the package does not load OR-tools or numba).
         layouts_only: it only finds layouts: it answers "solved" or "unknown", never
-            "infeasible" or "optimal" (:func:`solver.solve.solve` holds it to that).
+            "infeasible" or "optimal" (:func:`solver.tasks.solve.solve` holds it to that).
         summary: one line for ``--help``.
         proves: the claims its own answer can prove: "no" (status infeasible), "best"
             (status optimal or a bound); empty for a backend that only finds layouts and

@@ -1,7 +1,7 @@
 """The CP-SAT backend: one Boolean literal per placement, connectivity by lazy cuts.
 
 Model (OR-tools CP-SAT), for each played colour c and each placement p of
-:func:`solver.placements.placements_for` (every placement that fits, not only the playable
+:func:`solver.core.placements.placements_for` (every placement that fits, not only the playable
 ones) that :func:`reachable` keeps:
 
 * literal ``x[p]``: p is in the layout;
@@ -55,7 +55,7 @@ the roots.
 
 With ``monomino_last`` (and for the +5 bonus in "max-score") one monomino is held back
 (:func:`split_last_monomino`): a legal order ends with a monomino m iff the other added
-pieces connect without m (the rule of :func:`solver.checker.monomino_can_be_last`). A
+pieces connect without m (the rule of :func:`solver.core.checker.monomino_can_be_last`). A
 colour whose only piece to add is the monomino places it last wherever it goes: nothing
 is held back, and in "max-score" its bonus literal is its "all placed" literal. With one
 monomino, its placements are the held-back ones; with two (Junior), the monomino
@@ -93,12 +93,12 @@ from solver.backends.base import (
     Status,
     layout_score,
 )
-from solver.board import Board, neighbour_table
+from solver.core.board import Board, neighbour_table
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.core.placements import PlacementTable, corner_squares, placements_for
+from solver.core.position import ColourState, Placement, Position
+from solver.core.problem import Problem, connect_groups
 from solver.errors import InputError
-from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
-from solver.placements import PlacementTable, corner_squares, placements_for
-from solver.position import ColourState, Placement, Position
-from solver.problem import Problem, connect_groups
 
 MONOMINO_INDEX = PIECES[MONOMINO].index
 
@@ -191,7 +191,7 @@ class ColourModel:
 
     Attributes:
         name: colour name.
-        table: its placements (rows of :func:`solver.placements.placements_for`, the
+        table: its placements (rows of :func:`solver.core.placements.placements_for`, the
             monomino rows twice when it holds two monominoes that may have to be last,
             see :func:`split_last_monomino`).
         x: one literal per row of ``table``.
@@ -203,7 +203,7 @@ class ColourModel:
         indptr, indices: the rows covering each square (CSR, see
             :meth:`PlacementTable.covering`).
         edges: shape (squares + 1, 4): edge neighbours, last row padding (see
-            :func:`solver.board.neighbour_table`).
+            :func:`solver.core.board.neighbour_table`).
         cover: square -> literal "covered by this colour" (squares some row covers).
         cover_rest: square -> literal "covered by a piece of this colour other than the
             held-back monomino" (only for colours whose monomino may have to be last).
@@ -212,7 +212,7 @@ class ColourModel:
         bonus: "max-score": the literal "this colour claims the +5 bonus", or None.
         all_placed: "max-score": the literal "this colour places all its pieces", or None.
         groups: a colour to connect: the squares of each group of its pieces on the
-            board (:func:`solver.problem.connect_groups`); empty otherwise.
+            board (:func:`solver.core.problem.connect_groups`); empty otherwise.
         var_index: shape (P,): the CP-SAT variable index of each literal of ``x``.
     """
 
@@ -280,7 +280,7 @@ class ColourModel:
 
     def touching_group(self, group: int) -> np.ndarray:
         """Rows that touch group ``group`` of :attr:`groups` at a corner (rows never share
-        an edge with the colour's squares, see :func:`solver.placements.placements_for`)."""
+        an edge with the colour's squares, see :func:`solver.core.placements.placements_for`)."""
         squares = np.array(sorted(self.groups[group]), dtype=np.int64)
         return np.flatnonzero(np.isin(self.corners, squares).any(axis=1))
 
@@ -482,8 +482,8 @@ def _add_block_constraints(model: cp_model.CpModel, position: Position, cm: Colo
     the search (1.39x CPU time on puzzles/classic-solo-blue.toml), so they are added only
     with ``linearization_level`` 2 or more (:func:`full_relaxation`). Written here again
     on purpose, from the model's own cover literals rather than from
-    :func:`solver.relaxation._add_block_rows`, so that CP-SAT re-proves the LP bound's "no"s
-    with code of its own.
+    :func:`solver.backends.relaxation._add_block_rows`, so that CP-SAT re-proves the LP
+    bound's "no"s with code of its own.
     """
     board = position.board
     for top in range(board.size):

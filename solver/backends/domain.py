@@ -42,12 +42,12 @@ from solver.backends import domain_kernel as core
 from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
 from solver.backends.race import first_proven
 from solver.backends.symmetric import ColourSymmetry, colour_symmetries
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.pieces import PIECE_NAMES, PIECES
+from solver.core.placements import empty_board_placements
+from solver.core.position import Placement
+from solver.core.problem import Problem
 from solver.errors import InputError
-from solver.pieces import PIECE_NAMES, PIECES
-from solver.placements import empty_board_placements
-from solver.position import Placement
-from solver.problem import Problem
 
 NPIECES = len(PIECE_NAMES)
 _SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)

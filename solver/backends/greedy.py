@@ -25,10 +25,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.board import Board, neighbour_table
-from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
-from solver.placements import PlacementTable, corner_squares, empty_board_placements
-from solver.position import Placement, Position
+from solver.core.board import Board, neighbour_table
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.core.placements import PlacementTable, corner_squares, empty_board_placements
+from solver.core.position import Placement, Position
 
 #: weight of the other colours' attach squares a placement covers
 BLOCK = 1.0
@@ -50,7 +50,7 @@ class Geometry:
     Attributes:
         table: every placement on the empty board (:func:`empty_board_placements`).
         corner: shape (P, 20): per placement the squares sharing a corner but no edge with
-            it, padded with -1 (:func:`solver.placements.corner_squares`).
+            it, padded with -1 (:func:`solver.core.placements.corner_squares`).
         edge_nb, corner_nb: shape (N + 1, 4): edge and corner neighbours of each square,
             padded with -1, with a last row of padding.
         rows_of: per piece index, the table rows of that piece.

@@ -36,7 +36,7 @@ while a player gets close by just playing. So, in each of ``options.workers`` in
    monomino finds no square counts as one square left, and repairs go on.
 
 A layout found is legal by construction and goes through the rule checker like any other
-(:func:`solver.solve.solve`). This method can only find layouts: it answers "solved" or
+(:func:`solver.tasks.solve.solve`). This method can only find layouts: it answers "solved" or
 "unknown", never "infeasible", so in ``auto`` it runs beside the complete backends.
 
 What it achieves (seconds to a layout, per puzzle and seed) is in
@@ -58,9 +58,9 @@ from solver.backends.greedy import Masks, greedy, guided, held_back, match_monom
 from solver.backends.race import first_proven
 from solver.backends.tuning import RepairTuning
 from solver.backends.warmup import compiling_elsewhere
-from solver.pieces import MONOMINO, PIECES
-from solver.position import Placement, sorted_pieces
-from solver.problem import Problem
+from solver.core.pieces import MONOMINO, PIECES
+from solver.core.position import Placement, sorted_pieces
+from solver.core.problem import Problem
 
 #: repairs without a lower cost before a new greedy start
 STAGNATION = 1000

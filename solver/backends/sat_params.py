@@ -9,7 +9,7 @@ gap limits and the many presolve and LNS switches change what a status means or 
 too many to vouch for. So this is an allow-list, not a deny-list: a solve whose
 parameters set only fields listed in :data:`HARMLESS` may prove; any other field (or
 text that does not parse) makes its "no" unknown and its proven best a layout not proven
-best (:func:`solver.solve.solve`, and :mod:`solver.trust` for rows read back).
+best (:func:`solver.tasks.solve.solve`, and :mod:`solver.trust.proofs` for rows read back).
 
 Own code, as no library says which SatParameters fields keep a status sound.
 """

@@ -1,6 +1,6 @@
 """The exact search backend: a Blokus-aware depth-first search that enforces connectivity.
 
-The search works on the exact-cover formulation of :mod:`solver.exact_cover` (options =
+The search works on the exact-cover formulation of :mod:`solver.backends.exact_cover` (options =
 placements; a placement of colour c uses its piece, its squares and c's grid edges at its
 squares) but only ever grows each colour's connected set, the way a player plays:
 
@@ -91,12 +91,12 @@ from solver.backends import search_kernel as core
 from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
 from solver.backends.race import first_proven
 from solver.backends.tuning import SearchTuning
-from solver.board import Board, neighbour_table
-from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
-from solver.placements import empty_board_placements, fitting_rows
-from solver.position import Placement, Position
-from solver.problem import Problem, connect_groups
-from solver.symmetry import position_symmetries
+from solver.core.board import Board, neighbour_table
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.core.placements import empty_board_placements, fitting_rows
+from solver.core.position import Placement, Position
+from solver.core.problem import Problem, connect_groups
+from solver.core.symmetry import position_symmetries
 
 _PIECE_SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
 
@@ -299,7 +299,7 @@ class _PlacementArrays:
 
 
 def _placement_arrays(position: Position, roles: _Roles, seed: int) -> _PlacementArrays:
-    """The placements that fit (:func:`solver.placements.fitting_rows`) for each playing
+    """The placements that fit (:func:`solver.core.placements.fitting_rows`) for each playing
     colour, held monominoes left out; ``seed`` != 0 shuffles them."""
     board = position.board
     table = empty_board_placements(board.rows, board.cols)
@@ -856,7 +856,7 @@ def count(
             that finds N + 1 stops with ``stopped_by="limit"``, ``layouts = N`` and
             ``count = N`` (up to symmetry: ``ceil(N / symmetries)``).
         up_to_symmetry: count orbits under the symmetries of the position
-            (:func:`solver.symmetry.position_symmetries`), by Burnside's lemma (exact only
+            (:func:`solver.core.symmetry.position_symmetries`), by Burnside's lemma (exact only
             when ``complete``).
         time_limit: seconds; on time-out ``complete`` is False, ``stopped_by`` is
             "time limit" and ``count`` is a lower bound (see :class:`CountResult`).

@@ -37,10 +37,10 @@ from ortools.sat.python import cp_model
 from solver.backends import cpsat
 from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.race import first_proven
+from solver.core.position import Placement, Position
+from solver.core.problem import Problem
+from solver.core.symmetry import SYMMETRY_NAMES, board_symmetries
 from solver.errors import InputError
-from solver.position import Placement, Position
-from solver.problem import Problem
-from solver.symmetry import SYMMETRY_NAMES, board_symmetries
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class ColourSymmetry:
         name: the generator's name for a group one symmetry generates, e.g. "quarter turn
             clockwise"; else the names of its elements other than the identity, e.g.
             "half turn, left-right mirror and top-bottom mirror"
-            (:data:`solver.symmetry.SYMMETRY_NAMES`).
+            (:data:`solver.core.symmetry.SYMMETRY_NAMES`).
         elements: the group, identity first; each of shape (rows*cols,), int32, mapping
             square s to ``element[s]``.
         cycles: one tuple per orbit of played colours, (h(c) for h in ``elements``): its

@@ -62,7 +62,7 @@ class AutoTuning:
         greedy_first: seconds of greedy plays before the search, for "place-all" (0: none);
             at least one play (about 15 ms for one colour's 21 pieces, 90 ms for 84).
         lp_seconds: for the many-piece problems, seconds the LP bound
-            (:func:`solver.relaxation.lp_bound`) may take before anything else runs (it
+            (:func:`solver.backends.relaxation.lp_bound`) may take before anything else runs (it
             proves most "no" answers of joint checks in mid-game in 0.1-1.2 s; 0: never).
     """
 

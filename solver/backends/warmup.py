@@ -194,9 +194,9 @@ def compile_kernel() -> None:
     and the fundamental-domain search."""
     from solver.backends import domain, search
     from solver.backends.base import SolveOptions
-    from solver.board import Board
-    from solver.position import ColourState, Position
-    from solver.problem import Problem
+    from solver.core.board import Board
+    from solver.core.position import ColourState, Position
+    from solver.core.problem import Problem
 
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))

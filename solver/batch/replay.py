@@ -3,9 +3,9 @@ resumed batch keeps the result (or lets it settle the other seeds of a sweep).
 
 A row and its solution files are only text: a row edited to say "solved", or a solution
 file edited, swapped or cut, must not be kept. So each solution file a row names is read
-and replayed by the independent rule checker (:func:`solver.formats.solution.verify`: the
+and replayed by the independent rule checker (:func:`solver.answers.solution.verify`: the
 placements legal, the claims the checker can see true), and must answer the item's current
-content: a puzzle's question (:func:`solver.compare.question_difference`) with the
+content: a puzzle's question (:func:`solver.trust.compare.question_difference`) with the
 row's status, a game's position after the row's placements. Cheap: reading a file and
 replaying a few dozen placements.
 """
@@ -14,19 +14,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from solver.answers.solution import read_solution, verify
 from solver.batch.items import Item
-from solver.claims import question
-from solver.compare import position_difference, question_difference
+from solver.core.position import Position
+from solver.core.problem import Problem
 from solver.errors import InputError
-from solver.formats.solution import read_solution, verify
-from solver.position import Position
-from solver.problem import Problem
+from solver.trust.claims import question
+from solver.trust.compare import position_difference, question_difference
 
 
 def replay_problem(folder: Path, row: dict, item: Item) -> str | None:
     """Why the solution files ``row`` names (in ``folder``) do not hold for ``item``, or
     None when each one is read, replayed legal with every checked claim true, and answers
-    the item (a row of a well-formed shape: :func:`solver.rows.row_problem`)."""
+    the item (a row of a well-formed shape: :func:`solver.trust.rows.row_problem`)."""
     names = [r.get("solution") for r in (row, *row.get("colours", []))]
     names = [n for n in names if isinstance(n, str)]
     if not names:

@@ -36,10 +36,10 @@ from solver.batch.pools import (
 )
 from solver.batch.store import README, RESULTS, SUMMARY, Store
 from solver.batch.work import Settings, picture_name, solution_name
+from solver.core.variants import COLOUR_LETTERS
 from solver.errors import InputError
 from solver.formats.files import check_names_inside, check_output_folder, write_text_atomic
-from solver.trust import as_trusted
-from solver.variants import COLOUR_LETTERS
+from solver.trust.proofs import as_trusted
 
 #: where the items run: local worker processes or a Dask cluster
 Pool = LocalPool | DaskPool

@@ -37,8 +37,8 @@ from solver.batch.work import (
 from solver.errors import InputError
 from solver.formats.files import write_text_atomic
 from solver.quoting import shown
-from solver.rows import row_problem
-from solver.trust import untrusted_claim
+from solver.trust.proofs import untrusted_claim
+from solver.trust.rows import row_problem
 
 RESULTS = "results.jsonl"
 RUNS = "runs.jsonl"
@@ -91,7 +91,7 @@ def sweep_question(row: dict) -> tuple:
 def _settles(row: dict) -> bool:
     """A sweep row that makes the puzzle's other seeds moot: a proven answer (a layout of
     a place-all puzzle, a proven best layout, a proof of no, from a backend that can prove:
-    :func:`solver.trust.untrusted_claim`), or bad input. A max-score layout not proven best
+    :func:`solver.trust.proofs.untrusted_claim`), or bad input. A max-score layout not proven best
     does not: another seed may score more."""
     status = row.get("solve_status")
     proven = status in ("optimal", "infeasible") and untrusted_claim(row) is None
@@ -120,7 +120,7 @@ class Store:
         dropped: lines of ``results.jsonl`` that were not whole results when it was opened
             (a line cut short by a crash): they are dropped.
         notes: one line per row that was read but is not kept (a field of the wrong type,
-            :func:`solver.rows.row_problem`; a solution file that does not replay,
+            :func:`solver.trust.rows.row_problem`; a solution file that does not replay,
             :func:`solver.batch.replay.replay_problem`): its item is done again.
     """
 
@@ -252,7 +252,7 @@ class Store:
         for bad input, which would fail again; a crash or an internal error is worth
         another try). A done row is kept only if the solution files it names are there
         and any proof it claims (a no, a proven best) is from a backend that can prove
-        (:func:`solver.trust.untrusted_claim`): an edited row is done again, not trusted."""
+        (:func:`solver.trust.proofs.untrusted_claim`): an edited row is done again, not trusted."""
         row = self.rows.get((*item.key, settings_for(item, settings).together))
         if row is None or row.get("sha256") != item.sha256:
             return False

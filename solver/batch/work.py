@@ -20,19 +20,19 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from solver.answers.solution import solution_text
 from solver.batch.items import Item
-from solver.endgame import answer_record, endgame_check
+from solver.core.pieces import PIECES
+from solver.core.problem import Problem
 from solver.errors import InputError
-from solver.formats.solution import solution_text
-from solver.pieces import PIECES
-from solver.problem import Problem
-from solver.solve import SolveOptions, SolverBug, SolveResult, solve
+from solver.tasks.endgame import answer_record, endgame_check
+from solver.tasks.solve import SolveOptions, SolverBug, SolveResult, solve
 
 if TYPE_CHECKING:
     from numba.core.dispatcher import Dispatcher
 
+    from solver.core.position import Position
     from solver.formats.game import Game
-    from solver.position import Position
 
 #: the folder of the output directory that holds the solution files
 SOLUTIONS = "solutions"
@@ -63,7 +63,7 @@ class Settings:
     """How every item of a batch is solved (the options ``solve`` and ``check`` take).
 
     ``backend``, ``time_limit``, ``seed``, ``params`` and ``together`` (game positions:
-    one joint check of every colour with pieces left, :func:`solver.endgame.joint_check`,
+    one joint check of every colour with pieces left, :func:`solver.tasks.endgame.joint_check`,
     instead of one check per colour) may change an answer, so a result is reused only if
     they match (:meth:`key`); ``workers`` (threads per solve) may not.
     """
@@ -378,7 +378,7 @@ def _game_together(
 ) -> tuple[dict, dict[str, str]]:
     """One joint check of the colours with pieces left; its record stands in the row's
     colours under the name :data:`TOGETHER` (its ``colours`` lists them)."""
-    from solver.endgame import joint_check
+    from solver.tasks.endgame import joint_check
 
     path = str(item.source.path)
     colours = tuple(s.name for s in position.colours if s.remaining)

@@ -16,13 +16,13 @@ from rich.console import Console
 from solver.cli.output import describe_problem, make_console
 from solver.cli.params import SECONDS, SEED, Command
 from solver.cli.render import print_position
+from solver.core.problem import Problem
 from solver.errors import InputError, located
 from solver.formats.sources import is_game_file, load_source
-from solver.problem import Problem
 from solver.quoting import shown
 
 if TYPE_CHECKING:
-    from solver.generate import Card
+    from solver.tasks.generate import Card
 
 #: ``rate --playouts`` and ``generate --playouts``: at most a million.
 PLAYOUTS = click.IntRange(0, 1_000_000)
@@ -93,7 +93,7 @@ def hint_command(
     """Which placements still lead to a solution from the puzzle's position (after your
     --move pieces): every legal next move that keeps at least one solution, ranked by how
     many it keeps. "No placement does" comes with its proof."""
-    from solver.hints import hints, play
+    from solver.tasks.hints import hints, play
 
     problem = load_card(puzzle)
     with located(path=puzzle):
@@ -143,7 +143,7 @@ def hint_command(
 def _reveal(console: Console, problem: Problem, n: int, plain: bool) -> None:
     """The first ``n`` pieces of one solution (the exact search's), in order of play."""
     from solver.pictures.picture import play_order, with_layout
-    from solver.solve import SolveOptions, solve
+    from solver.tasks.solve import SolveOptions, solve
 
     result = solve(problem, SolveOptions(backend="search", workers=1))
     if result.layout is None:
@@ -176,7 +176,7 @@ def rate_command(
     """Rate puzzles: solutions up to symmetry, the share of legal first moves that keep a
     solution, the success rate of random playouts (fixed seed), search nodes, and the
     difficulty they give (easy, medium, hard, expert)."""
-    from solver.rating import rate
+    from solver.tasks.rating import rate
 
     problems = [load_card(p) for p in puzzles]  # every file read before any work
     names = [shown(p) for p in puzzles]
@@ -270,7 +270,7 @@ def generate_command(
     count), is rated, and is written as a puzzle file."""
     from solver.formats.files import check_output_folder, write_text_atomic
     from solver.formats.puzzle import puzzle_text
-    from solver.generate import TITLES, generate
+    from solver.tasks.generate import TITLES, generate
 
     rows, cols = parse_size(size)
     folder = check_output_folder(out)

@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 from rich.console import Console
 
+from solver.answers.solution import read_solution, verify
 from solver.backends import registry
 from solver.backends.registry import backend as engine
 from solver.cli.cards import generate_command, hint_command, rate_command
@@ -40,24 +41,23 @@ from solver.cli.params import (
     WORKERS,
     Command,
 )
-from solver.endgame import answer_record, endgame_check
+from solver.core.position import Position
+from solver.core.problem import Problem
+from solver.core.variants import colour_name
 from solver.errors import MESSAGE_LIMIT, InputError, located
 from solver.formats.files import check_output, write_text_atomic
-from solver.formats.solution import read_solution, verify
 from solver.formats.sources import is_game_file, load_source
-from solver.position import Position
-from solver.problem import Problem
 from solver.quoting import shown
-from solver.review import DEFAULT_TIME_LIMIT
-from solver.solve import BACKENDS, SolveOptions, SolverBug, solve
-from solver.variants import colour_name
+from solver.tasks.endgame import answer_record, endgame_check
+from solver.tasks.review import DEFAULT_TIME_LIMIT
+from solver.tasks.solve import BACKENDS, SolveOptions, SolverBug, solve
 
 if TYPE_CHECKING:
+    from solver.answers.solution import SolutionFile
     from solver.backends.search import CountResult
     from solver.batch.work import Settings
-    from solver.checker import CheckReport
+    from solver.core.checker import CheckReport
     from solver.formats.game import Game
-    from solver.formats.solution import SolutionFile
 
 #: the backends of ``check`` and ``review``: their solves include max-score after a "no",
 #: which the symmetric reduction and the domain search do not answer
@@ -441,9 +441,9 @@ def _check_together(
     plain: bool,
 ) -> None:
     """``check --together``: one joint answer for ``colours`` (see
-    :func:`solver.endgame.joint_check`)."""
+    :func:`solver.tasks.endgame.joint_check`)."""
     from solver.cli.output import closeness_lines, joint_line
-    from solver.endgame import joint_check
+    from solver.tasks.endgame import joint_check
 
     position = problem.position
     writer = output_writer(out, problem, "check --together") if out else None
@@ -482,10 +482,10 @@ def _check_follow(
     together: bool,
 ) -> None:
     """``check GAME --after N --together --follow``: the last answer of
-    :func:`solver.follow.follow` up to placement N."""
+    :func:`solver.tasks.follow.follow` up to placement N."""
     from solver.cli.together import answer_line, closeness_lines
-    from solver.follow import follow
     from solver.formats.game import load_game
+    from solver.tasks.follow import follow
 
     if not together or not is_game_file(source):
         raise InputError("--follow follows a game record's moves: use it with --together")
@@ -515,7 +515,7 @@ def _check_follow(
 def _to_move(position: Position) -> str:
     """ ", X to move" (the next colour in turn order that has a legal move), ", game over"
     when no colour has one, or "" for a position without a turn order."""
-    from solver.placements import legal_moves
+    from solver.core.placements import legal_moves
 
     if not position.to_move:
         return ""
@@ -537,8 +537,8 @@ def chosen_colours(source: str, position: Position, texts: tuple[str, ...]) -> t
     """
     with located(path=source, where="--colour"):
         if is_game_file(source):
+            from solver.core.variants import VARIANTS
             from solver.formats.game import parse_colour
-            from solver.variants import VARIANTS
 
             names = [parse_colour(VARIANTS[position.variant], t) for t in texts]
         else:
@@ -617,11 +617,11 @@ def review_command(
     does). Prints the move after which each colour lost each chance; --out writes every
     answer into the game as Pentobi comments. With --together, the solo player's question
     instead: can every colour with pieces left still place all of them at once?"""
+    from solver.answers.annotate import annotated_sgf
     from solver.cli.review import print_review, review_progress
-    from solver.formats.annotate import annotated_sgf
     from solver.formats.game import load_game
     from solver.formats.text import read_text
-    from solver.review import review_game
+    from solver.tasks.review import review_game
 
     if not is_game_file(game):
         raise InputError("not a game record: review reads Pentobi .blksgf files", path=game)
@@ -680,12 +680,12 @@ def _review_together(
     plain: bool,
 ) -> None:
     """``review --together``: the joint answer after every placement
-    (:func:`solver.follow.follow_game`), printed and, with --out, written as comments."""
+    (:func:`solver.tasks.follow.follow_game`), printed and, with --out, written as comments."""
+    from solver.answers.annotate_together import annotated_sgf
     from solver.cli.review import review_progress
     from solver.cli.together import print_followed
-    from solver.follow import follow_game
-    from solver.formats.annotate_together import annotated_sgf
     from solver.formats.text import read_text
+    from solver.tasks.follow import follow_game
 
     with review_progress(record.num_placements) as progress:
         followed = follow_game(record, options, progress)
@@ -769,7 +769,7 @@ def count_command(
     if writer is None:
         return
     from solver.backends.search import first_layout
-    from solver.solve import checked_result
+    from solver.tasks.solve import checked_result
 
     started = time.perf_counter()
     found = first_layout(problem) if result.layouts else None
@@ -954,7 +954,7 @@ def export_command(
 ) -> None:
     """Export the exact-cover formulation (items: pieces, squares, same-colour edges;
     options: placements). Connectivity is not expressible in exact cover: check covers."""
-    from solver.exact_cover import formulation, to_dlx
+    from solver.backends.exact_cover import formulation, to_dlx
 
     if out:
         check_output(out)
@@ -993,7 +993,7 @@ def verify_command(solution: str, prove: bool, time_limit: float | None) -> None
     be read or is not a solution of the puzzle it names, 3 if --prove could not settle a
     claim within --time-limit.
     """
-    from solver.claims import puzzle_check
+    from solver.trust.claims import puzzle_check
 
     if time_limit is not None and not prove:
         raise InputError("applies only with --prove", where="--time-limit")
@@ -1064,8 +1064,8 @@ def _verify_proofs(
 ) -> None:
     """verify's last lines: the claims the rules cannot check, named (without --prove) or
     proved again (exit 1 if one is refuted, 3 if one is not settled in time)."""
-    from solver.claims import prove as prove_claims
-    from solver.claims import unproved_claims
+    from solver.trust.claims import prove as prove_claims
+    from solver.trust.claims import unproved_claims
 
     if not prove:
         for _, claim in unproved_claims(loaded):

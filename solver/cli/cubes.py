@@ -1,5 +1,5 @@
 """``blokus-solo cubes``: cube-and-conquer (split a hard puzzle into many puzzle files for
-``blokus-solo batch``, then join their results into one answer; see :mod:`solver.cubes`)."""
+``blokus-solo batch``, then join their results into one answer; see :mod:`solver.trust.cubes`)."""
 
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ def cubes_command() -> None:
 def split_command(puzzle: str, depth: int, out: str) -> None:
     """Split PUZZLE (place-all) into cubes: every layout lies in exactly one cube (up to a
     board symmetry of the puzzle), so the cubes all infeasible prove the puzzle is."""
-    from solver.cubes import CUBE_FOLDER, write_cubes
     from solver.formats.files import check_output_folder
+    from solver.trust.cubes import CUBE_FOLDER, write_cubes
 
     folder = check_output_folder(out)
     manifest = write_cubes(puzzle, read_text(puzzle), depth, folder)
@@ -108,8 +108,8 @@ def join_command(
     unknown with counts. Never "infeasible" while a cube is unknown or missing. A no counts
     only from a row of a backend that can prove it (not repair, symmetric, domain or
     greedy play), for the cube file as it is on disk now; other rows count unknown."""
-    from solver.cubes import Recheck, join
     from solver.formats.files import check_output
+    from solver.trust.cubes import Recheck, join
 
     if time_limit is not None and not recheck:
         raise InputError("applies only with --recheck", where="--time-limit")

@@ -14,17 +14,17 @@ from typing import Any, Protocol, Unpack
 
 from rich.console import Console
 
+from solver.answers.solution import write_json
 from solver.cli.render import print_position
-from solver.endgame import EndgameAnswer, JointAnswer
+from solver.core.pieces import PIECES
+from solver.core.position import Position
+from solver.core.problem import Problem
 from solver.errors import InputError, located
 from solver.formats.files import check_output, write_text_atomic
-from solver.formats.solution import write_json
 from solver.pictures.picture import PictureOptions, layout_pieces
-from solver.pieces import PIECES
-from solver.position import Position
-from solver.problem import Problem
 from solver.quoting import shown
-from solver.solve import SolveResult
+from solver.tasks.endgame import EndgameAnswer, JointAnswer
+from solver.tasks.solve import SolveResult
 
 STATUS_TEXT = {
     "solved": "solved",
@@ -287,7 +287,7 @@ class Writer(Protocol):
 def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> Writer | None:
     """A function writing a result to ``out`` by its suffix and returning whether it wrote
     (a JSON file also records the endgame answer it is given, see
-    :func:`solver.endgame.answer_record`; SGF and pictures show a layout: without one
+    :func:`solver.tasks.endgame.answer_record`; SGF and pictures show a layout: without one
     nothing is written); checked before
     solving so that a bad name fails fast. Raises InputError for an unknown suffix, a
     missing folder, a folder or unwritable file, or a position that SGF cannot hold (a

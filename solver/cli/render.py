@@ -14,10 +14,10 @@ import os
 from rich.console import Console
 from rich.text import Text
 
-from solver.board import column_name
+from solver.core.board import column_name
+from solver.core.position import Position
+from solver.core.variants import LETTER_COLOURS
 from solver.formats.diagram import BLOCKED, EMPTY, STAR, render
-from solver.position import Position
-from solver.variants import LETTER_COLOURS
 
 #: Terminal colours of the squares (rich colour names).
 STYLES = {

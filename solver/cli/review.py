@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.text import Text
 
-from solver.formats.annotate import end_text, move_text
-from solver.review import Loss, Review, Verdict
+from solver.answers.annotate import end_text, move_text
+from solver.tasks.review import Loss, Review, Verdict
 
 STYLES = {"yes": "green", "done": "green", "no": "red", "unknown": "yellow"}
 
@@ -29,7 +29,7 @@ STYLES = {"yes": "green", "done": "green", "no": "red", "unknown": "yellow"}
 def review_progress(placements: int) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on standard error while a review runs (shown in a terminal only,
     and gone when it ends); yields the ``progress`` callback of
-    :func:`solver.review.review_game`."""
+    :func:`solver.tasks.review.review_game`."""
     console = Console(stderr=True)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task("reviewing", total=placements + 1)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from solver.core.position import Placement, Position
+from solver.core.problem import Problem
 from solver.errors import InputError
 from solver.formats.sources import is_game_file, load_source
 from solver.pictures.picture import first_placements, play_order, with_layout
-from solver.position import Placement, Position
-from solver.problem import Problem
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def load_view(path: str, after: int | None = None) -> View:
         order = [(m.colour, m.placement) for m in game.moves if m.placement is not None]
         return View(position, order[: game.num_placements if after is None else after], "game")
     if Path(path).suffix.lower() == ".json":
-        from solver.formats.solution import read_solution
+        from solver.answers.solution import read_solution
 
         solution = read_solution(path)
         final = with_layout(solution.position, solution.layout)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
+from solver.answers.annotate_together import answer_text, loss_text
 from solver.cli.output import partial_line
 from solver.cli.review import STYLES
-from solver.follow import Followed, JointStep
-from solver.formats.annotate_together import answer_text, loss_text
+from solver.tasks.follow import Followed, JointStep
 
 
 def print_followed(console: Console, followed: Followed, moves: bool) -> None:

@@ -2,7 +2,7 @@
 
 ``.`` is an empty square, ``#`` a blocked one, ``*`` an empty square the layout must cover
 (a star of "Cover the Stars"), and a colour letter (B, Y, R, G, P, O; see
-:data:`solver.variants.COLOUR_LETTERS`) a square already taken by that colour. Each
+:data:`solver.core.variants.COLOUR_LETTERS`) a square already taken by that colour. Each
 edge-connected group of one colour's letter is one piece, so two pieces of one colour can
 never share an edge (Blokus forbids it anyway). The same format is used to print boards.
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.board import MAX_SIDE, Board
+from solver.core.board import MAX_SIDE, Board
+from solver.core.pieces import identify
+from solver.core.position import BLOCKED, EMPTY, Placement, Position
+from solver.core.variants import COLOUR_LETTERS, LETTER_COLOURS
 from solver.errors import InputError
-from solver.pieces import identify
-from solver.position import BLOCKED, EMPTY, Placement, Position
-from solver.variants import COLOUR_LETTERS, LETTER_COLOURS
 
 #: Diagram character of a free square the layout must cover (a star).
 STAR = "*"
@@ -147,7 +147,7 @@ def _group(board: Board, owner: dict[int, str], sq: int) -> frozenset[int]:
 
 def render(position: Position, stars: frozenset[int] = frozenset()) -> list[str]:
     """The position as diagram rows (top row first), the inverse of parsing
-    (:meth:`solver.position.Position.diagram`), with ``*`` on the free squares of
+    (:meth:`solver.core.position.Position.diagram`), with ``*`` on the free squares of
     ``stars``."""
     rows = position.diagram()
     for sq in sorted(stars):

@@ -3,7 +3,7 @@
 Meaning of the properties (Pentobi ``libpentobi_base/Pentobi-SGF.md``, ``NodeUtil.cpp``,
 ``BoardUpdater.cpp``):
 
-- ``GM`` (root): the variant, one of the ``sgf_name`` of :data:`solver.variants.VARIANTS`
+- ``GM`` (root): the variant, one of the ``sgf_name`` of :data:`solver.core.variants.VARIANTS`
   (``Blokus``, ``Blokus Two-Player``, ``Blokus Three-Player``, ``Blokus Duo``,
   ``Blokus Junior``). Any other value is an unsupported variant.
 - Moves: in two-colour variants ``B`` / ``W`` (also ``1`` / ``2``, which Pentobi reads too);
@@ -21,8 +21,8 @@ Meaning of the properties (Pentobi ``libpentobi_base/Pentobi-SGF.md``, ``NodeUti
   Within a node: setup first, then ``PL``, then the move (as in Pentobi's BoardUpdater).
 - The game follows the main line (the first variation everywhere).
 
-Every move is checked with :func:`solver.rules.move_problem` as it is read; the piece is
-identified from its squares with :func:`solver.rules.shape_name`.
+Every move is checked with :func:`solver.core.rules.move_problem` as it is read; the piece is
+identified from its squares with :func:`solver.core.rules.shape_name`.
 
 Our conventions (documented choices):
 
@@ -48,16 +48,16 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.order import interleave
+from solver.core.pieces import PIECES
+from solver.core.placements import legal_moves
+from solver.core.position import Placement, Position, sorted_pieces
+from solver.core.rules import move_problem, shape_name
+from solver.core.variants import VARIANTS, Variant, colour_name
 from solver.errors import InputError, PieceError, RuleError, SquareError, located
 from solver.formats.sgf import Location, Node, Property, format_property, parse
 from solver.formats.text import decode, read_text
-from solver.order import interleave
-from solver.pieces import PIECES
-from solver.placements import legal_moves
-from solver.position import Placement, Position, sorted_pieces
-from solver.rules import move_problem, shape_name
-from solver.variants import VARIANTS, Variant, colour_name
 
 APPLICATION = "blokus-solo"
 
@@ -115,7 +115,7 @@ def parse_colour(v: Variant, text: str) -> str:
 
     SGF ids are ``B``/``W`` in two-colour variants (``B`` is purple in Duo, not blue) and
     ``1``..``4`` in the others; letters and names follow
-    :data:`solver.variants.COLOUR_LETTERS` (case-insensitive).
+    :data:`solver.core.variants.COLOUR_LETTERS` (case-insensitive).
 
     Raises:
         InputError: not a colour of this variant.

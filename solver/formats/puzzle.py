@@ -32,15 +32,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
-from solver.board import MAX_SIDE, Board
-from solver.errors import InputError, located
-from solver.formats.diagram import Diagram
-from solver.formats.diagram import render as render_diagram
-from solver.formats.text import depth_limited, read_text
-from solver.order import order_of_play
-from solver.pieces import canonical_name
-from solver.position import ColourState, Placement, Position, sorted_pieces
-from solver.problem import (
+from solver.core.board import MAX_SIDE, Board
+from solver.core.order import order_of_play
+from solver.core.pieces import canonical_name
+from solver.core.position import ColourState, Placement, Position, sorted_pieces
+from solver.core.problem import (
     Problem,
     check_connect,
     check_connect_groups,
@@ -48,7 +44,7 @@ from solver.problem import (
     check_goal_kind,
     check_star,
 )
-from solver.variants import (
+from solver.core.variants import (
     COLOUR_LETTERS,
     CUSTOM,
     FULL_SET,
@@ -58,6 +54,10 @@ from solver.variants import (
     set_name,
     variant_or_custom,
 )
+from solver.errors import InputError, located
+from solver.formats.diagram import Diagram
+from solver.formats.diagram import render as render_diagram
+from solver.formats.text import depth_limited, read_text
 
 T = TypeVar("T")
 
@@ -172,7 +172,7 @@ class _Reader:
 
     def _cover(self, position: Position, played: tuple[str, ...], goal: str) -> frozenset[int]:
         """The squares to cover: ``cover`` names and the diagram's ``*``, each checked
-        (:func:`solver.problem.check_star`) and given once."""
+        (:func:`solver.core.problem.check_star`) and given once."""
         board = position.board
         listed: list[object] = self._get("cover", list, [])
         stars: list[tuple[int, str]] = []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from solver.core.problem import Problem
 from solver.errors import InputError
-from solver.problem import Problem
 
 GAME_SUFFIXES = (".blksgf", ".sgf")
 

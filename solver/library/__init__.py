@@ -26,10 +26,10 @@ from importlib import resources
 
 import numpy as np
 
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.position import Placement, Position
+from solver.core.symmetry import board_symmetries
 from solver.formats.diagram import Diagram
-from solver.position import Placement, Position
-from solver.symmetry import board_symmetries
 
 Layout = dict[str, list[Placement]]
 
@@ -67,7 +67,8 @@ class Start:
 
     Attributes:
         entry: the library layout.
-        symmetry: the index of the board symmetry used (:data:`solver.symmetry.SYMMETRY_NAMES`).
+        symmetry: the index of the board symmetry used
+            (:data:`solver.core.symmetry.SYMMETRY_NAMES`).
         colour_map: library colour -> position colour.
         layout: position colour -> the mapped library placements that still fit beside
             the position (not necessarily connected to their colour: the position may cut
@@ -85,7 +86,7 @@ class Start:
 @lru_cache(maxsize=1)
 def entries() -> tuple[Entry, ...]:
     """The library's layouts, read once from the package data (``layouts.json``)."""
-    from solver.variants import variant_or_custom
+    from solver.core.variants import variant_or_custom
 
     text = resources.files(__package__).joinpath("layouts.json").read_text(encoding="utf-8")
     out = []

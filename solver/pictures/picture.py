@@ -21,9 +21,9 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypedDict
 
-from solver.board import Board, column_name
-from solver.order import interleave
-from solver.position import Placement, Position, sorted_pieces
+from solver.core.board import Board, column_name
+from solver.core.order import interleave
+from solver.core.position import Placement, Position, sorted_pieces
 
 #: Fill colour of each colour's squares (hex RGB), close to Pentobi's default theme.
 COLOURS: dict[str, str] = {

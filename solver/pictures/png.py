@@ -19,6 +19,7 @@ from typing import Unpack
 
 from PIL import Image, ImageDraw, ImageFont
 
+from solver.core.position import Position
 from solver.pictures.picture import (
     Circle,
     Label,
@@ -30,7 +31,6 @@ from solver.pictures.picture import (
     rgb,
     scene,
 )
-from solver.position import Position
 
 MAX_DRAWN = 4000  # pixels: the side of the supersampled image stays at most this (memory)
 

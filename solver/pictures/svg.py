@@ -1,7 +1,7 @@
 """SVG pictures of positions, in the spirit of python-chess's ``chess.svg.board``.
 
->>> from solver.position import Position
->>> from solver.variants import VARIANTS
+>>> from solver.core.position import Position
+>>> from solver.core.variants import VARIANTS
 >>> board(Position.empty(VARIANTS["duo"]), size=300)[:40]
 '<svg xmlns="http://www.w3.org/2000/svg" '
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Unpack
 from xml.sax.saxutils import escape, quoteattr
 
+from solver.core.position import Position
 from solver.pictures.picture import (
     Circle,
     Label,
@@ -28,7 +29,6 @@ from solver.pictures.picture import (
     Shape,
     scene,
 )
-from solver.position import Position
 
 UNIT = 20  # user units per square in the viewBox
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"

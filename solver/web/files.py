@@ -3,7 +3,7 @@
 Opening: the catalogue (built-in challenges, the shipped puzzles and cards, the files
 named on the command line), each known to the page by an id only, and uploads, read from
 their bytes by the project's own readers (:func:`~solver.formats.puzzle.parse_puzzle`,
-:func:`~solver.formats.game.read_sgf_bytes`, :func:`~solver.formats.solution.
+:func:`~solver.formats.game.read_sgf_bytes`, :func:`~solver.answers.solution.
 read_solution_text`), so that bad input gives the same one-line message as the command
 line. No path that came from the browser is ever opened: an upload's name only picks the
 reader and labels messages. Saving: the position as a Pentobi SGF or a puzzle TOML, the
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
+from solver.core.position import Position
+from solver.core.problem import Problem
+from solver.core.variants import VARIANTS
 from solver.errors import InputError, located
 from solver.formats.text import decode
-from solver.position import Position
-from solver.problem import Problem
-from solver.variants import VARIANTS
 from solver.web.session import Session
 
 #: the largest upload read, in bytes (a Pentobi game record is a few kilobytes)
@@ -156,7 +156,7 @@ def _read(suffix: str, data: bytes, label: str) -> Session:
 def _solution_session(data: bytes, label: str) -> Session:
     """A solution file: its position and its layout drawn over it, once the rule checker
     has accepted it (a refused one is an error, as ``blokus-solo verify`` says)."""
-    from solver.formats.solution import read_solution_text, verify
+    from solver.answers.solution import read_solution_text, verify
 
     solution = read_solution_text(decode(data, label), label)
     report, false_claims = verify(solution)
@@ -217,8 +217,8 @@ def saved(session: Session, kind: str) -> tuple[bytes, str, str]:
 
 def _picture(session: Session) -> tuple[Position, dict[str, Any]]:
     """The position to draw and its picture options (:func:`solver.pictures.picture.scene`)."""
+    from solver.core.position import Placement
     from solver.pictures.picture import with_layout
-    from solver.position import Placement
 
     problem = session.problem
     position = problem.position

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from solver.problem import Problem
+from solver.core.problem import Problem
 
 #: seconds without a poll after which a running job is taken as abandoned and killed
 ABANDONED = 10.0

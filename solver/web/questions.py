@@ -1,6 +1,6 @@
 """The page's questions, answered by the project's own API in a worker process.
 
-Each function takes a :class:`~solver.problem.Problem` (the position as it stands, the
+Each function takes a :class:`~solver.core.problem.Problem` (the position as it stands, the
 played colours, the goal) and returns a JSON-ready dict: ``answer`` ("yes", "no" or
 "unknown"; a time-out is never "no"), ``seconds`` (wall time), ``text`` (one line for the
 page) and, for a "yes" with a layout, ``layout`` (``[colour, piece, [squares]]`` in a legal
@@ -14,13 +14,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from solver import api
-from solver.checker import check_layout
+from solver.core.checker import check_layout
+from solver.core.position import Placement
+from solver.core.problem import Problem
+from solver.core.rules import move_problem
 from solver.errors import InputError
 from solver.formats.game import Game
-from solver.position import Placement
-from solver.problem import Problem
-from solver.rules import move_problem
-from solver.solve import SolveResult
+from solver.tasks.solve import SolveResult
 from solver.web.following import (
     HOW_WORDS,
     FollowRequest,
@@ -80,12 +80,12 @@ def joint_question(problem: Problem | FollowRequest, time_limit: float | None) -
     """ "Can all colours still place everything?": with a :class:`FollowRequest` (the
     game followed move by move, an answer known earlier on the line of play), the solo
     companion (:func:`solver.web.following.follow_answer`); else the joint check of every
-    played colour with pieces left (:func:`solver.endgame.joint_check`, as ``blokus-solo
+    played colour with pieces left (:func:`solver.tasks.endgame.joint_check`, as ``blokus-solo
     check --together``). ``known`` in the answer: ``(key, Known)`` for the session to
     file (:mod:`solver.web.following`), or None."""
     from solver.cli.output import joint_line
-    from solver.endgame import joint_check
-    from solver.solve import SolveOptions
+    from solver.tasks.endgame import joint_check
+    from solver.tasks.solve import SolveOptions
 
     if isinstance(problem, FollowRequest):
         return _companion_question(problem, time_limit)
@@ -215,7 +215,7 @@ def solution_question(problem: Problem, time_limit: float | None) -> Answer:
 def hint_question(problem: Problem, colour: str | None, time_limit: float | None) -> Answer:
     """ "Hint": a legal next move that keeps a solution, the first move of a checked
     solution from here (every layout can be played starting with any of its pieces that
-    touches the colour's pieces now: :mod:`solver.hints`). Prefers ``colour``."""
+    touches the colour's pieces now: :mod:`solver.tasks.hints`). Prefers ``colour``."""
     result = _solve(problem, time_limit)
     answer = _status_answer(result)
     if answer != "yes" or result.layout is None:

@@ -3,8 +3,8 @@
 A session is the state behind one open page (its key is the page's token). Solo and card
 puzzles keep a stack of problems, one per move (``history[0]`` the start), so that undo is
 a pop and every position is the one the rules produced; the game viewer keeps a game
-record and the number of placements shown. Every rule comes from :mod:`solver.rules` and
-:func:`solver.hints.play`; the page only draws what :meth:`Session.state` says.
+record and the number of placements shown. Every rule comes from :mod:`solver.core.rules` and
+:func:`solver.tasks.hints.play`; the page only draws what :meth:`Session.state` says.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from solver.core.pieces import MONOMINO, PIECES
+from solver.core.placements import legal_moves
+from solver.core.position import Placement, Position
+from solver.core.problem import Problem
 from solver.errors import InputError
 from solver.formats.game import Game
-from solver.hints import play
 from solver.pictures.picture import COLOURS
-from solver.pieces import MONOMINO, PIECES
-from solver.placements import legal_moves
-from solver.position import Placement, Position
-from solver.problem import Problem
+from solver.tasks.hints import play
 from solver.web.following import (
     MAX_KNOWN,
     FollowRequest,
@@ -90,8 +90,8 @@ class Session:
         """Play a piece of ``colour`` on the squares at (row from top, column) ``cells``.
 
         Raises:
-            InputError: the rule the move breaks, in words (:func:`solver.rules.move_problem`,
-                through :func:`solver.hints.play`), or a colour that is not played.
+            InputError: the rule the move breaks, in words (:func:`solver.core.rules.move_problem`,
+                through :func:`solver.tasks.hints.play`), or a colour that is not played.
         """
         problem = self.problem
         board = problem.position.board
@@ -249,7 +249,7 @@ class Session:
         position = problem.position
         left = [c for c in problem.colours if position.colour(c).remaining]
         if not left:
-            from solver.checker import unmet_goals
+            from solver.core.checker import unmet_goals
 
             unmet = unmet_goals(position, problem.cover, problem.connect)
             if unmet:

@@ -14,7 +14,7 @@ Format (keys beyond these may be added; readers ignore unknown keys)::
 first, then the ones the solver added.
 
 A file written by ``check --out`` (and each one ``batch`` writes for a game position) also
-has ``"endgame"``: the colour's endgame answer, :func:`solver.endgame.answer_record`, e.g.
+has ``"endgame"``: the colour's endgame answer, :func:`solver.tasks.endgame.answer_record`, e.g.
 ``{"colour": "blue", "left": 3, "squares_left": 12, "answer": "no",
 "place_all_status": "infeasible", "score": null, "best": -4, "best_status": "optimal",
 "bound": -4, "seconds": 0.02, "backend": "search"}``; the file itself is then the answer's
@@ -31,7 +31,7 @@ against whatever folder ``verify`` runs in).
 about the puzzle's position (place-all or the best score for the colours checked), so
 ``verify`` compares only the position with the puzzle such a file names; the other files
 (and a file without ``made_by``) answer the puzzle's own question, which ``verify``
-compares too (:func:`solver.claims.puzzle_check`).
+compares too (:func:`solver.trust.claims.puzzle_check`).
 
 Reading is strict about the keys it knows (a file that breaks these is malformed, exit 2):
 no object has a key twice; ``format``, if given, is exactly ``blokus-solo-solution/1``
@@ -55,15 +55,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.board import Board
-from solver.checker import CheckReport, ColourReport, check_layout
-from solver.endgame import ANSWERS
-from solver.errors import InputError, located
-from solver.formats.files import write_text_atomic
-from solver.formats.text import depth_limited, read_text
-from solver.pieces import PIECES, canonical_name
-from solver.position import ColourState, Placement, Position, sorted_pieces
-from solver.problem import (
+from solver.core.board import Board
+from solver.core.checker import CheckReport, ColourReport, check_layout
+from solver.core.pieces import PIECES, canonical_name
+from solver.core.position import ColourState, Placement, Position, sorted_pieces
+from solver.core.problem import (
     check_connect,
     check_connect_groups,
     check_goal,
@@ -72,9 +68,8 @@ from solver.problem import (
     check_monomino_left,
     check_star,
 )
-from solver.rules import shape_name
-from solver.solve import SolveResult
-from solver.variants import (
+from solver.core.rules import shape_name
+from solver.core.variants import (
     CUSTOM,
     FULL_SET,
     Variant,
@@ -83,6 +78,11 @@ from solver.variants import (
     set_name,
     variant_or_custom,
 )
+from solver.errors import InputError, located
+from solver.formats.files import write_text_atomic
+from solver.formats.text import depth_limited, read_text
+from solver.tasks.endgame import ANSWERS
+from solver.tasks.solve import SolveResult
 
 FORMAT = "blokus-solo-solution/1"
 STATUSES: tuple[str, ...] = ("solved", "optimal", "infeasible", "unknown")
@@ -92,7 +92,7 @@ def result_to_json(
     result: SolveResult, endgame: dict[str, Any] | None = None, made_by: str | None = None
 ) -> dict[str, Any]:
     """A checked :class:`SolveResult` as the JSON-ready dictionary described above, with
-    ``endgame`` (:func:`solver.endgame.answer_record`) under that key and ``made_by`` (the
+    ``endgame`` (:func:`solver.tasks.endgame.answer_record`) under that key and ``made_by`` (the
     command that writes it) if given."""
     problem = result.problem
     pos = problem.position
@@ -670,7 +670,7 @@ def _false_partial_claims(solution: SolutionFile) -> list[str]:
     position (every piece legal, each colour's pieces connected to its start or its
     pieces on the board), leave the pieces and squares it says, and place no more squares
     than the bound ``fit`` allows."""
-    from solver.order import order_of_play
+    from solver.core.order import order_of_play
 
     data, partial = solution.data, solution.partial
     assert partial is not None

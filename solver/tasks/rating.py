@@ -5,7 +5,7 @@ Features (each measured, none guessed):
 * ``solutions``: layouts up to symmetry (:func:`solver.backends.search.count` with
   ``up_to_symmetry``); ``nodes``: the nodes that count visited;
 * ``share``: the share of the legal first moves that still lead to a solution
-  (:func:`solver.hints.hints`): a player who picks a first move at random keeps a
+  (:func:`solver.tasks.hints.hints`): a player who picks a first move at random keeps a
   solvable position with this probability;
 * ``success``: the share of ``playouts`` random playouts (a fixed seed) that end solved:
   the played colours take turns, each placing a legal move chosen uniformly among all its
@@ -33,13 +33,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.backends.search import count
-from solver.board import Board
-from solver.hints import hints
-from solver.pieces import MONOMINO, PIECE_NAMES
-from solver.placements import placements_for
-from solver.position import Placement
-from solver.problem import Problem
-from solver.rules import corner_groups
+from solver.core.board import Board
+from solver.core.pieces import MONOMINO, PIECE_NAMES
+from solver.core.placements import placements_for
+from solver.core.position import Placement
+from solver.core.problem import Problem
+from solver.core.rules import corner_groups
+from solver.tasks.hints import hints
 
 #: (upper bound of the score, label), easiest first; the last label has no bound.
 LABELS: tuple[tuple[float, str], ...] = ((3.0, "easy"), (4.5, "medium"), (6.0, "hard"))

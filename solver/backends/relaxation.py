@@ -5,7 +5,7 @@ The model is a relaxation of the rules: every legal way of placing all the remai
 is a 0/1 solution of it, so if even fractional placements cannot cover the squares the
 colours still need, no layout exists. For each colour c, one variable ``x[r]`` in [0, 1] per
 placement r of a remaining piece that fits the position and lies within c's
-:func:`solver.placements.reach`, and one ``y[c, s]`` in [0, 1] per square s such a
+:func:`solver.core.placements.reach`, and one ``y[c, s]`` in [0, 1] per square s such a
 placement covers. Rows (all valid for every legal layout):
 
 - piece: the placements of each remaining piece sum to at most its count;
@@ -15,7 +15,7 @@ placement covers. Rows (all valid for every legal layout):
   both) <= 1`` (two pieces of one colour never share an edge);
 - support: for a placement r that does not touch its colour now,
   ``x[r] <= sum of y[c, k] over k in r's corner squares`` (a later piece touches an earlier
-  one of its colour at a corner: :func:`solver.placements.corner_squares`).
+  one of its colour at a corner: :func:`solver.core.placements.corner_squares`).
 
 The objective is the number of squares covered, ``sum of size(r) * x[r]``; its maximum is
 at most the squares needed, and less means "no". The solver (OR-tools' GLOP) gives the
@@ -33,8 +33,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.pieces import PIECES
-from solver.placements import (
+from solver.core.pieces import PIECES
+from solver.core.placements import (
     PlacementTable,
     colour_masks,
     corner_squares,
@@ -42,7 +42,7 @@ from solver.placements import (
     fitting_rows,
     reach,
 )
-from solver.position import Placement, Position
+from solver.core.position import Placement, Position
 
 #: a bound this far under the squares needed proves "no". Any layout covers exactly the
 #: squares needed (an integer), so a wide margin loses no proof worth having, and it is

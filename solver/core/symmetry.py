@@ -16,8 +16,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from solver.board import Board
-from solver.position import Position
+from solver.core.board import Board
+from solver.core.position import Position
 
 #: Names of the symmetries :func:`board_symmetries` returns, in its order.
 SYMMETRY_NAMES: tuple[str, ...] = (

@@ -1,12 +1,12 @@
 """The first way two starting positions, or two questions, differ: how ``verify`` tells
-whether a solution file answers the puzzle it names (:mod:`solver.claims`) and ``cubes
-join`` whether the puzzle a split names is the one it was made from (:mod:`solver.cubes`).
+whether a solution file answers the puzzle it names (:mod:`solver.trust.claims`) and ``cubes
+join`` whether the puzzle a split names is the one it was made from (:mod:`solver.trust.cubes`).
 """
 
 from __future__ import annotations
 
-from solver.position import Position
-from solver.problem import Problem
+from solver.core.position import Position
+from solver.core.problem import Problem
 
 
 def position_difference(mine: Position, theirs: Position) -> str | None:

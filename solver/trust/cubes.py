@@ -31,7 +31,7 @@ less the fixed placements.
 
 Symmetry: at a node, the board symmetries that map the node to itself (blocked squares,
 every colour's squares, start squares and squares to cover,
-:func:`solver.symmetry.position_symmetries`) and fix ``c`` permute its children and map
+:func:`solver.core.symmetry.position_symmetries`) and fix ``c`` permute its children and map
 Sol(child) one-to-one onto Sol(image child), so a child is kept only if it is the least
 (by its squares) of its orbit: Sol(N) is empty iff every kept child's is. A layout of a
 kept cube is a layout of the original; a dropped cube's layouts are images of a kept one's.
@@ -42,7 +42,7 @@ to the very files solved), matches results to cubes by the SHA-256 of their text
 answers: a layout (a solved cube's layout with the cube's fixed placements added, checked
 by the rule checker against the original puzzle), "infeasible" (every cube a proven no), or
 "unknown" with counts. A row's "no" is a proof only if it can be one
-(:func:`solver.trust.untrusted_claim`: a complete backend, asked for and answering, status
+(:func:`solver.trust.proofs.untrusted_claim`: a complete backend, asked for and answering, status
 infeasible) and the cube file on disk is still the cube (its SHA-256); any other "no"
 counts unknown. With a :class:`Recheck`, each cube's "no" is proved again here instead of
 being read: the answer then rests on those solves, not on the results files.
@@ -64,20 +64,20 @@ from typing import Any
 
 import numpy as np
 
+from solver.answers.solution import read_solution
 from solver.backends.base import BackendResult
-from solver.board import Board
-from solver.compare import question_difference
+from solver.core.board import Board
+from solver.core.placements import colour_masks, empty_board_placements, fitting_rows
+from solver.core.position import Placement, Position
+from solver.core.problem import Problem
+from solver.core.symmetry import position_symmetries
 from solver.errors import InputError
 from solver.formats.files import TEMPORARY, write_text_atomic
 from solver.formats.puzzle import parse_puzzle, puzzle_text
-from solver.formats.solution import read_solution
-from solver.placements import colour_masks, empty_board_placements, fitting_rows
-from solver.position import Placement, Position
-from solver.problem import Problem
-from solver.rows import row_problem
-from solver.solve import SolveOptions, SolverBug, SolveResult, checked_result, solve
-from solver.symmetry import position_symmetries
-from solver.trust import can_prove, untrusted_claim
+from solver.tasks.solve import SolveOptions, SolverBug, SolveResult, checked_result, solve
+from solver.trust.compare import question_difference
+from solver.trust.proofs import can_prove, untrusted_claim
+from solver.trust.rows import row_problem
 
 #: the manifest that :func:`write_cubes` writes beside the cube files
 MANIFEST = "cubes.json"
@@ -430,7 +430,7 @@ def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[d
     """The puzzle rows of a batch results folder by the SHA-256 of their input, newest
     last, each with ``_folder`` (``results``, where its solution file lies). A line that
     is not JSON (cut short by a crash) is skipped; a line that is not UTF-8, or a row of
-    the wrong shape (:func:`solver.rows.row_problem`), is dropped with a line in
+    the wrong shape (:func:`solver.trust.rows.row_problem`), is dropped with a line in
     ``notes`` (its cube then counts as if it had no row).
 
     Raises:
@@ -464,7 +464,7 @@ def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[d
 def row_proves_no(row: dict) -> str | None:
     """Why a cube's row that says "no" is not a proof, or None if it is one: a done row,
     answer no with status infeasible, goal place-all, from a backend that can prove
-    (:func:`solver.trust.untrusted_claim`)."""
+    (:func:`solver.trust.proofs.untrusted_claim`)."""
     if row.get("status") != "done" or row.get("answer") != "no":
         return "not a no"
     if row.get("goal") != "place-all":

@@ -11,7 +11,7 @@ Items (Knuth, TAOCP 7.2.2.1, "exact covering with primary and secondary items"):
   (e11): one item per (colour, edge) replaces pairwise no-contact clauses.
 
 Options: one per placement of a remaining piece of a played colour that fits the position
-(:func:`solver.placements.placements_for`: free squares, no edge contact with the colour),
+(:func:`solver.core.placements.placements_for`: free squares, no edge contact with the colour),
 per copy of the piece. An option lists its piece item, its squares and the edge item of
 every grid edge with at least one end among its squares (and the other end free). Each edge
 item is listed once per option, so an edge inside a placement does not block the placement
@@ -49,12 +49,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.board import Board
-from solver.pieces import PIECE_NAMES
-from solver.placements import placements_for
-from solver.position import Placement
-from solver.problem import Problem
-from solver.variants import COLOUR_LETTERS
+from solver.core.board import Board
+from solver.core.pieces import PIECE_NAMES
+from solver.core.placements import placements_for
+from solver.core.position import Placement
+from solver.core.problem import Problem
+from solver.core.variants import COLOUR_LETTERS
 
 
 @dataclass(frozen=True, eq=False)

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from solver.board import Board
-from solver.pieces import PIECES, Cell, Shape
-from solver.position import ColourState, Placement, Position
+from solver.core.board import Board
+from solver.core.pieces import PIECES, Cell, Shape
+from solver.core.position import ColourState, Placement, Position
 
 
 def canonical_shape(cells: Iterable[Cell]) -> Shape:
     """The smallest of the 8 rotations/reflections of a set of cells, each normalised.
 
-    Written independently of :func:`solver.pieces.orientations_of` so that the checker
+    Written independently of :func:`solver.core.pieces.orientations_of` so that the checker
     does not trust the orientation table the solvers use.
     """
     cells = list(cells)

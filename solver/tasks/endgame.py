@@ -25,12 +25,12 @@ from typing import Literal
 
 import numpy as np
 
-from solver.checker import check_layout
-from solver.pieces import PIECES
-from solver.placements import reach
-from solver.position import Position
-from solver.problem import Problem
-from solver.solve import SolveOptions, SolverBug, SolveResult, solve
+from solver.core.checker import check_layout
+from solver.core.pieces import PIECES
+from solver.core.placements import reach
+from solver.core.position import Position
+from solver.core.problem import Problem
+from solver.tasks.solve import SolveOptions, SolverBug, SolveResult, solve
 
 Answer = Literal["yes", "no", "unknown"]
 ANSWERS: tuple[str, ...] = ("yes", "no", "unknown")
@@ -307,7 +307,7 @@ def _closeness(answer: EndgameAnswer) -> dict:
 def area_shortfall(position: Position, colours: tuple[str, ...]) -> str:
     """A proof by area that ``colours`` cannot all place their remaining pieces, or "".
 
-    The squares a colour will still cover lie in its :func:`solver.placements.reach`, and
+    The squares a colour will still cover lie in its :func:`solver.core.placements.reach`, and
     two colours never cover the same square; so for every set S of the colours, the area
     of S's remaining pieces must fit in the union of their reaches. The smallest S that
     fails is named (a single colour is then a "no" for it alone).

@@ -25,13 +25,13 @@ from solver.backends.base import (
 )
 from solver.backends.registry import BACKENDS as REGISTRY
 from solver.backends.registry import backend, every
-from solver.checker import CheckReport
+from solver.core.checker import CheckReport
+from solver.core.problem import Problem
 from solver.errors import SolverBug
-from solver.problem import Problem
 
 if TYPE_CHECKING:
+    from solver.core.position import Position
     from solver.pictures.picture import PictureOptions
-    from solver.position import Position
 
 __all__ = [
     "BACKENDS",

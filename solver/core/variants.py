@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypedDict
 
+from solver.core.pieces import PIECE_NAMES
 from solver.errors import InputError
-from solver.pieces import PIECE_NAMES
 
 #: Colour names and the letter each one has in board diagrams.
 COLOUR_LETTERS: dict[str, str] = {

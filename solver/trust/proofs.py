@@ -1,7 +1,7 @@
 """Which answers read back from disk may stand as proofs.
 
 A "no" (status ``infeasible``) and a proven best (status ``optimal``) are claims that only
-a complete backend makes: :func:`solver.solve.solve` refuses them from a backend that only
+a complete backend makes: :func:`solver.tasks.solve.solve` refuses them from a backend that only
 finds layouts. A results row (``batch``, read back by a resumed batch and by ``cubes
 join``) or a solution file is only text, and anyone can edit it; so an answer read back
 counts as a proof only if
@@ -9,7 +9,7 @@ counts as a proof only if
 * the backend the run was asked for can prove (a run with ``--backend repair`` never
   proves anything, whatever its row says answered),
 * every backend it names as having answered is a known one, and one of them can prove
-  (the rule :func:`solver.solve.solve` applies to a fresh answer), and
+  (the rule :func:`solver.tasks.solve.solve` applies to a fresh answer), and
 * its answer and its status agree (a "no" is an ``infeasible`` solve), and
 * its CP-SAT parameters (``params``) are none or only harmless ones
   (:func:`solver.backends.sat_params.params_can_prove`).
@@ -28,7 +28,7 @@ from solver.backends.sat_params import NOT_A_PROOF, params_can_prove
 PROOF_STATUSES = frozenset({"infeasible", "optimal"})
 
 #: names an endgame record may give besides the backends': "area bound" (a proof by area,
-#: :func:`solver.endgame.area_shortfall`), "none" (nothing was solved), "greedy" (auto's
+#: :func:`solver.tasks.endgame.area_shortfall`), "none" (nothing was solved), "greedy" (auto's
 #: first greedy plays, layouts only)
 _AREA = "area bound"
 _NOT_BACKENDS = frozenset({"none", "greedy"})
@@ -145,7 +145,7 @@ def _puzzle_claim(row: dict) -> str | None:
 
 
 def _record_claim(record: dict) -> str | None:
-    """A game row's colour record (:func:`solver.endgame.answer_record`, or the joint
+    """A game row's colour record (:func:`solver.tasks.endgame.answer_record`, or the joint
     record of ``batch --together``, whose backends are joined by ", ")."""
     by = record.get("backend")
     if "colours" in record:  # the joint answer

@@ -1,7 +1,7 @@
 """Positions: a board, the colours on it, what each colour has placed and has left.
 
 A :class:`Position` is an immutable value. Squares are board square numbers (see
-:mod:`solver.board`). Each colour keeps its placed pieces in order of play, so that the
+:mod:`solver.core.board`). Each colour keeps its placed pieces in order of play, so that the
 monomino bonus of a finished colour can be judged from the piece it really placed last.
 """
 
@@ -11,13 +11,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.pieces import MONOMINO, PIECES, sort_key
+from solver.core.variants import COLOUR_LETTERS, Variant
 from solver.errors import InputError
-from solver.pieces import MONOMINO, PIECES, sort_key
-from solver.variants import COLOUR_LETTERS, Variant
 
 #: Board diagram characters of an empty and a blocked square (a taken square shows its
-#: colour's letter, :data:`solver.variants.COLOUR_LETTERS`).
+#: colour's letter, :data:`solver.core.variants.COLOUR_LETTERS`).
 EMPTY = "."
 BLOCKED = "#"
 
@@ -170,7 +170,7 @@ class Position:
     def with_placement(self, colour: str, placement: Placement) -> Position:
         """This position with one more piece of a colour on the board.
 
-        No rule is checked here (see :func:`solver.rules.move_problem`); the piece is taken
+        No rule is checked here (see :func:`solver.core.rules.move_problem`); the piece is taken
         out of the colour's remaining pieces.
 
         Raises:

@@ -2,7 +2,7 @@
 all of them, the board otherwise as it stands (the solo player's question, ``check
 --together``)? Answered by carrying a layout (the *witness*) from one move to the next.
 
-The joint question is monotone along a game (the reasoning of :mod:`solver.review`, for
+The joint question is monotone along a game (the reasoning of :mod:`solver.tasks.review`, for
 all colours at once): let P' be P plus some legal placements. A layout placing every piece
 left after P', together with the placements made between P and P', places every piece left
 after P. So a "yes" after P' is a "yes" after P, and a proven "no" after P stays "no" after
@@ -16,7 +16,7 @@ about a second, and is not started with less than :data:`MIN_FULL` left):
    displaced pieces re-placed by a small search, everything else where it was.
 1. *Kept.* The witness contains the move (same piece, same squares): it still places
    everything else; the rule checker re-checks it (milliseconds).
-2. *The bound by area* (milliseconds; :func:`solver.endgame.area_shortfall`): a "no".
+2. *The bound by area* (milliseconds; :func:`solver.tasks.endgame.area_shortfall`): a "no".
 3. *Repaired, exactly.* Otherwise the move *displaces* witness pieces: those it covers,
    the mover's own copy of the piece, and the mover's pieces it shares an edge with.
    Every piece that then loses its corner path to its colour's squares (a whole subtree
@@ -60,17 +60,17 @@ from typing import Literal
 from solver.backends import search
 from solver.backends.base import FitBound, SolveOptions
 from solver.backends.repair import _minus, _Repairer, _State
-from solver.checker import check_layout
-from solver.endgame import area_shortfall
+from solver.core.checker import check_layout
+from solver.core.order import connected_part, order_of_play
+from solver.core.pieces import MONOMINO, PIECES
+from solver.core.placements import piece_moves
+from solver.core.position import Placement, Position
+from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
-from solver.order import connected_part, order_of_play
-from solver.pieces import MONOMINO, PIECES
-from solver.placements import piece_moves
-from solver.position import Placement, Position
-from solver.problem import Problem
-from solver.review import Loss, lost_at
-from solver.solve import SolveResult, _area_fit, solve
+from solver.tasks.endgame import area_shortfall
+from solver.tasks.review import Loss, lost_at
+from solver.tasks.solve import SolveResult, _area_fit, solve
 
 Answer = Literal["yes", "no", "unknown", "done"]
 How = Literal["kept", "repaired", "solved", "inferred", "done"]
@@ -172,7 +172,7 @@ class Followed:
     seconds: float
 
     def loss(self) -> Loss | None:
-        """When placing every piece of every colour was lost (:class:`solver.review.Loss`
+        """When placing every piece of every colour was lost (:class:`solver.tasks.review.Loss`
         with colour "together" and what "all"): the last run of "no" at the end of the
         game; None if the game does not end in a "no"."""
         lost = lost_at(["yes" if s.answer == "done" else s.answer for s in self.steps])

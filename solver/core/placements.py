@@ -15,9 +15,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.board import Board
-from solver.pieces import MONOMINO, PIECE_NAMES, PIECES
-from solver.position import Placement, Position
+from solver.core.board import Board
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.core.position import Placement, Position
 
 MAX_PIECE = 5
 
@@ -28,7 +28,7 @@ class PlacementTable:
 
     Attributes:
         rows, cols: board size.
-        piece: shape (P,), int16: index of the piece in :data:`solver.pieces.PIECE_NAMES`.
+        piece: shape (P,), int16: index of the piece in :data:`solver.core.pieces.PIECE_NAMES`.
         squares: shape (P, 5), int32: square numbers covered, padded with -1.
         playable: shape (P,), bool: legal as the colour's next move right now (covers the
             start square on a first move, or touches the colour at a corner). All True in a

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from solver.pieces import MONOMINO
-from solver.position import Placement, Position
-from solver.rules import corner_touches
+from solver.core.pieces import MONOMINO
+from solver.core.position import Placement, Position
+from solver.core.rules import corner_touches
 
 
 def order_of_play(

@@ -5,7 +5,7 @@ nothing in it need it: a row is only text, and anyone can edit it.
 JSON type, a file name that no file can have): ``batch`` resuming a folder drops such a
 row and does its item again, ``cubes join`` drops it and counts its cube unknown, each
 with one ``note:`` line. Whether a well-formed row's claims can be trusted is
-:mod:`solver.trust`'s question, and whether its solution file holds is the rule
+:mod:`solver.trust.proofs`'s question, and whether its solution file holds is the rule
 checker's.
 """
 

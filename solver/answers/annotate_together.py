@@ -4,15 +4,15 @@ into the game record as Pentobi comments.
 Each placement's node gets a comment with the joint answer after it ("can every colour
 with pieces left still place all of them?"); the root node gets the summary: the move
 after which that was lost (exactly, or bracketed between two moves when time limits left
-the answers between unknown). Plain ASCII, like :mod:`solver.formats.annotate`; the
+the answers between unknown). Plain ASCII, like :mod:`solver.answers.annotate`; the
 original file is kept character for character (:func:`solver.formats.sgf.add_comments`).
 """
 
 from __future__ import annotations
 
-from solver.follow import Followed, JointStep
-from solver.formats.annotate import comment_moves, move_text
-from solver.review import Loss
+from solver.answers.annotate import comment_moves, move_text
+from solver.tasks.follow import Followed, JointStep
+from solver.tasks.review import Loss
 
 INTRO = (
     "blokus-solo review --together: after every move, can every colour with pieces left "

@@ -1,7 +1,7 @@
 """Reviewing a game: after every placement, can each colour still place all its pieces
 (and end with the monomino), and what is the best score it can still reach?
 
-Each answer is the endgame check's (:func:`solver.endgame.endgame_check`): the colour
+Each answer is the endgame check's (:func:`solver.tasks.endgame.endgame_check`): the colour
 alone plays on, with the other colours as they stand (their squares frozen, none of their
 later moves). The answers are given for the start (placement 0) and after every placement
 of the game's main line. A "yes" always comes with a layout the rule checker accepted; a
@@ -47,17 +47,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from solver.board import Board
-from solver.checker import CheckReport, check_layout
-from solver.endgame import EndgameAnswer, cap_after_no, endgame_check, no_bound
+from solver.core.board import Board
+from solver.core.checker import CheckReport, check_layout
+from solver.core.order import connected_part, order_of_play
+from solver.core.pieces import MONOMINO, PIECES
+from solver.core.placements import piece_moves
+from solver.core.position import Placement, Position
+from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
-from solver.order import connected_part, order_of_play
-from solver.pieces import MONOMINO, PIECES
-from solver.placements import piece_moves
-from solver.position import Placement, Position
-from solver.problem import Problem
-from solver.solve import SolveOptions, SolveResult, solve
+from solver.tasks.endgame import EndgameAnswer, cap_after_no, endgame_check, no_bound
+from solver.tasks.solve import SolveOptions, SolveResult, solve
 
 Answer = Literal["yes", "no", "unknown", "done"]
 Bonus = Literal["yes", "no", "unknown"]
@@ -506,7 +506,7 @@ def _verdict(track: _Track, position: Position, colour: str, runner: _Runner) ->
 
 def _cap(track: _Track, position: Position, colour: str, cap: int) -> None:
     """Lower the proven bound to ``cap``; after a proven "no", also to the best a colour
-    can do with a piece left over (:func:`solver.endgame.no_bound`)."""
+    can do with a piece left over (:func:`solver.tasks.endgame.no_bound`)."""
     track.bound = cap if track.bound is None else min(track.bound, cap)
     if track.no_proven:
         track.bound = min(track.bound, no_bound(position, colour))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from solver.formats.game import GameMove
 from solver.formats.sgf import Location, add_comments, parse
-from solver.review import Loss, Review, Step, Verdict
+from solver.tasks.review import Loss, Review, Step, Verdict
 
 INTRO = (
     "blokus-solo review: after every move, can each colour still place all its pieces "

@@ -16,10 +16,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, cast
 
+from solver.core.pieces import MONOMINO
+from solver.core.position import Position
+from solver.core.rules import corner_groups
 from solver.errors import InputError, located
-from solver.pieces import MONOMINO
-from solver.position import Position
-from solver.rules import corner_groups
 
 Goal = Literal["place-all", "max-score"]
 GOALS: tuple[str, ...] = ("place-all", "max-score")
@@ -94,7 +94,7 @@ def check_connect_groups(position: Position, colour: str) -> None:
 
 
 def connect_groups(position: Position, colour: str) -> list[frozenset[int]]:
-    """The groups of a colour's pieces on the board (:func:`solver.rules.corner_groups`)."""
+    """The groups of a colour's pieces on the board (:func:`solver.core.rules.corner_groups`)."""
     return corner_groups(position.board, position.colour(colour).placed)
 
 

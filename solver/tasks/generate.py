@@ -21,7 +21,7 @@ cover them. A candidate is made from a seed in four steps:
    the planted solution that the most other solutions cover) are added until the planted
    solution is the only one; then each X that is not needed is taken away again;
 4. the card is proved unique by :func:`solver.backends.search.count` up to symmetry and
-   rated (:func:`solver.rating.rate`).
+   rated (:func:`solver.tasks.rating.rate`).
 
 A candidate whose planted solution cannot be made unique (another solution covers the
 same squares, or there are too many solutions to list) is dropped and the next seed
@@ -40,14 +40,14 @@ import numpy as np
 
 from solver.backends.base import Layout
 from solver.backends.search import count, layouts
-from solver.board import Board
+from solver.core.board import Board
+from solver.core.pieces import PIECE_NAMES
+from solver.core.placements import empty_board_placements, legal_moves
+from solver.core.position import ColourState, Placement, Position, sorted_pieces
+from solver.core.problem import Problem
+from solver.core.rules import corner_touches
 from solver.errors import InputError
-from solver.pieces import PIECE_NAMES
-from solver.placements import empty_board_placements, legal_moves
-from solver.position import ColourState, Placement, Position, sorted_pieces
-from solver.problem import Problem
-from solver.rating import Rating, rate
-from solver.rules import corner_touches
+from solver.tasks.rating import Rating, rate
 
 #: The card goals, as ``generate --goal`` names them.
 KINDS: tuple[str, ...] = ("avoid", "cover", "connect")

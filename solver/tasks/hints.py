@@ -17,13 +17,13 @@ import time
 from dataclasses import dataclass
 
 from solver.backends.search import CountResult, count
+from solver.core.pieces import PIECES
+from solver.core.placements import legal_moves
+from solver.core.position import Placement
+from solver.core.problem import Problem
+from solver.core.rules import move_problem, shape_name
+from solver.core.variants import colour_name
 from solver.errors import InputError, located
-from solver.pieces import PIECES
-from solver.placements import legal_moves
-from solver.position import Placement
-from solver.problem import Problem
-from solver.rules import move_problem, shape_name
-from solver.variants import colour_name
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """What a solution file claims beyond its layout: whether it belongs to the puzzle it
 names, and its proofs (``verify`` and ``verify --prove``).
 
-The rule checker (:func:`solver.formats.solution.verify`) settles every claim a layout can
+The rule checker (:func:`solver.answers.solution.verify`) settles every claim a layout can
 show: the placements are legal, the scores are the rules' scores, the status fits the
 layout, the card goals are met. Three kinds of claim it cannot settle:
 
@@ -24,21 +24,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.checker import CheckReport
-from solver.compare import position_difference, question_difference
+from solver.answers.solution import SolutionFile
+from solver.core.checker import CheckReport
+from solver.core.position import Position
+from solver.core.problem import Problem
+from solver.core.variants import colour_name
 from solver.errors import InputError, SolverBug
-from solver.formats.solution import SolutionFile
-from solver.position import Position
-from solver.problem import Problem
-from solver.solve import SolveOptions, solve
-from solver.variants import colour_name
+from solver.tasks.solve import SolveOptions, solve
+from solver.trust.compare import position_difference, question_difference
 
 #: the backend ``verify --prove`` proves with: the exact search, complete for every goal
 PROVER = "search"
 
 
 #: the commands whose files answer a question of their own about the named puzzle's
-#: position (:mod:`solver.formats.solution`, ``made_by``): only the position is compared
+#: position (:mod:`solver.answers.solution`, ``made_by``): only the position is compared
 OWN_QUESTION = frozenset(
     {"check", "check --together", "count", "batch (check)", "batch --together"}
 )

@@ -1,7 +1,7 @@
 """The independent rule checker.
 
 Given a position and a finished layout (the pieces each colour adds, in order of play), it
-replays every move with :func:`solver.rules.move_problem` and names the first broken rule;
+replays every move with :func:`solver.core.rules.move_problem` and names the first broken rule;
 then it scores each colour and says whether some legal order of the same pieces ends with
 the monomino, and which card goals (squares to cover, colours to connect) the final
 position misses. It uses neither the placement tables nor any solver, so a solver bug
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from solver.pieces import MONOMINO
-from solver.position import Placement, Position
-from solver.rules import corner_groups, corner_touches, move_problem
+from solver.core.pieces import MONOMINO
+from solver.core.position import Placement, Position
+from solver.core.rules import corner_groups, corner_touches, move_problem
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def unmet_goals(
 ) -> tuple[str, ...]:
     """The card goals a final position misses, in words: each square of ``cover`` that no
     piece covers, each colour of ``connect`` whose pieces are not one group joined by
-    corner contact (:func:`solver.rules.corner_groups`)."""
+    corner contact (:func:`solver.core.rules.corner_groups`)."""
     board = final.board
     out = [f"star {board.name(s)} is not covered" for s in sorted(cover) if s not in final.owner]
     for colour in connect:

@@ -1,0 +1,1 @@
+"""Formats of answers: solution files and reviews written into game records."""
