@@ -18,6 +18,7 @@ import click
 from rich.console import Console
 
 from solver.answers.solution import read_solution, verify
+from solver.answers.words import endgame_line, goals_text
 from solver.backends import registry
 from solver.backends.registry import backend as engine
 from solver.cli.cards import generate_command, hint_command, rate_command
@@ -25,8 +26,6 @@ from solver.cli.output import (
     PICTURE_SUFFIXES,
     describe_problem,
     describe_result,
-    endgame_line,
-    goals_text,
     make_console,
     output_writer,
     print_board,
@@ -442,7 +441,7 @@ def _check_together(
 ) -> None:
     """``check --together``: one joint answer for ``colours`` (see
     :func:`solver.tasks.endgame.joint_check`)."""
-    from solver.cli.output import closeness_lines, joint_line
+    from solver.answers.words import closeness_lines, joint_line
     from solver.tasks.endgame import joint_check
 
     position = problem.position
