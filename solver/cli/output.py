@@ -202,3 +202,25 @@ def result_sgf(result: SolveResult) -> str:
     from solver.formats.game import write_sgf
 
     return write_sgf(result.problem.position, result.layout, name=result.problem.title or None)
+
+
+def position_line(source: str, after: int | None, position: Position) -> str:
+    """The file, the placement count asked for, the board, and who is to move."""
+    where = f" after {after} placements" if after is not None else ""
+    board = f"{position.variant} {position.board.rows}x{position.board.cols}"
+    return f"{shown(source)}{where}: {board}{_to_move(position)}"
+
+
+def _to_move(position: Position) -> str:
+    """ ", X to move" (the next colour in turn order that has a legal move), ", game over"
+    when no colour has one, or "" for a position without a turn order."""
+    from solver.core.placements import legal_moves
+
+    if not position.to_move:
+        return ""
+    names = position.colour_names
+    start = names.index(position.to_move)
+    for name in names[start:] + names[:start]:
+        if legal_moves(position, name):
+            return f", {name} to move"
+    return ", game over (no colour can move)"
