@@ -17,7 +17,7 @@ from solver.cli.options import (
     solver_options,
     together_option,
 )
-from solver.tasks.solve import BACKENDS
+from solver.tasks.solve import BACKENDS, SolveOptions
 
 if TYPE_CHECKING:
     from solver.batch.work import Settings
@@ -85,11 +85,7 @@ def batch_command(
     out: str,
     every: int | None,
     after: int | None,
-    backend: str,
-    time_limit: float | None,
-    workers: int,
-    seed: int,
-    params: str,
+    options: SolveOptions,
     jobs: int | None,
     scheduler: str | None,
     together: bool,
@@ -109,9 +105,16 @@ def batch_command(
     from solver.batch import BatchOptions, run_batch
     from solver.batch.work import Settings
 
-    check_params(backend, params)
-    settings = Settings(backend, time_limit, seed, workers, params, together)
-    options = BatchOptions(
+    check_params(options)
+    settings = Settings(
+        options.backend,
+        options.time_limit,
+        options.seed,
+        options.workers,
+        options.params,
+        together,
+    )
+    batch = BatchOptions(
         paths=paths,
         out=Path(out),
         settings=settings,
@@ -130,7 +133,7 @@ def batch_command(
         soft_wrap=True,
         force_terminal=False if plain else None,
     )
-    run_batch(options, console)
+    run_batch(batch, console)
 
 
 def _batch_command_line(

@@ -13,10 +13,10 @@ from solver.answers.words import endgame_line
 from solver.cli.options import (
     ENDGAME_BACKENDS,
     after_option,
+    announce_compile,
     check_params,
     chosen_colours,
     colour_option,
-    make_options,
     out_option,
     plain_option,
     solver_options,
@@ -97,11 +97,7 @@ def check_command(
     source: str,
     after: int | None,
     colours: tuple[str, ...],
-    backend: str,
-    time_limit: float | None,
-    workers: int,
-    seed: int,
-    params: str,
+    options: SolveOptions,
     out: str | None,
     show: bool,
     plain: bool,
@@ -117,8 +113,8 @@ def check_command(
     chosen = chosen_colours(source, position, colours) or tuple(
         c.name for c in position.colours if is_game_file(source) or c.name in problem.colours
     )
-    options = make_options(backend, time_limit, workers, seed, params)
-    check_params(backend, params)
+    announce_compile(options)
+    check_params(options)
     open_ = [c for c in chosen if position.colour(c).remaining]
     if follow:
         _check_follow(source, after, colours, options, out, show, plain, together)

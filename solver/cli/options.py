@@ -1,17 +1,20 @@
 """The options several commands share, each declared once as a decorator: the solving
 options (``--backend``, ``--time-limit``, ``--workers``, ``--seed``, ``--params``), and
-``--after``, ``--colour``, ``--out``, ``--plain``, ``--together``. Where an option means
-something else in another command, its help text (and for ``--out`` its metavar) is a
-parameter; its name, type and default stay the same everywhere.
+``--after``, ``--colour``, ``--out``, ``--plain``, ``--together``. An option keeps its
+name, type and parameter everywhere; what differs between commands (the help text, where
+its meaning differs; a metavar, a default, required) is an argument of its decorator.
 
-Also what the solving options become (:func:`make_options`, :func:`check_params`) and
-what ``--colour`` names (:func:`chosen_colours`, :func:`with_colours`).
+Also the checks and notices of the solving options (:func:`check_params`,
+:func:`announce_compile`) and what ``--colour`` names (:func:`chosen_colours`,
+:func:`with_colours`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -104,9 +107,12 @@ def solver_options(
     time_help: str,
     time_default: float | None = None,
     workers: int = 2,
-) -> Callable[[Command], Command]:
-    """The options shared by every command that solves (as a decorator); ``time_default``
-    and ``workers``: the defaults of --time-limit and --workers."""
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options shared by every command that solves (as a decorator), given to the
+    command as one parameter, ``options`` (a :class:`SolveOptions`; nothing checked or
+    said yet: the command calls :func:`check_params` and :func:`announce_compile` in its
+    own order); ``time_default`` and ``workers``: the defaults of --time-limit and
+    --workers."""
     options = [
         click.option(
             "--backend",
@@ -139,32 +145,58 @@ def solver_options(
         ),
     ]
 
-    def decorate(f: Command) -> Command:
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(f)  # (its __click_params__ too: the options declared below it)
+        def command(
+            *args: Any,
+            backend: str,
+            time_limit: float | None,
+            workers: int,
+            seed: int,
+            params: str,
+            **kwargs: Any,
+        ) -> Any:
+            options = SolveOptions(
+                backend=backend, time_limit=time_limit, workers=workers, seed=seed, params=params
+            )
+            return f(*args, options=options, **kwargs)
+
         for option in reversed(options):
-            f = option(f)
-        return f
+            command = option(command)
+        return command
 
     return decorate
 
 
-def make_options(
-    backend: str, time_limit: float | None, workers: int, seed: int, params: str
-) -> SolveOptions:
-    """SolveOptions from the shared command-line options. With ``auto``, the first run
-    after installing (no compiled search kernel cached) compiles the kernel in the
-    background once auto needs it, and says so (see :mod:`solver.backends.warmup`); with
-    a backend whose kernel must first compile in this command, says that before it."""
+def announce_compile(options: SolveOptions) -> None:
+    """Say what a first run waits for, before the command solves with ``options``. With
+    ``auto``, the first run after installing (no compiled search kernel cached) compiles
+    the kernel in the background once auto needs it, and says so then (see
+    :mod:`solver.backends.warmup`); with a backend whose kernel must first compile in
+    this command, says that now."""
     from solver.backends import warmup
 
-    if backend == "auto":
+    if options.backend == "auto":
         warmup.on_background_compile = _compile_notice
     else:
-        wait = warmup.compile_wait(backend)
+        wait = warmup.compile_wait(options.backend)
         if wait is not None:  # say what the first answer waits for
             click.echo(wait, err=True)
-    return SolveOptions(
-        backend=backend, time_limit=time_limit, workers=workers, seed=seed, params=params
-    )
+
+
+def check_params(options: SolveOptions) -> None:
+    """Refuse CP-SAT parameters given to the search backend (they would be ignored), and
+    parameters that do not parse, before solving (auto may never start CP-SAT). Raises
+    InputError (``where="--params"``)."""
+    if not options.params:
+        return
+    if options.backend == "search":
+        raise InputError(
+            "--params sets CP-SAT parameters; the search backend has none", where="--params"
+        )
+    from solver.backends.cpsat import parse_params
+
+    parse_params(options.params)
 
 
 def _compile_notice(since: float | None) -> None:
@@ -179,20 +211,6 @@ def _compile_notice(since: float | None) -> None:
             f"(started {since:.0f} s ago by another command; 10-30 s in all)"
         )
     click.echo(f"{said}; {meanwhile}", err=True)
-
-
-def check_params(backend: str, params: str) -> None:
-    """Refuse CP-SAT parameters given to the search backend (they would be ignored), and
-    parameters that do not parse, before solving (auto may never start CP-SAT)."""
-    if not params:
-        return
-    if backend == "search":
-        raise InputError(
-            "--params sets CP-SAT parameters; the search backend has none", where="--params"
-        )
-    from solver.backends.cpsat import parse_params
-
-    parse_params(params)
 
 
 def chosen_colours(source: str, position: Position, texts: tuple[str, ...]) -> tuple[str, ...]:

@@ -25,10 +25,10 @@ from rich.text import Text
 from solver.answers.annotate import end_text, move_text
 from solver.cli.options import (
     ENDGAME_BACKENDS,
+    announce_compile,
     check_params,
     chosen_colours,
     colour_option,
-    make_options,
     out_option,
     plain_option,
     solver_options,
@@ -70,11 +70,7 @@ def review_command(
     game: str,
     out: str | None,
     colours: tuple[str, ...],
-    backend: str,
-    time_limit: float | None,
-    workers: int,
-    seed: int,
-    params: str,
+    options: SolveOptions,
     moves: bool,
     plain: bool,
     together: bool,
@@ -95,9 +91,9 @@ def review_command(
     path = check_output(out) if out is not None else None
     if path is not None and not is_game_file(path):
         raise InputError("review writes game records: use .blksgf", path=out, where="--out")
-    check_params(backend, params)
+    check_params(options)
     record = load_game(game)
-    options = make_options(backend, time_limit, workers, seed, params)
+    announce_compile(options)
     if together:
         if colours:
             raise InputError(

@@ -7,8 +7,8 @@ import click
 
 from solver.backends import registry
 from solver.cli.options import (
+    announce_compile,
     check_params,
-    make_options,
     out_option,
     plain_option,
     solver_options,
@@ -23,7 +23,7 @@ from solver.cli.output import (
 from solver.errors import InputError
 from solver.formats.sources import is_game_file, load_source
 from solver.quoting import shown
-from solver.tasks.solve import BACKENDS, solve
+from solver.tasks.solve import BACKENDS, SolveOptions, solve
 
 
 @click.command("solve")
@@ -41,11 +41,7 @@ from solver.tasks.solve import BACKENDS, solve
 @plain_option()
 def solve_command(
     puzzle: str,
-    backend: str,
-    time_limit: float | None,
-    workers: int,
-    seed: int,
-    params: str,
+    options: SolveOptions,
     out: str | None,
     plain: bool,
 ) -> None:
@@ -58,11 +54,12 @@ def solve_command(
         )
     problem = load_source(puzzle)
     writer = output_writer(out, problem)
-    check_params(backend, params)
-    registry.backend(backend).check(problem)  # a refusal before any output
+    check_params(options)
+    registry.backend(options.backend).check(problem)  # a refusal before any output
     console = make_console(plain)
     describe_problem(console, problem)
-    result = solve(problem, make_options(backend, time_limit, workers, seed, params))
+    announce_compile(options)
+    result = solve(problem, options)
     print_board(console, result, plain)
     describe_result(console, result)
     if writer:
