@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
+from solver.cli.options import out_option, plain_option, seed_option, time_limit_option
 from solver.cli.output import describe_problem, make_console
-from solver.cli.params import SECONDS, SEED, Command
+from solver.cli.params import Command
 from solver.cli.render import print_position
 from solver.core.problem import Problem
 from solver.errors import InputError, located
@@ -33,11 +34,6 @@ def playouts_option(text: str) -> Callable[[Command], Command]:
     return click.option(
         "--playouts", type=PLAYOUTS, default=1000, show_default=True, metavar="N", help=text
     )
-
-
-def time_limit_option(text: str) -> Callable[[Command], Command]:
-    """The ``--time-limit`` option (default: none)."""
-    return click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS", help=text)
 
 
 def load_card(path: str) -> Problem:
@@ -81,7 +77,7 @@ def load_card(path: str) -> Problem:
     "several colours play), checked by the rules; repeat it in order of play.",
 )
 @time_limit_option("Stop counting after this many seconds (counts are then lower bounds).")
-@click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
+@plain_option()
 def hint_command(
     puzzle: str,
     top: int,
@@ -166,9 +162,7 @@ def _reveal(console: Console, problem: Problem, n: int, plain: bool) -> None:
 @click.command("rate")
 @click.argument("puzzles", nargs=-1, required=True, metavar="PUZZLE...")
 @playouts_option("Random playouts per puzzle.")
-@click.option(
-    "--seed", type=SEED, default=0, show_default=True, metavar="N", help="The playouts' seed."
-)
+@seed_option("The playouts' seed.", metavar="N")
 @time_limit_option("Seconds for each count (solutions, first moves); a stopped count is marked.")
 def rate_command(
     puzzles: tuple[str, ...], playouts: int, seed: int, time_limit: float | None
@@ -247,20 +241,11 @@ def parse_size(text: str) -> tuple[int, int]:
     metavar="K",
     help="Puzzles to make.",
 )
-@click.option(
-    "--seed",
-    type=SEED,
-    default=0,
-    show_default=True,
-    metavar="N",
-    help="The first candidate's seed.",
-)
-@click.option(
-    "--out",
-    default=".",
-    show_default=True,
+@seed_option("The first candidate's seed.", metavar="N")
+@out_option(
+    "Folder for the puzzle files (GOAL-RxC-sSEED.toml), made if need be.",
     metavar="DIR",
-    help="Folder for the puzzle files (GOAL-RxC-sSEED.toml), made if need be.",
+    default=".",
 )
 @playouts_option("Random playouts for each puzzle's rating (seed 0, as rate).")
 def generate_command(

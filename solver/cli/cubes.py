@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
+from solver.cli.options import out_option, plain_option, time_limit_option
 from solver.cli.output import describe_result, make_console, output_writer, print_board
-from solver.cli.params import SECONDS
 from solver.errors import InputError
 from solver.formats.text import read_text
 from solver.quoting import shown
@@ -38,12 +38,10 @@ def cubes_command() -> None:
     help="Levels of splitting: the first piece of each played colour, then (one colour "
     "played) an attach square: each piece on it, or it stays empty.",
 )
-@click.option(
-    "--out",
-    "out",
-    required=True,
+@out_option(
+    "Folder for DIR/cubes/NNNNN.toml and the manifest DIR/cubes.json.",
     metavar="DIR",
-    help="Folder for DIR/cubes/NNNNN.toml and the manifest DIR/cubes.json.",
+    required=True,
 )
 def split_command(puzzle: str, depth: int, out: str) -> None:
     """Split PUZZLE (place-all) into cubes: every layout lies in exactly one cube (up to a
@@ -73,28 +71,18 @@ def split_command(puzzle: str, depth: int, out: str) -> None:
     help="A batch output folder (default: DIR/results); give it again for more (e.g. the "
     "unknown cubes run again with a longer time limit): a cube's yes, else no, from any.",
 )
-@click.option(
-    "--out",
-    "out",
-    default=None,
-    metavar="FILE",
-    help="Write the joined layout: FILE.json, .blksgf, .svg or .png.",
-)
+@out_option("Write the joined layout: FILE.json, .blksgf, .svg or .png.")
 @click.option(
     "--recheck",
     is_flag=True,
     help="Prove each cube's no again here with the exact search before counting it (the "
     "answer then rests on these solves, not on the results files).",
 )
-@click.option(
-    "--time-limit",
-    type=SECONDS,
-    default=None,
-    metavar="SECONDS",
-    help="With --recheck: seconds per cube, 0 or more (default: no limit); a cube not "
-    "proved in time counts unknown.",
+@time_limit_option(
+    "With --recheck: seconds per cube, 0 or more (default: no limit); a cube not "
+    "proved in time counts unknown."
 )
-@click.option("--plain", is_flag=True, help="Plain text board even in a terminal.")
+@plain_option()
 def join_command(
     folder: str,
     results: tuple[str, ...],

@@ -8,22 +8,20 @@ other text from the user are printed exactly as given. Style with ``style=`` or
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol, Unpack
 
 from rich.console import Console
 
 from solver.answers.solution import write_json
+from solver.answers.words import closeness_lines, domain_progress, goals_text, plural
 from solver.cli.render import print_position
-from solver.core.pieces import PIECES
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.errors import InputError, located
 from solver.formats.files import check_output, write_text_atomic
 from solver.pictures.picture import PictureOptions, layout_pieces
 from solver.quoting import shown
-from solver.tasks.endgame import EndgameAnswer, JointAnswer
 from solver.tasks.solve import SolveResult
 
 STATUS_TEXT = {
@@ -54,16 +52,6 @@ def describe_problem(console: Console, problem: Problem) -> None:
     goal += goals_text(problem)
     source = f"{shown(problem.name)}: " if problem.name else ""
     console.print(f"{source}{board}; plays {', '.join(problem.colours)}; goal {goal}")
-
-
-def goals_text(problem: Problem) -> str:
-    """The card goals in words, e.g. ", cover c4 f7 (*), connect blue", or ""."""
-    text = ""
-    if problem.cover:
-        text += f", cover {' '.join(problem.position.board.names(problem.cover))} (*)"
-    if problem.connect:
-        text += f", connect {' '.join(problem.connect)}"
-    return text
 
 
 def print_board(console: Console, result: SolveResult, plain: bool) -> None:
@@ -149,7 +137,7 @@ def describe_result(console: Console, result: SolveResult) -> None:
                 " for the +5)"
             )
         console.print(
-            f"  {colour:7} placed {r.added} of {total} {_plural(total, 'piece')}, "
+            f"  {colour:7} placed {r.added} of {total} {plural(total, 'piece')}, "
             f"score {r.score}{bonus}"
         )
     if result.problem.goal == "max-score":
@@ -159,123 +147,6 @@ def describe_result(console: Console, result: SolveResult) -> None:
             else ""
         )
         console.print(f"  total score {result.score}{bound}")
-
-
-def closeness_lines(result: SolveResult) -> list[str]:
-    """For an unknown: how close the best partial layout came (pieces and squares left,
-    per short colour) and the best bound proved; no lines otherwise."""
-    lines = []
-    if result.partial_report is not None:
-        total = sum(
-            len(result.problem.position.colour(c).remaining) for c in result.problem.colours
-        )
-        lines.append(partial_line(total, result.short()))
-    if result.fit is not None:
-        lines.append(f"  best bound proved: {result.fit.text}")
-    return lines
-
-
-def partial_line(total: int, short: Mapping[str, tuple[str, ...]]) -> str:
-    """The line on an unknown's best partial layout, e.g. "  best partial layout: 40 of 42
-    pieces placed, 9 squares left; short: ..." (``total``: the pieces asked for;
-    ``short``: colour -> the pieces it leaves)."""
-    pieces = sum(len(v) for v in short.values())
-    squares = sum(PIECES[p].size for v in short.values() for p in v)
-    return (
-        f"  best partial layout: {total - pieces} of {total} {_plural(total, 'piece')} "
-        f"placed, {squares} {_plural(squares, 'square')} left"
-        + (f"; short: {short_text(short)}" if short else "")
-    )
-
-
-def short_text(short: Mapping[str, tuple[str, ...]]) -> str:
-    """The short colours in words, e.g. "blue 2 pieces (9 squares: 4, V5), red 1 piece
-    (1 square: 1)"."""
-    parts = []
-    for colour, left in short.items():
-        squares = sum(PIECES[p].size for p in left)
-        parts.append(
-            f"{colour} {len(left)} {_plural(len(left), 'piece')} "
-            f"({squares} {_plural(squares, 'square')}: {', '.join(left)})"
-        )
-    return ", ".join(parts)
-
-
-def domain_progress(stats: dict) -> str:
-    """One line on the domain search's work (its stats, or auto's under "domain"), e.g.
-    "  domain search: 1,200,000 nodes in 9 runs, at best 21 of 22 pieces and empty
-    orbits placed (half turn)"; "" when it did not run."""
-    stats = stats.get("domain", stats) if isinstance(stats.get("domain"), dict) else stats
-    if "depth" not in stats or "deepest" not in stats:
-        return ""
-    return (
-        f"  domain search: {int(stats['nodes']):,} nodes in {int(stats['runs'])} runs, at best "
-        f"{int(stats['deepest'])} of {int(stats['depth'])} pieces and empty orbits placed "
-        f"({stats['symmetry']})"
-    )
-
-
-def endgame_line(answer: EndgameAnswer) -> str:
-    """One line per checked colour: pieces left, answer, best result for a "no", time."""
-    pos = answer.place_all.problem.position
-    left = pos.colour(answer.colour).remaining
-    squares = sum(PIECES[p].size for p in left)
-    text = (
-        f"  {answer.colour:7} {len(left):2} {_plural(len(left), 'piece'):6} ({squares:2} "
-        f"{_plural(squares, 'square')}) left: {answer.answer:7}"
-    )
-    if answer.answer == "yes":
-        report = answer.place_all.report
-        assert report is not None, "every yes is checked by the rule checker"
-        score = report.report(answer.colour).score
-        text += f" all of them fit (layout checked; score {score})"
-    elif answer.answer == "unknown":
-        text += " time limit reached before an answer (not a no)"
-        partial = answer.place_all.partial_report
-        if partial is not None:
-            left = partial.report(answer.colour).remaining
-            text += f"; at best {sum(PIECES[p].size for p in left)} squares left"
-    elif answer.best is not None:
-        best = answer.best
-        proven = (
-            "proven best"
-            if best.status == "optimal"
-            else (
-                f"best found; upper bound {best.bound}" if best.bound is not None else "best found"
-            )
-        )
-        placed = answer.best_squares
-        text += (
-            f" best: {placed} of {squares} squares, score {best.score} ({proven})"
-            if placed is not None
-            else " best: unknown (time limit)"
-        )
-    return text + f"  [{answer.seconds:.2f} s]"
-
-
-def joint_line(answer: JointAnswer, position: Position) -> str:
-    """The line of ``check --together``: colours, pieces left, the joint answer, time."""
-    pieces = sum(len(position.colour(c).remaining) for c in answer.colours)
-    squares = sum(position.colour(c).remaining_squares for c in answer.colours)
-    text = (
-        f"  together ({', '.join(answer.colours)}): {pieces} {_plural(pieces, 'piece')} "
-        f"({squares} {_plural(squares, 'square')}) left: {answer.answer}"
-    )
-    if answer.answer == "yes":
-        text += ": all of them fit at once (layout checked)"
-    elif answer.answer == "no":
-        text += f": {answer.reason}"
-    else:
-        text += ": time limit reached before an answer (not a no)"
-    if answer.together:
-        backend = answer.together.backend
-    else:
-        backend = answer.alone[-1].backend if answer.alone else "area bound"
-    return text + f"  [{backend}, {answer.seconds:.2f} s]"
-
-
-def _plural(n: int, word: str) -> str:
-    return word if n == 1 else word + "s"
 
 
 class Writer(Protocol):
@@ -331,3 +202,25 @@ def result_sgf(result: SolveResult) -> str:
     from solver.formats.game import write_sgf
 
     return write_sgf(result.problem.position, result.layout, name=result.problem.title or None)
+
+
+def position_line(source: str, after: int | None, position: Position) -> str:
+    """The file, the placement count asked for, the board, and who is to move."""
+    where = f" after {after} placements" if after is not None else ""
+    board = f"{position.variant} {position.board.rows}x{position.board.cols}"
+    return f"{shown(source)}{where}: {board}{_to_move(position)}"
+
+
+def _to_move(position: Position) -> str:
+    """ ", X to move" (the next colour in turn order that has a legal move), ", game over"
+    when no colour has one, or "" for a position without a turn order."""
+    from solver.core.placements import legal_moves
+
+    if not position.to_move:
+        return ""
+    names = position.colour_names
+    start = names.index(position.to_move)
+    for name in names[start:] + names[:start]:
+        if legal_moves(position, name):
+            return f", {name} to move"
+    return ", game over (no colour can move)"

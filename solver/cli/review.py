@@ -1,5 +1,6 @@
-"""What ``blokus-solo review`` prints: the summary table, and with ``--moves`` one row per
-placement.
+"""``blokus-solo review``: a game record reviewed move by move, and what it prints (the
+summary table, and with ``--moves`` one row per placement; ``--together`` prints through
+:mod:`solver.cli.together`).
 
 Summary, one row per colour: the move after which it could no longer place all its pieces
 (+15), the one after which it could no longer end with the monomino (+5), and its answer
@@ -14,13 +15,150 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+import click
 from rich.console import Console
-from rich.progress import Progress
 from rich.text import Text
 
 from solver.answers.annotate import end_text, move_text
-from solver.tasks.review import Loss, Review, Verdict
+from solver.cli.options import (
+    ENDGAME_BACKENDS,
+    announce_compile,
+    check_params,
+    chosen_colours,
+    colour_option,
+    out_option,
+    plain_option,
+    solver_options,
+    together_option,
+)
+from solver.cli.output import make_console
+from solver.errors import InputError
+from solver.formats.files import check_output, write_text_atomic
+from solver.formats.sources import is_game_file
+from solver.quoting import shown
+from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, Review, Verdict
+from solver.tasks.solve import SolveOptions, SolverBug
+
+if TYPE_CHECKING:
+    from solver.formats.game import Game
+
+
+@click.command("review")
+@click.argument("game")
+@out_option(
+    "Write the game with the review as Pentobi comments (C[...]): FILE.blksgf. "
+    "Every move, setup, property and comment of GAME is kept."
+)
+@colour_option("Colour to review (repeatable; default: every colour).")
+@solver_options(
+    ENDGAME_BACKENDS,
+    "Seconds per check (one colour after one move, all its solves together); a "
+    "time-out answers 'unknown', never 'no'.",
+    time_default=DEFAULT_TIME_LIMIT,
+)
+@click.option("--moves", is_flag=True, help="Also print every colour's answer after each move.")
+@plain_option("No colours even in a terminal.")
+@together_option(
+    "The solo player's question instead: after every move, can every colour with "
+    "pieces left still place all of them at once? A layout is carried from move to move; "
+    "prints the move after which that was lost."
+)
+def review_command(
+    game: str,
+    out: str | None,
+    colours: tuple[str, ...],
+    options: SolveOptions,
+    moves: bool,
+    plain: bool,
+    together: bool,
+) -> None:
+    """Review a game record: after every move, can each colour still place all its
+    pieces (and end with the monomino), and what is the best score it can still reach?
+    Each colour is judged on its own, with the other colours as they stand (as check
+    does). Prints the move after which each colour lost each chance; --out writes every
+    answer into the game as Pentobi comments. With --together, the solo player's question
+    instead: can every colour with pieces left still place all of them at once?"""
+    from solver.answers.annotate import annotated_sgf
+    from solver.formats.game import load_game
+    from solver.formats.text import read_text
+    from solver.tasks.review import review_game
+
+    if not is_game_file(game):
+        raise InputError("not a game record: review reads Pentobi .blksgf files", path=game)
+    path = check_output(out) if out is not None else None
+    if path is not None and not is_game_file(path):
+        raise InputError("review writes game records: use .blksgf", path=out, where="--out")
+    check_params(options)
+    record = load_game(game)
+    announce_compile(options)
+    if together:
+        if colours:
+            raise InputError(
+                "--together asks about every colour with pieces left", where="--colour"
+            )
+        _review_together(game, record, options, path, out, moves, plain)
+        return
+    chosen = chosen_colours(game, record.final, colours) or record.variant.colours
+    with review_progress(record.num_placements) as progress:
+        review = review_game(record, chosen, options, progress)
+    console = make_console(plain)
+    console.print(
+        _review_head(game, record)
+        + f"reviewed in {review.seconds:.1f} s "
+        + f"({review.solves} solves, {review.kept} answers from earlier layouts)"
+    )
+    print_review(console, review, moves)
+    if path is not None:
+        _write_reviewed(console, record, annotated_sgf(read_text(game), review, game), path, out)
+
+
+def _review_head(game: str, record: Game) -> str:
+    """The start of review's first line: the file, the board, the placements."""
+    board = record.final.board
+    size = f"{board.rows}x{board.cols}"
+    return f"{shown(game)}: {record.variant.name} {size}, {record.num_placements} placements; "
+
+
+def _write_reviewed(console: Console, record: Game, text: str, path: Path, out: str | None) -> None:
+    """Write a reviewed game record after checking that it reads back to the same moves."""
+    from solver.formats.game import read_sgf_text
+
+    again = read_sgf_text(text, str(path))
+    if [m.placement for m in again.moves] != [m.placement for m in record.moves]:
+        raise SolverBug("the reviewed game record does not read back to the same moves")
+    write_text_atomic(path, text)
+    console.print(f"wrote {shown(out)}")
+
+
+def _review_together(
+    game: str,
+    record: Game,
+    options: SolveOptions,
+    path: Path | None,
+    out: str | None,
+    moves: bool,
+    plain: bool,
+) -> None:
+    """``review --together``: the joint answer after every placement
+    (:func:`solver.tasks.follow.follow_game`), printed and, with --out, written as comments."""
+    from solver.answers.annotate_together import annotated_sgf
+    from solver.cli.together import print_followed
+    from solver.formats.text import read_text
+    from solver.tasks.follow import follow_game
+
+    with review_progress(record.num_placements) as progress:
+        followed = follow_game(record, options, progress)
+    console = make_console(plain)
+    console.print(
+        _review_head(game, record) + f"every colour together, reviewed in {followed.seconds:.1f} s"
+    )
+    print_followed(console, followed, moves)
+    if path is not None:
+        _write_reviewed(console, record, annotated_sgf(read_text(game), followed, game), path, out)
+
 
 STYLES = {"yes": "green", "done": "green", "no": "red", "unknown": "yellow"}
 
@@ -30,6 +168,8 @@ def review_progress(placements: int) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on standard error while a review runs (shown in a terminal only,
     and gone when it ends); yields the ``progress`` callback of
     :func:`solver.tasks.review.review_game`."""
+    from rich.progress import Progress
+
     console = Console(stderr=True)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task("reviewing", total=placements + 1)

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.text import Text
 
 from solver.answers.annotate_together import answer_text, loss_text
-from solver.cli.output import partial_line
+from solver.answers.words import partial_line
 from solver.cli.review import STYLES
 from solver.tasks.follow import Followed, JointStep
 

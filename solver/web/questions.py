@@ -58,7 +58,7 @@ def _checked(
 def colour_question(problem: Problem, colour: str, time_limit: float | None) -> Answer:
     """ "Can this colour still place everything?" (:func:`solver.api.check`, as
     ``blokus-solo check --colour``): the others frozen; card goals are not asked."""
-    from solver.cli.output import endgame_line
+    from solver.answers.words import endgame_line
 
     answer = api.check(problem.position, colour, time_limit=time_limit)
     result = answer.place_all
@@ -83,7 +83,7 @@ def joint_question(problem: Problem | FollowRequest, time_limit: float | None) -
     played colour with pieces left (:func:`solver.tasks.endgame.joint_check`, as ``blokus-solo
     check --together``). ``known`` in the answer: ``(key, Known)`` for the session to
     file (:mod:`solver.web.following`), or None."""
-    from solver.cli.output import joint_line
+    from solver.answers.words import joint_line
     from solver.tasks.endgame import joint_check
     from solver.tasks.solve import SolveOptions
 
@@ -172,8 +172,8 @@ def _companion_question(request: FollowRequest, time_limit: float | None) -> Ans
 
 def _closeness(result: SolveResult) -> str:
     """An unknown's best partial layout and best bound proved, if the solve kept them
-    (:func:`solver.cli.output.closeness_lines`), as "; ..." clauses; else ""."""
-    from solver.cli.output import closeness_lines
+    (:func:`solver.answers.words.closeness_lines`), as "; ..." clauses; else ""."""
+    from solver.answers.words import closeness_lines
 
     return "".join("; " + " ".join(line.split()) for line in closeness_lines(result))
 

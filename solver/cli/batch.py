@@ -1,0 +1,169 @@
+"""``blokus-solo batch``: every puzzle solved and every game record checked under some
+paths, in parallel, into a crash-safe results folder (:mod:`solver.batch`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from rich.console import Console
+
+from solver.cli.options import (
+    after_option,
+    check_params,
+    out_option,
+    plain_option,
+    solver_options,
+    together_option,
+)
+from solver.tasks.solve import BACKENDS, SolveOptions
+
+if TYPE_CHECKING:
+    from solver.batch.work import Settings
+
+
+@click.command("batch")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@out_option(
+    "Output folder: results.jsonl, summary.csv, README.md, solutions/ (each layout as "
+    ".json and an .svg picture; made if needed; a batch run again into it skips what is done).",
+    metavar="DIR",
+    required=True,
+)
+@click.option(
+    "--every",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Game records: check after every N-th placement and at the end (default: the end).",
+)
+@after_option("Game records: check the position after N placements.")
+@solver_options(
+    BACKENDS,
+    "Seconds per solve (default: no limit); a game colour runs place-all, then max-score "
+    "after a 'no'. Time-outs answer 'unknown' (never 'no').",
+    workers=1,
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Worker processes (default: this machine's cores).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for a "
+    "new local cluster of --jobs workers (needs Dask: pip install '.[cluster]').",
+)
+@together_option(
+    "Game records: one joint check per position (as check --together: can every "
+    "colour with pieces left place all of them at once?) instead of one per colour."
+)
+@click.option(
+    "--seeds",
+    type=click.IntRange(1, 100_000),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Puzzles: a seed sweep. Each puzzle runs N times as separate items, with seeds "
+    "SEED, SEED+W, ..., SEED+(N-1)W (W: --workers; spread over the worker processes or the "
+    "cluster); once one answers it (a layout; for max-score a proven best; a proof of "
+    "no), its other seeds are dropped (local "
+    "workers running one are stopped; on Dask one already running runs on to its time "
+    "limit: give --time-limit). For hard "
+    "layouts with the restarting searches (--backend domain or repair): many independent "
+    "runs.",
+)
+@click.option("--force", is_flag=True, help="Redo items already done in DIR.")
+@plain_option("One line per item even in a terminal.")
+def batch_command(
+    paths: tuple[str, ...],
+    out: str,
+    every: int | None,
+    after: int | None,
+    options: SolveOptions,
+    jobs: int | None,
+    scheduler: str | None,
+    together: bool,
+    seeds: int,
+    force: bool,
+    plain: bool,
+) -> None:
+    """Solve every puzzle (.toml) and check every game record (.blksgf) under PATH...
+    (folders walked recursively, sorted), in parallel, into a results folder.
+
+    A puzzle is solved as `solve` does; a game record is checked as `check` does (with
+    --together as `check --together`), at its end, --after N or --every N. Each result is
+    saved as soon as it is found: a batch stopped at any moment (Ctrl-C, kill -9) keeps
+    what it finished, and the same command run again does only the rest. Bad files become
+    error rows; the batch goes on.
+    """
+    from solver.batch import BatchOptions, run_batch
+    from solver.batch.work import Settings
+
+    check_params(options)
+    settings = Settings(
+        options.backend,
+        options.time_limit,
+        options.seed,
+        options.workers,
+        options.params,
+        together,
+    )
+    batch = BatchOptions(
+        paths=paths,
+        out=Path(out),
+        settings=settings,
+        every=every,
+        after=after,
+        jobs=jobs,
+        scheduler=scheduler,
+        force=force,
+        command=_batch_command_line(paths, out, every, after, settings, jobs, scheduler, seeds),
+        seeds=seeds,
+    )
+    console = Console(
+        markup=False,
+        emoji=False,
+        highlight=False,
+        soft_wrap=True,
+        force_terminal=False if plain else None,
+    )
+    run_batch(batch, console)
+
+
+def _batch_command_line(
+    paths: tuple[str, ...],
+    out: str,
+    every: int | None,
+    after: int | None,
+    settings: Settings,
+    jobs: int | None,
+    scheduler: str | None,
+    seeds: int = 1,
+) -> str:
+    """The batch command as it could be typed again (options left at their defaults are
+    left out; --jobs too: it changes no answer)."""
+    import shlex
+
+    words = ["blokus-solo", "batch", *paths, "--out", out]
+    for flag, value, default in (
+        ("--every", every, None),
+        ("--after", after, None),
+        ("--backend", settings.backend, "auto"),
+        ("--time-limit", settings.time_limit, None),
+        ("--seed", settings.seed, 0),
+        ("--seeds", seeds, 1),
+        ("--workers", settings.workers, 1),
+        ("--params", settings.params, ""),
+        ("--scheduler", scheduler, None),
+    ):
+        if value != default:
+            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    if settings.together:
+        words.append("--together")
+    return shlex.join(str(w) for w in words)
