@@ -73,7 +73,6 @@ found as "solved" with the root bound. The measurements behind the defaults are 
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -204,7 +203,7 @@ class _Search:
         params[core.P_LATE] = late
         tables = self.tables
         if seed:
-            tables = dataclasses.replace(tables, cov_idx=_shuffled_children(tables, seed))
+            tables = tables._replace(cov_idx=_shuffled_children(tables, seed))
         return _Search(
             self.colours,
             self.held_colours,
@@ -620,9 +619,8 @@ def _with_memo(search: _Search, tuning: SearchTuning) -> _Search | None:
     memo.params[core.P_MEMO] = 1
     radix = state.rem[0] + 1
     rmult = np.concatenate(([1], np.cumprod(radix))).astype(np.int64)
-    memo.tables = dataclasses.replace(memo.tables, comp=comp, rmult=rmult)
-    memo.state = dataclasses.replace(
-        memo.state,
+    memo.tables = memo.tables._replace(comp=comp, rmult=rmult)
+    memo.state = memo.state._replace(
         ctouch=np.zeros(k, dtype=np.int64),
         memo=np.zeros((tuning.memo_rows, 3), dtype=np.int64),
     )

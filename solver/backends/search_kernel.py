@@ -24,7 +24,7 @@ compiler on the user's machine. numba needs neither and caches the machine code 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -74,10 +74,10 @@ MONO = 0  # index of the monomino in PIECE_NAMES
 NPIECES = 21
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(NamedTuple):
     """The kernel's read-only arrays: shared by every copy of a search. C played colours,
-    N squares, P placements (all colours in one table), G symmetries."""
+    N squares, P placements (all colours in one table), G symmetries. A named tuple, so
+    that numba takes it as one argument (its fields typed one by one)."""
 
     pl_sq: np.ndarray  # (P, 5) int32: a placement's squares, padded with -1
     pl_col: np.ndarray  # (P,) int32: its colour (index into the played colours)
@@ -105,13 +105,8 @@ class Tables:
     star: np.ndarray  # (K,) int32: squares the layout must cover, free at the root
     conn: np.ndarray  # (C,) int8: the colour's squares must end as one corner-joined group
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the order :func:`run` takes them."""
-        return tuple(getattr(self, f.name) for f in fields(self))
 
-
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):
     """The kernel's search state and scratch arrays, updated in place (a PAUSE resumes
     where it stopped). Shapes as in :class:`Tables`; D: the deepest stack of decisions."""
 
@@ -152,20 +147,15 @@ class State:
     gmark: np.ndarray  # (N,) int64: stamps of the connect flood
     gqueue: np.ndarray  # (N,) int32: scratch: the connect flood's queue
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the order :func:`run` takes them."""
-        return tuple(getattr(self, f.name) for f in fields(self))
-
     def copy(self) -> State:
         """A fresh copy of every array."""
-        return State(*(a.copy() for a in self.arrays()))
+        return State(*(a.copy() for a in self))
 
 
 def run_chunk(params: np.ndarray, tables: Tables, state: State, budget: int) -> int:
     """Run the search for at most ``budget`` more nodes (see :func:`run`); returns DONE,
     FOUND, LIMIT or PAUSE."""
-    args = (params, *tables.arrays(), *state.arrays(), budget)
-    return int(run(*args))
+    return int(run(params, tables, state, budget))
 
 
 @njit(cache=True)
@@ -575,79 +565,38 @@ def _memo_slot(memo, code, comps):
 
 
 @njit(cache=True, nogil=True)
-def run(
-    params,
-    pl_sq,
-    pl_col,
-    pl_piece,
-    pl_size,
-    cov_ptr,
-    cov_idx,
-    pp_ptr,
-    pp_idx,
-    edge_nb,
-    corner_nb,
-    king_nb,
-    psize,
-    pextra,
-    pl_bx,
-    blk,
-    start,
-    own0,
-    monoin,
-    held,
-    monochk,
-    gperm,
-    comp,
-    rmult,
-    star,
-    conn,
-    ext,
-    bstamp,
-    bcnt,
-    bl,
-    excl,
-    cornr,
-    nsqc,
-    rem,
-    remarea,
-    sqcol,
-    sqpl,
-    path,
-    fr_c,
-    fr_x,
-    fr_lo,
-    fr_hi,
-    fr_cur,
-    ch,
-    st,
-    mark,
-    cmark,
-    queue,
-    attach,
-    pcount,
-    cand,
-    ncand,
-    fix,
-    sol,
-    sol_mono,
-    best,
-    ctouch,
-    fr_key,
-    memo,
-    sok,
-    gmark,
-    gqueue,
-    budget,
-):
+def run(params, tables, state, budget):
     """Run the search for at most ``budget`` more nodes; returns DONE, FOUND, LIMIT or PAUSE.
 
-    ``params``: int64, slots ``P_*``; then the arrays of :class:`Tables` and of
-    :class:`State`, in their order (call it through :func:`run_chunk`). The arrays are
-    built by :func:`solver.backends.search.build`; the state arrays are updated in place so
-    that a PAUSE can be resumed by calling again. Results: ``fix[g]`` = layouts found that
-    symmetry g fixes (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best``
-    and ``st[S_BEST]`` (MAXSCORE).
+    ``params``: int64, slots ``P_*``; ``tables`` (:class:`Tables`) and ``state``
+    (:class:`State`), built by :func:`solver.backends.search._build`; the state is updated
+    in place so that a PAUSE can be resumed by calling again (Python calls this through
+    :func:`run_chunk`). Results: ``fix[g]`` = layouts found that symmetry g fixes
+    (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best`` and ``st[S_BEST]``
+    (MAXSCORE).
+
+    The loop, in steps (a node is a position of the search; a frame of the stack holds a
+    branching node's colour c, attach square x and children):
+
+    * S1. [Evaluate.] Count the node. For each colour: the connect test, the score of a
+      colour with nothing left, its attach squares (none: dead), its reach and the area it
+      cannot place (place-all: any loss is dead; max-score: the loss bound), the card goals'
+      stars it can still cover, and the attach square with the fewest live placements.
+    * S2. [Decide.] Max-score: keep a better layout, branch if the bound beats the best.
+      Place-all and count: a dead node backtracks, a leaf goes to S3, else branch.
+    * S3. [Leaf.] Check the held monominoes and the monomino-last rule, count the layout
+      under each symmetry: FIND returns FOUND, COUNT at its limit LIMIT; else backtrack.
+    * S4. [Memo.] At an entry of the component memo (no component open), a known failure of
+      the same key prunes the node; else the frame will carry the key.
+    * S5. [Branch.] Push a frame: the live placements of c covering x, largest first, then
+      "x is never c's" (not for a colour that must still cover its start in place-all),
+      then those of at most ``late`` squares. Enter the first child; go to S8.
+    * S6. [Backtrack.] Undo the top frame's current child. If it has another, enter it and
+      go to S8.
+    * S7. [Pop.] The frame is exhausted: pop it (an entry frame's key goes into the memo);
+      if the stack is not empty, go to S6, else return DONE.
+    * S8. [Pause?] After ``budget`` nodes return PAUSE (S6 then resumes, as the leaf that
+      returned left it); else go to S1.
 
     Component memo (one colour, FIND or MAXSCORE): ``comp[s]`` is the rank of the root
     reach component of square s (-1: none); ``ctouch[j]`` counts the decisions (placements,
@@ -674,6 +623,19 @@ def run(
     one king-move component of its squares and the squares it may still cover (only its
     squares, once it has nothing left to place) is dead (:func:`_joinable`).
     """
+    # the records' arrays by their short names; the helpers below take the arrays they
+    # read, not the records (helpers taking the records measured 1.047x the time of the
+    # old kernel on benchmarks/endgame_checks.py, this form 0.93x: docs/benchmarks.md)
+    (
+        pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx, edge_nb,
+        corner_nb, king_nb, psize, pextra, pl_bx, blk, start, own0, monoin, held, monochk,
+        gperm, comp, rmult, star, conn,
+    ) = tables  # fmt: skip
+    (
+        ext, bstamp, bcnt, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, path, fr_c,
+        fr_x, fr_lo, fr_hi, fr_cur, ch, st, mark, cmark, queue, attach, pcount, cand, ncand,
+        fix, sol, sol_mono, best, ctouch, fr_key, memo, sok, gmark, gqueue,
+    ) = state  # fmt: skip
     mode = params[P_MODE]
     limit = params[P_LIMIT]
     bonus = params[P_BONUS]
@@ -696,7 +658,7 @@ def run(
         if st[S_NEED] == 1:
             st[S_NEED] = 0
             st[S_NODES] += 1
-            # ---- evaluate the node -------------------------------------------------
+            # S1. [Evaluate.]
             dead = False
             best_c = -1
             best_x = -1
@@ -848,7 +810,7 @@ def run(
                     if sqcol[star[k]] == -1 and sok[k] != st[S_NODES]:
                         dead = True
                         break
-            # ---- act on the evaluation ----------------------------------------------
+            # S2. [Decide.]
             branch = False
             if mode == MAXSCORE:
                 if st[S_NODES] == 1:
@@ -864,7 +826,7 @@ def run(
             elif dead:
                 pass
             elif all_done:
-                # a layout of every non-held piece: place the held monominoes
+                # S3. [Leaf.] a layout of every non-held piece: place the held monominoes
                 nheld = 0
                 okc = True
                 for c in range(ncol):
@@ -942,6 +904,7 @@ def run(
                         return LIMIT
             else:
                 branch = True
+            # S4. [Memo.]
             if branch and cmode and jopen < 0:
                 # an entry: every touched component is closed; a known failure of the
                 # untouched ones with these pieces prunes
@@ -961,6 +924,7 @@ def run(
                     else:
                         entry = code
             if branch:
+                # S5. [Branch.]
                 lo = st[S_CHTOP]
                 top = lo
                 # children: live placements covering best_x, then "never covered by c"
@@ -1032,8 +996,8 @@ def run(
                             ctouch[comp[x]] += 1
                     st[S_NEED] = 1
         if st[S_NEED] == 0:
-            # ---- backtrack to the next untried child --------------------------------
             while st[S_DEPTH] > 0:
+                # S6. [Backtrack.] undo the top frame's child; enter its next one
                 d = st[S_DEPTH] - 1
                 c = fr_c[d]
                 x = fr_x[d]
@@ -1094,6 +1058,7 @@ def run(
                             ctouch[comp[x]] += 1
                     st[S_NEED] = 1
                     break
+                # S7. [Pop.] (an entry frame's key goes into the memo)
                 st[S_CHTOP] = fr_lo[d]
                 st[S_DEPTH] = d
                 if fr_key[d, 0] >= 0:
@@ -1111,5 +1076,6 @@ def run(
                             st[S_STORES] += 1
             if st[S_NEED] == 0:
                 return DONE
+        # S8. [Pause?]
         if st[S_NODES] >= stop_nodes:
             return PAUSE
