@@ -237,7 +237,7 @@ def _reference_dead_squares_ok(problem, search):
     whose edge neighbours show every colour that still has pieces must stay empty; there
     must be holes enough and none of them a start square."""
     tables, state = search.tables, search.state
-    cov_slot, used, st = state[1], state[3], state[7]
+    cov_slot, used, st = state.cov_slot, state.used, state.st
     colour_of = {}
     for colour, placements in search.layout().items():
         for placement in placements:
@@ -247,7 +247,9 @@ def _reference_dead_squares_ok(problem, search):
     cycles = search.symmetry.cycles
     live = set()
     for j, cycle in enumerate(cycles):
-        if any(not used[slot] and tables[23][slot] <= 5 for slot in range(j * 21, j * 21 + 21)):
+        if any(
+            not used[slot] and tables.slot_size[slot] <= 5 for slot in range(j * 21, j * 21 + 21)
+        ):
             live.update(cycle)
     starts = {orb.orbit[problem.position.colour(c).start] for c in problem.colours}
     dead = 0
@@ -279,10 +281,8 @@ def test_dead_square_prune_matches_the_board():
                 if search.run(budget) != dk.PAUSE:
                     break
                 t, s = search.tables, search.state
-                a = int(np.argmax(s[1] == dk.UNFILLED))
-                got = dk._no_dead_square(-1, a, len(s[1]), t[5], t[6], s[1], s[2], t[25], t[26],
-                                         t[17], t[15], s[3], t[23], t[21], t[20], t[18],
-                                         s[7][dk.S_EMPTY])  # fmt: skip
+                a = int(np.argmax(s.cov_slot == dk.UNFILLED))
+                got = _dead_squares_ok(t, s, a)
                 assert got == _reference_dead_squares_ok(problem, search), problem.name
                 verdicts.append(got)
     assert len(verdicts) >= 100 and True in verdicts and False in verdicts
@@ -314,9 +314,16 @@ def test_dead_square_prune_keeps_every_layout_and_cuts_two_colour_trees():
 
 def _full_dead_count_passes(search):
     t, s = search.tables, search.state
-    a = int(np.argmax(s[1] == dk.UNFILLED))
-    return dk._no_dead_square(-1, a, len(s[1]), t[5], t[6], s[1], s[2], t[25], t[26], t[17],
-                              t[15], s[3], t[23], t[21], t[20], t[18], s[7][dk.S_EMPTY])  # fmt: skip
+    return _dead_squares_ok(t, s, int(np.argmax(s.cov_slot == dk.UNFILLED)))
+
+
+def _dead_squares_ok(t, s, a):
+    """The kernel's dead-square test from orbit ``a`` on, for a whole-board count (-1)."""
+    return dk._no_dead_square(
+        -1, a, len(s.cov_slot), t.e_ptr, t.e_orb, s.cov_slot, s.cov_lab, t.nb_orb, t.nb_h,
+        t.slot_orbit, t.mul, s.used, t.slot_size, t.nps, t.n_orbits_col, t.noempty,
+        s.st[dk.S_EMPTY],
+    )  # fmt: skip
 
 
 def test_the_dead_square_shortcut_misses_no_prune():
@@ -403,7 +410,7 @@ def test_tree_estimate_is_near_the_exhausted_tree():
         stepper = domain.build(problem, sym)
         at_one = 0
         while stepper.run(1) == dk.PAUSE:
-            at_one += int(stepper.state[7][dk.S_DEPTH] == 1)
+            at_one += int(stepper.state.st[dk.S_DEPTH] == 1)
         assert est.per_depth[1] == at_one
         compared += 1
     assert compared >= 3
@@ -421,21 +428,21 @@ def test_a_probe_counts_the_children_the_search_pushes_at_every_node():
                 search = domain.build(problem, sym)
             except InputError:
                 continue
-            states = {(): tuple(a.copy() for a in search.fresh)}
+            states = {(): search.fresh.copy()}
             children: dict[tuple[int, ...], int] = {}
             code = dk.PAUSE
             while code == dk.PAUSE and len(states) < 20_000:
                 code = search.run(1)
-                d = int(search.state[7][dk.S_DEPTH])
-                path = tuple(int(x) for x in search.state[9][:d])
+                d = int(search.state.st[dk.S_DEPTH])
+                path = tuple(int(x) for x in search.state.f_cursor[:d])
                 if code == dk.PAUSE:
                     children[path[:-1]] = children.get(path[:-1], 0) + 1
-                    states[path] = tuple(a.copy() for a in search.state)
+                    states[path] = search.state.copy()
             if code != dk.DONE:
                 continue
             for path, state in states.items():
-                widths = np.zeros(len(state[8]) + 1, dtype=np.int64)
-                dk.probe(*search.tables, *state, 5, widths)
+                widths = np.zeros(len(state.f_anchor) + 1, dtype=np.int64)
+                dk.probe(search.tables, state, 5, widths)
                 assert widths[0] == children.get(path, 0), (problem.position.board, path)
                 checked += 1
     assert checked >= 5_000

@@ -148,9 +148,9 @@ def test_symmetric_position_has_fewer_orbits():
     assert (r.count, r.symmetries) == (1, 8)
 
 
-@pytest.mark.parametrize("strong,piece_branch", list(itertools.product((0, 1), (0, 1))))
-def test_search_options_keep_counts_exact(strong, piece_branch):
-    tuning = SearchTuning(strong=strong, piece_branch=bool(piece_branch))
+@pytest.mark.parametrize("strong,blocks", list(itertools.product((0, 1, 2), (False, True))))
+def test_search_options_keep_counts_exact(strong, blocks):
+    tuning = SearchTuning(strong=strong, blocks=blocks)
     pos = one_colour(5, "a5", ("V3", "L5", "I3", "2"))
     assert search.count(problem(pos), tuning=tuning).count == 104
     for name in ("two colours blocked", "existing squares", "junior copies"):

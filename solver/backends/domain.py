@@ -33,7 +33,7 @@ import dataclasses
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -217,49 +217,45 @@ def group_tables(elements: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarr
 class DomainSearch:
     """A built search: the kernel's tables and state, and how to read a layout back."""
 
-    tables: tuple[Any, ...]
-    state: tuple[np.ndarray, ...]
+    tables: core.Tables
+    state: core.State
     symmetry: ColourSymmetry
     placements: np.ndarray  # (O, 5) int32: each option's squares, padded with -1
     pieces: np.ndarray  # (O,) int32: its shape index
     anchors: np.ndarray  # (O,) int32: its first orbit in scan order (options sorted by it)
-    stats: dict[str, Any] = field(default_factory=dict)
-    fresh: tuple[np.ndarray, ...] = ()  # the state before the first node
+    stats: dict[str, Any]
+    fresh: core.State  # the state before the first node
 
     def reseed(self, seed: int | tuple[int, ...]) -> None:
         """Start again from the root with the value order of ``seed`` (see :func:`build`;
         a tuple, e.g. (seed, thread, run), seeds NumPy's generator with all its entries:
         independent streams)."""
-        lab_order, anc_idx = _value_order(self.anchors, self.pieces, len(self.tables[15]), seed)
-        tables = list(self.tables)
-        tables[12], tables[14] = lab_order, anc_idx
-        self.tables = tuple(tables)
-        self.state = tuple(a.copy() for a in self.fresh)
+        lab_order, anc_idx = _value_order(self.anchors, self.pieces, len(self.tables.mul), seed)
+        self.tables = self.tables._replace(lab_order=lab_order, anc_idx=anc_idx)
+        self.state = self.fresh.copy()
 
     def copy(self) -> DomainSearch:
         """The same search with its own state (the read-only tables shared), at its root."""
-        state = tuple(a.copy() for a in self.fresh)
-        return dataclasses.replace(self, state=state, stats=dict(self.stats))
+        return dataclasses.replace(self, state=self.fresh.copy(), stats=dict(self.stats))
 
     def run(self, budget: int) -> int:
         """Run the kernel for at most ``budget`` (>= 1) more nodes (pieces and empty orbits
         placed): DONE, FOUND or PAUSE; a PAUSE resumes exactly where it stopped."""
-        args = (*self.tables, *self.state, budget)
-        return int(core.run(*args))
+        return int(core.run(self.tables, self.state, budget))
 
     @property
     def deepest(self) -> int:
         """The most pieces and empty orbits the run has had placed at once."""
-        return int(self.state[7][core.S_DEEPEST])
+        return int(self.state.st[core.S_DEEPEST])
 
     @property
     def nodes(self) -> int:
         """Nodes since the last (re)seed: pieces and empty orbits placed."""
-        return int(self.state[7][core.S_NODES])
+        return int(self.state.st[core.S_NODES])
 
     def layout(self) -> Layout:
         """The layout after FOUND: every colour of every orbit, all images."""
-        used, slot_opt, slot_lab = self.state[3], self.state[5], self.state[6]
+        used, slot_opt, slot_lab = self.state.used, self.state.slot_opt, self.state.slot_lab
         sym = self.symmetry
         mul, _ = group_tables(sym.elements)
         layout: Layout = {c: [] for cycle in sym.cycles for c in cycle}
@@ -406,7 +402,7 @@ def build(
         assert start is not None  # (empty_orbits)
         starts.append((int(orb.orbit[start]), int(orb.elem[start])))
     opts = _options(problem, board, orb, cycles)
-    tables, placements, pieces, anchors = _tables(opts, board, orb, mul, inv, starts)
+    options, placements, pieces, anchors = _tables(opts, board, orb, mul, inv, starts)
     n_opt = len(pieces)
     m = orb.count
     words = (m + 63) // 64
@@ -420,12 +416,13 @@ def build(
     nb_orb, nb_h = _rep_neighbours(board, orb)
     slot_size = np.array([PIECES[PIECE_NAMES[k % NPIECES]].size for k in range(nslots)], np.int32)
     slot_size[np.isin(np.arange(nslots), [slot for slot, _ in opts], invert=True)] = _ABSENT
-    tables = (*tables, mul, inv, slot_orbit, noempty, need, len(cycles), NPIECES, onb,
-              slot_size, int(pockets), nb_orb, nb_h, int(dead))  # fmt: skip
+    extra = (mul, inv, slot_orbit, noempty, need, len(cycles), NPIECES, onb, slot_size,
+             int(pockets), nb_orb, nb_h, int(dead))  # fmt: skip
+    tables = core.Tables._make((*options, *extra))
     st = np.zeros(core.N_SCALARS, dtype=np.int64)
     st[core.S_EMPTY] = empty
     depth = m + 1
-    state = (
+    state = core.State(
         np.zeros(words, dtype=np.uint64),  # filled
         np.full(m, core.UNFILLED, dtype=np.int32),  # cov_slot
         np.zeros(m, dtype=np.int32),  # cov_lab
@@ -440,7 +437,7 @@ def build(
     )
     stats = {"symmetry": symmetry.name, "orbits": m, "empty_orbits": empty, "options": n_opt}
     stats["depth"] = int((slot_size != _ABSENT).sum()) + empty  # pieces and empty orbits
-    fresh = tuple(a.copy() for a in state)
+    fresh = state.copy()
     search = DomainSearch(tables, state, symmetry, placements, pieces, anchors, stats, fresh)
     search.reseed(seed)
     return search
@@ -495,16 +492,15 @@ def estimate(search: DomainSearch, probes: int, seed: int = 1) -> TreeEstimate:
     """
     if probes < 1:
         raise ValueError(f"probes must be at least 1, not {probes}")
-    depth = len(search.fresh[8])  # more frames than any path has levels
+    depth = len(search.fresh.f_anchor)  # more frames than any path has levels
     per_depth = np.zeros(int(search.stats["depth"]) + 1)
     spread = np.zeros(probes)
     layouts = 0.0
     deepest = 0
     for i in range(probes):
-        state = tuple(a.copy() for a in search.fresh)
+        state = search.fresh.copy()
         widths = np.zeros(depth + 1, dtype=np.int64)
-        args = (*search.tables, *state, seed * 1_000_003 + i, widths)
-        leaf = int(core.probe(*args))
+        leaf = int(core.probe(search.tables, state, seed * 1_000_003 + i, widths))
         deepest = max(deepest, leaf)
         product = 1.0
         for k in range(leaf):

@@ -39,6 +39,8 @@ The search is an explicit stack, so :func:`run` stops after a node budget and re
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -51,6 +53,64 @@ S_DEPTH, S_NODES, S_EMPTY, S_DEEPEST = range(4)
 N_SCALARS = 4
 UNFILLED = -1
 HOLE = -2
+
+
+class Tables(NamedTuple):
+    """The kernel's read-only arrays and settings, built by :func:`solver.backends.domain.build`
+    (a named tuple, so that numba takes it as one argument). O options, M orbits,
+    W = ceil(M / 64) words, G group elements, S slots (colour orbits x 21 shapes)."""
+
+    mask: np.ndarray  # (O, W) uint64: the orbits an option covers
+    corb: np.ndarray  # (O, W) uint64: the orbits at its corners (not at its edges)
+    opt_slot: np.ndarray  # (O,) int32: its slot (colour orbit * 21 + shape)
+    sq_orb: np.ndarray  # (O, 5) int32: the orbit of each of its squares, -1 padded
+    sq_k: np.ndarray  # (O, 5) int32: the group element taking that orbit's rep there
+    e_ptr: np.ndarray  # (O + 1,) int64: CSR pointers of its edge neighbours
+    e_orb: np.ndarray  # int32: an edge neighbour's orbit
+    e_h: np.ndarray  # int32: and its element
+    c_ptr: np.ndarray  # (O + 1,) int64: CSR pointers of its corner neighbours
+    c_orb: np.ndarray  # int32: a corner neighbour's orbit
+    c_h: np.ndarray  # int32: and its element
+    opt_start: (
+        np.ndarray
+    )  # (O,) int32: the label that puts its colour on a start; -1 none, -2 never
+    lab_order: np.ndarray  # (O, G) int32: the labels in the order they are tried (the seed's)
+    anc_ptr: np.ndarray  # (M + 1,) int64: CSR pointers of the options anchored at an orbit
+    anc_idx: np.ndarray  # int32: those options, in the order they are tried
+    mul: np.ndarray  # (G, G) int32: the group's multiplication table
+    inv: np.ndarray  # (G,) int32: inverses
+    slot_orbit: np.ndarray  # (S,) int32: a slot's colour orbit
+    noempty: np.ndarray  # (M,) int8: 1 for an orbit that may not stay empty (a start)
+    need: np.ndarray  # (colour orbits,) int32: pieces each colour orbit must place
+    n_orbits_col: int  # colour orbits
+    nps: int  # pieces per colour (21)
+    onb: np.ndarray  # (M, 4) int32: the orbits sharing an edge with an orbit, -1 padded
+    slot_size: np.ndarray  # (S,) int32: a slot's squares (_ABSENT: not to be placed)
+    pockets: int  # 1: the pocket prune
+    nb_orb: np.ndarray  # (M, 4) int32: the orbits of the rep's edge neighbours
+    nb_h: np.ndarray  # (M, 4) int32: and their elements
+    dead: int  # 1: the dead-square prune
+
+
+class State(NamedTuple):
+    """The kernel's search state, updated in place (a PAUSE resumes where it stopped).
+    D: more frames than a path has levels."""
+
+    filled: np.ndarray  # (W,) uint64: the orbits covered or left empty
+    cov_slot: np.ndarray  # (M,) int32: the slot covering an orbit's rep (UNFILLED, HOLE)
+    cov_lab: np.ndarray  # (M,) int32: the label of the copy covering it
+    used: np.ndarray  # (S,) int8: the slot is placed
+    adj: np.ndarray  # (S,) uint64: corner contacts between the slots of a colour orbit
+    slot_opt: np.ndarray  # (S,) int32: the option placed for a slot, -1 none
+    slot_lab: np.ndarray  # (S,) int32: and its label
+    st: np.ndarray  # (N_SCALARS,) int64: the scalars S_*
+    f_anchor: np.ndarray  # (D,) int64: a frame's orbit (-1: not yet chosen)
+    f_cursor: np.ndarray  # (D,) int64: its next candidate
+    f_opt: np.ndarray  # (D,) int64: the option it applied (-1 none, -2 the hole)
+
+    def copy(self) -> State:
+        """A fresh copy of every array."""
+        return State(*(a.copy() for a in self))
 
 
 @njit(cache=True, nogil=True)
@@ -354,17 +414,34 @@ def _kept(o, a, m, n_orbits_col, nps, need, used, adj, slot_opt, corb, filled, p
 
 
 @njit(cache=True, nogil=True)
-def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h, opt_start,
-        lab_order, anc_ptr, anc_idx, mul, inv, slot_orbit, noempty, need, n_orbits_col, nps,
-        onb, slot_size, pockets, nb_orb, nb_h, dead, filled, cov_slot, cov_lab, used, adj,
-        slot_opt, slot_lab, st, f_anchor, f_cursor, f_opt, budget):  # fmt: skip
+def run(tables, state, budget):
     """Run at most ``budget`` (>= 1) more nodes (pieces and empty orbits placed); DONE,
     FOUND or PAUSE (see the module docstring).
 
     Frame d: ``f_anchor[d]`` its orbit (-1: not yet chosen), ``f_cursor[d]`` the next
     candidate (option index * G + label index; G * count: the hole), ``f_opt[d]`` the
-    option applied (-1 none, -2 the hole).
+    option applied (-1 none, -2 the hole). The loop, in steps:
+
+    * D1. [Anchor.] A new frame takes the first unfilled orbit in scan order; none left:
+      return FOUND.
+    * D2. [Try.] The frame's next candidate: each option anchored there with each label
+      (its squares free, the start's label, the edge rule), then the hole (while empty
+      orbits remain, never on a start); apply it and keep it if the prunes pass
+      (:func:`_kept`: connectivity, pockets, dead squares), else undo it and try the next.
+    * D3. [Push.] Count the node and open the next frame (D1); after ``budget`` nodes
+      return PAUSE (a call resumes at D1 of that frame).
+    * D4. [Backtrack.] No candidate left: drop the frame and undo the parent's choice,
+      then go on with the parent's next candidate (D2); at the root return DONE.
     """
+    (
+        mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h, opt_start,
+        lab_order, anc_ptr, anc_idx, mul, inv, slot_orbit, noempty, need, n_orbits_col, nps,
+        onb, slot_size, pockets, nb_orb, nb_h, dead,
+    ) = tables  # fmt: skip
+    (
+        filled, cov_slot, cov_lab, used, adj, slot_opt, slot_lab, st, f_anchor, f_cursor,
+        f_opt,
+    ) = state  # fmt: skip
     g = mul.shape[0]
     m = cov_slot.shape[0]
     spent = 0
@@ -375,6 +452,7 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
     while True:
         d = st[S_DEPTH]
         if f_anchor[d] < 0:
+            # D1. [Anchor.]
             a = 0 if d == 0 else f_anchor[d - 1]
             while a < m and cov_slot[a] != UNFILLED:
                 a += 1
@@ -388,6 +466,7 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
         n = anc_ptr[a + 1] - lo
         pushed = False
         while f_cursor[d] <= g * n:
+            # D2. [Try.]
             c = f_cursor[d]
             f_cursor[d] = c + 1
             if c == g * n:  # the hole
@@ -432,6 +511,7 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
                 break
             _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps, small, slot_size)
         if pushed:
+            # D3. [Push.]
             st[S_NODES] += 1
             spent += 1
             st[S_DEPTH] = d + 1
@@ -441,7 +521,7 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
             if spent >= budget:
                 return PAUSE
             continue
-        # frame exhausted: back to the parent and undo its choice
+        # D4. [Backtrack.] frame exhausted: back to the parent and undo its choice
         f_anchor[d] = -1
         if d == 0:
             return DONE
@@ -457,10 +537,7 @@ def run(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h
 
 
 @njit(cache=True, nogil=True)
-def probe(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h, opt_start,
-          lab_order, anc_ptr, anc_idx, mul, inv, slot_orbit, noempty, need, n_orbits_col, nps,
-          onb, slot_size, pockets, nb_orb, nb_h, dead, filled, cov_slot, cov_lab, used, adj,
-          slot_opt, slot_lab, st, f_anchor, f_cursor, f_opt, seed, widths):  # fmt: skip
+def probe(tables, state, seed, widths):
     """One random path from the root of :func:`run`'s tree to a leaf (Knuth's estimator,
     "Estimating the efficiency of backtrack programs", Math. Comp. 29, 1975): at each
     node every child :func:`run` would push (the same candidates and prunes) is counted,
@@ -471,6 +548,15 @@ def probe(mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c
     The state arrays are those of the node the path starts from (the root, for an
     estimate of the whole tree); they are left at the leaf.
     """
+    (
+        mask, corb, opt_slot, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h, opt_start,
+        lab_order, anc_ptr, anc_idx, mul, inv, slot_orbit, noempty, need, n_orbits_col, nps,
+        onb, slot_size, pockets, nb_orb, nb_h, dead,
+    ) = tables  # fmt: skip
+    (
+        filled, cov_slot, cov_lab, used, adj, slot_opt, slot_lab, st, f_anchor, f_cursor,
+        f_opt,
+    ) = state  # fmt: skip
     np.random.seed(seed)
     g = mul.shape[0]
     m = cov_slot.shape[0]

@@ -64,11 +64,6 @@ pieces left in a hash table of subproblems already exhausted without a good enou
 not a symmetry of this tree (a placement is a piece type and squares, the copies are a
 count, and every layout is reached once).
 
-Piece branching (:attr:`SearchTuning.piece_branch`, off) branches on a single piece with
-fewer live placements in reach than the best attach square has; the piece may float until
-joined (checked at the leaf, and the reach must get to every floating piece). It is exact
-but slower on the real checks.
-
 The hot loop is compiled with numba in :mod:`solver.backends.search_kernel`; this module
 builds its arrays (:func:`_build`) and checks the clock between chunks of nodes. On a
 time-out the answer is "unknown" (never "infeasible"); max-score returns the best layout
@@ -78,7 +73,6 @@ found as "solved" with the root bound. The measurements behind the defaults are 
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -209,7 +203,7 @@ class _Search:
         params[core.P_LATE] = late
         tables = self.tables
         if seed:
-            tables = dataclasses.replace(tables, cov_idx=_shuffled_children(tables, seed))
+            tables = tables._replace(cov_idx=_shuffled_children(tables, seed))
         return _Search(
             self.colours,
             self.held_colours,
@@ -411,7 +405,6 @@ def _params(mode: int, limit: int, bonus: bool, tuning: SearchTuning) -> np.ndar
     params[core.P_LIMIT] = limit
     params[core.P_BONUS] = int(bonus)
     params[core.P_STRONG] = tuning.strong
-    params[core.P_PIECE_BRANCH] = int(tuning.piece_branch)
     params[core.P_BLOCKS] = int(tuning.blocks)
     params[core.P_LATE] = tuning.late
     params[core.P_MEMO] = 0  # switched on by _with_memo
@@ -420,7 +413,6 @@ def _params(mode: int, limit: int, bonus: bool, tuning: SearchTuning) -> np.ndar
 
 def _state(
     colours: _ColourArrays,
-    n_pl: int,
     max_cov: int,
     nsq: int,
     groups: int,
@@ -447,7 +439,6 @@ def _state(
         remarea=colours.remarea,
         sqcol=colours.sqcol,
         sqpl=np.full(nsq, -1, dtype=np.int32),
-        nfloat=np.zeros(at_least_one, dtype=np.int64),
         path=np.zeros(n_pieces, dtype=np.int32),
         fr_c=np.zeros(max_depth, dtype=np.int32),
         fr_x=np.zeros(max_depth, dtype=np.int32),
@@ -458,12 +449,9 @@ def _state(
         st=st,
         mark=np.zeros(nsq, dtype=np.int64),
         cmark=np.zeros(nsq, dtype=np.int64),
-        rmark=np.zeros(nsq, dtype=np.int64),
         queue=np.zeros(nsq, dtype=np.int32),
         attach=np.zeros(nsq, dtype=np.int32),
-        seeds=np.zeros(nsq, dtype=np.int32),
         pcount=np.zeros(core.NPIECES, dtype=np.int64),
-        pch=np.zeros(max(n_pl, 1), dtype=np.int32),
         cand=np.zeros((at_least_one, nsq), dtype=np.int32),
         ncand=np.zeros(at_least_one, dtype=np.int64),
         fix=np.zeros(groups, dtype=np.int64),
@@ -518,7 +506,6 @@ def _tables(
         held=np.array([c in roles.held for c in roles.playing], dtype=np.int8),
         monochk=np.array([c in roles.checked for c in roles.playing], dtype=np.int8),
         gperm=gperm,
-        hasown=(colours.own0.sum(axis=1) > 0).astype(np.int8),
         comp=np.zeros(board.size, dtype=np.int32),  # component memo: off (see _with_memo)
         rmult=np.zeros(core.NPIECES + 1, dtype=np.int64),
         star=np.array(sorted(problem.stars_left), dtype=np.int32),
@@ -556,9 +543,7 @@ def _build(
     tables = _tables(problem, roles, pl, colours, gperm)
     n_pl = len(pl.piece)
     max_cov = int(np.max(np.diff(tables.cov_ptr))) if n_pl else 0
-    state = _state(
-        colours, n_pl, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1, len(tables.star)
-    )
+    state = _state(colours, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1, len(tables.star))
     return _Search(
         roles.playing,
         roles.held,
@@ -614,7 +599,7 @@ def _with_memo(search: _Search, tuning: SearchTuning) -> _Search | None:
     """A fresh copy of a one-colour FIND or MAXSCORE search (not yet run) with the
     component memo on (see the module docstring and :func:`solver.backends.search_kernel.run`),
     or None if it cannot apply (several colours, a held monomino, the monomino-last check,
-    counting, piece branching, card goals, more than 62 components) or would not help (one
+    counting, card goals, more than 62 components) or would not help (one
     component)."""
     params, tables, state = search.params, search.tables, search.state
     if (
@@ -624,7 +609,6 @@ def _with_memo(search: _Search, tuning: SearchTuning) -> _Search | None:
         or search.held_colours
         or tables.monochk.any()
         or params[core.P_MODE] == core.COUNT
-        or params[core.P_PIECE_BRANCH] == 1  # (a floating piece may go in any component)
         or state.st[core.S_NODES] > 0
     ):
         return None
@@ -635,9 +619,8 @@ def _with_memo(search: _Search, tuning: SearchTuning) -> _Search | None:
     memo.params[core.P_MEMO] = 1
     radix = state.rem[0] + 1
     rmult = np.concatenate(([1], np.cumprod(radix))).astype(np.int64)
-    memo.tables = dataclasses.replace(memo.tables, comp=comp, rmult=rmult)
-    memo.state = dataclasses.replace(
-        memo.state,
+    memo.tables = memo.tables._replace(comp=comp, rmult=rmult)
+    memo.state = memo.state._replace(
         ctouch=np.zeros(k, dtype=np.int64),
         memo=np.zeros((tuning.memo_rows, 3), dtype=np.int64),
     )

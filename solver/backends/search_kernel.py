@@ -24,7 +24,7 @@ compiler on the user's machine. numba needs neither and caches the machine code 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -64,21 +64,20 @@ NEG_INF = -(1 << 40)
     P_LIMIT,  # COUNT: stop at this many layouts (0: no limit)
     P_BONUS,  # 1: score the +15 / +5 bonuses (MAXSCORE)
     P_STRONG,  # reach flood through coverable squares: 0 off, 1 to a fixpoint, 2 once
-    P_PIECE_BRANCH,  # 1: branch on a single piece too (not in MAXSCORE)
     P_BLOCKS,  # 1: cap the reach by the 2x2-block bound
     P_LATE,  # placements of at most this many squares come after the exclusion child
     P_MEMO,  # 1: the component memo (one colour, FIND or MAXSCORE)
-) = range(8)
-N_PARAMS = 8
+) = range(7)
+N_PARAMS = 7
 
 MONO = 0  # index of the monomino in PIECE_NAMES
 NPIECES = 21
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(NamedTuple):
     """The kernel's read-only arrays: shared by every copy of a search. C played colours,
-    N squares, P placements (all colours in one table), G symmetries."""
+    N squares, P placements (all colours in one table), G symmetries. A named tuple, so
+    that numba takes it as one argument (its fields typed one by one)."""
 
     pl_sq: np.ndarray  # (P, 5) int32: a placement's squares, padded with -1
     pl_col: np.ndarray  # (P,) int32: its colour (index into the played colours)
@@ -101,19 +100,13 @@ class Tables:
     held: np.ndarray  # (C,) int8: its monomino is held back, placed at the leaf
     monochk: np.ndarray  # (C,) int8: two monominoes: a leaf needs one that can be last
     gperm: np.ndarray  # (G, N) int32: the symmetries counted over, identity first
-    hasown: np.ndarray  # (C,) int8: the colour has squares before the search
     comp: np.ndarray  # (N,) int32: component memo: rank of a square's component, -1 none
     rmult: np.ndarray  # (22,) int64: component memo: radix of the pieces-left code
     star: np.ndarray  # (K,) int32: squares the layout must cover, free at the root
     conn: np.ndarray  # (C,) int8: the colour's squares must end as one corner-joined group
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the order :func:`run` takes them."""
-        return tuple(getattr(self, f.name) for f in fields(self))
 
-
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):
     """The kernel's search state and scratch arrays, updated in place (a PAUSE resumes
     where it stopped). Shapes as in :class:`Tables`; D: the deepest stack of decisions."""
 
@@ -128,10 +121,9 @@ class State:
     remarea: np.ndarray  # (C,) int64: their area
     sqcol: np.ndarray  # (N,) int32: colour on a square: -1 free, -2 blocked, >= C frozen
     sqpl: np.ndarray  # (N,) int32: the path's placement on a square, -1 for none
-    nfloat: np.ndarray  # (C,) int64: pieces placed by a piece branch (may float)
     path: np.ndarray  # (pieces,) int32: placements on the path (st[S_PATHN] of them)
     fr_c: np.ndarray  # (D,) int32: a frame's colour
-    fr_x: np.ndarray  # (D,) int32: its attach square (-1: a piece branch)
+    fr_x: np.ndarray  # (D,) int32: its attach square
     fr_lo: np.ndarray  # (D,) int32: its children: ch[fr_lo:fr_hi]
     fr_hi: np.ndarray  # (D,) int32
     fr_cur: np.ndarray  # (D,) int32: the child being searched
@@ -139,12 +131,9 @@ class State:
     st: np.ndarray  # (N_SCALARS,) int64: the scalars S_*
     mark: np.ndarray  # (N,) int64: stamps of the reach flood
     cmark: np.ndarray  # (N,) int64: stamps of the coverable squares
-    rmark: np.ndarray  # (N,) int64: stamps of the squares connected to the root
     queue: np.ndarray  # (N,) int32: scratch: the flood's queue (the reach)
     attach: np.ndarray  # (N,) int32: scratch: attach squares
-    seeds: np.ndarray  # (N,) int32: scratch: the flood's seeds
     pcount: np.ndarray  # (21,) int64: live placements in reach of each piece
-    pch: np.ndarray  # (P,) int32: scratch: a piece branch's children
     cand: np.ndarray  # (C, N) int32: squares a held monomino may take at a leaf
     ncand: np.ndarray  # (C,) int64: how many
     fix: np.ndarray  # (G,) int64: layouts each symmetry fixes (fix[0]: all layouts)
@@ -158,20 +147,15 @@ class State:
     gmark: np.ndarray  # (N,) int64: stamps of the connect flood
     gqueue: np.ndarray  # (N,) int32: scratch: the connect flood's queue
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the order :func:`run` takes them."""
-        return tuple(getattr(self, f.name) for f in fields(self))
-
     def copy(self) -> State:
         """A fresh copy of every array."""
-        return State(*(a.copy() for a in self.arrays()))
+        return State(*(a.copy() for a in self))
 
 
 def run_chunk(params: np.ndarray, tables: Tables, state: State, budget: int) -> int:
     """Run the search for at most ``budget`` more nodes (see :func:`run`); returns DONE,
     FOUND, LIMIT or PAUSE."""
-    args = (params, *tables.arrays(), *state.arrays(), budget)
-    return int(run(*args))
+    return int(run(params, tables, state, budget))
 
 
 @njit(cache=True)
@@ -363,47 +347,6 @@ def _assignments(cand, ncand, k, gperm_row, use_fixed):
 
 
 @njit(cache=True)
-def _root_mark(
-    c, path, npath, pl_sq, pl_col, pl_size, corner_nb, own0, start, sqcol, sqpl, rmark, rstamp
-):
-    """Mark (``rmark == rstamp``) the squares of colour c that are connected to its root: its
-    squares already on the board, or the piece on its start square, and every piece on the
-    path joined to them by corner contact. Returns the number of c's path pieces left out."""
-    nsq = own0.shape[1]
-    has_own = False
-    for s in range(nsq):
-        if own0[c, s]:
-            rmark[s] = rstamp
-            has_own = True
-    if not has_own and start[c] >= 0 and sqcol[start[c]] == c:
-        q = sqpl[start[c]]
-        for k in range(pl_size[q]):
-            rmark[pl_sq[q, k]] = rstamp
-    changed = True
-    left = 0
-    while changed:
-        changed = False
-        left = 0
-        for j in range(npath):
-            q = path[j]
-            if pl_col[q] != c or rmark[pl_sq[q, 0]] == rstamp:
-                continue
-            touch = False
-            for k in range(pl_size[q]):
-                for d in range(4):
-                    n = corner_nb[pl_sq[q, k], d]
-                    if n >= 0 and rmark[n] == rstamp:
-                        touch = True
-            if touch:
-                for k in range(pl_size[q]):
-                    rmark[pl_sq[q, k]] = rstamp
-                changed = True
-            else:
-                left += 1
-    return left
-
-
-@njit(cache=True)
 def _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st):
     """An upper bound on the area colour c can still add inside its reach
     (``queue[:qt]``): for a partition of the board into 2x2 blocks, at most 2 squares of a
@@ -443,23 +386,16 @@ def _reach(
     rem,
     psize,
     king_nb,
-    corner_nb,
     pl_sq,
     pl_size,
     pp_ptr,
     pp_idx,
-    sqcol,
-    sqpl,
-    floating,
-    rmark,
-    rstamp,
     mark,
     cmark,
     queue,
     st,
     strong,
     stop_early,
-    count_all,
     pcount,
     blocks,
     pextra,
@@ -471,19 +407,17 @@ def _reach(
 ):
     """Squares colour c can still reach, and the area of its pieces that cannot be placed.
 
-    Flood fill with king moves (pieces connect at corners) from the seed squares (attach
-    squares of c's pieces connected to its root) through allowed squares. With
-    ``floating``, a piece of c not yet connected (``rmark != rstamp``) is reached when the
-    flood gets to a square sharing a corner with it; its attach squares then join the flood.
-    A remaining piece is placeable if one of its live placements lies in reach;
-    ``pcount[t]`` gets the number of such placements of piece t (counted fully with
-    ``count_all``, else 0 or 1); ``stop_early`` returns at the first unplaceable piece.
-    With ``strong`` (and no floating piece), the flood is repeated through
-    *coverable* squares only (covered by a live placement in reach) until nothing changes.
+    Flood fill with king moves (pieces connect at corners) from the seed squares (c's
+    attach squares) through allowed squares. A remaining piece is placeable if one of its
+    live placements lies in reach; ``pcount[t]`` gets the number of such placements of
+    piece t (counted fully with ``strong``, else 0 or 1); ``stop_early`` returns at the
+    first unplaceable piece. With ``strong``, the flood is repeated through *coverable*
+    squares only (covered by a live placement in reach) until nothing changes (``strong``
+    1) or once (2).
 
     With ``blocks``, the reach returned is capped by :func:`_block_cap`.
 
-    Returns (reach, unplaceable area, floating pieces reached, stamp of the reach in mark).
+    Returns (reach, unplaceable area, stamp of the reach in mark).
     """
     first = True
     last = False
@@ -493,7 +427,6 @@ def _reach(
         st[S_STAMP] += 1
         stamp = st[S_STAMP]
         qt = 0
-        reached = 0
         for i in range(nseeds):
             s = seeds[i]
             if first or cmark[s] == cstamp:
@@ -510,21 +443,6 @@ def _reach(
                     mark[n] = stamp
                     queue[qt] = n
                     qt += 1
-            if floating:
-                for j in range(4):
-                    d = corner_nb[s, j]
-                    if d >= 0 and sqcol[d] == c and rmark[d] != rstamp:
-                        q = sqpl[d]
-                        reached += 1
-                        for k in range(pl_size[q]):
-                            rmark[pl_sq[q, k]] = rstamp
-                        for k in range(pl_size[q]):
-                            for j2 in range(4):
-                                n = corner_nb[pl_sq[q, k], j2]
-                                if n >= 0 and bl[c, n] == 0 and mark[n] != stamp:
-                                    mark[n] = stamp
-                                    queue[qt] = n
-                                    qt += 1
         if last:  # strong == 2: one refined flood, the piece counts of the first
             break
         first = False
@@ -543,7 +461,7 @@ def _reach(
                 p = pp_idx[ii]
                 if mark[pl_sq[p, 0]] == stamp and _live(p, c, pl_sq, pl_size, bl):
                     pcount[t] += 1
-                    if not count_all and not strong:
+                    if not strong:
                         break
                     if strong:
                         for off in range(4):
@@ -557,16 +475,16 @@ def _reach(
             if pcount[t] == 0:
                 unplaceable += rem[c, t] * psize[t]
                 if stop_early:
-                    return qt, unplaceable, reached, stamp
-        if not strong or floating or covered == qt:
+                    return qt, unplaceable, stamp
+        if not strong or covered == qt:
             break
         if strong == 2:
             last = True
     if blocks:
         use_ext = strong > 0
         cap = _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st)
-        return cap, unplaceable, reached, stamp
-    return qt, unplaceable, reached, stamp
+        return cap, unplaceable, stamp
+    return qt, unplaceable, stamp
 
 
 @njit(cache=True)
@@ -647,84 +565,38 @@ def _memo_slot(memo, code, comps):
 
 
 @njit(cache=True, nogil=True)
-def run(
-    params,
-    pl_sq,
-    pl_col,
-    pl_piece,
-    pl_size,
-    cov_ptr,
-    cov_idx,
-    pp_ptr,
-    pp_idx,
-    edge_nb,
-    corner_nb,
-    king_nb,
-    psize,
-    pextra,
-    pl_bx,
-    blk,
-    start,
-    own0,
-    monoin,
-    held,
-    monochk,
-    gperm,
-    hasown,
-    comp,
-    rmult,
-    star,
-    conn,
-    ext,
-    bstamp,
-    bcnt,
-    bl,
-    excl,
-    cornr,
-    nsqc,
-    rem,
-    remarea,
-    sqcol,
-    sqpl,
-    nfloat,
-    path,
-    fr_c,
-    fr_x,
-    fr_lo,
-    fr_hi,
-    fr_cur,
-    ch,
-    st,
-    mark,
-    cmark,
-    rmark,
-    queue,
-    attach,
-    seeds,
-    pcount,
-    pch,
-    cand,
-    ncand,
-    fix,
-    sol,
-    sol_mono,
-    best,
-    ctouch,
-    fr_key,
-    memo,
-    sok,
-    gmark,
-    gqueue,
-    budget,
-):
+def run(params, tables, state, budget):
     """Run the search for at most ``budget`` more nodes; returns DONE, FOUND, LIMIT or PAUSE.
 
-    ``params``: int64, slots ``P_*``; then the arrays of :class:`Tables` and of
-    :class:`State`, in their order (call it through :func:`run_chunk`). The arrays are
-    built by :func:`solver.backends.search.build`; the state arrays are updated in place so
-    that a PAUSE can be resumed by calling again. Results: ``fix[g]`` = layouts found that
-    symmetry g fixes (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best``
-    and ``st[S_BEST]`` (MAXSCORE).
+    ``params``: int64, slots ``P_*``; ``tables`` (:class:`Tables`) and ``state``
+    (:class:`State`), built by :func:`solver.backends.search._build`; the state is updated
+    in place so that a PAUSE can be resumed by calling again (Python calls this through
+    :func:`run_chunk`). Results: ``fix[g]`` = layouts found that symmetry g fixes
+    (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best`` and ``st[S_BEST]``
+    (MAXSCORE).
+
+    The loop, in steps (a node is a position of the search; a frame of the stack holds a
+    branching node's colour c, attach square x and children):
+
+    * S1. [Evaluate.] Count the node. For each colour: the connect test, the score of a
+      colour with nothing left, its attach squares (none: dead), its reach and the area it
+      cannot place (place-all: any loss is dead; max-score: the loss bound), the card goals'
+      stars it can still cover, and the attach square with the fewest live placements.
+    * S2. [Decide.] Max-score: keep a better layout, branch if the bound beats the best.
+      Place-all and count: a dead node backtracks, a leaf goes to S3, else branch.
+    * S3. [Leaf.] Check the held monominoes and the monomino-last rule, count the layout
+      under each symmetry: FIND returns FOUND, COUNT at its limit LIMIT; else backtrack.
+    * S4. [Memo.] At an entry of the component memo (no component open), a known failure of
+      the same key prunes the node; else the frame will carry the key.
+    * S5. [Branch.] Push a frame: the live placements of c covering x, largest first, then
+      "x is never c's" (not for a colour that must still cover its start in place-all),
+      then those of at most ``late`` squares. Enter the first child; go to S8.
+    * S6. [Backtrack.] Undo the top frame's current child. If it has another, enter it and
+      go to S8.
+    * S7. [Pop.] The frame is exhausted: pop it (an entry frame's key goes into the memo);
+      if the stack is not empty, go to S6, else return DONE.
+    * S8. [Pause?] After ``budget`` nodes return PAUSE (S6 then resumes, as the leaf that
+      returned left it); else go to S1.
 
     Component memo (one colour, FIND or MAXSCORE): ``comp[s]`` is the rank of the root
     reach component of square s (-1: none); ``ctouch[j]`` counts the decisions (placements,
@@ -751,11 +623,23 @@ def run(
     one king-move component of its squares and the squares it may still cover (only its
     squares, once it has nothing left to place) is dead (:func:`_joinable`).
     """
+    # the records' arrays by their short names; the helpers below take the arrays they
+    # read, not the records (helpers taking the records measured 1.047x the time of the
+    # old kernel on benchmarks/endgame_checks.py, this form 0.93x: docs/benchmarks.md)
+    (
+        pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx, edge_nb,
+        corner_nb, king_nb, psize, pextra, pl_bx, blk, start, own0, monoin, held, monochk,
+        gperm, comp, rmult, star, conn,
+    ) = tables  # fmt: skip
+    (
+        ext, bstamp, bcnt, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, path, fr_c,
+        fr_x, fr_lo, fr_hi, fr_cur, ch, st, mark, cmark, queue, attach, pcount, cand, ncand,
+        fix, sol, sol_mono, best, ctouch, fr_key, memo, sok, gmark, gqueue,
+    ) = state  # fmt: skip
     mode = params[P_MODE]
     limit = params[P_LIMIT]
     bonus = params[P_BONUS]
     strong = params[P_STRONG]
-    piecebr = params[P_PIECE_BRANCH] == 1 and mode != MAXSCORE
     blocks = params[P_BLOCKS] == 1
     late = params[P_LATE]
     cmode = params[P_MEMO] == 1
@@ -774,14 +658,11 @@ def run(
         if st[S_NEED] == 1:
             st[S_NEED] = 0
             st[S_NODES] += 1
-            # ---- evaluate the node -------------------------------------------------
+            # S1. [Evaluate.]
             dead = False
             best_c = -1
             best_x = -1
             best_n = 1 << 30
-            best_pc = -1
-            best_pn = 1 << 30
-            npch = 0
             jopen = -1
             jmin = 1 << 30
             entry = -1
@@ -847,66 +728,24 @@ def run(
                         continue
                     dead = True
                     break
-                floating = nfloat[c] > 0
-                nseeds = na
-                rstamp = 0
-                nleft = 0
-                if floating:
-                    st[S_STAMP] += 1
-                    rstamp = st[S_STAMP]
-                    nleft = _root_mark(
-                        c,
-                        path,
-                        st[S_PATHN],
-                        pl_sq,
-                        pl_col,
-                        pl_size,
-                        corner_nb,
-                        own0,
-                        start,
-                        sqcol,
-                        sqpl,
-                        rmark,
-                        rstamp,
-                    )
-                    nseeds = 0
-                    for i in range(na):
-                        x = attach[i]
-                        for j in range(4):
-                            d = corner_nb[x, j]
-                            if d >= 0 and rmark[d] == rstamp:
-                                seeds[nseeds] = x
-                                nseeds += 1
-                                break
-                else:
-                    for i in range(na):
-                        seeds[i] = attach[i]
-                c_strong = 0 if floating else strong
-                reach, unplaceable, nreached, rstp = _reach(
+                reach, unplaceable, rstp = _reach(
                     c,
-                    seeds,
-                    nseeds,
+                    attach,
+                    na,
                     bl,
                     rem,
                     psize,
                     king_nb,
-                    corner_nb,
                     pl_sq,
                     pl_size,
                     pp_ptr,
                     pp_idx,
-                    sqcol,
-                    sqpl,
-                    floating,
-                    rmark,
-                    rstamp,
                     mark,
                     cmark,
                     queue,
                     st,
-                    c_strong,
+                    strong,
                     stop_early,
-                    piecebr,
                     pcount,
                     blocks,
                     pextra,
@@ -916,9 +755,6 @@ def run(
                     bstamp,
                     bcnt,
                 )
-                if nreached < nleft:
-                    dead = True
-                    break
                 deficit = remarea[c] - reach
                 if mode != MAXSCORE:
                     if unplaceable > 0 or deficit > 0:
@@ -947,20 +783,7 @@ def run(
                         ub += 20 if monoin[c] == 1 else 15
                     if unplaceable == remarea[c]:
                         continue  # nothing left to branch on for c
-                # branching candidates: a single piece with the fewest live placements in
-                # reach (c must have its root), then the attach square with the fewest
-                if piecebr and (hasown[c] == 1 or (start[c] >= 0 and sqcol[start[c]] == c)):
-                    for t in range(NPIECES):
-                        if rem[c, t] == 1 and pcount[t] < best_pn:
-                            best_pn = pcount[t]
-                            best_pc = c
-                            npch = 0
-                            base = c * NPIECES + t
-                            for ii in range(pp_ptr[base], pp_ptr[base + 1]):
-                                p = pp_idx[ii]
-                                if mark[pl_sq[p, 0]] == rstp and _live(p, c, pl_sq, pl_size, bl):
-                                    pch[npch] = p
-                                    npch += 1
+                # branching candidate: the attach square with the fewest live placements
                 for i in range(na):
                     x = attach[i]
                     if cmode and comp[x] != (jopen if jopen >= 0 else jmin):
@@ -987,7 +810,7 @@ def run(
                     if sqcol[star[k]] == -1 and sok[k] != st[S_NODES]:
                         dead = True
                         break
-            # ---- act on the evaluation ----------------------------------------------
+            # S2. [Decide.]
             branch = False
             if mode == MAXSCORE:
                 if st[S_NODES] == 1:
@@ -1003,31 +826,9 @@ def run(
             elif dead:
                 pass
             elif all_done:
-                # a layout of every non-held piece: place the held monominoes
+                # S3. [Leaf.] a layout of every non-held piece: place the held monominoes
                 nheld = 0
                 okc = True
-                for c in range(ncol):
-                    if nfloat[c] > 0:
-                        st[S_STAMP] += 1
-                        if (
-                            _root_mark(
-                                c,
-                                path,
-                                st[S_PATHN],
-                                pl_sq,
-                                pl_col,
-                                pl_size,
-                                corner_nb,
-                                own0,
-                                start,
-                                sqcol,
-                                sqpl,
-                                rmark,
-                                st[S_STAMP],
-                            )
-                            > 0
-                        ):
-                            okc = False
                 for c in range(ncol):
                     if monochk[c] == 1:
                         ok, stp = _mono_last_ok(
@@ -1103,6 +904,7 @@ def run(
                         return LIMIT
             else:
                 branch = True
+            # S4. [Memo.]
             if branch and cmode and jopen < 0:
                 # an entry: every touched component is closed; a known failure of the
                 # untouched ones with these pieces prunes
@@ -1122,41 +924,34 @@ def run(
                     else:
                         entry = code
             if branch:
+                # S5. [Branch.]
                 lo = st[S_CHTOP]
                 top = lo
-                if best_pc >= 0 and best_pn < best_n:
-                    # piece branch: where the piece goes (it may float, joined later)
-                    c = best_pc
-                    x = -1
-                    for i in range(npch):
-                        ch[top] = pch[i]
+                # children: live placements covering best_x, then "never covered by c"
+                c = best_c
+                x = best_x
+                # (placements of at most ``late`` squares are tried after the
+                # exclusion: small pieces are the most flexible, keep them for last)
+                base = c * nsq + x
+                for ii in range(cov_ptr[base], cov_ptr[base + 1]):
+                    p = cov_idx[ii]
+                    if pl_size[p] <= late:
+                        break
+                    if rem[c, pl_piece[p]] > 0 and _live(p, c, pl_sq, pl_size, bl):
+                        ch[top] = p
                         top += 1
-                else:
-                    # children: live placements covering best_x, then "never covered by c"
-                    c = best_c
-                    x = best_x
-                    # (placements of at most ``late`` squares are tried after the
-                    # exclusion: small pieces are the most flexible, keep them for last)
-                    base = c * nsq + x
-                    for ii in range(cov_ptr[base], cov_ptr[base + 1]):
-                        p = cov_idx[ii]
-                        if pl_size[p] <= late:
-                            break
-                        if rem[c, pl_piece[p]] > 0 and _live(p, c, pl_sq, pl_size, bl):
-                            ch[top] = p
-                            top += 1
-                    if not (mode != MAXSCORE and nsqc[c] == 0):
-                        ch[top] = -1
+                if not (mode != MAXSCORE and nsqc[c] == 0):
+                    ch[top] = -1
+                    top += 1
+                for ii in range(cov_ptr[base], cov_ptr[base + 1]):
+                    p = cov_idx[ii]
+                    if (
+                        pl_size[p] <= late
+                        and rem[c, pl_piece[p]] > 0
+                        and _live(p, c, pl_sq, pl_size, bl)
+                    ):
+                        ch[top] = p
                         top += 1
-                    for ii in range(cov_ptr[base], cov_ptr[base + 1]):
-                        p = cov_idx[ii]
-                        if (
-                            pl_size[p] <= late
-                            and rem[c, pl_piece[p]] > 0
-                            and _live(p, c, pl_sq, pl_size, bl)
-                        ):
-                            ch[top] = p
-                            top += 1
                 if top > lo:
                     d = st[S_DEPTH]
                     fr_c[d] = c
@@ -1192,8 +987,6 @@ def run(
                             path,
                             st,
                         )
-                        if x < 0:
-                            nfloat[c] += 1
                         if cmode:
                             ctouch[comp[pl_sq[p, 0]]] += 1
                     else:
@@ -1203,8 +996,8 @@ def run(
                             ctouch[comp[x]] += 1
                     st[S_NEED] = 1
         if st[S_NEED] == 0:
-            # ---- backtrack to the next untried child --------------------------------
             while st[S_DEPTH] > 0:
+                # S6. [Backtrack.] undo the top frame's child; enter its next one
                 d = st[S_DEPTH] - 1
                 c = fr_c[d]
                 x = fr_x[d]
@@ -1227,8 +1020,6 @@ def run(
                         sqpl,
                         st,
                     )
-                    if x < 0:
-                        nfloat[c] -= 1
                     if cmode:
                         ctouch[comp[pl_sq[p, 0]]] -= 1
                 else:
@@ -1258,8 +1049,6 @@ def run(
                             path,
                             st,
                         )
-                        if x < 0:
-                            nfloat[c] += 1
                         if cmode:
                             ctouch[comp[pl_sq[p, 0]]] += 1
                     else:
@@ -1269,6 +1058,7 @@ def run(
                             ctouch[comp[x]] += 1
                     st[S_NEED] = 1
                     break
+                # S7. [Pop.] (an entry frame's key goes into the memo)
                 st[S_CHTOP] = fr_lo[d]
                 st[S_DEPTH] = d
                 if fr_key[d, 0] >= 0:
@@ -1286,5 +1076,6 @@ def run(
                             st[S_STORES] += 1
             if st[S_NEED] == 0:
                 return DONE
+        # S8. [Pause?]
         if st[S_NODES] >= stop_nodes:
             return PAUSE

@@ -21,8 +21,6 @@ class SearchTuning:
         blocks: cap the area a reach can hold by the 2x2-block bound.
         late: placements of at most this many squares are tried after the exclusion child
             (0: none; small pieces are the most flexible).
-        piece_branch: also branch on a single piece with few live placements in reach
-            (the piece may float until joined).
         portfolio: (``late``, seed) of the extra copies of the search raced in threads, one
             per worker beyond the first; seed != 0 shuffles equal-size children.
         first_chunk: nodes searched as built before a one-colour search switches to the
@@ -34,7 +32,6 @@ class SearchTuning:
     strong: int = 2
     blocks: bool = True
     late: int = 0
-    piece_branch: bool = False
     portfolio: tuple[tuple[int, int], ...] = ((2, 0), (1, 1), (0, 2))
     first_chunk: int = 2000
     memo_rows: int = 1 << 16
