@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver.answers.solution import read_solution  # noqa: E402
-from solver.backends.symmetric import colour_symmetries  # noqa: E402
+from solver.core.colour_symmetry import colour_symmetries  # noqa: E402
 from solver.core.position import Position, sorted_pieces  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402
 from solver.core.variants import COLOUR_LETTERS  # noqa: E402

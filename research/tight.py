@@ -10,7 +10,7 @@ are chosen together. Items, counters and pruning are described in
 node and checked exactly at the leaf.
 
 Symmetric reduction (:func:`solve_symmetric`): with a group G of board symmetries that
-permutes the colours (:func:`solver.backends.symmetric.colour_symmetries`), the items are
+permutes the colours (:func:`solver.core.colour_symmetry.colour_symmetries`), the items are
 the orbits of squares and the options (representative colour r, placement p) whose images
 are disjoint; h(p) goes to colour h(r). With both mirrors of an even rectangle this is
 exactly Gottfried's method: no piece crosses a mirror line (it would overlap its image), so
@@ -40,10 +40,10 @@ import numpy as np
 
 from research import tight_kernel as core
 from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
-from solver.backends.domain import luby
+from solver.backends.driver import luby
 from solver.backends.race import first_proven
-from solver.backends.symmetric import ColourSymmetry, colour_symmetries
 from solver.core.board import neighbour_table
+from solver.core.colour_symmetry import ColourSymmetry, colour_symmetries
 from solver.core.pieces import PIECE_NAMES, PIECES
 from solver.core.placements import empty_board_placements
 from solver.core.position import ColourState, Placement, Position
@@ -164,7 +164,7 @@ def build(
     awkward_first: bool = False,
 ) -> TightSearch:
     """The search's arrays for a problem, with the symmetric reduction by ``symmetry`` (a
-    group from :func:`solver.backends.symmetric.colour_symmetries`) or without one.
+    group from :func:`solver.core.colour_symmetry.colour_symmetries`) or without one.
 
     ``seed`` > 0 shuffles the value order within each piece size (largest pieces first)
     and the order in which ties between equally constrained items are broken. ``scan``:

@@ -16,10 +16,10 @@ from solver.backends import domain
 from solver.backends import domain_kernel as dk
 from solver.backends.base import SolveOptions as BackendOptions
 from solver.backends.base import order_and_check
-from solver.backends.symmetric import colour_symmetries
 from solver.core.board import Board
+from solver.core.colour_symmetry import colour_symmetries
 from solver.core.pieces import PIECE_NAMES
-from solver.core.symmetry import board_symmetries
+from solver.core.symmetry import board_symmetries, group_tables
 from solver.errors import InputError
 from solver.tasks.solve import SolveOptions, solve
 
@@ -96,7 +96,7 @@ def test_without_a_rectangle_the_domain_is_the_narrower_part():
 def test_group_tables_make_a_group():
     board = Board(6, 8)
     elements = _group(board, ["half", "lr", "tb"])
-    mul, inv = domain.group_tables(elements)
+    mul, inv = group_tables(elements)
     g = len(elements)
     for a in range(g):
         assert mul[0, a] == a and mul[a, 0] == a
@@ -359,13 +359,13 @@ def test_symmetries_alike_take_turns_run_by_run(monkeypatch):
     calls = []
     stop = threading.Event()
 
-    def fake_run(search, budget, time_limit, started, cancel):
-        calls.append((search.symmetry.name, budget // domain.RESTART_NODES))
+    def fake_run(search, time_limit, started, cancel, nodes):
+        calls.append((search.symmetry.name, nodes // domain.RESTART_NODES))
         if len(calls) == 6:
             stop.set()
         return dk.PAUSE
 
-    monkeypatch.setattr(domain, "_run", fake_run)
+    monkeypatch.setattr(domain.driver, "sliced_run", fake_run)
     shared = domain._Shared(problem, pair)
     assert shared.groups == [[0, 1]]
     options = BackendOptions(seed=1)

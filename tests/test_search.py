@@ -11,7 +11,7 @@ import helpers
 import pytest
 from brute import brute_count, brute_layouts, orbits
 
-from solver.backends import search
+from solver.backends import driver, search
 from solver.backends.tuning import SearchTuning
 from solver.core.board import Board
 from solver.core.checker import check_layout
@@ -278,7 +278,7 @@ def test_portfolio_members_count_the_same():
     expected = brute_count(pos, colours)
     for late, seed in ((0, 0),) + SearchTuning().portfolio:
         member = built.clone(late, seed)
-        code, _ = search._run(member, None)
+        code = driver.sliced_run(member, None)
         assert code == search.core.DONE and int(member.state.fix[0]) == expected
 
 

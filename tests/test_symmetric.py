@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from solver.backends.symmetric import colour_symmetries
 from solver.backends.tuning import AutoTuning, Tuning
 from solver.cli.commands import main
 from solver.core.board import Board
+from solver.core.colour_symmetry import colour_symmetries
 from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import VARIANTS

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from research import tight  # noqa: E402
 from solver.answers.solution import write_json  # noqa: E402
 from solver.backends.base import SolveOptions  # noqa: E402
-from solver.backends.symmetric import colour_symmetries  # noqa: E402
+from solver.core.colour_symmetry import colour_symmetries  # noqa: E402
 from solver.errors import SolverBug  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
 from solver.tasks.solve import checked_result  # noqa: E402

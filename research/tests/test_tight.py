@@ -17,8 +17,8 @@ from research.records import CORNER_COLOURS, corner_problem
 from solver.backends import domain, search
 from solver.backends import domain_kernel as dk
 from solver.backends.base import order_and_check
-from solver.backends.symmetric import colour_symmetries
 from solver.core.board import Board
+from solver.core.colour_symmetry import colour_symmetries
 from solver.core.pieces import PIECE_NAMES
 from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem

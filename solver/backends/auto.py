@@ -56,7 +56,7 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     several colours, or with any number when the search kernel is not ready (first run: it
     compiles in another process, and greedy play may answer at once)."""
     from solver.backends import domain
-    from solver.backends.symmetric import colour_symmetries  # (loads OR-tools)
+    from solver.core.colour_symmetry import colour_symmetries
 
     joining = [engines.CPSAT]
     if domain.suits(problem):

@@ -1,7 +1,7 @@
 """The fundamental-domain search: Gottfried's quadrant method as a fast scan-order tiling.
 
 With a group G of board symmetries that permutes the colours freely
-(:func:`solver.backends.symmetric.colour_symmetries`), a symmetric layout is fixed by one
+(:func:`solver.core.colour_symmetry.colour_symmetries`), a symmetric layout is fixed by one
 *fundamental domain*: one square of each orbit. With both mirrors of an 18x20 board the
 domain is a 9x10 quadrant holding one piece of each of the 21 shapes, each labelled with
 the colour it copies (a mirror never cuts a piece: it would overlap its own image); with
@@ -39,14 +39,16 @@ from typing import Any
 import numpy as np
 
 from solver.backends import domain_kernel as core
+from solver.backends import driver
 from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
 from solver.backends.race import first_proven
-from solver.backends.symmetric import ColourSymmetry, colour_symmetries
 from solver.core.board import Board
+from solver.core.colour_symmetry import ColourSymmetry, colour_symmetries
 from solver.core.pieces import PIECE_NAMES, PIECES
 from solver.core.placements import empty_board_placements
 from solver.core.position import Placement
 from solver.core.problem import Problem
+from solver.core.symmetry import group_tables
 from solver.errors import InputError
 
 NPIECES = len(PIECE_NAMES)
@@ -88,21 +90,6 @@ SCANS = {
     "rows-reversed": lambda r, c, rows, cols: -(r * cols + c),
     "columns-reversed": lambda r, c, rows, cols: -(c * rows + r),
 }
-
-
-def luby(k: int) -> int:
-    """The k-th term (k >= 1) of Luby's restart sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
-    (Luby, Sinclair and Zuckerman 1993)."""
-    size = 1
-    while size < k + 1:
-        size = 2 * size + 1  # 2^j - 1
-    while size > 1:
-        if k == size:
-            return (size + 1) // 2
-        size //= 2
-        if k > size:
-            k -= size
-    return 1
 
 
 def orbits(
@@ -201,16 +188,6 @@ def _whole_orbits(board: Board, elements: tuple[np.ndarray, ...]) -> tuple[np.nd
     perms = np.stack(elements)
     size = np.array([len(set(perms[:, s].tolist())) for s in range(board.size)])
     return perms.min(axis=0), (size == len(elements)) & ~board.blocked_mask
-
-
-def group_tables(elements: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """``mul`` (G, G) int32 with ``mul[a, b]`` the index of h_a after h_b (``h_a[h_b]``),
-    and ``inv`` (G,) int32, the index of each element's inverse."""
-    keys = {e.tobytes(): i for i, e in enumerate(elements)}
-    g = len(elements)
-    mul = np.array([[keys[a[b].tobytes()] for b in elements] for a in elements], dtype=np.int32)
-    inv = np.array([int(np.nonzero(mul[a] == 0)[0][0]) for a in range(g)], dtype=np.int32)
-    return mul, inv
 
 
 @dataclass
@@ -772,7 +749,8 @@ def _restarts(
             runs[i] += 1
             run_no += 1
             search.reseed((options.seed, thread, runs[i]))
-            code = _run(search, RESTART_NODES * luby(runs[i]), options.time_limit, started, stop)
+            budget = RESTART_NODES * driver.luby(runs[i])
+            code = driver.sliced_run(search, options.time_limit, started, stop, nodes=budget)
             nodes += search.nodes
             deepest = max(deepest, search.deepest)
             stats = {**search.stats, "nodes": nodes, "runs": run_no, "deepest": deepest}
@@ -791,23 +769,3 @@ def _restarts(
 
 def _out_of_time(time_limit: float | None, started: float) -> bool:
     return time_limit is not None and time.perf_counter() - started >= time_limit
-
-
-def _run(
-    search: DomainSearch,
-    budget: int,
-    time_limit: float | None,
-    started: float,
-    cancel: Cancel | None,
-) -> int:
-    """Run the kernel in slices of 20,000 nodes until it answers, the budget is spent,
-    the time is up or ``cancel`` is set."""
-    left = budget
-    while left > 0:
-        code = search.run(min(left, 20_000))
-        if code != core.PAUSE:
-            return code
-        left -= 20_000
-        if _out_of_time(time_limit, started) or (cancel is not None and cancel.is_set()):
-            return core.PAUSE
-    return core.PAUSE

@@ -81,6 +81,7 @@ from typing import Any
 
 import numpy as np
 
+from solver.backends import driver
 from solver.backends import search_kernel as core
 from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
 from solver.backends.race import first_proven
@@ -186,6 +187,11 @@ class _Search:
     def st(self) -> np.ndarray:
         """The kernel's scalars (``core.S_*``)."""
         return self.state.st
+
+    @property
+    def nodes(self) -> int:
+        """Nodes run so far (:class:`solver.backends.driver.ResumableSearch`)."""
+        return int(self.state.st[core.S_NODES])
 
     @property
     def memo_on(self) -> bool:
@@ -628,33 +634,6 @@ def _with_memo(search: _Search, tuning: SearchTuning) -> _Search | None:
     return memo
 
 
-def _run(
-    search: _Search,
-    time_limit: float | None,
-    stop: Cancel | None = None,
-    started: float | None = None,
-) -> tuple[int, float]:
-    """Run the kernel in chunks of about 50 ms until it ends, the time is up or ``stop`` is
-    set; returns (code, seconds since ``started``)."""
-    started = time.perf_counter() if started is None else started
-    budget = 2000
-    while True:
-        t0 = time.perf_counter()
-        code = search.run(budget)
-        now = time.perf_counter()
-        if code != core.PAUSE:
-            return code, now - started
-        if time_limit is not None and now - started >= time_limit:
-            return code, now - started
-        if stop is not None and stop.is_set():
-            return code, now - started
-        spent = max(now - t0, 1e-4)
-        budget = int(min(max(budget * 0.05 / spent, 200), 5_000_000))
-        if time_limit is not None:
-            left = time_limit - (now - started)
-            budget = int(max(200, min(budget, budget * left / 0.05)))
-
-
 def _portfolio(
     search: _Search,
     time_limit: float | None,
@@ -679,7 +658,7 @@ def _portfolio(
         search = _with_memo(fresh(), tuning) or search
     if code != core.PAUSE or not others:
         if code == core.PAUSE:
-            code, _ = _run(search, time_limit, cancel, started)
+            code = driver.sliced_run(search, time_limit, started, cancel)
         return search, code, time.perf_counter() - started
     members = [search] + others
     codes, winner = first_proven(
@@ -693,7 +672,7 @@ def _portfolio(
 
 
 def _member(search: _Search, time_limit: float | None, started: float) -> Callable[[Cancel], int]:
-    return lambda stop: _run(search, time_limit, stop, started)[0]
+    return lambda stop: driver.sliced_run(search, time_limit, started, stop)
 
 
 def _placement(search: _Search, p: int) -> tuple[str, Placement]:
@@ -798,7 +777,7 @@ def _solve_max_score(
         if memo is not None:
             memo.st[core.S_BEST] = best  # only better layouts than the chunk's
             search = memo
-        code, _ = _run(search, options.time_limit, cancel, started)
+        code = driver.sliced_run(search, options.time_limit, started, cancel)
         if search is not memo:
             chunk_nodes = 0  # the same search went on
         if search.st[core.S_BEST] > best:
@@ -860,7 +839,9 @@ def count(
     groups = len(fix)
     if search.infeasible:
         return CountResult(0, True, 0, 0.0, groups, 0, None)
-    code, seconds = _run(search, time_limit)
+    started = time.perf_counter()
+    code = driver.sliced_run(search, time_limit, started)
+    seconds = time.perf_counter() - started
     nodes = int(search.st[core.S_NODES])
     found = int(fix[0])
     if code == core.DONE:
@@ -884,7 +865,9 @@ def first_layout(problem: Problem) -> BackendResult:
     search = _build(problem, core.FIND)
     if search.infeasible:
         return BackendResult("infeasible", None, None, {"nodes": 0, "seconds": 0.0})
-    code, seconds = _run(search, None)
+    started = time.perf_counter()
+    code = driver.sliced_run(search, None, started)
+    seconds = time.perf_counter() - started
     stats = {"nodes": int(search.st[core.S_NODES]), "seconds": seconds}
     if code != core.FOUND:
         return BackendResult("infeasible", None, None, stats)
@@ -911,7 +894,7 @@ def layouts(problem: Problem, limit: int | None = None) -> Iterator[Layout]:
         return
     found = 0
     while limit is None or found < limit:
-        code, _ = _run(search, None)
+        code = driver.sliced_run(search, None)
         if code != core.FOUND:
             return
         found += 1

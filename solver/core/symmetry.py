@@ -71,3 +71,33 @@ def position_symmetries(
         if all(frozenset(int(perm[s]) for s in group) == group for group in fixed_sets):
             out.append(perm)
     return out
+
+
+def closure(generators: list[np.ndarray]) -> list[np.ndarray]:
+    """The group the permutations generate (each of shape (N,), int32, square s to
+    ``g[s]``), identity first, then in order of discovery (for one generator g:
+    identity, g, g^2, ...)."""
+    elements = [np.arange(len(generators[0]), dtype=np.int32)]
+    seen = {elements[0].tobytes()}
+    frontier = list(elements)
+    while frontier:
+        new = []
+        for e in frontier:
+            for g in generators:
+                p = g[e]  # g after e
+                if p.tobytes() not in seen:
+                    seen.add(p.tobytes())
+                    elements.append(p)
+                    new.append(p)
+        frontier = new
+    return elements
+
+
+def group_tables(elements: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``mul`` (G, G) int32 with ``mul[a, b]`` the index of h_a after h_b (``h_a[h_b]``),
+    and ``inv`` (G,) int32, the index of each element's inverse."""
+    keys = {e.tobytes(): i for i, e in enumerate(elements)}
+    g = len(elements)
+    mul = np.array([[keys[a[b].tobytes()] for b in elements] for a in elements], dtype=np.int32)
+    inv = np.array([int(np.nonzero(mul[a] == 0)[0][0]) for a in range(g)], dtype=np.int32)
+    return mul, inv
