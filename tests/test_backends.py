@@ -221,10 +221,10 @@ def test_parameter_slots_are_distinct():
     assert sorted(slots) == list(range(core.N_PARAMS))
 
 
-def built() -> search._Search:
+def built() -> search.ExactSearch:
     board = Board(5, 5)
     pos = Position(board, (ColourState("blue", board.square(0, 0), (), ("1", "V3", "L4")),))
-    return search._build(Problem(pos, ("blue",)), core.FIND)
+    return search.build(Problem(pos, ("blue",)), core.FIND)
 
 
 def test_built_arrays_are_numpy_arrays_the_kernel_accepts():

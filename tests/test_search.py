@@ -274,7 +274,7 @@ DATA = helpers.GAMES
 def test_portfolio_members_count_the_same():
     pos = CASES["two colours blocked"]()
     colours = ("blue", "red")
-    built = search._build(problem(pos, colours), search.core.COUNT)
+    built = search.build(problem(pos, colours), search.core.COUNT)
     expected = brute_count(pos, colours)
     for late, seed in ((0, 0),) + SearchTuning().portfolio:
         member = built.clone(late, seed)

@@ -48,7 +48,7 @@ def walled(cols: int, pieces, blocked=(), bonus=True, walls=None) -> Position:
 
 
 def components(pos: Position) -> int:
-    built = search._build(Problem(pos, ("blue",), "max-score"), search.core.MAXSCORE)
+    built = search.build(Problem(pos, ("blue",), "max-score"), search.core.MAXSCORE)
     return search._components(built)[1]
 
 
@@ -104,7 +104,7 @@ def test_memo_prunes():
 
 def test_components_are_ranked_smallest_first():
     pos = walled(9, ("1", "V3"), blocked={0, 9})  # left pocket smaller than the right one
-    built = search._build(Problem(pos, ("blue",), "place-all"), search.core.FIND)
+    built = search.build(Problem(pos, ("blue",), "place-all"), search.core.FIND)
     rank, k = search._components(built)
     board = pos.board
     assert k == 2

@@ -65,7 +65,7 @@ not a symmetry of this tree (a placement is a piece type and squares, the copies
 count, and every layout is reached once).
 
 The hot loop is compiled with numba in :mod:`solver.backends.search_kernel`; this module
-builds its arrays (:func:`_build`) and checks the clock between chunks of nodes. On a
+builds its arrays (:func:`build`) and checks the clock between chunks of nodes. On a
 time-out the answer is "unknown" (never "infeasible"); max-score returns the best layout
 found as "solved" with the root bound. The measurements behind the defaults are in
 ``research/notes/search_notes.md``.
@@ -171,7 +171,7 @@ class CountResult:
 
 
 @dataclass
-class _Search:
+class ExactSearch:
     """One search: the kernel's parameters and arrays, and what reading its answer needs."""
 
     colours: tuple[str, ...]  # the colours the search plays (pieces left)
@@ -201,7 +201,7 @@ class _Search:
         """Search at most ``budget`` more nodes; a kernel code (``core.DONE`` ...)."""
         return core.run_chunk(self.params, self.tables, self.state, budget)
 
-    def clone(self, late: int, seed: int = 0) -> _Search:
+    def clone(self, late: int, seed: int = 0) -> ExactSearch:
         """A fresh copy of the state (the read-only tables are shared), searching with other
         value orders: ``late`` as :attr:`SearchTuning.late`, ``seed`` shuffling equal-size
         children."""
@@ -210,7 +210,7 @@ class _Search:
         tables = self.tables
         if seed:
             tables = tables._replace(cov_idx=_shuffled_children(tables, seed))
-        return _Search(
+        return ExactSearch(
             self.colours,
             self.held_colours,
             params,
@@ -519,14 +519,14 @@ def _tables(
     )
 
 
-def _build(
+def build(
     problem: Problem,
     mode: int,
     limit: int = 0,
     up_to_symmetry: bool = False,
     seed: int = 0,
     tuning: SearchTuning = SearchTuning(),
-) -> _Search:
+) -> ExactSearch:
     """The kernel's parameters and arrays for a problem, in ``mode`` (``core.FIND``,
     ``COUNT`` or ``MAXSCORE``), ``limit`` as ``core.P_LIMIT``; ``seed`` != 0 shuffles the
     order of the children among placements of equal size (the search stays complete and
@@ -550,7 +550,7 @@ def _build(
     n_pl = len(pl.piece)
     max_cov = int(np.max(np.diff(tables.cov_ptr))) if n_pl else 0
     state = _state(colours, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1, len(tables.star))
-    return _Search(
+    return ExactSearch(
         roles.playing,
         roles.held,
         _params(mode, limit, position.bonus, tuning),
@@ -562,7 +562,7 @@ def _build(
     )
 
 
-def _components(search: _Search) -> tuple[np.ndarray, int]:
+def _components(search: ExactSearch) -> tuple[np.ndarray, int]:
     """The root reach components of a one-colour search: the squares flooded with king
     moves through allowed squares from the colour's attach squares, split into connected
     parts (placements and the allowed squares next to them never straddle two).
@@ -601,7 +601,7 @@ def _components(search: _Search) -> tuple[np.ndarray, int]:
     return rank[label], len(sizes)
 
 
-def _with_memo(search: _Search, tuning: SearchTuning) -> _Search | None:
+def _with_memo(search: ExactSearch, tuning: SearchTuning) -> ExactSearch | None:
     """A fresh copy of a one-colour FIND or MAXSCORE search (not yet run) with the
     component memo on (see the module docstring and :func:`solver.backends.search_kernel.run`),
     or None if it cannot apply (several colours, a held monomino, the monomino-last check,
@@ -635,13 +635,13 @@ def _with_memo(search: _Search, tuning: SearchTuning) -> _Search | None:
 
 
 def _portfolio(
-    search: _Search,
+    search: ExactSearch,
     time_limit: float | None,
     workers: int,
     tuning: SearchTuning,
-    fresh: Callable[[], _Search] | None = None,
+    fresh: Callable[[], ExactSearch] | None = None,
     cancel: Cancel | None = None,
-) -> tuple[_Search, int, float]:
+) -> tuple[ExactSearch, int, float]:
     """Solve with a portfolio: the search as built, then (if it has not ended after a first
     chunk of :attr:`SearchTuning.first_chunk` nodes) copies with other value orders
     (:attr:`SearchTuning.portfolio`) raced in threads; the kernel releases the GIL. Every
@@ -671,11 +671,13 @@ def _portfolio(
     return members[i], codes[i], seconds
 
 
-def _member(search: _Search, time_limit: float | None, started: float) -> Callable[[Cancel], int]:
+def _member(
+    search: ExactSearch, time_limit: float | None, started: float
+) -> Callable[[Cancel], int]:
     return lambda stop: driver.sliced_run(search, time_limit, started, stop)
 
 
-def _placement(search: _Search, p: int) -> tuple[str, Placement]:
+def _placement(search: ExactSearch, p: int) -> tuple[str, Placement]:
     colour = search.colours[int(search.tables.pl_col[p])]
     sq = search.tables.pl_sq[p]
     squares = frozenset(int(s) for s in sq[sq >= 0])
@@ -683,7 +685,7 @@ def _placement(search: _Search, p: int) -> tuple[str, Placement]:
 
 
 def _layout(
-    search: _Search, problem: Problem, rows: np.ndarray, n: int, monos: np.ndarray | None
+    search: ExactSearch, problem: Problem, rows: np.ndarray, n: int, monos: np.ndarray | None
 ) -> Layout:
     layout: Layout = {c: [] for c in problem.colours}
     for p in rows[:n]:
@@ -695,14 +697,14 @@ def _layout(
     return layout
 
 
-def _found_layout(search: _Search, problem: Problem) -> dict[str, list[Placement]]:
+def _found_layout(search: ExactSearch, problem: Problem) -> dict[str, list[Placement]]:
     """The layout a FIND search stopped at (its path and the held monominoes' squares)."""
     state = search.state
     n_held = len(search.held_colours)
     return _layout(search, problem, state.sol, int(state.st[core.S_SOLN]), state.sol_mono[:n_held])
 
 
-def _memo_stats(search: _Search) -> dict[str, int]:
+def _memo_stats(search: ExactSearch) -> dict[str, int]:
     if not search.memo_on:
         return {}
     return {
@@ -727,14 +729,14 @@ def solve(
     if problem.goal == "max-score":
         return _solve_max_score(problem, options, cancel)
     tuning = options.tuning.search
-    search = _build(problem, core.FIND, seed=options.seed, tuning=tuning)
+    search = build(problem, core.FIND, seed=options.seed, tuning=tuning)
     if search.infeasible:
         return BackendResult("infeasible", None, None, {"nodes": 0, "seconds": 0.0})
     fresh = None
     if len(search.colours) == 1 and not search.held_colours:
 
-        def fresh() -> _Search:
-            return _build(problem, core.FIND, seed=options.seed, tuning=tuning)
+        def fresh() -> ExactSearch:
+            return build(problem, core.FIND, seed=options.seed, tuning=tuning)
 
     search, code, seconds = _portfolio(
         search, options.time_limit, options.workers, tuning, fresh, cancel
@@ -756,7 +758,7 @@ def _solve_max_score(
     (:func:`_with_memo`, one colour) starts from the chunk's best layout and replaces it."""
     started = time.perf_counter()
     tuning = options.tuning.search
-    search = _build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
+    search = build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
     if not search.colours:
         return BackendResult(
             "optimal",
@@ -772,7 +774,7 @@ def _solve_max_score(
     if code == core.PAUSE:
         memo = None
         if len(search.colours) == 1:
-            fresh = _build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
+            fresh = build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
             memo = _with_memo(fresh, tuning)
         if memo is not None:
             memo.st[core.S_BEST] = best  # only better layouts than the chunk's
@@ -832,7 +834,7 @@ def count(
     # the kernel stops as soon as it has found at least limit + 1 layouts (a leaf with
     # held monominoes may add several at once): finding N + 1 proves "more than N", and
     # ending with at most N is the exact count
-    search = _build(
+    search = build(
         problem, core.COUNT, 0 if limit is None else limit + 1, up_to_symmetry, tuning=tuning
     )
     fix = search.state.fix
@@ -862,7 +864,7 @@ def first_layout(problem: Problem) -> BackendResult:
     Returns:
         BackendResult: "solved" with the layout, or "infeasible" when there is none.
     """
-    search = _build(problem, core.FIND)
+    search = build(problem, core.FIND)
     if search.infeasible:
         return BackendResult("infeasible", None, None, {"nodes": 0, "seconds": 0.0})
     started = time.perf_counter()
@@ -887,7 +889,7 @@ def layouts(problem: Problem, limit: int | None = None) -> Iterator[Layout]:
             without card goals): one leaf of the search then stands for several layouts,
             which this does not list.
     """
-    search = _build(problem, core.FIND)
+    search = build(problem, core.FIND)
     if search.held_colours:
         raise ValueError("layouts() cannot list layouts whose monomino is held back")
     if search.infeasible:
