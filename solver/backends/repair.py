@@ -59,7 +59,7 @@ from solver.backends.race import first_proven
 from solver.backends.tuning import RepairTuning
 from solver.backends.warmup import compiling_elsewhere
 from solver.core.pieces import MONOMINO, PIECES
-from solver.core.position import Placement, sorted_pieces
+from solver.core.position import Placement, Position, sorted_pieces
 from solver.core.problem import Problem
 
 #: repairs without a lower cost before a new greedy start
@@ -106,7 +106,7 @@ class _Repairer:
         self,
         problem: Problem,
         seed: int,
-        stop,
+        stop: Cancel | None,
         deadline: float | None,
         tuning: RepairTuning | None = None,
         target: dict[str, list[Placement]] | None = None,
@@ -151,9 +151,9 @@ class _Repairer:
 
     def _stopped(self) -> bool:
         left = self._time_left()
-        return (left is not None and left <= 0) or self.stop.is_set()
+        return (left is not None and left <= 0) or (self.stop is not None and self.stop.is_set())
 
-    def _position(self, placed: dict[str, list[Placement]], todo: dict[str, list[str]]):
+    def _position(self, placed: dict[str, list[Placement]], todo: dict[str, list[str]]) -> Position:
         """The base position with ``placed`` added and ``todo`` as the pieces left."""
         colours = []
         for state in self.base.colours:
@@ -203,14 +203,14 @@ class _Repairer:
         return best
 
     def _guided(
-        self, position, todo: dict[str, list[str]]
+        self, position: Position, todo: dict[str, list[str]]
     ) -> tuple[dict[str, list[Placement]], dict[str, list[str]]]:
         """Guided play of ``todo`` towards the warm start (:func:`greedy.guided`)."""
         assert self.target is not None
         return guided(position, self.colours, todo, self.target, self.rng)
 
     def _greedy(
-        self, position, todo: dict[str, list[str]]
+        self, position: Position, todo: dict[str, list[str]]
     ) -> tuple[dict[str, list[Placement]], dict[str, list[str]]]:
         """Greedy play of ``todo`` from ``position`` (whose pieces left are ``todo``)."""
         return greedy(position, self.colours, todo, self.rng)
@@ -558,7 +558,7 @@ class _Contacts:
     many "what else comes off" questions by a walk over at most 21 pieces (walking square
     by square took 80 % of the repair search's time)."""
 
-    def __init__(self, base, flat: list[tuple[str, Placement]]):
+    def __init__(self, base: Position, flat: list[tuple[str, Placement]]) -> None:
         corner = base.board.corner_neighbours
         self.corner = corner
         self.sizes = [PIECES[p.piece].size for _, p in flat]
