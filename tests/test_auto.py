@@ -271,7 +271,7 @@ def test_the_record_boards_get_the_fundamental_domain_search():
             assert registry.DOMAIN in two and registry.SYMMETRIC not in two, name
 
 
-def test_first_run_gives_the_domain_search_every_worker(monkeypatch):
+def test_first_run_gives_the_domain_search_every_worker(monkeypatch, fresh_first_run):
     """First run (the search's kernel compiling in another process), two colours with many
     pieces: the domain search (it compiles in process) takes both workers, CP-SAT does not
     run, and the repair search gets the time it leaves (a new-user trial found the first
@@ -288,7 +288,7 @@ def test_first_run_gives_the_domain_search_every_worker(monkeypatch):
 
         return run
 
-    monkeypatch.setattr(warmup, "_started", True)
+    fresh_first_run.started = True
     monkeypatch.setattr(warmup, "compiling_elsewhere", lambda: True)
     monkeypatch.setattr(auto, "compiling_elsewhere", lambda: True)
     monkeypatch.setattr(repair, "compiling_elsewhere", lambda: True)

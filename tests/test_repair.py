@@ -117,9 +117,9 @@ def test_auto_gives_many_piece_problems_to_symmetric_and_repair():
         assert set(result.stats) == {"search", "repair"}  # no colour symmetry, no CP-SAT
 
 
-def test_first_run_answers_without_the_kernel(monkeypatch):
+def test_first_run_answers_without_the_kernel(monkeypatch, fresh_first_run):
     """While the kernel compiles elsewhere, auto answers with greedy play and CP-SAT."""
-    monkeypatch.setattr(warmup, "_started", True)
+    fresh_first_run.started = True
     monkeypatch.setattr(warmup, "compiling_elsewhere", lambda: True)
     monkeypatch.setattr(auto, "compiling_elsewhere", lambda: True)
     monkeypatch.setattr(repair, "compiling_elsewhere", lambda: True)
@@ -128,13 +128,12 @@ def test_first_run_answers_without_the_kernel(monkeypatch):
     assert result.status == "solved" and result.backend in ("greedy", "repair", "cpsat")
 
 
-def test_the_first_run_notice_is_given_once(monkeypatch):
+def test_the_first_run_notice_is_given_once(monkeypatch, fresh_first_run):
     """A command that checks several colours while the kernel compiles in the background
     says so once, not once per check."""
     said = []
     monkeypatch.setattr(warmup, "kernel_ready", lambda: False)
     monkeypatch.setattr(warmup, "compile_in_background", lambda: True)
-    monkeypatch.setattr(warmup, "_told", False)
     monkeypatch.setattr(warmup, "on_background_compile", lambda since: said.append("notice"))
     for _ in range(3):
         warmup.before_search()
@@ -268,7 +267,9 @@ def test_repair_with_nothing_placeable_answers_unknown():
     assert result.status == "unknown"
 
 
-def test_the_background_compile_caches_this_copy_of_the_package(monkeypatch, tmp_path):
+def test_the_background_compile_caches_this_copy_of_the_package(
+    monkeypatch, tmp_path, fresh_first_run
+):
     """The background compile imports the same ``solver`` as the command that starts it,
     even when the user's current folder holds another copy (a clone beside an install)."""
     import subprocess
@@ -279,9 +280,8 @@ def test_the_background_compile_caches_this_copy_of_the_package(monkeypatch, tmp
 
     started = []
     popen = subprocess.Popen
-    monkeypatch.setattr(warmup, "_index_path", lambda: tmp_path / "index.nbi")
+    monkeypatch.setattr(warmup, "cache_index", lambda: tmp_path / "index.nbi")
     monkeypatch.setattr(subprocess, "Popen", lambda args, **kw: started.append((args, kw)))
-    monkeypatch.setattr(warmup, "_started", False)
     decoy = tmp_path / "clone"
     (decoy / "solver").mkdir(parents=True)
     (decoy / "solver" / "__init__.py").write_text("")
