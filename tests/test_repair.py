@@ -55,7 +55,7 @@ def test_repair_never_says_no():
 def test_destroy_takes_whole_corner_subtrees():
     """Pieces cut off from the start by a removal go too: what is kept stays connected."""
     problem = load_puzzle(PUZZLES / "asym-ladder-k18.toml")
-    run = repair._Repairer(problem, 0, threading.Event(), None)
+    run = repair.Repairer(problem, 0, threading.Event(), None)
     state = run.construct()
     for _ in range(20):
         kept, gone, _ = run.destroy(state)
@@ -75,7 +75,7 @@ def test_closure_drops_islands():
     touching = Placement("1", frozenset({board.parse("c19")}))
     island = Placement("1", frozenset({board.parse("j10")}))
     flat = [("blue", island), ("blue", touching), ("blue", first)]
-    contacts = repair._Contacts(problem.position, flat)
+    contacts = repair.ContactGraph(problem.position, flat)
     assert contacts.closure(0b010) == 0b011  # the touching piece, and the island
     assert contacts.closure(0b100) == 0b111  # without the first piece nothing connects
 
@@ -157,7 +157,7 @@ def test_states_stay_legal_under_ejections_and_repairs(name):
     from solver.core.order import order_of_play
 
     problem = load_puzzle(PUZZLES / f"{name}.toml")
-    run = repair._Repairer(problem, 3, threading.Event(), time.perf_counter() + 60)
+    run = repair.Repairer(problem, 3, threading.Event(), time.perf_counter() + 60)
     state = run.construct()
     for step in range(60):
         state = run.eject(state) if step % 3 else run.repair(state)
@@ -173,10 +173,10 @@ def test_ejection_closures_are_the_pieces_that_lose_their_connection(name):
     exactly the pieces that :func:`solver.core.order.connected_part`, square by square, leaves out,
     and its corner test agrees with the kept pieces' squares."""
     problem = load_puzzle(PUZZLES / f"{name}.toml")
-    run = repair._Repairer(problem, 0, threading.Event(), None)
+    run = repair.Repairer(problem, 0, threading.Event(), None)
     state = run.construct()
     flat = [(d, p) for d in problem.colours for p in state.placed[d]]
-    contacts = repair._Contacts(problem.position, flat)
+    contacts = repair.ContactGraph(problem.position, flat)
     rng = np.random.default_rng(3)
     board = problem.position.board
     cut_off = 0
@@ -217,7 +217,7 @@ def test_the_start_square_is_no_root_once_the_colour_has_pieces_on_the_board():
     on_start, joining = Placement("1", frozenset({0})), Placement("1", frozenset({7}))
     assert not check_layout(problem.position, {"blue": [on_start]}).legal
     assert connected_part(problem.position, "blue", [on_start]) == []
-    contacts = repair._Contacts(problem.position, [("blue", joining), ("blue", on_start)])
+    contacts = repair.ContactGraph(problem.position, [("blue", joining), ("blue", on_start)])
     assert contacts.closure(0b01) == 0b11  # taking off the joining piece takes both
 
 
@@ -228,11 +228,11 @@ def test_ejection_candidates_come_cheapest_first():
     rng = np.random.default_rng(3)
     sizes = rng.integers(1, 6, size=12)
     hits = rng.integers(-1, 12, size=(200, 25))
-    lower = repair._hit_squares(hits, sizes)
+    lower = repair.hit_squares(hits, sizes)
     brute = [sum(int(sizes[p]) for p in set(row.tolist()) if p >= 0) for row in hits]
     assert lower.tolist() == brute
     # no added piece at all (an ejection from an empty state): every bound is 0
-    none = repair._hit_squares(np.full((3, 25), -1), np.zeros(0, dtype=np.int64))
+    none = repair.hit_squares(np.full((3, 25), -1), np.zeros(0, dtype=np.int64))
     assert none.tolist() == [0, 0, 0]
     extra = rng.integers(0, 4, size=len(hits)) * (rng.random(len(hits)) < 0.3)
     noise = rng.random(len(hits))
@@ -243,9 +243,9 @@ def test_ejection_candidates_come_cheapest_first():
         asked.append(k)
         return exact[k]
 
-    order = list(repair._cheapest_first(lower + noise, cost))
+    order = list(repair.cheapest_first(lower + noise, cost))
     assert order == np.argsort(exact, kind="stable").tolist()
-    first = repair._cheapest_first(lower + noise, cost)
+    first = repair.cheapest_first(lower + noise, cost)
     asked.clear()
     next(first)
     assert len(asked) < len(hits) // 4  # the cheapest found without costing them all
