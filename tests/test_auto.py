@@ -294,9 +294,8 @@ def test_first_run_gives_the_domain_search_every_worker(monkeypatch, fresh_first
     monkeypatch.setattr(repair, "compiling_elsewhere", lambda: True)
     for module, name in ((domain, "domain"), (cpsat, "cpsat"), (repair, "repair")):
         monkeypatch.setattr(module, "solve", recorder(name))
-    monkeypatch.setattr(auto, "_lp_proof", lambda problem, options, cancel: None)
     problem = load_puzzle(PUZZLES / "records" / "two-14x14.toml")
-    tuning = Tuning(auto=AutoTuning(greedy_first=0.0))
+    tuning = Tuning(auto=AutoTuning(greedy_first=0.0, lp_seconds=0.0))  # no LP bound first
     result = solve(problem, SolveOptions(backend="auto", time_limit=5, workers=2, tuning=tuning))
     assert result.status == "unknown"
     assert calls == {"domain": [2], "repair": [2]}
