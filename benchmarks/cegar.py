@@ -422,7 +422,7 @@ def solve_here(
 def repair_state(problem: Problem, seed: int, seconds: float) -> Layout:
     """The best state of one repair-search run (:mod:`solver.backends.repair`) after
     ``seconds``: a legal layout with some pieces left."""
-    run = repair._Repairer(problem, seed, threading.Event(), time.perf_counter() + seconds)
+    run = repair.Repairer(problem, seed, threading.Event(), time.perf_counter() + seconds)
     run.run()
     assert run.best is not None
     print(f"repair state: {run.best.cost} squares left", flush=True)

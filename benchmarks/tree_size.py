@@ -40,7 +40,7 @@ def measure(path: Path, probes: int, batches: int) -> None:
     try:
         problem = load_puzzle(path)
         domain.check_problem(problem)
-        symmetries = domain._symmetries(problem)
+        symmetries = domain.symmetries(problem)
     except InputError as err:
         print(f"{path.stem:20s} not for the domain search: {err}")
         return

@@ -1,5 +1,6 @@
 """pytest's hook file: the shared test data and helpers live in :mod:`helpers`; re-exported
-here so that tests written as ``import conftest`` / ``from conftest import ...`` still run."""
+here so that tests written as ``import conftest`` / ``from conftest import ...`` still run,
+and so that pytest finds the fixtures among them (``fresh_first_run``)."""
 
 from helpers import (  # noqa: F401
     CORNER_COLOURS,
@@ -9,6 +10,7 @@ from helpers import (  # noqa: F401
     SGF_FIXTURES,
     TESTS,
     corner_problem,
+    fresh_first_run,
     one_line_error,
     run_cli,
 )

@@ -8,12 +8,14 @@ tests written as ``from conftest import ...``).
   repository, and a test whose vendored game is missing fails rather than skips.
 - ``SGF_FIXTURES``: small hand-written SGF files, good and bad (``tests/data/sgf``).
 
-And two helpers for command-line tests: :func:`run_cli` and :func:`one_line_error`.
+And two helpers for command-line tests: :func:`run_cli` and :func:`one_line_error`; the
+fixture :func:`fresh_first_run` (re-exported by ``tests/conftest.py``, where pytest finds it).
 """
 
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 TESTS = Path(__file__).resolve().parent
@@ -28,6 +30,18 @@ def run_cli(*args):
     from solver.cli.commands import main
 
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.fixture
+def fresh_first_run():
+    """The first run's background-compile state (:data:`solver.backends.warmup.state`) as
+    in a new process for this test, and again after it (commands run in the test process
+    change it); the test gets the state to set up."""
+    from solver.backends import warmup
+
+    warmup.reset()
+    yield warmup.state
+    warmup.reset()
 
 
 def one_line_error(result, *fragments: str) -> str:

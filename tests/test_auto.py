@@ -271,7 +271,7 @@ def test_the_record_boards_get_the_fundamental_domain_search():
             assert registry.DOMAIN in two and registry.SYMMETRIC not in two, name
 
 
-def test_first_run_gives_the_domain_search_every_worker(monkeypatch):
+def test_first_run_gives_the_domain_search_every_worker(monkeypatch, fresh_first_run):
     """First run (the search's kernel compiling in another process), two colours with many
     pieces: the domain search (it compiles in process) takes both workers, CP-SAT does not
     run, and the repair search gets the time it leaves (a new-user trial found the first
@@ -288,15 +288,14 @@ def test_first_run_gives_the_domain_search_every_worker(monkeypatch):
 
         return run
 
-    monkeypatch.setattr(warmup, "_started", True)
+    fresh_first_run.started = True
     monkeypatch.setattr(warmup, "compiling_elsewhere", lambda: True)
     monkeypatch.setattr(auto, "compiling_elsewhere", lambda: True)
     monkeypatch.setattr(repair, "compiling_elsewhere", lambda: True)
     for module, name in ((domain, "domain"), (cpsat, "cpsat"), (repair, "repair")):
         monkeypatch.setattr(module, "solve", recorder(name))
-    monkeypatch.setattr(auto, "_lp_proof", lambda problem, options, cancel: None)
     problem = load_puzzle(PUZZLES / "records" / "two-14x14.toml")
-    tuning = Tuning(auto=AutoTuning(greedy_first=0.0))
+    tuning = Tuning(auto=AutoTuning(greedy_first=0.0, lp_seconds=0.0))  # no LP bound first
     result = solve(problem, SolveOptions(backend="auto", time_limit=5, workers=2, tuning=tuning))
     assert result.status == "unknown"
     assert calls == {"domain": [2], "repair": [2]}

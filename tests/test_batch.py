@@ -631,7 +631,7 @@ def test_together_yes_writes_a_layout_that_verifies(tmp_path):
     from dataclasses import replace
 
     from solver.batch.items import Item, Source
-    from solver.batch.work import _game_together
+    from solver.batch.work import game_together
     from solver.core.pieces import PIECES
     from solver.formats.game import load_game
 
@@ -644,7 +644,7 @@ def test_together_yes_writes_a_layout_that_verifies(tmp_path):
         states.append(replace(state, remaining=tuple(pieces)))
     position = replace(position, colours=tuple(states))
     item = Item(Source(GAME, GAME.name, "game"), GAME.read_bytes(), "0" * 64, 16)
-    row, files = _game_together(item, Settings(time_limit=30, together=True), position)
+    row, files = game_together(item, Settings(time_limit=30, together=True), position)
     (record,) = row["colours"]
     assert record["answer"] == "yes" and record["score"] is not None
     assert record["solution"] == "solutions/duo-L4-s29-after-16-together.json"
@@ -824,19 +824,19 @@ def test_a_sweep_stops_the_seeds_still_running_once_one_answers(tmp_path, monkey
 def test_a_max_score_sweep_is_settled_only_by_a_proven_best(tmp_path):
     """A max-score layout not proven best leaves the other seeds to run (one may score
     more); an optimal one settles the sweep."""
-    from solver.batch.store import _settles
+    from solver.batch.store import settles
 
     by = {"kind": "puzzle", "backend": "auto", "answered_by": "search"}
     row = {**by, "goal": "max-score", "solve_status": "solved", "answer": "solved"}
-    assert not _settles(row)
-    assert _settles({**row, "solve_status": "optimal"})
-    assert _settles({**by, "goal": "place-all", "solve_status": "solved", "answer": "solved"})
+    assert not settles(row)
+    assert settles({**row, "solve_status": "optimal"})
+    assert settles({**by, "goal": "place-all", "solve_status": "solved", "answer": "solved"})
     no = {**by, "goal": "place-all", "solve_status": "infeasible", "answer": "no"}
-    assert _settles(no)
+    assert settles(no)
     # a proof from a backend that cannot prove settles nothing (an edited row)
-    assert not _settles({**no, "answered_by": "repair"})
-    assert not _settles({**row, "solve_status": "optimal", "backend": "symmetric"})
-    assert not _settles({"goal": "place-all", "solve_status": "unknown", "answer": "unknown"})
+    assert not settles({**no, "answered_by": "repair"})
+    assert not settles({**row, "solve_status": "optimal", "backend": "symmetric"})
+    assert not settles({"goal": "place-all", "solve_status": "unknown", "answer": "unknown"})
     out = tmp_path / "out"
     paths = [PUZZLES / "max-score-5x5.toml"]
     report = run_batch(BatchOptions(paths, out, Settings(backend="search"), jobs=1, seeds=3))

@@ -214,7 +214,7 @@ def test_pocket_prune_matches_a_plain_flood_fill():
         small = np.array([0] + [rng.randint(0, 1) for _ in range(4)], np.int64)
         holes = rng.randint(0, 1)
         stamp, queue = np.zeros(m, np.int64), np.zeros(8, np.int64)
-        got = dk._no_dead_pocket(0, sq_orb, onb, cov, stamp, queue, small, holes, tick)
+        got = dk.no_dead_pocket(0, sq_orb, onb, cov, stamp, queue, small, holes, tick)
         disagree += got != _reference_no_dead_pocket(onb, cov, sources, small, holes)
     assert disagree == 0
 
@@ -319,7 +319,7 @@ def _full_dead_count_passes(search):
 
 def _dead_squares_ok(t, s, a):
     """The kernel's dead-square test from orbit ``a`` on, for a whole-board count (-1)."""
-    return dk._no_dead_square(
+    return dk.no_dead_square(
         -1, a, len(s.cov_slot), t.e_ptr, t.e_orb, s.cov_slot, s.cov_lab, t.nb_orb, t.nb_h,
         t.slot_orbit, t.mul, s.used, t.slot_size, t.nps, t.n_orbits_col, t.noempty,
         s.st[dk.S_EMPTY],
@@ -366,23 +366,23 @@ def test_symmetries_alike_take_turns_run_by_run(monkeypatch):
         return dk.PAUSE
 
     monkeypatch.setattr(domain.driver, "sliced_run", fake_run)
-    shared = domain._Shared(problem, pair)
+    shared = domain.SharedSearches(problem, pair)
     assert shared.groups == [[0, 1]]
     options = BackendOptions(seed=1)
-    result = domain._restarts(shared, options, 0, 1, time.perf_counter(), stop)
+    result = domain.restarts(shared, options, 0, 1, time.perf_counter(), stop)
     assert result.status == "unknown" and result.stats["runs"] == 6
     names = ["half turn", "left-right mirror"] * 3
     assert calls == list(zip(names, [1, 1, 1, 1, 2, 2]))
     calls.clear()
     stop.clear()
-    domain._restarts(shared, options, 1, 2, time.perf_counter(), stop)
+    domain.restarts(shared, options, 1, 2, time.perf_counter(), stop)
     assert calls[0][0] == "left-right mirror"
     # the best symmetry alone (both mirrors: one colour orbit) is a group of its own
-    assert domain._Shared(problem, domain._symmetries(problem)).groups[0] == [0]
+    assert domain.SharedSearches(problem, domain.symmetries(problem)).groups[0] == [0]
     # alike symmetries group even when another lies between them in the order (20x21:
     # the half turn and the top-bottom mirror leave 32 empty orbits, the left-right 22)
     wide = corner_problem(20, 21, CORNER_COLOURS)
-    assert domain._Shared(wide, domain._symmetries(wide)).groups == [[0], [1, 3], [2]]
+    assert domain.SharedSearches(wide, domain.symmetries(wide)).groups == [[0], [1, 3], [2]]
 
 
 def _exhausted(n, seed, least=200):

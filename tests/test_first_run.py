@@ -16,7 +16,7 @@ from helpers import PUZZLES, ROOT, run_cli
 from solver.backends import warmup
 
 
-def test_a_running_background_compile_is_left_to_finish(monkeypatch, tmp_path):
+def test_a_running_background_compile_is_left_to_finish(monkeypatch, tmp_path, fresh_first_run):
     """The lock of a compile started 5 s ago: no second compile is started, the search is
     left out (compiling_elsewhere), and the notice names the other command."""
     index = tmp_path / "search_kernel.run-1.py311.nbi"
@@ -24,17 +24,14 @@ def test_a_running_background_compile_is_left_to_finish(monkeypatch, tmp_path):
     lock.write_text("1")
     os.utime(lock, (time.time() - 5, time.time() - 5))
     said: list[float | None] = []
-    monkeypatch.setattr(warmup, "_index_path", lambda kernel=None: index)
+    monkeypatch.setattr(warmup, "cache_index", lambda kernel=None: index)
     monkeypatch.setattr(warmup, "kernel_ready", lambda: False)
-    monkeypatch.setattr(warmup, "_started", False)
-    monkeypatch.setattr(warmup, "_told", False)
-    monkeypatch.setattr(warmup, "_elsewhere_since", None)
     monkeypatch.setattr(warmup, "on_background_compile", said.append)
     started: list[tuple] = []
     monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a))
     warmup.before_search()
     assert not started  # no second compile
-    assert warmup._started  # the search waits for the other command's compile
+    assert warmup.state.started  # the search waits for the other command's compile
     assert len(said) == 1 and said[0] is not None and 4 <= said[0] < 60
 
 
@@ -45,7 +42,7 @@ def test_a_second_command_answers_during_the_first_compile(tmp_path):
     cache index appears) and says it found the compile running."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     where = subprocess.run(
-        [sys.executable, "-c", "from solver.backends import warmup; print(warmup._index_path())"],
+        [sys.executable, "-c", "from solver.backends import warmup; print(warmup.cache_index())"],
         env=env, cwd=ROOT, capture_output=True, text=True, check=True, timeout=120,
     ).stdout.strip()  # fmt: skip
     index = Path(where)
@@ -65,10 +62,10 @@ def test_a_second_command_answers_during_the_first_compile(tmp_path):
 
 
 def test_an_explicit_backend_says_it_compiles(monkeypatch):
-    monkeypatch.setattr(warmup, "_ready", lambda kernel: False)
+    monkeypatch.setattr(warmup, "compiled_or_cached", lambda kernel: False)
     result = run_cli("solve", PUZZLES / "tiny-5x5-corner.toml", "--backend", "cpsat", "--plain")
     assert "compiling" not in result.output  # CP-SAT needs no kernel
     said = warmup.compile_wait("domain")
     assert said is not None and "domain_kernel" in said and "10-30 s" in said
-    monkeypatch.setattr(warmup, "_ready", lambda kernel: True)
+    monkeypatch.setattr(warmup, "compiled_or_cached", lambda kernel: True)
     assert warmup.compile_wait("search") is None

@@ -132,13 +132,13 @@ def test_a_real_dask_scheduler_passes_the_probe():
     """The probe reads the scheduler's handshake length as Dask frames it: a real one on
     TCP is let through (no false refusal)."""
     distributed = pytest.importorskip("distributed")
-    from solver.batch.pools import _probe
+    from solver.batch.pools import probe_scheduler
 
     with distributed.LocalCluster(
         n_workers=0, processes=False, protocol="tcp", dashboard_address=None
     ) as cluster:
         assert cluster.scheduler_address.startswith("tcp://")
-        _probe(cluster.scheduler_address)  # raises if it took it for another service
+        probe_scheduler(cluster.scheduler_address)  # raises if it took it for another service
 
 
 def test_control_characters_in_a_name_in_normal_output_are_escaped(tmp_path):

@@ -55,7 +55,7 @@ def test_repair_never_says_no():
 def test_destroy_takes_whole_corner_subtrees():
     """Pieces cut off from the start by a removal go too: what is kept stays connected."""
     problem = load_puzzle(PUZZLES / "asym-ladder-k18.toml")
-    run = repair._Repairer(problem, 0, threading.Event(), None)
+    run = repair.Repairer(problem, 0, threading.Event(), None)
     state = run.construct()
     for _ in range(20):
         kept, gone, _ = run.destroy(state)
@@ -75,7 +75,7 @@ def test_closure_drops_islands():
     touching = Placement("1", frozenset({board.parse("c19")}))
     island = Placement("1", frozenset({board.parse("j10")}))
     flat = [("blue", island), ("blue", touching), ("blue", first)]
-    contacts = repair._Contacts(problem.position, flat)
+    contacts = repair.ContactGraph(problem.position, flat)
     assert contacts.closure(0b010) == 0b011  # the touching piece, and the island
     assert contacts.closure(0b100) == 0b111  # without the first piece nothing connects
 
@@ -117,9 +117,9 @@ def test_auto_gives_many_piece_problems_to_symmetric_and_repair():
         assert set(result.stats) == {"search", "repair"}  # no colour symmetry, no CP-SAT
 
 
-def test_first_run_answers_without_the_kernel(monkeypatch):
+def test_first_run_answers_without_the_kernel(monkeypatch, fresh_first_run):
     """While the kernel compiles elsewhere, auto answers with greedy play and CP-SAT."""
-    monkeypatch.setattr(warmup, "_started", True)
+    fresh_first_run.started = True
     monkeypatch.setattr(warmup, "compiling_elsewhere", lambda: True)
     monkeypatch.setattr(auto, "compiling_elsewhere", lambda: True)
     monkeypatch.setattr(repair, "compiling_elsewhere", lambda: True)
@@ -128,13 +128,12 @@ def test_first_run_answers_without_the_kernel(monkeypatch):
     assert result.status == "solved" and result.backend in ("greedy", "repair", "cpsat")
 
 
-def test_the_first_run_notice_is_given_once(monkeypatch):
+def test_the_first_run_notice_is_given_once(monkeypatch, fresh_first_run):
     """A command that checks several colours while the kernel compiles in the background
     says so once, not once per check."""
     said = []
     monkeypatch.setattr(warmup, "kernel_ready", lambda: False)
     monkeypatch.setattr(warmup, "compile_in_background", lambda: True)
-    monkeypatch.setattr(warmup, "_told", False)
     monkeypatch.setattr(warmup, "on_background_compile", lambda since: said.append("notice"))
     for _ in range(3):
         warmup.before_search()
@@ -158,7 +157,7 @@ def test_states_stay_legal_under_ejections_and_repairs(name):
     from solver.core.order import order_of_play
 
     problem = load_puzzle(PUZZLES / f"{name}.toml")
-    run = repair._Repairer(problem, 3, threading.Event(), time.perf_counter() + 60)
+    run = repair.Repairer(problem, 3, threading.Event(), time.perf_counter() + 60)
     state = run.construct()
     for step in range(60):
         state = run.eject(state) if step % 3 else run.repair(state)
@@ -174,10 +173,10 @@ def test_ejection_closures_are_the_pieces_that_lose_their_connection(name):
     exactly the pieces that :func:`solver.core.order.connected_part`, square by square, leaves out,
     and its corner test agrees with the kept pieces' squares."""
     problem = load_puzzle(PUZZLES / f"{name}.toml")
-    run = repair._Repairer(problem, 0, threading.Event(), None)
+    run = repair.Repairer(problem, 0, threading.Event(), None)
     state = run.construct()
     flat = [(d, p) for d in problem.colours for p in state.placed[d]]
-    contacts = repair._Contacts(problem.position, flat)
+    contacts = repair.ContactGraph(problem.position, flat)
     rng = np.random.default_rng(3)
     board = problem.position.board
     cut_off = 0
@@ -218,7 +217,7 @@ def test_the_start_square_is_no_root_once_the_colour_has_pieces_on_the_board():
     on_start, joining = Placement("1", frozenset({0})), Placement("1", frozenset({7}))
     assert not check_layout(problem.position, {"blue": [on_start]}).legal
     assert connected_part(problem.position, "blue", [on_start]) == []
-    contacts = repair._Contacts(problem.position, [("blue", joining), ("blue", on_start)])
+    contacts = repair.ContactGraph(problem.position, [("blue", joining), ("blue", on_start)])
     assert contacts.closure(0b01) == 0b11  # taking off the joining piece takes both
 
 
@@ -229,11 +228,11 @@ def test_ejection_candidates_come_cheapest_first():
     rng = np.random.default_rng(3)
     sizes = rng.integers(1, 6, size=12)
     hits = rng.integers(-1, 12, size=(200, 25))
-    lower = repair._hit_squares(hits, sizes)
+    lower = repair.hit_squares(hits, sizes)
     brute = [sum(int(sizes[p]) for p in set(row.tolist()) if p >= 0) for row in hits]
     assert lower.tolist() == brute
     # no added piece at all (an ejection from an empty state): every bound is 0
-    none = repair._hit_squares(np.full((3, 25), -1), np.zeros(0, dtype=np.int64))
+    none = repair.hit_squares(np.full((3, 25), -1), np.zeros(0, dtype=np.int64))
     assert none.tolist() == [0, 0, 0]
     extra = rng.integers(0, 4, size=len(hits)) * (rng.random(len(hits)) < 0.3)
     noise = rng.random(len(hits))
@@ -244,9 +243,9 @@ def test_ejection_candidates_come_cheapest_first():
         asked.append(k)
         return exact[k]
 
-    order = list(repair._cheapest_first(lower + noise, cost))
+    order = list(repair.cheapest_first(lower + noise, cost))
     assert order == np.argsort(exact, kind="stable").tolist()
-    first = repair._cheapest_first(lower + noise, cost)
+    first = repair.cheapest_first(lower + noise, cost)
     asked.clear()
     next(first)
     assert len(asked) < len(hits) // 4  # the cheapest found without costing them all
@@ -268,7 +267,9 @@ def test_repair_with_nothing_placeable_answers_unknown():
     assert result.status == "unknown"
 
 
-def test_the_background_compile_caches_this_copy_of_the_package(monkeypatch, tmp_path):
+def test_the_background_compile_caches_this_copy_of_the_package(
+    monkeypatch, tmp_path, fresh_first_run
+):
     """The background compile imports the same ``solver`` as the command that starts it,
     even when the user's current folder holds another copy (a clone beside an install)."""
     import subprocess
@@ -279,9 +280,8 @@ def test_the_background_compile_caches_this_copy_of_the_package(monkeypatch, tmp
 
     started = []
     popen = subprocess.Popen
-    monkeypatch.setattr(warmup, "_index_path", lambda: tmp_path / "index.nbi")
+    monkeypatch.setattr(warmup, "cache_index", lambda: tmp_path / "index.nbi")
     monkeypatch.setattr(subprocess, "Popen", lambda args, **kw: started.append((args, kw)))
-    monkeypatch.setattr(warmup, "_started", False)
     decoy = tmp_path / "clone"
     (decoy / "solver").mkdir(parents=True)
     (decoy / "solver" / "__init__.py").write_text("")

@@ -146,7 +146,7 @@ def test_an_unknown_before_a_yes_becomes_yes(monkeypatch, review):
     in between plus the later layout are a layout here too (checked)."""
     k = 10
     assert review.steps[k].verdict("red").answer == "yes"
-    repaired = solver.tasks.review._repaired
+    repaired = solver.tasks.review.repaired_witness
 
     def no_repair(position, colour, base, displaced):
         placed = sum(len(c.placed) for c in position.colours)
@@ -154,7 +154,7 @@ def test_an_unknown_before_a_yes_becomes_yes(monkeypatch, review):
             None if (placed, colour) == (k, "red") else repaired(position, colour, base, displaced)
         )
 
-    monkeypatch.setattr(solver.tasks.review, "_repaired", no_repair)
+    monkeypatch.setattr(solver.tasks.review, "repaired_witness", no_repair)
     _fake_unknown(monkeypatch, lambda placed, colour: placed == k and colour == "red")
     again = review_game(review.game, ["red"])
     verdict = again.steps[k].verdict("red")

@@ -49,7 +49,7 @@ def walled(cols: int, pieces, blocked=(), bonus=True, walls=None) -> Position:
 
 def components(pos: Position) -> int:
     built = search.build(Problem(pos, ("blue",), "max-score"), search.core.MAXSCORE)
-    return search._components(built)[1]
+    return search.components(built)[1]
 
 
 def brute_place_all(pos: Position) -> bool:
@@ -105,7 +105,7 @@ def test_memo_prunes():
 def test_components_are_ranked_smallest_first():
     pos = walled(9, ("1", "V3"), blocked={0, 9})  # left pocket smaller than the right one
     built = search.build(Problem(pos, ("blue",), "place-all"), search.core.FIND)
-    rank, k = search._components(built)
+    rank, k = search.components(built)
     board = pos.board
     assert k == 2
     left, right = rank[board.square(2, 3)], rank[board.square(2, 5)]
@@ -134,7 +134,8 @@ def test_achievable_loss(lo, unplaceable, expected):
         t = PIECES[name].index
         rem[0, t] = 1 if placeable or unplaceable else 0
         pcount[t] = 1 if placeable else 0
-    loss = search.core._achievable_loss(0, lo, 10, unplaceable, rem, pcount, search._PIECE_SIZE)
+    psize = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
+    loss = search.core.achievable_loss(0, lo, 10, unplaceable, rem, pcount, psize)
     assert loss == expected
 
 

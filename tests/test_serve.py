@@ -284,14 +284,14 @@ def test_solves_limited_cancelled_and_reaped(monkeypatch):
         assert jobs.running() == []
         # a page that stops polling (closed) has its solve killed
         job = client.post("/api/ask", headers=headers, json={"kind": "joint"}).json()["job"]
-        process = jobs._jobs[job].process
+        process = jobs.get(job).process
         monkeypatch.setattr(jobs_module, "ABANDONED", 0.0)
         jobs.reap()
-        assert not process.is_alive() and job not in jobs._jobs
+        assert not process.is_alive() and jobs.get(job) is None
         # and closing the page stops its solves at once
         monkeypatch.setattr(jobs_module, "ABANDONED", 10.0)
         job = client.post("/api/ask", headers=headers, json={"kind": "joint"}).json()["job"]
-        process = jobs._jobs[job].process
+        process = jobs.get(job).process
         assert client.post("/api/close", headers=headers).json() == {"cancelled": 1}
         assert not process.is_alive()
 
@@ -369,8 +369,8 @@ def test_time_limit_covers_the_whole_answer(client, monkeypatch):
     jobs = client.app.state.server.jobs
     job = client.post("/api/ask", headers=headers, json={"kind": "joint", "time_limit": None})
     job_id = job.json()["job"]
-    process = jobs._jobs[job_id].process
-    jobs._jobs[job_id].limit = 0.2  # as if its solver ran over a 0.2 s limit
+    process = jobs.get(job_id).process
+    jobs.get(job_id).limit = 0.2  # as if its solver ran over a 0.2 s limit
     time.sleep(0.2 + jobs_module.GRACE + 0.1)
     out = client.get(f"/api/job/{job_id}", headers=headers).json()
     assert out["state"] == "done" and out["result"]["answer"] == "unknown"

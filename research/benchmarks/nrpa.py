@@ -10,7 +10,7 @@ Methods (``--methods``, comma-separated):
   restarts (:class:`research.nrpa.Search`), for ``--limit`` seconds.
 * ``nmcs``: nested Monte Carlo search level 1 over the ``--children`` likeliest moves of
   each turn, restarted until ``--limit`` seconds (its "playouts" column counts searches).
-* ``repair``: one run of the repair search (``_Repairer.run``) for ``--limit`` seconds.
+* ``repair``: one run of the repair search (``Repairer.run``) for ``--limit`` seconds.
   (``repair+playouts`` and ``repair+nrpa``, the repair search with its greedy play or its
   first layout from this module, were measured in turn 4 of
   research/notes/asymmetric_attempts.md; their hooks left the product with this module.)
@@ -115,7 +115,7 @@ def run_repair(problem: Problem, method: str, args, seed: int) -> tuple[int, flo
         )
     tuning = RepairTuning()
     started = time.perf_counter()
-    run = repair._Repairer(problem, seed, threading.Event(), started + args.limit, tuning)
+    run = repair.Repairer(problem, seed, threading.Event(), started + args.limit, tuning)
     state = run.run()
     if state is not None:
         order_and_check(problem, run.layout(state), "repair")

@@ -286,7 +286,7 @@ def refuse(problem: Problem) -> None:
     """Raise InputError when :func:`solve` cannot take ``problem`` at all:
     :func:`check_problem`, or no symmetry leaves whole orbits of empty squares."""
     check_problem(problem)
-    _symmetries(problem)
+    symmetries(problem)
 
 
 #: ``auto`` runs this search on three or four colours only where its first symmetry leaves
@@ -320,7 +320,7 @@ def applies(problem: Problem, max_empty_orbits: int | None = None) -> bool:
     (the half turn first: 9 empty orbits), on 10x18 (1), four on 18x20 (1)."""
     try:
         check_problem(problem)
-        first = _symmetries(problem)[0]
+        first = symmetries(problem)[0]
     except InputError:
         return False
     empty = empty_orbits(problem, first)
@@ -655,11 +655,11 @@ def solve(
     """
     check_problem(problem)
     started = time.perf_counter()
-    shared = _Shared(problem, _symmetries(problem))
+    shared = SharedSearches(problem, symmetries(problem))
     threads = max(1, min(options.workers, 8))
 
     def stream(thread: int) -> Callable[[Cancel], BackendResult]:
-        return lambda stop: _restarts(shared, options, thread, threads, started, stop)
+        return lambda stop: restarts(shared, options, thread, threads, started, stop)
 
     results, winner = first_proven(
         [stream(i) for i in range(threads)],
@@ -675,8 +675,13 @@ def solve(
     return dataclasses.replace(result, stats=stats)
 
 
-def _symmetries(problem: Problem) -> list[ColourSymmetry]:
-    """The symmetries the search takes for ``problem``, best first."""
+def symmetries(problem: Problem) -> list[ColourSymmetry]:
+    """The symmetries the search takes for ``problem`` (those of :func:`colour_symmetries`
+    that :func:`empty_orbits` takes), best first (fewest colour orbits).
+
+    Raises:
+        InputError: no symmetry leaves whole orbits of empty squares.
+    """
     out = [s for s in colour_symmetries(problem) if empty_orbits(problem, s) is not None]
     if not out:
         position = problem.position
@@ -690,7 +695,7 @@ def _symmetries(problem: Problem) -> list[ColourSymmetry]:
     return out
 
 
-class _Shared:
+class SharedSearches:
     """What the threads of one :func:`solve` share: the symmetries, each search built
     once when first needed (its tables are read-only; each thread copies the state), and
     the symmetries whose tree a thread has exhausted."""
@@ -719,8 +724,8 @@ class _Shared:
             return self._built[i].copy()
 
 
-def _restarts(
-    shared: _Shared,
+def restarts(
+    shared: SharedSearches,
     options: SolveOptions,
     thread: int,
     threads: int,
@@ -728,9 +733,12 @@ def _restarts(
     stop: Cancel,
 ) -> BackendResult:
     """One thread's seed stream over the symmetries (see :func:`solve`): the runs take the
-    symmetries of one group (:attr:`_Shared.groups`) in turn, thread i starting at the
-    i-th, each symmetry with its own run count k (seed (``options.seed``, i, k), Luby
-    budget); when a group is exhausted, the next group."""
+    symmetries of one group (:attr:`SharedSearches.groups`) in turn, thread i (``thread``,
+    of ``threads``) starting at the i-th, each symmetry with its own run count k (seed
+    (``options.seed``, i, k), Luby budget); when a group is exhausted, the next group.
+    ``started`` (``time.perf_counter()``) is when the time limit began; ``stop`` ends the
+    stream. Returns "solved" with the layout, or "unknown" (``stats["unknown_reason"]``
+    once every group is exhausted)."""
     nodes, run_no, deepest = 0, 0, 0
     stats: dict[str, Any] = {"symmetry": shared.symmetries[0].name}
     searches: dict[int, DomainSearch] = {}

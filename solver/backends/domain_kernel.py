@@ -257,7 +257,7 @@ def _fillable(size, small, holes):
 
 
 @njit(cache=True, nogil=True)
-def _no_dead_pocket(o_from, sq_orb, onb, cov_slot, stamp, queue, small, holes, tick):
+def no_dead_pocket(o_from, sq_orb, onb, cov_slot, stamp, queue, small, holes, tick):
     """False when an unfilled region of 1-4 orbits next to option ``o_from`` (or to the
     hole ``-1 - o_from`` when negative) cannot be filled (:func:`_fillable`).
 
@@ -334,8 +334,8 @@ def _is_dead(t, cov_slot, cov_lab, nb_orb, nb_h, slot_orbit, mul, done, full):
 
 
 @njit(cache=True, nogil=True)
-def _no_dead_square(o, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h, slot_orbit, mul,
-                    used, slot_size, nps, n_orbits, noempty, holes):  # fmt: skip
+def no_dead_square(o, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h, slot_orbit, mul,
+                   used, slot_size, nps, n_orbits, noempty, holes):  # fmt: skip
     """False when the unfilled orbits from ``a`` on hold more *dead* ones (each edge
     neighbour colour of its representative, with the colours whose pieces are all placed,
     covers every colour) than ``holes``, or a dead one that must be covered.
@@ -405,12 +405,12 @@ def _kept(o, a, m, n_orbits_col, nps, need, used, adj, slot_opt, corb, filled, p
     if not _connected_enough(n_orbits_col, nps, need, used, adj, slot_opt, corb, filled):
         return False
     src = o if o >= 0 else -1 - a
-    if pockets and not _no_dead_pocket(src, sq_orb, onb, cov_slot, stamp, queue, small, holes,
-                                       tick):  # fmt: skip
+    if pockets and not no_dead_pocket(src, sq_orb, onb, cov_slot, stamp, queue, small, holes,
+                                      tick):  # fmt: skip
         return False
-    return not dead or _no_dead_square(o, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h,
-                                       slot_orbit, mul, used, slot_size, nps, n_orbits_col,
-                                       noempty, holes)  # fmt: skip
+    return not dead or no_dead_square(o, a, m, e_ptr, e_orb, cov_slot, cov_lab, nb_orb, nb_h,
+                                      slot_orbit, mul, used, slot_size, nps, n_orbits_col,
+                                      noempty, holes)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)

@@ -15,7 +15,7 @@ while a player gets close by just playing. So, in each of ``options.workers`` in
      taken off go with their *corner subtrees*: every piece of their colour that no
      longer connects to its start (left in place, such a piece would be an island that
      the search takes for connected); the candidates are scored together on the
-     corner-contact graph of the added pieces (:class:`_Contacts`). The freed pieces and
+     corner-contact graph of the added pieces (:class:`ContactGraph`). The freed pieces and
      the pieces left of their colours are then put back: by greedy play while there are
      more than :data:`EXACT_PIECES` of them, else (or if greedy play raised the cost) exactly, by
      the search's max-score (:func:`solver.backends.search.solve`, the rest frozen,
@@ -89,7 +89,7 @@ TABU = 30
 
 
 @dataclass
-class _State:
+class RepairState:
     """A layout being repaired: placements added per colour, pieces left per colour
     (held monominoes not included), and its cost (squares left unplaced)."""
 
@@ -99,8 +99,19 @@ class _State:
     monos: dict[str, int] | None = None  # the monominoes' squares once all fit
 
 
-class _Repairer:
-    """One construct-and-repair run (a thread of :func:`solve`)."""
+class Repairer:
+    """One construct-and-repair run (a thread of :func:`solve`): :meth:`construct`, then
+    :meth:`eject` and :meth:`repair` steps (:meth:`run` does it all until a layout, the
+    deadline or ``stop``).
+
+    Args:
+        problem: the problem (place-all).
+        seed: the run's random seed.
+        stop: a :class:`threading.Event` (or anything with ``is_set()``) that ends the run.
+        deadline: the ``time.perf_counter()`` at which the run ends, or None for none.
+        tuning: its settings (default :class:`RepairTuning`).
+        target: a warm start to grow towards (guided play), or None.
+    """
 
     def __init__(
         self,
@@ -132,7 +143,7 @@ class _Repairer:
             "timeouts": 0,
             "ejections": 0,
         }
-        self.best: _State | None = None
+        self.best: RepairState | None = None
         base = Masks(self.base, self.colours)
         self._base_edge = base.edge > 0  # squares sharing an edge with a colour's frozen pieces
         self.tabu: dict[tuple[str, int], int] = {}  # (colour, table row) -> ejection step
@@ -169,7 +180,7 @@ class _Repairer:
             )
         return replace(self.base, colours=tuple(colours))
 
-    def _finish(self, state: _State) -> _State:
+    def _finish(self, state: RepairState) -> RepairState:
         """Cost of a state: squares left, plus one per held monomino without a square
         (matched only once nothing else is left)."""
         cost = sum(PIECES[p].size for c in self.colours for p in state.left[c])
@@ -188,15 +199,15 @@ class _Repairer:
 
     # ---------------------------------------------------------------- construct
 
-    def construct(self) -> _State:
+    def construct(self) -> RepairState:
         """The best of ``tuning.restarts`` greedy layouts (with a warm start, guided plays
         beside as many greedy ones: the best is kept)."""
         plays = [self._greedy] + ([self._guided] if self.target is not None else [])
-        best = self._finish(_State(*plays[-1](self._start, self.todo)))
+        best = self._finish(RepairState(*plays[-1](self._start, self.todo)))
         for k in range(len(plays) * self.tuning.restarts - 1):
             if best.cost == 0 or self._stopped():
                 break
-            state = self._finish(_State(*plays[k % len(plays)](self._start, self.todo)))
+            state = self._finish(RepairState(*plays[k % len(plays)](self._start, self.todo)))
             if state.cost < best.cost:
                 best = state
         self.stats["restarts"] += 1
@@ -218,7 +229,7 @@ class _Repairer:
     # ---------------------------------------------------------------- destroy
 
     def destroy(
-        self, state: _State
+        self, state: RepairState
     ) -> tuple[dict[str, list[Placement]], dict[str, list[str]], str]:
         """Free the pieces meeting a window next to where a colour with pieces left could
         attach, and their corner subtrees.
@@ -246,7 +257,7 @@ class _Repairer:
         centre = self._roomiest(masks.free, spots, half)
         r0, c0 = divmod(centre, board.cols)
         flat = [(c, p) for c in self.colours for p in state.placed[c]]
-        contacts = _Contacts(self.base, flat)
+        contacts = ContactGraph(self.base, flat)
         while True:
             lo_r, hi_r = r0 - half, r0 + half
             lo_c, hi_c = c0 - half, c0 + half
@@ -313,7 +324,7 @@ class _Repairer:
         )
         return result.status, result.layout
 
-    def repair(self, state: _State) -> _State:
+    def repair(self, state: RepairState) -> RepairState:
         """One destroy-and-repair step; returns the new state (or ``state`` unchanged)."""
         kept, gone, target = self.destroy(state)
         self.stats["repairs"] += 1
@@ -338,7 +349,7 @@ class _Repairer:
                 continue
             placed = {c: kept[c] + layout.get(c, []) for c in self.colours}
             left = {c: _minus(state.left[c], _minus(todo[c], gone[c])) for c in self.colours}
-            new = self._finish(_State(placed, left))
+            new = self._finish(RepairState(placed, left))
             if new.cost < state.cost:
                 self.stats["improved"] += 1
                 self.window = max(WINDOW[0], self.window - 1)
@@ -354,7 +365,7 @@ class _Repairer:
 
     # ---------------------------------------------------------------- eject
 
-    def eject(self, state: _State) -> _State:
+    def eject(self, state: RepairState) -> RepairState:
         """Place a piece left of a colour where it overlaps the fewest squares of other
         colours' added pieces, take those pieces off (with the corner subtrees that lose
         their connection), then put back as many squares of them as possible exactly
@@ -402,7 +413,7 @@ class _Repairer:
         own_owner = np.full(len(owner), -1, dtype=np.int64)
         own_owner[:-1] = np.where(masks.own[i] > 0, owner[:-1], -1)
         edge_nb = geo.edge_nb
-        contacts = _Contacts(self.base, flat)
+        contacts = ContactGraph(self.base, flat)
         self.stats["ejections"] += 1
         step = self.stats["ejections"]
         # the pieces each candidate takes off: those it overlaps and, of its own colour,
@@ -419,13 +430,13 @@ class _Repairer:
             for k, value in enumerate(np.bitwise_or.reduce(word, axis=1).tolist()):
                 masks_of[k] |= value << (64 * w)
         noise = self.rng.random(len(cands))
-        lower = _hit_squares(hits, np.array(contacts.sizes, dtype=np.int64)) + noise
+        lower = hit_squares(hits, np.array(contacts.sizes, dtype=np.int64)) + noise
         best = None
 
         def exact(k: int) -> float:
             return contacts.squares_off(masks_of[k]) + float(noise[k])
 
-        for k in _cheapest_first(lower, exact):
+        for k in cheapest_first(lower, exact):
             row = int(cands[k])
             if step - self.tabu.get((c, row), -TABU) < TABU:
                 continue  # just taken off from here: no cycling back
@@ -453,7 +464,7 @@ class _Repairer:
             # far from done: put pieces back by greedy play (milliseconds), not exactly
             layout, unplaced = self._greedy(self._position(kept, todo), todo)
             placed = {d: kept[d] + layout[d] for d in self.colours}
-            new = self._finish(_State(placed, unplaced))
+            new = self._finish(RepairState(placed, unplaced))
             if new.cost <= state.cost or self.rng.random() < ACCEPT_WORSE:
                 if new.cost < state.cost:
                     self.stats["improved"] += 1
@@ -490,7 +501,7 @@ class _Repairer:
             for p in layout.get(d, []):
                 rest.remove(p.piece)
             left[d] = rest + _minus(left[d], _minus(todo[d], freed[d]))
-        new = self._finish(_State(placed, left))
+        new = self._finish(RepairState(placed, left))
         if new.cost <= state.cost or self.rng.random() < ACCEPT_WORSE:
             if new.cost < state.cost:
                 self.stats["improved"] += 1
@@ -508,7 +519,7 @@ class _Repairer:
                 return int(r)
         return -1
 
-    def run(self) -> _State | None:
+    def run(self) -> RepairState | None:
         """Construct and repair until the cost is 0, the time is up or ``stop`` is set;
         the state with cost 0, or None."""
         self.t0 = time.perf_counter()
@@ -528,7 +539,7 @@ class _Repairer:
                 low, since = state.cost, 0
         return state if state.cost == 0 else None
 
-    def partial(self, state: _State) -> dict[str, list[Placement]]:
+    def partial(self, state: RepairState) -> dict[str, list[Placement]]:
         """A state as a partial layout: its placements, and the held monominoes on
         distinct free attach squares where they fit (every piece legal and connected)."""
         if state.monos is not None:
@@ -543,14 +554,14 @@ class _Repairer:
             out[c].append(Placement(MONOMINO, frozenset({s})))
         return out
 
-    def layout(self, state: _State) -> dict[str, list[Placement]]:
+    def layout(self, state: RepairState) -> dict[str, list[Placement]]:
         out = {c: list(state.placed[c]) for c in self.colours}
         for c, s in (state.monos or {}).items():
             out[c].append(Placement(MONOMINO, frozenset({s})))
         return out
 
 
-class _Contacts:
+class ContactGraph:
     """The corner-contact graph of the added pieces ``flat`` (colour, placement) of one
     state, as bit masks over their indices in ``flat``: which pieces of a colour touch
     which at a corner, and which touch the colour's start square or its pieces in the base
@@ -644,9 +655,10 @@ class _Contacts:
         return False
 
 
-def _hit_squares(hits: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Per row of ``hits`` (piece numbers, -1 for none, repeats allowed), the squares of
-    the distinct pieces it names: shape (rows,). A lower bound of what an ejection takes
+def hit_squares(hits: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Per row of ``hits`` (shape (rows, k): piece numbers, indices into ``sizes``, -1 for
+    none, repeats allowed), the squares of the distinct pieces it names (``sizes``: squares
+    per piece): shape (rows,). A lower bound of what an ejection takes
     off (the pieces cut off from their roots come on top)."""
     ordered = np.sort(hits, axis=1)
     first = np.ones(ordered.shape, dtype=bool)
@@ -656,7 +668,7 @@ def _hit_squares(hits: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     return np.where(counted, padded[ordered], 0).sum(axis=1)
 
 
-def _cheapest_first(lower: np.ndarray, exact: Callable[[int], float]) -> Iterator[int]:
+def cheapest_first(lower: np.ndarray, exact: Callable[[int], float]) -> Iterator[int]:
     """The indices in increasing order of ``exact(k)``, given ``lower[k] <= exact(k)``:
     each exact cost is computed only when its lower bound comes up (ties keep the order of
     the indices), so the first few answers cost a few evaluations, not one per index."""
@@ -731,13 +743,13 @@ def solve_from(
     deadline = None if options.time_limit is None else started + options.time_limit
     tuning = options.tuning.repair
     runs = [
-        _Repairer(problem, (options.seed + k) % 2**31, cancel, deadline, tuning, start)
+        Repairer(problem, (options.seed + k) % 2**31, cancel, deadline, tuning, start)
         for k in range(max(1, options.workers))
     ]
 
-    def runner(run: _Repairer) -> Callable[[Cancel], tuple[_State | None]]:
+    def runner(run: Repairer) -> Callable[[Cancel], tuple[RepairState | None]]:
         # (a one-tuple: the race keeps results in entry order and drops only None)
-        def go(stop: Cancel) -> tuple[_State | None]:
+        def go(stop: Cancel) -> tuple[RepairState | None]:
             run.stop = stop
             return (run.run(),)
 

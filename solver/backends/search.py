@@ -57,7 +57,7 @@ walled off from each other (no placement, and no allowed square next to one, str
 two). The plain search interleaves its decisions across pockets, so a failure in one
 pocket is found again under every way of filling the others: the tree is a product.
 After :attr:`SearchTuning.first_chunk` nodes without an answer, a fresh search decides
-the components one at a time, smallest first (:func:`_components`), and at each *entry*
+the components one at a time, smallest first (:func:`components`), and at each *entry*
 (every touched component closed, the others untouched) looks up the untouched set and the
 pieces left in a hash table of subproblems already exhausted without a good enough layout
 (details in :func:`solver.backends.search_kernel.run`). Junior's two copies of a piece are
@@ -562,14 +562,14 @@ def build(
     )
 
 
-def _components(search: ExactSearch) -> tuple[np.ndarray, int]:
+def components(search: ExactSearch) -> tuple[np.ndarray, int]:
     """The root reach components of a one-colour search: the squares flooded with king
     moves through allowed squares from the colour's attach squares, split into connected
     parts (placements and the allowed squares next to them never straddle two).
 
-    Returns (rank of each square's component, -1 for squares in none; number of
-    components); ranks go by size, smallest first (the order the memo search decides
-    them in: see :func:`_with_memo`).
+    Returns (rank of each square's component, -1 for squares in none: an int32 array of
+    shape (board squares,); number of components); ranks go by size, smallest first (the
+    order the memo search decides them in: see :func:`_with_memo`).
     """
     tables, state = search.tables, search.state
     bl, cornr, king = state.bl[0], state.cornr[0], tables.king_nb
@@ -618,7 +618,7 @@ def _with_memo(search: ExactSearch, tuning: SearchTuning) -> ExactSearch | None:
         or state.st[core.S_NODES] > 0
     ):
         return None
-    comp, k = _components(search)
+    comp, k = components(search)
     if not 2 <= k <= 62:
         return None
     memo = search.clone(int(params[core.P_LATE]))

@@ -488,7 +488,7 @@ def _reach(
 
 
 @njit(cache=True)
-def _achievable_loss(c, lo, lam, unplaceable, rem, pcount, psize):
+def achievable_loss(c, lo, lam, unplaceable, rem, pcount, psize):
     """The least loss >= ``lo`` that colour c can still end with, or ``lam + 1`` if none is
     at most ``lam``: a loss is the area of the pieces left out, which include every piece
     with no live placement in reach (area ``unplaceable``) and a sub-multiset of the others
@@ -775,7 +775,7 @@ def run(params, tables, state, budget):
                     if deficit > lo:
                         lo = deficit
                     if ncol == 1 and lo > 0:
-                        lo = _achievable_loss(
+                        lo = achievable_loss(
                             c, lo, -st[S_BEST] - 1, unplaceable, rem, pcount, psize
                         )
                     ub -= lo

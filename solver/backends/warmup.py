@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,16 +30,40 @@ LOCK_AGE = 180.0
 #: there, so that ``python -m`` imports (and caches) this copy, not a ``solver`` folder in
 #: the user's current directory (a clone of the project beside an installed copy)
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
-_started = False
-_told = False  # on_background_compile has been called in this process
-#: when another command started the background compile this one found running (the
-#: lock's time, seconds since the epoch), else None
-_elsewhere_since: float | None = None
 
 
-def _index_path(kernel: Any = None) -> Path | None:
-    """The numba cache index of a kernel's entry point (default: the search kernel's
-    ``run``), or None if numba's cache internals are not as expected."""
+@dataclass
+class FirstRun:
+    """What this process knows of the first run's background compile (one per process:
+    :data:`state`; :func:`reset` starts it afresh)."""
+
+    #: this process leaves the search to a background compile (it started one, or found
+    #: another command's running: :func:`compile_in_background` with ``search_waits``)
+    started: bool = False
+    #: :data:`on_background_compile` has been called in this process
+    told: bool = False
+    #: when another command started the background compile this one found running (the
+    #: lock's time, seconds since the epoch), else None
+    elsewhere_since: float | None = None
+
+
+#: this process's first-run state
+state = FirstRun()
+
+
+def reset() -> None:
+    """Forget this process's first-run state (:data:`state`), as in a new process: no
+    background compile started or found, no notice given. For tests, which run many
+    commands in one process."""
+    global state
+    state = FirstRun()
+
+
+def cache_index(kernel: Any = None) -> Path | None:
+    """The path of the numba cache index of a kernel's entry point (a numba dispatcher;
+    default: the search kernel's ``run``), whether or not the file exists; None if numba's
+    cache internals are not as expected. The background compile's lock file lies beside
+    it."""
     if kernel is None:
         from solver.backends.search_kernel import run as kernel
     try:
@@ -47,10 +72,12 @@ def _index_path(kernel: Any = None) -> Path | None:
         return None
 
 
-def _ready(kernel: Any) -> bool:
+def compiled_or_cached(kernel: Any) -> bool:
+    """True when ``kernel`` (a numba dispatcher) is compiled in this process or its cache
+    index (:func:`cache_index`) is on disk; when unsure (no index path), True."""
     if kernel.signatures:
         return True
-    index = _index_path(kernel)
+    index = cache_index(kernel)
     return index is None or index.exists()
 
 
@@ -61,7 +88,7 @@ def kernel_ready() -> bool:
     (:func:`before_search`)."""
     from solver.backends import search_kernel
 
-    return _ready(search_kernel.run)
+    return compiled_or_cached(search_kernel.run)
 
 
 def kernel_loaded() -> bool:
@@ -78,7 +105,7 @@ def domain_ready() -> bool:
     cached on disk; library calls compile in process (True)."""
     from solver.backends import domain_kernel
 
-    return on_background_compile is None or _ready(domain_kernel.run)
+    return on_background_compile is None or compiled_or_cached(domain_kernel.run)
 
 
 def compile_in_background(search_waits: bool = True) -> bool:
@@ -86,8 +113,7 @@ def compile_in_background(search_waits: bool = True) -> bool:
     :data:`LOCK_AGE` seconds ago; True if one is (now) running. ``search_waits``: this
     process leaves the search to it (:func:`compiling_elsewhere`); False when only the
     fundamental-domain kernel is missing (the search's is cached)."""
-    global _started, _elsewhere_since
-    index = _index_path()
+    index = cache_index()
     if index is None:
         return False
     lock = index.with_name("blokus-solo-warmup.lock")
@@ -95,8 +121,8 @@ def compile_in_background(search_waits: bool = True) -> bool:
         if lock.exists() and time.time() - lock.stat().st_mtime < LOCK_AGE:
             # another command's compile runs: leave the search to it as well (a second
             # compile in this process would take as long, 10-30 s, and answer nothing)
-            _started = _started or search_waits
-            _elsewhere_since = lock.stat().st_mtime
+            state.started = state.started or search_waits
+            state.elsewhere_since = lock.stat().st_mtime
             return True
         lock.parent.mkdir(parents=True, exist_ok=True)
         lock.write_text(str(os.getpid()), encoding="utf-8")
@@ -110,14 +136,14 @@ def compile_in_background(search_waits: bool = True) -> bool:
         )
     except OSError:
         return False
-    _started = _started or search_waits
+    state.started = state.started or search_waits
     return True
 
 
 def compiling_elsewhere() -> bool:
     """True when this process started :func:`compile_in_background` and has not compiled
     the kernel itself: ``auto`` then leaves the search (and the repair search) out."""
-    if not _started:
+    if not state.started:
         return False  # (without importing numba: a command that never searches skips it)
     from solver.backends import search_kernel
 
@@ -140,14 +166,13 @@ def before_search() -> None:
     process: a command that checks several colours says it once); with only the
     fundamental-domain kernel missing, starts it without a word and without holding the
     search back; otherwise nothing (a library call compiles in process)."""
-    global _told
     notice = on_background_compile
     if notice is None:
         return
     if not kernel_ready():
-        if compile_in_background() and not _told:
-            _told = True
-            since = _elsewhere_since
+        if compile_in_background() and not state.told:
+            state.told = True
+            since = state.elsewhere_since
             notice(None if since is None else max(0.0, time.time() - since))
     elif not domain_ready():  # (e.g. after an upgrade): quietly, the search runs as usual
         compile_in_background(search_waits=False)
@@ -174,9 +199,9 @@ def compile_wait(backend: str) -> str | None:
     if name is None:
         return None
     kernel = importlib.import_module(f"solver.backends.{name}").run
-    if _ready(kernel):
+    if compiled_or_cached(kernel):
         return None
-    index = _index_path(kernel)
+    index = cache_index(kernel)
     lock = index.with_name("blokus-solo-warmup.lock") if index is not None else None
     try:
         running = lock is not None and time.time() - lock.stat().st_mtime < LOCK_AGE
@@ -209,6 +234,6 @@ def compile_kernel() -> None:
 
 if __name__ == "__main__":
     compile_kernel()
-    index = _index_path()
+    index = cache_index()
     if index is not None:
         index.with_name("blokus-solo-warmup.lock").unlink(missing_ok=True)

@@ -282,7 +282,7 @@ def dask_client(address: str, jobs: int) -> Client:
                     silence_logs=logging.ERROR,
                 )
             return Client(cluster)
-        _probe(address)
+        probe_scheduler(address)
         return Client(address, timeout="10s")
     except DaskUnavailable:
         raise
@@ -316,7 +316,7 @@ def signal_handled(signum: int, handler: Handler) -> Iterator[None]:
 HANDSHAKE_MAX = 1 << 20
 
 
-def _probe(address: str) -> None:
+def probe_scheduler(address: str) -> None:
     """Fail at once for a TCP scheduler address where nothing listens (connection refused)
     instead of after Dask's connect time-out, and for one where something else answers.
 

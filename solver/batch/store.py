@@ -88,7 +88,7 @@ def sweep_question(row: dict) -> tuple:
     )
 
 
-def _settles(row: dict) -> bool:
+def settles(row: dict) -> bool:
     """A sweep row that makes the puzzle's other seeds moot: a proven answer (a layout of
     a place-all puzzle, a proven best layout, a proof of no, from a backend that can prove:
     :func:`solver.trust.proofs.untrusted_claim`), or bad input. A max-score layout not proven best
@@ -243,7 +243,7 @@ class Store:
             self._named.update(row_files(row))
             if row.get("sweep"):
                 self._sweeps.setdefault(row["item"], set()).add(key)
-                if _settles(row):
+                if settles(row):
                     self._settled.setdefault(sweep_question(row), (row, False))
 
     def is_done(self, item: Item, settings: Settings) -> bool:
@@ -314,7 +314,7 @@ class Store:
                     self._settled.pop(sweep_question(self.rows[k]), None)
                 sweeps.discard(k)
             sweeps.add(key)
-            if _settles(row):
+            if settles(row):
                 self._settled[question] = (row, True)
             elif key in gone:
                 held = self._settled.get(question)

@@ -330,7 +330,7 @@ def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
     path = str(item.source.path)
     position = _read_game(item.data, path).position(item.after)
     if settings.together:
-        return _game_together(item, settings, position)
+        return game_together(item, settings, position)
     options = settings.options()
     colours, files, backends = [], {}, []
     for state in position.colours:
@@ -373,11 +373,15 @@ def _game_row(
 TOGETHER = "together"
 
 
-def _game_together(
+def game_together(
     item: Item, settings: Settings, position: Position
 ) -> tuple[dict, dict[str, str]]:
-    """One joint check of the colours with pieces left; its record stands in the row's
-    colours under the name :data:`TOGETHER` (its ``colours`` lists them)."""
+    """The row of a game item run with ``--together`` (``settings.together``): one joint
+    check of the colours with pieces left in ``position`` (the item's position); its record
+    stands in the row's colours under the name :data:`TOGETHER` (its ``colours`` lists
+    them). Returns (the done row, the files to write beside it: name -> text: the
+    solution file of the joint layout, or of an unknown's best partial one, and its
+    picture)."""
     from solver.tasks.endgame import joint_check
 
     path = str(item.source.path)

@@ -59,7 +59,7 @@ from typing import Literal
 
 from solver.backends import search
 from solver.backends.base import FitBound, SolveOptions
-from solver.backends.repair import _minus, _Repairer, _State
+from solver.backends.repair import Repairer, RepairState, _minus
 from solver.core.checker import check_layout
 from solver.core.order import connected_part, order_of_play
 from solver.core.pieces import MONOMINO, PIECES
@@ -400,7 +400,7 @@ def _reconnect_dfs(
     return None
 
 
-class _Warm(_Repairer):
+class _Warm(Repairer):
     """The repair search started from a partial layout instead of greedy play.
 
     A subclass rather than an option of :mod:`solver.backends.repair`, so that following a
@@ -415,9 +415,9 @@ class _Warm(_Repairer):
             for c in self.colours
         }
         left = {c: _minus(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
-        self._warm: _State | None = self._finish(_State(placed, left))
+        self._warm: RepairState | None = self._finish(RepairState(placed, left))
 
-    def construct(self) -> _State:
+    def construct(self) -> RepairState:
         warm, self._warm = self._warm, None
         return warm if warm is not None else super().construct()
 

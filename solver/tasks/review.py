@@ -370,14 +370,14 @@ def _full_score(position: Position, colour: str) -> int:
 
 
 @dataclass
-class _Found:
+class CheckedLayout:
     """The best layout known for a colour in one position, checked."""
 
     layout: list[Placement]
     report: CheckReport
 
     @classmethod
-    def of(cls, result: SolveResult, colour: str) -> _Found | None:
+    def of(cls, result: SolveResult, colour: str) -> CheckedLayout | None:
         if result.layout is None or result.report is None:
             return None
         return cls(list(result.layout.get(colour, [])), result.report)
@@ -389,27 +389,28 @@ class _Found:
         return self.report.report(colour).score
 
 
-def _checked(position: Position, colour: str, pieces: Sequence[Placement]) -> _Found | None:
+def _checked(position: Position, colour: str, pieces: Sequence[Placement]) -> CheckedLayout | None:
     """A colour's pieces in a legal order (monomino last where it can be) with the rule
     checker's report, or None if they are not connected or break a rule."""
     ordered = order_of_play(position, colour, pieces, monomino_last=True)
     if ordered is None:
         return None
     report = check_layout(position, {colour: ordered})
-    return _Found(ordered, report) if report.legal else None
+    return CheckedLayout(ordered, report) if report.legal else None
 
 
 #: Most placements the repair of a witness tries (each costs about 3 ms on 20x20).
 REPAIR_BUDGET = 12
 
 
-def _repaired(
+def repaired_witness(
     position: Position, colour: str, base: list[Placement], displaced: list[str]
-) -> _Found | None:
-    """The witness's pieces that still fit (``base``; those no longer connected to the
-    colour are displaced too) with the ``displaced`` ones placed again by a small
+) -> CheckedLayout | None:
+    """A colour's witness (its layout from an earlier position) kept in ``position``: the
+    witness's pieces that still fit (``base``; those no longer connected to the colour are
+    displaced too) with the ``displaced`` ones (piece names) placed again by a small
     depth-first search (at most :data:`REPAIR_BUDGET` placements tried, largest piece
-    first, the monomino last), checked; None if that fails."""
+    first, the monomino last), checked; None if that fails (the review then solves)."""
     pieces = connected_part(position, colour, base)
     todo = displaced + [p.piece for p in base if p not in pieces]
     if todo:
@@ -456,7 +457,7 @@ def _verdict(track: _Track, position: Position, colour: str, runner: _Runner) ->
     _cap(track, position, colour, _full_score(position, colour))
     found = None
     if track.witness is not None:
-        found = _repaired(position, colour, track.witness, track.displaced)
+        found = repaired_witness(position, colour, track.witness, track.displaced)
     track.displaced = []
     how: How = "kept" if found is not None else "solved"
     runner.kept += found is not None
@@ -512,13 +513,13 @@ def _cap(track: _Track, position: Position, colour: str, cap: int) -> None:
         track.bound = min(track.bound, no_bound(position, colour))
 
 
-def _solve(track: _Track, position: Position, colour: str, runner: _Runner) -> _Found | None:
+def _solve(track: _Track, position: Position, colour: str, runner: _Runner) -> CheckedLayout | None:
     """Solve a colour afresh: the endgame check, or only its best score after a proven no.
     Updates what the track knows (a proven no, a proven bound)."""
     if not track.no_proven:
         answer = runner.endgame_check(position, colour)
         if answer.answer == "yes":
-            return _Found.of(answer.place_all, colour)
+            return CheckedLayout.of(answer.place_all, colour)
         if answer.answer == "unknown":
             return None
         track.no_proven = True
@@ -535,7 +536,7 @@ def _solve(track: _Track, position: Position, colour: str, runner: _Runner) -> _
     )
     if best.status == "optimal" and best.score is not None:
         _cap(track, position, colour, best.score)
-    return _Found.of(best, colour)
+    return CheckedLayout.of(best, colour)
 
 
 def _bonus_open(track: _Track, position: Position, colour: str) -> bool:
@@ -549,7 +550,7 @@ def _bonus_open(track: _Track, position: Position, colour: str) -> bool:
 
 
 def _wants_monomino_last(
-    track: _Track, position: Position, colour: str, found: _Found | None
+    track: _Track, position: Position, colour: str, found: CheckedLayout | None
 ) -> bool:
     """Whether to ask for a layout with the monomino last: the +5 is open and the layout
     known (if any) places everything but not with the monomino last."""
@@ -562,7 +563,7 @@ def _wants_monomino_last(
 
 def _monomino_last(
     track: _Track, position: Position, colour: str, runner: _Runner, quick: bool
-) -> _Found | None:
+) -> CheckedLayout | None:
     """A layout placing everything with the monomino last, or None (then either proven
     impossible, recorded in the track, or a time-out); ``quick``: a try of at most
     :data:`QUICK_TRY` seconds."""
@@ -570,10 +571,12 @@ def _monomino_last(
     result = runner.solve(problem, QUICK_TRY if quick else None)
     if result.status == "infeasible":
         track.no_bonus_proven = True
-    return _Found.of(result, colour)
+    return CheckedLayout.of(result, colour)
 
 
-def _bonus(track: _Track, position: Position, colour: str, found: _Found | None) -> Bonus | None:
+def _bonus(
+    track: _Track, position: Position, colour: str, found: CheckedLayout | None
+) -> Bonus | None:
     if not position.bonus:
         return None
     if found is not None and found.all_placed(colour) and found.report.report(colour).monomino_last:
@@ -636,7 +639,7 @@ def _best_later(verdict: Verdict, colour: str, later: Sequence[Step]) -> Step | 
     return top
 
 
-def _inferred(verdict: Verdict, found: _Found) -> Verdict:
+def _inferred(verdict: Verdict, found: CheckedLayout) -> Verdict:
     """A verdict with a better layout found later (see :func:`_from_later`)."""
     colour = verdict.colour
     best = found.score(colour)

@@ -117,6 +117,11 @@ class Jobs:
         """The fork server started and its kernels loaded (:func:`warm`)."""
         warm()
 
+    def get(self, job_id: str) -> Job | None:
+        """The job with this id, whoever owns it (its process, its limit), or None once
+        it is forgotten (:meth:`reap`, :meth:`shutdown`); not checked first."""
+        return self._jobs.get(job_id)
+
     def running(self) -> list[Job]:
         """The jobs still running (each one checked first)."""
         for job in list(self._jobs.values()):
