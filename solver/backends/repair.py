@@ -59,7 +59,7 @@ from solver.backends.race import first_proven
 from solver.backends.tuning import RepairTuning
 from solver.backends.warmup import compiling_elsewhere
 from solver.core.pieces import MONOMINO, PIECES
-from solver.core.position import Placement, Position, sorted_pieces
+from solver.core.position import Placement, Position, pieces_less, sorted_pieces
 from solver.core.problem import Problem
 
 #: repairs without a lower cost before a new greedy start
@@ -348,7 +348,9 @@ class Repairer:
             if status != "solved" or layout is None:
                 continue
             placed = {c: kept[c] + layout.get(c, []) for c in self.colours}
-            left = {c: _minus(state.left[c], _minus(todo[c], gone[c])) for c in self.colours}
+            left = {
+                c: pieces_less(state.left[c], pieces_less(todo[c], gone[c])) for c in self.colours
+            }
             new = self._finish(RepairState(placed, left))
             if new.cost < state.cost:
                 self.stats["improved"] += 1
@@ -500,7 +502,7 @@ class Repairer:
             rest = list(todo[d])
             for p in layout.get(d, []):
                 rest.remove(p.piece)
-            left[d] = rest + _minus(left[d], _minus(todo[d], freed[d]))
+            left[d] = rest + pieces_less(left[d], pieces_less(todo[d], freed[d]))
         new = self._finish(RepairState(placed, left))
         if new.cost <= state.cost or self.rng.random() < ACCEPT_WORSE:
             if new.cost < state.cost:
@@ -680,14 +682,6 @@ def cheapest_first(lower: np.ndarray, exact: Callable[[int], float]) -> Iterator
             yield k
         else:
             heapq.heappush(heap, (exact(k), k, True))
-
-
-def _minus(a: list[str], b: list[str]) -> list[str]:
-    """The multiset ``a`` less ``b`` (``b`` must be contained in ``a``)."""
-    out = list(a)
-    for p in b:
-        out.remove(p)
-    return out
 
 
 def solve(

@@ -44,7 +44,7 @@ def replay_problem(folder: Path, row: dict, item: Item) -> str | None:
 
 def _wanted(item: Item) -> Problem | Position:
     """The item's question (a puzzle) or position (a game record at ``item.after``)."""
-    from solver.batch.work import _read_game
+    from solver.batch.work import read_game
     from solver.formats.puzzle import parse_puzzle
     from solver.formats.text import decode
 
@@ -53,7 +53,7 @@ def _wanted(item: Item) -> Problem | Position:
     path = str(item.source.path)
     if item.after is None:
         return parse_puzzle(decode(item.data, path), path)
-    return _read_game(item.data, path).position(item.after)
+    return read_game(item.data, path).position(item.after)
 
 
 def _replay(path: Path, wanted: Problem | Position, row: dict) -> str | None:

@@ -317,7 +317,7 @@ def _puzzle_colour(problem: Problem, result: SolveResult, colour: str) -> dict:
 
 
 @lru_cache(maxsize=128)
-def _read_game(data: bytes, path: str) -> Game:
+def read_game(data: bytes, path: str) -> Game:
     """A game record read once per worker, not once per position checked (a game of 80
     placements is a few kB in memory)."""
     from solver.formats.game import read_sgf_bytes
@@ -328,7 +328,7 @@ def _read_game(data: bytes, path: str) -> Game:
 def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
     assert item.data is not None
     path = str(item.source.path)
-    position = _read_game(item.data, path).position(item.after)
+    position = read_game(item.data, path).position(item.after)
     if settings.together:
         return game_together(item, settings, position)
     options = settings.options()

@@ -44,6 +44,18 @@ def sorted_pieces(pieces: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(pieces, key=sort_key))
 
 
+def pieces_less(pieces: Iterable[str], taken: Iterable[str]) -> list[str]:
+    """The multiset ``pieces`` less ``taken`` (piece names, in ``pieces``' order).
+
+    Raises:
+        ValueError: a piece of ``taken`` is not (or not that often) in ``pieces``.
+    """
+    out = list(pieces)
+    for p in taken:
+        out.remove(p)
+    return out
+
+
 @dataclass(frozen=True)
 class ColourState:
     """One colour in a position.

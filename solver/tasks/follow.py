@@ -59,18 +59,18 @@ from typing import Literal
 
 from solver.backends import search
 from solver.backends.base import FitBound, SolveOptions
-from solver.backends.repair import Repairer, RepairState, _minus
+from solver.backends.repair import Repairer, RepairState
 from solver.core.checker import check_layout
 from solver.core.order import connected_part, order_of_play
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import piece_moves
-from solver.core.position import Placement, Position
+from solver.core.position import Placement, Position, pieces_less
 from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import area_shortfall
 from solver.tasks.review import Loss, lost_at
-from solver.tasks.solve import SolveResult, _area_fit, solve
+from solver.tasks.solve import SolveResult, area_fit, solve
 
 Answer = Literal["yes", "no", "unknown", "done"]
 How = Literal["kept", "repaired", "solved", "inferred", "done"]
@@ -276,7 +276,7 @@ def legal_part(position: Position, pieces: Layout) -> dict[str, list[Placement]]
 def missing_pieces(position: Position, pieces: Layout) -> dict[str, list[str]]:
     """Per colour with pieces left, the pieces ``pieces`` does not place."""
     return {
-        c: _minus(list(position.colour(c).remaining), [p.piece for p in pieces.get(c, ())])
+        c: pieces_less(list(position.colour(c).remaining), [p.piece for p in pieces.get(c, ())])
         for c in _open(position)
     }
 
@@ -353,7 +353,7 @@ def reconnect(
         removed += gone
         names = [p.piece for p in gone]
         if d == colour and placed not in witness.get(d, ()):  # the move placed one of them
-            names = _minus(names, [placed.piece])
+            names = pieces_less(names, [placed.piece])
         todo += [(d, name) for name in names]
     tries = [budget]
     for extra in (False, True):
@@ -414,7 +414,7 @@ class _Warm(Repairer):
             c: [p for p in start.get(c, ()) if not (self.held[c] and p.piece == MONOMINO)]
             for c in self.colours
         }
-        left = {c: _minus(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
+        left = {c: pieces_less(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
         self._warm: RepairState | None = self._finish(RepairState(placed, left))
 
     def construct(self) -> RepairState:
@@ -674,7 +674,7 @@ class Follower:
             if _left(position, solved.partial) < _left(position, best):
                 best = {c: list(solved.partial.get(c, ())) for c in colours}
         fit = solved.fit if solved is not None and solved.fit is not None else None
-        fit = fit or _area_fit(Problem(position, colours, "place-all"))
+        fit = fit or area_fit(Problem(position, colours, "place-all"))
         self.witness = best
         return answer("unknown", "solved", reason, partial=best, fit=fit)
 

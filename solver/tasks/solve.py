@@ -185,7 +185,7 @@ def checked_result(
     if raw.status == "unknown" and problem.goal == "place-all":
         found = raw.partial if raw.partial is not None else _greedy_partial(problem)
         partial, partial_report = order_and_check_partial(problem, found, backend)
-        fit = raw.fit or _area_fit(problem)
+        fit = raw.fit or area_fit(problem)
     return SolveResult(
         problem,
         raw.status,
@@ -216,8 +216,9 @@ def _greedy_partial(problem: Problem) -> Layout:
     return closest(problem.position, problem.colours, rng, seconds=GREEDY_PARTIAL)
 
 
-def _area_fit(problem: Problem) -> FitBound:
-    """The bound that needs no solver: the played colours cover at most the free squares."""
+def area_fit(problem: Problem) -> FitBound:
+    """The bound that needs no solver: the played colours cover at most the free squares
+    (squares: ``min(need, free)`` of the ``need`` their pieces left hold; source "area")."""
     position = problem.position
     need = sum(position.colour(c).remaining_squares for c in problem.colours)
     free = position.board.size - len(position.board.blocked) - len(position.occupied)
