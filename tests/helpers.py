@@ -1,6 +1,6 @@
 """Shared test data and helpers: the folders every test file reads, named once
-(``from helpers import run_cli, PUZZLES``; ``tests/conftest.py`` re-exports them for
-tests written as ``from conftest import ...``).
+(``from helpers import run_cli, PUZZLES``; ``tests/conftest.py`` hands pytest the
+fixtures among them).
 
 - ``ROOT``: the project folder; ``PUZZLES``: the shipped puzzle files (``puzzles/``).
 - ``GAMES``: real Pentobi games vendored under ``tests/data/games`` (with their JSON sidecars
