@@ -26,11 +26,15 @@ from dataclasses import replace
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 from solver.backends import search as S
 from solver.backends import search_kernel as core
 from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.order import order_of_play
+from solver.core.pieces import PIECE_NAMES, PIECES
+from solver.core.position import Placement
 from solver.core.placements import colour_masks
 from solver.core.problem import Problem
 from solver.formats.sources import load_source
@@ -301,6 +305,198 @@ def nested(problem, limit, seed, tries_b=50, budget=20000):
     return "unknown", None, time.perf_counter() - started, notes
 
 
+def best_alone(position, colour, seed):
+    """Colour alone, the rest frozen: (placements, squares short): a complete layout by
+    place-all (value order from ``seed``), else the max-score layout."""
+    from solver.backends.base import SolveOptions
+
+    need = position.colour(colour).remaining_squares
+    lay, how, _ = find(position, (colour,), seed, 200000)
+    if lay is not None:
+        return lay[colour], 0
+    if how == "budget":
+        return None, need
+    res = S.solve(
+        Problem(position, (colour,), "max-score", False), SolveOptions(time_limit=2, workers=1)
+    )
+    if res.layout is None:
+        return None, need
+    got = res.layout.get(colour, [])
+    return got, need - sum(len(p.squares) for p in got)
+
+
+def colour_lns(problem, limit, seed, warm=20.0, worse=0.0):
+    """Colour-level large-neighbourhood search from a repair plateau: a step re-lays one
+    complete colour d by a fresh complete layout (exact one-colour search, random value
+    order) with the other complete colours frozen and the short colours off the board;
+    then every short colour is re-solved alone (place-all, else max-score) on what is
+    left. Kept if the squares short do not rise. "yes" when nothing is short."""
+    import threading
+
+    from solver.backends.repair import _Repairer
+
+    started = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    position = problem.position
+    cols = problem.colours
+    run = _Repairer(problem, seed, threading.Event(), started + min(warm, limit))
+    done = run.run()
+    if done is not None:
+        return "yes", run.layout(done), time.perf_counter() - started, {"by": "repair"}
+    part = run.partial(run.best)
+    lay = {c: list(part[c]) for c in cols}
+    need = {c: position.colour(c).remaining_squares for c in cols}
+
+    def short(c):
+        return need[c] - sum(len(p.squares) for p in lay[c])
+
+    cost = sum(short(c) for c in cols)
+    notes = {"warm_cost": cost, "steps": 0, "kept": 0, "best": cost, "relay_fail": 0}
+    while time.perf_counter() - started < limit:
+        shorts = [c for c in cols if short(c) > 0]
+        if not shorts:
+            return "yes", lay, time.perf_counter() - started, notes
+        full = [c for c in cols if c not in shorts]
+        if not full:
+            break
+        d = full[int(rng.integers(len(full)))]
+        notes["steps"] += 1
+        frozen = {c: lay[c] for c in full if c != d}
+        got, miss = best_alone(with_layout(position, frozen), d, int(rng.integers(1, 2**31)))
+        if got is None or miss:
+            notes["relay_fail"] += 1
+            continue
+        new = dict(lay)
+        new[d] = got
+        for k, c in enumerate(shorts):
+            others = {e: new[e] for e in full}
+            others.update({e: new[e] for e in shorts[:k]})
+            got_c, _ = best_alone(with_layout(position, others), c, int(rng.integers(1, 2**31)))
+            new[c] = got_c or []
+        new_cost = sum(need[c] - sum(len(p.squares) for p in new[c]) for c in cols)
+        if new_cost <= cost or rng.random() < worse:
+            lay, cost = new, new_cost
+            notes["kept"] += 1
+            notes["best"] = min(notes["best"], cost)
+    if cost == 0:
+        return "yes", lay, time.perf_counter() - started, notes
+    return "unknown", None, time.perf_counter() - started, notes
+
+
+def checked_play(problem, limit, seed, top=6, pairs_below=12, budget=20000):
+    """Greedy play with exact forward checks (ideas A and B together): the colours play in
+    turn; a colour's candidates are its largest pieces' legal placements, best first by
+    the greedy score with the per-piece forward-checking penalty (``ladder_fc``, W = 3);
+    the first of the ``top`` best whose placement leaves every colour able to place all
+    its remaining pieces alone (exact one-colour search, the rest frozen) is played, and
+    once at most ``pairs_below`` pieces are left in all, every pair of colours with pieces
+    left must still fit together too. With no such candidate, the one that dooms the
+    fewest colours is played and those colours are no longer checked. Restarts until the
+    time is up; the best play is reported."""
+    import ladder_fc as F
+
+    from solver.backends import greedy as G
+
+    started = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    position = problem.position
+    cols = problem.colours
+    F.W = 3.0
+    notes = {"plays": 0, "checks": 0, "doomed": 0, "best_left": None}
+    while time.perf_counter() - started < limit:
+        notes["plays"] += 1
+        masks = G.Masks(position, cols)
+        geo = masks.geo
+        left = {c: sorted(position.colour(c).remaining, key=lambda p: -PIECES[p].size) for c in cols}
+        placed = {c: [] for c in cols}
+        active = [i for i, c in enumerate(cols) if left[c]]
+        alive = set(cols)
+        while active and time.perf_counter() - started < limit:
+            for i in list(active):
+                c = cols[i]
+                rows = _ranked(masks, i, left[c], rng, left, F, G)
+                chosen, fallback = -1, (None, -1, ())
+                for row in rows[:top]:
+                    sq = geo.table.squares[row]
+                    sq = sq[sq >= 0]
+                    piece = PIECE_NAMES[geo.table.piece[row]]
+                    pl = Placement(piece, frozenset(int(s) for s in sq))
+                    trial = {d: list(v) for d, v in placed.items()}
+                    trial[c].append(pl)
+                    after = with_layout(position, trial)
+                    rest = {d: list(left[d]) for d in cols}
+                    rest[c].remove(piece)
+                    killed = []
+                    for d in cols:
+                        if rest[d] and d in alive:
+                            notes["checks"] += 1
+                            got, how, _ = find(after, (d,), 0, budget)
+                            if how == "none":
+                                killed.append(d)
+                    if not killed and sum(len(v) for v in rest.values()) <= pairs_below:
+                        open_ = [d for d in cols if rest[d] and d in alive]
+                        for a in range(len(open_)):
+                            for b in range(a + 1, len(open_)):
+                                notes["checks"] += 1
+                                got, how, _ = find(after, (open_[a], open_[b]), 0, budget)
+                                if how == "none":
+                                    killed.append(open_[a])
+                                    break
+                            if killed:
+                                break
+                    if not killed:
+                        chosen = row
+                        break
+                    if fallback[0] is None or len(killed) < fallback[0]:
+                        fallback = (len(killed), row, tuple(killed))
+                if chosen < 0 and fallback[0] is not None:
+                    chosen = fallback[1]  # play it anyway; those it dooms are no longer checked
+                    alive.difference_update(fallback[2])
+                    notes["doomed"] += len(fallback[2])
+                if chosen < 0:
+                    active.remove(i)
+                    continue
+                sq = geo.table.squares[chosen]
+                sq = sq[sq >= 0]
+                masks.place(i, sq)
+                piece = PIECE_NAMES[geo.table.piece[chosen]]
+                left[c].remove(piece)
+                placed[c].append(Placement(piece, frozenset(int(s) for s in sq)))
+                if not left[c]:
+                    active.remove(i)
+        short = sum(PIECES[p].size for c in cols for p in left[c])
+        if notes["best_left"] is None or short < notes["best_left"]:
+            notes["best_left"] = short
+        if short == 0:
+            return "yes", placed, time.perf_counter() - started, notes
+    return "unknown", None, time.perf_counter() - started, notes
+
+
+def _ranked(masks, i, left, rng, lefts, F, G):
+    """Legal rows of colour i's largest pieces that have one, best first (greedy score
+    with the forward-checking penalty)."""
+    geo = masks.geo
+    by_size = {}
+    for p in dict.fromkeys(left):
+        by_size.setdefault(PIECES[p].size, []).append(PIECES[p].index)
+    for size in sorted(by_size, reverse=True):
+        rows = masks.legal_rows(i, by_size[size])
+        if len(rows) == 0:
+            continue
+        allowed = np.append(masks.allowed(i) & (masks.corner[i] == 0), False)
+        gain = allowed[geo.corner[rows]].sum(axis=1)
+        others = np.zeros(len(masks.free) + 1, dtype=np.int64)
+        for j in range(len(masks.colours)):
+            if j != i:
+                others[:-1] += masks.attach(j)
+        loss = others[geo.table.squares[rows]].sum(axis=1)
+        score = gain - G.BLOCK * loss + G.NOISE * rng.gumbel(size=len(rows))
+        pen, dead = F._penalty(masks, i, rows, lefts)
+        score = score - F.W * pen - 1e9 * dead
+        return rows[np.argsort(-score)]
+    return np.zeros(0, dtype=np.int64)
+
+
 def checked(problem, layout):
     """The layout in a legal order of play, through the rule checker: True if it places
     every remaining piece of every colour."""
@@ -321,6 +517,8 @@ METHODS = {
     "pairs-f": lambda pr, lim, seed: pairs(pr, lim, seed, filter_alone=True),
     "neg": lambda pr, lim, seed: negotiate(pr, lim, seed),
     "nested": lambda pr, lim, seed: nested(pr, lim, seed),
+    "colour-lns": lambda pr, lim, seed: colour_lns(pr, lim, seed),
+    "checked-play": lambda pr, lim, seed: checked_play(pr, lim, seed),
     "terr": lambda pr, lim, seed: territories(pr, lim, seed),
     "terr-lr": lambda pr, lim, seed: territories(
         pr, lim, seed, groups=(("blue", "green"), ("yellow", "red"))
