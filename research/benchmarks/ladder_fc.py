@@ -16,6 +16,10 @@ put-backs of ejected pieces play as shipped).
 Usage: python research/benchmarks/ladder_fc.py W ORDER LIMIT SEED puzzles/asym-ladder-k06.toml ...
 (W = 0 and ORDER = size: the repair search as shipped, the same harness). One thread
 (`_Repairer.run`). One JSON line per file.
+
+The whole command with the patch: python research/benchmarks/ladder_fc.py cli W ORDER
+solve puzzles/asym-ladder-k15.toml --time-limit 60 --seed S (the repair threads that auto
+starts play this way).
 """
 
 import json
@@ -146,11 +150,12 @@ def greedy_fc(position, colours, todo, rng, masks=None):
     return placed, left
 
 
-def main(argv):
+def patch(w, order):
+    """Put forward-checking greedy play into the repair search (module state)."""
     global W, ORDER, ONLY_CONSTRUCT
-    W, ORDER, limit, seed, files = float(argv[0]), argv[1], float(argv[2]), int(argv[3]), argv[4:]
-    ONLY_CONSTRUCT = ORDER.endswith("-construct")
-    ORDER = ORDER.removesuffix("-construct")
+    W = w
+    ONLY_CONSTRUCT = order.endswith("-construct")
+    ORDER = order.removesuffix("-construct")
     if W > 0 or ORDER != "size":
         R.greedy = greedy_fc
         construct = R._Repairer.construct
@@ -163,6 +168,16 @@ def main(argv):
                 _IN_CONSTRUCT[0] = False
 
         R._Repairer.construct = patched
+
+
+def main(argv):
+    if argv[0] == "cli":  # the whole command with the patch: cli W ORDER blokus-solo args
+        patch(float(argv[1]), argv[2])
+        from solver.cli.commands import main as cli
+
+        sys.exit(cli(argv[3:]))
+    w, order, limit, seed, files = float(argv[0]), argv[1], float(argv[2]), int(argv[3]), argv[4:]
+    patch(w, order)
     for path in files:
         load = os.getloadavg()[0]
         problem = load_source(path)
