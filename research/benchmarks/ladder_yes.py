@@ -21,7 +21,6 @@ import json
 import os
 import sys
 import time
-
 from dataclasses import replace
 
 import numpy as np
@@ -34,8 +33,8 @@ from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.order import order_of_play
 from solver.core.pieces import PIECE_NAMES, PIECES
-from solver.core.position import Placement
 from solver.core.placements import colour_masks
+from solver.core.position import Placement
 from solver.core.problem import Problem
 from solver.formats.sources import load_source
 
@@ -156,8 +155,10 @@ def territories(problem, limit, seed, budget=30000, grow=1.15, noise=0.5, groups
     groups = groups or tuple((c,) for c in problem.colours)
     colours = groups
     free = np.array(
-        [s not in position.occupied and s not in position.board.blocked
-         for s in range(position.board.size)]
+        [
+            s not in position.occupied and s not in position.board.blocked
+            for s in range(position.board.size)
+        ]
     )
     one = {c: king_distances(position, c).astype(float) for c in problem.colours}
     for c in problem.colours:
@@ -171,9 +172,7 @@ def territories(problem, limit, seed, budget=30000, grow=1.15, noise=0.5, groups
     best_left = None
     while time.perf_counter() - started < limit:
         notes["rounds"] += 1
-        score = np.stack(
-            [dist[c] / w[c] + noise * rng.random(len(free)) for c in colours]
-        )
+        score = np.stack([dist[c] / w[c] + noise * rng.random(len(free)) for c in colours])
         owner = np.argmin(score, axis=0)
         terr = {c: set(np.flatnonzero(free & (owner == i)).tolist()) for i, c in enumerate(colours)}
         order = sorted(colours, key=lambda c: (-fails[c], rng.random()))
@@ -248,7 +247,9 @@ def negotiate(problem, limit, seed, budget=30000, hist=0.3, base=0.5):
         while True:
             got, how, _ = find(
                 blocked_but(position, free - set(np.flatnonzero(forbid).tolist())),
-                (c,), int(rng.integers(1, 2**31)), budget,
+                (c,),
+                int(rng.integers(1, 2**31)),
+                budget,
             )
             if got is not None:
                 lay[c] = got[c]
@@ -298,7 +299,9 @@ def nested(problem, limit, seed, tries_b=50, budget=20000):
             notes["b"] += 1
             if lay_b is None:
                 continue
-            lay_cd, how, _ = find(with_layout(pos_a, lay_b), pair, int(rng.integers(1, 2**31)), budget)
+            lay_cd, how, _ = find(
+                with_layout(pos_a, lay_b), pair, int(rng.integers(1, 2**31)), budget
+            )
             if lay_cd is not None:
                 return "yes", {**lay_a, **lay_b, **lay_cd}, time.perf_counter() - started, notes
             notes["last_pair_" + how] += 1
@@ -407,7 +410,9 @@ def checked_play(problem, limit, seed, top=6, pairs_below=12, budget=20000):
         notes["plays"] += 1
         masks = G.Masks(position, cols)
         geo = masks.geo
-        left = {c: sorted(position.colour(c).remaining, key=lambda p: -PIECES[p].size) for c in cols}
+        left = {
+            c: sorted(position.colour(c).remaining, key=lambda p: -PIECES[p].size) for c in cols
+        }
         placed = {c: [] for c in cols}
         active = [i for i, c in enumerate(cols) if left[c]]
         alive = set(cols)
