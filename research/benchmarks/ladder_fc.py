@@ -15,7 +15,7 @@ put-backs of ejected pieces play as shipped).
 
 Usage: python research/benchmarks/ladder_fc.py W ORDER LIMIT SEED puzzles/asym-ladder-k06.toml ...
 (W = 0 and ORDER = size: the repair search as shipped, the same harness). One thread
-(`_Repairer.run`). One JSON line per file.
+(`Repairer.run`). One JSON line per file.
 
 The whole command with the patch: python research/benchmarks/ladder_fc.py cli W ORDER
 solve puzzles/asym-ladder-k15.toml --time-limit 60 --seed S (the repair threads that auto
@@ -158,7 +158,7 @@ def patch(w, order):
     ORDER = order.removesuffix("-construct")
     if W > 0 or ORDER != "size":
         R.greedy = greedy_fc
-        construct = R._Repairer.construct
+        construct = R.Repairer.construct
 
         def patched(self):
             _IN_CONSTRUCT[0] = True
@@ -167,7 +167,7 @@ def patch(w, order):
             finally:
                 _IN_CONSTRUCT[0] = False
 
-        R._Repairer.construct = patched
+        R.Repairer.construct = patched
 
 
 def main(argv):
@@ -182,7 +182,7 @@ def main(argv):
         load = os.getloadavg()[0]
         problem = load_source(path)
         t = time.perf_counter()
-        run = R._Repairer(problem, seed, threading.Event(), t + limit)
+        run = R.Repairer(problem, seed, threading.Event(), t + limit)
         state = run.run()
         seconds = time.perf_counter() - t
         answer = "unknown"

@@ -336,13 +336,13 @@ def colour_lns(problem, limit, seed, warm=20.0, worse=0.0):
     left. Kept if the squares short do not rise. "yes" when nothing is short."""
     import threading
 
-    from solver.backends.repair import _Repairer
+    from solver.backends.repair import Repairer
 
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
     position = problem.position
     cols = problem.colours
-    run = _Repairer(problem, seed, threading.Event(), started + min(warm, limit))
+    run = Repairer(problem, seed, threading.Event(), started + min(warm, limit))
     done = run.run()
     if done is not None:
         return "yes", run.layout(done), time.perf_counter() - started, {"by": "repair"}
