@@ -214,9 +214,10 @@ def compile_wait(backend: str) -> str | None:
     )
 
 
-def compile_kernel() -> None:
+def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
     """Compile (or load) the kernels ``auto`` runs by solving tiny puzzles with the search
-    and the fundamental-domain search."""
+    and the fundamental-domain search (``kernels``: which of the two; two processes may
+    compile one each at the same time, as the test suite's start does)."""
     from solver.backends import domain, search
     from solver.backends.base import SolveOptions
     from solver.core.board import Board
@@ -226,7 +227,10 @@ def compile_kernel() -> None:
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
     problem = Problem(position, ("blue",))
-    search.solve(problem, SolveOptions(backend="search", workers=1))
+    if "search" in kernels:
+        search.solve(problem, SolveOptions(backend="search", workers=1))
+    if "domain" not in kernels:
+        return
     pair = Board(2, 2)  # two colours from opposite corners, a monomino each: the half turn
     colours = (ColourState("blue", 0, (), ("1",)), ColourState("red", 3, (), ("1",)))
     domain.solve(Problem(Position(pair, colours), ("blue", "red")), SolveOptions(workers=1))
