@@ -10,7 +10,7 @@ from helpers import ROOT, fresh_first_run  # noqa: F401  (a fixture: pytest find
 
 def pytest_configure(config):
     """On a fresh checkout, compile the two numba kernels before the tests start, one
-    process each at the same time (20 s and 14 s here), and cache them on disk: otherwise
+    process each at the same time, and cache them on disk: otherwise
     each xdist worker, and each command a test starts before the cache is written,
     compiles both again. Nothing to do when they are cached (the usual run)."""
     if hasattr(config, "workerinput"):  # an xdist worker: the controller has done it
