@@ -1,0 +1,362 @@
+"""Move modules to the layout of issue 34 ("one room per idea, round 3") and rewrite every
+dotted name and path that points at them, in code, tests, docs, benchmarks, research and
+pyproject.toml.
+
+Run it from anywhere inside a checkout (it works on the repository it stands in)::
+
+    python scripts/relayout.py            # git mv what is still in its old place, then rewrite
+    python scripts/relayout.py --check    # print what would change; change nothing (exit 1 if any)
+    python scripts/relayout.py --no-move  # rewrite names and paths only
+    python scripts/relayout.py --move-only  # git mv only (a commit of pure moves)
+
+On a branch made from the layout before issue 34: merge the branch that made the moves (git
+carries your edits of a moved file to its new place), run this script, look at the diff,
+run the checks and commit. Running it again changes nothing (it is idempotent); a file it
+does not know is left as it is. It ends by running ruff (import order, format) on the
+Python files it changed, when ruff is installed.
+
+What it rewrites (the maps are :data:`MODULES` and :data:`NAMES` below):
+
+* ``from A import x, y`` statements: each name goes to the module that now holds it (one
+  statement per module; a moved module imported from its package keeps its local name:
+  ``from solver.backends import search`` becomes
+  ``from solver.backends.search import exact as search``);
+* dotted names anywhere (``import A``, strings given to monkeypatch, ``:mod:`` and
+  ``:func:`` references, prose, the import-linter contracts and mypy overrides);
+* file paths (``solver/backends/search.py``) anywhere.
+
+A moved module whose new home is a package of the same name (``solver.backends.search`` is
+now the package holding ``exact`` and ``kernel``): a dotted name that goes on with one of
+the package's modules is already new and is left alone; ``solver.backends.search`` alone is
+taken in its old meaning (the module), except in pyproject.toml, where it names the package.
+So in new prose name such a package by its path (``solver/backends/search/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+#: old module -> new module: the whole file moves (``git mv``)
+MODULES: dict[str, str] = {
+    # issue 34 item 1: the engines grouped by engine
+    "solver.backends.search": "solver.backends.search.exact",
+    "solver.backends.search_kernel": "solver.backends.search.kernel",
+    "solver.backends.domain": "solver.backends.domain.quadrants",
+    "solver.backends.domain_kernel": "solver.backends.domain.kernel",
+    "solver.backends.cpsat": "solver.backends.cpsat.model",
+    "solver.backends.symmetric": "solver.backends.cpsat.symmetric",
+    "solver.backends.sat_params": "solver.backends.cpsat.params",
+    "solver.backends.repair": "solver.backends.repair.repairer",
+    "solver.backends.greedy": "solver.backends.repair.greedy",
+    "solver.backends.lp": "solver.backends.bounds.lp",
+    "solver.backends.relaxation": "solver.backends.bounds.relaxation",
+    # the exact-cover formulation and its DLX export: a file format (only `export` uses it)
+    "solver.backends.exact_cover": "solver.formats.exact_cover",
+}
+
+#: (old module, name) -> "new module" or "new module:new name": one name moves (a
+#: definition moved between modules, or a second home of a name dropped)
+NAMES: dict[tuple[str, str], str] = {
+    # issue 34 item 2: one home each
+    ("solver.tasks.solve", "SolveOptions"): "solver.backends.base",
+    ("solver.tasks.solve", "BACKENDS"): "solver.backends.registry",  # (a dict of entries)
+    ("solver.tasks.follow", "DEFAULT_TIME_LIMIT"): "solver.tasks.review",
+    ("solver.companion.follow", "DEFAULT_TIME_LIMIT"): "solver.tasks.review",
+    # issue 34 item 5: no cycles (a package's __init__ re-exporting a module that imports it)
+    ("solver.batch", "BatchOptions"): "solver.batch.runner",
+    ("solver.batch", "run_batch"): "solver.batch.runner",
+    ("solver.cli.review", "STYLES"): "solver.cli.output:ANSWER_STYLES",
+    # issue 34 item 6: the warm-start library's code out of its __init__.py
+    **{
+        ("solver.library", name): "solver.library.layouts"
+        for name in ("Entry", "Start", "Layout", "best_start", "entries", "starts", "_laid_over")
+    },
+}
+
+#: file moves that are not whole modules: (old path, new path); the old file's package
+#: keeps an __init__.py holding :data:`PACKAGES`' docstring
+FILES: list[tuple[str, str]] = [
+    ("solver/library/__init__.py", "solver/library/layouts.py"),
+]
+
+#: the __init__.py of each package the moves make or empty: its docstring
+PACKAGES: dict[str, str] = {
+    "solver/backends/search": (
+        "The exact search: a Blokus-aware depth-first search (``exact``: solve, count,\n"
+        "list layouts) and its numba kernel (``kernel``)."
+    ),
+    "solver/backends/domain": (
+        "The fundamental-domain search: Gottfried's quadrant method (``quadrants``) and its\n"
+        "numba kernel (``kernel``)."
+    ),
+    "solver/backends/cpsat": (
+        "CP-SAT: the model with its lazy connectivity cuts (``model``), symmetric layouts\n"
+        "solved on it (``symmetric``), and which parameters keep a proof (``params``)."
+    ),
+    "solver/backends/repair": (
+        "Layouts by construction: greedy play (``greedy``), then repairs, a large-neighbourhood\n"
+        "search that re-places pieces exactly (``repairer``)."
+    ),
+    "solver/backends/bounds": (
+        'Proofs of "no" by bounds: the linear relaxation of place-all (``relaxation``) and the\n'
+        "engine that runs it (``lp``)."
+    ),
+    "solver/library": (
+        "The warm-start library: verified layouts shipped with the package (``layouts.json``)\n"
+        "and the start they give a position (``layouts``)."
+    ),
+}
+
+#: text files rewritten, by suffix (and a few by name)
+SUFFIXES = {".py", ".md", ".toml", ".rst", ".txt", ".cfg", ".ini", ".sh", ".js", ".html", ".yml"}
+NAMED = {".ci/run"}
+#: never rewritten: this script (it holds the maps) and generated or installed trees
+SKIP_PARTS = {".git", ".venv", "node_modules", "__pycache__"}
+THIS = Path(__file__).resolve()
+
+DOTTED = re.compile(r"(?<![\w.])solver(?:\.\w+)+")
+FROM_IMPORT = re.compile(
+    r"^(?P<indent>[ \t]*)from[ \t]+(?P<mod>solver(?:\.\w+)*)[ \t]+import[ \t]+"
+    r"(?:\((?P<paren>[^)]*)\)|(?P<plain>[^\n#()\\]*[^\s#()\\]))(?P<comment>[ \t]*#[^\n]*)?$",
+    re.M,
+)
+
+
+def module_path(module: str, root: Path) -> Path:
+    """The file of ``module`` in the checkout: a package's __init__.py, else NAME.py."""
+    base = root.joinpath(*module.split("."))
+    return (
+        base / "__init__.py"
+        if base.is_dir() and not base.with_suffix(".py").exists()
+        else (base.with_suffix(".py"))
+    )
+
+
+def new_packages() -> set[str]:
+    """Dotted names of the packages the new modules sit in."""
+    return {new.rsplit(".", 1)[0] for new in MODULES.values()}
+
+
+#: a moved module whose new home is a package of its own name -> that package's modules
+SAME_NAME: dict[str, set[str]] = {
+    old: {n[len(old) + 1 :].split(".")[0] for n in MODULES.values() if n.startswith(old + ".")}
+    for old in MODULES
+    if any(new.startswith(old + ".") for new in MODULES.values())
+}
+
+
+def _split_target(target: str, name: str) -> tuple[str, str]:
+    module, _, new_name = target.partition(":")
+    return module, new_name or name
+
+
+def rewrite_dotted(match: re.Match[str], in_pyproject: bool) -> str:
+    """One dotted name ``solver.a.b.c``, with its longest moved prefix rewritten."""
+    text = match.group(0)
+    parts = text.split(".")
+    for k in range(len(parts), 1, -1):
+        prefix, rest = ".".join(parts[:k]), parts[k:]
+        parent, last = ".".join(parts[: k - 1]), parts[k - 1]
+        if (parent, last) in NAMES:
+            module, name = _split_target(NAMES[(parent, last)], last)
+            return ".".join([module, name, *rest])
+        if prefix in MODULES:
+            if prefix in SAME_NAME:
+                if rest and rest[0] in SAME_NAME[prefix]:
+                    return text  # already the new layout
+                if not rest and in_pyproject:
+                    return text  # the package
+            return ".".join([MODULES[prefix], *rest])
+    return text
+
+
+def rewrite_import(match: re.Match[str]) -> str:
+    """One ``from solver... import ...`` statement, split into one per module that now
+    holds its names; unchanged when nothing it names has moved."""
+    mod = match.group("mod")
+    body = match.group("paren") if match.group("paren") is not None else match.group("plain")
+    if "*" in body:
+        return match.group(0)
+    bare = re.sub(r"#[^\n]*", "", body)  # comments inside the parentheses
+    names = [n.strip() for n in bare.replace("\n", " ").split(",") if n.strip()]
+    groups: dict[str, list[str]] = {}
+    changed = False
+    for item in names:
+        name, _, alias = (p.strip() for p in item.partition(" as "))
+        module, shown = mod, item
+        if (mod, name) in NAMES:
+            module, new_name = _split_target(NAMES[(mod, name)], name)
+            local = alias or name
+            shown = new_name if new_name == local else f"{new_name} as {local}"
+        elif mod in MODULES and not (mod in SAME_NAME and name in SAME_NAME[mod]):
+            module = MODULES[mod]
+        elif f"{mod}.{name}" in MODULES:
+            module, base = MODULES[f"{mod}.{name}"].rsplit(".", 1)
+            local = alias or name
+            shown = base if base == local else f"{base} as {local}"
+        changed = changed or module != mod or shown != item
+        groups.setdefault(module, []).append(shown)
+    if not changed:
+        return match.group(0)
+    if len(groups) == 1 and [s for g in groups.values() for s in g] == names:
+        # one new module, the same names: only the module changes (comments kept)
+        start, end = match.span("mod")
+        whole = match.group(0)
+        offset = match.start()
+        return whole[: start - offset] + next(iter(groups)) + whole[end - offset :]
+    if "#" in body:
+        print(f"note: comments inside a split import dropped: from {mod} import", file=sys.stderr)
+    indent, comment = match.group("indent"), match.group("comment") or ""
+    return "\n".join(
+        f"{indent}from {module} import {', '.join(shown)}{comment}"
+        for module, shown in groups.items()
+    )
+
+
+def rewrite_text(text: str, in_pyproject: bool = False) -> str:
+    """The text with its imports, dotted names and paths moved."""
+    text = FROM_IMPORT.sub(rewrite_import, text)
+
+    def dotted(m: re.Match[str]) -> str:
+        # a ``from A import`` module was settled above (its names decide what it means)
+        if re.match(r"[ \t]+import\b", text[m.end() : m.end() + 12]) and re.search(
+            r"\bfrom[ \t]+$", text[max(0, m.start() - 12) : m.start()]
+        ):
+            return m.group(0)
+        return rewrite_dotted(m, in_pyproject)
+
+    text = DOTTED.sub(dotted, text)
+    for old, new in path_moves():
+        text = re.sub(rf"(?<![\w.]){re.escape(old)}(?![\w])", new, text)
+    return text
+
+
+def path_moves() -> list[tuple[str, str]]:
+    """(old path, new path) of every moved file, as text in the project's own paths."""
+    moves = [(_path(old), _path(new)) for old, new in MODULES.items()]
+    return moves + FILES
+
+
+def _path(module: str) -> str:
+    return module.replace(".", "/") + ".py"
+
+
+def tracked_files(root: Path) -> list[Path]:
+    """The files git tracks, and the untracked ones it does not ignore."""
+    out = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    files = []
+    for name in out.split("\0"):
+        path = root / name
+        if not name or SKIP_PARTS & set(Path(name).parts) or path.resolve() == THIS:
+            continue
+        if (path.suffix in SUFFIXES or name in NAMED) and path.is_file():
+            files.append(path)
+    return files
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True)
+
+
+def move_files(root: Path, check: bool) -> list[str]:
+    """``git mv`` each file still in its old place; the packages' __init__.py written.
+    Returns what was (or, with ``check``, would be) done."""
+    done = []
+    moves = [(module_path(old, root), root / _path(new)) for old, new in MODULES.items()]
+    moves += [(root / old, root / new) for old, new in FILES]
+    for old, new in moves:
+        rel_old, rel_new = old.relative_to(root), new.relative_to(root)
+        if old.name == "__init__.py" and old.exists() and new.exists():
+            continue  # a package's __init__ beside the module its code went to: done
+        if not old.exists():
+            if not new.exists():
+                print(f"warning: neither {rel_old} nor {rel_new} exists", file=sys.stderr)
+            continue
+        if new.exists():
+            print(f"warning: both {rel_old} and {rel_new} exist: left as they are", file=sys.stderr)
+            continue
+        done.append(f"git mv {rel_old} {rel_new}")
+        if not check:
+            new.parent.mkdir(parents=True, exist_ok=True)
+            git(root, "mv", str(rel_old), str(rel_new))
+    for package, doc in PACKAGES.items():
+        init = root / package / "__init__.py"
+        text = f'"""{doc}"""\n'
+        if (root / package).is_dir() and (not init.exists() or init.read_text() == ""):
+            done.append(f"write {init.relative_to(root)}")
+            if not check:
+                init.write_text(text, encoding="utf-8")
+                git(root, "add", str(init.relative_to(root)))
+    return done
+
+
+def add_packages(text: str) -> str:
+    """pyproject.toml with every new package in setuptools' ``packages`` list."""
+    match = re.search(r"^packages = \[(.*)\]$", text, re.M)
+    if match is None:
+        return text
+    listed = re.findall(r'"([^"]+)"', match.group(1))
+    for package in sorted(new_packages()):
+        if package in listed:
+            continue
+        parent = package.rsplit(".", 1)[0]
+        at = listed.index(parent) + 1 if parent in listed else len(listed)
+        while at < len(listed) and listed[at].startswith(parent + "."):
+            at += 1
+        listed.insert(at, package)
+    line = "packages = [" + ", ".join(f'"{p}"' for p in listed) + "]"
+    return text[: match.start()] + line + text[match.end() :]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 if anything would change"
+    )
+    parser.add_argument("--no-move", action="store_true", help="rewrite only, move no file")
+    parser.add_argument("--move-only", action="store_true", help="move files only, rewrite nothing")
+    args = parser.parse_args()
+    root = Path(
+        subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
+    todo = [] if args.no_move else move_files(root, args.check)
+    changed = []
+    for path in [] if args.move_only else tracked_files(root):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        new = rewrite_text(text, in_pyproject=path.name == "pyproject.toml")
+        if path.name == "pyproject.toml" and path.parent == root:
+            new = add_packages(new)
+        if new != text:
+            changed.append(path)
+            if not args.check:
+                path.write_text(new, encoding="utf-8")
+    for line in todo:
+        print(line)
+    for path in changed:
+        print(f"{'would rewrite' if args.check else 'rewrote'} {path.relative_to(root)}")
+    python = [str(p) for p in changed if p.suffix == ".py"]
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    if python and not args.check and Path(ruff).exists():
+        subprocess.run([ruff, "check", "-q", "--select", "I", "--fix", *python], cwd=root)
+        subprocess.run([ruff, "format", "-q", *python], cwd=root)
+    return 1 if args.check and (todo or changed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
