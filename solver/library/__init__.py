@@ -1,0 +1,2 @@
+"""The warm-start library: verified layouts shipped with the package (``layouts.json``)
+and the start they give a position (``layouts``)."""
