@@ -39,12 +39,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver.answers.solution import read_solution  # noqa: E402
+from solver.backends.base import SolveOptions  # noqa: E402
 from solver.core.colour_symmetry import colour_symmetries  # noqa: E402
 from solver.core.position import Position, sorted_pieces  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402
 from solver.core.variants import COLOUR_LETTERS  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import SolveOptions, solve  # noqa: E402
+from solver.tasks.solve import solve  # noqa: E402
 
 PUZZLES = ROOT / "puzzles"
 LADDER = (3, 6, 9, 12, 15, 18)

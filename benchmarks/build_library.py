@@ -27,10 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver.answers.solution import read_solution  # noqa: E402
+from solver.backends.base import SolveOptions  # noqa: E402
 from solver.core.checker import check_layout  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import SolveOptions, solve  # noqa: E402
+from solver.tasks.solve import solve  # noqa: E402
 
 #: (name, puzzle file, monomino last, backend, seeds)
 RECIPES = (

@@ -6,7 +6,7 @@ Not a backend: none of these variants solved a ladder rung the repair backend ca
 
 SAT engine (``--engine sat``). The CNF (PySAT, CaDiCaL 1.9.5) holds only the packing, for
 each played colour c over the placements of :func:`solver.core.placements.placements_for` that
-:func:`solver.backends.cpsat.reachable` keeps:
+:func:`solver.backends.cpsat.model.reachable` keeps:
 
 * ``x[c, p]``: placement p chosen; ``cover[c, s] <-> OR(x[c, p], p covers s)``;
 * each remaining piece exactly as often as it is left (sequential counter);
@@ -18,7 +18,7 @@ each played colour c over the placements of :func:`solver.core.placements.placem
 * local corner support: a placement not playable now implies ``OR(cover[c, s])`` over its
   corner squares (not connectivity).
 
-Each model is checked with :func:`solver.backends.cpsat.islands`; each island gives the two
+Each model is checked with :func:`solver.backends.cpsat.model.islands`; each island gives the two
 valid cuts of the CP-SAT backend (placement cut and separator cut, proofs there), added to
 the running solver (learnt clauses kept). UNSAT without assumptions is therefore a proof.
 Options: steering assumptions (per colour and piece: a chosen placement leans on a covered
@@ -28,7 +28,7 @@ first, playable placements true first), a repair-search state as phases and opti
 assumptions (dropped by cores). CaDiCaL cannot be interrupted through PySAT: it runs in
 conflict budgets of ``--chunk`` conflicts, the clock checked between them.
 
-CP-SAT engine (``--engine cpsat``): :func:`solver.backends.cpsat.solve` (the packing model
+CP-SAT engine (``--engine cpsat``): :func:`solver.backends.cpsat.model.solve` (the packing model
 with the same cuts, one worker) with ``--cpsat base`` (as shipped: steering penalties
 minimised, cuts added when a solve ends), ``hard`` (every steering penalty fixed to 0:
 each packing is connected; incomplete), ``stop`` (each solve stopped at its first
@@ -60,9 +60,9 @@ from pysat.solvers import Cadical195
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.backends import cpsat, repair  # noqa: E402
 from solver.backends.base import BackendResult, Layout, SolveOptions  # noqa: E402
-from solver.backends.cpsat import (  # noqa: E402
+from solver.backends.cpsat import model as cpsat  # noqa: E402
+from solver.backends.cpsat.model import (  # noqa: E402
     MONOMINO_INDEX,
     ColourModel,
     island_neighbours,
@@ -72,6 +72,7 @@ from solver.backends.cpsat import (  # noqa: E402
     roots,
     separator,
 )
+from solver.backends.repair import repairer as repair  # noqa: E402
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES  # noqa: E402
 from solver.core.placements import corner_squares, placements_for  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402
@@ -420,7 +421,7 @@ def solve_here(
 
 
 def repair_state(problem: Problem, seed: int, seconds: float) -> Layout:
-    """The best state of one repair-search run (:mod:`solver.backends.repair`) after
+    """The best state of one repair-search run (:mod:`solver.backends.repair.repairer`) after
     ``seconds``: a legal layout with some pieces left."""
     run = repair.Repairer(problem, seed, threading.Event(), time.perf_counter() + seconds)
     run.run()
@@ -432,7 +433,7 @@ def repair_state(problem: Problem, seed: int, seconds: float) -> Layout:
 def cpsat_variant(
     problem: Problem, options: SolveOptions, variant: str, hint: Layout | None
 ) -> BackendResult:
-    """:func:`solver.backends.cpsat.solve` with one of the ``--cpsat`` variants."""
+    """:func:`solver.backends.cpsat.model.solve` with one of the ``--cpsat`` variants."""
 
     def constrain(built: cpsat.BuiltModel) -> None:
         model = built.model

@@ -17,10 +17,10 @@ import argparse
 import time
 from pathlib import Path
 
+from solver.backends.base import SolveOptions
 from solver.core.problem import Problem
 from solver.formats.game import load_game
 from solver.tasks.endgame import joint_check
-from solver.tasks.solve import SolveOptions
 from solver.web.following import FollowRequest, Known, fingerprint, follow_answer, rows
 
 GAME = (

@@ -1,5 +1,5 @@
 """How large is the domain search's whole tree on each record board? Knuth's estimator
-(:func:`solver.backends.domain.estimate`): random root-to-leaf paths through the very
+(:func:`solver.backends.domain.quadrants.estimate`): random root-to-leaf paths through the very
 tree :meth:`DomainSearch.run` searches (the same candidates and prunes), each giving an
 unbiased estimate d_1 + d_1 d_2 + ... of its nodes.
 
@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from solver.backends import domain  # noqa: E402
+from solver.backends.domain import quadrants as domain  # noqa: E402
 from solver.errors import InputError  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
 

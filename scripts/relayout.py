@@ -65,6 +65,7 @@ NAMES: dict[tuple[str, str], str] = {
     # issue 34 item 2: one home each
     ("solver.tasks.solve", "SolveOptions"): "solver.backends.base",
     ("solver.tasks.solve", "BACKENDS"): "solver.backends.registry",  # (a dict of entries)
+    ("solver.tasks.solve", "SolverBug"): "solver.errors",
     ("solver.tasks.follow", "DEFAULT_TIME_LIMIT"): "solver.tasks.review",
     ("solver.companion.follow", "DEFAULT_TIME_LIMIT"): "solver.tasks.review",
     # issue 34 item 5: no cycles (a package's __init__ re-exporting a module that imports it)

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import TypedDict, Unpack
 
 from solver.answers.annotate import annotated_sgf
-from solver.backends.search import CountResult
+from solver.backends.base import SolveOptions
+from solver.backends.search.exact import CountResult
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.core.variants import colour_name
@@ -45,7 +46,7 @@ from solver.tasks.follow import Followed, JointStep, follow_game
 from solver.tasks.follow import follow as _follow
 from solver.tasks.hints import Hints
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
-from solver.tasks.solve import SolveOptions, SolveResult
+from solver.tasks.solve import SolveResult
 from solver.tasks.solve import solve as _solve
 
 __all__ = [
@@ -86,7 +87,7 @@ def load_game(path: str | Path) -> Game:
 
 class Options(TypedDict, total=False):
     """The solving options every function here takes as keyword arguments (see
-    :class:`~solver.tasks.solve.SolveOptions`)."""
+    :class:`~solver.backends.base.SolveOptions`)."""
 
     backend: str
     time_limit: float | None
@@ -128,10 +129,10 @@ def count(
     time_limit: float | None = None,
 ) -> CountResult:
     """The number of distinct final layouts that place every remaining piece of the
-    problem's colours (:func:`solver.backends.search.count`); ``result.complete`` says
+    problem's colours (:func:`solver.backends.search.exact.count`); ``result.complete`` says
     whether the count is exact or a lower bound (stopped by ``limit`` or ``time_limit``).
     """
-    from solver.backends.search import count as _count
+    from solver.backends.search.exact import count as _count
 
     return _count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
 

@@ -15,7 +15,9 @@ def pytest_configure(config):
     compiles both again. Nothing to do when they are cached (the usual run)."""
     if hasattr(config, "workerinput"):  # an xdist worker: the controller has done it
         return
-    from solver.backends import domain_kernel, search_kernel, warmup
+    from solver.backends import warmup
+    from solver.backends.domain import kernel as domain_kernel
+    from solver.backends.search import kernel as search_kernel
 
     kernels = {"search": search_kernel.run, "domain": domain_kernel.run}
     missing = [name for name, run in kernels.items() if not warmup.compiled_or_cached(run)]

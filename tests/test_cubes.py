@@ -10,14 +10,15 @@ import pytest
 from helpers import corner_problem, run_cli
 
 from solver.api import count
-from solver.batch import BatchOptions, run_batch
+from solver.backends.base import SolveOptions
+from solver.batch.runner import BatchOptions, run_batch
 from solver.batch.work import Settings
 from solver.core.placements import legal_moves
 from solver.core.symmetry import position_symmetries
 from solver.errors import InputError
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.text import read_text
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 from solver.trust.cubes import MANIFEST, Recheck, SplitStats, join, split, write_cubes
 
 PUZZLES = helpers.PUZZLES

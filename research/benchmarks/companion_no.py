@@ -36,7 +36,7 @@ def open_colours(p):
 
 
 def m_lp(p, cols, limit):
-    from solver.backends.relaxation import lp_bound
+    from solver.backends.bounds.relaxation import lp_bound
 
     t = time.perf_counter()
     b = lp_bound(p, cols, time_limit=limit, max_variables=None)
@@ -86,7 +86,7 @@ def m_pairs(backend):
 
 
 def m_cpsat_relax(p, cols, limit):
-    from solver.backends import cpsat
+    from solver.backends.cpsat import model as cpsat
 
     t = time.perf_counter()
     r = cpsat.solve(

@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, "research/benchmarks")
 from companion_no import open_colours, pos_of
 
-from solver.backends.relaxation import _placements
+from solver.backends.bounds.relaxation import _placements
 from solver.core.placements import reach
 
 

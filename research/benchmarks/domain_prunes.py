@@ -38,9 +38,9 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from research.records import CORNER_COLOURS, corner_problem  # noqa: E402
-from solver.backends import domain  # noqa: E402
-from solver.backends import domain_kernel as core  # noqa: E402
 from solver.backends.base import order_and_check  # noqa: E402
+from solver.backends.domain import kernel as core  # noqa: E402
+from solver.backends.domain import quadrants as domain  # noqa: E402
 from solver.core.colour_symmetry import colour_symmetries  # noqa: E402
 from solver.core.pieces import PIECE_NAMES, PIECES  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402

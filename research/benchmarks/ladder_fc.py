@@ -1,5 +1,5 @@
 """Forward checking in greedy play (idea A of issue 25's second round, branch find-yes-2),
-as a patch of :mod:`solver.backends.greedy` for the repair search, measured on the ladder.
+as a patch of :mod:`solver.backends.repair.greedy` for the repair search, measured on the ladder.
 
 Each turn of greedy play (the repair search's construction and its put-backs) scores the
 legal placements of the colour's largest pieces as before, minus ``W`` times the share of
@@ -30,8 +30,8 @@ import time
 
 import numpy as np
 
-from solver.backends import greedy as G
-from solver.backends import repair as R
+from solver.backends.repair import greedy as G
+from solver.backends.repair import repairer as R
 from solver.core.pieces import PIECE_NAMES, PIECES
 from solver.core.position import Placement
 from solver.formats.sources import load_source

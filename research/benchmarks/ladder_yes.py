@@ -27,8 +27,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from solver.backends import search as S
-from solver.backends import search_kernel as core
+from solver.backends.search import exact as S
+from solver.backends.search import kernel as core
 from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.order import order_of_play
@@ -336,7 +336,7 @@ def colour_lns(problem, limit, seed, warm=20.0, worse=0.0):
     left. Kept if the squares short do not rise. "yes" when nothing is short."""
     import threading
 
-    from solver.backends.repair import Repairer
+    from solver.backends.repair.repairer import Repairer
 
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
@@ -398,7 +398,7 @@ def checked_play(problem, limit, seed, top=6, pairs_below=12, budget=20000):
     time is up; the best play is reported."""
     import ladder_fc as F
 
-    from solver.backends import greedy as G
+    from solver.backends.repair import greedy as G
 
     started = time.perf_counter()
     rng = np.random.default_rng(seed)

@@ -4,7 +4,7 @@ thread each, at equal time.
 Methods (``--methods``, comma-separated):
 
 * ``speed``: plays per second of the compiled playout (:mod:`research.playout_kernel`)
-  and of the NumPy greedy play (:func:`solver.backends.greedy.greedy`), CPU and wall time.
+  and of the NumPy greedy play (:func:`solver.backends.repair.greedy.greedy`), CPU and wall time.
 * ``plain``: the best of repeated compiled playouts (zero policy) for ``--limit`` seconds.
 * ``nrpaL`` (L = 1, 2, 3): NRPA at level L with ``--iters`` iterations per level and
   restarts (:class:`research.nrpa.Search`), for ``--limit`` seconds.
@@ -39,12 +39,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from research import playout_kernel as pk  # noqa: E402
-from solver.backends import greedy, nrpa, repair  # noqa: E402
-from solver.backends.base import order_and_check  # noqa: E402
+from solver.backends import nrpa  # noqa: E402
+from solver.backends.base import SolveOptions, order_and_check  # noqa: E402
+from solver.backends.repair import greedy  # noqa: E402
+from solver.backends.repair import repairer as repair  # noqa: E402
 from solver.backends.tuning import RepairTuning  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import SolveOptions, solve  # noqa: E402
+from solver.tasks.solve import solve  # noqa: E402
 
 
 def _load() -> str:

@@ -24,7 +24,6 @@ from typing import NoReturn
 from rich.console import Console
 
 from solver.backends.base import MAX_SEED
-from solver.batch import report
 from solver.batch.display import Display, make_display
 from solver.batch.items import Item, find_sources, make_items
 from solver.batch.pools import (
@@ -34,6 +33,7 @@ from solver.batch.pools import (
     dask_client,
     signal_handled,
 )
+from solver.batch.report import COUNTED, readme, summary_csv, tally
 from solver.batch.store import README, RESULTS, SUMMARY, Store
 from solver.batch.work import Settings, picture_name, solution_name
 from solver.core.variants import COLOUR_LETTERS
@@ -338,9 +338,9 @@ def _write_summary(
         }
     )
     rows = [as_trusted(r) for r in store.rows.values()]  # rows of items not run this time too
-    write_text_atomic(store.folder / SUMMARY, report.summary_csv(rows))
-    write_text_atomic(store.folder / README, report.readme(rows, store.runs()))
-    return report.tally(rows)
+    write_text_atomic(store.folder / SUMMARY, summary_csv(rows))
+    write_text_atomic(store.folder / README, readme(rows, store.runs()))
+    return tally(rows)
 
 
 def _version() -> str:
@@ -352,7 +352,7 @@ def _version() -> str:
 
 def _closing(console: Console, result: BatchReport, todo: int, out: Path) -> None:
     counts = result.counts
-    totals = ", ".join(f"{k.replace('error', 'errors')} {counts[k]}" for k in report.COUNTED)
+    totals = ", ".join(f"{k.replace('error', 'errors')} {counts[k]}" for k in COUNTED)
     if result.interrupted:
         console.print(
             f"interrupted: {result.ran} of {todo} items done and kept; run the same command "

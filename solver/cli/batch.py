@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
+from solver.backends.base import SolveOptions
+from solver.backends.registry import BACKENDS
 from solver.cli.options import (
     after_option,
     check_params,
@@ -17,7 +19,6 @@ from solver.cli.options import (
     solver_options,
     together_option,
 )
-from solver.tasks.solve import BACKENDS, SolveOptions
 
 if TYPE_CHECKING:
     from solver.batch.work import Settings
@@ -102,7 +103,7 @@ def batch_command(
     what it finished, and the same command run again does only the rest. Bad files become
     error rows; the batch goes on.
     """
-    from solver.batch import BatchOptions, run_batch
+    from solver.batch.runner import BatchOptions, run_batch
     from solver.batch.work import Settings
 
     check_params(options)

@@ -138,8 +138,9 @@ def hint_command(
 
 def _reveal(console: Console, problem: Problem, n: int, plain: bool) -> None:
     """The first ``n`` pieces of one solution (the exact search's), in order of play."""
+    from solver.backends.base import SolveOptions
     from solver.pictures.picture import play_order, with_layout
-    from solver.tasks.solve import SolveOptions, solve
+    from solver.tasks.solve import solve
 
     result = solve(problem, SolveOptions(backend="search", workers=1))
     if result.layout is None:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import click
 
+from solver.backends.base import SolveOptions
+from solver.backends.registry import BACKENDS
 from solver.backends.registry import backend as engine
 from solver.cli.params import MAX_SEED, MAX_WORKERS, PLACEMENTS, SECONDS, SEED, WORKERS, Command
 from solver.core.position import Position
@@ -25,7 +27,6 @@ from solver.core.problem import Problem
 from solver.core.variants import colour_name
 from solver.errors import InputError, located
 from solver.formats.sources import is_game_file
-from solver.tasks.solve import BACKENDS, SolveOptions
 
 #: the backends of ``check`` and ``review``: their solves include max-score after a "no",
 #: which the symmetric reduction and the domain search do not answer
@@ -103,7 +104,7 @@ def seed_option(
 
 
 def solver_options(
-    backends: tuple[str, ...],
+    backends: Iterable[str],
     time_help: str,
     time_default: float | None = None,
     workers: int = 2,
@@ -112,7 +113,8 @@ def solver_options(
     command as one parameter, ``options`` (a :class:`SolveOptions`; nothing checked or
     said yet: the command calls :func:`check_params` and :func:`announce_compile` in its
     own order); ``time_default`` and ``workers``: the defaults of --time-limit and
-    --workers."""
+    --workers. ``backends``: the names ``--backend`` takes, "auto" (the default) first."""
+    backends = tuple(backends)
     options = [
         click.option(
             "--backend",
@@ -194,7 +196,7 @@ def check_params(options: SolveOptions) -> None:
         raise InputError(
             "--params sets CP-SAT parameters; the search backend has none", where="--params"
         )
-    from solver.backends.cpsat import parse_params
+    from solver.backends.cpsat.model import parse_params
 
     parse_params(options.params)
 

@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from solver.answers.annotate import end_text, move_text
+from solver.backends.base import SolveOptions
 from solver.cli.options import (
     ENDGAME_BACKENDS,
     announce_compile,
@@ -34,13 +35,12 @@ from solver.cli.options import (
     solver_options,
     together_option,
 )
-from solver.cli.output import make_console
-from solver.errors import InputError
+from solver.cli.output import ANSWER_STYLES, make_console
+from solver.errors import InputError, SolverBug
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.sources import is_game_file
 from solver.quoting import shown
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, Review, Verdict
-from solver.tasks.solve import SolveOptions, SolverBug
 
 if TYPE_CHECKING:
     from solver.formats.game import Game
@@ -160,9 +160,6 @@ def _review_together(
         _write_reviewed(console, record, annotated_sgf(read_text(game), followed, game), path, out)
 
 
-STYLES = {"yes": "green", "done": "green", "no": "red", "unknown": "yellow"}
-
-
 @contextmanager
 def review_progress(placements: int) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on standard error while a review runs (shown in a terminal only,
@@ -198,7 +195,7 @@ def print_review(console: Console, review: Review, moves: bool) -> None:
             line.append(f"{text:{width}}", style="red" if text.startswith("lost") else None)
             line.append("  ")
         end = review.final(colour)
-        line.append(end_text(end), style=STYLES[end.answer])
+        line.append(end_text(end), style=ANSWER_STYLES[end.answer])
         console.print(line)
 
 
@@ -254,7 +251,7 @@ def _print_moves(console: Console, review: Review) -> None:
         )
         for v in step.verdicts:
             mark = "!" if (step.placement, v.colour) in lost else " "
-            line.append(f" {cell(v):>9}{mark}", style=STYLES[v.answer])
+            line.append(f" {cell(v):>9}{mark}", style=ANSWER_STYLES[v.answer])
         console.print(line)
     console.print(
         "yes N: all pieces fit, best score N (N+: the monomino last unknown); no N: proven, "

@@ -6,6 +6,8 @@ from __future__ import annotations
 import click
 
 from solver.backends import registry
+from solver.backends.base import SolveOptions
+from solver.backends.registry import BACKENDS
 from solver.cli.options import (
     announce_compile,
     check_params,
@@ -23,7 +25,7 @@ from solver.cli.output import (
 from solver.errors import InputError
 from solver.formats.sources import is_game_file, load_source
 from solver.quoting import shown
-from solver.tasks.solve import BACKENDS, SolveOptions, solve
+from solver.tasks.solve import solve
 
 
 @click.command("solve")

@@ -12,7 +12,7 @@ sends each library colour's start square to a start square of the position (the 
 follow their start squares), lays the position over it, and returns the library pieces
 that still fit beside the position (the piece still left for its colour, no square
 taken, no edge shared with its colour's pieces on the board): the start the repair search
-(:func:`solver.backends.repair.solve_from`) grows towards, reconnecting what the position
+(:func:`solver.backends.repair.repairer.solve_from`) grows towards, reconnecting what the position
 cut off. Whether that start beats greedy play is measured by
 ``benchmarks/warm_start.py`` (docs/warmstart.md).
 """

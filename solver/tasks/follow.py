@@ -27,7 +27,7 @@ about a second, and is not started with less than :data:`MIN_FULL` left):
    alone proves the joint "no". With few pieces left (:data:`FULL_FIRST`), straight on
    to 6.
 5. *Repaired by the repair search* (large-neighbourhood search,
-   :mod:`solver.backends.repair`) started from the witness less the displaced and
+   :mod:`solver.backends.repair.repairer`) started from the witness less the displaced and
    cut-off pieces instead of from greedy play, until :data:`REPAIR_SHARE` of the
    budget: it re-places them and reconnects what the move cut off, moving other pieces
    where it must.
@@ -57,9 +57,9 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from solver.backends import search
 from solver.backends.base import FitBound, SolveOptions
-from solver.backends.repair import Repairer, RepairState
+from solver.backends.repair.repairer import Repairer, RepairState
+from solver.backends.search import exact as search
 from solver.core.checker import check_layout
 from solver.core.order import connected_part, order_of_play
 from solver.core.pieces import MONOMINO, PIECES
@@ -69,15 +69,13 @@ from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import area_shortfall
-from solver.tasks.review import Loss, lost_at
+from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, lost_at
 from solver.tasks.solve import SolveResult, area_fit, solve
 
 Answer = Literal["yes", "no", "unknown", "done"]
 How = Literal["kept", "repaired", "solved", "inferred", "done"]
 Layout = Mapping[str, Sequence[Placement]]
 
-#: The default budget of each check (the joint question after one placement), in seconds.
-DEFAULT_TIME_LIMIT = 10.0
 #: Most displaced and cut-off pieces the exact search puts back (more: the repair search).
 EXACT_FREED = 14
 #: Share of the budget (and most seconds) for putting the freed pieces back exactly.
@@ -403,7 +401,7 @@ def _reconnect_dfs(
 class _Warm(Repairer):
     """The repair search started from a partial layout instead of greedy play.
 
-    A subclass rather than an option of :mod:`solver.backends.repair`, so that following a
+    A subclass rather than an option of :mod:`solver.backends.repair.repairer`, so that following a
     game stays in this module (warm starts without a history may add their own start)."""
 
     def __init__(
@@ -707,7 +705,7 @@ def follow(
             contradict each other.
     """
     # without ``start`` the first check starts from greedy play: the library's
-    # best-fitting layout (solver.library.best_start) measured no better (docs/warmstart.md)
+    # best-fitting layout (solver.library.layouts.best_start) measured no better (docs/warmstart.md)
     follower = Follower(options, game.path or "")
     if start is not None:
         follower.witness = legal_part(game.position(0), start)

@@ -65,16 +65,16 @@ from typing import Any
 import numpy as np
 
 from solver.answers.solution import read_solution
-from solver.backends.base import BackendResult
+from solver.backends.base import BackendResult, SolveOptions
 from solver.core.board import Board
 from solver.core.placements import colour_masks, empty_board_placements, fitting_rows
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.symmetry import position_symmetries
-from solver.errors import InputError
+from solver.errors import InputError, SolverBug
 from solver.formats.files import TEMPORARY, write_text_atomic
 from solver.formats.puzzle import parse_puzzle, puzzle_text
-from solver.tasks.solve import SolveOptions, SolverBug, SolveResult, checked_result, solve
+from solver.tasks.solve import SolveResult, checked_result, solve
 from solver.trust.compare import question_difference
 from solver.trust.proofs import can_prove, untrusted_claim
 from solver.trust.rows import row_problem

@@ -482,7 +482,7 @@ def _add_block_constraints(model: cp_model.CpModel, position: Position, cm: Colo
     the search (1.39x CPU time on puzzles/classic-solo-blue.toml), so they are added only
     with ``linearization_level`` 2 or more (:func:`full_relaxation`). Written here again
     on purpose, from the model's own cover literals rather than from
-    :func:`solver.backends.relaxation._add_block_rows`, so that CP-SAT re-proves the LP
+    :func:`solver.backends.bounds.relaxation._add_block_rows`, so that CP-SAT re-proves the LP
     bound's "no"s with code of its own.
     """
     board = position.board
@@ -1017,8 +1017,8 @@ def solve(
         cut_kind: "both" (default), "placement" (:func:`add_cuts` only) or "separator"
             (:func:`add_separator_cut` only), for measurements.
         constrain: called once on the built model to add constraints (e.g.
-            :func:`solver.backends.symmetric.add_orbit_constraints`); "infeasible" then means no
-            layout meets them too.
+            :func:`solver.backends.cpsat.symmetric.add_orbit_constraints`); "infeasible" then means
+            no layout meets them too.
 
     Returns:
         A :class:`BackendResult`. "place-all": "solved", "infeasible" (CP-SAT proved the
