@@ -8,12 +8,18 @@ Run it from anywhere inside a checkout (it works on the repository it stands in)
     python scripts/relayout.py --check    # print what would change; change nothing (exit 1 if any)
     python scripts/relayout.py --no-move  # rewrite names and paths only
     python scripts/relayout.py --move-only  # git mv only (a commit of pure moves)
+    python scripts/relayout.py --ours-imports  # first settle import-only merge conflicts
 
 On a branch made from the layout before issue 34: merge the branch that made the moves (git
-carries your edits of a moved file to its new place), run this script, look at the diff,
-run the checks and commit. Running it again changes nothing (it is idempotent); a file it
-does not know is left as it is. It ends by running ruff (import order, format) on the
-Python files it changed, when ruff is installed.
+carries your edits of a moved file to its new place); where the merge stops on conflicts
+that are only import lines (your side adds or moves imports, the other renamed them), run
+the script with ``--ours-imports``: such a conflict keeps your side's imports and adds the
+names only the other side imports, and the rewrite then brings them all to the new layout
+(setuptools' ``packages`` line too); settle the other conflicts by
+hand (the import-linter contracts in pyproject.toml, say). Else run it after the merge. Look
+at the diff, run the checks and commit. Running it again changes nothing (it is
+idempotent); a file it does not know is left as it is. It ends by running ruff (import
+order, format) on the Python files it changed, when ruff is installed.
 
 What it rewrites (the maps are :data:`MODULES` and :data:`NAMES` below):
 
@@ -219,6 +225,55 @@ def rewrite_import(match: re.Match[str]) -> str:
     )
 
 
+CONFLICT = re.compile(
+    r"^<<<<<<< [^\n]*\n(?P<ours>.*?)^(?:\|\|\|\|\|\|\|[^\n]*\n.*?)?=======\n"
+    r"(?P<theirs>.*?)^>>>>>>> [^\n]*\n",
+    re.M | re.S,
+)
+IMPORT_LINE = re.compile(
+    r"\s*$|\s*(from \S+ import |import \S)|\s+\w+( as \w+)?(, \w+( as \w+)?)*,?\s*(#.*)?$"
+    r"|\s*\)\s*(#.*)?$|packages = \["
+)
+
+
+def ours_imports(text: str) -> str:
+    """The text with each merge conflict whose two sides are only import lines (and blank
+    lines, or setuptools' ``packages`` line) settled: our side, then the names the other
+    side imports that ours does not (the rewrite that follows brings all to the new layout;
+    a name both sides import comes as ours imports it)."""
+
+    # every name our side imports, in any conflict or outside them
+    have = {_local(item) for _, _, item in _imported(CONFLICT.sub(r"\g<ours>", text))}
+
+    def settle(m: re.Match[str]) -> str:
+        ours, theirs = m.group("ours"), m.group("theirs")
+        if not all(IMPORT_LINE.match(line) for line in (ours + theirs).splitlines()):
+            return m.group(0)
+        if "packages = [" in ours:
+            return ours
+        extra = [(i, mod, name) for i, mod, name in _imported(theirs) if _local(name) not in have]
+        return ours + "".join(f"{i}from {mod} import {name}\n" for i, mod, name in extra)
+
+    return CONFLICT.sub(settle, text)
+
+
+def _imported(text: str) -> list[tuple[str, str, str]]:
+    """(indent, module, "name" or "name as alias") of each ``from`` import in ``text``."""
+    found = []
+    for m in FROM_IMPORT.finditer(text):
+        body = m.group("paren") if m.group("paren") is not None else m.group("plain")
+        body = re.sub(r"#[^\n]*", "", body)
+        for item in body.replace("\n", " ").split(","):
+            if item.strip():
+                found.append((m.group("indent"), m.group("mod"), " ".join(item.split())))
+    return found
+
+
+def _local(item: str) -> str:
+    """The name an import item binds: "a as b" -> b, "a" -> a."""
+    return item.split(" as ")[-1].strip()
+
+
 def rewrite_text(text: str, in_pyproject: bool = False) -> str:
     """The text with its imports, dotted names and paths moved."""
     text = FROM_IMPORT.sub(rewrite_import, text)
@@ -327,6 +382,11 @@ def main() -> int:
     )
     parser.add_argument("--no-move", action="store_true", help="rewrite only, move no file")
     parser.add_argument("--move-only", action="store_true", help="move files only, rewrite nothing")
+    parser.add_argument(
+        "--ours-imports",
+        action="store_true",
+        help="first settle merge conflicts made only of import lines as our side",
+    )
     args = parser.parse_args()
     root = Path(
         subprocess.run(
@@ -334,13 +394,16 @@ def main() -> int:
         ).stdout.strip()
     )
     todo = [] if args.no_move else move_files(root, args.check)
-    changed = []
+    changed, settled = [], []
     for path in [] if args.move_only else tracked_files(root):
         try:
             text = path.read_text(encoding="utf-8")
         except (UnicodeDecodeError, OSError):
             continue
-        new = rewrite_text(text, in_pyproject=path.name == "pyproject.toml")
+        new = ours_imports(text) if args.ours_imports else text
+        if new != text:
+            settled.append(str(path))
+        new = rewrite_text(new, in_pyproject=path.name == "pyproject.toml")
         if path.name == "pyproject.toml" and path.parent == root:
             new = add_packages(new)
         if new != text:
@@ -356,6 +419,10 @@ def main() -> int:
     if python and not args.check and Path(ruff).exists():
         subprocess.run([ruff, "check", "-q", "--select", "I", "--fix", *python], cwd=root)
         subprocess.run([ruff, "format", "-q", *python], cwd=root)
+    python = [p for p in settled if p.endswith(".py")]
+    if python and not args.check and Path(ruff).exists():
+        # a settled conflict may import a name under two names: drop the one left unused
+        subprocess.run([ruff, "check", "-q", "--select", "F401", "--fix", *python], cwd=root)
     return 1 if args.check and (todo or changed) else 0
 
 
