@@ -63,6 +63,9 @@ MODULES: dict[str, str] = {
     "solver.backends.relaxation": "solver.backends.bounds.relaxation",
     # the exact-cover formulation and its DLX export: a file format (only `export` uses it)
     "solver.backends.exact_cover": "solver.formats.exact_cover",
+    # issue 34 item 6: the cube-and-conquer split is a way of solving (its join, which reads
+    # the cubes' answers back, stays in trust/ as cube_join: see NAMES)
+    "solver.trust.cubes": "solver.tasks.cubes",
 }
 
 #: (old module, name) -> "new module" or "new module:new name": one name moves (a
@@ -78,6 +81,27 @@ NAMES: dict[tuple[str, str], str] = {
     ("solver.batch", "BatchOptions"): "solver.batch.runner",
     ("solver.batch", "run_batch"): "solver.batch.runner",
     ("solver.cli.review", "STYLES"): "solver.cli.output:ANSWER_STYLES",
+    # issue 34 item 6: the join of the cubes' answers (answers read back) stays in trust/
+    **{
+        ("solver.trust.cubes", name): "solver.trust.cube_join"
+        for name in (
+            "JoinResult",
+            "Recheck",
+            "join",
+            "named_puzzle",
+            "read_rows",
+            "row_proves_no",
+            "_best",
+            "_count",
+            "_count_layout",
+            "_count_lifted",
+            "_join_cube",
+            "_listed",
+            "_on_disk",
+            "_recheck",
+        )
+    },
+    ("solver.trust.cubes", "_read_manifest"): "solver.tasks.cubes:read_manifest",
     # issue 34 item 6: the warm-start library's code out of its __init__.py
     **{
         ("solver.library", name): "solver.library.layouts"
