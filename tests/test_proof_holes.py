@@ -122,7 +122,7 @@ def _split(tmp_path, name="tiny-4x4-impossible.toml"):
     """A split of a copy of a shipped puzzle, solved by the search: (folder, the copy)."""
     from solver.batch.runner import BatchOptions, run_batch
     from solver.batch.work import Settings
-    from solver.trust.cubes import write_cubes
+    from solver.tasks.cubes import write_cubes
 
     copy = tmp_path / "the-puzzle.toml"
     copy.write_bytes((PUZZLES / name).read_bytes())

@@ -148,7 +148,8 @@ def cubes(args) -> int:
     from solver.batch.runner import BatchOptions, run_batch
     from solver.batch.work import Settings
     from solver.formats.puzzle import puzzle_text
-    from solver.trust.cubes import join, write_cubes
+    from solver.tasks.cubes import write_cubes
+    from solver.trust.cube_join import join
 
     rows, cols = (int(n) for n in args.board.split("x"))
     name = f"one-{rows}x{cols}"

@@ -1,5 +1,6 @@
-"""Cube-and-conquer: a hard place-all puzzle split into many independent puzzle files
-("cubes") that the batch runner solves, and their answers joined back into one answer.
+"""Cube-and-conquer, the split: a hard place-all puzzle split into many independent puzzle
+files ("cubes") that the batch runner solves; :mod:`solver.trust.cube_join` joins their
+answers back into one answer.
 
 The split (:func:`split`) is a search tree cut at a fixed depth. A node is the original
 puzzle with some placements fixed on the board and, for one played colour, some empty
@@ -36,17 +37,6 @@ Sol(child) one-to-one onto Sol(image child), so a child is kept only if it is th
 (by its squares) of its orbit: Sol(N) is empty iff every kept child's is. A layout of a
 kept cube is a layout of the original; a dropped cube's layouts are images of a kept one's.
 
-:func:`join` reads the results of ``blokus-solo batch`` on the cube files, re-derives the
-split from the original puzzle stored in the manifest (so the cover argument above applies
-to the very files solved), matches results to cubes by the SHA-256 of their text, and
-answers: a layout (a solved cube's layout with the cube's fixed placements added, checked
-by the rule checker against the original puzzle), "infeasible" (every cube a proven no), or
-"unknown" with counts. A row's "no" is a proof only if it can be one
-(:func:`solver.trust.proofs.untrusted_claim`: a complete backend, asked for and answering, status
-infeasible) and the cube file on disk is still the cube (its SHA-256); any other "no"
-counts unknown. With a :class:`Recheck`, each cube's "no" is proved again here instead of
-being read: the answer then rests on those solves, not on the results files.
-
 Refused (InputError): goal max-score (a partition of layouts is not one of scores),
 monomino-last and connect (a fixed first piece would change what those goals ask).
 """
@@ -56,28 +46,20 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from solver.answers.solution import read_solution
-from solver.backends.base import BackendResult, SolveOptions
 from solver.core.board import Board
 from solver.core.placements import colour_masks, empty_board_placements, fitting_rows
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.symmetry import position_symmetries
-from solver.errors import InputError, SolverBug
+from solver.errors import InputError
 from solver.formats.files import TEMPORARY, write_text_atomic
 from solver.formats.puzzle import parse_puzzle, puzzle_text
-from solver.tasks.solve import SolveResult, checked_result, solve
-from solver.trust.compare import question_difference
-from solver.trust.proofs import can_prove, untrusted_claim
-from solver.trust.rows import row_problem
 
 #: the manifest that :func:`write_cubes` writes beside the cube files
 MANIFEST = "cubes.json"
@@ -297,7 +279,7 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]
         "cubes": entries,
     }
     old = out / MANIFEST
-    if old.exists() and _read_manifest(out)["cubes"] != entries:
+    if old.exists() and read_manifest(out)["cubes"] != entries:
         raise InputError("holds a different split already", path=str(old))
     # the cube files plainly (syncing each costs 4 ms: 7 minutes at 100,000 cubes), the
     # manifest last and atomically: a split cut short has no manifest (join refuses it),
@@ -322,52 +304,12 @@ def _remove_stale_manifests(out: Path) -> None:
             path.unlink()
 
 
-def named_puzzle(folder: Path, source: str, text: str) -> str:
-    """Compare the puzzle the manifest names (``source``, as given to ``cubes split``:
-    tried as it is, then, when relative, beside the split's folder) with the copy the
-    split was made from (``text``, the manifest's ``puzzle_text``).
-
-    Returns:
-        One line saying which puzzle the answer is about, and whether the named file was
-        compared (it is the same text) or not (not here, or not readable).
+def read_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of the split in ``folder`` (``cubes.json``), its keys checked.
 
     Raises:
-        InputError: the named file is readable and its text is not the split's copy (the
-            answer would be about another puzzle than the one named).
+        InputError: no manifest, not readable, or not a cubes manifest.
     """
-    from solver.formats.text import read_text
-    from solver.quoting import shown
-
-    tried = [Path(source)]
-    if not Path(source).is_absolute():
-        tried.append(folder / source)
-    found = next((p for p in tried if p.is_file()), None)
-    copy = f"not compared; the answer is about the copy in {MANIFEST}"
-    if found is None:
-        return f"puzzle: {shown(source)} is not here, {copy}"
-    try:
-        on_disk = read_text(found)
-    except InputError as e:
-        return f"puzzle: {shown(found)} cannot be read ({shown(e, 120)}), {copy}"
-    if on_disk == text:
-        return f"puzzle: {shown(found)} (the same text as the split's copy in {MANIFEST})"
-    try:
-        why = question_difference(parse_puzzle(on_disk, str(found)), parse_puzzle(text, source))
-    except InputError as e:
-        return f"puzzle: {shown(found)} cannot be read ({shown(e, 120)}), {copy}"
-    if why is not None:
-        raise InputError(
-            f"the puzzle it names, {shown(found)}, is not the puzzle the split was made from "
-            f"(puzzle_text in {MANIFEST}: {why}): the answer would not be about it",
-            path=str(folder / MANIFEST),
-        )
-    return (
-        f"puzzle: {shown(found)} (the same question as the split's copy in {MANIFEST}; "
-        "the text differs, e.g. its title)"
-    )
-
-
-def _read_manifest(folder: Path) -> dict[str, Any]:
     path = folder / MANIFEST
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -382,269 +324,3 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             raise InputError(f"expected {kind.__name__}", path=str(path), where=key)
     return data
-
-
-@dataclass
-class JoinResult:
-    """What the cubes' results add up to.
-
-    Attributes:
-        status: "solved" (``result`` holds the checked, lifted layout), "infeasible" (every
-            cube a proven no that can be trusted, the split re-derived), or "unknown".
-        cubes, solved, infeasible, unknown, missing, rejected: counts (missing: no result
-            row; rejected: a solved cube whose lifted layout the checker refused, or an
-            error row). A "no" that cannot prove (:func:`row_proves_no`) counts unknown.
-        untrusted: cubes whose only "no" rows cannot prove (counted in ``unknown``).
-        rechecked: cubes whose "no" was re-proved here (``recheck``).
-        nodes, seconds: sums over the row used for each cube (its yes, else its no, else
-            its newest row; nodes where the backend counts them).
-        result: the lifted layout, checked against the original puzzle.
-        cube: the file of the cube that gave the layout.
-        problems: one line per rejected cube.
-        notes: one line per cube whose "no" is not trusted or did not hold on recheck.
-        proof: what each counted "no" rests on: (results file or "recheck", backend) per
-            cube, in cube order.
-        puzzle: one line saying which puzzle the answer is about (:func:`named_puzzle`).
-    """
-
-    status: str
-    cubes: int = 0
-    solved: int = 0
-    infeasible: int = 0
-    unknown: int = 0
-    missing: int = 0
-    rejected: int = 0
-    untrusted: int = 0
-    rechecked: int = 0
-    nodes: int = 0
-    seconds: float = 0.0
-    result: SolveResult | None = None
-    cube: str | None = None
-    problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    proof: list[tuple[str, str]] = field(default_factory=list)
-    puzzle: str = ""
-
-
-def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[dict]]:
-    """The puzzle rows of a batch results folder by the SHA-256 of their input, newest
-    last, each with ``_folder`` (``results``, where its solution file lies). A line that
-    is not JSON (cut short by a crash) is skipped; a line that is not UTF-8, or a row of
-    the wrong shape (:func:`solver.trust.rows.row_problem`), is dropped with a line in
-    ``notes`` (its cube then counts as if it had no row).
-
-    Raises:
-        InputError: no ``results.jsonl`` here, or it cannot be read.
-    """
-    path = results / "results.jsonl"
-    if not path.exists():
-        raise InputError("no results.jsonl here (made by 'blokus-solo batch')", path=str(results))
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", path=str(path)) from None
-    rows: dict[str, list[dict]] = {}
-    for number, line in enumerate(data.splitlines(), start=1):
-        try:
-            row = json.loads(line.decode("utf-8"))
-        except UnicodeDecodeError:
-            row = "not UTF-8"
-        except (json.JSONDecodeError, RecursionError):
-            continue
-        why = row if isinstance(row, str) else row_problem(row)
-        if why is not None:
-            if notes is not None:
-                notes.append(f"{path} line {number}: dropped ({why})")
-            continue
-        if row.get("kind") == "puzzle" and row.get("sha256"):
-            rows.setdefault(str(row["sha256"]), []).append({**row, "_folder": results})
-    return rows
-
-
-def row_proves_no(row: dict) -> str | None:
-    """Why a cube's row that says "no" is not a proof, or None if it is one: a done row,
-    answer no with status infeasible, goal place-all, from a backend that can prove
-    (:func:`solver.trust.proofs.untrusted_claim`)."""
-    if row.get("status") != "done" or row.get("answer") != "no":
-        return "not a no"
-    if row.get("goal") != "place-all":
-        return f"goal {str(row.get('goal'))[:20]!r}, not place-all"
-    return untrusted_claim(row)
-
-
-@dataclass(frozen=True)
-class Recheck:
-    """How ``cubes join --recheck`` re-proves each cube's "no": with ``backend`` (a
-    complete one), ``time_limit`` seconds per cube (None: no limit), ``workers`` threads."""
-
-    backend: str = "search"
-    time_limit: float | None = None
-    workers: int = 1
-
-
-def join(
-    folder: Path, results: Path | Sequence[Path], recheck: Recheck | None = None
-) -> JoinResult:
-    """Join the batch results (one folder ``results``, or several: e.g. the hard cubes run
-    again with a longer time limit; a cube's yes, else its no, from any of them counts) of
-    the cubes in ``folder`` (see the module docstring). Every solved cube's layout is
-    lifted and checked; the first one the checker accepts is the answer.
-
-    A cube's "no" counts only from a row that can prove it (:func:`row_proves_no`), for
-    the cube's content as re-derived from the split, which must also be the cube file's
-    content on disk now; other rows count unknown. With ``recheck``, each cube whose rows
-    say "no" is solved again here and counts as a no only if that solve proves it (a
-    layout found instead is lifted like a solved cube's).
-
-    Raises:
-        InputError: no manifest or results; the cube files are not the split of the
-            original puzzle in the manifest (edited, or a different depth).
-    """
-    manifest = _read_manifest(folder)
-    source = str(manifest["puzzle"])
-    about = named_puzzle(folder, source, manifest["puzzle_text"])
-    original = parse_puzzle(manifest["puzzle_text"], source)
-    cubes = split(original, manifest["depth"])
-    expected = [(cube_file(n, len(cubes)), sha256(cube_text(c, n, len(cubes), Path(source).name)))
-                for n, c in enumerate(cubes, start=1)]  # fmt: skip
-    if expected != [_listed(e) for e in manifest["cubes"]]:
-        raise InputError("the cubes listed are not the split of the puzzle", path=str(folder))
-    if not cubes:  # every layout lies in some cube: with none, the split is the proof
-        return JoinResult("infeasible", cubes=0, puzzle=about)
-    rows: dict[str, list[dict]] = {}
-    dropped: list[str] = []
-    for where in [results] if isinstance(results, Path) else results:
-        for key, found in read_rows(where, dropped).items():
-            rows.setdefault(key, []).extend(found)
-    out = JoinResult("unknown", cubes=len(cubes), puzzle=about, notes=dropped)
-    for cube, entry in zip(cubes, manifest["cubes"]):
-        _join_cube(original, cube, entry, rows.get(entry["sha256"], []), folder, recheck, out)
-    if out.status != "solved" and out.infeasible == out.cubes:
-        out.status = "infeasible"
-    return out
-
-
-def _join_cube(
-    original: Problem,
-    cube: Cube,
-    entry: dict,
-    found: list[dict],
-    folder: Path,
-    recheck: Recheck | None,
-    out: JoinResult,
-) -> None:
-    """Count one cube's rows ``found`` (its content's) into ``out``."""
-    name = entry["file"]
-    row = _best(found)
-    if row is None:
-        out.missing += 1
-        return
-    out.nodes += _count(row.get("nodes"), int)
-    out.seconds += _count(row.get("seconds"), float)
-    answer = row.get("answer") if row.get("status") == "done" else "error"
-    if answer == "solved":
-        _count_layout(original, cube, row["_folder"] / row["solution"], out, name)
-    elif answer == "no" and recheck is not None:
-        _recheck(original, cube, name, recheck, out)
-    elif answer == "no":
-        why = _on_disk(folder, entry) or row_proves_no(row)
-        if why is None:
-            out.infeasible += 1
-            out.proof.append((str(row["_folder"] / "results.jsonl"), str(row["answered_by"])))
-        else:
-            out.unknown += 1
-            out.untrusted += 1
-            out.notes.append(f"{name}: its no is not trusted ({why}): counted unknown")
-    elif answer == "error":
-        out.rejected += 1
-        out.problems.append(f"{name}: {row.get('error')}")
-    else:
-        out.unknown += 1
-
-
-def _listed(entry: object) -> tuple[object, object]:
-    """A manifest entry's (file, SHA-256), or (None, None) for one that is no entry."""
-    if not isinstance(entry, dict):
-        return (None, None)
-    return (entry.get("file"), entry.get("sha256"))
-
-
-def _count(value: object, kind: type) -> Any:
-    """A row's counter (nodes, seconds) as ``kind``; 0 for a missing or edited one (the
-    sums are for display, never part of an answer)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return kind(value)
-    return kind(0)
-
-
-def _on_disk(folder: Path, entry: dict) -> str | None:
-    """Why the cube file on disk is not the cube the manifest names (missing, or other
-    content), or None if it is."""
-    try:
-        data = (folder / entry["file"]).read_bytes()
-    except OSError as e:
-        return f"cube file cannot be read: {e.strerror or e}"
-    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
-        return "cube file changed since the split"
-    return None
-
-
-def _count_layout(original: Problem, cube: Cube, path: Path, out: JoinResult, name: str) -> None:
-    """A solved cube's row: its solution file's layout, lifted and checked."""
-    try:
-        added = read_solution(path).layout
-    except InputError as e:
-        out.rejected += 1
-        out.problems.append(f"{name}: {e}")
-        return
-    _count_lifted(original, cube, added, out, name)
-
-
-def _count_lifted(
-    original: Problem, cube: Cube, added: dict[str, list[Placement]], out: JoinResult, name: str
-) -> None:
-    """Count a cube's layout ``added`` (what a solve of the cube placed) with the cube's
-    fixed placements put first, checked by the rule checker against the original problem:
-    solved (the first one is the answer), or rejected with a line in ``out.problems``."""
-    layout = {c: [p for k, p in cube.fixed if k == c] for c in original.colours}
-    for colour, placements in added.items():
-        if colour in layout:
-            layout[colour] += placements
-    raw = BackendResult("solved", layout, answered_by="cubes")
-    try:
-        lifted = checked_result(original, raw, "cubes", time.perf_counter())
-    except SolverBug as e:
-        out.rejected += 1
-        out.problems.append(f"{name}: {e}")
-        return
-    out.solved += 1
-    if out.result is None:
-        out.status, out.result, out.cube = "solved", lifted, name
-
-
-def _recheck(original: Problem, cube: Cube, name: str, how: Recheck, out: JoinResult) -> None:
-    """Solve the cube again with ``how``: a proven no counts (resting on this solve), a
-    layout is lifted (the row's no was false), anything else is unknown."""
-    options = SolveOptions(backend=how.backend, time_limit=how.time_limit, workers=how.workers)
-    result = solve(cube.problem, options)
-    out.rechecked += 1
-    if result.status == "infeasible" and can_prove(result.backend):
-        out.infeasible += 1
-        out.proof.append(("recheck", result.backend))
-    elif result.layout is not None and result.status == "solved":
-        out.notes.append(f"{name}: its row says no, but the recheck found a layout")
-        _count_lifted(original, cube, result.layout, out, name)
-    else:
-        out.unknown += 1
-        out.notes.append(f"{name}: the recheck did not prove its no ({result.status})")
-
-
-def _best(rows: list[dict]) -> dict | None:
-    """A cube's most useful result: a yes, else a no that can prove, else any no, else the
-    newest row."""
-    for answer, trusted in (("solved", False), ("no", True), ("no", False)):
-        for row in reversed(rows):
-            if row.get("status") == "done" and row.get("answer") == answer:
-                if not trusted or row_proves_no(row) is None:
-                    return row
-    return rows[-1] if rows else None
