@@ -3,16 +3,15 @@ split (:mod:`solver.tasks.cubes`) read back and joined into one answer for the o
 puzzle.
 
 :func:`join` reads the results of ``blokus-solo batch`` on the cube files, re-derives the
-split from the original puzzle stored in the manifest (so the cover argument of
-:mod:`solver.tasks.cubes` applies to the very files solved), matches results to cubes by
-the SHA-256 of their text, and answers: a layout (a solved cube's layout with the cube's
-fixed placements added, checked by the rule checker against the original puzzle),
-"infeasible" (every cube a proven no), or "unknown" with counts. A row's "no" is a proof
-only if it can be one (:func:`solver.trust.proofs.untrusted_claim`: a complete backend,
-asked for and answering, status infeasible) and the cube file on disk is still the cube
-(its SHA-256); any other "no" counts unknown. With a :class:`Recheck`, each cube's "no" is
-proved again here instead of being read: the answer then rests on those solves, not on the
-results files.
+split from the original puzzle stored in the manifest (so the cover argument of the split
+applies to the very files solved), matches results to cubes by the SHA-256 of their text, and
+answers: a layout (a solved cube's layout with the cube's fixed placements added, checked
+by the rule checker against the original puzzle), "infeasible" (every cube a proven no), or
+"unknown" with counts. A row's "no" is a proof only if it can be one
+(:func:`solver.trust.proofs.untrusted_claim`: a complete backend, asked for and answering, status
+infeasible) and the cube file on disk is still the cube (its SHA-256); any other "no"
+counts unknown. With a :class:`Recheck`, each cube's "no" is proved again here instead of
+being read: the answer then rests on those solves, not on the results files.
 """
 
 from __future__ import annotations
