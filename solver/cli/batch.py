@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 @after_option("Game records: check the position after N placements.")
 @solver_options(
     BACKENDS,
-    "Seconds per solve (default: no limit); a game colour runs place-all, then max-score "
-    "after a 'no'. Time-outs answer 'unknown' (never 'no').",
+    "a game colour runs place-all, then max-score after a 'no'. Time-outs answer 'unknown' "
+    "(never 'no').",
     workers=1,
 )
 @click.option(

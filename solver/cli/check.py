@@ -72,8 +72,8 @@ def moves_command(game: str, colours: tuple[str, ...], after: int | None, count:
 )
 @solver_options(
     ENDGAME_BACKENDS,
-    "Seconds per solve (default: no limit); each colour runs place-all, then "
-    "max-score after a 'no'. Time-outs answer 'unknown' (never 'no').",
+    "each colour runs place-all, then max-score after a 'no'. Time-outs answer 'unknown' "
+    "(never 'no').",
 )
 @out_option(
     "Write each colour's answer (FILE.json: the layout with the answer and the best "

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     "square (and the board's contents) once.",
 )
 @colour_option(PLAY_HELP)
-@time_limit_option("Stop after this many seconds (the count is then a lower bound).")
+@time_limit_option("a count stopped by it is a lower bound.", per="count")
 @out_option(
     "Write the first layout counted: a picture (FILE.svg or FILE.png), FILE.json or "
     "FILE.blksgf; checked by the rule checker first."

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Literal
 
 import click
 
@@ -82,8 +82,33 @@ def together_option(text: str) -> Callable[[Command], Command]:
     return click.option("--together", is_flag=True, help=text)
 
 
-def time_limit_option(text: str, default: float | None = None) -> Callable[[Command], Command]:
-    """``--time-limit SECONDS`` (finite, 0 or more; default None: no limit)."""
+#: what one ``--time-limit`` bounds; its help begins with the phrase, so that each command
+#: says which of them it means
+TIME_LIMIT_MEANINGS = {
+    "solve": "seconds per solve",
+    "check": "seconds per check",
+    "count": "seconds per count",
+    "counts": "seconds for all counts together",
+    "proof": "seconds per proof",
+}
+TimeLimitMeaning = Literal["solve", "check", "count", "counts", "proof"]
+
+
+def time_limit_option(
+    text: str,
+    default: float | None = None,
+    *,
+    per: TimeLimitMeaning | None = None,
+    only_with: str | None = None,
+) -> Callable[[Command], Command]:
+    """``--time-limit SECONDS`` (finite, 0 or more; default None: no limit). ``per``: what
+    one limit bounds (:data:`TIME_LIMIT_MEANINGS`), said first in the help, then the
+    default, then ``text``; ``only_with``: the option without which it bounds nothing.
+    Without ``per``, ``text`` is the whole help (it must say the meaning itself)."""
+    if per is not None:
+        meaning = TIME_LIMIT_MEANINGS[per]
+        lead = f"With {only_with}: {meaning}" if only_with else meaning.capitalize()
+        text = f"{lead} (default: no limit): {text}" if default is None else f"{lead}: {text}"
     return click.option(
         "--time-limit",
         type=SECONDS,
@@ -108,12 +133,15 @@ def solver_options(
     time_help: str,
     time_default: float | None = None,
     workers: int = 2,
+    time_per: TimeLimitMeaning = "solve",
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The options shared by every command that solves (as a decorator), given to the
     command as one parameter, ``options`` (a :class:`SolveOptions`; nothing checked or
     said yet: the command calls :func:`check_params` and :func:`announce_compile` in its
     own order); ``time_default`` and ``workers``: the defaults of --time-limit and
-    --workers. ``backends``: the names ``--backend`` takes, "auto" (the default) first."""
+    --workers; ``time_per`` and ``time_help``: what one --time-limit bounds and the rest of
+    its help (:func:`time_limit_option`); ``backends``: the names ``--backend`` takes, "auto"
+    (the default) first."""
     backends = tuple(backends)
     options = [
         click.option(
@@ -123,7 +151,7 @@ def solver_options(
             show_default=True,
             help="; ".join(f"{b}: {engine(b).summary}" for b in backends[1:] + backends[:1]) + ".",
         ),
-        time_limit_option(time_help, time_default),
+        time_limit_option(time_help, time_default, per=time_per),
         click.option(
             "--workers",
             type=WORKERS,

@@ -55,9 +55,10 @@ if TYPE_CHECKING:
 @colour_option("Colour to review (repeatable; default: every colour).")
 @solver_options(
     ENDGAME_BACKENDS,
-    "Seconds per check (one colour after one move, all its solves together); a "
-    "time-out answers 'unknown', never 'no'.",
+    "one colour after one move, all its solves together (with --together: every colour "
+    "after one move); a time-out answers 'unknown', never 'no'.",
     time_default=DEFAULT_TIME_LIMIT,
+    time_per="check",
 )
 @click.option("--moves", is_flag=True, help="Also print every colour's answer after each move.")
 @plain_option("No colours even in a terminal.")

@@ -32,8 +32,7 @@ from solver.tasks.solve import solve
 @click.argument("puzzle")
 @solver_options(
     BACKENDS,
-    "Stop after this many seconds (default: no limit): place-all "
-    "answers 'unknown' (never 'no'); max-score gives the best layout so far "
+    "place-all answers 'unknown' (never 'no'); max-score gives the best layout so far "
     "with a proven bound.",
 )
 @out_option(
