@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import threading
 import time
 from collections import Counter
@@ -57,12 +56,9 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Cadical195
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from solver.backends.base import BackendResult, Layout, SolveOptions  # noqa: E402
-from solver.backends.cpsat import model as cpsat  # noqa: E402
-from solver.backends.cpsat.model import (  # noqa: E402
+from solver.backends.base import BackendResult, Layout, SolveOptions
+from solver.backends.cpsat import model as cpsat
+from solver.backends.cpsat.model import (
     MONOMINO_INDEX,
     ColourModel,
     island_neighbours,
@@ -72,12 +68,14 @@ from solver.backends.cpsat.model import (  # noqa: E402
     roots,
     separator,
 )
-from solver.backends.repair import repairer as repair  # noqa: E402
-from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES  # noqa: E402
-from solver.core.placements import corner_squares, placements_for  # noqa: E402
-from solver.core.problem import Problem  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import checked_result  # noqa: E402
+from solver.backends.repair import repairer as repair
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.core.placements import corner_squares, placements_for
+from solver.core.problem import Problem
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import checked_result
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass
@@ -446,18 +444,8 @@ def cpsat_variant(
                 for i in range(len(cm.table)):
                     model.add_hint(cm.x[i], cm.table.placement(i).squares in wanted)
 
-    watch = cpsat._Watcher.on_solution_callback
-    if variant == "stop":
-
-        def first(self: Any) -> None:
-            self.search.examine(np.asarray(self.response_proto.solution, dtype=np.int64))
-            self.stop_search()
-
-        cpsat._Watcher.on_solution_callback = first  # type: ignore[method-assign]
-    try:
-        raw = cpsat.solve(problem, options, constrain=constrain)
-    finally:
-        cpsat._Watcher.on_solution_callback = watch  # type: ignore[method-assign]
+    stop = variant == "stop"
+    raw = cpsat.solve(problem, options, constrain=constrain, first_solution=stop)
     if raw.status == "infeasible" and variant == "hard":  # not a proof: steering is no rule
         raw = BackendResult("unknown", None, None, raw.stats)
     return raw
@@ -467,8 +455,7 @@ def joint_problems(after: list[int], games: int) -> list[tuple[str, Problem]]:
     """``check --together`` as a problem: every colour with pieces left of the first
     ``games`` games of ``tests/data/games`` (:data:`real_games.GAMES`), after each number
     of placements in ``after``."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from real_games import GAMES, checked_positions
+    from real_games import GAMES, checked_positions  # beside this script
 
     found: dict[tuple[Path, int], tuple[Any, list[str]]] = {}
     for path, n, position, state in checked_positions(GAMES, 10):

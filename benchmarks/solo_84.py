@@ -16,13 +16,12 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from solver.backends.base import SolveOptions
+from solver.backends.registry import BACKENDS
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import solve
 
-from solver.backends.base import SolveOptions  # noqa: E402
-from solver.backends.registry import BACKENDS  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import solve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv=None) -> int:

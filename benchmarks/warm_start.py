@@ -24,24 +24,22 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
+from solver.backends.base import SolveOptions
+from solver.backends.repair.greedy import greedy, held_back
+from solver.backends.tuning import RepairTuning, Tuning
+from solver.core.pieces import MONOMINO
+from solver.core.position import Position
+from solver.core.problem import Problem
+from solver.core.variants import VARIANTS
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import solve
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
-
-from solver.backends.base import SolveOptions  # noqa: E402
-from solver.backends.repair.greedy import greedy, held_back  # noqa: E402
-from solver.backends.tuning import RepairTuning, Tuning  # noqa: E402
-from solver.core.pieces import MONOMINO  # noqa: E402
-from solver.core.position import Position  # noqa: E402
-from solver.core.problem import Problem  # noqa: E402
-from solver.core.variants import VARIANTS  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import solve  # noqa: E402
 
 LADDER = (6, 9, 12, 15)
 

@@ -55,7 +55,7 @@ problems. Facts (each derived from the rules and pinned by ``research/tests/test
 :func:`one_colour_candidates` lists the rectangles these bounds leave. The LP bound
 (:mod:`solver.backends.bounds.relaxation`, an independent argument with a dual certificate) excludes
 every rectangle of area at most 140 again, and also 12x12 and the candidates 3x47, 4x36 and 6x24
-(``python research/benchmarks/records.py lp``).
+(``python -m research.benchmarks.records lp``).
 """
 
 from __future__ import annotations

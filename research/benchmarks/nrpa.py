@@ -19,7 +19,7 @@ Each row: puzzle, method, seed, squares left by the best state (0: solved; every
 layout is checked by the rule checker), seconds to that best, playouts, and the 1-minute
 load (``os.getloadavg``). The kernels are compiled before any clock starts.
 
-Usage: python research/benchmarks/nrpa.py [--puzzles asym-ladder-k06,...] [--methods nrpa2,repair]
+Usage: python -m research.benchmarks.nrpa [--puzzles asym-ladder-k06,...] [--methods nrpa2,repair]
        [--seeds 0,1,2] [--limit 60] [--iters 30] [--plays 30] [--construct 15]
        [--bias 1.5,1.65,1.65]
 """
@@ -35,18 +35,17 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from research import nrpa
+from research import playout_kernel as pk
+from solver.backends.base import SolveOptions, order_and_check
+from solver.backends.repair import greedy
+from solver.backends.repair import repairer as repair
+from solver.backends.tuning import RepairTuning
+from solver.core.problem import Problem
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import solve
 
-from research import playout_kernel as pk  # noqa: E402
-from solver.backends import nrpa  # noqa: E402
-from solver.backends.base import SolveOptions, order_and_check  # noqa: E402
-from solver.backends.repair import greedy  # noqa: E402
-from solver.backends.repair import repairer as repair  # noqa: E402
-from solver.backends.tuning import RepairTuning  # noqa: E402
-from solver.core.problem import Problem  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import solve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load() -> str:

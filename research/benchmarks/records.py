@@ -35,14 +35,14 @@ as verified JSON to results/records/):
   the counts, nodes, wall seconds and load.
 
 Usage (from the project root):
-  python research/benchmarks/records.py bounds
-  python research/benchmarks/records.py one-colour --max-area 140 --time-limit 600
-  python research/benchmarks/records.py record four-18x20 --engine tight-symmetric --time-limit 600
-  python research/benchmarks/records.py record puzzles/duo-both.toml --seeds 0 1 2 --time-limit 60
-  python research/benchmarks/records.py record four-18x20 --engine domain --seeds 1 2 3
-  python research/benchmarks/records.py cubes 12x13 --depth 1 --time-limit 5 --jobs 2
-  python research/benchmarks/records.py lp --max-area 169
-  python research/benchmarks/records.py cpsat 3x47 4x36 6x24 12x12
+  python -m research.benchmarks.records bounds
+  python -m research.benchmarks.records one-colour --max-area 140 --time-limit 600
+  python -m research.benchmarks.records record four-18x20 --engine tight-symmetric --time-limit 600
+  python -m research.benchmarks.records record puzzles/duo-both.toml --seeds 0 1 2 --time-limit 60
+  python -m research.benchmarks.records record four-18x20 --engine domain --seeds 1 2 3
+  python -m research.benchmarks.records cubes 12x13 --depth 1 --time-limit 5 --jobs 2
+  python -m research.benchmarks.records lp --max-area 169
+  python -m research.benchmarks.records cpsat 3x47 4x36 6x24 12x12
 """
 
 from __future__ import annotations
@@ -56,15 +56,14 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from research import tight
+from research.records import corner_problem, one_colour_bounds, one_colour_candidates
+from solver.answers.solution import write_json
+from solver.backends.base import BackendResult, SolveOptions
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import checked_result, solve
 
-from research import tight  # noqa: E402
-from research.records import corner_problem, one_colour_bounds, one_colour_candidates  # noqa: E402
-from solver.answers.solution import write_json  # noqa: E402
-from solver.backends.base import BackendResult, SolveOptions  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import checked_result, solve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 RESULTS = ROOT / "results" / "records"
 

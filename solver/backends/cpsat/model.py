@@ -935,15 +935,18 @@ class _Search:
 class _Watcher(cp_model.CpSolverSolutionCallback):
     """Checks every solution CP-SAT finds; stops the search once the goal is met."""
 
-    def __init__(self, search: _Search):
+    def __init__(self, search: _Search, first: bool = False):
         super().__init__()
         self.search = search
+        self.first = first  # stop at the first solution, whatever it is
 
     def on_solution_callback(self) -> None:
         search = self.search
         verdict = search.examine(np.asarray(self.response_proto.solution, dtype=np.int64))
         best = search.best
-        if not search.max_score:
+        if self.first:
+            self.stop_search()
+        elif not search.max_score:
             if not verdict.islands:
                 self.stop_search()
         elif best is not None and best.score >= search.built.score_bound(self.best_objective_bound):
@@ -1003,6 +1006,7 @@ def solve(
     guide: bool = True,
     cut_kind: str = "both",
     constrain: Callable[[BuiltModel], None] | None = None,
+    first_solution: bool = False,
 ) -> BackendResult:
     """Solve a problem with CP-SAT and lazy connectivity cuts.
 
@@ -1019,6 +1023,9 @@ def solve(
         constrain: called once on the built model to add constraints (e.g.
             :func:`solver.backends.cpsat.symmetric.add_orbit_constraints`); "infeasible" then means
             no layout meets them too.
+        first_solution: end each CP-SAT run at its first solution, a layout or not (its
+            islands become cuts for the next run), for measurements
+            (``benchmarks/cegar.py --cpsat stop``).
 
     Returns:
         A :class:`BackendResult`. "place-all": "solved", "infeasible" (CP-SAT proved the
@@ -1068,7 +1075,7 @@ def solve(
         _configure(solver, options, extra, left)
         seen = search.solutions
         with _stopped_by(cancel, solver):
-            status = _solve_interruptibly(solver, model, _Watcher(search))
+            status = _solve_interruptibly(solver, model, _Watcher(search, first_solution))
         stats["iterations"] += 1
         stats["cpsat_wall"] += solver.wall_time
         if status == cp_model.MODEL_INVALID:

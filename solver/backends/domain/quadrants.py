@@ -13,7 +13,7 @@ one contact graph per colour orbit decides the connectivity of all its colours. 
 that shares an edge with every colour that still has pieces can only stay empty (the
 dead-square prune: on two colours, a square between both); it cuts the two-colour trees
 most (on random two-colour halves it reaches layouts in far fewer nodes:
-``python research/benchmarks/domain_prunes.py dead``, figures in docs/benchmarks.md).
+``python -m research.benchmarks.domain_prunes dead``, figures in docs/benchmarks.md).
 
 Why our own kernel: the tiling and its Blokus labels are the core of this project, and a
 scan-order bitboard search runs a few hundred times more nodes per second than the
