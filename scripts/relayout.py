@@ -206,15 +206,9 @@ def rewrite_dotted(match: re.Match[str], in_pyproject: bool) -> str:
     return text
 
 
-def rewrite_import(match: re.Match[str]) -> str:
-    """One ``from solver... import ...`` statement, split into one per module that now
-    holds its names; unchanged when nothing it names has moved."""
-    mod = match.group("mod")
-    body = match.group("paren") if match.group("paren") is not None else match.group("plain")
-    if "*" in body:
-        return match.group(0)
-    bare = re.sub(r"#[^\n]*", "", body)  # comments inside the parentheses
-    names = [n.strip() for n in bare.replace("\n", " ").split(",") if n.strip()]
+def regroup(mod: str, names: list[str]) -> dict[str, list[str]] | None:
+    """The names of ``from mod import names`` ("name" or "name as alias") by the module
+    that now holds each, in order; None when nothing they name has moved."""
     groups: dict[str, list[str]] = {}
     changed = False
     for item in names:
@@ -232,7 +226,20 @@ def rewrite_import(match: re.Match[str]) -> str:
             shown = base if base == local else f"{base} as {local}"
         changed = changed or module != mod or shown != item
         groups.setdefault(module, []).append(shown)
-    if not changed:
+    return groups if changed else None
+
+
+def rewrite_import(match: re.Match[str]) -> str:
+    """One ``from solver... import ...`` statement, split into one per module that now
+    holds its names; unchanged when nothing it names has moved."""
+    mod = match.group("mod")
+    body = match.group("paren") if match.group("paren") is not None else match.group("plain")
+    if "*" in body:
+        return match.group(0)
+    bare = re.sub(r"#[^\n]*", "", body)  # comments inside the parentheses
+    names = [n.strip() for n in bare.replace("\n", " ").split(",") if n.strip()]
+    groups = regroup(mod, names)
+    if groups is None:
         return match.group(0)
     if len(groups) == 1 and [s for g in groups.values() for s in g] == names:
         # one new module, the same names: only the module changes (comments kept)
@@ -247,6 +254,26 @@ def rewrite_import(match: re.Match[str]) -> str:
         f"{indent}from {module} import {', '.join(shown)}{comment}"
         for module, shown in groups.items()
     )
+
+
+#: an import inside a string of code (``python -c "...; from A import x; ..."``, or a
+#: line ``"from A import x\n"`` of a program written for a subprocess)
+EMBEDDED = re.compile(
+    r"(?P<pre>[\"']|; )from (?P<mod>solver(?:\.\w+)*) import "
+    r"(?P<names>\w+(?: as \w+)?(?:, \w+(?: as \w+)?)*)(?P<end>\\n|;|[\"'])"
+)
+
+
+def rewrite_embedded(match: re.Match[str]) -> str:
+    """An import inside a string, as :func:`rewrite_import` would split it, the statements
+    joined as the string joins them (``\\n`` or ``; ``)."""
+    mod, end = match.group("mod"), match.group("end")
+    groups = regroup(mod, [n.strip() for n in match.group("names").split(",")])
+    if groups is None:
+        return match.group(0)
+    joint = "\\n" if end == "\\n" else "; "
+    body = joint.join(f"from {m} import {', '.join(shown)}" for m, shown in groups.items())
+    return match.group("pre") + body + end
 
 
 CONFLICT = re.compile(
@@ -301,6 +328,7 @@ def _local(item: str) -> str:
 def rewrite_text(text: str, in_pyproject: bool = False) -> str:
     """The text with its imports, dotted names and paths moved."""
     text = FROM_IMPORT.sub(rewrite_import, text)
+    text = EMBEDDED.sub(rewrite_embedded, text)
 
     def dotted(m: re.Match[str]) -> str:
         # a ``from A import`` module was settled above (its names decide what it means)

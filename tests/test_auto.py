@@ -54,7 +54,7 @@ def test_greedy_answers_one_colour_without_numba_or_ortools():
     code = (
         "import sys\n"
         "from solver.formats.puzzle import load_puzzle\n"
-        "from solver.tasks.solve import SolveOptions, solve\n"
+        "from solver.backends.base import SolveOptions\nfrom solver.tasks.solve import solve\n"
         f"r = solve(load_puzzle({str(PUZZLES / 'classic-solo-blue.toml')!r}), SolveOptions())\n"
         "print(r.status, r.backend, r.score, 'numba' in sys.modules, 'ortools' in sys.modules)\n"
     )
@@ -159,7 +159,7 @@ def test_auto_skips_greedy_play_once_the_kernel_is_loaded():
     answers a one-colour check: greedy play would only add its failed tries' time."""
     code = (
         "from solver.formats.puzzle import load_puzzle\n"
-        "from solver.tasks.solve import SolveOptions, solve\n"
+        "from solver.backends.base import SolveOptions\nfrom solver.tasks.solve import solve\n"
         f"p = load_puzzle({str(PUZZLES / 'classic-solo-blue.toml')!r})\n"
         "print(solve(p, SolveOptions()).backend)\n"
         "print(solve(load_puzzle(" + repr(str(PUZZLES / "tiny-5x5-corner.toml")) + "),"
