@@ -10,9 +10,11 @@ import click
 
 from solver.cli.options import out_option, plain_option, time_limit_option
 from solver.cli.output import describe_result, make_console, output_writer, print_board
+from solver.cli.params import option_type
 from solver.errors import InputError
 from solver.formats.text import read_text
 from solver.quoting import shown
+from solver.ranges import DEPTH
 
 
 @click.group("cubes")
@@ -32,7 +34,7 @@ def cubes_command() -> None:
 @click.argument("puzzle")
 @click.option(
     "--depth",
-    type=click.IntRange(min=0, max=8),
+    type=option_type(DEPTH),
     default=1,
     show_default=True,
     help="Levels of splitting: the first piece of each played colour, then (one colour "

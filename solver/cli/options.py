@@ -19,12 +19,13 @@ from typing import Any
 import click
 
 from solver.backends.registry import backend as engine
-from solver.cli.params import MAX_SEED, MAX_WORKERS, PLACEMENTS, SECONDS, SEED, WORKERS, Command
+from solver.cli.params import PLACEMENTS, SECONDS, SEED, WORKERS, Command
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.core.variants import colour_name
 from solver.errors import InputError, located
 from solver.formats.sources import is_game_file
+from solver.ranges import MAX_SEED, MAX_WORKERS
 from solver.tasks.solve import BACKENDS, SolveOptions
 
 #: the backends of ``check`` and ``review``: their solves include max-score after a "no",
