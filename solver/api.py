@@ -37,7 +37,7 @@ from solver.answers.annotate import annotated_sgf
 from solver.backends.search import CountResult
 from solver.core.position import Position
 from solver.core.problem import Problem
-from solver.core.variants import colour_name
+from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError
 from solver.formats.game import Game
 from solver.formats.game import load_game as _load_game
@@ -137,15 +137,17 @@ def solve(problem: Problem, **options: Unpack[Options]) -> SolveResult:
 
 
 def check(position: Position, colour: str, **options: Unpack[Options]) -> EndgameAnswer:
-    """The endgame check (:func:`solver.tasks.endgame.endgame_check`): can ``colour`` (a name
-    or letter) place all its remaining pieces, with the other colours as they stand?
+    """The endgame check (:func:`solver.tasks.endgame.endgame_check`): can ``colour`` (a name,
+    letter or Pentobi id, read as the command line reads ``--colour``:
+    :func:`solver.core.variants.read_colour`) place all its remaining pieces, with the other
+    colours as they stand?
     ``answer.answer`` is "yes" (``answer.place_all.layout``), "no" (proven; then
     ``answer.best`` is the best it can still do) or "unknown" (time limit: not a "no").
 
     Raises:
         InputError: an unknown colour, or one with nothing left to place.
     """
-    name = colour_name(colour)
+    name = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))
     if not position.colour(name).remaining:
         raise InputError(f"{name} has no pieces left to place")
     return endgame_check(position, name, _solve_options(options))
@@ -207,7 +209,9 @@ def review(
 
     Args:
         game: a :class:`~solver.formats.game.Game` or the path of a ``.blksgf`` file.
-        colours: names or letters (default: every colour of the variant).
+        colours: names, letters or Pentobi ids, read as the command line reads
+            ``--colour`` (:func:`solver.core.variants.read_colour`: ``"B"`` is purple in
+            Duo); default: every colour of the variant.
         options: as everywhere here; ``time_limit`` is the budget of each check (one
             colour after one placement, all its solves), 10 seconds unless given (a
             time-out answers "unknown").
@@ -216,10 +220,8 @@ def review(
         InputError: a bad file or an unknown colour.
     """
     record, opts = _game_and_options(game, options)
-    names = None if colours is None else [colour_name(c) for c in colours]
-    for name in names or ():
-        if name not in record.variant.colours:
-            raise InputError(f"{name} is not a colour of {record.variant.sgf_name}")
+    v = record.variant
+    names = None if colours is None else [read_colour(c, v.colours, v) for c in colours]
     return review_game(record, names, opts)
 
 

@@ -54,7 +54,7 @@ from solver.core.pieces import PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position, sorted_pieces
 from solver.core.rules import move_problem, shape_name
-from solver.core.variants import VARIANTS, Variant, colour_name
+from solver.core.variants import VARIANTS, Variant, colour_id, read_colour
 from solver.errors import InputError, PieceError, RuleError, SquareError, located
 from solver.formats.sgf import Location, Node, Property, format_property, parse
 from solver.formats.text import decode, read_text
@@ -86,12 +86,6 @@ def move_ids(v: Variant) -> dict[str, str]:
     return ids
 
 
-def colour_id(v: Variant, colour: str) -> str:
-    """The SGF identifier Pentobi writes for a colour's moves: ``B``/``W`` or ``1``..``4``."""
-    k = v.colours.index(colour)
-    return ("B", "W")[k] if len(v.colours) == 2 else str(k + 1)
-
-
 def setup_id(v: Variant, colour: str) -> str:
     """The setup identifier Pentobi writes for a colour: ``AB``/``AW`` or ``A1``..``A4``."""
     return "A" + colour_id(v, colour)
@@ -103,40 +97,17 @@ def _setup_ids(v: Variant) -> dict[str, str]:
     return ids
 
 
-def _player_ids(v: Variant) -> dict[str, str]:
-    """``PL`` value -> colour (Pentobi ``NodeUtil.cpp::get_player``)."""
-    ids = {str(k + 1): c for k, c in enumerate(v.colours)}
-    ids.update({"B": v.colours[0], "W": v.colours[1]})
-    return ids
-
-
-def parse_colour(v: Variant, text: str) -> str:
-    """A colour of a variant from its SGF move id, name or letter.
-
-    SGF ids are ``B``/``W`` in two-colour variants (``B`` is purple in Duo, not blue) and
-    ``1``..``4`` in the others; letters and names follow
-    :data:`solver.core.variants.COLOUR_LETTERS` (case-insensitive).
-
-    Raises:
-        InputError: not a colour of this variant.
-    """
-    key = text.strip()
-    ids = {colour_id(v, c): c for c in v.colours}
-    if key.upper() in ids:
-        return ids[key.upper()]
-    try:
-        name = colour_name(key)
-    except InputError:
-        name = None
-    if name not in v.colours:
-        choices = ", ".join(f"{colour_id(v, c)}/{c}" for c in v.colours)
-        raise InputError(f"{text!r} is not a colour of {v.sgf_name} (colours: {choices})")
-    return name
-
-
 def squares_text(board: Board, squares: Iterable[int]) -> str:
     """Squares as an SGF move value: names comma-separated in Pentobi's order a1, b1, ..., a2."""
     return ",".join(board.names(squares))
+
+
+def _player_ids(v: Variant) -> dict[str, str]:
+    """``PL`` value -> colour (Pentobi ``NodeUtil.cpp::get_player``: ``B`` and ``W`` are
+    the first two colours in every variant)."""
+    ids = {str(k + 1): c for k, c in enumerate(v.colours)}
+    ids.update({"B": v.colours[0], "W": v.colours[1]})
+    return ids
 
 
 # ---------------------------------------------------------------------------------------
@@ -514,7 +485,7 @@ def game_moves(path: str | Path, colour: str, after: int | None = None) -> list[
     """
     game = load_game(path)
     with located(path=str(path), where="--colour"):
-        name = parse_colour(game.variant, colour)
+        name = read_colour(colour, game.variant.colours, game.variant)
     return sgf_moves(game.position(after), name)
 
 
