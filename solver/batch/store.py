@@ -36,6 +36,7 @@ from solver.batch.work import (
 )
 from solver.errors import InputError
 from solver.formats.files import write_text_atomic
+from solver.formats.structured import SyntaxRefused, parse_json
 from solver.quoting import shown
 from solver.trust.proofs import untrusted_claim
 from solver.trust.rows import row_problem
@@ -69,6 +70,23 @@ def row_key(row: dict) -> Key:
     if seed is not None and not isinstance(seed, int):
         raise TypeError("a sweep row's seed is not a number")
     return (row["item"], row.get("after"), seed, bool(row.get("together")))
+
+
+#: the fields of a line of ``runs.jsonl`` and their types
+_RUN_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "finished": str, "command": str, "on": str, "version": str, "interrupted": bool,
+    "ran": int, "skipped": int, "seeds_dropped": int, "seconds": (int, float),
+}  # fmt: skip
+
+
+def _is_run(run: object) -> bool:
+    """Whether a line of ``runs.jsonl``, parsed, is a run record: an object whose fields
+    (:data:`_RUN_FIELDS`) have their types where present (a number is never true/false)."""
+    return isinstance(run, dict) and all(
+        key not in run
+        or (isinstance(run[key], kind) and (kind is bool or not isinstance(run[key], bool)))
+        for key, kind in _RUN_FIELDS.items()
+    )
 
 
 #: settings that rows written before they existed lack, with the value those rows had
@@ -207,16 +225,20 @@ class Store:
             os.truncate(path, whole)
         for number, line in enumerate(data[:whole].splitlines(), start=1):
             try:
-                row = json.loads(line.decode("utf-8"))
+                row = parse_json(line.decode("utf-8"))
                 if not isinstance(row, dict):
-                    raise ValueError("not a results row")
+                    raise SyntaxRefused("not a results row")
             except UnicodeDecodeError:
                 self.notes.append(f"{RESULTS} line {number}: dropped (not UTF-8): done again")
                 self._superseded = True
                 continue
-            except (ValueError, RecursionError):
+            except SyntaxRefused:
                 self.dropped += 1
                 self._superseded = True  # rewritten without it at the end
+                continue
+            except InputError as e:  # a number out of range, nested too deeply, a key twice
+                self.notes.append(f"{RESULTS} line {number}: dropped ({e}): done again")
+                self._superseded = True
                 continue
             why = row_problem(row)
             if why is None and row.get("sweep") and not isinstance(row.get("seed"), int):
@@ -332,16 +354,22 @@ class Store:
         self._remove({n for n in old_files if self._named[n] <= 0})  # none another row names
 
     def runs(self) -> list[dict]:
-        """The runs recorded in ``runs.jsonl`` (one line per batch run), oldest first."""
+        """The runs recorded in ``runs.jsonl`` (one line per batch run), oldest first; a
+        line that is no run record (cut short by a crash, or edited: a field of the wrong
+        type, a number out of range) is left out: it only feeds the README's table."""
         path = self.folder / RUNS
-        if not path.exists():
+        try:
+            data = path.read_bytes() if path.exists() else b""
+        except OSError:  # checked writable when the folder was opened: gone since
             return []
         out = []
-        for line in path.read_bytes().splitlines():
+        for line in data.splitlines():
             try:
-                out.append(json.loads(line))
-            except (ValueError, RecursionError):  # a line cut short by a crash
+                run = parse_json(line.decode("utf-8"))
+            except (UnicodeDecodeError, InputError):
                 continue
+            if _is_run(run):
+                out.append(run)
         return out
 
     def add_run(self, record: dict) -> None:

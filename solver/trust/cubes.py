@@ -71,9 +71,12 @@ from solver.core.placements import colour_masks, empty_board_placements, fitting
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.symmetry import position_symmetries
-from solver.errors import InputError
+from solver.errors import InputError, located
 from solver.formats.files import TEMPORARY, write_text_atomic
 from solver.formats.puzzle import parse_puzzle, puzzle_text
+from solver.formats.structured import SyntaxRefused, parse_json
+from solver.formats.text import read_text
+from solver.ranges import DEPTH
 from solver.tasks.solve import SolveOptions, SolverBug, SolveResult, checked_result, solve
 from solver.trust.compare import question_difference
 from solver.trust.proofs import can_prove, untrusted_claim
@@ -335,7 +338,6 @@ def named_puzzle(folder: Path, source: str, text: str) -> str:
         InputError: the named file is readable and its text is not the split's copy (the
             answer would be about another puzzle than the one named).
     """
-    from solver.formats.text import read_text
     from solver.quoting import shown
 
     tried = [Path(source)]
@@ -369,18 +371,17 @@ def named_puzzle(folder: Path, source: str, text: str) -> str:
 
 def _read_manifest(folder: Path) -> dict[str, Any]:
     path = folder / MANIFEST
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"no {MANIFEST} here (made by 'cubes split')", path=str(folder)) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        raise InputError(f"cannot read: {e}", path=str(path)) from None
+    if not path.exists():
+        raise InputError(f"no {MANIFEST} here (made by 'cubes split')", path=str(folder))
+    data = parse_json(read_text(path), str(path))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f"not a cubes manifest (format {FORMAT})", path=str(path))
     kinds = {"puzzle": str, "puzzle_text": str, "depth": int, "cubes": list}
     for key, kind in kinds.items():
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             raise InputError(f"expected {kind.__name__}", path=str(path), where=key)
+    with located(path=str(path)):  # a split `cubes split` would not make
+        DEPTH.check(data["depth"])
     return data
 
 
@@ -429,9 +430,11 @@ class JoinResult:
 def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[dict]]:
     """The puzzle rows of a batch results folder by the SHA-256 of their input, newest
     last, each with ``_folder`` (``results``, where its solution file lies). A line that
-    is not JSON (cut short by a crash) is skipped; a line that is not UTF-8, or a row of
-    the wrong shape (:func:`solver.trust.rows.row_problem`), is dropped with a line in
-    ``notes`` (its cube then counts as if it had no row).
+    is not JSON (cut short by a crash) is skipped; a line that is not UTF-8 or that the
+    reader refuses (:func:`solver.formats.structured.parse_json`: a number out of range,
+    nested too deeply), or a row of the wrong shape
+    (:func:`solver.trust.rows.row_problem`), is dropped with a line in ``notes`` (its cube
+    then counts as if it had no row).
 
     Raises:
         InputError: no ``results.jsonl`` here, or it cannot be read.
@@ -446,11 +449,13 @@ def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[d
     rows: dict[str, list[dict]] = {}
     for number, line in enumerate(data.splitlines(), start=1):
         try:
-            row = json.loads(line.decode("utf-8"))
+            row = parse_json(line.decode("utf-8"))
         except UnicodeDecodeError:
             row = "not UTF-8"
-        except (json.JSONDecodeError, RecursionError):
+        except SyntaxRefused:
             continue
+        except InputError as e:  # nested too deeply, a number out of range, a key twice
+            row = str(e)
         why = row if isinstance(row, str) else row_problem(row)
         if why is not None:
             if notes is not None:
@@ -503,7 +508,8 @@ def join(
     manifest = _read_manifest(folder)
     source = str(manifest["puzzle"])
     about = named_puzzle(folder, source, manifest["puzzle_text"])
-    original = parse_puzzle(manifest["puzzle_text"], source)
+    # (an error in the copy is the manifest's, not the named file's)
+    original = parse_puzzle(manifest["puzzle_text"], f"{folder / MANIFEST} puzzle_text")
     cubes = split(original, manifest["depth"])
     expected = [(cube_file(n, len(cubes)), sha256(cube_text(c, n, len(cubes), Path(source).name)))
                 for n, c in enumerate(cubes, start=1)]  # fmt: skip
