@@ -35,7 +35,7 @@ from solver.batch.work import (
     settings_for,
 )
 from solver.errors import InputError
-from solver.formats.files import write_text_atomic
+from solver.formats.files import check_output, write_text_atomic
 from solver.formats.structured import SyntaxRefused, parse_json
 from solver.quoting import shown
 from solver.trust.proofs import untrusted_claim
@@ -169,12 +169,31 @@ class Store:
             why = e.strerror or e
             raise InputError(f"cannot make the folder: {why}", path=str(self.folder)) from None
         self._take_lock()
-        self._remove_temporary_files()
-        path = self.folder / RESULTS
-        if path.exists():
-            self._read(path)
-        self._remove_unnamed_solutions()
-        self._log = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            self._check_outputs()
+            self._remove_temporary_files()
+            path = self.folder / RESULTS
+            if path.exists():
+                self._read(path)
+            self._remove_unnamed_solutions()
+            self._log = _open_log(path)
+        except BaseException:  # the lock is let go: the same folder may be tried again
+            self.close()
+            raise
+
+    def _check_outputs(self) -> None:
+        """Refuse, before any work, a folder whose files cannot be written: one of them a
+        folder (``results.jsonl/``), a link to nothing writable, ``solutions`` a file.
+
+        Raises:
+            InputError: naming the file; nothing in the folder is changed.
+        """
+        for name in (RESULTS, RUNS, SUMMARY, README):
+            check_output(self.folder / name, where="")
+        for name in (SOLUTIONS, SWEEPS):
+            path = self.folder / name
+            if (path.exists() or path.is_symlink()) and not path.is_dir():
+                raise InputError("is a file, not a folder", path=str(path))
 
     def _take_lock(self) -> None:
         try:
@@ -216,7 +235,10 @@ class Store:
                         path.unlink()
 
     def _read(self, path: Path) -> None:
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise InputError(f"cannot read: {e.strerror or e}", path=str(path)) from None
         latest: dict[str, tuple] = {}  # per item, the question of its last sweep line
         sweeps: dict[str, set[Key]] = {}  # per item, the keys of its sweep rows so far
         whole = data.rfind(b"\n") + 1
@@ -321,7 +343,11 @@ class Store:
         """
         for name, text in files.items():
             target = self.folder / name
-            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:  # e.g. a file where the folder should be
+                why = e.strerror or e
+                raise InputError(f"cannot make its folder: {why}", path=str(target)) from None
             write_text_atomic(target, text)
         assert self._log is not None, "open() first"
         _append_line(self._log, row, self.folder / RESULTS)
@@ -375,7 +401,7 @@ class Store:
     def add_run(self, record: dict) -> None:
         """Append a line about this run to ``runs.jsonl`` (synced to disk)."""
         path = self.folder / RUNS
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        fd = _open_log(path)
         try:
             _append_line(fd, record, path)
         finally:
@@ -404,6 +430,18 @@ class Store:
             if fd is not None:
                 os.close(fd)
         self._log = self._lock = None
+
+
+def _open_log(path: Path) -> int:
+    """``path`` opened to append lines (made if missing).
+
+    Raises:
+        InputError: it cannot be (a folder, a link to nothing, no permission).
+    """
+    try:
+        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror or e}", path=str(path)) from None
 
 
 def _append_line(fd: int, data: dict, path: Path) -> None:
