@@ -123,7 +123,9 @@ def join_command(
         f"nodes {answer.nodes:,}  seconds {answer.seconds:.1f}"
     )
     for line in answer.problems[:10]:
-        console.print(f"rejected: {line}")
+        console.print(f"rejected row: {line}", markup=False)
+    if len(answer.problems) > 10:
+        console.print(f"rejected row: and {len(answer.problems) - 10} more")
     for line in answer.notes[:10]:
         console.print(f"note: {line}")
     if len(answer.notes) > 10:
