@@ -280,11 +280,21 @@ def test_join_says_what_the_proof_rests_on_and_recheck_catches_a_forged_no(
     assert answer.rechecked == len(rows) and answer.infeasible == really_no
 
 
-def test_a_row_for_a_cube_file_changed_on_disk_is_not_trusted(tmp_path):
+@pytest.fixture(scope="module")
+def infeasible_cubes(tmp_path_factory):
+    """tiny-4x4-impossible split at depth 3 and solved by the search (every cube a proven
+    no): the folder, which each test copies."""
+    folder = tmp_path_factory.mktemp("infeasible")
     path = PUZZLES / "tiny-4x4-impossible.toml"
-    write_cubes(str(path), read_text(path), 3, tmp_path)
+    write_cubes(str(path), read_text(path), 3, folder)
+    results = folder / "results"
+    run_batch(BatchOptions([folder / "cubes"], results, Settings(backend="search"), jobs=1))
+    return folder
+
+
+def test_a_row_for_a_cube_file_changed_on_disk_is_not_trusted(infeasible_cubes, tmp_path):
+    shutil.copytree(infeasible_cubes, tmp_path, dirs_exist_ok=True)
     results = tmp_path / "results"
-    run_batch(BatchOptions([tmp_path / "cubes"], results, Settings(backend="search"), jobs=1))
     assert join(tmp_path, results).status == "infeasible"
     cube = sorted((tmp_path / "cubes").glob("*.toml"))[0]
     cube.write_text(cube.read_text() + "# edited after the batch\n")
@@ -357,14 +367,13 @@ def _forge_solved(results, rows, which):
     return forged
 
 
-def test_a_forged_solved_row_does_not_hide_a_cubes_proven_no(tmp_path):
+def test_a_forged_solved_row_does_not_hide_a_cubes_proven_no(infeasible_cubes, tmp_path):
     """The issue's case: every cube of an infeasible puzzle has a valid no and, newer, a
     forged "solved" row. Each forged row is reported; the no's still prove the puzzle."""
-    path = PUZZLES / "tiny-4x4-impossible.toml"
-    write_cubes(str(path), read_text(path), 3, tmp_path)
+    shutil.copytree(infeasible_cubes, tmp_path, dirs_exist_ok=True)
     results = tmp_path / "results"
-    run_batch(BatchOptions([tmp_path / "cubes"], results, Settings(backend="search"), jobs=1))
     rows = [json.loads(line) for line in (results / "results.jsonl").read_text().splitlines()]
+    assert len(rows) > 5
     forged = _forge_solved(results, rows, lambda r: True)
     answer = join(tmp_path, results)
     assert answer.status == "infeasible" and answer.infeasible == answer.cubes == len(rows)

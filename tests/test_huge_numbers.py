@@ -155,7 +155,7 @@ def test_a_batch_row_out_of_range_is_dropped_with_a_note_and_done_again(tmp_path
 # the shared readers themselves, on any number
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     sign=st.sampled_from(["", "-"]),
     digits=st.integers(1, 6000).flatmap(lambda n: st.text("0123456789", min_size=n, max_size=n)),
