@@ -236,12 +236,13 @@ def play_game(args: argparse.Namespace, v: Variant, number: int) -> Counter[str]
                 if name == "ours":
                     game = read_sgf_text(path.read_text())
                     tally["our savesgf reads back"] += game.final == referee.engine.position
-        points = scores[1]
+        scored = [c for c in v.colours if not (v.name == "classic3" and c == "green")]
+        margin = sum(referee.engine.points(c) * (1 if c in ours_colours else -1) for c in scored)
+        tally["won ours" if margin > 0 else "won pentobi" if margin < 0 else "drawn"] += 1
         print(
             f"  {v.name} game {number}: ours {sorted(ours_colours)}, final_score ours "
-            f"{scores[0]!r} Pentobi {scores[1]!r} referee {referee_score!r}"
+            f"{scores[0]!r} Pentobi {scores[1]!r} referee {referee_score!r}, margin {margin}"
         )
-        tally[f"result {points}"] += 0
     return tally
 
 
@@ -272,7 +273,8 @@ def games(args: argparse.Namespace) -> int:
             f"{name:9} games {n}, moves ours {total['moves ours']}, Pentobi "
             f"{total['moves pentobi']}, illegal or refused {failures}, final_score agrees "
             f"{total['final_score agrees']}/{n}, showboard {total['showboard agrees']}/{n}, "
-            f"savesgf both ways {both_ways}/{n}"
+            f"savesgf both ways {both_ways}/{n}, won ours {total['won ours']}, Pentobi "
+            f"{total['won pentobi']}, drawn {total['drawn']}"
         )
     print(f"total: {bad} disagreements, {time.perf_counter() - started:.0f} s")
     return 1 if bad else 0

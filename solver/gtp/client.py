@@ -18,19 +18,20 @@ class EngineError(Exception):
 
 
 class Client:
-    """A GTP engine as a child process (standard error discarded).
+    """A GTP engine as a child process.
 
     Args:
         argv: the command that starts the engine.
+        stderr: pass the engine's standard error through (default: discard it).
     """
 
-    def __init__(self, argv: Sequence[str]):
+    def __init__(self, argv: Sequence[str], stderr: bool = False):
         self.argv = list(argv)
         self.process = subprocess.Popen(
             self.argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=None if stderr else subprocess.DEVNULL,
             text=True,
             bufsize=1,
         )
@@ -48,7 +49,10 @@ class Client:
         while True:
             line = self.process.stdout.readline()
             if not line:
-                raise EngineError(f"{self.argv[0]} stopped answering (after {command!r})")
+                code = self.process.wait()
+                raise EngineError(
+                    f"{self.argv[0]} stopped answering (after {command!r}, exit status {code})"
+                )
             if line == "\n":
                 break
             lines.append(line.rstrip("\n"))

@@ -15,6 +15,7 @@ move exactly as Pentobi does.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable
@@ -27,11 +28,12 @@ from solver.core.rules import move_problem, shape_name
 from solver.core.variants import VARIANTS, Variant
 from solver.errors import InputError, SquareError
 from solver.formats.files import write_text_atomic
-from solver.formats.game import load_game, squares_text, start_position, write_moves
+from solver.formats.game import Game, load_game, squares_text, start_position, write_moves
 from solver.gtp.board_text import BoardInfo, board_text
 from solver.gtp.genmove import DEFAULT_SETTINGS, Settings, choose
 from solver.gtp.moves import has_moves, legal_texts
-from solver.gtp.protocol import Command, GtpError
+from solver.gtp.protocol import Command, GtpError, parse_line
+from solver.quoting import shown
 
 NAME = "blokus-solo"
 
@@ -273,6 +275,21 @@ class Engine:
             return False, str(e)
         except InputError as e:
             return False, str(e)
+        except Exception as e:  # a bug: answered, the engine goes on (BLOKUS_DEBUG=1 raises)
+            if os.environ.get("BLOKUS_DEBUG"):
+                raise
+            return False, shown(f"internal error (please report): {type(e).__name__}: {e}")
+
+    def ask(self, line: str) -> tuple[bool, str]:
+        """Run one command line, as a controller would send it: (success, response text).
+
+        Raises:
+            ValueError: the line is blank or a comment (GTP gives it no response).
+        """
+        command = parse_line(line)
+        if command is None:
+            raise ValueError(f"not a command: {line!r}")
+        return self.handle(command)
 
     def all_legal(self, command: Command) -> str:
         """``all_legal COLOUR``: every legal move, one a line."""
@@ -347,17 +364,20 @@ class Engine:
         command.check_at_most(2)
         path = command.arg(0)
         number = command.int_arg(1, least=1) if len(command.words) == 2 else None
-        game = load_game(path)
+        self.load(load_game(path), number)
+        return ""
+
+    def load(self, game: Game, number: int | None = None) -> None:
+        """Set up a game record at the position before its ``number``-th placement (from
+        1; None or past the end: the end), its earlier moves ready for ``undo``."""
         end = game.num_placements
         upto = end if number is None else min(number - 1, end)
-        first = game.position(0)
-        self.new_game(game.variant, first)
+        self.new_game(game.variant, game.position(0))
         placements = [m for m in game.moves if m.placement is not None]
         for k in range(upto):
             move = placements[k]
             assert move.placement is not None
             self.played.append(Played(move.colour, move.placement, game.position(k + 1)))
-        return ""
 
     def name(self, command: Command) -> str:
         """``name``: this program's name."""

@@ -97,12 +97,13 @@ def endgame_move(
     for first in sorted(layout, key=lambda p: -PIECES[p.piece].size):
         if first.squares not in legal_now:
             continue
-        after = position.with_placement(colour, first)
         rest = [p for p in layout if p is not first]
-        order = order_of_play(after, colour, rest, monomino_last=wants_last)
-        if order is None or (wants_last and order[-1].piece != MONOMINO and rest):
-            continue
-        if wants_last and not rest and first.piece != MONOMINO:
+        if not rest:  # the last piece
+            if wants_last and first.piece != MONOMINO:
+                continue
+            return first
+        order = order_of_play(position.with_placement(colour, first), colour, rest, wants_last)
+        if order is None or (wants_last and order[-1].piece != MONOMINO):
             continue
         return first
     return None
