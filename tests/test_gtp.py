@@ -159,6 +159,29 @@ def test_first_moves_on_an_empty_board(game, colour, first_moves):
     assert ok and len(text.splitlines()) == len(set(text.splitlines())) == first_moves
 
 
+def test_the_other_commands():
+    engine = Engine(VARIANTS["duo"], settings=HEURISTIC)
+    ok, names = session(engine, "list_commands")[0]
+    assert names.split() == sorted(engine.commands) and "all_legal" in names.split()
+    assert session(engine, "known_command undo", "known_command param", "protocol_version") == [
+        (True, "true"),
+        (True, "false"),
+        (True, "2"),
+    ]
+    assert float(session(engine, "cputime")[0][1]) >= 0
+    start = engine.position
+    ok, chosen = session(engine, "reg_genmove b")[0]
+    assert ok and engine.position == start  # chosen, not played
+    # the same seed again: g (genmove for the colour to play, purple) plays that move
+    assert session(engine, "set_random_seed 0", "g") == [(True, ""), (True, chosen)]
+    assert [(p.colour, engine.move_text(p.placement)) for p in engine.played] == [
+        ("purple", chosen)
+    ]
+    assert session(engine, "clear_board")[0] == (True, "") and engine.position == start
+    session(engine, "p e10")  # p: the colour to play, purple
+    assert [p.piece for p in engine.position.colour("purple").placed] == ["1"]
+
+
 # -- Pentobi's stored answers --------------------------------------------------------------
 
 
