@@ -45,10 +45,15 @@ def game_path(name: str) -> Path:
     return path if path.exists() else DATA / "games" / name
 
 
+#: the games the tests replay: every third stored game (all five variants; the benchmark
+#: compares all of them)
+SAMPLE = STORED[::3]
+
+
 @pytest.fixture(scope="module")
 def stored_games():
-    """Every stored game, read once: file name -> Game."""
-    return {record["file"]: load_game(game_path(record["file"])) for record in STORED}
+    """The sampled games, read once: file name -> Game."""
+    return {record["file"]: load_game(game_path(record["file"])) for record in SAMPLE}
 
 
 def session(engine: Engine, *lines: str) -> list[tuple[bool, str]]:
@@ -192,20 +197,21 @@ def our_key(position, colour: str) -> str:
 
 
 def test_all_legal_agrees_with_pentobis_stored_answers(stored_games):
-    """Every 25th stored position of every game (and its end), every colour: 3,213
-    positions are stored, all of them agreeing (benchmarks/gtp_pentobi.py legal)."""
+    """Every 8th stored position of every third game (and its end), every colour: 158
+    positions, 536 answers, all five variants. Pentobi's answers on all 3,213 positions
+    of the 59 games are stored, and all agree (benchmarks/gtp_pentobi.py legal)."""
     variants, compared = set(), 0
-    for record in STORED:
+    for record in SAMPLE:
         game = stored_games[record["file"]]
         colours = game.variant.colours
         numbers = record["numbers"]
-        for k in [*range(0, len(numbers) - 1, 25), len(numbers) - 1]:
+        for k in [*range(0, len(numbers) - 1, 8), len(numbers) - 1]:
             position = game.position(min(numbers[k] - 1, game.num_placements))
             for colour, key in zip(colours, record["keys"][k]):
                 assert our_key(position, colour) == key, (record["file"], numbers[k], colour)
                 compared += 1
         variants.add(game.variant.name)
-    assert variants == set(VARIANTS) and compared > 500
+    assert variants == set(VARIANTS) and compared == 536
 
 
 def test_full_lists_and_board_match_pentobis():
@@ -224,7 +230,7 @@ def test_full_lists_and_board_match_pentobis():
 
 
 def test_final_scores_agree_with_pentobis(stored_games):
-    for record in STORED:
+    for record in SAMPLE:
         engine = Engine()
         engine.load(stored_games[record["file"]])
         assert session(engine, "final_score")[0] == (True, record["final_score"]), record["file"]

@@ -56,17 +56,24 @@ def legal_texts(position: Position, colour: str) -> list[str]:
     return move_texts(board.rows, board.cols)[rows[np.argsort(rank[rows])]].tolist()
 
 
+def _reading_codes(rows: int, cols: int) -> np.ndarray:
+    """Each placement's squares as numbers that sort in Pentobi's order (a1, b1, ...,
+    a2, ...: row number from the bottom, then column), sorted, padding (a large number)
+    last; shape (P, 5)."""
+    squares = empty_board_placements(rows, cols).squares
+    codes = (rows - 1 - squares // cols) * cols + squares % cols
+    return np.sort(np.where(squares >= 0, codes, rows * cols), axis=1)
+
+
 @lru_cache(maxsize=8)
 def move_ranks(rows: int, cols: int) -> np.ndarray:
-    """Each placement's rank in the order of :func:`solver.formats.game.sorted_moves`,
-    shape (P,), int64."""
-    table = empty_board_placements(rows, cols)
-    keys = [
-        (int(piece), sorted((rows - s // cols, s % cols) for s in row if s >= 0))
-        for piece, row in zip(table.piece.tolist(), table.squares.tolist())
-    ]
-    rank = np.empty(len(keys), dtype=np.int64)
-    rank[sorted(range(len(keys)), key=keys.__getitem__)] = np.arange(len(keys))
+    """Each placement's rank in the order of :func:`solver.formats.game.sorted_moves` (by
+    piece, then by its squares in Pentobi's order), shape (P,), int64."""
+    codes = _reading_codes(rows, cols)
+    piece = empty_board_placements(rows, cols).piece
+    order = np.lexsort((*codes.T[::-1], piece))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
     return rank
 
 
@@ -75,8 +82,13 @@ def move_texts(rows: int, cols: int) -> np.ndarray:
     """Each placement of the empty board's table as a move in SGF notation (squares in
     Pentobi's order a1, b1, ..., a2), shape (P,), dtype object."""
     board = Board(rows, cols)
-    table = empty_board_placements(rows, cols)
+    names = [
+        board.name((rows - 1 - code // cols) * cols + code % cols) for code in range(rows * cols)
+    ]
     return np.array(
-        [",".join(board.names(s for s in row if s >= 0)) for row in table.squares.tolist()],
+        [
+            ",".join(names[c] for c in row if c < rows * cols)
+            for row in _reading_codes(rows, cols).tolist()
+        ],
         dtype=object,
     )
