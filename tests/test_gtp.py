@@ -283,6 +283,23 @@ def test_genmove_keeps_an_endgame_that_places_everything():
     assert endgame_check(engine.position, "red").answer == "yes"
 
 
+def test_genmove_does_not_wait_for_the_first_compile(monkeypatch):
+    """Without the search's compiled kernel, genmove starts the background compile and
+    plays the heuristic meanwhile."""
+    from solver.backends import warmup
+    from solver.gtp import genmove
+
+    started = []
+    monkeypatch.setattr(warmup, "kernel_ready", lambda: False)
+    monkeypatch.setattr(warmup, "compile_in_background", lambda search_waits: started.append(1))
+    monkeypatch.setattr(genmove, "endgame_move", lambda *args: pytest.fail("searched"))
+    engine = Engine(seed=1)
+    session(engine, f"loadsgf {game_path('classic-L1-s56.blksgf')} 63")  # red: 6 pieces left
+    ok, legal = session(engine, "all_legal 3")[0]
+    ok, move = session(engine, "genmove 3")[0]
+    assert ok and move in legal.splitlines() and started == [1]
+
+
 def test_genmove_plays_a_colours_last_piece():
     """The exact plan with only the monomino left, to be placed last: the plan's last
     piece (it once asked for the order of the nothing after it)."""

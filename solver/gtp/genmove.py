@@ -18,7 +18,8 @@
 
 Deterministic given the seed and the sequence of commands, unless a search is stopped by
 the time limit (then the answer depends on how far it got); ``time_limit=0`` plays the
-heuristic alone, deterministically.
+heuristic alone, deterministically. On the first run after installing, while the search's
+kernel compiles in the background (:func:`search_ready`), the heuristic plays.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from solver.backends import warmup
 from solver.core.order import order_of_play
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import colour_masks
@@ -75,11 +77,22 @@ def choose(
     if not moves:
         return None
     left = position.colour(colour).remaining
-    if settings.time_limit > 0 and len(left) <= settings.endgame_pieces:
+    if settings.time_limit > 0 and len(left) <= settings.endgame_pieces and search_ready():
         planned = endgame_move(position, colour, moves, settings.time_limit, seed)
         if planned is not None:
             return planned
     return best_by_heuristic(position, colour, moves, opponents, rng)
+
+
+def search_ready() -> bool:
+    """Whether the exact search runs without first compiling its kernel (10-30 s, once
+    after installing: :mod:`solver.backends.warmup`). When the kernel is neither compiled
+    nor cached, a background compile starts (unless one runs) and ``genmove`` plays the
+    heuristic until the cache is written, so that no move waits for the compile."""
+    if warmup.kernel_ready():
+        return True
+    warmup.compile_in_background(search_waits=False)
+    return False
 
 
 def endgame_move(
