@@ -80,7 +80,7 @@ def test_responses_keep_the_id_and_end_with_an_empty_line():
     assert response(True, "3", "\na\n\nb\n") == "=3 \na\n \nb\n\n"
 
 
-def test_a_session_on_standard_input(tmp_path):
+def test_a_session_on_standard_input():
     commands = [
         "1 name",
         "set_game Blokus Duo",

@@ -158,9 +158,6 @@ def response(ok: bool, ident: str | None, text: str) -> str:
     return f"{'=' if ok else '?'}{ident or ''} {body}\n"
 
 
-Handler = Callable[[Command], str]
-
-
 def run(
     handle: Callable[[Command], tuple[bool, str]],
     stdin: IO[str],
