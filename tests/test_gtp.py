@@ -187,6 +187,13 @@ def test_the_other_commands():
     assert [p.piece for p in engine.position.colour("purple").placed] == ["1"]
 
 
+def test_docs_list_every_command():
+    page = (Path(__file__).parent.parent / "docs" / "gtp.md").read_text()
+    table = page.split("## Commands", 1)[1].split("\n\n", 2)[1]
+    listed = {row.split("`")[1].split()[0] for row in table.splitlines()[2:]}
+    assert listed == set(Engine().commands)
+
+
 # -- Pentobi's stored answers --------------------------------------------------------------
 
 
