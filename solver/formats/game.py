@@ -484,13 +484,18 @@ def sgf_moves(position: Position, colour: str) -> list[str]:
     order (row number, then column). A piece a colour has twice (Junior) gives each
     placement once, as Pentobi's ``all_legal`` does.
     """
-    board = position.board
+    return sorted_moves(position.board, legal_moves(position, colour))
+
+
+def sorted_moves(board: Board, placements: Iterable[Placement]) -> list[str]:
+    """Placements in SGF notation (squares in Pentobi's order a1, b1, ..., a2), sorted by
+    piece (standard order of the set), then by the squares (row number, then column)."""
 
     def key(placement: Placement) -> tuple[int, list[tuple[int, int]]]:
         cells = sorted((board.rows - r, c) for r, c in map(board.row_col, placement.squares))
         return PIECES[placement.piece].index, cells
 
-    return [squares_text(board, p.squares) for p in sorted(legal_moves(position, colour), key=key)]
+    return [squares_text(board, p.squares) for p in sorted(placements, key=key)]
 
 
 def game_moves(path: str | Path, colour: str, after: int | None = None) -> list[str]:
@@ -549,6 +554,60 @@ def _replays_as_moves(position: Position, v: Variant) -> bool:
     return True
 
 
+def _root(v: Variant, name: str | None) -> list[str]:
+    """The root node's game properties: ``GM``, ``FF``, ``CA``, ``AP`` and ``GN``."""
+    root = [
+        format_property("GM", [v.sgf_name]),
+        "FF[4]",
+        "CA[UTF-8]",
+        format_property("AP", [APPLICATION]),
+    ]
+    if name:
+        root.append(format_property("GN", [name]))
+    return root
+
+
+def _setup(position: Position, v: Variant) -> list[str]:
+    """The pieces on the board as setup properties (one value per piece, in order of
+    play), then ``PL``: the colour to move."""
+    props = [
+        format_property(
+            setup_id(v, state.name), [squares_text(position.board, p.squares) for p in state.placed]
+        )
+        for state in position.colours
+        if state.placed
+    ]
+    return props + [format_property("PL", [colour_id(v, position.to_move or v.colours[0])])]
+
+
+def write_moves(
+    start: Position, moves: Sequence[tuple[str, Placement]], *, name: str | None = None
+) -> str:
+    """A game as a ``.blksgf`` text that Pentobi opens: the start (the variant's empty
+    board, or the pieces on it as setup in the root node, with ``PL``) and then the moves,
+    each in its own node, in the order given. Reading it back (:func:`read_sgf_text`)
+    replays the same moves, so the last position is the same.
+
+    Args:
+        start: a position of a built-in variant: where the moves start.
+        moves: (colour, placement) in order of play, each legal where it is played (not
+            checked here).
+        name: a game name for ``GN``.
+
+    Raises:
+        InputError: ``start`` is not a built-in variant's position (see :func:`sgf_variant`).
+    """
+    v = sgf_variant(start)
+    root = _root(v, name)
+    if any(state.placed for state in start.colours):
+        root += _setup(start, v)
+    lines = [
+        ";" + format_property(colour_id(v, colour), [squares_text(start.board, p.squares)])
+        for colour, p in moves
+    ]
+    return "(;" + "".join(root) + "".join("\n" + line for line in lines) + "\n)\n"
+
+
 def write_sgf(
     position: Position,
     layout: Mapping[str, Sequence[Placement]] | None = None,
@@ -588,14 +647,7 @@ def write_sgf(
                 f"{state.name} has more {next(iter(extra))} pieces on the board "
                 f"than {v.sgf_name} has"
             )
-    root = [
-        format_property("GM", [v.sgf_name]),
-        "FF[4]",
-        "CA[UTF-8]",
-        format_property("AP", [APPLICATION]),
-    ]
-    if name:
-        root.append(format_property("GN", [name]))
+    root = _root(v, name)
     lines: list[str] = []
     if _replays_as_moves(position, v):
         queues = {c.name: c.placed for c in position.colours}
@@ -605,15 +657,7 @@ def write_sgf(
                 + format_property(colour_id(v, colour), [squares_text(board, placement.squares)])
             )
     else:
-        for state in position.colours:
-            if state.placed:
-                root.append(
-                    format_property(
-                        setup_id(v, state.name),
-                        [squares_text(board, p.squares) for p in state.placed],
-                    )
-                )
-        root.append(format_property("PL", [colour_id(v, position.to_move or v.colours[0])]))
+        root += _setup(position, v)
     if layout:
         current = position
         for colour in layout:
