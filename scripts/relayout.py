@@ -466,15 +466,16 @@ def main() -> int:
         print(line)
     for path in changed:
         print(f"{'would rewrite' if args.check else 'rewrote'} {path.relative_to(root)}")
-    python = [str(p) for p in changed if p.suffix == ".py"]
     ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
-    if python and not args.check and Path(ruff).exists():
-        subprocess.run([ruff, "check", "-q", "--select", "I", "--fix", *python], cwd=root)
-        subprocess.run([ruff, "format", "-q", *python], cwd=root)
-    python = [p for p in settled if p.endswith(".py")]
-    if python and not args.check and Path(ruff).exists():
-        # a settled conflict may import a name under two names: drop the one left unused
-        subprocess.run([ruff, "check", "-q", "--select", "F401", "--fix", *python], cwd=root)
+    if not args.check and Path(ruff).exists():
+        # one file at a time: a file still in conflict (markers) does not stop the others
+        for path in changed:
+            if path.suffix != ".py" or CONFLICT.search(path.read_text(encoding="utf-8")):
+                continue
+            # a settled conflict may import a name under two names: drop the one left unused
+            select = "I,F401" if str(path) in settled else "I"
+            subprocess.run([ruff, "check", "-q", "--select", select, "--fix", str(path)], cwd=root)
+            subprocess.run([ruff, "format", "-q", str(path)], cwd=root)
     return 1 if args.check and (todo or changed) else 0
 
 

@@ -100,12 +100,13 @@ TIME_LIMITS = {
     "rate": "Seconds per count",
     "hint": "Seconds for all counts together",
     "verify": "With --prove: seconds per proof",
+    "gtp": "Seconds per genmove",
 }
 
 
 def test_every_time_limit_says_what_it_bounds():
-    """--time-limit has five meanings (per solve, per check, per count, all counts, per
-    proof): each command's help begins with its own."""
+    """--time-limit has six meanings (per solve, per check, per count, all counts, per
+    proof, per genmove): each command's help begins with its own."""
     seen = set()
     for path, command in _commands():
         for param in command.params:

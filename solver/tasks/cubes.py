@@ -57,9 +57,12 @@ from solver.core.placements import colour_masks, empty_board_placements, fitting
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.symmetry import position_symmetries
-from solver.errors import InputError
+from solver.errors import InputError, located
 from solver.formats.files import TEMPORARY, write_text_atomic
 from solver.formats.puzzle import parse_puzzle, puzzle_text
+from solver.formats.structured import parse_json
+from solver.formats.text import read_text
+from solver.ranges import DEPTH
 
 #: the manifest that :func:`write_cubes` writes beside the cube files
 MANIFEST = "cubes.json"
@@ -311,16 +314,15 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         InputError: no manifest, not readable, or not a cubes manifest.
     """
     path = folder / MANIFEST
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"no {MANIFEST} here (made by 'cubes split')", path=str(folder)) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        raise InputError(f"cannot read: {e}", path=str(path)) from None
+    if not path.exists():
+        raise InputError(f"no {MANIFEST} here (made by 'cubes split')", path=str(folder))
+    data = parse_json(read_text(path), str(path))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f"not a cubes manifest (format {FORMAT})", path=str(path))
     kinds = {"puzzle": str, "puzzle_text": str, "depth": int, "cubes": list}
     for key, kind in kinds.items():
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             raise InputError(f"expected {kind.__name__}", path=str(path), where=key)
+    with located(path=str(path)):  # a split `cubes split` would not make
+        DEPTH.check(data["depth"])
     return data
