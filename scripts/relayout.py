@@ -15,7 +15,8 @@ carries your edits of a moved file to its new place); where the merge stops on c
 that are only import lines (your side adds or moves imports, the other renamed them), run
 the script with ``--ours-imports``: such a conflict keeps your side's imports and adds the
 names only the other side imports, and the rewrite then brings them all to the new layout
-(setuptools' ``packages`` line too); settle the other conflicts by
+(setuptools' ``packages`` line too), and code you added to a package's __init__.py that
+moved to a module goes to that module; settle the other conflicts by
 hand (the import-linter contracts in pyproject.toml, say). Else run it after the merge. Look
 at the diff, run the checks and commit. Running it again changes nothing (it is
 idempotent); a file it does not know is left as it is. It ends by running ruff (import
@@ -41,6 +42,8 @@ So in new prose name such a package by its path (``solver/backends/search/``).
 from __future__ import annotations
 
 import argparse
+import functools
+import os
 import re
 import shutil
 import subprocess
@@ -102,12 +105,12 @@ NAMES: dict[tuple[str, str], str] = {
         )
     },
     ("solver.trust.cubes", "_read_manifest"): "solver.tasks.cubes:read_manifest",
-    # issue 34 item 6: the warm-start library's code out of its __init__.py
-    **{
-        ("solver.library", name): "solver.library.layouts"
-        for name in ("Entry", "Start", "Layout", "best_start", "entries", "starts", "_laid_over")
-    },
 }
+
+#: package -> module: the code of the package's __init__.py moved to that module, so every
+#: name taken from the package that is none of its modules now comes from the module
+#: (issue 34 item 6: the warm-start library's code out of its __init__.py)
+PACKAGE_CODE: dict[str, str] = {"solver.library": "solver.library.layouts"}
 
 #: file moves that are not whole modules: (old path, new path); the old file's package
 #: keeps an __init__.py holding :data:`PACKAGES`' docstring
@@ -181,6 +184,25 @@ SAME_NAME: dict[str, set[str]] = {
 }
 
 
+def _moved_name(module: str, name: str) -> str | None:
+    """Where ``name`` of ``module`` went (:data:`NAMES`, :data:`PACKAGE_CODE`), or None."""
+    if (module, name) in NAMES:
+        return NAMES[(module, name)]
+    package = PACKAGE_CODE.get(module)
+    if package is not None and name not in _modules_of(module):
+        return package
+    return None
+
+
+@functools.cache
+def _modules_of(package: str) -> set[str]:
+    """The modules and subpackages of ``package`` in the checkout (the current folder: the
+    root, :func:`main` goes there) and its new ones."""
+    folder = Path.cwd().joinpath(*package.split("."))
+    found = {p.stem for p in folder.glob("*.py")} | {p.name for p in folder.glob("*/")}
+    return found | {n.rsplit(".", 1)[1] for n in MODULES.values() if n.rsplit(".", 1)[0] == package}
+
+
 def _split_target(target: str, name: str) -> tuple[str, str]:
     module, _, new_name = target.partition(":")
     return module, new_name or name
@@ -193,8 +215,8 @@ def rewrite_dotted(match: re.Match[str], in_pyproject: bool) -> str:
     for k in range(len(parts), 1, -1):
         prefix, rest = ".".join(parts[:k]), parts[k:]
         parent, last = ".".join(parts[: k - 1]), parts[k - 1]
-        if (parent, last) in NAMES:
-            module, name = _split_target(NAMES[(parent, last)], last)
+        if (moved := _moved_name(parent, last)) is not None:
+            module, name = _split_target(moved, last)
             return ".".join([module, name, *rest])
         if prefix in MODULES:
             if prefix in SAME_NAME:
@@ -214,8 +236,8 @@ def regroup(mod: str, names: list[str]) -> dict[str, list[str]] | None:
     for item in names:
         name, _, alias = (p.strip() for p in item.partition(" as "))
         module, shown = mod, item
-        if (mod, name) in NAMES:
-            module, new_name = _split_target(NAMES[(mod, name)], name)
+        if (moved := _moved_name(mod, name)) is not None:
+            module, new_name = _split_target(moved, name)
             local = alias or name
             shown = new_name if new_name == local else f"{new_name} as {local}"
         elif mod in MODULES and not (mod in SAME_NAME and name in SAME_NAME[mod]):
@@ -409,6 +431,23 @@ def move_files(root: Path, check: bool) -> list[str]:
     return done
 
 
+def settle_moved_code(root: Path, check: bool) -> list[str]:
+    """A package's __init__.py whose code moved to a module (:data:`FILES`) and that our
+    side edited meanwhile: the merge leaves it in conflict (our code against the other
+    side's docstring). Our side goes to the module, the __init__.py gets the docstring."""
+    done = []
+    for old, new in FILES:
+        path = root / old
+        if not path.exists() or not CONFLICT.search(text := path.read_text(encoding="utf-8")):
+            continue
+        done.append(f"our {old} to {new}, {old} the package's docstring")
+        if not check:
+            (root / new).write_text(CONFLICT.sub(r"\g<ours>", text), encoding="utf-8")
+            path.write_text(f'"""{PACKAGES[str(Path(old).parent)]}"""\n', encoding="utf-8")
+            git(root, "add", old, new)
+    return done
+
+
 def add_packages(text: str) -> str:
     """pyproject.toml with every new package in setuptools' ``packages`` list."""
     match = re.search(r"^packages = \[(.*)\]$", text, re.M)
@@ -445,7 +484,10 @@ def main() -> int:
             ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True
         ).stdout.strip()
     )
+    os.chdir(root)
     todo = [] if args.no_move else move_files(root, args.check)
+    if args.ours_imports:
+        todo += settle_moved_code(root, args.check)
     changed, settled = [], []
     for path in [] if args.move_only else tracked_files(root):
         try:
