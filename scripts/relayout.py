@@ -322,8 +322,10 @@ def ours_imports(text: str) -> str:
         ours, theirs = m.group("ours"), m.group("theirs")
         if not all(IMPORT_LINE.match(line) for line in (ours + theirs).splitlines()):
             return m.group(0)
-        if "packages = [" in ours:
-            return ours
+        if "packages = [" in ours:  # both sides' packages, ours first
+            listed = re.findall(r'"([^"]+)"', ours)
+            listed += [n for n in re.findall(r'"([^"]+)"', theirs) if n not in listed]
+            return "packages = [" + ", ".join(f'"{n}"' for n in listed) + "]\n"
         extra = [(i, mod, name) for i, mod, name in _imported(theirs) if _local(name) not in have]
         return ours + "".join(f"{i}from {mod} import {name}\n" for i, mod, name in extra)
 
