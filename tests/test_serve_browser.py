@@ -5,8 +5,10 @@ Without /usr/bin/chromium the tests skip (saying how to install it), except unde
 (the environment variable CI set), where a missing browser fails.
 """
 
+import contextlib
 import json
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -108,6 +110,9 @@ def hold(page, colour: str, piece: str, cells) -> None:
     """Take ``piece`` of ``colour`` from the tray and turn it (R, F) until its cells are
     ``cells`` (normalised, sorted)."""
     page.click(f".tile[data-colour='{colour}'][data-piece='{piece}']")
+    page.wait_for_function(
+        f"chosen && chosen.piece === {json.dumps(piece)} && S.selected === {json.dumps(colour)}"
+    )
     want = sorted(map(list, cells))
     for k in range(8):
         if sorted(page.evaluate("chosen.cells")) == want:
@@ -287,26 +292,37 @@ def test_game_stepped_with_review_chart(steps):
     )
 
 
-def test_closing_the_page_stops_its_solve(browser, server, tmp_path):
+def test_closing_the_page_stops_its_solve(browser, tmp_path):
+    """The page's goodbye stops its solve at once and forgets its session (the game is
+    kept in the browser)."""
     import httpx2 as httpx
+    from serve_helpers import free_port, served
 
-    page = new_page(browser, server)
-    steps = Steps(page, tmp_path)
-    page.select_option("#timelimit", "none")
-    page.click("button[data-ask='joint']")  # Classic 84 after no move: no limit
-    page.wait_for_selector("#answers li[data-job] .badge.running")
-    steps.shot("long-solve-running")
-    job = page.get_attribute("#answers li[data-job]", "data-job")
-    token = page.evaluate("TOKEN")
-    page.close(run_before_unload=True)
-    with httpx.Client(base_url=server, headers={"X-Token": token}) as client:
+    from solver.web.app import create_app
+
+    port = free_port()
+    app = create_app(port=port)
+    with served(app, port) as url:
+        page = new_page(browser, url)
+        steps = Steps(page, tmp_path)
+        page.select_option("#timelimit", "none")
+        page.click("button[data-ask='joint']")  # Classic 84 after no move: no limit
+        page.wait_for_selector("#answers li[data-job] .badge.running")
+        steps.shot("long-solve-running")
+        job = app.state.server.jobs.get(page.get_attribute("#answers li[data-job]", "data-job"))
+        token = page.evaluate("TOKEN")
+        assert job.process.is_alive()
+        page.close(run_before_unload=True)
         for _ in range(100):
-            out = client.get(f"/api/job/{job}").json()
-            if out["state"] == "done":
+            if job.result is not None:
                 break
             time.sleep(0.1)
-    assert out["result"]["answer"] == "cancelled", out
-    assert out["result"]["text"] == "cancelled: the page was closed"
+        assert job.result["answer"] == "cancelled", job.result
+        assert job.result["text"] == "cancelled: the page was closed"
+        assert not job.process.is_alive()
+        with httpx.Client(base_url=url, headers={"X-Token": token}) as client:
+            gone = client.get("/api/state")
+        assert gone.status_code == 403 and gone.json()["reload"] is True
 
 
 def test_malformed_upload_shows_its_line(steps, tmp_path):
@@ -503,3 +519,121 @@ def test_unknown_joint_offers_each_colour_alone(steps):
     assert sorted(asked) == sorted(
         f"Can this colour still place everything? ({c})" for c in ("blue", "yellow", "red", "green")
     )
+
+
+@contextlib.contextmanager
+def another_site(html: str):
+    """A page of another site on this machine (a real server: Chromium lets only a local
+    page reach a local server), at http://localhost:PORT/; yields its URL."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(html.encode())
+
+        def log_message(self, *args):
+            pass
+
+    with ThreadingHTTPServer(("127.0.0.1", 0), Page) as httpd:
+        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://localhost:{httpd.server_address[1]}/"
+        finally:
+            httpd.shutdown()
+
+
+def test_frames_of_another_site_make_no_session(browser, tmp_path):
+    """A page of another site with hidden frames of this one (34: more than the old
+    limit of sessions) makes no session, and the idle player's game plays on."""
+    from serve_helpers import free_port, served
+
+    from solver.web.app import create_app
+
+    port = free_port()
+    app = create_app(port=port)
+    with served(app, port) as url:
+        player = new_page(browser, url)
+        play(player, "blue", "I3", [0, 1, 2])
+        player.wait_for_function("S.moves === 1")
+        sessions = app.state.server.sessions
+        assert len(sessions) == 1
+        frames = "".join(f'<iframe src="{url}/" hidden></iframe>' for _ in range(34))
+        context = browser.new_context()
+        other = context.new_page()
+        statuses = []
+        other.on("response", lambda r: statuses.append(r.status) if r.url == url + "/" else None)
+        with another_site(frames) as other_site:  # localhost is not 127.0.0.1's site
+            other.goto(other_site)
+            other.wait_for_load_state("load")
+        Steps(other, tmp_path).shot("other-site-with-frames")
+        context.close()
+        assert statuses == [403] * 34, statuses  # refused: the page opens only on its own
+        assert len(sessions) == 1
+        play(player, "yellow", "2", [18, 19])  # the player's next move, on the same game
+        player.wait_for_function("S.moves === 2")
+        Steps(player, tmp_path).shot("player-plays-on")
+        player.context.close()
+
+
+def test_game_survives_reload_and_server_restart(browser, tmp_path):
+    """F5 and a restart of the server lose no game: the page keeps it in the browser
+    (localStorage) and plays it again, moves taken back included; an uploaded game
+    record played on from a placement too (its file kept as well)."""
+    from serve_helpers import free_port, served
+
+    from solver.web.app import create_app
+
+    port = free_port()
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    steps = Steps(page, tmp_path)
+    with served(create_app(port=port), port) as url:
+        page.goto(url + "/")
+        page.wait_for_selector("body[data-ready='1']")
+        play(page, "blue", "I3", [0, 1, 2])
+        page.wait_for_function("S.moves === 1")
+        play(page, "yellow", "2", [18, 19])
+        page.wait_for_function("S.moves === 2")
+        page.keyboard.press("z")
+        page.wait_for_function("S.moves === 1 && S.redo === 1")
+        before = state(page)
+        steps.shot("before-reload")
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        steps.shot("after-reload")
+        after = state(page)
+        assert page.inner_text("#message") == "restored the game kept in this browser (1 move)"
+        for key in ("colours", "moves", "redo", "selected", "legal", "snapshot"):
+            assert after[key] == before[key], key
+    with served(create_app(port=port), port):  # the server restarted: the page's token is unknown
+        with page.expect_navigation():
+            page.click("#redo")  # refused (403): the page reloads and restores its game
+        page.wait_for_selector("body[data-ready='1']")
+        steps.shot("after-restart")
+        assert state(page)["snapshot"] == before["snapshot"]
+        page.keyboard.press("y")
+        page.wait_for_function("S.moves === 2")
+        # an uploaded game record, played on from placement 10: the file is kept too
+        page.set_input_files("#upload", str(GAMES / "duo-L4-s29.blksgf"))
+        page.wait_for_function("S && S.mode === 'game'")
+        page.fill("#step", "10")
+        page.dispatch_event("#step", "change")
+        page.wait_for_function("S.game.step === 10")
+        page.click("#fromhere")
+        page.wait_for_function("S.mode === 'solo'")
+        piece, squares = state(page)["legal"][0]
+        play(page, state(page)["selected"], piece, squares)
+        page.wait_for_function("S.moves === 1")
+        before = state(page)
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        steps.shot("game-record-played-on-restored")
+        after = state(page)
+        assert after["snapshot"]["from_step"] == 10 and after["snapshot"]["opened"] is None
+        for key in ("colours", "title", "moves", "snapshot"):
+            assert after[key] == before[key], key
+    context.close()

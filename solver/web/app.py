@@ -21,13 +21,16 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from solver.web.bodies import MAX_BODY
 from solver.web.context import Server
-from solver.web.files import Entry, catalogue
+from solver.web.files import MAX_UPLOAD, Entry, catalogue
 from solver.web.jobs import Jobs
-from solver.web.middleware import OriginCheck
+from solver.web.middleware import BodyLimit, OriginCheck
 from solver.web.routes import ROUTES
 from solver.web.store import SessionStore
 
+#: an upload's cap and the line that refuses a larger one
+UPLOAD_CAP = (MAX_UPLOAD, f"the file is larger than {MAX_UPLOAD // 1000} kB")
 #: seconds between two looks for abandoned solves
 REAP_EVERY = 2.0
 
@@ -74,6 +77,7 @@ def create_app(
         middleware=[
             Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
             Middleware(OriginCheck, origins=origins),
+            Middleware(BodyLimit, limit=MAX_BODY, caps={"/api/upload": UPLOAD_CAP}),
         ],
         lifespan=lifespan,
     )
@@ -83,7 +87,8 @@ def create_app(
 
 async def reap(server: Server) -> None:
     """Every :data:`REAP_EVERY` seconds, kill the solves of pages that stopped asking
-    (closed)."""
+    (closed), and drop the sessions unused for a day (:mod:`solver.web.store`)."""
     while True:
         await asyncio.sleep(REAP_EVERY)
         server.jobs.reap()
+        server.sessions.expire()

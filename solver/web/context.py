@@ -1,6 +1,8 @@
 """What an API handler is given: the server's state (:class:`Server`) and one call
 (:class:`Call`: the page's token, its session, the request's data already read and
 checked), and the two answers most handlers give (:func:`state`, :func:`error`).
+The state carries the session's snapshot, which the page keeps in the browser
+(:mod:`solver.web.snapshot`).
 
 A handler is a plain function ``Call -> Response`` (:data:`Handler`), run by
 :mod:`solver.web.routes`, which checks the token and reads the body first: so each one
@@ -18,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 from solver.web.files import Entry
 from solver.web.jobs import Jobs
 from solver.web.session import Session
+from solver.web.snapshot import snapshot
 from solver.web.store import SessionStore
 
 #: the per-answer time limits the page offers, in seconds (None: no limit)
@@ -73,4 +76,6 @@ def state(call: Call) -> JSONResponse:
     """The page's session as it stands after the call (it may have been replaced):
     everything the page draws (:meth:`solver.web.session.Session.state`)."""
     session = call.server.sessions.get(call.token)
-    return JSONResponse({**session.state(), "time_limits": TIME_LIMITS})
+    return JSONResponse(
+        {**session.state(), "time_limits": TIME_LIMITS, "snapshot": snapshot(session)}
+    )

@@ -2,9 +2,10 @@
 
 Each API route (:class:`Endpoint`) is run the same way (:func:`api_route`): the page's
 token is checked (403 without a session), the body read (a JSON object, or an upload's
-bytes), then the handler (:mod:`solver.web.handlers`) gets a
-:class:`~solver.web.context.Call`; an :class:`~solver.errors.InputError` it raises is
-a 422 with its one line.
+bytes; its size was capped before, :class:`solver.web.middleware.BodyLimit`; a malformed
+one is a 400 with one line, :mod:`solver.web.bodies`), then the handler
+(:mod:`solver.web.handlers`) gets a :class:`~solver.web.context.Call`; an
+:class:`~solver.errors.InputError` it raises is a 422 with its one line.
 """
 
 from __future__ import annotations
@@ -13,15 +14,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from starlette.requests import Request
-from starlette.responses import Response
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from solver.errors import InputError
-from solver.web.bodies import json_object
+from solver.web.bodies import Malformed, json_object
 from solver.web.context import Call, Handler, Server, error
-from solver.web.files import MAX_UPLOAD
 from solver.web.handlers import asking, files, page, play
 from solver.web.store import UnknownSession
 
@@ -55,6 +55,7 @@ API: tuple[Endpoint, ...] = (
     Endpoint("/api/hide", play.hide),
     Endpoint("/api/step", play.step),
     Endpoint("/api/from-here", play.from_here),
+    Endpoint("/api/restore", play.restore),
     Endpoint("/api/ask", asking.ask),
     Endpoint("/api/job/{job}", asking.poll, "GET", "none"),
     Endpoint("/api/job/{job}/cancel", asking.cancel),
@@ -70,32 +71,25 @@ def api_route(endpoint: Endpoint) -> Callable[[Request], Awaitable[Response]]:
         token = request.headers.get("x-token", "")
         try:
             session = server.sessions.get(token)
-        except UnknownSession:
-            return error("missing or unknown session token: reload the page", 403)
+        except UnknownSession:  # the page reloads and restores its game from the browser
+            return JSONResponse(
+                {"error": "missing or unknown session token: reload the page", "reload": True},
+                status_code=403,
+            )
         try:
-            content = await _content(request, endpoint.body)
+            # the size was capped before (middleware.BodyLimit): read whole, then checked
+            content = await request.body() if endpoint.body != "none" else b""
             data = json_object(content) if endpoint.body == "json" else {}
             params = {**request.query_params, **request.path_params}
             return endpoint.handler(Call(server, token, session, data, params, content))
+        except ClientDisconnect:  # gone before its body came: no one to answer
+            return Response(status_code=400)
+        except Malformed as e:
+            return error(str(e), 400)
         except InputError as e:
             return error(str(e))
 
     return route
-
-
-async def _content(request: Request, body: Body) -> bytes:
-    """The body's bytes ("none": nothing read); an upload read up to its limit."""
-    if body == "none":
-        return b""
-    if body == "json":
-        return await request.body()
-    data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_UPLOAD:
-            name = request.query_params.get("name", "upload")
-            raise InputError(f"the file is larger than {MAX_UPLOAD // 1000} kB", path=name)
-    return bytes(data)
 
 
 #: every route of the server

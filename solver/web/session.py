@@ -60,6 +60,10 @@ class Session:
         shown: a layout to draw over the board (``[colour, piece, squares]`` rows).
         known: the joint answers known, by position (:mod:`solver.web.following`): the
             solo companion carries them along the line of play.
+        opened: the catalogue entry the session was opened from (its id), None for an
+            upload; with ``from_step``, the placements of the game record shown when
+            "play on from here" made it (what a kept game is rebuilt from:
+            :mod:`solver.web.snapshot`).
     """
 
     start: Problem
@@ -74,6 +78,8 @@ class Session:
     review: dict[str, Any] | None = None
     shown: list[list[Any]] | None = None
     known: dict[str, Known] = field(default_factory=dict)
+    opened: str | None = None
+    from_step: int | None = None
 
     def __post_init__(self) -> None:
         if self.selected is None:
@@ -357,6 +363,8 @@ def from_here(session: Session) -> Session:
         dataclasses.replace(problem, title=f"{session.source} after {session.step} placements"),
         "solo",
         session.source,
+        opened=session.opened,
+        from_step=session.step,
     )
     game = session.game
     if game is not None and followable(problem):

@@ -9,11 +9,14 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from solver.errors import InputError
+from solver.web.bodies import seconds, text
 from solver.web.context import Call, error
 from solver.web.jobs import Busy
 
 #: the questions the page asks (:data:`solver.web.questions.QUESTIONS`)
 KINDS = ("colour", "joint", "hint", "solution", "review")
+#: the longest time limit a question may ask for, in seconds
+MAX_TIME_LIMIT = 3600.0
 #: seconds per check of a game review from the page
 REVIEW_TIME_LIMIT = 2.0
 
@@ -23,13 +26,11 @@ def ask(call: Call) -> Response:
     ``{"job": id}``, or 429 when every worker slot is taken. ``colour`` defaults to the
     colour to move; ``time_limit`` is seconds in (0, 3600] or null (none)."""
     data, session = call.data, call.session
-    kind = data.get("kind")
+    kind = text(data, "kind", "")
     if kind not in KINDS:
-        raise InputError(f"unknown question {kind!r}")
-    limit = data.get("time_limit")
-    if limit is not None and not (isinstance(limit, int | float) and 0 < limit <= 3600):
-        raise InputError("time_limit must be seconds between 0 and 3600, or null")
-    colour = data.get("colour", session.selected)  # the colour to move by default
+        raise InputError(f"unknown question {kind!r} ({', '.join(KINDS)})")
+    limit = seconds(data, "time_limit", MAX_TIME_LIMIT)
+    colour = text(data, "colour", session.selected)  # the colour to move by default
     if colour is not None and colour not in session.problem.colours:
         raise InputError(f"{colour!r} is not played here")
     if kind == "colour" and colour is None:
@@ -76,5 +77,8 @@ def cancel(call: Call) -> Response:
 
 
 def close(call: Call) -> Response:
-    """``POST /api/close``: the page is closing: stop its solves; how many ran."""
-    return JSONResponse({"cancelled": call.server.jobs.cancel_owner(call.token)})
+    """``POST /api/close``: the page is closing: stop its solves (how many ran) and
+    forget its session (the page keeps its game in the browser)."""
+    cancelled = call.server.jobs.cancel_owner(call.token)
+    call.server.sessions.drop(call.token)
+    return JSONResponse({"cancelled": cancelled})

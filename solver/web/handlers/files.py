@@ -7,6 +7,7 @@ from __future__ import annotations
 from starlette.responses import JSONResponse, Response
 
 from solver.errors import InputError
+from solver.web.bodies import text
 from solver.web.context import Call, state
 from solver.web.files import read_upload, saved
 
@@ -20,7 +21,7 @@ def catalogue(call: Call) -> Response:
 def open_entry(call: Call) -> Response:
     """``POST /api/open`` ``{"id"}``: open an entry of the catalogue (422 if none has
     that id: no path from the browser is ever opened)."""
-    entry = call.server.entries.get(str(call.data.get("id")))
+    entry = call.server.entries.get(text(call.data, "id", "") or "")
     if entry is None:
         raise InputError("nothing to open by that name")
     call.server.jobs.cancel_owner(call.token)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import resources
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
+
+from solver.quoting import shown
+from solver.web.store import Full
 
 STATIC = resources.files("solver.web") / "static"
 #: the page's headers: never cached (its token is new each time), never framed by another
@@ -18,16 +22,32 @@ PAGE_HEADERS = {
 }
 
 
-async def index(request: Request) -> Response:
-    """The page, with a new session's token in it.
+def refusal(headers: Mapping[str, str]) -> str | None:
+    """Why a request for the page is refused (Fetch Metadata, sent by every current
+    browser), or None: the page is served only as a page of its own (``Sec-Fetch-Dest``
+    "document"), never into a frame, an object or an embed, whoever's; and another site
+    may link to it (a navigation) but not fetch it. So no session is made behind a
+    player's back (a page of another site with hidden frames of this one makes none)."""
+    dest = headers.get("sec-fetch-dest", "document")
+    if dest != "document":
+        return f"refused: the page opens only on its own, not inside another ({shown(dest, 20)})"
+    site = headers.get("sec-fetch-site", "none")
+    if site not in ("same-origin", "none") and headers.get("sec-fetch-mode") != "navigate":
+        return "refused: a request from another site"
+    return None
 
-    Another site may link to the page (a navigation), not fetch or frame it (Fetch
-    Metadata, sent by every current browser): no session is made behind its back (403).
-    """
-    site = request.headers.get("sec-fetch-site", "none")
-    if site == "cross-site" and request.headers.get("sec-fetch-mode") != "navigate":
-        return PlainTextResponse("refused: a request from another site", status_code=403)
-    token = request.app.state.server.sessions.new()
+
+async def index(request: Request) -> Response:
+    """The page, with a new session's token in it; 403 for a frame or a fetch of another
+    site (:func:`refusal`), 503 when the server holds as many games in progress as it
+    keeps (:class:`solver.web.store.Full`)."""
+    refused = refusal(request.headers)
+    if refused:
+        return PlainTextResponse(refused, status_code=403, headers=PAGE_HEADERS)
+    try:
+        token = request.app.state.server.sessions.new()
+    except Full as e:
+        return PlainTextResponse(str(e), status_code=503, headers=PAGE_HEADERS)
     page = (STATIC / "index.html").read_text(encoding="utf-8")
     response = HTMLResponse(page.replace("{{TOKEN}}", token))
     response.headers.update(PAGE_HEADERS)

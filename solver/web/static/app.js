@@ -22,8 +22,120 @@ async function call(path, body, method) {
   const response = await fetch(path, init);
   let data = null;
   try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
+  if (response.status === 403 && data.reload) reloadOnce();  // the server forgot this page
   if (!response.ok) { throw new Error(data.error || response.statusText); }
   return data;
+}
+
+// ---- the game kept in this browser --------------------------------------------------
+// After every change the page keeps its game (the server's snapshot: what was opened and
+// the moves, never a position) in localStorage, per tab; after a reload (F5), a server
+// restart or a session the server dropped, it sends it back (/api/restore: every move
+// played again through the rules), an uploaded file first. A new tab takes the game
+// kept last. If the browser cannot keep it, the page warns before it is closed.
+const KEEP = "blokus-solo:";
+const TAB = (() => {
+  try {
+    let tab = sessionStorage.getItem(KEEP + "tab");
+    if (!tab) { tab = Date.now().toString(36) + Math.random().toString(36).slice(2, 8); sessionStorage.setItem(KEEP + "tab", tab); }
+    return tab;
+  } catch (e) { return "0"; }
+})();
+let unkept = null;  // why the game is not kept in this browser, or null
+
+function readKept(key) {
+  try { return JSON.parse(localStorage.getItem(key)); } catch (e) { return null; }
+}
+
+function keptTabs() {
+  // the tabs with a game kept, the latest first
+  const tabs = [];
+  try {
+    for (let k = 0; k < localStorage.length; k++) {
+      const key = localStorage.key(k);
+      if (key.startsWith(KEEP + "game:")) {
+        const entry = readKept(key);
+        tabs.push({ tab: key.slice((KEEP + "game:").length), saved: entry ? entry.saved : 0 });
+      }
+    }
+  } catch (e) { return []; }
+  return tabs.sort((a, b) => b.saved - a.saved);
+}
+
+function forget(tab) {
+  try { localStorage.removeItem(KEEP + "game:" + tab); localStorage.removeItem(KEEP + "file:" + tab); } catch (e) { /* nothing kept */ }
+}
+
+function store(key, value) {
+  // localStorage.setItem, making room (the other tabs' games, the oldest first) when full
+  for (const other of [null, ...keptTabs().reverse().filter((t) => t.tab !== TAB)]) {
+    if (other) forget(other.tab);
+    try { localStorage.setItem(key, value); return true; } catch (e) { /* full: make room */ }
+  }
+  return false;
+}
+
+function keep() {
+  if (!S || !S.snapshot) return;
+  const entry = JSON.stringify({ snapshot: S.snapshot, saved: Date.now() });
+  const ok = store(KEEP + "game:" + TAB, entry);
+  if (!ok && !unkept) {
+    unkept = "this browser cannot keep the game (its storage is full or off): a reload loses it";
+    say(unkept, "error");
+  } else if (ok) unkept = null;
+  keptTabs().slice(6).forEach((t) => forget(t.tab));  // a few tabs' games at most
+}
+
+function keepFile(name, data) {
+  // an upload's bytes (base64), sent again before its game is restored
+  let text = "";
+  const bytes = new Uint8Array(data);
+  for (let k = 0; k < bytes.length; k += 0x8000) text += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
+  if (!store(KEEP + "file:" + TAB, JSON.stringify({ name, data: btoa(text) }))) {
+    unkept = "this browser cannot keep the file (its storage is full or off): a reload loses the game";
+  }
+}
+
+function reloadOnce() {
+  // reload to restore the game kept here, unless that was just tried (no reload loop)
+  try {
+    const last = Number(sessionStorage.getItem(KEEP + "reloaded") || 0);
+    if (Date.now() - last < 10000) return;
+    sessionStorage.setItem(KEEP + "reloaded", String(Date.now()));
+  } catch (e) { return; }
+  location.reload();
+}
+
+async function restoreKept() {
+  // the game kept for this tab (or, in a new tab, the one kept last), played again
+  let tab = TAB, entry = readKept(KEEP + "game:" + TAB);
+  if (!entry) {
+    const latest = keptTabs()[0];
+    if (!latest) return null;
+    tab = latest.tab;
+    entry = readKept(KEEP + "game:" + tab);
+  }
+  if (!entry || !entry.snapshot) return null;
+  const snap = entry.snapshot;
+  try {
+    if (snap.opened === null) {
+      const file = readKept(KEEP + "file:" + tab);
+      if (!file) throw new Error("its file is not kept in this browser");
+      const bytes = Uint8Array.from(atob(file.data), (ch) => ch.charCodeAt(0));
+      await call("/api/upload?name=" + encodeURIComponent(file.name), bytes.buffer);
+      if (tab !== TAB) store(KEEP + "file:" + TAB, JSON.stringify(file));
+    }
+    const state = await call("/api/restore", { snapshot: snap });
+    const played = snap.moves.length + snap.undone.length;
+    if (played || snap.opened === null || snap.from_step !== null || snap.step) {
+      say(`restored the game kept in this browser (${snap.moves.length} ${snap.moves.length === 1 ? "move" : "moves"})`, "ok");
+    }
+    return state;
+  } catch (e) {
+    say("the game kept in this browser could not be restored: " + e.message, "error");
+    if (tab === TAB) forget(TAB);
+    return null;
+  }
 }
 
 function say(text, kind) {
@@ -330,9 +442,13 @@ function show(state) {
   $("undo").disabled = !S.moves;
   $("redo").disabled = !S.redo;
   $("hide").hidden = !S.shown;
+  const opened = S.snapshot && S.snapshot.from_step === null ? S.snapshot.opened : null;
+  $("other").textContent = S.title;
+  $("catalogue").value = opened && $("catalogue").querySelector(`option[value="${CSS.escape(opened)}"]`) ? opened : "";
   drawBoard();
   drawTray();
   drawGame();
+  keep();
 }
 
 // ---- questions ----------------------------------------------------------------------
@@ -415,8 +531,9 @@ function finish(li, result) {
 async function upload(file) {
   try {
     const data = await file.arrayBuffer();
-    show(await call("/api/upload?name=" + encodeURIComponent(file.name), data));
-    $("catalogue").value = "";
+    const state = await call("/api/upload?name=" + encodeURIComponent(file.name), data);
+    keepFile(file.name, data);
+    show(state);
     say("opened " + file.name, "ok");
     $("answers").innerHTML = "";
   } catch (e) { say(e.message, "error"); }
@@ -511,6 +628,11 @@ async function init() {
   window.addEventListener("pagehide", () => {
     fetch("/api/close", { method: "POST", keepalive: true, headers: { "X-Token": TOKEN } });
   });
+  // back to this page from the browser's cache: its session was closed, restore the game
+  window.addEventListener("pageshow", (e) => { if (e.persisted) location.reload(); });
+  window.addEventListener("beforeunload", (e) => {
+    if (unkept && S && (S.moves || S.redo)) { e.preventDefault(); e.returnValue = unkept; }
+  });
   const groups = new Map();
   for (const entry of await call("/api/catalogue")) {
     if (!groups.has(entry.group)) {
@@ -526,10 +648,10 @@ async function init() {
   }
   const none = document.createElement("option");
   none.value = "";
-  none.textContent = "(an uploaded file)";
+  none.id = "other";
   none.hidden = true;
   $("catalogue").appendChild(none);
-  const state = await call("/api/state");
+  const state = (await restoreKept()) || (await call("/api/state"));
   for (const t of state.time_limits) {
     const o = document.createElement("option");
     o.value = t === null ? "none" : t;
