@@ -1,5 +1,6 @@
 """``blokus-solo serve``: the HTTP interface with Starlette's test client (no browser)."""
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -429,3 +430,17 @@ def test_colour_question_for_a_named_colour_and_joint_alone(client):
     joint = ask(client, headers, "joint", time_limit=5)
     assert set(joint["alone"]) == {"purple", "orange"}
     assert joint["alone"]["orange"] == "yes"  # an empty Duo board: each alone fits
+
+
+def test_a_bound_that_says_nothing_is_not_shown():
+    """ "at most 356 of the 356 squares fit" says nothing: not shown (issue 31 item 11);
+    a bound under what is asked is."""
+    from solver.answers.words import fit_line
+    from solver.tasks.solve import area_fit
+
+    classic = load_puzzle(PUZZLES / "classic-solo-84.toml")
+    fit = area_fit(classic)  # the free squares: all 356 fit, as far as it knows
+    assert (fit.most, fit.need) == (356, 356) and fit_line(fit) == ""
+    assert fit_line(fit, idle=True).endswith("at most 356 of the 356 squares fit")
+    lp = dataclasses.replace(fit, most=301.46, by="lp")
+    assert fit_line(lp) == "  best bound proved: LP bound: at most 301.4 of the 356 squares fit"

@@ -8,6 +8,7 @@ Without /usr/bin/chromium the tests skip (saying how to install it), except unde
 import contextlib
 import json
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -290,6 +291,12 @@ def test_game_stepped_with_review_chart(steps):
     assert state(page)["status"] == (
         f"after 26 of 27 placements; can still place all: purple {purple}, orange {orange}"
     )
+    # the review is about the whole game: stepping through it does not grey it out
+    page.keyboard.press("Home")
+    page.wait_for_function("S.game.step === 0")
+    review_item = page.locator("#answers li[data-kind='review']")
+    assert "stale" not in (review_item.get_attribute("class") or "")
+    steps.shot("review-current-at-the-start")
 
 
 def test_closing_the_page_stops_its_solve(browser, tmp_path):
@@ -471,7 +478,8 @@ def test_answer_list_numbered_in_order_and_ungreyed_on_redo(steps):
     border = page.evaluate("getComputedStyle(document.getElementById('answers')).borderTopStyle")
     assert border == "solid"
     title = items.nth(0).locator(".t").get_attribute("title")
-    assert title.startswith("answered by ")  # the engine in the tooltip, not in the line
+    # the engine in the tooltip (not "answered by 0.06 s"), not in the line
+    assert re.match(r"answered by [a-z+]+, \d+\.\d\d s$", title), title
     assert "[" not in items.nth(0).locator(".t").inner_text()
     steps.shot("two-answers")
     page.keyboard.press("z")
@@ -636,4 +644,61 @@ def test_game_survives_reload_and_server_restart(browser, tmp_path):
         assert after["snapshot"]["from_step"] == 10 and after["snapshot"]["opened"] is None
         for key in ("colours", "title", "moves", "snapshot"):
             assert after[key] == before[key], key
+    context.close()
+
+
+def _contrast(page, selector: str) -> float:
+    """The WCAG 2 contrast ratio of an element's text on its background."""
+
+    def luminance(css: str) -> float:
+        channels = [int(v) / 255 for v in re.findall(r"\d+", css)[:3]]
+        r, g, b = (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    style = page.evaluate(
+        f"(() => {{ const s = getComputedStyle(document.querySelector({json.dumps(selector)}));"
+        " return [s.color, s.backgroundColor]; })()"
+    )
+    light, dark = sorted(map(luminance, style), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_board_named_readable_and_in_view_at_1024(browser, server, tmp_path):
+    """The page as a player sees it at 1024x768: a piece taken from the bottom of the tray
+    leaves the board in view; the squares are named around the board as hints and answers
+    name them (a1 the lower left); every colour button is readable (contrast 4.5)."""
+    from solver.web.files import catalogue
+
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, bypass_csp=True)
+    page = context.new_page()
+    steps = Steps(page, tmp_path)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    steps.shot("1024-start")
+    page.click(".tile[data-colour='green'][data-piece='Z5']")  # the tray's last piece
+    page.wait_for_function("chosen && chosen.piece === 'Z5' && S.selected === 'green'")
+    board = page.locator("#board").bounding_box()
+    assert board["y"] >= 0 and board["y"] + board["height"] <= 768, board
+    assert board["width"] >= 400  # beside the tray, not squeezed
+    page.hover("#board rect[data-sq='362']")  # the ghost follows on the board in view
+    assert page.locator("#ghost rect").count() == 5
+    steps.shot("1024-piece-from-the-bottom-of-the-tray")
+    # the names around the board: each square's column letter under it, its number beside it
+    # (x, y) in squares: a column's letter under it, a row's number left of it
+    texts = page.locator("#board g.coords text").all()
+    places = [(float(t.get_attribute("x")), float(t.get_attribute("y"))) for t in texts]
+    columns = {int(x): t.text_content() for t, (x, y) in zip(texts, places) if y > 20}
+    rows = {int(y): t.text_content() for t, (x, y) in zip(texts, places) if x < 0}
+    assert len(columns) == len(rows) == 20 and len(texts) == 40
+    names = catalogue(puzzles=Path("/nonexistent"))["classic-84"].open().problem.position.board
+    for square in (0, 19, 42, 380, 399):
+        row, col = divmod(square, 20)
+        assert columns[col] + rows[row] == names.name(square)  # a20, t20, c18, a1, t1
+    for colour in ("blue", "yellow", "red", "green"):
+        assert _contrast(page, f"#colours button[data-colour='{colour}']") >= 4.5, colour
+    page.select_option("#catalogue", "duo-both")
+    page.wait_for_function("S.played.includes('purple')")
+    for colour in ("purple", "orange"):
+        assert _contrast(page, f"#colours button[data-colour='{colour}']") >= 4.5, colour
+    steps.shot("1024-duo")
     context.close()

@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from solver.core.board import column_name
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
@@ -287,12 +288,16 @@ def goal_text(problem: Problem) -> str:
 
 
 def position_json(position: Position) -> dict[str, Any]:
-    """A position as JSON: size, blocked squares, each colour's fill, start, pieces placed
-    (``[piece, squares]`` in order of play), pieces left and score."""
+    """A position as JSON: size, the names of its columns and rows (top first), blocked
+    squares, each colour's fill, start, pieces placed (``[piece, squares]`` in order of
+    play), pieces left and score."""
     board = position.board
     return {
         "rows": board.rows,
         "cols": board.cols,
+        # the squares' names as hints and answers write them: a1 is the lower left
+        "column_names": [column_name(c) for c in range(board.cols)],
+        "row_names": [str(board.rows - r) for r in range(board.rows)],
         "blocked": sorted(board.blocked),
         "colours": [
             {

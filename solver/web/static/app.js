@@ -222,7 +222,18 @@ function outlines(owner, g, stroke, width, dash) {
 function drawBoard() {
   const svg = $("board");
   svg.innerHTML = "";
-  svg.setAttribute("viewBox", `-0.1 -0.1 ${S.cols + 0.2} ${S.rows + 0.2}`);
+  // the squares' names around the board (a1 the lower left), as hints and answers write them,
+  // in a margin of about 11 px letters on any board
+  const size = Math.max(0.25, Math.min(0.42, 0.021 * S.cols)), margin = 2.2 * size;
+  svg.setAttribute("viewBox", `${-margin} -0.1 ${S.cols + margin + 0.1} ${S.rows + margin + 0.1}`);
+  const names = el("g", { class: "coords", "font-size": size, fill: "#555", "text-anchor": "middle",
+                          "pointer-events": "none" }, svg);
+  S.column_names.forEach((name, c) => {
+    el("text", { x: c + 0.5, y: S.rows + 0.2 + size }, names).textContent = name;
+  });
+  S.row_names.forEach((name, r) => {
+    el("text", { x: -margin / 2, y: r + 0.5 + 0.35 * size }, names).textContent = name;
+  });
   const owner = new Map(), pieceOf = new Map();
   S.colours.forEach((c) => c.placed.forEach(([piece, squares], k) => {
     squares.forEach((sq) => { owner.set(sq, c.name); pieceOf.set(sq, c.name + k); });
@@ -343,14 +354,24 @@ function drawTray() {
   colours.innerHTML = "";
   S.played.forEach((name) => {
     const b = document.createElement("button");
-    b.textContent = name;
-    b.style.background = fillOf(name);
+    // the colour as a swatch, its name in dark text: readable on every colour (yellow too)
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = fillOf(name);
+    b.append(swatch, name);
+    if (name === S.selected) b.style.background = tint(fillOf(name), 0.3);
     b.dataset.colour = name;
     b.className = name === S.selected ? "selected" : "";
     b.title = "make " + name + " the colour to move";
     b.onclick = () => act("/api/select", { colour: name });
     colours.appendChild(b);
   });
+}
+
+function tint(fill, share) {
+  // ``share`` of the colour ``fill`` ("#rrggbb") over white, as "rgb(...)"
+  const [r, g, b] = [1, 3, 5].map((k) => parseInt(fill.slice(k, k + 2), 16));
+  return `rgb(${[r, g, b].map((v) => Math.round(255 - share * (255 - v))).join(", ")})`;
 }
 
 async function choose(colour, piece) {
@@ -413,6 +434,7 @@ function drawChart() {
 }
 
 let shownKey = null;  // the position on the board (positionKey)
+let gameKey = null;   // the game record shown (a review is about all of it)
 
 function positionKey() {
   // what an answer depends on: the file, the pieces on the board, the game step
@@ -422,11 +444,14 @@ function positionKey() {
 function show(state) {
   S = state;
   shownKey = positionKey();
-  // answers about another position stay readable, greyed; back to it (undo, redo): not
+  gameKey = S.game ? JSON.stringify([S.source, S.game.placements, S.game.moves]) : null;
+  // answers about another position stay readable, greyed; back to it (undo, redo): not.
+  // A review is about the whole game: greyed only once another game (or none) is shown
   document.querySelectorAll("#answers li").forEach((li) => {
-    const stale = li.dataset.key !== shownKey;
+    const review = li.dataset.kind === "review";
+    const stale = li.dataset.key !== (review ? gameKey : shownKey);
     li.classList.toggle("stale", stale);
-    li.querySelector(".q").title = stale ? "asked about another position" : "";
+    li.querySelector(".q").title = stale ? `asked about another ${review ? "game" : "position"}` : "";
   });
   legal = new Set(S.legal.map(([piece, squares]) => piece + ":" + squares.join(",")));
   if (chosen) {
@@ -461,7 +486,7 @@ async function ask(kind, colour) {
   const limit = $("timelimit").value;
   const li = document.createElement("li");
   li.dataset.kind = kind;
-  li.dataset.key = shownKey;
+  li.dataset.key = kind === "review" ? gameKey : shownKey;
   li.value = $("answers").children.length + 1;  // numbered in the order asked, newest on top
   // the colours with pieces left, for "Check each colour alone" after an unknown
   li.dataset.open = S.colours.filter((c) => S.played.includes(c.name) && c.remaining.length)
