@@ -48,10 +48,14 @@ def running_server(files=(), limit=None, hosts=("127.0.0.1", "localhost")):
 
 
 @contextlib.contextmanager
-def served(app, port: int):
+def served(app, port: int, lifespan: str = "auto"):
     """The application ``app`` served by uvicorn in a thread on 127.0.0.1:``port``;
-    yields its URL and stops it on exit."""
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    yields its URL and stops it on exit. ``lifespan="off"``: the workers are not loaded
+    (quicker, for a test that asks no question)."""
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan=lifespan
+    )
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

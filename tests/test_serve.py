@@ -32,8 +32,9 @@ def page(client) -> dict:
     return {"X-Token": TOKEN.search(response.text).group(1)}
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client():
+    """One server for the module (its workers loaded once); each test opens its own page."""
     with TestClient(create_app(hosts=["testserver"])) as c:
         yield c
 

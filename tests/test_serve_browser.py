@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers import GAMES, PUZZLES
-from serve_helpers import CHROMIUM, launch_chromium, running_server
+from serve_helpers import CHROMIUM, free_port, launch_chromium, served
 
 HOW = "install it with: sudo apt-get install -y chromium (and pip install playwright)"
 
@@ -41,9 +41,19 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def server():
-    with running_server() as url:
-        yield url
+def served_app():
+    """The module's server: its application (to look at its sessions, its jobs) and URL."""
+    from solver.web.app import create_app
+
+    port = free_port()
+    app = create_app(port=port)
+    with served(app, port) as url:
+        yield app, url
+
+
+@pytest.fixture(scope="module")
+def server(served_app):
+    return served_app[1]
 
 
 class Steps:
@@ -299,37 +309,32 @@ def test_game_stepped_with_review_chart(steps):
     steps.shot("review-current-at-the-start")
 
 
-def test_closing_the_page_stops_its_solve(browser, tmp_path):
+def test_closing_the_page_stops_its_solve(browser, served_app, tmp_path):
     """The page's goodbye stops its solve at once and forgets its session (the game is
     kept in the browser)."""
     import httpx2 as httpx
-    from serve_helpers import free_port, served
 
-    from solver.web.app import create_app
-
-    port = free_port()
-    app = create_app(port=port)
-    with served(app, port) as url:
-        page = new_page(browser, url)
-        steps = Steps(page, tmp_path)
-        page.select_option("#timelimit", "none")
-        page.click("button[data-ask='joint']")  # Classic 84 after no move: no limit
-        page.wait_for_selector("#answers li[data-job] .badge.running")
-        steps.shot("long-solve-running")
-        job = app.state.server.jobs.get(page.get_attribute("#answers li[data-job]", "data-job"))
-        token = page.evaluate("TOKEN")
-        assert job.process.is_alive()
-        page.close(run_before_unload=True)
-        for _ in range(100):
-            if job.result is not None:
-                break
-            time.sleep(0.1)
-        assert job.result["answer"] == "cancelled", job.result
-        assert job.result["text"] == "cancelled: the page was closed"
-        assert not job.process.is_alive()
-        with httpx.Client(base_url=url, headers={"X-Token": token}) as client:
-            gone = client.get("/api/state")
-        assert gone.status_code == 403 and gone.json()["reload"] is True
+    app, url = served_app
+    page = new_page(browser, url)
+    steps = Steps(page, tmp_path)
+    page.select_option("#timelimit", "none")
+    page.click("button[data-ask='joint']")  # Classic 84 after no move: no limit
+    page.wait_for_selector("#answers li[data-job] .badge.running")
+    steps.shot("long-solve-running")
+    job = app.state.server.jobs.get(page.get_attribute("#answers li[data-job]", "data-job"))
+    token = page.evaluate("TOKEN")
+    assert job.process.is_alive()
+    page.close(run_before_unload=True)
+    for _ in range(100):
+        if job.result is not None:
+            break
+        time.sleep(0.1)
+    assert job.result["answer"] == "cancelled", job.result
+    assert job.result["text"] == "cancelled: the page was closed"
+    assert not job.process.is_alive()
+    with httpx.Client(base_url=url, headers={"X-Token": token}) as client:
+        gone = client.get("/api/state")
+    assert gone.status_code == 403 and gone.json()["reload"] is True
 
 
 def test_malformed_upload_shows_its_line(steps, tmp_path):
@@ -554,52 +559,45 @@ def another_site(html: str):
             httpd.shutdown()
 
 
-def test_frames_of_another_site_make_no_session(browser, tmp_path):
-    """A page of another site with hidden frames of this one (34: more than the old
-    limit of sessions) makes no session, and the idle player's game plays on."""
-    from serve_helpers import free_port, served
-
-    from solver.web.app import create_app
-
-    port = free_port()
-    app = create_app(port=port)
-    with served(app, port) as url:
-        player = new_page(browser, url)
-        play(player, "blue", "I3", [0, 1, 2])
-        player.wait_for_function("S.moves === 1")
-        sessions = app.state.server.sessions
-        assert len(sessions) == 1
-        frames = "".join(f'<iframe src="{url}/" hidden></iframe>' for _ in range(34))
-        context = browser.new_context()
-        other = context.new_page()
-        statuses = []
-        other.on("response", lambda r: statuses.append(r.status) if r.url == url + "/" else None)
-        with another_site(frames) as other_site:  # localhost is not 127.0.0.1's site
-            other.goto(other_site)
-            other.wait_for_load_state("load")
-        Steps(other, tmp_path).shot("other-site-with-frames")
-        context.close()
-        assert statuses == [403] * 34, statuses  # refused: the page opens only on its own
-        assert len(sessions) == 1
-        play(player, "yellow", "2", [18, 19])  # the player's next move, on the same game
-        player.wait_for_function("S.moves === 2")
-        Steps(player, tmp_path).shot("player-plays-on")
-        player.context.close()
+def test_frames_of_another_site_make_no_session(browser, served_app, tmp_path):
+    """A page of another site with hidden frames of this one makes no session, and the
+    idle player's game plays on (the issue's page had 34 frames, more than the old limit
+    of sessions; 8 show the same, each refused, and cost a quarter of the time)."""
+    app, url = served_app
+    player = new_page(browser, url)
+    play(player, "blue", "I3", [0, 1, 2])
+    player.wait_for_function("S.moves === 1")
+    sessions = app.state.server.sessions
+    before = len(sessions)
+    frames = "".join(f'<iframe src="{url}/" hidden></iframe>' for _ in range(8))
+    context = browser.new_context()
+    other = context.new_page()
+    statuses = []
+    other.on("response", lambda r: statuses.append(r.status) if r.url == url + "/" else None)
+    with another_site(frames) as other_site:  # localhost is not 127.0.0.1's site
+        other.goto(other_site)
+        other.wait_for_load_state("load")
+    Steps(other, tmp_path).shot("other-site-with-frames")
+    context.close()
+    assert statuses == [403] * 8, statuses  # refused: the page opens only on its own
+    assert len(sessions) == before
+    play(player, "yellow", "2", [18, 19])  # the player's next move, on the same game
+    player.wait_for_function("S.moves === 2")
+    Steps(player, tmp_path).shot("player-plays-on")
+    player.context.close()
 
 
 def test_game_survives_reload_and_server_restart(browser, tmp_path):
     """F5 and a restart of the server lose no game: the page keeps it in the browser
     (localStorage) and plays it again, moves taken back included; an uploaded game
     record played on from a placement too (its file kept as well)."""
-    from serve_helpers import free_port, served
-
     from solver.web.app import create_app
 
     port = free_port()
     context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
     page = context.new_page()
     steps = Steps(page, tmp_path)
-    with served(create_app(port=port), port) as url:
+    with served(create_app(port=port), port, lifespan="off") as url:  # no question asked
         page.goto(url + "/")
         page.wait_for_selector("body[data-ready='1']")
         play(page, "blue", "I3", [0, 1, 2])
@@ -617,7 +615,9 @@ def test_game_survives_reload_and_server_restart(browser, tmp_path):
         assert page.inner_text("#message") == "restored the game kept in this browser (1 move)"
         for key in ("colours", "moves", "redo", "selected", "legal", "snapshot"):
             assert after[key] == before[key], key
-    with served(create_app(port=port), port):  # the server restarted: the page's token is unknown
+    with served(
+        create_app(port=port), port, lifespan="off"
+    ):  # the server restarted: the page's token is unknown
         with page.expect_navigation():
             page.click("#redo")  # refused (403): the page reloads and restores its game
         page.wait_for_selector("body[data-ready='1']")

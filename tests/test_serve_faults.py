@@ -106,7 +106,10 @@ def test_huge_bodies_refused_at_once_on_a_real_server(capfd):
     before the rest is sent; another page is answered meanwhile; every malformed body
     over real HTTP is a 4xx and the server logs no traceback."""
     port = free_port()
-    with served(create_app(port=port), port) as url, httpx.Client(base_url=url) as c:
+    with (
+        served(create_app(port=port), port, lifespan="off") as url,
+        httpx.Client(base_url=url) as c,
+    ):
         headers = {"X-Token": TOKEN.search(c.get("/").text).group(1)}
         request = (
             f"POST /api/place HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Token: {headers['X-Token']}\r\n"

@@ -18,8 +18,9 @@ LAYOUT_GAME = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksg
 STEP = 30
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client():
+    """One server for the module (its workers loaded once); each test opens its own page."""
     with TestClient(create_app(hosts=["testserver"])) as c:
         yield c
 
