@@ -86,7 +86,7 @@ def test_open_and_ask_handlers_refuse_what_is_not_there():
     assert out["played"] == ["purple", "orange"]
     with pytest.raises(InputError, match="unknown question"):
         asking.ask(call(server, token, {"kind": "everything"}))
-    with pytest.raises(InputError, match="is not played here"):
+    with pytest.raises(InputError, match="is not a colour of Blokus Duo"):
         asking.ask(call(server, token, {"kind": "colour", "colour": "blue"}))
     missing = asking.poll(call(server, token, params={"job": "nope"}))
     assert missing.status_code == 404

@@ -31,8 +31,8 @@ def ask(call: Call) -> Response:
         raise InputError(f"unknown question {kind!r} ({', '.join(KINDS)})")
     limit = seconds(data, "time_limit", MAX_TIME_LIMIT)
     colour = text(data, "colour", session.selected)  # the colour to move by default
-    if colour is not None and colour not in session.problem.colours:
-        raise InputError(f"{colour!r} is not played here")
+    if colour is not None:  # a name, a letter, an id (B: purple in Duo), as --colour
+        colour = session.played(colour)
     if kind == "colour" and colour is None:
         raise InputError("no colour to move")
     problem: Any = session.problem
