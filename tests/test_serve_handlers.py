@@ -100,3 +100,13 @@ def test_store_hands_each_token_its_own_session():
     assert server.sessions.get(a).moves and not server.sessions.get(b).moves
     with pytest.raises(UnknownSession):
         server.sessions.get("guess")
+
+
+def test_status_line_counts_in_words():
+    server = new_server()
+    token = server.sessions.new()
+    assert body(play.get_state(call(server, token)))["status"] == (
+        "blue to move; 4 of 4 colours have pieces left"
+    )
+    alone = body(files.open_entry(call(server, token, {"id": "classic-blue"})))
+    assert alone["status"] == "blue to move; 21 pieces left"  # not "1 of 1 colours have"

@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from solver.answers.words import plural
 from solver.core.board import column_name
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
@@ -282,7 +283,11 @@ class Session:
         if self.selected is not None and not legal:
             return f"{self.selected} has no legal move: undo, pass or pick another colour"
         played = len(problem.colours)
-        return f"{self.selected} to move; {len(left)} of {played} colours have pieces left"
+        if played == 1:  # not "1 of 1 colours have pieces left"
+            pieces = len(position.colour(left[0]).remaining)
+            return f"{self.selected} to move; {pieces} {plural(pieces, 'piece')} left"
+        has = "has" if len(left) == 1 else "have"
+        return f"{self.selected} to move; {len(left)} of {played} colours {has} pieces left"
 
 
 def goal_text(problem: Problem) -> str:
