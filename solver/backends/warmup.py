@@ -217,12 +217,18 @@ def compile_wait(backend: str) -> str | None:
 def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
     """Compile (or load) the kernels ``auto`` runs by solving tiny puzzles with the search
     and the fundamental-domain search (``kernels``: which of the two; two processes may
-    compile one each at the same time, as the test suite's start does)."""
+    compile one each at the same time, as the test suite's start does); ``"movegen"`` in
+    ``kernels``: the legal-move generator's too (:func:`solver.core.movegen.warm`)."""
     from solver.backends import domain, search
     from solver.backends.base import SolveOptions
     from solver.core.board import Board
     from solver.core.position import ColourState, Position
     from solver.core.problem import Problem
+
+    if "movegen" in kernels:
+        from solver.core.movegen import warm
+
+        warm()
 
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
