@@ -20,6 +20,7 @@ from solver.cli.check import check_command, moves_command
 from solver.cli.count import count_command
 from solver.cli.cubes import cubes_command
 from solver.cli.export import export_command
+from solver.cli.perft import perft_command
 from solver.cli.review import review_command
 from solver.cli.serve import serve_command
 from solver.cli.show import show_command
@@ -98,5 +99,7 @@ main.add_command(rate_command)
 main.add_command(generate_command)
 # cube-and-conquer (solver/cli/cubes.py)
 main.add_command(cubes_command)
+# move generation counted to a depth (solver/cli/perft.py)
+main.add_command(perft_command)
 # the local web page (solver/cli/serve.py, solver/web/)
 main.add_command(serve_command)

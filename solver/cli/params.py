@@ -53,3 +53,10 @@ PLACEMENTS = click.IntRange(min=0)
 
 #: ``count --limit``: at least 1.
 LIMIT = click.IntRange(1, MAX_LIMIT)
+
+#: ``perft --depth``: turns, 0..100 (a Classic game has at most 84 placements; depths past
+#: 6 take hours anyway).
+DEPTH = click.IntRange(0, 100)
+
+#: ``--jobs``: worker processes, at least 1.
+JOBS = click.IntRange(1, MAX_WORKERS)
