@@ -14,7 +14,7 @@ from typing import IO, Any
 
 import click
 
-from solver.cli.batch import batch_command
+from solver.cli.batch import batch_command, batch_merge_command
 from solver.cli.cards import generate_command, hint_command, rate_command
 from solver.cli.check import check_command, moves_command
 from solver.cli.count import count_command
@@ -93,6 +93,7 @@ main.add_command(export_command)  # solver/cli/export.py
 main.add_command(verify_command)
 # many files at once, into a results folder (solver/cli/batch.py)
 main.add_command(batch_command)
+main.add_command(batch_merge_command)
 # puzzle cards: hints for players, ratings and generation for makers (solver/cli/cards.py)
 main.add_command(hint_command)
 main.add_command(rate_command)
