@@ -125,6 +125,14 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="our worker processes")
     parser.add_argument("--pentobi-jobs", type=int, default=2, help="Pentobi engines")
     parser.add_argument("--pentobi", help="pentobi-gtp (default: $PENTOBI_GTP)")
+    parser.add_argument(
+        "--spot",
+        type=int,
+        default=0,
+        metavar="K",
+        help="at --depth, past --pentobi-depth: Pentobi's count below K first moves "
+        "(evenly spread) against our --divide counts",
+    )
     args = parser.parse_args()
     path = find_pentobi(args.pentobi)
     if args.game is not None:
@@ -164,8 +172,31 @@ def main() -> int:
             f"{'-' if theirs is None else f'{seconds:.1f}'} | {agree} |",
             flush=True,
         )
+    if args.spot:
+        wrong += spot_check(path, setup, colours, c, ours, args.spot)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     return 1 if wrong else 0
+
+
+def spot_check(path: str, setup: list[str], colours: list[str], c: int, ours, k: int) -> int:
+    """Pentobi's counts below k of the first moves of our last count (``ours.divide``),
+    printed as rows; returns how many differ."""
+    picks = ours.divide[:: max(1, len(ours.divide) // k)][:k]
+    wrong = 0
+    with Pentobi(path) as engine:
+        engine.commands(setup)
+        driver = Driver(engine, colours)
+        for move, count in picks:
+            t = time.perf_counter()
+            theirs = driver.below(c, None if move == "pass" else move, ours.depth)
+            agree = "yes" if theirs == count else "NO"
+            wrong += agree == "NO"
+            print(
+                f"| below {move} | {ours.depth} | {count:,} | | | {theirs:,} | "
+                f"{time.perf_counter() - t:.1f} | {agree} |",
+                flush=True,
+            )
+    return wrong
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from typing import TypedDict, Unpack
 
 from solver.answers.annotate import annotated_sgf
 from solver.backends.search import CountResult
-from solver.core.position import Position
+from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import colour_name
 from solver.errors import InputError
@@ -44,6 +44,7 @@ from solver.tasks.endgame import EndgameAnswer, endgame_check
 from solver.tasks.follow import Followed, JointStep, follow_game
 from solver.tasks.follow import follow as _follow
 from solver.tasks.hints import Hints
+from solver.tasks.perft import PerftResult
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
 from solver.tasks.solve import SolveOptions, SolveResult
 from solver.tasks.solve import solve as _solve
@@ -53,9 +54,11 @@ __all__ = [
     "check",
     "count",
     "hint",
+    "legal_moves",
     "load",
     "load_game",
     "follow",
+    "perft",
     "review",
     "review_together",
     "reviewed_sgf",
@@ -240,3 +243,30 @@ def review_together(game: Game | str | Path, **options: Unpack[Options]) -> Foll
     """
     record, opts = _game_and_options(game, options)
     return follow_game(record, opts)
+
+
+def legal_moves(position: Position, colour: str) -> list[Placement]:
+    """A colour's legal next moves (:func:`solver.core.movegen.legal_placements`: in the
+    order of the placement index; numbers, masks and a kept ``MoveState``: docs/movegen.md).
+
+    Raises:
+        InputError: the position has no such colour.
+    """
+    from solver.core.movegen import legal_placements
+
+    return legal_placements(position, colour)
+
+
+def perft(
+    position: Position, depth: int, colour: str | None = None, jobs: int = 1
+) -> PerftResult:
+    """``blokus-solo perft`` (:func:`solver.tasks.perft.perft`): the lines of play of
+    ``depth`` turns (``result.leaves``), ``result.seconds``, ``result.divide`` (the count
+    below each first move); a colour without a move passes (docs/perft.md).
+
+    Raises:
+        InputError: a negative depth, jobs below 1, or an unknown colour.
+    """
+    from solver.tasks.perft import perft as _perft
+
+    return _perft(position, depth, colour, jobs)
