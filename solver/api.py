@@ -257,9 +257,7 @@ def legal_moves(position: Position, colour: str) -> list[Placement]:
     return legal_placements(position, colour)
 
 
-def perft(
-    position: Position, depth: int, colour: str | None = None, jobs: int = 1
-) -> PerftResult:
+def perft(position: Position, depth: int, colour: str | None = None, jobs: int = 1) -> PerftResult:
     """``blokus-solo perft`` (:func:`solver.tasks.perft.perft`): the lines of play of
     ``depth`` turns (``result.leaves``), ``result.seconds``, ``result.divide`` (the count
     below each first move); a colour without a move passes (docs/perft.md).
