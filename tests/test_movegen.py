@@ -190,3 +190,24 @@ def test_observation_planes(games):
     seen = observation(position, perspective="red")  # red first, then green, blue, yellow
     assert np.array_equal(seen["occupancy"][1], planes["occupancy"][3])
     assert np.array_equal(seen["pieces_left"][2], planes["pieces_left"][0])
+
+
+def test_the_gtp_engine_asks_the_fast_generator_once_its_kernel_is_ready(games, monkeypatch):
+    from solver.backends import warmup
+    from solver.gtp import moves
+
+    assert moves.fast_ready()  # (the test run compiles the kernels first: conftest.py)
+    for name in ("junior-L4-s107.blksgf", "classic2-L6-s85.blksgf"):
+        game = games[name]
+        for n in (0, game.num_placements // 2):
+            position = game.position(n)
+            for colour in position.colour_names:
+                fast = moves.legal_rows(position, colour)
+                assert fast.dtype == np.int64
+                assert np.array_equal(fast, moves.filtered_rows(position, colour))
+    # no kernel yet: the NumPy filter answers and the background compile starts
+    started = []
+    monkeypatch.setattr(warmup, "compiled_or_cached", lambda kernel: False)
+    monkeypatch.setattr(warmup, "compile_in_background", lambda **kw: started.append(kw))
+    position = games["duo-L4-s29.blksgf"].position(13)
+    assert len(moves.legal_rows(position, "orange")) == 54 and started

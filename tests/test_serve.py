@@ -386,7 +386,8 @@ def test_colour_question_for_a_named_colour_and_joint_alone(client):
     )
     assert job.status_code == 200
     wrong = client.post("/api/ask", headers=headers, json={"kind": "colour", "colour": "blue"})
-    assert wrong.status_code == 422 and wrong.json()["error"] == "'blue' is not played here"
+    assert wrong.status_code == 422  # read as --colour reads it (issue 31, item 8)
+    assert wrong.json()["error"].startswith("'blue' is not a colour of Blokus Duo")
     out = {"state": "running"}
     for _ in range(600):
         out = client.get(f"/api/job/{job.json()['job']}", headers=headers).json()

@@ -1,7 +1,8 @@
 """The first run: the search kernel is compiled in the background while the rest answer.
 
 numba compiles :mod:`solver.backends.search_kernel` (and the fundamental-domain search's
-:mod:`solver.backends.domain_kernel`, which ``auto`` also runs) on its first call and
+:mod:`solver.backends.domain_kernel`, which ``auto`` also runs, and the move generator's
+:mod:`solver.core.movegen_kernel`, which the GTP engine asks) on its first call and
 caches the machine code on disk (``cache=True``); that first compile takes 10-30 s
 (docs/engines.md), after which loading it takes a fraction of a second. So that
 the first command after installing does not wait for it, ``auto``, when
@@ -243,7 +244,7 @@ def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
 
 
 if __name__ == "__main__":
-    compile_kernel()
+    compile_kernel(("search", "domain", "movegen"))
     index = cache_index()
     if index is not None:
         index.with_name("blokus-solo-warmup.lock").unlink(missing_ok=True)

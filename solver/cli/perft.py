@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from solver.cli.options import after_option, colour_option
-from solver.cli.params import DEPTH, JOBS
+from solver.cli.params import JOBS, PERFT_DEPTH
 from solver.core.variants import VARIANTS
 from solver.errors import InputError
 
@@ -19,7 +19,7 @@ from solver.errors import InputError
     default=None,
     help="Count from this variant's start (default: classic; not with GAME).",
 )
-@click.option("--depth", type=DEPTH, required=True, metavar="D", help="Turns to count.")
+@click.option("--depth", type=PERFT_DEPTH, required=True, metavar="D", help="Turns to count.")
 @after_option("GAME: the position after N placements (default: the end).")
 @colour_option("The colour to move first (default: the game's colour to move, or the first).")
 @click.option(

@@ -250,8 +250,8 @@ def create_app(
         if limit is not None and not (isinstance(limit, int | float) and 0 < limit <= 3600):
             raise InputError("time_limit must be seconds between 0 and 3600, or null")
         colour = data.get("colour", session.selected)  # the colour to move by default
-        if colour is not None and colour not in session.problem.colours:
-            raise InputError(f"{colour!r} is not played here")
+        if colour is not None:  # a name, a letter, an id (B: purple in Duo), as --colour
+            colour = session.played(colour)
         if kind == "colour" and colour is None:
             raise InputError("no colour to move")
         problem: Any = session.problem

@@ -17,6 +17,7 @@ from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
+from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError
 from solver.formats.game import Game
 from solver.pictures.picture import COLOURS
@@ -97,6 +98,7 @@ class Session:
         board = problem.position.board
         if self.game is not None:
             raise InputError("a game record is shown: choose 'play on from here' to play")
+        colour = self.played(colour)
         if any(not (0 <= r < board.rows and 0 <= c < board.cols) for r, c in cells):
             raise InputError("the piece lies partly off the board")
         if not cells:
@@ -161,11 +163,24 @@ class Session:
         while len(self.known) > MAX_KNOWN:
             del self.known[next(iter(self.known))]
 
-    def select(self, colour: str) -> None:
-        """Pick the colour to move. Raises InputError: a colour that is not played."""
+    def played(self, text: object) -> str:
+        """The played colour ``text`` names, read by the one colour rule
+        (:func:`solver.core.variants.read_colour`, as ``--colour`` and the API read it:
+        ``B`` is purple in Duo).
+
+        Raises:
+            InputError: not a colour here, or one that is not played.
+        """
+        position = self.problem.position
+        colour = read_colour(text, position.colour_names, VARIANTS.get(position.variant))
         if colour not in self.problem.colours:
             raise InputError(f"{colour} is not played here")
-        self.selected = colour
+        return colour
+
+    def select(self, colour: str) -> None:
+        """Pick the colour to move (:meth:`played`). Raises InputError: a colour that is not
+        played."""
+        self.selected = self.played(colour)
 
     def follow_turn(self) -> None:
         """The colour to move of the position shown (a game record's turn), when it has
