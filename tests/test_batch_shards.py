@@ -35,6 +35,16 @@ def folder(tmp_path) -> Path:
     return inputs
 
 
+@pytest.fixture
+def small(tmp_path) -> Path:
+    """Two quick puzzles."""
+    inputs = tmp_path / "small"
+    inputs.mkdir()
+    for name in ("tiny-5x5-corner.toml", "tiny-4x4-impossible.toml"):
+        shutil.copy(PUZZLES / name, inputs / name)
+    return inputs
+
+
 def batch(*args):
     result = helpers.run_cli("batch", *args, "--jobs", 1, "--plain", "--every", 10)
     assert result.exit_code == 0, result.output
@@ -119,12 +129,13 @@ def test_the_shards_are_a_fixed_disjoint_cover_in_any_file_order():
     assert fingerprint(items) != fingerprint(items[1:])
 
 
-def test_refusals(folder, tmp_path):
+def test_refusals(small, tmp_path):
+    folder = small
     for i in (1, 2):
         batch(folder, "--out", tmp_path / f"s{i}", "--shard", f"{i}/2")
     other = tmp_path / "other"
     shutil.copytree(folder, other)
-    (other / "ring.toml").write_text((PUZZLES / "tiny-5x5-centre.toml").read_text())
+    (other / "tiny-5x5-corner.toml").write_text((PUZZLES / "tiny-5x5-centre.toml").read_text())
     batch(other, "--out", tmp_path / "o2", "--shard", "2/2")
 
     def merge(*shards, out="m"):
@@ -136,7 +147,7 @@ def test_refusals(folder, tmp_path):
     one_line_error(merge("s1"), "shard 2/2 missing")
     one_line_error(merge("s1", "s1", "s2"), "given twice")
     one_line_error(merge("s1", "s2", out="s1"), "is one of the shards")
-    one_line_error(merge("s1", "in"), "not a shard's folder")
+    one_line_error(merge("s1", "small"), "not a shard's folder")
     assert not (tmp_path / "m").exists()
     # a shard with an item not done: refused, or merged without it with --partial
     lines = (tmp_path / "s2" / "results.jsonl").read_text().splitlines()
