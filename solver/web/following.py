@@ -153,7 +153,9 @@ def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str,
     Returns:
         ``answer`` ("yes", "no", "unknown", "done"), ``how`` (a :data:`solver.tasks.follow.How`),
         ``seconds``, ``reason``, ``layout`` (checked, for "yes"), ``tried`` (the tiers
-        tried) and ``known`` (what to file under ``request.key``).
+        tried), ``best_left``, ``pieces_left``, ``short`` and ``fit`` (what an unknown
+        leaves short, and the bound: :class:`solver.tasks.follow.JointStep`) and ``known``
+        (what to file under ``request.key``).
     """
     follower = Follower(SolveOptions(time_limit=time_limit), request.problem.name)
     if request.known.answer == "no":
@@ -191,5 +193,8 @@ def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str,
         "tried": step.tried,
         "freed": step.freed,
         "best_left": step.best_left,
+        "pieces_left": step.pieces_left,
+        "short": step.short,
+        "fit": step.fit,
         "known": known,
     }

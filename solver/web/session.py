@@ -13,6 +13,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from solver.answers.words import plural
+from solver.core.board import column_name
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
@@ -61,6 +63,10 @@ class Session:
         shown: a layout to draw over the board (``[colour, piece, squares]`` rows).
         known: the joint answers known, by position (:mod:`solver.web.following`): the
             solo companion carries them along the line of play.
+        opened: the catalogue entry the session was opened from (its id), None for an
+            upload; with ``from_step``, the placements of the game record shown when
+            "play on from here" made it (what a kept game is rebuilt from:
+            :mod:`solver.web.snapshot`).
     """
 
     start: Problem
@@ -75,6 +81,8 @@ class Session:
     review: dict[str, Any] | None = None
     shown: list[list[Any]] | None = None
     known: dict[str, Known] = field(default_factory=dict)
+    opened: str | None = None
+    from_step: int | None = None
 
     def __post_init__(self) -> None:
         if self.selected is None:
@@ -275,7 +283,11 @@ class Session:
         if self.selected is not None and not legal:
             return f"{self.selected} has no legal move: undo, pass or pick another colour"
         played = len(problem.colours)
-        return f"{self.selected} to move; {len(left)} of {played} colours have pieces left"
+        if played == 1:  # not "1 of 1 colours have pieces left"
+            pieces = len(position.colour(left[0]).remaining)
+            return f"{self.selected} to move; {pieces} {plural(pieces, 'piece')} left"
+        has = "has" if len(left) == 1 else "have"
+        return f"{self.selected} to move; {len(left)} of {played} colours {has} pieces left"
 
 
 def goal_text(problem: Problem) -> str:
@@ -296,12 +308,16 @@ def goal_text(problem: Problem) -> str:
 
 
 def position_json(position: Position) -> dict[str, Any]:
-    """A position as JSON: size, blocked squares, each colour's fill, start, pieces placed
-    (``[piece, squares]`` in order of play), pieces left and score."""
+    """A position as JSON: size, the names of its columns and rows (top first), blocked
+    squares, each colour's fill, start, pieces placed (``[piece, squares]`` in order of
+    play), pieces left and score."""
     board = position.board
     return {
         "rows": board.rows,
         "cols": board.cols,
+        # the squares' names as hints and answers write them: a1 is the lower left
+        "column_names": [column_name(c) for c in range(board.cols)],
+        "row_names": [str(board.rows - r) for r in range(board.rows)],
         "blocked": sorted(board.blocked),
         "colours": [
             {
@@ -372,6 +388,8 @@ def from_here(session: Session) -> Session:
         dataclasses.replace(problem, title=f"{session.source} after {session.step} placements"),
         "solo",
         session.source,
+        opened=session.opened,
+        from_step=session.step,
     )
     game = session.game
     if game is not None and followable(problem):
