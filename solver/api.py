@@ -37,7 +37,7 @@ from solver.answers.annotate import annotated_sgf
 from solver.backends.base import SolveOptions
 from solver.backends.registry import BACKENDS
 from solver.backends.search.exact import CountResult
-from solver.core.position import Position
+from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError
@@ -46,11 +46,12 @@ from solver.formats.game import load_game as _load_game
 from solver.formats.sources import load_source
 from solver.formats.text import read_text
 from solver.quoting import shown
-from solver.ranges import LIMIT, PLACEMENTS, SECONDS, SEED, WORKERS, Range
+from solver.ranges import JOBS, LIMIT, PERFT_DEPTH, PLACEMENTS, SECONDS, SEED, WORKERS, Range
 from solver.tasks.endgame import EndgameAnswer, endgame_check
 from solver.tasks.follow import Followed, JointStep, follow_game
 from solver.tasks.follow import follow as _follow
 from solver.tasks.hints import Hints
+from solver.tasks.perft import PerftResult
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
 from solver.tasks.solve import SolveResult
 from solver.tasks.solve import solve as _solve
@@ -60,9 +61,11 @@ __all__ = [
     "check",
     "count",
     "hint",
+    "legal_moves",
     "load",
     "load_game",
     "follow",
+    "perft",
     "review",
     "review_together",
     "reviewed_sgf",
@@ -283,3 +286,35 @@ def review_together(game: Game | str | Path, **options: Unpack[Options]) -> Foll
     """
     record, opts = _game_and_options(game, options)
     return follow_game(record, opts)
+
+
+def legal_moves(position: Position, colour: str) -> list[Placement]:
+    """A colour's legal next moves (``colour`` read as :func:`check` reads it), in the
+    order of the placement index (:func:`solver.core.movegen.legal_placements`; numbers,
+    masks and a position kept along a game: docs/movegen.md).
+
+    Raises:
+        InputError: no such colour.
+    """
+    from solver.core.movegen import legal_placements
+
+    name = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))
+    return legal_placements(position, name)
+
+
+def perft(position: Position, depth: int, colour: str | None = None, jobs: int = 1) -> PerftResult:
+    """``blokus-solo perft`` (:func:`solver.tasks.perft.perft`): the lines of play of
+    ``depth`` turns (``result.leaves``), ``result.seconds``, ``result.divide`` (the count
+    below each first move); a colour without a move passes (docs/perft.md). ``colour``:
+    the colour to move first (default: the position's colour to move, else its first).
+
+    Raises:
+        InputError: ``depth`` or ``jobs`` out of the command line's ranges, or no such
+            colour.
+    """
+    from solver.tasks.perft import perft as _perft
+
+    first = None
+    if colour is not None:
+        first = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))
+    return _perft(position, int(PERFT_DEPTH.check(depth)), first, int(JOBS.check(jobs)))

@@ -1,7 +1,8 @@
 """The first run: the search kernel is compiled in the background while the rest answer.
 
 numba compiles :mod:`solver.backends.search.kernel` (and the fundamental-domain search's
-:mod:`solver.backends.domain.kernel`, which ``auto`` also runs) on its first call and
+:mod:`solver.backends.domain.kernel`, which ``auto`` also runs, and the move generator's
+:mod:`solver.core.movegen_kernel`, which the GTP engine asks) on its first call and
 caches the machine code on disk (``cache=True``); that first compile takes 10-30 s
 (docs/engines.md), after which loading it takes a fraction of a second. So that
 the first command after installing does not wait for it, ``auto``, when
@@ -218,13 +219,19 @@ def compile_wait(backend: str) -> str | None:
 def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
     """Compile (or load) the kernels ``auto`` runs by solving tiny puzzles with the search
     and the fundamental-domain search (``kernels``: which of the two; two processes may
-    compile one each at the same time, as the test suite's start does)."""
+    compile one each at the same time, as the test suite's start does); ``"movegen"`` in
+    ``kernels``: the legal-move generator's too (:func:`solver.core.movegen.warm`)."""
     from solver.backends.base import SolveOptions
     from solver.backends.domain import quadrants as domain
     from solver.backends.search import exact as search
     from solver.core.board import Board
     from solver.core.position import ColourState, Position
     from solver.core.problem import Problem
+
+    if "movegen" in kernels:
+        from solver.core.movegen import warm
+
+        warm()
 
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
@@ -239,7 +246,7 @@ def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
 
 
 if __name__ == "__main__":
-    compile_kernel()
+    compile_kernel(("search", "domain", "movegen"))
     index = cache_index()
     if index is not None:
         index.with_name("blokus-solo-warmup.lock").unlink(missing_ok=True)

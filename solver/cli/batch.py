@@ -21,6 +21,7 @@ from solver.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from solver.batch.shards import Shard
     from solver.batch.work import Settings
 
 
@@ -79,6 +80,14 @@ if TYPE_CHECKING:
     "layouts with the restarting searches (--backend domain or repair): many independent "
     "runs.",
 )
+@click.option(
+    "--shard",
+    default=None,
+    metavar="I/N",
+    help="Run only shard I of N (1 <= I <= N): a fixed, disjoint share of the items, the "
+    "same in any file order, for a job array (e.g. --shard $SLURM_ARRAY_TASK_ID/8 with "
+    "--array=1-8); give each shard its own --out and join them with batch-merge.",
+)
 @click.option("--force", is_flag=True, help="Redo items already done in DIR.")
 @plain_option("One line per item even in a terminal.")
 def batch_command(
@@ -91,6 +100,7 @@ def batch_command(
     scheduler: str | None,
     together: bool,
     seeds: int,
+    shard: str | None,
     force: bool,
     plain: bool,
 ) -> None:
@@ -104,9 +114,11 @@ def batch_command(
     error rows; the batch goes on.
     """
     from solver.batch.runner import BatchOptions, run_batch
+    from solver.batch.shards import Shard
     from solver.batch.work import Settings
 
     check_params(options)
+    part = Shard.parse(shard) if shard is not None else None
     settings = Settings(
         options.backend,
         options.time_limit,
@@ -124,8 +136,11 @@ def batch_command(
         jobs=jobs,
         scheduler=scheduler,
         force=force,
-        command=_batch_command_line(paths, out, every, after, settings, jobs, scheduler, seeds),
+        command=_batch_command_line(
+            paths, out, every, after, settings, jobs, scheduler, seeds, part
+        ),
         seeds=seeds,
+        shard=part,
     )
     console = Console(
         markup=False,
@@ -146,6 +161,7 @@ def _batch_command_line(
     jobs: int | None,
     scheduler: str | None,
     seeds: int = 1,
+    shard: Shard | None = None,
 ) -> str:
     """The batch command as it could be typed again (options left at their defaults are
     left out; --jobs too: it changes no answer)."""
@@ -162,9 +178,42 @@ def _batch_command_line(
         ("--workers", settings.workers, 1),
         ("--params", settings.params, ""),
         ("--scheduler", scheduler, None),
+        ("--shard", shard, None),
     ):
         if value != default:
             words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
     if settings.together:
         words.append("--together")
     return shlex.join(str(w) for w in words)
+
+
+@click.command("batch-merge")
+@click.argument("shards", nargs=-1, required=True, metavar="SHARD_DIR...")
+@out_option(
+    "The merged folder (made if needed): results.jsonl, summary.csv, README.md, solutions/, "
+    "as one batch run of every shard's items would have written them.",
+    metavar="DIR",
+    required=True,
+)
+@click.option(
+    "--partial",
+    is_flag=True,
+    help="Merge even when a shard has items without a result (an interrupted task); they "
+    "are left out.",
+)
+def batch_merge_command(shards: tuple[str, ...], out: str, partial: bool) -> None:
+    """Merge the output folders of `batch --shard I/N`, shards 1..N, into one results
+    folder equal to a single run's (the same rows and summary). Refuses (exit status 2)
+    shards of different inputs or settings, a shard missing or given twice, and unless
+    --partial a shard with items not done."""
+    import shlex
+
+    from solver.batch.shards import merge
+
+    command = shlex.join(["blokus-solo", "batch-merge", *shards, "--out", out])
+    done = merge(shards, Path(out), partial=partial, command=command)
+    left = f"; {done.missing} items without a result left out" if done.missing else ""
+    click.echo(f"merged {done.shards} shards: {done.rows} results{left}")
+    folder = Path(out)
+    names = (folder / n for n in ("results.jsonl", "summary.csv", "README.md"))
+    click.echo(f"wrote {', '.join(map(str, names))}")

@@ -41,8 +41,9 @@ import numpy as np
 from solver.backends.base import Layout
 from solver.backends.search.exact import count, layouts
 from solver.core.board import Board
+from solver.core.movegen import legal_placements
 from solver.core.pieces import PIECE_NAMES
-from solver.core.placements import empty_board_placements, legal_moves
+from solver.core.placements import empty_board_placements
 from solver.core.position import ColourState, Placement, Position, sorted_pieces
 from solver.core.problem import Problem
 from solver.core.rules import corner_touches
@@ -192,7 +193,7 @@ def _playout(position: Position, colour: str, rng: random.Random) -> list[Placem
     """A random legal order placing every remaining piece, or None if it gets stuck."""
     placed = []
     while position.colour(colour).remaining:
-        moves = legal_moves(position, colour)
+        moves = legal_placements(position, colour)
         if not moves:
             return None
         move = rng.choice(moves)
