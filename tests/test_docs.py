@@ -97,3 +97,52 @@ def test_how_auto_picks_quotes_the_tuning():
     assert f"(under {t.greedy_first:g} s)" in AUTO.summary
     assert f"alone for {t.search_alone:g} s" in AUTO.summary
     assert f"over {t.many_pieces} pieces" in AUTO.summary
+
+
+GLOSSARY = PAGE.parent / "glossary.md"
+
+
+def _glossary_entries() -> list[str]:
+    """The glossary's entries: its ``###`` headings, in page order."""
+    return re.findall(r"(?m)^### (.+)$", GLOSSARY.read_text())
+
+
+def _anchor(heading: str) -> str:
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_glossary_defines_each_word_once_in_order():
+    """One entry per word, alphabetical, each with its own anchor, and the index at the
+    top links every entry (and nothing else)."""
+    entries = _glossary_entries()
+    assert len(entries) >= 40
+    assert entries == sorted(entries, key=str.lower)
+    anchors = [_anchor(e) for e in entries]
+    assert len(set(anchors)) == len(anchors)
+    index = GLOSSARY.read_text().split("\n### ", 1)[0]
+    assert re.findall(r"\]\(#([\w-]+)\)", index) == anchors
+
+
+def test_every_link_to_the_glossary_leads_to_an_entry():
+    """Every link to docs/glossary.md, from any page or from the glossary itself, names
+    an entry's anchor; none sits in code (where it would print as text); every entry is
+    linked from some other page, and the README and every page of docs/ link the glossary."""
+    root = PAGE.parent.parent
+    anchors = {_anchor(e) for e in _glossary_entries()}
+    pages = [root / "README.md", root / "CONTRIBUTING.md", root / "research" / "README.md"]
+    pages += sorted((root / "docs").glob("*.md"))
+    used: set[str] = set()
+    for page in pages:
+        text = page.read_text()
+        if page == GLOSSARY:
+            targets = re.findall(r"\]\(#([^)]*)\)", text)
+        else:
+            targets = re.findall(r"\]\((?:docs/)?glossary\.md#([^)]*)\)", text)
+            used.update(targets)
+            if page.parent.name == "docs" or page == root / "README.md":
+                assert "glossary.md" in text, page.name
+        for anchor in targets:
+            assert anchor in anchors, (page.name, anchor)
+        for code in re.findall(r"(?ms)^[ \t]*```.*?^[ \t]*```|`[^`]*`", text):
+            assert "glossary.md#" not in code, (page.name, code[:80])
+    assert anchors - used == set()
