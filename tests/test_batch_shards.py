@@ -148,6 +148,12 @@ def test_refusals(small, tmp_path):
     one_line_error(merge("s1", "s1", "s2"), "given twice")
     one_line_error(merge("s1", "s2", out="s1"), "is one of the shards")
     one_line_error(merge("s1", "small"), "not a shard's folder")
+    record = tmp_path / "s2" / "shard.json"
+    good = record.read_text()
+    for key, value in (("shard", "2"), ("keys", [["a.toml", None]]), ("inputs", None)):
+        record.write_text(json.dumps({**json.loads(good), key: value}))
+        one_line_error(merge("s1", "s2"), "not a shard record")
+    record.write_text(good)
     assert not (tmp_path / "m").exists()
     # a shard with an item not done: refused, or merged without it with --partial
     lines = (tmp_path / "s2" / "results.jsonl").read_text().splitlines()

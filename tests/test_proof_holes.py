@@ -358,6 +358,9 @@ BAD_FIELDS = [
     ("solution", "solutions/a\x00b.json"), ("solution", ""), ("sha256", [1]),
     ("backend", ["search"]), ("params", {}), ("time_limit", "5"), ("answered_by", 3),
     ("seed", "x"), ("status", 1),
+    # every field of solver.trust.rows.Row has its declared type, colour records' too
+    ("seconds", "x"), ("score", "20"), ("nodes", [1]), ("end", "yes"), ("short", {"b": "I4"}),
+    ("setup_after", [None]), ("colours", [{"colour": 1}]), ("colours", [{"left": True}]),
 ]  # fmt: skip
 
 

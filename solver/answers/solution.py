@@ -51,6 +51,7 @@ Keys left out make no claim.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,7 +91,9 @@ STATUSES: tuple[str, ...] = ("solved", "optimal", "infeasible", "unknown")
 
 
 def result_to_json(
-    result: SolveResult, endgame: dict[str, Any] | None = None, made_by: str | None = None
+    result: SolveResult,
+    endgame: Mapping[str, object] | None = None,
+    made_by: str | None = None,
 ) -> dict[str, Any]:
     """A checked :class:`SolveResult` as the JSON-ready dictionary described above, with
     ``endgame`` (:func:`solver.tasks.endgame.answer_record`) under that key and ``made_by`` (the
@@ -173,7 +176,7 @@ def _placement_json(board: Board, p: Placement) -> dict[str, Any]:
 
 def solution_text(
     result: SolveResult,
-    endgame: dict | None = None,
+    endgame: Mapping[str, object] | None = None,
     compact: bool = False,
     made_by: str | None = None,
 ) -> str:
@@ -188,7 +191,7 @@ def solution_text(
 def write_json(
     result: SolveResult,
     path: str | Path,
-    endgame: dict | None = None,
+    endgame: Mapping[str, object] | None = None,
     made_by: str | None = None,
 ) -> None:
     """Write a result as a solution file (atomically), with an endgame record and the

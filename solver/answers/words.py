@@ -7,6 +7,7 @@ prints them through its console (:mod:`solver.cli.output`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from solver.backends.base import FitBound
 from solver.core.pieces import PIECES
@@ -77,7 +78,7 @@ def short_text(short: Mapping[str, tuple[str, ...]]) -> str:
     return ", ".join(parts)
 
 
-def domain_progress(stats: dict) -> str:
+def domain_progress(stats: Mapping[str, Any]) -> str:
     """One line on the domain search's work (its stats, or auto's under "domain"), e.g.
     "  domain search: 1,200,000 nodes in 9 runs, at best 21 of 22 pieces and empty
     orbits placed (half turn)"; "" when it did not run."""

@@ -19,9 +19,10 @@ from rich.progress import (
 from solver.batch.report import COUNTED, answers
 from solver.errors import MESSAGE_LIMIT
 from solver.quoting import shown
+from solver.trust.rows import ColourRecord, Row
 
 
-def item_line(row: dict) -> str:
+def item_line(row: Row) -> str:
     """One line about a finished item: what it is, its answer(s), backend and time."""
     where = shown(row["item"]) + ("" if row.get("after") is None else f" after {row['after']}")
     where += f" seed {row.get('seed')}" if row.get("sweep") else ""
@@ -40,7 +41,7 @@ def item_line(row: dict) -> str:
     return f"{where}: {detail}  [{row.get('answered_by')}, {row.get('seconds', 0):.2f} s]"
 
 
-def _colour_text(record: dict) -> str:
+def _colour_text(record: ColourRecord) -> str:
     if not record.get("left"):
         return f"{record['colour']} done"
     text = f"{record['colour']} {record['answer']}"
@@ -60,7 +61,7 @@ class Display:
         self.total = total
         self.done = 0
         self.not_run = 0
-        self.counts: Counter = Counter({k: 0 for k in COUNTED})
+        self.counts: Counter[str] = Counter({k: 0 for k in COUNTED})
 
     def __enter__(self) -> Display:
         return self
@@ -68,7 +69,7 @@ class Display:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def finished(self, row: dict) -> None:
+    def finished(self, row: Row) -> None:
         self.done += 1
         self.counts.update(answers(row))
         self.show(row)
@@ -79,7 +80,7 @@ class Display:
         self.not_run += 1
         self.show_skip(line)
 
-    def show(self, row: dict) -> None:
+    def show(self, row: Row) -> None:
         raise NotImplementedError
 
     def show_skip(self, line: str) -> None:
@@ -93,7 +94,7 @@ class Display:
 class PlainDisplay(Display):
     """One line per item: ``[  3/40] item: answer  [backend, time]``."""
 
-    def show(self, row: dict) -> None:
+    def show(self, row: Row) -> None:
         width = len(str(self.total))
         self.console.print(
             f"[{self.done:>{width}}/{self.total}] {item_line(row)}", markup=False, highlight=False
@@ -129,7 +130,7 @@ class BarDisplay(Display):
     def __exit__(self, *exc: object) -> None:
         self.progress.stop()
 
-    def show(self, row: dict) -> None:
+    def show(self, row: Row) -> None:
         if row.get("status") == "error" or "unknown" in answers(row):
             self.progress.console.print(item_line(row), markup=False, highlight=False)
         self.progress.update(self.task, advance=1, counts=self.counts_text())

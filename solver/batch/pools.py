@@ -25,32 +25,30 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
-from types import FrameType
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from solver.batch.items import Item
-from solver.batch.work import Settings, error_row, run_item, warm_kernel
+from solver.batch.work import Outcome, Settings, error_row, run_item, warm_kernel
+from solver.formats.files import Handler
 from solver.quoting import shown
 
 if TYPE_CHECKING:
     from multiprocessing.context import ForkContext, SpawnContext
 
-    from distributed import Client
+    from distributed import Client, Future
 
 #: called in the submitting process with each item and its outcome, or None for an item
 #: not run because ``skip`` said so when its turn came
-Done = Callable[[Item, dict | None], None]
+Done = Callable[[Item, Outcome | None], None]
 #: whether an item need not run any more (a seed sweep's puzzle already answered)
 Skip = Callable[[Item], bool]
-#: a signal's handler, as :func:`signal.signal` takes it
-Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
 def _never(item: Item) -> bool:
     return False
 
 
-def crash_outcome(item: Item, settings: Settings, message: str) -> dict:
+def crash_outcome(item: Item, settings: Settings, message: str) -> Outcome:
     """The outcome of an item whose worker died."""
     return {"row": error_row(item, settings, message, "crash"), "files": {}}
 
@@ -156,7 +154,7 @@ class LocalPool:
         finishes; an item that ``skip`` refuses when its turn comes is not run
         (``done(item, None)``). Ctrl-C (KeyboardInterrupt) stops the workers and is raised
         again."""
-        queue = deque(items)
+        queue: deque[Item] = deque(items)
         self._skip, self._done = skip, done
         try:
             self.workers = [
@@ -170,7 +168,7 @@ class LocalPool:
         finally:
             self.close()
 
-    def _give(self, worker: _Worker, queue: deque) -> None:
+    def _give(self, worker: _Worker, queue: deque[Item]) -> None:
         worker.item = None
         while queue and worker.item is None:
             item = queue.popleft()
@@ -181,7 +179,7 @@ class LocalPool:
         if worker.item is not None:
             worker.conn.send(worker.item)
 
-    def _collect(self, queue: deque, done: Done) -> None:
+    def _collect(self, queue: deque[Item], done: Done) -> None:
         busy = [w for w in self.workers if w.item is not None]
         ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
         for w in busy:
@@ -206,7 +204,7 @@ class LocalPool:
             if w.process.sentinel in ready or not w.process.is_alive():
                 self._replace(w, queue, done)
 
-    def _stop_moot_seeds(self, item: Item, queue: deque) -> None:
+    def _stop_moot_seeds(self, item: Item, queue: deque[Item]) -> None:
         """Stop the workers running other seeds of ``item``'s puzzle that ``skip`` now
         refuses (``done(item, None)`` for each) and give new workers the next items: a
         sweep's found layout does not wait for the other seeds' time limits."""
@@ -222,7 +220,7 @@ class LocalPool:
             self.workers[i] = fresh
             self._give(fresh, queue)
 
-    def _replace(self, dead: _Worker, queue: deque, done: Done) -> None:
+    def _replace(self, dead: _Worker, queue: deque[Item], done: Done) -> None:
         dead.process.join(timeout=5)
         item = dead.item
         assert item is not None
@@ -334,7 +332,7 @@ def probe_scheduler(address: str) -> None:
     import socket
     import struct
 
-    from distributed.comm import parse_address, parse_host_port
+    from distributed.comm.addressing import parse_address, parse_host_port
 
     scheme, location = parse_address(address)
     if scheme != "tcp":  # (tls: encrypted, Dask's own checks apply)
@@ -366,14 +364,16 @@ def probe_scheduler(address: str) -> None:
 class DaskPool:
     """Items sent to a Dask cluster as tasks; results come back to this process."""
 
-    def __init__(self, client: Any, settings: Settings):
+    def __init__(self, client: Client, settings: Settings):
         self.client = client
         self.settings = settings
-        self._siblings: dict[str, list] = {}
+        self._siblings: dict[str, list[Future[Outcome]]] = {}
 
     def describe(self) -> str:
         workers = len(self.client.scheduler_info().get("workers", {}))
-        return f"Dask scheduler {self.client.scheduler.address} ({workers} workers)"
+        scheduler = self.client.scheduler
+        address = scheduler.address if scheduler is not None else "(not connected)"
+        return f"Dask scheduler {address} ({workers} workers)"
 
     def warm(self) -> tuple[str, float]:
         """Load the search kernel on one worker first (it compiles there if that worker has
@@ -398,7 +398,7 @@ class DaskPool:
         for future, item in futures.items():
             if item.seed is not None:
                 self._siblings.setdefault(item.source.name, []).append(future)
-        handled: set = set()
+        handled: set[Future[Outcome]] = set()
         try:
             for future in as_completed(futures):
                 item = futures[future]
@@ -420,7 +420,12 @@ class DaskPool:
             raise
 
     def _cancel_skipped(
-        self, item: Item, futures: dict, handled: set, done: Done, skip: Skip
+        self,
+        item: Item,
+        futures: dict[Future[Outcome], Item],
+        handled: set[Future[Outcome]],
+        done: Done,
+        skip: Skip,
     ) -> None:
         """Cancel the tasks of ``item``'s puzzle that ``skip`` now refuses and that have not
         finished (a finished one is still collected). Dask cannot stop a task already

@@ -21,14 +21,15 @@ from solver.core.problem import Problem
 from solver.errors import InputError
 from solver.trust.claims import question
 from solver.trust.compare import position_difference, question_difference
+from solver.trust.rows import Row
 
 
-def replay_problem(folder: Path, row: dict, item: Item) -> str | None:
+def replay_problem(folder: Path, row: Row, item: Item) -> str | None:
     """Why the solution files ``row`` names (in ``folder``) do not hold for ``item``, or
     None when each one is read, replayed legal with every checked claim true, and answers
     the item (a row of a well-formed shape: :func:`solver.trust.rows.row_problem`)."""
-    names = [r.get("solution") for r in (row, *row.get("colours", []))]
-    names = [n for n in names if isinstance(n, str)]
+    records = (row, *row.get("colours", []))
+    names = [n for r in records if isinstance(n := r.get("solution"), str)]
     if not names:
         return None
     try:
@@ -56,7 +57,7 @@ def _wanted(item: Item) -> Problem | Position:
     return read_game(item.data, path).position(item.after)
 
 
-def _replay(path: Path, wanted: Problem | Position, row: dict) -> str | None:
+def _replay(path: Path, wanted: Problem | Position, row: Row) -> str | None:
     try:
         solution = read_solution(path)
     except InputError as e:

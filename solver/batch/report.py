@@ -25,13 +25,32 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 from urllib.parse import quote
 from xml.sax.saxutils import quoteattr
+
+from solver.trust.rows import ColourRecord, Row
 
 COUNTED = ("solved", "no", "unknown", "error")
 
 
-def answers(row: dict) -> list[str]:
+class RunRecord(TypedDict, total=False):
+    """A line of ``runs.jsonl``: one batch run (or merge) into the folder, for the README's
+    table of runs; lines read back have these types where present
+    (:func:`solver.formats.structured.shape_problem`, in :meth:`solver.batch.store.Store.runs`)."""
+
+    finished: str  # UTC, ISO 8601
+    command: str
+    on: str  # where it ran: "2 local processes", a Dask scheduler, a merge
+    version: str
+    interrupted: bool
+    ran: int
+    skipped: int
+    seeds_dropped: int
+    seconds: float
+
+
+def answers(row: Row) -> list[str]:
     """The answers a row counts for (see the module docstring)."""
     if row.get("status") == "error":
         return ["error"]
@@ -42,9 +61,9 @@ def answers(row: dict) -> list[str]:
     ]
 
 
-def tally(rows: Iterable[dict]) -> Counter:
+def tally(rows: Iterable[Row]) -> Counter[str]:
     """Counts of solved / no / unknown / error answers."""
-    counts: Counter = Counter({k: 0 for k in COUNTED})
+    counts: Counter[str] = Counter({k: 0 for k in COUNTED})
     for row in rows:
         counts.update(answers(row))
     return counts
@@ -119,17 +138,22 @@ def _plain(checks: dict[int, str]) -> NoReturn:
     return NoReturn(last_yes, first_no, broken)
 
 
-def game_checks(rows: Iterable[dict]) -> dict[str, dict[str, dict[int, dict]]]:
+#: game -> colour -> placements -> colour record
+Checks = dict[str, dict[str, dict[int, ColourRecord]]]
+
+
+def game_checks(rows: Iterable[Row]) -> Checks:
     """game -> colour -> placements -> colour record, for game rows that ran."""
-    out: dict[str, dict[str, dict[int, dict]]] = defaultdict(lambda: defaultdict(dict))
+    out: Checks = defaultdict(lambda: defaultdict(dict))
     for row in rows:
-        if row.get("kind") == "game" and row.get("status") == "done":
+        after = row.get("after")
+        if row.get("kind") == "game" and row.get("status") == "done" and after is not None:
             for c in row["colours"]:
-                out[row["item"]][c["colour"]][row["after"]] = c
+                out[row["item"]][c["colour"]][after] = c
     return out
 
 
-def game_setups(rows: Iterable[dict]) -> dict[str, list[int]]:
+def game_setups(rows: Iterable[Row]) -> dict[str, list[int]]:
     """game -> the placements after which setup in mid-game changed its board (the rows'
     ``setup_after``; rows written before it was recorded have none)."""
     return {
@@ -139,12 +163,12 @@ def game_setups(rows: Iterable[dict]) -> dict[str, list[int]]:
     }
 
 
-def points_of_no_return(rows: Iterable[dict]) -> dict[tuple[str, str], NoReturn]:
+def points_of_no_return(rows: Iterable[Row]) -> dict[tuple[str, str], NoReturn]:
     """(game, colour) -> its point of no return, for games checked at two or more
     positions."""
     rows = list(rows)
     setups = game_setups(rows)
-    out = {}
+    out: dict[tuple[str, str], NoReturn] = {}
     for game, colours in game_checks(rows).items():
         for colour, checks in colours.items():
             if len(checks) > 1:
@@ -153,7 +177,7 @@ def points_of_no_return(rows: Iterable[dict]) -> dict[tuple[str, str], NoReturn]
     return out
 
 
-def ordered(rows: Iterable[dict]) -> list[dict]:
+def ordered(rows: Iterable[Row]) -> list[Row]:
     """Rows in a stable reading order: by item name, then position, then sweep seed."""
     return sorted(
         rows,
@@ -161,7 +185,7 @@ def ordered(rows: Iterable[dict]) -> list[dict]:
             r["item"],
             r.get("after") is None,
             r.get("after") or 0,
-            r.get("seed") if r.get("sweep") else -1,
+            r.get("seed", -1) if r.get("sweep") else -1,
         ),
     )
 
@@ -201,7 +225,7 @@ SUMMARY_FIELDS = [
 THUMBNAIL_WIDTH = 160
 
 
-def summary_csv(rows: Iterable[dict]) -> str:
+def summary_csv(rows: Iterable[Row]) -> str:
     """``summary.csv``: one row per item and colour (one row for an item without colours)."""
     rows = ordered(rows)
     ponr = points_of_no_return(rows)
@@ -209,7 +233,7 @@ def summary_csv(rows: Iterable[dict]) -> str:
     writer = csv.DictWriter(buffer, SUMMARY_FIELDS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        shared = {
+        shared: dict[str, object] = {
             "item": row["item"],
             "kind": row.get("kind"),
             "after": row.get("after"),
@@ -254,12 +278,12 @@ def summary_csv(rows: Iterable[dict]) -> str:
 # README.md
 
 
-def readme(rows: Iterable[dict], runs: list[dict]) -> str:
+def readme(rows: Iterable[Row], runs: list[RunRecord]) -> str:
     """``README.md``: the command, totals, then a table of the puzzles, one of the game
     checks (one row per game and colour, one column per position, with the point of no
     return), the errors, and the runs that made the folder (``runs``: oldest first)."""
     rows = ordered(rows)
-    command = runs[-1]["command"] if runs else ""
+    command = runs[-1].get("command", "") if runs else ""
     counts = tally(rows)
     times = [r["seconds"] for r in rows if r.get("seconds") is not None]
     swept = _sweep_seeds(rows)
@@ -320,7 +344,11 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
         out += ["", "## Puzzles", ""] + _puzzle_table(puzzles)
     games = game_checks(rows)
     if games:
-        ends = {r["item"]: r["after"] for r in rows if r.get("kind") == "game" and r.get("end")}
+        ends = {
+            r["item"]: after
+            for r in rows
+            if r.get("kind") == "game" and r.get("end") and (after := r.get("after")) is not None
+        }
         out += ["", "## Game checks", ""] + _game_table(games, ends, game_setups(rows))
     errors = [r for r in rows if r.get("status") == "error"]
     if errors:
@@ -351,64 +379,71 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _item_cell(row: dict) -> str:
+def _item_cell(row: Row) -> str:
     """The item's name, with its seed for a seed sweep's row."""
     return _code(row["item"]) + _item_name(row)[len(row["item"]) :]
 
 
-def _item_name(row: dict) -> str:
+def _item_name(row: Row) -> str:
     return row["item"] + (f" seed {row.get('seed')}" if row.get("sweep") else "")
 
 
-def _sweep_seeds(rows: list[dict]) -> dict[tuple, list[int]]:
+#: the settings of a row but its seed: backend, time limit, CP-SAT parameters
+Settings = tuple[str | None, float | None, str]
+
+
+def _sweep_seeds(rows: list[Row]) -> dict[Settings, list[int]]:
     """The seeds of the sweep rows, by (backend, time limit, CP-SAT parameters)."""
-    out: dict[tuple, list[int]] = {}
+    out: dict[Settings, list[int]] = {}
     for r in rows:
         if r.get("sweep"):
-            same = (r.get("backend"), r.get("time_limit"), r.get("params") or "")
+            same: Settings = (r.get("backend"), r.get("time_limit"), r.get("params") or "")
             out.setdefault(same, []).append(r["seed"])
     return out
 
 
-def _settings_of(row: dict, swept: dict[tuple, list[int]]) -> tuple:
+def _settings_of(
+    row: Row, swept: dict[Settings, list[int]]
+) -> tuple[str | None, float | None, str, str]:
     """(backend, time limit, seed text, CP-SAT parameters) of a row; the seed text is
     "seed S", or for a seed sweep's row "a seed sweep (seeds A-B ran)" over the sweep rows
     with its settings (``swept``: :func:`_sweep_seeds`)."""
-    same = (row.get("backend"), row.get("time_limit"), row.get("params") or "")
+    same: Settings = (row.get("backend"), row.get("time_limit"), row.get("params") or "")
     if not row.get("sweep"):
         return (same[0], same[1], f"seed {row.get('seed')}", same[2])
     seeds = swept[same]
     return (same[0], same[1], f"a seed sweep (seeds {min(seeds)}-{max(seeds)} ran)", same[2])
 
 
-def _puzzle_table(rows: list[dict]) -> list[str]:
+def _puzzle_table(rows: list[Row]) -> list[str]:
     body = []
     for r in rows:
         status = r.get("solve_status") or r.get("answer") or ""
         scores = ", ".join(
             f"{c['colour']} {c['score']}" for c in r["colours"] if c.get("score") is not None
         )
-        total = r.get("score")
+        score = r.get("score")
+        total = "" if score is None else str(score)
         if r.get("goal") == "max-score" and r.get("bound") is not None and status != "optimal":
-            total = f"{total} (bound {r['bound']})"
+            total = f"{score} (bound {r['bound']})"
         body.append(
             [
                 _item_cell(r),
                 r.get("goal") or "",
                 f"**{status}**" if status in ("infeasible", "unknown") else status,
-                "" if total is None else str(total),
+                total,
                 scores,
                 _seconds(r["seconds"]),
                 r.get("answered_by") or "",
-                _code(r["solution"]) if r.get("solution") else "",
-                _thumbnail(r["picture"], _item_name(r)) if r.get("picture") else "",
+                _code(solution) if (solution := r.get("solution")) else "",
+                _thumbnail(picture, _item_name(r)) if (picture := r.get("picture")) else "",
             ]
         )
     head = ["puzzle", "goal", "status", "score", "per colour", "time", "backend", "solution"]
     return _table([*head, "picture"], body)
 
 
-def _yes_by(n: int, checks: dict[int, dict], setup: Sequence[int]) -> int | None:
+def _yes_by(n: int, checks: dict[int, ColourRecord], setup: Sequence[int]) -> int | None:
     """The last position after ``n`` answered yes with no setup between (an unknown at
     ``n`` was a yes too: that layout with the moves in between places everything), or
     None."""
@@ -421,7 +456,7 @@ def _yes_by(n: int, checks: dict[int, dict], setup: Sequence[int]) -> int | None
 
 
 def _game_table(
-    games: dict[str, dict[str, dict[int, dict]]],
+    games: Checks,
     ends: dict[str, int],
     setups: dict[str, list[int]],
 ) -> list[str]:
@@ -470,7 +505,7 @@ def _game_table(
     return lines
 
 
-def _check_cell(record: dict, yes_by: int | None = None) -> str:
+def _check_cell(record: ColourRecord, yes_by: int | None = None) -> str:
     """A colour's answer at one position, linked to its picture if it has one; an unknown
     before a position answered yes (``yes_by``) reads "yes (by N)": that layout, after the
     moves played in between, places everything here too."""
@@ -481,7 +516,7 @@ def _check_cell(record: dict, yes_by: int | None = None) -> str:
     return f"[{text}]({_url(picture)})" if picture and record.get("left") else text
 
 
-def _answer_text(record: dict) -> str:
+def _answer_text(record: ColourRecord) -> str:
     answer = record["answer"]
     if not record.get("left"):
         return "done"
@@ -499,7 +534,7 @@ def _answer_text(record: dict) -> str:
     return "unknown"
 
 
-def _short_cell(short: dict | None) -> str | None:
+def _short_cell(short: dict[str, list[str]] | None) -> str | None:
     """An unknown's short colours for the CSV, e.g. "blue: I4 V5; red: 1"."""
     if not short:
         return None
@@ -531,7 +566,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _after(row: dict) -> str:
+def _after(row: Row) -> str:
     return "" if row.get("after") is None else str(row["after"])
 
 

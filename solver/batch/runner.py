@@ -35,11 +35,12 @@ from solver.batch.pools import (
 )
 from solver.batch.report import COUNTED
 from solver.batch.store import README, RESULTS, SUMMARY, Store
-from solver.batch.work import Settings, picture_name, solution_name
+from solver.batch.work import Outcome, Settings, picture_name, solution_name
 from solver.core.variants import COLOUR_LETTERS
 from solver.errors import InputError
 from solver.formats.files import check_names_inside, check_output_folder
 from solver.ranges import MAX_SEED
+from solver.trust.rows import Row
 
 #: where the items run: local worker processes or a Dask cluster
 Pool = LocalPool | DaskPool
@@ -88,7 +89,7 @@ class BatchReport:
 
     ran: int
     skipped: int
-    counts: Counter
+    counts: Counter[str]
     seconds: float
     interrupted: bool = False
     not_run: int = 0  # seeds of a sweep whose puzzle another seed answered during the run
@@ -192,7 +193,7 @@ def _run(
     pool: Pool,
     items: list[Item],
     console: Console,
-    shard: dict | None = None,
+    shard: shards.ShardRecord | None = None,
 ) -> BatchReport:
     store = Store(out)
     store.open()
@@ -297,10 +298,14 @@ def _warm(console: Console, pool: Pool) -> None:
 
 
 def _finish(
-    store: Store, display: Display, item: Item, outcome: dict | None, settings: Settings
+    store: Store, display: Display, item: Item, outcome: Outcome | None, settings: Settings
 ) -> None:
     if outcome is None:  # a sweep's seed not run: another seed answered its puzzle
-        by = store.settled(item, settings, this_run=True) or store.settled(item, settings) or {}
+        by: Row = (
+            store.settled(item, settings, this_run=True)
+            or store.settled(item, settings)
+            or {"item": item.source.name}
+        )
         what = "found bad input" if by.get("status") == "error" else f"answered {by.get('answer')}"
         display.skip(f"{item.source.name} seed {item.seed}: dropped (seed {by.get('seed')} {what})")
         return
@@ -343,7 +348,7 @@ def _write_summary(
     pool: Pool,
     interrupted: bool,
     dropped: int,
-) -> Counter:
+) -> Counter[str]:
     store.compact()
     store.add_run(
         {

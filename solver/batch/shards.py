@@ -26,17 +26,31 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
+from typing import NotRequired, TypedDict, cast
 
 from solver.batch import report
 from solver.batch.items import Item
-from solver.batch.store import RESULTS, Store, row_files, row_key
-from solver.batch.work import Settings
+from solver.batch.store import RESULTS, Key, Store, row_files, row_key
+from solver.batch.work import Settings, SettingsKey
 from solver.errors import InputError
 from solver.formats.files import check_output_folder, write_text_atomic
+from solver.formats.structured import shape_problem
 from solver.quoting import shown
-from solver.trust.rows import row_problem
+from solver.trust.rows import Row, read_row
 
 SHARD_FILE = "shard.json"
+
+
+class ShardRecord(TypedDict):
+    """What ``shard.json`` holds (:func:`record`)."""
+
+    shard: int  # I
+    of: int  # N
+    inputs: str  # the fingerprint of the whole input (:func:`fingerprint`)
+    items: NotRequired[int]  # of the whole input
+    settings: NotRequired[SettingsKey]
+    keys: list[tuple[str, int | None, int | None]]  # the shard's items: name, after, seed
+
 
 _SHARD_RE = re.compile(r"^\s*(\d{1,9})\s*/\s*(\d{1,9})\s*$")
 
@@ -83,7 +97,7 @@ def fingerprint(items: Sequence[Item]) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
-def record(shard: Shard, items: Sequence[Item], settings: Settings) -> dict:
+def record(shard: Shard, items: Sequence[Item], settings: Settings) -> ShardRecord:
     """What ``shard.json`` holds for one shard of these items (all of the batch's)."""
     own = select(items, shard)
     return {
@@ -92,11 +106,11 @@ def record(shard: Shard, items: Sequence[Item], settings: Settings) -> dict:
         "inputs": fingerprint(items),
         "items": len(items),
         "settings": settings.key(),
-        "keys": [[i.source.name, i.after, i.seed] for i in own],
+        "keys": [(i.source.name, i.after, i.seed) for i in own],
     }
 
 
-def _read_record(folder: Path) -> dict | None:
+def _read_record(folder: Path) -> ShardRecord | None:
     path = folder / SHARD_FILE
     if not path.exists():
         return None
@@ -104,13 +118,16 @@ def _read_record(folder: Path) -> dict | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or not {"shard", "of", "inputs", "keys"} <= set(data):
             raise ValueError
-        return data
-    except (OSError, ValueError, UnicodeDecodeError):
+        if shape_problem(data, ShardRecord) is not None:
+            raise ValueError
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         why = "not a shard record (JSON with shard, of, inputs, keys)"
         raise InputError(why, path=str(path)) from None
+    # its fields were just checked against ShardRecord's types (the keys as JSON lists)
+    return cast(ShardRecord, data)
 
 
-def check_folder(out: Path, wanted: dict | None) -> None:
+def check_folder(out: Path, wanted: ShardRecord | None) -> None:
     """Refuse, before anything is written, a batch into a folder that holds other work: a
     shard's folder for another shard or input (or for a run without ``--shard``), or a
     run's results for a shard. ``wanted``: this run's :func:`record`, None without
@@ -148,7 +165,7 @@ def check_folder(out: Path, wanted: dict | None) -> None:
         )
 
 
-def write_record(out: Path, data: dict) -> None:
+def write_record(out: Path, data: ShardRecord) -> None:
     """Write ``shard.json`` (atomically)."""
     write_text_atomic(out / SHARD_FILE, json.dumps(data, indent=1) + "\n")
 
@@ -222,7 +239,7 @@ def _version() -> str:
         return "unknown"
 
 
-def _check_same(shards: list[Path], records: list[dict]) -> None:
+def _check_same(shards: list[Path], records: list[ShardRecord]) -> None:
     first, where = records[0], str(shards[0])
     for folder, data in zip(shards[1:], records[1:]):
         if data["inputs"] != first["inputs"] or data["of"] != first["of"]:
@@ -250,23 +267,23 @@ def _check_same(shards: list[Path], records: list[dict]) -> None:
 
 
 def _rows(
-    shards: list[Path], records: list[dict], partial: bool
-) -> tuple[list[tuple[dict, Path]], int]:
+    shards: list[Path], records: list[ShardRecord], partial: bool
+) -> tuple[list[tuple[Row, Path]], int]:
     """Each shard's rows of its own items (the latest per item), and how many of its items
     have none (refused unless ``partial``)."""
-    found: list[tuple[dict, Path]] = []
+    found: list[tuple[Row, Path]] = []
     missing = 0
     for folder, data in zip(shards, records):
         keys = {(name, after, seed) for name, after, seed in data["keys"]}
-        latest: dict[tuple, dict] = {}
+        latest: dict[Key, Row] = {}
         path = folder / RESULTS
         lines = path.read_bytes().splitlines() if path.exists() else []
         for line in lines:
             try:
-                row = json.loads(line)
+                row = read_row(json.loads(line))
             except (ValueError, RecursionError):
                 continue  # a line cut short by a crash
-            if row_problem(row) is not None:
+            if isinstance(row, str):
                 continue
             name, after, seed, _ = row_key(row)
             if (name, after, seed) in keys:

@@ -23,10 +23,12 @@ import json
 import os
 import re
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
 from solver.batch import report
 from solver.batch.items import Item
+from solver.batch.report import RunRecord
 from solver.batch.work import (
     PICTURE_SUFFIX,
     SOLUTIONS,
@@ -37,10 +39,10 @@ from solver.batch.work import (
 )
 from solver.errors import InputError
 from solver.formats.files import check_output, write_text_atomic
-from solver.formats.structured import SyntaxRefused, parse_json
+from solver.formats.structured import SyntaxRefused, parse_json, shape_problem
 from solver.quoting import shown
 from solver.trust.proofs import as_trusted, untrusted_claim
-from solver.trust.rows import row_problem
+from solver.trust.rows import Row, read_row
 
 RESULTS = "results.jsonl"
 RUNS = "runs.jsonl"
@@ -57,7 +59,7 @@ Key = tuple[str, int | None, int | None, bool]
 _TEMPORARY = re.compile(r"^\..+\.(json|jsonl|csv|md|svg)\.[A-Za-z0-9_]{8}$")
 
 
-def row_key(row: dict) -> Key:
+def row_key(row: Row) -> Key:
     """A row's :data:`Key`.
 
     Raises:
@@ -73,28 +75,15 @@ def row_key(row: dict) -> Key:
     return (row["item"], row.get("after"), seed, bool(row.get("together")))
 
 
-#: the fields of a line of ``runs.jsonl`` and their types
-_RUN_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "finished": str, "command": str, "on": str, "version": str, "interrupted": bool,
-    "ran": int, "skipped": int, "seeds_dropped": int, "seconds": (int, float),
-}  # fmt: skip
-
-
-def _is_run(run: object) -> bool:
-    """Whether a line of ``runs.jsonl``, parsed, is a run record: an object whose fields
-    (:data:`_RUN_FIELDS`) have their types where present (a number is never true/false)."""
-    return isinstance(run, dict) and all(
-        key not in run
-        or (isinstance(run[key], kind) and (kind is bool or not isinstance(run[key], bool)))
-        for key, kind in _RUN_FIELDS.items()
-    )
-
-
 #: settings that rows written before they existed lack, with the value those rows had
 _OLD_DEFAULTS = {"together": False}
 
+#: what a seed sweep's rows have in common (:func:`sweep_question`): item, SHA-256,
+#: backend, time limit, CP-SAT parameters, joint check
+SweepQuestion = tuple[str, str | None, str | None, float | None, str | None, bool]
 
-def sweep_question(row: dict) -> tuple:
+
+def sweep_question(row: Row) -> SweepQuestion:
     """What a seed sweep's rows have in common: the item, its content and every setting
     but the seed (rows of one sweep answer one question, each with its own seed)."""
     return (
@@ -107,7 +96,7 @@ def sweep_question(row: dict) -> tuple:
     )
 
 
-def settles(row: dict) -> bool:
+def settles(row: Row) -> bool:
     """A sweep row that makes the puzzle's other seeds moot: a proven answer (a layout of
     a place-all puzzle, a proven best layout, a proof of no, from a backend that can prove:
     :func:`solver.trust.proofs.untrusted_claim`), or bad input. A max-score layout not proven best
@@ -121,9 +110,9 @@ def settles(row: dict) -> bool:
     )
 
 
-def row_files(row: dict) -> set[str]:
+def row_files(row: Row) -> set[str]:
     """The solution files and pictures a row names."""
-    names = set()
+    names: set[str | None] = set()
     for record in (row, *row.get("colours", [])):
         names |= {record.get("solution"), record.get("picture")}
     return {n for n in names if n}
@@ -145,12 +134,12 @@ class Store:
 
     def __init__(self, folder: Path):
         self.folder = folder
-        self.rows: dict[Key, dict] = {}
+        self.rows: dict[Key, Row] = {}
         #: per sweep question (:func:`sweep_question`), a row that settled it, and whether
         #: that row was written by this run
-        self._settled: dict[tuple, tuple[dict, bool]] = {}
+        self._settled: dict[SweepQuestion, tuple[Row, bool]] = {}
         self._sweeps: dict[str, set[Key]] = {}  # the keys of each item's sweep rows
-        self._named: Counter = Counter()  # how many rows name each file
+        self._named: Counter[str] = Counter()  # how many rows name each file
         self.dropped = 0
         self.notes: list[str] = []
         self._noted: set[Key] = set()
@@ -240,7 +229,7 @@ class Store:
             data = path.read_bytes()
         except OSError as e:
             raise InputError(f"cannot read: {e.strerror or e}", path=str(path)) from None
-        latest: dict[str, tuple] = {}  # per item, the question of its last sweep line
+        latest: dict[str, SweepQuestion] = {}  # per item, the question of its last sweep line
         sweeps: dict[str, set[Key]] = {}  # per item, the keys of its sweep rows so far
         whole = data.rfind(b"\n") + 1
         if whole < len(data):  # a line cut short by a crash: drop it
@@ -248,8 +237,8 @@ class Store:
             os.truncate(path, whole)
         for number, line in enumerate(data[:whole].splitlines(), start=1):
             try:
-                row = parse_json(line.decode("utf-8"))
-                if not isinstance(row, dict):
+                data = parse_json(line.decode("utf-8"))
+                if not isinstance(data, dict):
                     raise SyntaxRefused("not a results row")
             except UnicodeDecodeError:
                 self.notes.append(f"{RESULTS} line {number}: dropped (not UTF-8): done again")
@@ -263,10 +252,11 @@ class Store:
                 self.notes.append(f"{RESULTS} line {number}: dropped ({e}): done again")
                 self._superseded = True
                 continue
-            why = row_problem(row)
-            if why is None and row.get("sweep") and not isinstance(row.get("seed"), int):
+            row = read_row(data)
+            why = row if isinstance(row, str) else None
+            if not isinstance(row, str) and row.get("sweep") and "seed" not in row:
                 why = "a sweep row's seed is not a whole number"
-            if why is not None:
+            if why is not None or isinstance(row, str):
                 self.notes.append(
                     f"{RESULTS} line {number}: dropped ({why}): its item is done again"
                 )
@@ -311,7 +301,7 @@ class Store:
             return present and untrusted_claim(row) is None and self._replays(row, item)
         return row.get("error_kind") == "input"
 
-    def _replays(self, row: dict, item: Item) -> bool:
+    def _replays(self, row: Row, item: Item) -> bool:
         """Whether the row's solution files replay for the item as it is now
         (:func:`solver.batch.replay.replay_problem`); if not, a note says why."""
         from solver.batch.replay import replay_problem
@@ -322,7 +312,7 @@ class Store:
             self.notes.append(f"{shown(row['item'])}: not kept ({shown(why)}): done again")
         return why is None
 
-    def settled(self, item: Item, settings: Settings, this_run: bool = False) -> dict | None:
+    def settled(self, item: Item, settings: Settings, this_run: bool = False) -> Row | None:
         """For one seed of a seed sweep: the row of another run of the same puzzle (same
         content and settings but the seed) that answered it ("solved" or "no") or found
         it bad input (every seed would), so that this one need not run; None if there is
@@ -336,7 +326,7 @@ class Store:
             return None
         return found[0] if found[1] or self._replays(found[0], item) else None
 
-    def add(self, row: dict, files: dict[str, str]) -> None:
+    def add(self, row: Row, files: dict[str, str]) -> None:
         """Write an item's solution files, then append its row (synced to disk).
 
         Raises:
@@ -380,7 +370,7 @@ class Store:
         self._named.update(row_files(row))
         self._remove({n for n in old_files if self._named[n] <= 0})  # none another row names
 
-    def runs(self) -> list[dict]:
+    def runs(self) -> list[RunRecord]:
         """The runs recorded in ``runs.jsonl`` (one line per batch run), oldest first; a
         line that is no run record (cut short by a crash, or edited: a field of the wrong
         type, a number out of range) is left out: it only feeds the README's table."""
@@ -389,17 +379,17 @@ class Store:
             data = path.read_bytes() if path.exists() else b""
         except OSError:  # checked writable when the folder was opened: gone since
             return []
-        out = []
+        out: list[RunRecord] = []
         for line in data.splitlines():
             try:
                 run = parse_json(line.decode("utf-8"))
             except (UnicodeDecodeError, InputError):
                 continue
-            if _is_run(run):
+            if shape_problem(run, RunRecord) is None:
                 out.append(run)
         return out
 
-    def add_run(self, record: dict) -> None:
+    def add_run(self, record: RunRecord) -> None:
         """Append a line about this run to ``runs.jsonl`` (synced to disk)."""
         path = self.folder / RUNS
         fd = _open_log(path)
@@ -408,7 +398,7 @@ class Store:
         finally:
             os.close(fd)
 
-    def write_reports(self) -> Counter:
+    def write_reports(self) -> Counter[str]:
         """Write ``summary.csv`` and ``README.md`` for every row in the folder (claims that
         cannot be trusted shown as unknown: :func:`solver.trust.proofs.as_trusted`);
         returns the counts (:func:`solver.batch.report.tally`)."""
@@ -454,7 +444,7 @@ def _open_log(path: Path) -> int:
         raise InputError(f"cannot write: {e.strerror or e}", path=str(path)) from None
 
 
-def _append_line(fd: int, data: dict, path: Path) -> None:
+def _append_line(fd: int, data: Mapping[str, object], path: Path) -> None:
     """Append ``data`` as one JSON line in one write, then sync it to disk.
 
     Raises:

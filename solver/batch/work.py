@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from solver.answers.solution import solution_text
 from solver.backends.base import SolveOptions
@@ -28,6 +28,7 @@ from solver.core.problem import Problem
 from solver.errors import InputError, SolverBug
 from solver.tasks.endgame import answer_record, endgame_check
 from solver.tasks.solve import SolveResult, solve
+from solver.trust.rows import ColourRecord, Row
 
 if TYPE_CHECKING:
     from numba.core.dispatcher import Dispatcher
@@ -59,6 +60,24 @@ blue = ["1", "2"]
 """
 
 
+class SettingsKey(TypedDict):
+    """The settings a stored result must match to be reused (:meth:`Settings.key`); a
+    results row and ``shard.json`` hold them."""
+
+    backend: str
+    time_limit: float | None
+    seed: int
+    params: str
+    together: bool
+
+
+class Outcome(TypedDict):
+    """What a worker sends back for one item (:func:`run_item`)."""
+
+    row: Row
+    files: dict[str, str]  # solution file or picture, relative to the output folder -> text
+
+
 @dataclass(frozen=True)
 class Settings:
     """How every item of a batch is solved (the options ``solve`` and ``check`` take).
@@ -76,7 +95,7 @@ class Settings:
     params: str = ""
     together: bool = False
 
-    def key(self) -> dict:
+    def key(self) -> SettingsKey:
         """The settings a stored result must match to be reused."""
         return {
             "backend": self.backend,
@@ -182,10 +201,11 @@ def add_picture(files: dict[str, str], solution: str, result: SolveResult) -> st
     return name
 
 
-def base_row(item: Item, settings: Settings) -> dict:
+def base_row(item: Item, settings: Settings) -> Row:
     """The fields of a results row that do not depend on the answer; ``sweep``: the row is
     one seed's run of a seed sweep (its ``seed`` is part of the item's key)."""
     settings = settings_for(item, settings)
+    key = settings.key()
     return {
         "item": item.source.name,
         "path": str(item.source.path),
@@ -193,36 +213,41 @@ def base_row(item: Item, settings: Settings) -> dict:
         "sha256": item.sha256,
         "after": item.after,
         "end": item.end,
-        **settings.key(),
+        "backend": key["backend"],
+        "time_limit": key["time_limit"],
+        "seed": key["seed"],
+        "params": key["params"],
+        "together": key["together"],
         "sweep": item.seed is not None,
         "workers": settings.workers,
     }
 
 
-def error_row(
-    item: Item, settings: Settings, message: str, kind: str, seconds: float = 0.0
-) -> dict:
+def error_row(item: Item, settings: Settings, message: str, kind: str, seconds: float = 0.0) -> Row:
     """A results row for an item that failed: kind is "input" (bad input: the same file
     fails the same way, so a resumed batch does not redo it), "bug" (the rule checker
     refused a backend's answer), "internal" (an unexpected exception) or "crash" (the
     worker process died); the last three are redone when the batch is resumed."""
-    return {
-        **base_row(item, settings),
-        "status": "error",
-        "answer": None,
-        "colours": [],
-        "seconds": round(seconds, 4),
-        "answered_by": None,
-        "error": message,
-        "error_kind": kind,
-        "solution": None,
-        "picture": None,
-        "finished": _now(),
-        "worker": _worker(),
-    }
+    row = base_row(item, settings)
+    row.update(
+        {
+            "status": "error",
+            "answer": None,
+            "colours": [],
+            "seconds": round(seconds, 4),
+            "answered_by": None,
+            "error": message,
+            "error_kind": kind,
+            "solution": None,
+            "picture": None,
+            "finished": _now(),
+            "worker": _worker(),
+        }
+    )
+    return row
 
 
-def run_item(item: Item, settings: Settings) -> dict:
+def run_item(item: Item, settings: Settings) -> Outcome:
     """Do one item; never raises for bad input or a solver failure.
 
     Returns:
@@ -252,7 +277,7 @@ def run_item(item: Item, settings: Settings) -> dict:
     return {"row": row, "files": files}
 
 
-def _puzzle(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
+def _puzzle(item: Item, settings: Settings) -> tuple[Row, dict[str, str]]:
     from solver.formats.puzzle import parse_puzzle
 
     assert item.data is not None
@@ -270,29 +295,35 @@ def _puzzle(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
         solution = solution_name(item.source.name, None, seed=item.seed)
         files[solution] = solution_text(result, compact=True, made_by="batch")
         picture = add_picture(files, solution, result)
-    row = {
-        **base_row(item, settings),
-        "status": "done",
-        "answer": answer or "unknown",
-        "solve_status": result.status,
-        "goal": problem.goal,
-        "score": result.score,
-        "bound": result.bound,
-        "nodes": result.stats.get("nodes"),  # search nodes (None for CP-SAT), cubes join sums
-        "colours": [_puzzle_colour(problem, result, c) for c in problem.colours],
-        **closeness(result),
-        "answered_by": result.backend,
-        "error": None,
-        "error_kind": None,
-        "solution": solution,
-        "picture": picture,
-        "finished": _now(),
-        "worker": _worker(),
-    }
+    row = base_row(item, settings)
+    row.update(
+        {
+            "status": "done",
+            "answer": answer or "unknown",
+            "solve_status": result.status,
+            "goal": problem.goal,
+            "score": result.score,
+            "bound": result.bound,
+            "nodes": result.stats.get("nodes"),  # search nodes (None for CP-SAT), cubes join sums
+            "colours": [_puzzle_colour(problem, result, c) for c in problem.colours],
+        }
+    )
+    add_closeness(row, result)
+    row.update(
+        {
+            "answered_by": result.backend,
+            "error": None,
+            "error_kind": None,
+            "solution": solution,
+            "picture": picture,
+            "finished": _now(),
+            "worker": _worker(),
+        }
+    )
     return row, files
 
 
-def _puzzle_colour(problem: Problem, result: SolveResult, colour: str) -> dict:
+def _puzzle_colour(problem: Problem, result: SolveResult, colour: str) -> ColourRecord:
     """A played colour's part of a puzzle's answer: can it place all its pieces here? With
     place-all, the puzzle's answer (jointly with the other played colours); with
     max-score, yes if the layout places them all, no if a proven best for this colour
@@ -326,17 +357,21 @@ def read_game(data: bytes, path: str) -> Game:
     return read_sgf_bytes(data, path)
 
 
-def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
+def _game(item: Item, settings: Settings) -> tuple[Row, dict[str, str]]:
     assert item.data is not None
     path = str(item.source.path)
     position = read_game(item.data, path).position(item.after)
     if settings.together:
         return game_together(item, settings, position)
     options = settings.options()
-    colours, files, backends = [], {}, []
+    colours: list[ColourRecord] = []
+    files: dict[str, str] = {}
+    backends: list[str] = []
     for state in position.colours:
         answer = endgame_check(position, state.name, options, name=path)
-        record = answer_record(answer)
+        # answer_record's keys are ColourRecord's; it returns a bare dict until
+        # solver/tasks/endgame.py is typed strictly (its own TypedDict, ColourRecord's base)
+        record = cast(ColourRecord, answer_record(answer))
         solution = picture = None
         if state.remaining and answer.answer != "unknown":
             solution = solution_name(item.source.name, item.after, state.name)
@@ -352,37 +387,42 @@ def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
 
 
 def _game_row(
-    item: Item, settings: Settings, answer: str | None, colours: list[dict], answered_by: str
-) -> dict:
+    item: Item,
+    settings: Settings,
+    answer: str | None,
+    colours: list[ColourRecord],
+    answered_by: str,
+) -> Row:
     """A done game row: ``answer`` is the joint answer (None: one answer per colour);
     ``setup_after``: the game's placements after which setup changed the board
     (:attr:`solver.formats.game.Game.setup_after`; the report needs them to tell a chance
     given back by setup from answers that disagree)."""
     assert item.data is not None
     game = read_game(item.data, str(item.source.path))
-    return {
-        **base_row(item, settings),
-        "status": "done",
-        "answer": answer,
-        "colours": colours,
-        "setup_after": list(game.setup_after),
-        "answered_by": answered_by,
-        "error": None,
-        "error_kind": None,
-        "solution": None,
-        "picture": None,
-        "finished": _now(),
-        "worker": _worker(),
-    }
+    row = base_row(item, settings)
+    row.update(
+        {
+            "status": "done",
+            "answer": answer,
+            "colours": colours,
+            "setup_after": list(game.setup_after),
+            "answered_by": answered_by,
+            "error": None,
+            "error_kind": None,
+            "solution": None,
+            "picture": None,
+            "finished": _now(),
+            "worker": _worker(),
+        }
+    )
+    return row
 
 
 #: the name of the joint answer's record in a game row's colours (``batch --together``)
 TOGETHER = "together"
 
 
-def game_together(
-    item: Item, settings: Settings, position: Position
-) -> tuple[dict, dict[str, str]]:
+def game_together(item: Item, settings: Settings, position: Position) -> tuple[Row, dict[str, str]]:
     """The row of a game item run with ``--together`` (``settings.together``): one joint
     check of the colours with pieces left in ``position`` (the item's position); its record
     stands in the row's colours under the name :data:`TOGETHER` (its ``colours`` lists
@@ -393,7 +433,7 @@ def game_together(
 
     path = str(item.source.path)
     colours = tuple(s.name for s in position.colours if s.remaining)
-    record: dict = {
+    record: ColourRecord = {
         "colour": TOGETHER,
         "colours": list(colours),
         "left": sum(len(position.colour(c).remaining) for c in colours),
@@ -412,14 +452,16 @@ def game_together(
         shown = answer.together
         backends = [r.backend for r in answer.alone] + ([shown.backend] if shown else [])
         record.update(
-            answer=answer.answer,
-            reason=answer.reason,
-            seconds=round(answer.seconds, 4),
-            backend=", ".join(dict.fromkeys(backends)) or "area bound",
+            {
+                "answer": answer.answer,
+                "reason": answer.reason,
+                "seconds": round(answer.seconds, 4),
+                "backend": ", ".join(dict.fromkeys(backends)) or "area bound",
+            }
         )
         unknown = shown or (answer.alone[-1] if answer.alone else None)
         if answer.answer == "unknown" and unknown is not None:
-            record.update(closeness(unknown))
+            add_closeness(record, unknown)
             if unknown.partial is not None:
                 solution = solution_name(item.source.name, item.after, TOGETHER)
                 files[solution] = solution_text(unknown, compact=True, made_by="batch --together")
@@ -434,18 +476,17 @@ def game_together(
     return _game_row(item, settings, record["answer"], [record], record["backend"]), files
 
 
-def closeness(result: SolveResult) -> dict:
-    """An unknown's best partial layout and bound as row fields: ``best_left`` (squares
-    left), ``short`` (colour -> pieces left), ``fit`` (e.g. "LP bound: at most 301.4 of
-    the 300 squares fit"); all None when there is none."""
+def add_closeness(record: Row | ColourRecord, result: SolveResult) -> None:
+    """An unknown's best partial layout and bound as fields of a row or a colour record:
+    ``best_left`` (squares left), ``short`` (colour -> pieces left), ``fit`` (e.g. "LP
+    bound: at most 301.4 of the 300 squares fit"); each None when there is none."""
     short = result.short()
-    return {
-        "best_left": sum(PIECES[p].size for v in short.values() for p in v)
-        if result.partial is not None
-        else None,
-        "short": {c: list(v) for c, v in short.items()} if result.partial is not None else None,
-        "fit": result.fit.text if result.fit is not None else None,
-    }
+    partial = result.partial is not None
+    record["best_left"] = (
+        sum(PIECES[p].size for v in short.values() for p in v) if partial else None
+    )
+    record["short"] = {c: list(v) for c, v in short.items()} if partial else None
+    record["fit"] = result.fit.text if result.fit is not None else None
 
 
 def _now() -> str:

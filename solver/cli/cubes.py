@@ -54,10 +54,10 @@ def split_command(puzzle: str, depth: int, out: str) -> None:
 
     folder = check_output_folder(out)
     manifest = write_cubes(puzzle, read_text(puzzle), depth, folder)
-    levels = ", ".join(str(n) for n in manifest["nodes_per_level"])
+    levels = ", ".join(str(n) for n in manifest.get("nodes_per_level", []))
     click.echo(
         f"{len(manifest['cubes'])} cubes at depth {depth} (nodes per level {levels}; "
-        f"{manifest['dropped_by_symmetry']} dropped by symmetry) in {folder / CUBE_FOLDER}"
+        f"{manifest.get('dropped_by_symmetry', 0)} dropped by symmetry) in {folder / CUBE_FOLDER}"
     )
     if not manifest["cubes"]:
         click.echo(f"no layout: the split left no cube (blokus-solo cubes join {folder})")
@@ -144,7 +144,7 @@ def join_command(
 
 def _rests_on(proof: list[tuple[str, str]]) -> str:
     """What the counted no's rest on, e.g. "58 rows of r/results.jsonl (search 58)"."""
-    by_file: dict[str, Counter] = {}
+    by_file: dict[str, Counter[str]] = {}
     for where, backend in proof:
         by_file.setdefault(where, Counter())[backend] += 1
     parts = []

@@ -8,8 +8,9 @@ other text from the user are printed exactly as given. Style with ``style=`` or
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol, Unpack
+from typing import Protocol, Unpack
 
 from rich.console import Console
 
@@ -155,7 +156,9 @@ def describe_result(console: Console, result: SolveResult) -> None:
 class Writer(Protocol):
     """Writes a result (and, to JSON, a colour's endgame record); whether it wrote."""
 
-    def __call__(self, result: SolveResult, endgame: dict[str, Any] | None = None) -> bool: ...
+    def __call__(
+        self, result: SolveResult, endgame: Mapping[str, object] | None = None
+    ) -> bool: ...
 
 
 def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> Writer | None:
@@ -173,7 +176,7 @@ def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> 
     suffix = path.suffix.lower()
     if suffix == ".json":
 
-        def json_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
+        def json_writer(result: SolveResult, endgame: Mapping[str, object] | None = None) -> bool:
             write_json(result, path, endgame, made_by)
             return True
 
@@ -184,7 +187,7 @@ def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> 
         with located(path=out, where="--out"):
             sgf_variant(problem.position)
 
-        def sgf_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
+        def sgf_writer(result: SolveResult, endgame: Mapping[str, object] | None = None) -> bool:
             if result.layout is None:
                 return False
             write_text_atomic(path, result_sgf(result))
@@ -193,7 +196,9 @@ def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> 
         return sgf_writer
     if suffix in PICTURE_SUFFIXES:
 
-        def picture_writer(result: SolveResult, endgame: dict[str, Any] | None = None) -> bool:
+        def picture_writer(
+            result: SolveResult, endgame: Mapping[str, object] | None = None
+        ) -> bool:
             return write_result_picture(path, result)
 
         return picture_writer

@@ -15,9 +15,9 @@ from rich.console import Console
 from rich.text import Text
 
 from solver.core.board import column_name
-from solver.core.position import Position
+from solver.core.position import BLOCKED, EMPTY, Position
 from solver.core.variants import LETTER_COLOURS
-from solver.formats.diagram import BLOCKED, EMPTY, STAR, render
+from solver.formats.diagram import STAR, render
 
 #: Terminal colours of the squares (rich colour names).
 STYLES = {

@@ -14,6 +14,7 @@ from solver.cli.options import time_limit_option
 from solver.errors import InputError, located
 from solver.formats.sources import is_game_file
 from solver.quoting import shown
+from solver.trust.rows import ColourRecord
 
 if TYPE_CHECKING:
     from solver.answers.solution import SolutionFile
@@ -134,7 +135,7 @@ def _verify_proofs(
         sys.exit(3)
 
 
-def _endgame_claim(record: dict) -> str:
+def _endgame_claim(record: ColourRecord) -> str:
     """What a solution file's endgame record claims, in words."""
     if record.get("left") == 0:
         return f"{record['colour']} has already placed all its pieces"

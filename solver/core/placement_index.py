@@ -79,7 +79,8 @@ class PlacementIndex:
     @cached_property
     def size(self) -> np.ndarray:
         """Shape (P,), int8: each placement's number of squares."""
-        return (self.squares >= 0).sum(axis=1).astype(np.int8)
+        size: np.ndarray = (self.squares >= 0).sum(axis=1).astype(np.int8)
+        return size
 
     def placement(self, i: int) -> Placement:
         """Placement number ``i``. Raises IndexError outside 0..P-1."""

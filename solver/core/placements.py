@@ -47,7 +47,8 @@ class PlacementTable:
     @property
     def size(self) -> np.ndarray:
         """Shape (P,), int8: number of squares of each placement."""
-        return (self.squares >= 0).sum(axis=1).astype(np.int8)
+        size: np.ndarray = (self.squares >= 0).sum(axis=1).astype(np.int8)
+        return size
 
     def placement(self, i: int) -> Placement:
         """Row ``i`` as a :class:`Placement`."""
@@ -198,7 +199,8 @@ def reach(position: Position, colour: str) -> np.ndarray:
         covered[squares[inside].ravel()] = True
         covered = covered[:-1] & flood
         if (covered == through).all():
-            return covered
+            out: np.ndarray = covered
+            return out
         through = covered
 
 

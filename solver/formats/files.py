@@ -20,9 +20,10 @@ import os
 import re
 import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 from solver.errors import InputError
 from solver.quoting import shown
@@ -43,6 +44,9 @@ TEMPORARY_STEM = 100
 #: the POSIX minimums, used where ``os.pathconf`` cannot tell (e.g. not on POSIX)
 _NAME_MAX = 255
 _PATH_MAX = 4096
+
+#: a signal's handler, as :func:`signal.signal` takes and returns it
+Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
 def write_text_atomic(path: str | Path, text: str | bytes) -> None:
@@ -90,7 +94,7 @@ def _signals_deferred() -> Iterator[None]:
     its old handler (the default one: the end of the process) never finds a temporary
     file. Nothing changes outside the main thread, where handlers cannot be set."""
     arrived: list[int] = []
-    old: dict[int, object] = {}
+    old: dict[int, Handler] = {}
     try:
         for signum in _DEFERRED:
             if signal.getsignal(signum) is not None:  # (None: set outside Python, left be)
@@ -101,7 +105,7 @@ def _signals_deferred() -> Iterator[None]:
         yield
     finally:
         for signum, handler in old.items():
-            signal.signal(signum, handler)  # type: ignore[arg-type]
+            signal.signal(signum, handler)
         for signum in arrived[:1]:
             signal.raise_signal(signum)
 

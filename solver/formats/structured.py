@@ -19,12 +19,14 @@ TOML ``size[0]``, ``[start].blue``); bad syntax by its line and column.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 import sys
 import tomllib
-from typing import Any
+import types
+from typing import Any, Required, Union, get_args, get_origin, get_type_hints
 
 from solver.errors import InputError
 from solver.formats.text import depth_limited
@@ -203,3 +205,74 @@ def place(parts: tuple[Part, ...], toml: dict[str, Any] | None = None) -> str:
         else:
             out += f".{part}" if out else part
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# the shape of a JSON record
+
+
+def shape_problem(value: object, shape: type) -> str | None:
+    """Why ``value`` (parsed JSON) is not an object whose fields have the JSON types the
+    TypedDict ``shape`` declares, or None: the first field of another type, e.g. "seconds
+    is not a number". Fields the shape does not declare, and fields it declares but the
+    object lacks, are left alone (a reader that needs a field checks it is there); a field
+    that is itself a TypedDict is only checked to be an object. For records read back
+    that another program may have edited: results rows (:mod:`solver.trust.rows`), a
+    batch's ``runs.jsonl`` and ``shard.json``."""
+    if not isinstance(value, dict):
+        return "not an object"
+    for key, hint in _hints(shape).items():
+        if key in value and not _fits(value[key], hint):
+            return f"{key} is not {_described(hint)}"
+    return None
+
+
+@functools.cache
+def _hints(shape: type) -> dict[str, object]:
+    return get_type_hints(shape)
+
+
+def _fits(value: object, hint: object) -> bool:
+    """Whether a JSON value is of the type ``hint`` (str, int, float, bool, None, unions,
+    ``list[X]``, ``dict[str, X]``, ``tuple[X, ...]`` as a JSON list; a TypedDict only as
+    an object: its fields are checked apart)."""
+    origin = get_origin(hint)
+    if origin is Required:
+        return _fits(value, get_args(hint)[0])
+    if origin in (Union, types.UnionType):
+        return any(_fits(value, h) for h in get_args(hint))
+    if origin is list:
+        return isinstance(value, list) and all(_fits(v, get_args(hint)[0]) for v in value)
+    if origin is tuple:  # a fixed-length JSON list
+        args = get_args(hint)
+        return (
+            isinstance(value, list)
+            and len(value) == len(args)
+            and all(_fits(v, a) for v, a in zip(value, args))
+        )
+    if origin is dict:
+        inner = get_args(hint)[1]
+        return isinstance(value, dict) and all(_fits(v, inner) for v in value.values())
+    if hint is type(None):
+        return value is None
+    if hint is float:  # a JSON number: whole or not
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(hint, type) and issubclass(hint, dict):  # a TypedDict: checked apart
+        return isinstance(value, dict)
+    return isinstance(hint, type) and isinstance(value, hint)
+
+
+def _described(hint: object) -> str:
+    """A type in words, for a note: "text", "a whole number", "a list", ..."""
+    args = [a for a in get_args(hint) if a is not type(None)]
+    if get_origin(hint) in (Union, types.UnionType, Required) and len(args) == 1:
+        return _described(args[0])
+    words = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}
+    if isinstance(hint, type) and hint in words:
+        return words[hint]
+    origin = get_origin(hint)
+    if origin in (list, tuple):
+        return "a list"
+    return "an object" if origin is dict or isinstance(hint, type) else "of its type"

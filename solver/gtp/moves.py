@@ -35,7 +35,8 @@ def legal_rows(position: Position, colour: str) -> np.ndarray:
     """
     if fast_ready():
         index = index_for(position)
-        return _table_rows(index)[legal_indices(position, colour)]
+        rows: np.ndarray = _table_rows(index)[legal_indices(position, colour)]
+        return rows
     return filtered_rows(position, colour)
 
 
@@ -45,7 +46,8 @@ def filtered_rows(position: Position, colour: str) -> np.ndarray:
     board = position.board
     squares = empty_board_placements(board.rows, board.cols).squares[rows]
     _, attach = colour_masks(position, colour)
-    return rows[np.append(attach, False)[squares].any(axis=1)]
+    legal: np.ndarray = rows[np.append(attach, False)[squares].any(axis=1)]
+    return legal
 
 
 def fast_ready() -> bool:
@@ -90,7 +92,8 @@ def legal_texts(position: Position, colour: str) -> list[str]:
     board = position.board
     rows = legal_rows(position, colour)
     rank = move_ranks(board.rows, board.cols)
-    return move_texts(board.rows, board.cols)[rows[np.argsort(rank[rows])]].tolist()
+    texts: list[str] = move_texts(board.rows, board.cols)[rows[np.argsort(rank[rows])]].tolist()
+    return texts
 
 
 def _reading_codes(rows: int, cols: int) -> np.ndarray:

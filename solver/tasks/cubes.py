@@ -46,9 +46,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import numpy as np
 
@@ -67,6 +68,39 @@ from solver.ranges import DEPTH
 #: the manifest that :func:`write_cubes` writes beside the cube files
 MANIFEST = "cubes.json"
 FORMAT = "blokus-solo-cubes/1"
+
+
+class FixedPiece(TypedDict):
+    """A placement a cube fixes, in its manifest entry."""
+
+    colour: str
+    piece: str
+    squares: list[str]
+
+
+class CubeEntry(TypedDict):
+    """A cube in the manifest: its file, the SHA-256 of its text, what it fixes."""
+
+    file: str
+    sha256: str
+    fixed: list[FixedPiece]
+    blocked: list[str]
+
+
+class Manifest(TypedDict):
+    """``cubes.json``. Read back (:func:`read_manifest`), ``cubes`` is as the file has it,
+    each entry checked only when the join compares it with the split it re-derives; the
+    split's counts are not read back."""
+
+    format: str
+    puzzle: str  # the puzzle's path as given to ``cubes split``
+    puzzle_text: str
+    depth: int
+    nodes_per_level: NotRequired[list[int]]
+    dropped_by_symmetry: NotRequired[int]
+    cubes: Sequence[object]  # CubeEntry, as written
+
+
 #: the folder of the cube files inside the cubes folder
 CUBE_FOLDER = "cubes"
 
@@ -240,7 +274,7 @@ def cube_file(number: int, total: int) -> str:
     return f"{CUBE_FOLDER}/{number:0{max(5, len(str(total)))}d}.toml"
 
 
-def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]:
+def write_cubes(source: str, text: str, depth: int, out: Path) -> Manifest:
     """Split the puzzle ``text`` (read from ``source``) and write ``out/cubes/NNNNN.toml``
     (one per cube) and the manifest ``out/cubes.json`` (the original text, the depth, each
     cube's file, fixed placements, blocked squares and SHA-256).
@@ -256,7 +290,8 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]
     stats = SplitStats()
     cubes = split(problem, depth, stats)
     board = problem.position.board
-    entries, texts = [], {}
+    entries: list[CubeEntry] = []
+    texts: dict[str, str] = {}
     for n, cube in enumerate(cubes, start=1):
         name = cube_file(n, len(cubes))
         body = cube_text(cube, n, len(cubes), Path(source).name)
@@ -272,7 +307,7 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> dict[str, Any]
                 "blocked": board.names(cube.blocked),
             }
         )
-    manifest = {
+    manifest: Manifest = {
         "format": FORMAT,
         "puzzle": source,
         "puzzle_text": text,
@@ -307,7 +342,7 @@ def _remove_stale_manifests(out: Path) -> None:
             path.unlink()
 
 
-def read_manifest(folder: Path) -> dict[str, Any]:
+def read_manifest(folder: Path) -> Manifest:
     """The manifest of the split in ``folder`` (``cubes.json``), its keys checked.
 
     Raises:
@@ -325,4 +360,10 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             raise InputError(f"expected {kind.__name__}", path=str(path), where=key)
     with located(path=str(path)):  # a split `cubes split` would not make
         DEPTH.check(data["depth"])
-    return data
+    return {
+        "format": FORMAT,
+        "puzzle": data["puzzle"],
+        "puzzle_text": data["puzzle_text"],
+        "depth": data["depth"],
+        "cubes": data["cubes"],
+    }

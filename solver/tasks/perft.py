@@ -72,7 +72,7 @@ def first_mover(position: Position, colour: str | None) -> str:
 
 def _children(state: MoveState, c: int) -> list[int] | None:
     """The first turn's children: placement numbers, [] for a pass, None for a game over."""
-    legal = state.legal(c).tolist()
+    legal: list[int] = state.legal(c).tolist()
     if legal:
         return legal
     others = (k % len(state.colours) for k in range(c + 1, c + len(state.colours)))

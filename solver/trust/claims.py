@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from solver.answers.solution import SolutionFile
 from solver.backends.base import SolveOptions
@@ -237,7 +238,9 @@ def prove(
     return out
 
 
-def _best(problem: Problem, claim: str, data: dict, total: int, options: SolveOptions) -> Proof:
+def _best(
+    problem: Problem, claim: str, data: dict[str, Any], total: int, options: SolveOptions
+) -> Proof:
     """Optimal: no layout scores more than the file's; a bound: none more than it."""
     result = solve(problem, options)
     best = result.score

@@ -21,7 +21,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from solver.answers.solution import read_solution
 from solver.backends.base import BackendResult, SolveOptions
@@ -35,7 +34,7 @@ from solver.tasks.cubes import MANIFEST, Cube, cube_file, cube_text, read_manife
 from solver.tasks.solve import SolveResult, checked_result, solve
 from solver.trust.compare import question_difference
 from solver.trust.proofs import can_prove, untrusted_claim
-from solver.trust.rows import row_problem
+from solver.trust.rows import Row, read_row
 
 
 def named_puzzle(folder: Path, source: str, text: str) -> str:
@@ -126,9 +125,18 @@ class JoinResult:
     puzzle: str = ""
 
 
-def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[dict]]:
+@dataclass(frozen=True)
+class CubeRow:
+    """A puzzle row of a batch results folder, and that folder (where its solution file
+    lies)."""
+
+    row: Row
+    folder: Path
+
+
+def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[CubeRow]]:
     """The puzzle rows of a batch results folder by the SHA-256 of their input, newest
-    last, each with ``_folder`` (``results``, where its solution file lies). A line that
+    last (:class:`CubeRow`: each with ``results``, where its solution file lies). A line that
     is not JSON (cut short by a crash) is skipped; a line that is not UTF-8 or that the
     reader refuses (:func:`solver.formats.structured.parse_json`: a number out of range,
     nested too deeply), or a row of the wrong shape
@@ -145,27 +153,27 @@ def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[d
         data = path.read_bytes()
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror or e}", path=str(path)) from None
-    rows: dict[str, list[dict]] = {}
+    rows: dict[str, list[CubeRow]] = {}
     for number, line in enumerate(data.splitlines(), start=1):
         try:
-            row = parse_json(line.decode("utf-8"))
+            row = read_row(parse_json(line.decode("utf-8")))
         except UnicodeDecodeError:
             row = "not UTF-8"
         except SyntaxRefused:
             continue
         except InputError as e:  # nested too deeply, a number out of range, a key twice
             row = str(e)
-        why = row if isinstance(row, str) else row_problem(row)
-        if why is not None:
+        if isinstance(row, str):
             if notes is not None:
-                notes.append(f"{path} line {number}: dropped ({why})")
+                notes.append(f"{path} line {number}: dropped ({row})")
             continue
-        if row.get("kind") == "puzzle" and row.get("sha256"):
-            rows.setdefault(str(row["sha256"]), []).append({**row, "_folder": results})
+        digest = row.get("sha256")
+        if row.get("kind") == "puzzle" and digest:
+            rows.setdefault(digest, []).append(CubeRow(row, results))
     return rows
 
 
-def row_proves_no(row: dict) -> str | None:
+def row_proves_no(row: Row) -> str | None:
     """Why a cube's row that says "no" is not a proof, or None if it is one: a done row,
     answer no with status infeasible, goal place-all, from a backend that can prove
     (:func:`solver.trust.proofs.untrusted_claim`)."""
@@ -216,14 +224,14 @@ def join(
         raise InputError("the cubes listed are not the split of the puzzle", path=str(folder))
     if not cubes:  # every layout lies in some cube: with none, the split is the proof
         return JoinResult("infeasible", cubes=0, puzzle=about)
-    rows: dict[str, list[dict]] = {}
+    rows: dict[str, list[CubeRow]] = {}
     dropped: list[str] = []
     for where in [results] if isinstance(results, Path) else results:
         for key, found in read_rows(where, dropped).items():
             rows.setdefault(key, []).extend(found)
     out = JoinResult("unknown", cubes=len(cubes), puzzle=about, notes=dropped)
-    for cube, entry in zip(cubes, manifest["cubes"]):
-        _join_cube(original, cube, entry, rows.get(entry["sha256"], []), folder, recheck, out)
+    for cube, entry in zip(cubes, expected):  # the manifest's entries, as just compared
+        _join_cube(original, cube, entry, rows.get(entry[1], []), folder, recheck, out)
     if out.status != "solved" and out.infeasible == out.cubes:
         out.status = "infeasible"
     return out
@@ -232,8 +240,8 @@ def join(
 def _join_cube(
     original: Problem,
     cube: Cube,
-    entry: dict,
-    found: list[dict],
+    entry: tuple[str, str],
+    found: list[CubeRow],
     folder: Path,
     recheck: Recheck | None,
     out: JoinResult,
@@ -242,14 +250,16 @@ def _join_cube(
     :func:`_ranked` order that the join does not reject answers for the cube; each
     rejected row (a layout the checker refuses, an error) is a line in ``out.problems``,
     and the next row is tried."""
-    name = entry["file"]
+    name = entry[0]
     if not found:
         out.missing += 1
         return
-    for row in _ranked(found):
+    for one in _ranked(found):
+        row = one.row
         answer = row.get("answer") if row.get("status") == "done" else "error"
         if answer == "solved":
-            if not _count_layout(original, cube, row["_folder"] / row["solution"], out, name):
+            solution = one.folder / (row.get("solution") or "")  # (read_row: a solved row names it)
+            if not _count_layout(original, cube, solution, out, name):
                 continue
         elif answer == "no" and recheck is not None:
             _recheck(original, cube, name, recheck, out)
@@ -257,7 +267,7 @@ def _join_cube(
             why = _on_disk(folder, entry) or row_proves_no(row)
             if why is None:
                 out.infeasible += 1
-                out.proof.append((str(row["_folder"] / "results.jsonl"), str(row["answered_by"])))
+                out.proof.append((str(one.folder / "results.jsonl"), str(row.get("answered_by"))))
             else:
                 out.unknown += 1
                 out.untrusted += 1
@@ -267,8 +277,8 @@ def _join_cube(
             continue
         else:
             out.unknown += 1
-        out.nodes += _count(row.get("nodes"), int)
-        out.seconds += _count(row.get("seconds"), float)
+        out.nodes += row.get("nodes") or 0
+        out.seconds += row.get("seconds") or 0.0
         return
     out.rejected += 1  # rows, but none the join could use
 
@@ -280,22 +290,14 @@ def _listed(entry: object) -> tuple[object, object]:
     return (entry.get("file"), entry.get("sha256"))
 
 
-def _count(value: object, kind: type) -> Any:
-    """A row's counter (nodes, seconds) as ``kind``; 0 for a missing or edited one (the
-    sums are for display, never part of an answer)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return kind(value)
-    return kind(0)
-
-
-def _on_disk(folder: Path, entry: dict) -> str | None:
-    """Why the cube file on disk is not the cube the manifest names (missing, or other
-    content), or None if it is."""
+def _on_disk(folder: Path, entry: tuple[str, str]) -> str | None:
+    """Why the cube file on disk is not the cube the manifest names (``entry``: its file
+    and SHA-256; missing, or other content), or None if it is."""
     try:
-        data = (folder / entry["file"]).read_bytes()
+        data = (folder / entry[0]).read_bytes()
     except OSError as e:
         return f"cube file cannot be read: {e.strerror or e}"
-    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+    if hashlib.sha256(data).hexdigest() != entry[1]:
         return "cube file changed since the split"
     return None
 
@@ -352,12 +354,12 @@ def _recheck(original: Problem, cube: Cube, name: str, how: Recheck, out: JoinRe
         out.notes.append(f"{name}: the recheck did not prove its no ({result.status})")
 
 
-def _ranked(rows: list[dict]) -> list[dict]:
+def _ranked(rows: list[CubeRow]) -> list[CubeRow]:
     """A cube's rows, most useful first: its yes rows, then its no rows that can prove,
     then its other no rows (each newest first), then its newest other row."""
-    done = [r for r in reversed(rows) if r.get("status") == "done"]
-    ranked = [r for r in done if r.get("answer") == "solved"]
-    no = [r for r in done if r.get("answer") == "no"]
-    ranked += [r for r in no if row_proves_no(r) is None]
-    ranked += [r for r in no if row_proves_no(r) is not None]
+    done = [r for r in reversed(rows) if r.row.get("status") == "done"]
+    ranked = [r for r in done if r.row.get("answer") == "solved"]
+    no = [r for r in done if r.row.get("answer") == "no"]
+    ranked += [r for r in no if row_proves_no(r.row) is None]
+    ranked += [r for r in no if row_proves_no(r.row) is not None]
     return ranked + [r for r in rows[-1:] if r not in ranked]

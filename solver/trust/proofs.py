@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from solver.backends.cpsat.params import NOT_A_PROOF, params_can_prove
 from solver.backends.registry import every
+from solver.trust.rows import ColourRecord, Row
 
 #: the statuses that claim a proof
 PROOF_STATUSES = frozenset({"infeasible", "optimal"})
@@ -65,7 +66,7 @@ def asked_can_prove(backend: object) -> bool:
     return isinstance(backend, str) and backend in known and not known[backend].layouts_only
 
 
-def untrusted_claim(row: dict) -> str | None:
+def untrusted_claim(row: Row) -> str | None:
     """Why a done results row's claim of a proof cannot be trusted (see the module
     docstring), or None when it claims none or its claims hold up. A puzzle row claims a
     proof by status infeasible or optimal, or by the answer "no"; a game row by each
@@ -79,15 +80,13 @@ def untrusted_claim(row: dict) -> str | None:
     return None
 
 
-def _record_untrusted(row: dict, record: object) -> str | None:
+def _record_untrusted(row: Row, record: ColourRecord) -> str | None:
     """Why a game row's colour record's claim of a proof cannot be trusted, or None."""
-    if not isinstance(record, dict):
-        return "a colour is not a record"
     claims = record.get("answer") == "no" or record.get("best_status") == "optimal"
     return (_asked(row) if claims else None) or _record_claim(record)
 
 
-def as_trusted(row: dict) -> dict:
+def as_trusted(row: Row) -> Row:
     """The row as a report shows it: a claim of a proof that cannot be trusted
     (:func:`untrusted_claim`) becomes unknown (a "no"; a proven best: a layout, not proven
     best), with the reason under ``not_trusted``; a row that holds up, unchanged."""
@@ -99,7 +98,9 @@ def as_trusted(row: dict) -> dict:
         _record_as_trusted(c) if not game or _record_untrusted(row, c) else c
         for c in row.get("colours") or []
     ]
-    out = {**row, "colours": colours, "not_trusted": why}
+    out = row.copy()
+    out["colours"] = colours
+    out["not_trusted"] = why
     if not game:
         status = row.get("solve_status")
         if isinstance(status, str):
@@ -108,18 +109,16 @@ def as_trusted(row: dict) -> dict:
     return out
 
 
-def _record_as_trusted(record: object) -> object:
-    if not isinstance(record, dict):
-        return record
-    best = record.get("best_status")
-    return {
-        **record,
-        "answer": "unknown" if record.get("answer") == "no" else record.get("answer"),
-        "best_status": "solved" if best == "optimal" else best,
-    }
+def _record_as_trusted(record: ColourRecord) -> ColourRecord:
+    out = record.copy()
+    if record.get("answer") == "no":
+        out["answer"] = "unknown"
+    if record.get("best_status") == "optimal":
+        out["best_status"] = "solved"
+    return out
 
 
-def _asked(row: dict) -> str | None:
+def _asked(row: Row) -> str | None:
     """Why the run's settings (its ``backend``, its CP-SAT ``params``) rule out a proof."""
     backend = row.get("backend")
     if not asked_can_prove(backend):
@@ -129,7 +128,7 @@ def _asked(row: dict) -> str | None:
     return None
 
 
-def _puzzle_claim(row: dict) -> str | None:
+def _puzzle_claim(row: Row) -> str | None:
     status, answer = row.get("solve_status"), row.get("answer")
     if status not in PROOF_STATUSES and answer != "no":
         return None
@@ -144,7 +143,7 @@ def _puzzle_claim(row: dict) -> str | None:
     return _asked(row)
 
 
-def _record_claim(record: dict) -> str | None:
+def _record_claim(record: ColourRecord) -> str | None:
     """A game row's colour record (:func:`solver.tasks.endgame.answer_record`, or the joint
     record of ``batch --together``, whose backends are joined by ", ")."""
     by = record.get("backend")

@@ -129,14 +129,16 @@ class Masks:
 
     def allowed(self, i: int) -> np.ndarray:
         """Squares colour ``i`` may cover: free and sharing no edge with it."""
-        return self.free & (self.edge[i] == 0)
+        allowed: np.ndarray = self.free & (self.edge[i] == 0)
+        return allowed
 
     def attach(self, i: int) -> np.ndarray:
         """Allowed squares where colour ``i``'s next piece may attach: sharing a corner with
         it, or its start square while it covers none."""
         allowed = self.allowed(i)
         if self.own[i].any():
-            return allowed & (self.corner[i] > 0)
+            attach: np.ndarray = allowed & (self.corner[i] > 0)
+            return attach
         out = np.zeros_like(allowed)
         s = self.start[i]
         if s >= 0 and allowed[s]:
@@ -152,7 +154,8 @@ class Masks:
         allowed = np.append(self.allowed(i), True)
         attach = np.append(self.attach(i), False)
         ok = allowed[sq].all(axis=1) & attach[sq].any(axis=1)
-        return rows[ok]
+        legal: np.ndarray = rows[ok]
+        return legal
 
 
 def greedy(

@@ -667,7 +667,8 @@ def hit_squares(hits: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
     counted = first & (ordered >= 0)
     padded = np.append(sizes, 0)  # -1 (no piece) reads the 0 at the end, even with no pieces
-    return np.where(counted, padded[ordered], 0).sum(axis=1)
+    squares: np.ndarray = np.where(counted, padded[ordered], 0).sum(axis=1)
+    return squares
 
 
 def cheapest_first(lower: np.ndarray, exact: Callable[[int], float]) -> Iterator[int]:
