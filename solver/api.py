@@ -37,6 +37,8 @@ from solver.answers.annotate import annotated_sgf
 from solver.backends.base import SolveOptions
 from solver.backends.registry import BACKENDS
 from solver.backends.search.exact import CountResult
+from solver.backends.search.exact import count as _count
+from solver.core.movegen import legal_placements
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import VARIANTS, read_colour
@@ -50,8 +52,9 @@ from solver.ranges import JOBS, LIMIT, PERFT_DEPTH, PLACEMENTS, SECONDS, SEED, W
 from solver.tasks.endgame import EndgameAnswer, endgame_check
 from solver.tasks.follow import Followed, JointStep, follow_game
 from solver.tasks.follow import follow as _follow
-from solver.tasks.hints import Hints
+from solver.tasks.hints import Hints, hints, play
 from solver.tasks.perft import PerftResult
+from solver.tasks.perft import perft as _perft
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
 from solver.tasks.solve import SolveResult
 from solver.tasks.solve import solve as _solve
@@ -173,8 +176,6 @@ def count(
         InputError: ``limit`` or ``time_limit`` out of range (as ``count --limit`` and
             ``--time-limit``).
     """
-    from solver.backends.search.exact import count as _count
-
     limit, time_limit = _optional(LIMIT, limit), _optional(SECONDS, time_limit)
     return _count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
 
@@ -197,8 +198,6 @@ def hint(problem: Problem, moves: Iterable[str] = (), *, time_limit: float | Non
         InputError: a move the rules refuse (``where`` is "move N", 1 for the first), a
             max-score problem, or ``time_limit`` out of range.
     """
-    from solver.tasks.hints import hints, play
-
     time_limit = _optional(SECONDS, time_limit)
     return hints(play(problem, list(moves), label="move"), time_limit)
 
@@ -296,8 +295,6 @@ def legal_moves(position: Position, colour: str) -> list[Placement]:
     Raises:
         InputError: no such colour.
     """
-    from solver.core.movegen import legal_placements
-
     name = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))
     return legal_placements(position, name)
 
@@ -312,8 +309,6 @@ def perft(position: Position, depth: int, colour: str | None = None, jobs: int =
         InputError: ``depth`` or ``jobs`` out of the command line's ranges, or no such
             colour.
     """
-    from solver.tasks.perft import perft as _perft
-
     first = None
     if colour is not None:
         first = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))

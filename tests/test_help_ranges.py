@@ -15,7 +15,10 @@ TEXT_NUMBERS = {("generate", "--size"): "3x8"}
 
 
 def _commands(group: click.Group = main, path: tuple[str, ...] = ()):
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # (commands load lazily: not all in .commands)
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         if isinstance(command, click.Group):
             yield from _commands(command, (*path, name))
         else:
@@ -45,7 +48,10 @@ def _stated_range(number: click.IntRange | click.FloatRange) -> str:
 def _help_text(path, param: click.Option) -> str:
     ctx = click.Context(main)
     for name in path:
-        ctx = click.Context(ctx.command.commands[name], parent=ctx, info_name=name)  # type: ignore[attr-defined]
+        assert isinstance(ctx.command, click.Group)
+        command = ctx.command.get_command(ctx, name)
+        assert command is not None, name
+        ctx = click.Context(command, parent=ctx, info_name=name)
     record = param.get_help_record(ctx)
     assert record is not None
     return " ".join(record[1].split())

@@ -58,6 +58,7 @@ from typing import Any
 
 from solver.core.board import Board
 from solver.core.checker import CheckReport, ColourReport, check_layout
+from solver.core.order import order_of_play
 from solver.core.pieces import PIECES, canonical_name
 from solver.core.position import ColourState, Placement, Position, sorted_pieces
 from solver.core.problem import (
@@ -83,6 +84,8 @@ from solver.errors import InputError, located
 from solver.formats.files import write_text_atomic
 from solver.formats.structured import parse_json
 from solver.formats.text import depth_limited, read_text
+from solver.pictures.picture import layout_pieces, with_layout
+from solver.pictures.svg import board
 from solver.tasks.endgame import ANSWERS
 from solver.tasks.solve import SolveResult
 
@@ -227,9 +230,6 @@ class SolutionFile:
     def _repr_svg_(self) -> str:
         """The board with every placement as SVG (:func:`solver.pictures.svg.board`), the
         ``existing`` pieces paler than the added ones, for Jupyter."""
-        from solver.pictures.picture import layout_pieces, with_layout
-        from solver.pictures.svg import board
-
         final = with_layout(self.position, self.layout)
         return board(final, new=layout_pieces(self.layout))
 
@@ -637,8 +637,6 @@ def _false_partial_claims(solution: SolutionFile) -> list[str]:
     position (every piece legal, each colour's pieces connected to its start or its
     pieces on the board), leave the pieces and squares it says, and place no more squares
     than the bound ``fit`` allows."""
-    from solver.core.order import order_of_play
-
     data, partial = solution.data, solution.partial
     assert partial is not None
     out = []

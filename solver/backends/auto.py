@@ -24,6 +24,8 @@ import threading
 import time
 from collections.abc import Callable
 
+import numpy as np
+
 from solver.backends import engines, warmup
 from solver.backends.base import (
     Backend,
@@ -37,8 +39,13 @@ from solver.backends.base import (
     layout_score,
 )
 from solver.backends.race import EitherEvent, Race
+from solver.backends.repair.greedy import complete
 from solver.backends.warmup import compiling_elsewhere
+from solver.core.colour_symmetry import colour_symmetries
 from solver.core.problem import Problem
+
+# The domain search (solver.backends.domain) is imported where portfolio() asks it: it loads
+# numba, which a problem greedy play answers never needs (auto's quick path, docs/engines.md).
 
 #: the backend that runs alone first
 FIRST = engines.SEARCH
@@ -56,7 +63,6 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     several colours, or with any number when the search kernel is not ready (first run: it
     compiles in another process, and greedy play may answer at once)."""
     from solver.backends.domain import quadrants as domain
-    from solver.core.colour_symmetry import colour_symmetries
 
     joining = [engines.CPSAT]
     if domain.suits(problem):
@@ -194,9 +200,6 @@ def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | No
     seconds = options.tuning.auto.greedy_first
     if problem.goal != "place-all" or problem.has_card_goals or seconds <= 0:
         return None  # greedy play knows nothing of stars to cover or groups to connect
-    import numpy as np
-
-    from solver.backends.repair.greedy import complete
 
     started = time.perf_counter()
     rng = np.random.default_rng(options.seed)

@@ -8,6 +8,7 @@ if "auto" should race it, in :func:`solver.backends.auto.portfolio`.
 
 from __future__ import annotations
 
+from solver.backends.auto import solve
 from solver.backends.base import Backend, BackendSolve
 from solver.backends.engines import CPSAT, DOMAIN, LP, REPAIR, SEARCH, SYMMETRIC
 
@@ -27,8 +28,6 @@ __all__ = [
 
 
 def _auto() -> BackendSolve:
-    from solver.backends.auto import solve
-
     return solve
 
 

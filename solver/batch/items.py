@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 from solver.errors import InputError
+from solver.formats.game import read_sgf_bytes
 from solver.formats.sources import GAME_SUFFIXES
 
 PUZZLE_SUFFIXES = (".toml",)
@@ -188,8 +189,6 @@ def make_items(
 def _game_items(
     source: Source, data: bytes, digest: str, every: int | None, after: int | None
 ) -> list[Item]:
-    from solver.formats.game import read_sgf_bytes
-
     try:
         total = read_sgf_bytes(data, str(source.path)).num_placements
     except InputError as e:

@@ -16,9 +16,12 @@ from pathlib import Path
 
 from solver.answers.solution import read_solution, verify
 from solver.batch.items import Item
+from solver.batch.work import read_game
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.errors import InputError
+from solver.formats.puzzle import parse_puzzle
+from solver.formats.text import decode
 from solver.trust.claims import question
 from solver.trust.compare import position_difference, question_difference
 from solver.trust.rows import Row
@@ -45,10 +48,6 @@ def replay_problem(folder: Path, row: Row, item: Item) -> str | None:
 
 def _wanted(item: Item) -> Problem | Position:
     """The item's question (a puzzle) or position (a game record at ``item.after``)."""
-    from solver.batch.work import read_game
-    from solver.formats.puzzle import parse_puzzle
-    from solver.formats.text import decode
-
     if item.data is None:
         raise InputError("not read")
     path = str(item.source.path)

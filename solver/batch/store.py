@@ -28,6 +28,7 @@ from pathlib import Path
 
 from solver.batch import report
 from solver.batch.items import Item
+from solver.batch.replay import replay_problem
 from solver.batch.report import RunRecord
 from solver.batch.work import (
     PICTURE_SUFFIX,
@@ -304,8 +305,6 @@ class Store:
     def _replays(self, row: Row, item: Item) -> bool:
         """Whether the row's solution files replay for the item as it is now
         (:func:`solver.batch.replay.replay_problem`); if not, a note says why."""
-        from solver.batch.replay import replay_problem
-
         why = replay_problem(self.folder, row, item)
         if why is not None and row_key(row) not in self._noted:
             self._noted.add(row_key(row))

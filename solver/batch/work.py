@@ -20,15 +20,23 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, TypedDict, cast
 
+import solver.formats.game  # noqa: F401 (imported once here, not per item)
 from solver.answers.solution import solution_text
 from solver.backends.base import SolveOptions
+from solver.backends.registry import backend as backend_entry
 from solver.batch.items import Item
 from solver.core.pieces import PIECES
 from solver.core.problem import Problem
 from solver.errors import InputError, SolverBug
-from solver.tasks.endgame import answer_record, endgame_check
+from solver.formats.game import read_sgf_bytes
+from solver.formats.puzzle import parse_puzzle
+from solver.pictures.svg import board
+from solver.tasks.endgame import answer_record, endgame_check, joint_check
 from solver.tasks.solve import SolveResult, solve
 from solver.trust.rows import ColourRecord, Row
+
+# The search kernel's module is imported where its dispatcher is asked for: it loads numba,
+# which the batch command's start-up (and --help, which imports every command) would pay.
 
 if TYPE_CHECKING:
     from numba.core.dispatcher import Dispatcher
@@ -124,10 +132,6 @@ def warm_kernel(backend: str = "search") -> tuple[str, float]:
         (how, seconds) for the kernel: how is "compiled", "loaded from the cache",
         "already loaded", or "not used" (a backend without the search).
     """
-    import solver.formats.game  # noqa: F401 (imported once here, not per item)
-    from solver.backends.registry import backend as backend_entry
-    from solver.formats.puzzle import parse_puzzle
-
     backend_entry(backend).load()
     if backend not in ("auto", "search"):
         return "not used", 0.0
@@ -190,8 +194,6 @@ def picture_name(solution: str) -> str:
 def add_picture(files: dict[str, str], solution: str, result: SolveResult) -> str | None:
     """Add the picture of a result (as ``solve --out FILE.svg`` draws it) to ``files``
     beside its solution file; its name, or None when the result has no layout to draw."""
-    from solver.pictures.svg import board
-
     shown = result.picture()
     if shown is None:
         return None
@@ -278,8 +280,6 @@ def run_item(item: Item, settings: Settings) -> Outcome:
 
 
 def _puzzle(item: Item, settings: Settings) -> tuple[Row, dict[str, str]]:
-    from solver.formats.puzzle import parse_puzzle
-
     assert item.data is not None
     path = str(item.source.path)
     try:
@@ -352,8 +352,6 @@ def _puzzle_colour(problem: Problem, result: SolveResult, colour: str) -> Colour
 def read_game(data: bytes, path: str) -> Game:
     """A game record read once per worker, not once per position checked (a game of 80
     placements is a few kB in memory)."""
-    from solver.formats.game import read_sgf_bytes
-
     return read_sgf_bytes(data, path)
 
 
@@ -429,8 +427,6 @@ def game_together(item: Item, settings: Settings, position: Position) -> tuple[R
     them). Returns (the done row, the files to write beside it: name -> text: the
     solution file of the joint layout, or of an unknown's best partial one, and its
     picture)."""
-    from solver.tasks.endgame import joint_check
-
     path = str(item.source.path)
     colours = tuple(s.name for s in position.colours if s.remaining)
     record: ColourRecord = {

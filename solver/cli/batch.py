@@ -11,6 +11,9 @@ from rich.console import Console
 
 from solver.backends.base import SolveOptions
 from solver.backends.registry import BACKENDS
+from solver.batch.runner import BatchOptions, run_batch
+from solver.batch.shards import Shard, merge
+from solver.batch.work import Settings
 from solver.cli.options import (
     after_option,
     check_params,
@@ -113,10 +116,6 @@ def batch_command(
     what it finished, and the same command run again does only the rest. Bad files become
     error rows; the batch goes on.
     """
-    from solver.batch.runner import BatchOptions, run_batch
-    from solver.batch.shards import Shard
-    from solver.batch.work import Settings
-
     check_params(options)
     part = Shard.parse(shard) if shard is not None else None
     settings = Settings(
@@ -207,8 +206,6 @@ def batch_merge_command(shards: tuple[str, ...], out: str, partial: bool) -> Non
     shards of different inputs or settings, a shard missing or given twice, and unless
     --partial a shard with items not done."""
     import shlex
-
-    from solver.batch.shards import merge
 
     command = shlex.join(["blokus-solo", "batch-merge", *shards, "--out", out])
     done = merge(shards, Path(out), partial=partial, command=command)

@@ -13,14 +13,22 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
+from solver.backends.base import SolveOptions
 from solver.cli.options import out_option, plain_option, seed_option, time_limit_option
 from solver.cli.output import describe_problem, make_console
 from solver.cli.params import Command
 from solver.cli.render import print_position
 from solver.core.problem import Problem
 from solver.errors import InputError, located
+from solver.formats.files import check_output_folder, write_text_atomic
+from solver.formats.puzzle import puzzle_text
 from solver.formats.sources import is_game_file, load_source
+from solver.pictures.picture import play_order, with_layout
 from solver.quoting import shown
+from solver.tasks.solve import solve
+
+# hints, rating and generate are imported where their command runs: they load the exact
+# search's numba kernel, which every command's --help (it imports this module) would pay.
 
 if TYPE_CHECKING:
     from solver.tasks.generate import Card
@@ -141,10 +149,6 @@ def hint_command(
 
 def _reveal(console: Console, problem: Problem, n: int, plain: bool) -> None:
     """The first ``n`` pieces of one solution (the exact search's), in order of play."""
-    from solver.backends.base import SolveOptions
-    from solver.pictures.picture import play_order, with_layout
-    from solver.tasks.solve import solve
-
     result = solve(problem, SolveOptions(backend="search", workers=1))
     if result.layout is None:
         console.print("No solution to reveal.")
@@ -261,8 +265,6 @@ def generate_command(
 ) -> None:
     """Make Blokus Puzzle cards: each has exactly one solution up to symmetry (proved by
     count), is rated, and is written as a puzzle file."""
-    from solver.formats.files import check_output_folder, write_text_atomic
-    from solver.formats.puzzle import puzzle_text
     from solver.tasks.generate import TITLES, generate
 
     rows, cols = parse_size(size)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from solver.answers.words import endgame_line
+from solver.answers.words import closeness_lines, endgame_line, joint_line
 from solver.backends.base import SolveOptions
 from solver.cli.options import (
     ENDGAME_BACKENDS,
@@ -24,11 +24,18 @@ from solver.cli.options import (
     together_option,
 )
 from solver.cli.output import make_console, output_writer, position_line, print_board
+from solver.cli.render import print_position
 from solver.core.problem import Problem
 from solver.errors import InputError
+from solver.formats.game import load_game, sgf_moves
 from solver.formats.sources import is_game_file, load_source
+from solver.pictures.picture import layout_pieces, with_layout
 from solver.quoting import shown
-from solver.tasks.endgame import answer_record, endgame_check
+from solver.tasks.endgame import answer_record, endgame_check, joint_check
+
+# The companion's follow (solver.tasks.follow, cli.together) is imported where --follow
+# runs: it loads the exact search's numba kernel, which --help (it imports this module)
+# and a check the greedy play answers would pay.
 
 
 @click.command("moves")
@@ -42,8 +49,6 @@ from solver.tasks.endgame import answer_record, endgame_check
 @click.option("--count", is_flag=True, help="Print only the number of legal moves.")
 def moves_command(game: str, colours: tuple[str, ...], after: int | None, count: bool) -> None:
     """List a colour's legal moves in a game record, in SGF notation (one per line)."""
-    from solver.formats.game import load_game, sgf_moves
-
     if not is_game_file(game):
         raise InputError("not a game record: moves reads Pentobi .blksgf files", path=game)
     position = load_game(game).position(after)
@@ -164,9 +169,6 @@ def _check_together(
 ) -> None:
     """``check --together``: one joint answer for ``colours`` (see
     :func:`solver.tasks.endgame.joint_check`)."""
-    from solver.answers.words import closeness_lines, joint_line
-    from solver.tasks.endgame import joint_check
-
     position = problem.position
     writer = output_writer(out, problem, "check --together") if out else None
     console = make_console(plain)
@@ -206,7 +208,6 @@ def _check_follow(
     """``check GAME --after N --together --follow``: the last answer of
     :func:`solver.tasks.follow.follow` up to placement N."""
     from solver.cli.together import answer_line, closeness_lines
-    from solver.formats.game import load_game
     from solver.tasks.follow import follow
 
     if not together or not is_game_file(source):
@@ -226,9 +227,6 @@ def _check_follow(
         console.print(line)
     drawn = step.layout if step.layout is not None else step.partial  # an unknown's best
     if show and drawn is not None:
-        from solver.cli.render import print_position
-        from solver.pictures.picture import layout_pieces, with_layout
-
         final = with_layout(game.position(end), drawn)
         new = frozenset().union(*(p.squares for p in layout_pieces(drawn)))
         print_position(console, final, plain, new)

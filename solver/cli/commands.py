@@ -1,5 +1,5 @@
 """The ``blokus-solo`` command line (Click): the group, its error handling, and the
-commands attached to it. Each family of commands is a module of its own in
+commands in it (:data:`COMMANDS`). Each family of commands is a module of its own in
 :mod:`solver.cli` (its options from :mod:`solver.cli.options`).
 
 Bad input of any kind ends with one line on standard error naming the file and the place,
@@ -8,25 +8,13 @@ and exit status 2; no traceback, and no output file is touched.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from typing import IO, Any
 
 import click
 
-from solver.cli.batch import batch_command, batch_merge_command
-from solver.cli.cards import generate_command, hint_command, rate_command
-from solver.cli.check import check_command, moves_command
-from solver.cli.count import count_command
-from solver.cli.cubes import cubes_command
-from solver.cli.export import export_command
-from solver.cli.gtp import gtp_command
-from solver.cli.perft import perft_command
-from solver.cli.review import review_command
-from solver.cli.serve import serve_command
-from solver.cli.show import show_command
-from solver.cli.solve import solve_command
-from solver.cli.verify import verify_command
 from solver.errors import MESSAGE_LIMIT, InputError
 from solver.quoting import shown
 
@@ -40,9 +28,58 @@ class BadInput(click.ClickException):
         click.echo(f"error: {shown(self.format_message(), MESSAGE_LIMIT)}", err=True)
 
 
+#: every command: its name -> (its module, the click command there). A command's module is
+#: imported when the command runs, or when ``--help`` lists every command (Click's lazily
+#: loaded subcommands: :meth:`Group.get_command`), so that each module imports what its
+#: commands use at its top and no command's start-up pays for the others' modules (the
+#: batch runner's, the web page's, the GTP engine's move generator and its numba kernel).
+COMMANDS: dict[str, tuple[str, str]] = {
+    # solving a puzzle, and checking a position: each colour alone or all together
+    "solve": ("solver.cli.solve", "solve_command"),
+    "check": ("solver.cli.check", "check_command"),
+    "moves": ("solver.cli.check", "moves_command"),
+    # a game reviewed move by move
+    "review": ("solver.cli.review", "review_command"),
+    # a file's position printed or drawn
+    "show": ("solver.cli.show", "show_command"),
+    # the layouts counted, the exact-cover formulation written out
+    "count": ("solver.cli.count", "count_command"),
+    "export": ("solver.cli.export", "export_command"),
+    # a solution file checked and its claims proved again
+    "verify": ("solver.cli.verify", "verify_command"),
+    # many files at once, into a results folder; job arrays' shards merged
+    "batch": ("solver.cli.batch", "batch_command"),
+    "batch-merge": ("solver.cli.batch", "batch_merge_command"),
+    # puzzle cards: hints for players, ratings and generation for makers
+    "hint": ("solver.cli.cards", "hint_command"),
+    "rate": ("solver.cli.cards", "rate_command"),
+    "generate": ("solver.cli.cards", "generate_command"),
+    # cube-and-conquer
+    "cubes": ("solver.cli.cubes", "cubes_command"),
+    # move generation counted to a depth
+    "perft": ("solver.cli.perft", "perft_command"),
+    # the local web page (solver/web/)
+    "serve": ("solver.cli.serve", "serve_command"),
+    # a GTP engine in Pentobi's dialect (solver/gtp/)
+    "gtp": ("solver.cli.gtp", "gtp_command"),
+}
+
+
 class Group(click.Group):
-    """Turns InputError into :class:`BadInput`; Ctrl-C into "interrupted" and exit 130; a
-    closed output pipe into a quiet exit 141; any other failure into one line and exit 70."""
+    """The commands of :data:`COMMANDS`, each loaded when first asked for. Turns
+    InputError into :class:`BadInput`; Ctrl-C into "interrupted" and exit 130; a closed
+    output pipe into a quiet exit 141; any other failure into one line and exit 70."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, name = COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(module), name)
+            assert isinstance(command, click.Command) and command.name == cmd_name
+            self.add_command(command)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -77,33 +114,3 @@ class Group(click.Group):
 def main() -> None:
     """Solve Blokus placement puzzles: can a colour still place all its pieces, find a
     layout that places all 21 (or 84), count layouts, analyse Pentobi game records."""
-
-
-# solving a puzzle, and checking a position: each colour alone or all together
-main.add_command(solve_command)  # solver/cli/solve.py
-main.add_command(check_command)  # solver/cli/check.py
-main.add_command(moves_command)  # solver/cli/check.py
-# a game reviewed move by move (solver/cli/review.py)
-main.add_command(review_command)
-# a file's position printed or drawn (solver/cli/show.py)
-main.add_command(show_command)
-# the layouts counted, the exact-cover formulation written out
-main.add_command(count_command)  # solver/cli/count.py
-main.add_command(export_command)  # solver/cli/export.py
-# a solution file checked and its claims proved again (solver/cli/verify.py)
-main.add_command(verify_command)
-# many files at once, into a results folder (solver/cli/batch.py)
-main.add_command(batch_command)
-main.add_command(batch_merge_command)
-# puzzle cards: hints for players, ratings and generation for makers (solver/cli/cards.py)
-main.add_command(hint_command)
-main.add_command(rate_command)
-main.add_command(generate_command)
-# cube-and-conquer (solver/cli/cubes.py)
-main.add_command(cubes_command)
-# move generation counted to a depth (solver/cli/perft.py)
-main.add_command(perft_command)
-# the local web page (solver/cli/serve.py, solver/web/)
-main.add_command(serve_command)
-# a GTP engine in Pentobi's dialect (solver/cli/gtp.py, solver/gtp/)
-main.add_command(gtp_command)

@@ -21,6 +21,10 @@ from solver.cli.output import output_writer
 from solver.cli.params import LIMIT
 from solver.formats.sources import load_source
 from solver.quoting import shown
+from solver.tasks.solve import checked_result
+
+# The exact search is imported where the count runs: it loads numba, which every
+# command's --help (it imports this module) would pay.
 
 if TYPE_CHECKING:
     from solver.backends.search.exact import CountResult
@@ -74,7 +78,6 @@ def count_command(
     if writer is None:
         return
     from solver.backends.search.exact import first_layout
-    from solver.tasks.solve import checked_result
 
     started = time.perf_counter()
     found = first_layout(problem) if result.layouts else None

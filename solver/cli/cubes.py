@@ -13,9 +13,12 @@ from solver.cli.options import out_option, plain_option, time_limit_option
 from solver.cli.output import describe_result, make_console, output_writer, print_board
 from solver.cli.params import option_type
 from solver.errors import InputError
+from solver.formats.files import check_output, check_output_folder
 from solver.formats.text import read_text
 from solver.quoting import shown
 from solver.ranges import DEPTH
+from solver.tasks.cubes import CUBE_FOLDER, write_cubes
+from solver.trust.cube_join import Recheck, join
 
 
 @click.group("cubes")
@@ -49,9 +52,6 @@ def cubes_command() -> None:
 def split_command(puzzle: str, depth: int, out: str) -> None:
     """Split PUZZLE (place-all) into cubes: every layout lies in exactly one cube (up to a
     board symmetry of the puzzle), so the cubes all infeasible prove the puzzle is."""
-    from solver.formats.files import check_output_folder
-    from solver.tasks.cubes import CUBE_FOLDER, write_cubes
-
     folder = check_output_folder(out)
     manifest = write_cubes(puzzle, read_text(puzzle), depth, folder)
     levels = ", ".join(str(n) for n in manifest.get("nodes_per_level", []))
@@ -98,9 +98,6 @@ def join_command(
     unknown with counts. Never "infeasible" while a cube is unknown or missing. A no counts
     only from a row of a backend that can prove it (not repair, symmetric, domain or
     greedy play), for the cube file as it is on disk now; other rows count unknown."""
-    from solver.formats.files import check_output
-    from solver.trust.cube_join import Recheck, join
-
     if time_limit is not None and not recheck:
         raise InputError("applies only with --recheck", where="--time-limit")
     if out is not None:

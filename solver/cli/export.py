@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from solver.cli.options import PLAY_HELP, after_option, colour_option, out_option, with_colours
+from solver.formats.exact_cover import formulation, to_dlx
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.sources import load_source
 
@@ -37,8 +38,6 @@ def export_command(
 ) -> None:
     """Export the exact-cover formulation (items: pieces, squares, same-colour edges;
     options: placements). Connectivity is not expressible in exact cover: check covers."""
-    from solver.formats.exact_cover import formulation, to_dlx
-
     if out:
         check_output(out)
     problem = with_colours(load_source(source, after), source, colours)

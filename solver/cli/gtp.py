@@ -7,13 +7,16 @@ import sys
 import click
 
 from solver.cli.options import seed_option, time_limit_option
-from solver.gtp.genmove import Settings
+from solver.core.variants import VARIANTS
+from solver.gtp.protocol import GtpError, run
+
+# The engine (solver.gtp.engine, genmove) is imported where a command needs it: it loads
+# the move generator's numba kernel, which every other command's start-up would pay.
 
 
 def _game(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """``--game``: a variant name, checked before the engine starts."""
     from solver.gtp.engine import parse_game
-    from solver.gtp.protocol import GtpError
 
     try:
         return parse_game(value).name
@@ -49,9 +52,8 @@ def gtp_command(game: str, seed: int, time_limit: float, endgame_pieces: int) ->
     loadsgf, savesgf, showboard, final_score, ...), colours and move notation, for
     Classic, Two-Player, Three-Player, Duo and Junior. For controllers such as Pentobi's
     twogtp, and for programs that want our rules engine. See docs/gtp.md."""
-    from solver.core.variants import VARIANTS
     from solver.gtp.engine import Engine
-    from solver.gtp.protocol import run
+    from solver.gtp.genmove import Settings
 
     settings = Settings(time_limit=time_limit, endgame_pieces=endgame_pieces)
     engine = Engine(VARIANTS[game], seed=seed, settings=settings)

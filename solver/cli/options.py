@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import click
 
+from solver.backends import warmup
 from solver.backends.base import SolveOptions
 from solver.backends.registry import BACKENDS
 from solver.backends.registry import backend as engine
@@ -27,6 +28,9 @@ from solver.core.problem import Problem
 from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError, located
 from solver.ranges import MAX_SEED, MAX_WORKERS
+
+# CP-SAT's parameters are parsed by OR-tools, imported where --params is given: every
+# command imports this module, and OR-tools takes about half a second to load.
 
 #: the backends of ``check`` and ``review``: their solves include max-score after a "no",
 #: which the symmetric reduction and the domain search do not answer
@@ -205,8 +209,6 @@ def announce_compile(options: SolveOptions) -> None:
     the kernel in the background once auto needs it, and says so then (see
     :mod:`solver.backends.warmup`); with a backend whose kernel must first compile in
     this command, says that now."""
-    from solver.backends import warmup
-
     if options.backend == "auto":
         warmup.on_background_compile = _compile_notice
     else:

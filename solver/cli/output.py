@@ -17,13 +17,18 @@ from rich.console import Console
 from solver.answers.solution import write_json
 from solver.answers.words import closeness_lines, domain_progress, goals_text, plural
 from solver.cli.render import print_position
+from solver.core.placements import legal_moves
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.errors import InputError, located
 from solver.formats.files import check_output, write_text_atomic
+from solver.formats.game import sgf_variant, write_sgf
 from solver.pictures.picture import PictureOptions, layout_pieces
+from solver.pictures.svg import board
 from solver.quoting import shown
 from solver.tasks.solve import SolveResult
+
+# The PNG writer (Pillow) is imported where a PNG is written: most outputs are not PNGs.
 
 STATUS_TEXT = {
     "solved": "solved",
@@ -77,8 +82,6 @@ def picture_bytes(
 ) -> str | bytes:
     """The picture of a position as SVG text (``suffix`` ".svg") or PNG bytes (".png")."""
     if suffix == ".svg":
-        from solver.pictures.svg import board
-
         return board(position, **options)
     from solver.pictures.png import board as png_board
 
@@ -182,8 +185,6 @@ def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> 
 
         return json_writer
     if suffix in (".blksgf", ".sgf"):
-        from solver.formats.game import sgf_variant
-
         with located(path=out, where="--out"):
             sgf_variant(problem.position)
 
@@ -207,8 +208,6 @@ def output_writer(out: str | None, problem: Problem, made_by: str = "solve") -> 
 
 def result_sgf(result: SolveResult) -> str:
     """A result as Pentobi SGF: the position, then the added pieces as moves."""
-    from solver.formats.game import write_sgf
-
     return write_sgf(result.problem.position, result.layout, name=result.problem.title or None)
 
 
@@ -222,8 +221,6 @@ def position_line(source: str, after: int | None, position: Position) -> str:
 def _to_move(position: Position) -> str:
     """ ", X to move" (the next colour in turn order that has a legal move), ", game over"
     when no colour has one, or "" for a position without a turn order."""
-    from solver.core.placements import legal_moves
-
     if not position.to_move:
         return ""
     names = position.colour_names

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import click
 
-from solver.cli.options import after_option, colour_option
+from solver.cli.options import after_option, chosen_colours, colour_option
 from solver.cli.params import JOBS, PERFT_DEPTH
+from solver.core.position import Position
 from solver.core.variants import VARIANTS
 from solver.errors import InputError
+from solver.formats.game import load_game
+from solver.formats.sources import is_game_file
+
+# The move generator and perft are imported where the count runs: they load numba, which
+# every command's --help (it imports this module) would pay.
 
 
 @click.command("perft")
@@ -43,11 +49,7 @@ def perft_command(
     variant's start, or from a game record's position. A colour with no legal move passes
     (a turn); a finished game ends its lines. Prints each count with its time and the
     lines counted per second (docs/perft.md)."""
-    from solver.cli.options import chosen_colours
     from solver.core.movegen import MoveState, warm
-    from solver.core.position import Position
-    from solver.formats.game import load_game
-    from solver.formats.sources import is_game_file
     from solver.tasks.perft import first_mover, perft
 
     if game is not None:

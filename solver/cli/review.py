@@ -22,7 +22,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from solver.answers.annotate import end_text, move_text
+from solver.answers.annotate import annotated_sgf, end_text, move_text
 from solver.backends.base import SolveOptions
 from solver.cli.options import (
     ENDGAME_BACKENDS,
@@ -38,9 +38,21 @@ from solver.cli.options import (
 from solver.cli.output import ANSWER_STYLES, make_console
 from solver.errors import InputError, SolverBug
 from solver.formats.files import check_output, write_text_atomic
+from solver.formats.game import load_game, read_sgf_text
 from solver.formats.sources import is_game_file
+from solver.formats.text import read_text
 from solver.quoting import shown
-from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, Review, Verdict, setup_between
+from solver.tasks.review import (
+    DEFAULT_TIME_LIMIT,
+    Loss,
+    Review,
+    Verdict,
+    review_game,
+    setup_between,
+)
+
+# The companion's review (--together) is imported where it runs: it loads the exact
+# search's numba kernel, which --help (it imports this module) would pay.
 
 if TYPE_CHECKING:
     from solver.formats.game import Game
@@ -82,11 +94,6 @@ def review_command(
     does). Prints the move after which each colour lost each chance; --out writes every
     answer into the game as Pentobi comments. With --together, the solo player's question
     instead: can every colour with pieces left still place all of them at once?"""
-    from solver.answers.annotate import annotated_sgf
-    from solver.formats.game import load_game
-    from solver.formats.text import read_text
-    from solver.tasks.review import review_game
-
     if not is_game_file(game):
         raise InputError("not a game record: review reads Pentobi .blksgf files", path=game)
     path = check_output(out) if out is not None else None
@@ -125,8 +132,6 @@ def _review_head(game: str, record: Game) -> str:
 
 def _write_reviewed(console: Console, record: Game, text: str, path: Path, out: str | None) -> None:
     """Write a reviewed game record after checking that it reads back to the same moves."""
-    from solver.formats.game import read_sgf_text
-
     again = read_sgf_text(text, str(path))
     if [m.placement for m in again.moves] != [m.placement for m in record.moves]:
         raise SolverBug("the reviewed game record does not read back to the same moves")
@@ -147,7 +152,6 @@ def _review_together(
     (:func:`solver.tasks.follow.follow_game`), printed and, with --out, written as comments."""
     from solver.answers.annotate_together import annotated_sgf
     from solver.cli.together import print_followed
-    from solver.formats.text import read_text
     from solver.tasks.follow import follow_game
 
     with review_progress(record.num_placements) as progress:

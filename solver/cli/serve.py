@@ -10,6 +10,9 @@ import click
 from solver.cli.params import WORKERS
 from solver.errors import InputError
 
+# The page (solver.web: Starlette, uvicorn, its worker processes) is imported where the
+# server starts, not by every command's --help, which imports this module.
+
 LOCAL = ("127.0.0.1", "localhost", "::1")
 
 

@@ -8,13 +8,16 @@ from pathlib import Path
 
 import click
 
+from solver.answers.solution import read_solution
 from solver.answers.words import goals_text
 from solver.cli.options import after_option, out_option, plain_option
-from solver.cli.output import PICTURE_SUFFIXES, make_console, position_line
+from solver.cli.output import PICTURE_SUFFIXES, make_console, position_line, write_picture
+from solver.cli.render import print_position
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.errors import InputError
 from solver.formats.files import check_output
+from solver.formats.game import load_game
 from solver.formats.sources import is_game_file, load_source
 from solver.pictures.picture import first_placements, play_order, with_layout
 from solver.quoting import shown
@@ -51,15 +54,11 @@ def load_view(path: str, after: int | None = None) -> View:
         InputError: a bad file, ``after`` given for a puzzle or past the last placement.
     """
     if is_game_file(path):
-        from solver.formats.game import load_game
-
         game = load_game(path)
         position = game.position(after)
         order = [(m.colour, m.placement) for m in game.moves if m.placement is not None]
         return View(position, order[: game.num_placements if after is None else after], "game")
     if Path(path).suffix.lower() == ".json":
-        from solver.answers.solution import read_solution
-
         solution = read_solution(path)
         final = with_layout(solution.position, solution.layout)
         order = play_order(final)
@@ -117,9 +116,6 @@ def show_command(
     Squares are named as in Pentobi: a1 is the lower-left square. Numbers follow the
     order of play: a game's moves; a solution's placements per colour in file order, the
     colours taking turns; the pieces on a puzzle's board in a legal order per colour."""
-    from solver.cli.output import write_picture
-    from solver.cli.render import print_position
-
     path = check_output(out) if out is not None else None
     if path is not None and path.suffix.lower() not in PICTURE_SUFFIXES:
         raise InputError("show writes pictures: use .svg or .png", path=out, where="--out")

@@ -14,6 +14,8 @@ from solver.cli.options import time_limit_option
 from solver.errors import InputError, located
 from solver.formats.sources import is_game_file
 from solver.quoting import shown
+from solver.trust.claims import prove as prove_claims
+from solver.trust.claims import puzzle_check, unproved_claims
 from solver.trust.rows import ColourRecord
 
 if TYPE_CHECKING:
@@ -44,8 +46,6 @@ def verify_command(solution: str, prove: bool, time_limit: float | None) -> None
     be read or is not a solution of the puzzle it names, 3 if --prove could not settle a
     claim within --time-limit.
     """
-    from solver.trust.claims import puzzle_check
-
     if time_limit is not None and not prove:
         raise InputError("applies only with --prove", where="--time-limit")
     if is_game_file(solution):
@@ -115,9 +115,6 @@ def _verify_proofs(
 ) -> None:
     """verify's last lines: the claims the rules cannot check, named (without --prove) or
     proved again (exit 1 if one is refuted, 3 if one is not settled in time)."""
-    from solver.trust.claims import prove as prove_claims
-    from solver.trust.claims import unproved_claims
-
     if not prove:
         for _, claim in unproved_claims(loaded):
             click.echo(f"  {claim}: not checked, use --prove")

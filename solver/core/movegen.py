@@ -30,7 +30,8 @@ from solver.core.board import Board, neighbour_table
 from solver.core.pieces import PIECES
 from solver.core.placement_index import PlacementIndex, index_for
 from solver.core.placements import PlacementTable, ring_squares
-from solver.core.position import Placement, Position
+from solver.core.position import ColourState, Placement, Position
+from solver.core.rules import move_problem
 from solver.errors import InputError, RuleError
 
 _PIECE_NUMBER = {name: piece.index for name, piece in PIECES.items()}
@@ -326,8 +327,6 @@ class MoveState:
         c = self.colour_number(colour)
         m = placement if isinstance(placement, int) else self.index.index(placement)
         if check and not self.is_legal(c, m):
-            from solver.core.rules import move_problem
-
             why = move_problem(self.position(), self.colours[c], self.index.placement(m))
             raise RuleError(why or f"placement {m} is not a legal move of {self.colours[c]}")
         kernel.play(self.tables, self.state, c, m)
@@ -400,9 +399,6 @@ def observation(position: Position, perspective: str | None = None) -> dict[str,
 def warm() -> None:
     """Compile (or load from the cache) the kernel: a tiny position's moves, played and
     taken back, and a perft of depth 2 on it."""
-    from solver.core.board import Board
-    from solver.core.position import ColourState
-
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
     state = MoveState(position)

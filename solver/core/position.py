@@ -16,6 +16,9 @@ from solver.core.pieces import MONOMINO, PIECES, sort_key
 from solver.core.variants import COLOUR_LETTERS, Variant
 from solver.errors import InputError
 
+# solver.pictures.svg is imported where a Position draws itself (_repr_svg_, Jupyter):
+# pictures is a layer above the core (the one import the layer contract lists as ignored).
+
 #: Board diagram characters of an empty and a blocked square (a taken square shows its
 #: colour's letter, :data:`solver.core.variants.COLOUR_LETTERS`).
 EMPTY = "."

@@ -17,6 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from solver.backends import warmup
+from solver.core import movegen_kernel
 from solver.core.board import Board
 from solver.core.movegen import legal_indices
 from solver.core.pieces import PIECE_NAMES
@@ -55,9 +57,6 @@ def fast_ready() -> bool:
     of CPU, once after installing). When it would, the kernels' background compile starts
     (unless one runs: :func:`solver.backends.warmup.compile_in_background`) and False
     says to use the NumPy filter meanwhile."""
-    from solver.backends import warmup
-    from solver.core import movegen_kernel
-
     if warmup.compiled_or_cached(movegen_kernel.perft):
         return True
     warmup.compile_in_background(search_waits=False)

@@ -29,6 +29,7 @@ import numpy as np
 from solver.core.board import Board
 from solver.core.position import Placement, Position
 from solver.core.symmetry import board_symmetries
+from solver.core.variants import variant_or_custom
 from solver.formats.diagram import Diagram
 
 Layout = dict[str, list[Placement]]
@@ -86,8 +87,6 @@ class Start:
 @lru_cache(maxsize=1)
 def entries() -> tuple[Entry, ...]:
     """The library's layouts, read once from the package data (``layouts.json``)."""
-    from solver.core.variants import variant_or_custom
-
     text = resources.files(__package__).joinpath("layouts.json").read_text(encoding="utf-8")
     out = []
     for record in json.loads(text)["layouts"]:

@@ -22,10 +22,14 @@ from solver.backends.base import (
     order_and_check_partial,
     total_score,
 )
+from solver.backends.cpsat.params import NOT_A_PROOF, params_can_prove
 from solver.backends.registry import backend, every
+from solver.backends.repair.greedy import closest
 from solver.core.checker import CheckReport
 from solver.core.problem import Problem
 from solver.errors import SolverBug
+from solver.pictures.picture import layout_pieces
+from solver.pictures.svg import board
 
 if TYPE_CHECKING:
     from solver.core.position import Position
@@ -74,8 +78,6 @@ class SolveResult:
     def _repr_svg_(self) -> str:
         """The final board as SVG (the starting one without a layout), as
         :meth:`picture` draws it (:func:`solver.pictures.svg.board`), for Jupyter."""
-        from solver.pictures.svg import board
-
         shown = self.picture()
         if shown is None:
             return board(self.problem.position)
@@ -87,8 +89,6 @@ class SolveResult:
         board and the options of :func:`solver.pictures.picture.scene` that make the pieces already
         on the board paler than the added ones and star the squares to cover; None when
         there is no layout (nothing to draw)."""
-        from solver.pictures.picture import layout_pieces
-
         report, layout = self.report, self.layout
         if report is None:  # an unknown: its best partial layout, if any
             report, layout = self.partial_report, self.partial
@@ -137,8 +137,6 @@ def _as_proof(raw: BackendResult, params: str) -> BackendResult:
     status means (:func:`solver.backends.cpsat.params.params_can_prove`), an "infeasible"
     is unknown, an "optimal" a layout not proven best, and no bound is kept (CP-SAT's
     bound holds only for the model as meant)."""
-    from solver.backends.cpsat.params import NOT_A_PROOF, params_can_prove
-
     if params_can_prove(params) or (raw.status not in PROOFS and raw.bound is None):
         return raw
     status: Status = raw.status
@@ -195,8 +193,6 @@ def _greedy_partial(problem: Problem) -> Layout:
     """The best of a few greedy plays (:func:`solver.backends.repair.greedy.closest`), for an
     unknown whose backend kept no partial layout."""
     import numpy as np
-
-    from solver.backends.repair.greedy import closest
 
     rng = np.random.default_rng(0)
     return closest(problem.position, problem.colours, rng, seconds=GREEDY_PARTIAL)

@@ -32,6 +32,8 @@ from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.core.variants import colour_name
 from solver.errors import InputError, SolverBug
+from solver.formats.game import load_game
+from solver.formats.sources import is_game_file, load_source
 from solver.tasks.solve import solve
 from solver.trust.compare import position_difference, question_difference
 
@@ -83,8 +85,6 @@ def puzzle_check(solution: SolutionFile, where: Path | None = None) -> str:
 
 def _compare(solution: SolutionFile, shown: str, found: str, place: str) -> str:
     """Compare the file with one file its puzzle names (see :func:`puzzle_check`)."""
-    from solver.formats.sources import is_game_file
-
     game = is_game_file(found)
     try:
         positions = _positions(found, game)
@@ -105,7 +105,6 @@ def _compare(solution: SolutionFile, shown: str, found: str, place: str) -> str:
             f"puzzle: the board, colours and pieces of {shown}{place}; the file answers a "
             f"question of its own about that position ({how}), not the puzzle's"
         )
-    from solver.formats.sources import load_source
 
     why = question_difference(question(solution), load_source(found))
     if why is not None:
@@ -143,11 +142,8 @@ def _find(name: str, absolute: object, where: Path | None) -> list[tuple[str, st
 def _positions(name: str, game: bool) -> list[Position]:
     """A puzzle's starting position, or every position of a game record (after 0, 1, ...
     placements). Raises InputError for a file that cannot be read."""
-    from solver.formats.sources import load_source
-
     if not game:
         return [load_source(name).position]
-    from solver.formats.game import load_game
 
     record = load_game(name)
     return [record.position(n) for n in range(record.num_placements + 1)]

@@ -30,6 +30,7 @@ from solver.errors import InputError, SolverBug
 from solver.formats.puzzle import parse_puzzle
 from solver.formats.structured import SyntaxRefused, parse_json
 from solver.formats.text import read_text
+from solver.quoting import shown
 from solver.tasks.cubes import MANIFEST, Cube, cube_file, cube_text, read_manifest, sha256, split
 from solver.tasks.solve import SolveResult, checked_result, solve
 from solver.trust.compare import question_difference
@@ -50,8 +51,6 @@ def named_puzzle(folder: Path, source: str, text: str) -> str:
         InputError: the named file is readable and its text is not the split's copy (the
             answer would be about another puzzle than the one named).
     """
-    from solver.quoting import shown
-
     tried = [Path(source)]
     if not Path(source).is_absolute():
         tried.append(folder / source)

@@ -5,6 +5,7 @@ it never finds a layout. Not a ``--backend`` choice: "auto" runs it beside the o
 from __future__ import annotations
 
 from solver.backends.base import BackendResult, Cancel, FitBound, SolveOptions
+from solver.backends.bounds.relaxation import lp_bound
 from solver.core.problem import Problem
 
 
@@ -21,8 +22,6 @@ def solve(
         bound as ``fit``), the model is over the cap, the time ran out, the goal is
         max-score, or ``cancel`` was set.
     """
-    from solver.backends.bounds.relaxation import lp_bound
-
     if problem.goal != "place-all" or (cancel is not None and cancel.is_set()):
         return BackendResult("unknown")
     bound = lp_bound(problem.position, problem.colours, time_limit=options.time_limit)
