@@ -85,9 +85,12 @@ from solver.formats.files import write_text_atomic
 from solver.formats.structured import parse_json
 from solver.formats.text import depth_limited, read_text
 from solver.pictures.picture import layout_pieces, with_layout
-from solver.pictures.svg import board
 from solver.tasks.endgame import ANSWERS
 from solver.tasks.solve import SolveResult
+
+# The SVG writer is imported where a solution file draws itself (_repr_svg_, Jupyter): it
+# loads xml.sax.saxutils, which imports urllib.request (about 40 ms of every command that
+# reads or writes a solution file).
 
 FORMAT = "blokus-solo-solution/1"
 STATUSES: tuple[str, ...] = ("solved", "optimal", "infeasible", "unknown")
@@ -230,6 +233,8 @@ class SolutionFile:
     def _repr_svg_(self) -> str:
         """The board with every placement as SVG (:func:`solver.pictures.svg.board`), the
         ``existing`` pieces paler than the added ones, for Jupyter."""
+        from solver.pictures.svg import board
+
         final = with_layout(self.position, self.layout)
         return board(final, new=layout_pieces(self.layout))
 

@@ -8,9 +8,12 @@ if "auto" should race it, in :func:`solver.backends.auto.portfolio`.
 
 from __future__ import annotations
 
-from solver.backends.auto import solve
 from solver.backends.base import Backend, BackendSolve
 from solver.backends.engines import CPSAT, DOMAIN, LP, REPAIR, SEARCH, SYMMETRIC
+
+# auto is loaded when it runs, as every engine is (its entry's loader, solver/backends/
+# engines.py): every command imports the registry for --backend, and auto's race, greedy
+# play and colour symmetries (about 30 ms) only a solve needs.
 
 __all__ = [
     "AUTO",
@@ -28,6 +31,8 @@ __all__ = [
 
 
 def _auto() -> BackendSolve:
+    from solver.backends.auto import solve
+
     return solve
 
 

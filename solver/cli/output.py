@@ -24,11 +24,12 @@ from solver.errors import InputError, located
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.game import sgf_variant, write_sgf
 from solver.pictures.picture import PictureOptions, layout_pieces
-from solver.pictures.svg import board
 from solver.quoting import shown
 from solver.tasks.solve import SolveResult
 
-# The PNG writer (Pillow) is imported where a PNG is written: most outputs are not PNGs.
+# The picture writers are imported where a picture is written: the PNG writer loads Pillow,
+# the SVG writer (solver.pictures.svg: xml.sax.saxutils, which imports urllib.request, about
+# 40 ms); most commands write no picture.
 
 STATUS_TEXT = {
     "solved": "solved",
@@ -82,6 +83,8 @@ def picture_bytes(
 ) -> str | bytes:
     """The picture of a position as SVG text (``suffix`` ".svg") or PNG bytes (".png")."""
     if suffix == ".svg":
+        from solver.pictures.svg import board
+
         return board(position, **options)
     from solver.pictures.png import board as png_board
 

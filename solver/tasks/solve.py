@@ -28,8 +28,10 @@ from solver.backends.repair.greedy import closest
 from solver.core.checker import CheckReport
 from solver.core.problem import Problem
 from solver.errors import SolverBug
-from solver.pictures.picture import layout_pieces
-from solver.pictures.svg import board
+
+# The pictures are imported where a result is drawn (picture(), _repr_svg_ for Jupyter):
+# the SVG writer loads xml.sax.saxutils, which imports urllib.request (about 40 ms), and
+# solver.pictures.picture takes about 15 ms: every solve's start-up would pay them.
 
 if TYPE_CHECKING:
     from solver.core.position import Position
@@ -78,6 +80,8 @@ class SolveResult:
     def _repr_svg_(self) -> str:
         """The final board as SVG (the starting one without a layout), as
         :meth:`picture` draws it (:func:`solver.pictures.svg.board`), for Jupyter."""
+        from solver.pictures.svg import board
+
         shown = self.picture()
         if shown is None:
             return board(self.problem.position)
@@ -94,6 +98,8 @@ class SolveResult:
             report, layout = self.partial_report, self.partial
         if report is None or report.final is None:
             return None
+        from solver.pictures.picture import layout_pieces
+
         return report.final, {
             "new": layout_pieces(layout),
             "stars": self.problem.cover,

@@ -61,7 +61,9 @@ from solver.backends.warmup import compiling_elsewhere
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.position import Placement, Position, pieces_less, sorted_pieces
 from solver.core.problem import Problem
-from solver.library.layouts import best_start
+
+# The library of layouts (solver.library: read as board diagrams) is imported where a warm
+# start asks it: RepairTuning.warm_start is off by default (docs/warmstart.md).
 
 #: repairs without a lower cost before a new greedy start
 STAGNATION = 1000
@@ -702,6 +704,8 @@ def solve(
     """
     start = None
     if options.tuning.repair.warm_start and problem.goal == "place-all":
+        from solver.library.layouts import best_start
+
         start = best_start(problem.position, problem.colours)
     return solve_from(problem, start, options, cancel)
 
