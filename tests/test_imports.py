@@ -12,32 +12,26 @@ from helpers import PUZZLES
 HEAVY = ("numba", "ortools", "PIL", "distributed", "starlette", "uvicorn")
 
 
-def _loaded(*args: str) -> tuple[str, list[str]]:
-    """Run ``blokus-solo ARGS`` in a fresh interpreter: its output and the heavy libraries
-    it imported."""
+def test_help_and_a_greedy_solve_load_no_heavy_library():
+    """In one fresh interpreter, as the command: ``--help`` (which loads every command's
+    module), then ``solve`` of a puzzle greedy play answers; after each, the heavy
+    libraries imported so far."""
+    puzzle = str(PUZZLES / "tiny-5x5-corner.toml")
     code = (
         "import sys\n"
         "from solver.cli.commands import main\n"
-        "try:\n"
-        f"    main({list(args)!r})\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        f"print('LOADED', *[m for m in {HEAVY!r} if m in sys.modules])\n"
+        f"for args in (['--help'], ['solve', {puzzle!r}, '--plain']):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        f"    print('LOADED', *[m for m in {HEAVY!r} if m in sys.modules])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    text, _, loaded = out.stdout.rpartition("LOADED")
-    return text, loaded.split()
-
-
-def test_help_loads_every_command_and_no_heavy_library():
-    text, loaded = _loaded("--help")
-    listed = text.split("Commands:", 1)[1].split()
+    help_text, solved, _ = out.stdout.split("LOADED")
+    listed = help_text.split("Commands:", 1)[1].split()
     for name in ("solve", "check", "batch", "batch-merge", "serve", "gtp", "perft"):
         assert name in listed
-    assert loaded == []
-
-
-def test_a_puzzle_greedy_play_answers_loads_none_either():
-    text, loaded = _loaded("solve", str(PUZZLES / "tiny-5x5-corner.toml"), "--plain")
-    assert "status: solved  [greedy, " in text, text
-    assert loaded == []
+    assert "status: solved  [greedy, " in solved, solved
+    loaded = [line for line in out.stdout.splitlines() if line.startswith("LOADED")]
+    assert loaded == ["LOADED", "LOADED"]  # after --help, after the solve: none
