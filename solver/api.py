@@ -32,6 +32,8 @@ from typing import TypedDict, Unpack
 
 from solver.answers.annotate import annotated_sgf
 from solver.backends.search import CountResult
+from solver.companion.follow import Followed, JointStep, follow_game
+from solver.companion.follow import follow as _follow
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.core.variants import colour_name
@@ -41,8 +43,6 @@ from solver.formats.game import load_game as _load_game
 from solver.formats.sources import load_source
 from solver.formats.text import read_text
 from solver.tasks.endgame import EndgameAnswer, endgame_check
-from solver.tasks.follow import Followed, JointStep, follow_game
-from solver.tasks.follow import follow as _follow
 from solver.tasks.hints import Hints
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
 from solver.tasks.solve import SolveOptions, SolveResult
@@ -210,8 +210,8 @@ def _game_and_options(game: Game | str | Path, options: Options) -> tuple[Game, 
 
 
 def follow(game: Game | str | Path, **options: Unpack[Options]) -> Iterator[JointStep]:
-    """Follow a game live (:func:`solver.tasks.follow.follow`): after the start and after each
-    placement, one :class:`~solver.tasks.follow.JointStep` as soon as it is answered: can every
+    """Follow a game live (:func:`solver.companion.follow.follow`): after the start and after each
+    placement, one :class:`~solver.companion.follow.JointStep` as soon as it is answered: can every
     colour with pieces left still place all of them at once? ``step.answer`` is "yes"
     (``step.layout``, checked by the rule checker), "no" (proven; every later answer is
     "no" too, without another solve, until setup in the game record (``AE``, ``AB``, ...)
@@ -230,7 +230,7 @@ def follow(game: Game | str | Path, **options: Unpack[Options]) -> Iterator[Join
 
 
 def review_together(game: Game | str | Path, **options: Unpack[Options]) -> Followed:
-    """``blokus-solo review --together`` (:func:`solver.tasks.follow.follow_game`): the joint
+    """``blokus-solo review --together`` (:func:`solver.companion.follow.follow_game`): the joint
     answer after every placement, the whole game known (a later "yes" settles earlier
     moves), and ``followed.loss()``, the move after which every piece of every colour
     could no longer be placed.

@@ -1,4 +1,4 @@
-"""Following a game with the joint question (solver.tasks.follow, review --together)."""
+"""Following a game with the joint question (solver.companion.follow, review --together)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from helpers import GAMES, one_line_error, run_cli
 
+from solver.companion.follow import Follower, carry, follow_game, from_later
 from solver.core.checker import check_layout
 from solver.core.placements import legal_moves
 from solver.formats.game import load_game, read_sgf_text
 from solver.tasks.endgame import joint_check
-from solver.tasks.follow import Follower, carry, follow_game, from_later
 from solver.tasks.solve import SolveOptions
 
 LAYOUT_GAME = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksgf"
@@ -174,7 +174,7 @@ def test_the_api_yields_an_answer_per_move_and_reviews_together():
 
 def test_the_loss_is_bracketed_by_the_last_yes_and_written_into_the_comments():
     from solver.answers.annotate_together import annotated_sgf
-    from solver.tasks.follow import Followed
+    from solver.companion.follow import Followed
 
     game = load_game(LAYOUT_GAME)
     steps = list(follow_game(game, OPTIONS).steps)[:-1]  # (the last: every piece placed)
@@ -192,7 +192,7 @@ def test_the_loss_is_bracketed_by_the_last_yes_and_written_into_the_comments():
 
 
 def test_reconnect_keeps_every_piece_the_move_does_not_displace():
-    from solver.tasks.follow import RECONNECT_BUDGET, reconnect
+    from solver.companion.follow import RECONNECT_BUDGET, reconnect
 
     game = load_game(LAYOUT_GAME)
     k = 26
@@ -299,7 +299,7 @@ def test_carry_in_junior_drops_one_copy_of_the_movers_piece_not_both():
 def test_the_full_solve_is_not_started_with_too_little_of_the_budget_left():
     import time
 
-    from solver.tasks.follow import MIN_FULL, full_check
+    from solver.companion.follow import MIN_FULL, full_check
 
     position = load_game(LAYOUT_GAME).position(16)
     started = time.perf_counter()

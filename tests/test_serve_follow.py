@@ -1,5 +1,5 @@
 """``blokus-solo serve``: the joint question answered by the solo companion while the
-page's game is followed move by move (solver/web/following.py), over HTTP."""
+page's game is followed move by move (solver/companion/page.py), over HTTP."""
 
 from pathlib import Path
 

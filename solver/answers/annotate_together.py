@@ -11,7 +11,7 @@ original file is kept character for character (:func:`solver.formats.sgf.add_com
 from __future__ import annotations
 
 from solver.answers.annotate import comment_moves, move_text
-from solver.tasks.follow import Followed, JointStep
+from solver.companion.follow import Followed, JointStep
 from solver.tasks.review import Loss
 
 INTRO = (

@@ -204,10 +204,10 @@ def _check_follow(
     together: bool,
 ) -> None:
     """``check GAME --after N --together --follow``: the last answer of
-    :func:`solver.tasks.follow.follow` up to placement N."""
+    :func:`solver.companion.follow.follow` up to placement N."""
     from solver.cli.together import answer_line, closeness_lines
+    from solver.companion.follow import follow
     from solver.formats.game import load_game
-    from solver.tasks.follow import follow
 
     if not together or not is_game_file(source):
         raise InputError("--follow follows a game record's moves: use it with --together")

@@ -10,7 +10,7 @@ from rich.text import Text
 from solver.answers.annotate_together import answer_text, loss_text
 from solver.answers.words import partial_line
 from solver.cli.review import STYLES
-from solver.tasks.follow import Followed, JointStep
+from solver.companion.follow import Followed, JointStep
 
 
 def print_followed(console: Console, followed: Followed, moves: bool) -> None:

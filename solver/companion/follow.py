@@ -530,7 +530,7 @@ def full_check(
 class Follower:
     """What is carried from one placement to the next: the witness layout and whether
     "no" was proven; :meth:`step` answers the next position (used by :func:`follow` and by
-    the browser page, :mod:`solver.web.following`)."""
+    the browser page, :mod:`solver.companion.page`)."""
 
     options: SolveOptions
     name: str

@@ -1,5 +1,5 @@
 """The page's joint question while its game is followed move by move: the solo companion
-(:mod:`solver.tasks.follow`) instead of a check from scratch.
+(:mod:`solver.companion.follow`) instead of a check from scratch.
 
 The page keeps, per session and per position it has answered (its :func:`fingerprint`),
 what the companion knows there (:class:`Known`: the witness layout and the answer). When
@@ -9,13 +9,14 @@ and sends the worker that position, its witness and the placements made since (w
 share no memory: the witness travels with the request, and back with the answer). The
 worker (:func:`follow_answer`) carries the witness over those placements (a move the
 witness contains answers at once: "kept"; otherwise the companion's repair tiers) and
-answers with :class:`solver.tasks.follow.Follower`, the class :func:`solver.tasks.follow.follow`
-runs. Undo and redo land on positions of the line, so they start from the nearest answer
-known; another position (open, upload, play on) is a new session, whose first question
-is the check from scratch (:func:`solver.web.questions.joint_question`).
+answers with :class:`solver.companion.follow.Follower`, the class
+:func:`solver.companion.follow.follow` runs. Undo and redo land on positions of the line,
+so they start from the nearest answer known; another position (open, upload, play on) is
+a new session, whose first question is the check from scratch
+(:func:`solver.web.questions.joint_question`).
 
-The joint question is monotone along the line (:mod:`solver.tasks.follow`): a proven "no" stays
-"no" after every later placement, and every "yes" comes with a layout the rule checker
+The joint question is monotone along the line (:mod:`solver.companion.follow`): a proven
+"no" stays "no" after every later placement, and every "yes" comes with a layout the rule checker
 accepted. The witness of an "unknown" (the best partial layout) is carried too.
 """
 
@@ -26,11 +27,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.backends.base import SolveOptions
+from solver.companion.follow import Follower, carry, checked, legal_part, missing_pieces
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.formats.game import GameMove
 from solver.formats.sgf import Location
-from solver.tasks.follow import Follower, carry, checked, legal_part, missing_pieces
 
 #: positions whose companion answer a session keeps (the oldest dropped beyond)
 MAX_KNOWN = 400
@@ -148,12 +149,13 @@ def layout_of(witness: Iterable[Sequence[Any]]) -> dict[str, list[Placement]]:
 def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str, Any]:
     """The joint answer by the companion (what a worker runs): the witness carried over
     the moves since the known position, the last move through the companion's tiers
-    (:meth:`solver.tasks.follow.Follower.step`), all within ``time_limit`` seconds.
+    (:meth:`solver.companion.follow.Follower.step`), all within ``time_limit`` seconds.
 
     Returns:
-        ``answer`` ("yes", "no", "unknown", "done"), ``how`` (a :data:`solver.tasks.follow.How`),
-        ``seconds``, ``reason``, ``layout`` (checked, for "yes"), ``tried`` (the tiers
-        tried) and ``known`` (what to file under ``request.key``).
+        ``answer`` ("yes", "no", "unknown", "done"), ``how`` (a
+        :data:`solver.companion.follow.How`), ``seconds``, ``reason``, ``layout``
+        (checked, for "yes"), ``tried`` (the tiers tried) and ``known`` (what to file
+        under ``request.key``).
     """
     follower = Follower(SolveOptions(time_limit=time_limit), request.problem.name)
     if request.known.answer == "no":

@@ -13,6 +13,14 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from solver.companion.page import (
+    MAX_KNOWN,
+    FollowRequest,
+    Known,
+    fingerprint,
+    follow_request,
+    followable,
+)
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
@@ -21,14 +29,6 @@ from solver.errors import InputError
 from solver.formats.game import Game
 from solver.pictures.picture import COLOURS
 from solver.tasks.hints import play
-from solver.web.following import (
-    MAX_KNOWN,
-    FollowRequest,
-    Known,
-    fingerprint,
-    follow_request,
-    followable,
-)
 
 Mode = Literal["solo", "cards", "game"]
 
@@ -58,7 +58,7 @@ class Session:
         game: the game record of the game viewer, and ``step`` the placements shown.
         review: the review chart of the game, once asked for (JSON-ready).
         shown: a layout to draw over the board (``[colour, piece, squares]`` rows).
-        known: the joint answers known, by position (:mod:`solver.web.following`): the
+        known: the joint answers known, by position (:mod:`solver.companion.page`): the
             solo companion carries them along the line of play.
     """
 
