@@ -50,57 +50,48 @@ order.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from solver.backends import search
 from solver.backends.base import FitBound, SolveOptions
-from solver.backends.repair import Repairer, RepairState
-from solver.core.checker import check_layout
-from solver.core.order import connected_part, order_of_play
-from solver.core.pieces import MONOMINO, PIECES
-from solver.core.placements import piece_moves
-from solver.core.position import Placement, Position, pieces_less
+from solver.companion.layouts import (
+    Layout,
+    carry,
+    checked,
+    legal_part,
+    missing_pieces,
+    open_colours,
+    shown_partial,
+    squares_left,
+    squares_of,
+)
+from solver.companion.repair import (
+    ALONE_SHARE,
+    EXACT_FREED,
+    EXACT_SHARE,
+    FULL_FIRST,
+    RECONNECT_BUDGET,
+    REPAIR_SHARE,
+    Answer,
+    alone_no,
+    exact_repair,
+    full_check,
+    reconnect,
+    repair_search,
+)
+from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import area_shortfall
 from solver.tasks.review import Loss, lost_at
-from solver.tasks.solve import SolveResult, area_fit, solve
+from solver.tasks.solve import area_fit
 
-Answer = Literal["yes", "no", "unknown", "done"]
 How = Literal["kept", "repaired", "solved", "inferred", "done"]
-Layout = Mapping[str, Sequence[Placement]]
-
 #: The default budget of each check (the joint question after one placement), in seconds.
 DEFAULT_TIME_LIMIT = 10.0
-#: Most displaced and cut-off pieces the exact search puts back (more: the repair search).
-EXACT_FREED = 14
-#: Share of the budget (and most seconds) for putting the freed pieces back exactly.
-EXACT_SHARE = (0.2, 1.0)
-#: Most placements the search of :func:`reconnect` tries (each costs about 3 ms on 20x20).
-RECONNECT_BUDGET = 300
-#: Share of the budget (and most seconds) for each colour alone (a proof of "no").
-ALONE_SHARE = (0.1, 1.0)
-#: Fewest seconds worth starting a solve with.
-MIN_SOLVE = 0.05
-#: Fewest seconds worth starting the full joint solve with, and the share of the budget
-#: that lowers it for short budgets: ``auto`` does not stop sooner than about 0.3-0.7 s
-#: whatever its limit (its set-up: the LP bound, the search's tables), and overruns a
-#: limit of 1 s by up to 1 s (measured in docs/companion.md); started with less, it
-#: would mostly overrun the budget. Short budgets still get it at the end of a game,
-#: where it proves "no" in milliseconds.
-MIN_FULL = (1.0, 0.25)
-#: Pieces left (all colours) up to which the full solvers come right after the exact
-#: repair (the search settles such positions, "no" included, in milliseconds to seconds).
-FULL_FIRST = 16
-#: Share of the budget up to which the repair search runs from the witness; the rest
-#: goes to the full solvers (the only ones that prove "no").
-REPAIR_SHARE = 0.6
 
 
 @dataclass(frozen=True)
@@ -186,343 +177,6 @@ class Followed:
 
 
 # ---------------------------------------------------------------------------------------
-# Witness handling
-
-
-def _open(position: Position) -> tuple[str, ...]:
-    """The colours with pieces left, in turn order."""
-    return tuple(c.name for c in position.colours if c.remaining)
-
-
-def _squares(position: Position, colours: Sequence[str]) -> int:
-    return sum(position.colour(c).remaining_squares for c in colours)
-
-
-def carry(
-    witness: Layout, colour: str, placed: Placement, position: Position
-) -> tuple[dict[str, list[Placement]], int]:
-    """The witness (a legal layout, maybe partial, from the position before the move) over
-    one move: the pieces that still fit and still connect to their colour.
-
-    Args:
-        witness: colour -> the pieces it adds (legal from the position before the move).
-        colour: the colour that moved.
-        placed: its placement.
-        position: the position after the move.
-
-    Returns:
-        (colour -> the pieces that stay, in an order of play; the number of pieces that
-        left: displaced by the move, or cut off from their colour by that).
-    """
-    out: dict[str, list[Placement]] = {}
-    gone = 0
-    board = position.board
-    around = placed.squares | {n for s in placed.squares for n in board.edge_neighbours[s]}
-    for d, pieces in witness.items():
-        if not position.colour(d).remaining:
-            gone += len(pieces) - (placed in pieces)
-            out[d] = []
-            continue
-        if d == colour and placed in pieces:
-            out[d] = [p for p in pieces if p != placed]
-            continue
-        hit = around if d == colour else placed.squares
-        copy = _own_copy(pieces, placed, hit) if d == colour else None
-        stay = [p for p in pieces if not p.squares & hit and p != copy]
-        out[d] = connected_part(position, d, stay)
-        gone += len(pieces) - len(out[d])
-    return out, gone
-
-
-def _own_copy(
-    pieces: Sequence[Placement], placed: Placement, hit: AbstractSet[int]
-) -> Placement | None:
-    """The mover's witness piece that the move itself stands for and that ``hit`` (the
-    squares the move displaces) does not already remove: the copy on the move's squares,
-    else None when a copy of the piece is hit anyway, else the first copy (with two copies
-    of each piece, Junior, only one goes; the other stays where it is)."""
-    copies = [p for p in pieces if p.piece == placed.piece]
-    if placed in copies or any(p.squares & hit for p in copies):
-        return None
-    return copies[0] if copies else None
-
-
-def checked(position: Position, pieces: Layout) -> dict[str, tuple[Placement, ...]] | None:
-    """The layout in a legal order of play, if the rule checker accepts it and it places
-    every piece left of every colour; None otherwise."""
-    ordered: dict[str, tuple[Placement, ...]] = {}
-    for c in _open(position):
-        order = order_of_play(position, c, pieces.get(c, ()), monomino_last=True)
-        if order is None:
-            return None
-        ordered[c] = tuple(order)
-    report = check_layout(position, ordered)
-    if not report.legal or not all(r.all_placed for r in report.colours):
-        return None
-    return ordered
-
-
-def legal_part(position: Position, pieces: Layout) -> dict[str, list[Placement]] | None:
-    """A partial layout in an order of play if the rule checker accepts it, else None."""
-    ordered: dict[str, list[Placement]] = {}
-    for c in _open(position):
-        order = order_of_play(position, c, pieces.get(c, ()))
-        if order is None:
-            return None
-        ordered[c] = order
-    return ordered if check_layout(position, ordered).legal else None
-
-
-def missing_pieces(position: Position, pieces: Layout) -> dict[str, list[str]]:
-    """Per colour with pieces left, the pieces ``pieces`` does not place."""
-    return {
-        c: pieces_less(list(position.colour(c).remaining), [p.piece for p in pieces.get(c, ())])
-        for c in _open(position)
-    }
-
-
-def _with(position: Position, pieces: Layout) -> Position:
-    for c, placements in pieces.items():
-        for p in placements:
-            position = position.with_placement(c, p)
-    return position
-
-
-# ---------------------------------------------------------------------------------------
-# The tiers
-
-
-def exact_repair(
-    position: Position, kept: Layout, seconds: float, seed: int = 0
-) -> tuple[str, dict[str, tuple[Placement, ...]] | None]:
-    """Put the pieces ``kept`` lacks back by the exact search (place-all, one worker,
-    ``kept`` frozen), checked from ``position``.
-
-    Returns:
-        (the search's status: "solved", "infeasible" (not with the rest frozen) or
-        "unknown" (``seconds`` ran out); the checked layout when solved, else None).
-    """
-    todo = missing_pieces(position, kept)
-    colours = tuple(c for c, t in todo.items() if t)
-    if not colours:
-        found = checked(position, kept)
-        return ("solved" if found is not None else "infeasible"), found
-    frozen = _with(position, kept)
-    result = search.solve(
-        Problem(frozen, colours, "place-all"),
-        SolveOptions(backend="search", time_limit=max(0.01, seconds), workers=1, seed=seed),
-    )
-    if result.status != "solved" or result.layout is None:
-        return result.status, None
-    added = result.layout
-    found = checked(position, {c: [*kept.get(c, ()), *added.get(c, ())] for c in _open(position)})
-    if found is None:
-        raise SolverBug("the exact repair's layout is refused by the rule checker")
-    return "solved", found
-
-
-def reconnect(
-    witness: Layout, colour: str, placed: Placement, position: Position, budget: int
-) -> dict[str, tuple[Placement, ...]] | None:
-    """Repair a complete witness around one move without dropping what the move cuts off:
-    every piece that still fits stays where it is (islands too), and the displaced pieces
-    (those the move covers; the mover's pieces it shares an edge with) are placed again by
-    a small depth-first search, largest first, until every colour is connected again; if
-    that fails, the island pieces that touched a removed piece move too.
-
-    Args:
-        witness: colour -> the pieces it adds, a complete layout from before the move.
-        colour, placed: the move.
-        position: the position after the move.
-        budget: most placements the search tries in all.
-
-    Returns:
-        The checked layout, or None.
-    """
-    board = position.board
-    around = placed.squares | {n for s in placed.squares for n in board.edge_neighbours[s]}
-    stay: dict[str, list[Placement]] = {}
-    todo: list[tuple[str, str]] = []
-    removed: list[Placement] = []
-    for d in _open(position):
-        hit = around if d == colour else placed.squares
-        pieces = [p for p in witness.get(d, ()) if p != placed]
-        copy = _own_copy(witness.get(d, ()), placed, hit) if d == colour else None
-        stay[d] = [p for p in pieces if not p.squares & hit and p != copy]
-        gone = [p for p in pieces if p not in stay[d]]
-        removed += gone
-        names = [p.piece for p in gone]
-        if d == colour and placed not in witness.get(d, ()):  # the move placed one of them
-            names = pieces_less(names, [placed.piece])
-        todo += [(d, name) for name in names]
-    tries = [budget]
-    for extra in (False, True):
-        moving = list(todo)
-        fixed = {d: list(v) for d, v in stay.items()}
-        if extra:  # the island pieces next to a removed one may move as well
-            ring = {n for p in removed for s in p.squares for n in board.corner_neighbours[s]}
-            for d, pieces in stay.items():
-                island = [p for p in pieces if p not in connected_part(position, d, pieces)]
-                hinge = [p for p in island if p.squares & ring]
-                fixed[d] = [p for p in pieces if p not in hinge]
-                moving += [(d, p.piece) for p in hinge]
-            if len(moving) == len(todo):
-                return None
-        moving.sort(key=lambda t: -PIECES[t[1]].size)
-        found = _reconnect_dfs(position, _with(position, fixed), fixed, moving, tries)
-        if found is not None:
-            return found
-    return None
-
-
-def _reconnect_dfs(
-    position: Position,
-    current: Position,
-    layout: dict[str, list[Placement]],
-    todo: list[tuple[str, str]],
-    budget: list[int],
-) -> dict[str, tuple[Placement, ...]] | None:
-    if not todo:
-        for d, pieces in layout.items():
-            if len(connected_part(position, d, pieces)) != len(pieces):
-                return None
-        return checked(position, layout)
-    d, piece = todo[0]
-    for move in piece_moves(current, d, piece):
-        if budget[0] <= 0:
-            return None
-        budget[0] -= 1
-        layout[d].append(move)
-        found = _reconnect_dfs(position, current.with_placement(d, move), layout, todo[1:], budget)
-        layout[d].pop()
-        if found is not None:
-            return found
-    return None
-
-
-class _Warm(Repairer):
-    """The repair search started from a partial layout instead of greedy play.
-
-    A subclass rather than an option of :mod:`solver.backends.repair`, so that following a
-    game stays in this module (warm starts without a history may add their own start)."""
-
-    def __init__(
-        self, problem: Problem, seed: int, stop: threading.Event, deadline: float, start: Layout
-    ) -> None:
-        super().__init__(problem, seed, stop, deadline)
-        placed = {
-            c: [p for p in start.get(c, ()) if not (self.held[c] and p.piece == MONOMINO)]
-            for c in self.colours
-        }
-        left = {c: pieces_less(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
-        self._warm: RepairState | None = self._finish(RepairState(placed, left))
-
-    def construct(self) -> RepairState:
-        warm, self._warm = self._warm, None
-        return warm if warm is not None else super().construct()
-
-
-def repair_search(
-    position: Position, start: Layout, deadline: float, seed: int = 0
-) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]]]:
-    """The repair search from ``start`` (a legal partial layout) until ``deadline`` (a
-    ``time.perf_counter()`` value), one thread.
-
-    Returns:
-        (a checked layout placing everything, or None; the best partial layout found,
-        legal, which may be ``start`` itself).
-    """
-    colours = _open(position)
-    run = _Warm(Problem(position, colours, "place-all"), seed, threading.Event(), deadline, start)
-    state = run.run()
-    if state is not None:
-        found = checked(position, run.layout(state))
-        if found is not None:
-            return found, {c: list(p) for c, p in found.items()}
-    best = run.best
-    partial = legal_part(position, best.placed) if best is not None else None
-    if partial is None or _left(position, partial) > _left(position, start):
-        partial = {c: list(start.get(c, ())) for c in colours}
-    return None, partial
-
-
-def _shown_partial(
-    position: Position, pieces: Layout | None
-) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, tuple[str, ...]] | None]:
-    """An unknown's best partial layout as shown (in an order of play, accepted by the rule
-    checker as a partial) and the pieces it leaves per short colour; (None, None) when it
-    places no piece or the checker refuses it."""
-    if not pieces or not any(pieces.values()):
-        return None, None
-    legal = legal_part(position, pieces)
-    if legal is None:
-        return None, None
-    short = {c: tuple(t) for c, t in missing_pieces(position, legal).items() if t}
-    return {c: tuple(p) for c, p in legal.items()}, short
-
-
-def _left(position: Position, pieces: Layout) -> int:
-    """Squares a partial layout leaves unplaced."""
-    return sum(PIECES[p].size for t in missing_pieces(position, pieces).values() for p in t)
-
-
-def alone_no(
-    position: Position, options: SolveOptions, cap: float, deadline: float, name: str = ""
-) -> tuple[str, str]:
-    """Each colour alone (the others as they stand, the rest of the open colours
-    included): a colour that cannot place all its pieces alone cannot with the others
-    (a joint layout contains one of it alone). Each solve gets at most ``cap`` seconds.
-
-    Returns:
-        (the reason of a proven "no", or ""; a note on what was found, e.g. "alone: 4
-        fit").
-    """
-    colours = _open(position)
-    fit = 0
-    for c in colours:
-        left = deadline - time.perf_counter()
-        if left < MIN_SOLVE:
-            break
-        limit = replace(options, time_limit=min(cap, left))
-        alone = solve(Problem(position, (c,), "place-all", name=name), limit)
-        if alone.status == "infeasible":
-            return f"{c} alone cannot place all its pieces (proven)", f"alone: {c} no"
-        fit += alone.status == "solved"
-    return "", f"alone: {fit} of {len(colours)} fit"
-
-
-def full_check(
-    position: Position, options: SolveOptions, deadline: float, name: str = ""
-) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None, SolveResult | None]:
-    """The joint solve until ``deadline`` (``options.backend``, ``auto`` by default: the
-    LP bound first in mid-game, the search, the repair search, the symmetric reduction
-    where it applies); not started with less than :data:`MIN_FULL` seconds left (or, for
-    a budget under 4 s, a quarter of ``options.time_limit``).
-
-    Returns:
-        (answer, reason, the checked layout for "yes", the solve's result: for an
-        unknown its best partial layout and bound; None when the solve was not started).
-    """
-    colours = _open(position)
-    left = deadline - time.perf_counter()
-    budget = options.time_limit
-    if left < min(MIN_FULL[0], MIN_FULL[1] * (budget if budget is not None else 1e9)):
-        return "unknown", "time limit", None, None
-    together = solve(
-        Problem(position, colours, "place-all", name=name), replace(options, time_limit=left)
-    )
-    if together.status == "solved" and together.layout is not None:
-        found = checked(position, together.layout)
-        if found is None:
-            raise SolverBug(f"{name}: a joint layout the rule checker refuses")
-        return "yes", "", found, together
-    if together.status == "infeasible":
-        how = together.stats.get("reason")
-        return "no", str(how) if how else "all together: proven impossible", None, together
-    return "unknown", "time limit", None, together
-
-
-# ---------------------------------------------------------------------------------------
 # Following
 
 
@@ -576,7 +230,7 @@ class Follower:
         tried = [] if tried is None else tried
         limit = self.options.time_limit
         deadline = started + (limit if limit is not None else 1e9)
-        colours = _open(position)
+        colours = open_colours(position)
 
         def answer(
             a: Answer,
@@ -589,9 +243,9 @@ class Follower:
         ) -> JointStep:
             if layout is not None:
                 self.witness = {c: list(p) for c, p in layout.items()}
-            shown, short = _shown_partial(position, partial)
+            shown, short = shown_partial(position, partial)
             if a == "unknown":
-                left = None if shown is None else _left(position, shown)
+                left = None if shown is None else squares_left(position, shown)
             return JointStep(
                 k,
                 move,
@@ -600,7 +254,7 @@ class Follower:
                 time.perf_counter() - started,
                 colours,
                 sum(len(position.colour(c).remaining) for c in colours),
-                _squares(position, colours),
+                squares_of(position, colours),
                 reason,
                 left,
                 None if layout is None else {c: tuple(p) for c, p in layout.items()},
@@ -647,7 +301,7 @@ class Follower:
         if found is not None:
             tried.append("repair: solved")
             return answer("yes", "repaired", layout=found, left=0)
-        left = _left(position, partial)
+        left = squares_left(position, partial)
         tried.append(f"repair: {left} left")
         self.witness = partial
         return self._full(answer, position, deadline, tried, k)
@@ -668,10 +322,10 @@ class Follower:
         if result == "no":
             self.no_since, self.reason, self.witness = k, reason, None
             return answer("no", "solved", reason)
-        colours = _open(position)
+        colours = open_colours(position)
         best = self.witness or {}
         if solved is not None and solved.partial is not None:
-            if _left(position, solved.partial) < _left(position, best):
+            if squares_left(position, solved.partial) < squares_left(position, best):
                 best = {c: list(solved.partial.get(c, ())) for c in colours}
         fit = solved.fit if solved is not None and solved.fit is not None else None
         fit = fit or area_fit(Problem(position, colours, "place-all"))
@@ -896,7 +550,7 @@ class _Bracket:
 
     def _blank(self, k: int, answer: Answer, reason: str) -> JointStep:
         position = self.game.position(k)
-        colours = _open(position)
+        colours = open_colours(position)
         return JointStep(
             k,
             self.moves[k],
@@ -905,7 +559,7 @@ class _Bracket:
             0.0,
             colours,
             sum(len(position.colour(c).remaining) for c in colours),
-            _squares(position, colours),
+            squares_of(position, colours),
             reason,
         )
 
@@ -958,7 +612,7 @@ def _extends(
 ) -> dict[str, tuple[Placement, ...]] | None:
     """The moves after placement k up to ``later`` plus its layout, checked from k."""
     position = game.position(k)
-    pieces: dict[str, list[Placement]] = {c: [] for c in _open(position)}
+    pieces: dict[str, list[Placement]] = {c: [] for c in open_colours(position)}
     for m in placements[k : later.placement]:
         if m.placement is not None and m.colour in pieces:
             pieces[m.colour].append(m.placement)

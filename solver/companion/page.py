@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.backends.base import SolveOptions
-from solver.companion.follow import Follower, carry, checked, legal_part, missing_pieces
+from solver.companion.follow import Follower
+from solver.companion.layouts import carry, checked, legal_part, missing_pieces
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.formats.game import GameMove
