@@ -44,8 +44,8 @@ def test_a_move_inside_the_witness_keeps_the_answer_without_search():
     first = follower.step(0, None, game.position(0))
     move = game.moves[0]
     step = follower.step(1, move, game.position(1))
-    assert (first.answer, first.how) == ("yes", "kept")
-    assert (step.answer, step.how, step.freed, step.tried) == ("yes", "kept", 0, ())
+    assert (first.answer, first.how) == ("yes", "pool")
+    assert (step.answer, step.how, step.freed, step.tried) == ("yes", "pool", 0, ())
     assert move.placement not in step.layout[move.colour]
     assert _all_placed(game.position(1), step.layout)
 
@@ -101,7 +101,7 @@ def test_a_no_stays_no_without_another_solve():
     first = follower.check(n - 1, game.moves[n - 2], game.position(n - 1), 0)
     assert first.answer == "no"
     again = follower.step(n, game.moves[n - 1], game.position(n))
-    assert (again.answer, again.how, again.tried) == ("no", "kept", ())
+    assert (again.answer, again.how, again.tried) == ("no", "inferred", ())
     assert str(n - 1) in again.reason
 
 

@@ -60,14 +60,14 @@ def test_moves_of_the_record_keep_the_carried_layout(client):
     first = ask(client, headers, "joint")
     # the rest of the record is the first witness: kept, checked
     checked_yes(first, game.position(STEP))
-    assert first["how"] == "kept" and "kept the carried layout" in first["text"]
+    assert first["how"] == "pool" and "from a layout known already" in first["text"]
     moves = [m for m in game.moves if m.placement is not None]
     for k in range(STEP + 1, STEP + 4):
         move = moves[k - 1]
         place(client, headers, move.colour, move.placement, cols)
         answer = ask(client, headers, "joint")
         checked_yes(answer, game.position(k))
-        assert answer["how"] == "kept", answer["text"]
+        assert answer["how"] == "pool", answer["text"]
         assert "1 placement back" in answer["text"]
         # the carried layout answers in well under the budget (the checker's cost only)
         assert answer["solver_seconds"] < 5
@@ -79,7 +79,7 @@ def test_a_move_off_the_witness_is_not_kept_and_undo_returns_to_the_known_answer
     game = load_game(LAYOUT_GAME)
     board = game.position(0).board
     first = ask(client, headers, "joint")
-    assert first["how"] == "kept"
+    assert first["how"] == "pool"
     witness = {(c, p, tuple(s)) for c, p, s in first["layout"]}
     state = client.get("/api/state", headers=headers).json()
     colour = state["selected"]
@@ -93,7 +93,7 @@ def test_a_move_off_the_witness_is_not_kept_and_undo_returns_to_the_known_answer
     place(client, headers, colour, placement, board.cols)
     after = game.position(step).with_placement(colour, placement)
     answer = ask(client, headers, "joint", time_limit=30)
-    assert answer["how"] != "kept", answer["text"]
+    assert answer["how"] != "pool", answer["text"]
     assert answer["answer"] in ("yes", "no", "unknown")
     # here the move off the layout loses the game: proven by the full search (no layout
     # from a cold check either), and a "no" stays "no" after the next move at once
@@ -103,14 +103,14 @@ def test_a_move_off_the_witness_is_not_kept_and_undo_returns_to_the_known_answer
     piece, squares = state["legal"][0]
     place(client, headers, state["selected"], Placement(piece, frozenset(squares)), board.cols)
     later = ask(client, headers, "joint")
-    assert later["answer"] == "no" and later["how"] == "kept"
+    assert later["answer"] == "no" and later["how"] == "inferred"
     assert "proven earlier on this line of play" in later["text"]
     client.post("/api/undo", headers=headers)
     # undo: the position before has a known answer, kept at once
     client.post("/api/undo", headers=headers)
     back = ask(client, headers, "joint")
     checked_yes(back, game.position(step))
-    assert back["how"] == "kept" and "this position" in back["text"]
+    assert back["how"] == "pool" and "this position" in back["text"]
 
 
 def test_not_every_colour_left_played_is_asked_from_scratch(client):

@@ -22,7 +22,8 @@ INTRO = (
 )
 
 HOW = {
-    "kept": "the layout carried from the move before still fits",
+    "book": "a layout of the opening book",
+    "pool": "a layout known before this move contains it",
     "repaired": "the layout carried from the move before, repaired around this move",
     "solved": "solved afresh",
     "inferred": "inferred: the moves up to a later layout plus that layout, checked",

@@ -31,7 +31,8 @@ def print_followed(console: Console, followed: Followed, moves: bool) -> None:
         console.print()
     console.print(loss_text(followed.loss(), followed))
     counts = {a: sum(s.answer == a for s in followed.steps) for a in ("yes", "no", "unknown")}
-    hows = ", ".join(f"{followed.count(h)} {h}" for h in ("kept", "repaired", "solved", "inferred"))
+    ways = ("book", "pool", "repaired", "solved", "inferred")
+    hows = ", ".join(f"{followed.count(h)} {h}" for h in ways)
     console.print(
         f"answers: {counts['yes']} yes, {counts['no']} no, {counts['unknown']} unknown "
         f"({hows}); every yes checked by the rule checker"

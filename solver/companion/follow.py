@@ -56,6 +56,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from solver.backends.base import FitBound, SolveOptions
+from solver.companion.book import book_layouts
 from solver.companion.layouts import (
     Layout,
     carry,
@@ -67,11 +68,14 @@ from solver.companion.layouts import (
     squares_left,
     squares_of,
 )
+from solver.companion.pool import Pool, pool_of
 from solver.companion.repair import (
+    ALONE_FIRST,
     ALONE_SHARE,
     EXACT_FREED,
     EXACT_SHARE,
     FULL_FIRST,
+    MAX_STARTS,
     RECONNECT_BUDGET,
     REPAIR_SHARE,
     Answer,
@@ -79,7 +83,7 @@ from solver.companion.repair import (
     exact_repair,
     full_check,
     reconnect,
-    repair_search,
+    repair_from,
 )
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
@@ -89,7 +93,7 @@ from solver.tasks.endgame import area_shortfall
 from solver.tasks.review import Loss, lost_at
 from solver.tasks.solve import area_fit
 
-How = Literal["kept", "repaired", "solved", "inferred", "done"]
+How = Literal["book", "pool", "repaired", "solved", "inferred", "done"]
 #: The default budget of each check (the joint question after one placement), in seconds.
 DEFAULT_TIME_LIMIT = 10.0
 
@@ -104,9 +108,11 @@ class JointStep:
         answer: "yes" (a checked layout places every piece left of every colour), "no"
             (proven impossible), "unknown" (the budget ran out: not a "no"), "done" (no
             colour has pieces left).
-        how: "kept" (the witness contained the move; for a "no", proven earlier),
-            "repaired" (the witness repaired around the move), "solved" (the full
-            solvers), "inferred" (from a later layout), "done".
+        how: "book" (a layout of the opening book), "pool" (a layout known before the
+            move contains it: the carried layout or another of the pool), "repaired" (a
+            carried layout repaired around the move), "solved" (the full solvers),
+            "inferred" (from a later layout; for a "no", proven after an earlier move),
+            "done".
         seconds: wall time of this check.
         colours: the colours with pieces left.
         pieces_left: their pieces left, in all.
@@ -117,8 +123,8 @@ class JointStep:
             places no piece).
         layout: the layout for "yes" (colour -> placements in order of play, checked);
             None otherwise.
-        freed: witness pieces the move displaced or cut off (0 when the witness
-            contained the move, or there was none).
+        freed: pieces of the nearest carried layout the move displaced or cut off (0
+            when a layout contained the move, or none was carried).
         tried: the tiers tried, in order ("exact", "repair", "full"), with their
             outcome, e.g. ``("exact: infeasible", "repair: 12 left")``.
         partial: for "unknown", the best partial layout found (colour -> placements in
@@ -182,36 +188,93 @@ class Followed:
 
 @dataclass
 class Follower:
-    """What is carried from one placement to the next: the witness layout and whether
-    "no" was proven; :meth:`step` answers the next position (used by :func:`follow` and by
-    the browser page, :mod:`solver.companion.page`)."""
+    """What is carried from one placement to the next: the pool of verified layouts of the
+    last position answered (:class:`solver.companion.pool.Pool`), the carried layout (the
+    layout the last answer showed, or an unknown's best partial layout) and whether "no"
+    was proven; :meth:`step` answers the next position (used by :func:`follow`, by the
+    browser page, :mod:`solver.companion.page`, and by :class:`solver.companion.live.Companion`).
+
+    Attributes:
+        options: ``time_limit`` is the budget of each check (seconds).
+        name: what the answers are about (a file name), for messages.
+        witness: the carried layout, legal from the last position (complete, or an
+            unknown's best partial layout); None when nothing is carried.
+        pool: verified layouts of the last position (None: none known).
+        no_since: the placement after which "no" was proven, or None.
+        reason: that proof's reason.
+        book: whether positions the opening book covers are answered from it
+            (:mod:`solver.companion.book`).
+    """
 
     options: SolveOptions
     name: str
-    witness: dict[str, list[Placement]] | None = None  # legal from the last position
-    no_since: int | None = None  # the placement after which "no" was proven
+    witness: dict[str, list[Placement]] | None = None
+    no_since: int | None = None
     reason: str = ""
+    pool: Pool | None = None
+    book: bool = True
 
     def step(self, k: int, move: GameMove | None, position: Position) -> JointStep:
-        """Carry the witness over ``move`` (if any), then :meth:`check`. A complete
-        witness that does not contain the move is first repaired by :func:`reconnect`."""
+        """The answer after ``move`` (placement ``k``, ``position`` after it): at once when
+        a layout of the pool contains the move (how "pool", or "book" for the book's);
+        else the pool's layouts and the carried layout are carried over the move (the
+        nearest first) and :meth:`check` repairs them. A complete layout that does not
+        contain the move is first repaired by :func:`solver.companion.repair.reconnect`."""
         started = time.perf_counter()
-        gone, tried = 0, []
-        how: How = "kept"
-        if self.witness is not None and move is not None and move.placement is not None:
-            placed = move.placement
-            total = sum(len(v) for v in self.witness.values())
-            complete = total == sum(len(c.remaining) for c in position.colours) + 1
-            if complete and placed not in self.witness.get(move.colour, ()):
-                found = reconnect(self.witness, move.colour, placed, position, RECONNECT_BUDGET)
-                tried.append(f"reconnect: {'solved' if found else 'failed'}")
-                if found is not None:
-                    old = self.witness
-                    gone = sum(p not in found.get(c, ()) for c, v in old.items() for p in v)
-                    self.witness, how = {c: list(v) for c, v in found.items()}, "repaired"
-            if how == "kept":
-                self.witness, gone = carry(self.witness, move.colour, placed, position)
-        return self.check(k, move, position, gone, tried, started, how)
+        if move is None or move.placement is None:
+            return self.check(k, move, position, 0, started=started)
+        colour, placed = move.colour, move.placement
+        pool, self.pool = self.pool, None
+        if pool is not None and self.no_since is None:
+            after = pool.after(colour, placed, position)
+            if len(after):
+                return self._from_pool(k, move, position, after, started)
+        completes: list[Layout] = list(pool.layouts) if pool is not None else []
+        if self.witness is not None and _complete_before(self.witness, position):
+            completes.append(self.witness)
+        tried: list[str] = []
+        gone = 0
+        if any(placed in layout.get(colour, ()) for layout in completes):
+            completes = []  # the carried layout contains the move: kept below
+        for layout in completes[:MAX_STARTS]:
+            found = reconnect(layout, colour, placed, position, RECONNECT_BUDGET)
+            tried.append(f"reconnect: {'solved' if found else 'failed'}")
+            if found is not None:
+                gone = sum(p not in found.get(c, ()) for c, v in layout.items() for p in v)
+                self.witness = {c: list(v) for c, v in found.items()}
+                return self.check(k, move, position, gone, tried, started, "repaired")
+        carried = list(pool.nearest(colour, placed, position)) if pool is not None else []
+        if self.witness is not None:
+            carried.append(carry(self.witness, colour, placed, position))
+        carried.sort(key=lambda t: squares_left(position, t[0]))
+        starts = [layout for layout, _ in carried[:MAX_STARTS]]
+        gone = carried[0][1] if carried else 0
+        self.witness = {c: list(v) for c, v in starts[0].items()} if starts else None
+        return self.check(k, move, position, gone, tried, started, starts=starts)
+
+    def _from_pool(
+        self, k: int, move: GameMove, position: Position, pool: Pool, started: float
+    ) -> JointStep:
+        """The answer from a layout of the pool that contains the move, checked again
+        against the position after it."""
+        found = checked(position, pool.layouts[0])
+        if found is None:
+            raise SolverBug(f"{self.name}: a layout of the pool is refused after placement {k}")
+        self.pool, self.witness = pool, {c: list(v) for c, v in found.items()}
+        how: How = "book" if pool.sources[0] == "book" else "pool"
+        colours = open_colours(position)
+        return JointStep(
+            k,
+            move,
+            "yes",
+            how,
+            time.perf_counter() - started,
+            colours,
+            sum(len(position.colour(c).remaining) for c in colours),
+            squares_of(position, colours),
+            best_left=0,
+            layout=found,
+        )
 
     def check(
         self,
@@ -221,16 +284,21 @@ class Follower:
         gone: int,
         tried: list[str] | None = None,
         started: float | None = None,
-        how_kept: How = "kept",
+        how_kept: How = "pool",
+        starts: Sequence[Layout] | None = None,
     ) -> JointStep:
         """The joint answer in ``position`` (after placement ``k``, made by ``move``),
-        from the witness as carried (``gone``: pieces the carry lost; ``tried``: what was
-        tried before, since ``started``; ``how_kept``: how a complete witness came about)."""
+        from the carried layouts ``starts`` (legal partial layouts, the nearest first;
+        default: the carried layout) (``gone``: pieces the carry lost; ``tried``: what was
+        tried before, since ``started``; ``how_kept``: how a complete carried layout came
+        about)."""
         started = time.perf_counter() if started is None else started
         tried = [] if tried is None else tried
         limit = self.options.time_limit
         deadline = started + (limit if limit is not None else 1e9)
         colours = open_colours(position)
+        if starts is None:
+            starts = [self.witness] if self.witness is not None else []
 
         def answer(
             a: Answer,
@@ -243,6 +311,9 @@ class Follower:
         ) -> JointStep:
             if layout is not None:
                 self.witness = {c: list(p) for c, p in layout.items()}
+                if self.pool is None:
+                    self.pool = Pool(position)
+                self.pool.add(layout, how, trusted=True)
             shown, short = shown_partial(position, partial)
             if a == "unknown":
                 left = None if shown is None else squares_left(position, shown)
@@ -265,54 +336,78 @@ class Follower:
                 short,
             )
 
+        def no(reason: str, how: How = "solved") -> JointStep:
+            self.no_since, self.reason, self.witness, self.pool = k, reason, None, None
+            return answer("no", how, reason)
+
+        self.pool = None
         if not colours:
             self.witness = None
             return answer("done", "done", left=0)
         if self.no_since is not None:
-            return answer("no", "kept", f"proven after placement {self.no_since}: {self.reason}")
+            return answer(
+                "no", "inferred", f"proven after placement {self.no_since}: {self.reason}"
+            )
         short = area_shortfall(position, colours)  # milliseconds: before any search
         if short:
-            self.no_since, self.reason, self.witness = k, short, None
-            return answer("no", "solved", short)
-        kept = self.witness or {}
+            return no(short)
+        layouts = book_layouts(position) if self.book else []
+        if layouts:
+            found = checked(position, layouts[0])
+            if found is None:
+                raise SolverBug(f"{self.name}: a book layout is refused after placement {k}")
+            self.pool = pool_of(position, layouts, "book", trusted=True)
+            return answer("yes", "book", layout=found, left=0)
+        kept = starts[0] if starts else {}
         missing = sum(len(t) for t in missing_pieces(position, kept).values())
-        if self.witness is not None and missing == 0:
+        if starts and missing == 0:
             found = checked(position, kept)
             if found is None:
-                raise SolverBug(f"{self.name}: the witness no longer fits after placement {k}")
+                raise SolverBug(f"{self.name}: the carried layout no longer fits after {k}")
             return answer("yes", how_kept, layout=found, left=0)
-        if self.witness is not None and missing <= EXACT_FREED:
+        if starts and missing <= EXACT_FREED:
             cap = min(EXACT_SHARE[1], EXACT_SHARE[0] * (limit or 5.0))
             status, found = exact_repair(position, kept, cap, self.options.seed + k)
             tried.append(f"exact {missing}: {status}")
             if found is not None:
                 return answer("yes", "repaired", layout=found, left=0)
-        if len(colours) > 1:
-            cap = min(ALONE_SHARE[1], ALONE_SHARE[0] * (limit or 10.0))
-            reason, note = alone_no(position, self.options, cap, deadline, self.name)
-            tried.append(note)
+        pieces = sum(len(position.colour(c).remaining) for c in colours)
+        alone_first = pieces <= ALONE_FIRST
+        if len(colours) > 1 and alone_first:
+            reason = self._alone(position, deadline, tried)
             if reason:
-                self.no_since, self.reason, self.witness = k, reason, None
-                return answer("no", "solved", reason)
-        if sum(len(position.colour(c).remaining) for c in colours) <= FULL_FIRST:
-            return self._full(answer, position, deadline, tried, k)
+                return no(reason)
+        if pieces <= FULL_FIRST:
+            return self._full(answer, no, position, deadline, tried)
         share = REPAIR_SHARE * (limit if limit is not None else 30.0)
-        found, partial = repair_search(position, kept, started + share, self.options.seed + k)
+        found, partial, runs = repair_from(position, starts, started + share, self.options.seed + k)
         if found is not None:
-            tried.append("repair: solved")
+            tried.append(f"repair: solved ({runs} runs)")
             return answer("yes", "repaired", layout=found, left=0)
         left = squares_left(position, partial)
-        tried.append(f"repair: {left} left")
+        tried.append(f"repair: {left} left ({runs} runs)")
         self.witness = partial
-        return self._full(answer, position, deadline, tried, k)
+        if len(colours) > 1 and not alone_first:
+            reason = self._alone(position, deadline, tried)
+            if reason:
+                return no(reason)
+        return self._full(answer, no, position, deadline, tried)
+
+    def _alone(self, position: Position, deadline: float, tried: list[str]) -> str:
+        """Each colour alone (:func:`solver.companion.repair.alone_no`): the reason of a
+        proven "no", or ""."""
+        cap = min(ALONE_SHARE[1], ALONE_SHARE[0] * (self.options.time_limit or 10.0))
+        reason, note = alone_no(position, self.options, cap, deadline, self.name)
+        tried.append(note)
+        return reason
 
     def _full(
         self,
         answer: Callable[..., JointStep],
+        no: Callable[[str], JointStep],
         position: Position,
         deadline: float,
         tried: list[str],
-        k: int,
     ) -> JointStep:
         """The last tier: the full solvers with what is left of the budget."""
         result, reason, found, solved = full_check(position, self.options, deadline, self.name)
@@ -320,8 +415,7 @@ class Follower:
         if result == "yes":
             return answer("yes", "solved", layout=found, left=0)
         if result == "no":
-            self.no_since, self.reason, self.witness = k, reason, None
-            return answer("no", "solved", reason)
+            return no(reason)
         colours = open_colours(position)
         best = self.witness or {}
         if solved is not None and solved.partial is not None:
@@ -334,7 +428,14 @@ class Follower:
 
     def fresh(self) -> None:
         """Setup changed the board: nothing known carries over."""
-        self.witness, self.no_since, self.reason = None, None, ""
+        self.witness, self.no_since, self.reason, self.pool = None, None, "", None
+
+
+def _complete_before(layout: Layout, position: Position) -> bool:
+    """Whether ``layout`` places every piece left before the move that led to
+    ``position`` (one piece more than ``position`` has left)."""
+    total = sum(len(v) for v in layout.values())
+    return total == sum(len(c.remaining) for c in position.colours) + 1
 
 
 def follow(

@@ -39,7 +39,8 @@ MAX_KNOWN = 400
 
 #: how an answer came about, in the page's words
 HOW_WORDS = {
-    "kept": "kept the carried layout",
+    "book": "from the opening book",
+    "pool": "from a layout known already",
     "repaired": "repaired the carried layout",
     "solved": "solved (the carried layout did not help)",
     "inferred": "inferred",
@@ -181,7 +182,7 @@ def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str,
     else:
         step = follower.check(0, None, request.problem.position, 0)
     if step.answer == "no":
-        reason = request.known.reason if step.how == "kept" else step.reason
+        reason = request.known.reason if step.how == "inferred" else step.reason
         known = Known("no", (), reason)
     else:
         known = Known(step.answer, rows(follower.witness), "")

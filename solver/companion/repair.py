@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
 from solver.backends import search
-from solver.backends.base import SolveOptions
+from solver.backends.base import Cancel, SolveOptions
+from solver.backends.driver import luby
 from solver.backends.repair import Repairer, RepairState
 from solver.companion.layouts import (
     Layout,
@@ -52,12 +54,20 @@ MIN_SOLVE = 0.05
 #: would mostly overrun the budget. Short budgets still get it at the end of a game,
 #: where it proves "no" in milliseconds.
 MIN_FULL = (1.0, 0.25)
+#: Pieces left (all colours) up to which each colour alone is asked before the repair
+#: search (earlier it never proved "no" in the measurements of docs/companion.md: only
+#: after about 40 placements, 44 pieces left).
+ALONE_FIRST = 48
+#: Most carried layouts (the nearest) a repair starts from.
+MAX_STARTS = 4
 #: Pieces left (all colours) up to which the full solvers come right after the exact
 #: repair (the search settles such positions, "no" included, in milliseconds to seconds).
 FULL_FIRST = 16
 #: Share of the budget up to which the repair search runs from the witness; the rest
 #: goes to the full solvers (the only ones that prove "no").
 REPAIR_SHARE = 0.6
+#: Seconds of the first runs of :func:`repair_from` (later ones: times Luby's sequence).
+REPAIR_SLICE = 1.0
 
 
 def exact_repair(
@@ -177,7 +187,7 @@ class _Warm(Repairer):
     game stays in this module (warm starts without a history may add their own start)."""
 
     def __init__(
-        self, problem: Problem, seed: int, stop: threading.Event, deadline: float, start: Layout
+        self, problem: Problem, seed: int, stop: Cancel, deadline: float, start: Layout
     ) -> None:
         super().__init__(problem, seed, stop, deadline)
         placed = {
@@ -193,27 +203,75 @@ class _Warm(Repairer):
 
 
 def repair_search(
-    position: Position, start: Layout, deadline: float, seed: int = 0
+    position: Position,
+    start: Layout,
+    deadline: float,
+    seed: int = 0,
+    stop: Cancel | None = None,
 ) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]]]:
     """The repair search from ``start`` (a legal partial layout) until ``deadline`` (a
-    ``time.perf_counter()`` value), one thread.
+    ``time.perf_counter()`` value) or ``stop``, one thread.
 
     Returns:
         (a checked layout placing everything, or None; the best partial layout found,
         legal, which may be ``start`` itself).
+
+    Raises:
+        SolverBug: the search's layout is refused by the rule checker.
     """
     colours = open_colours(position)
-    run = _Warm(Problem(position, colours, "place-all"), seed, threading.Event(), deadline, start)
+    event = stop if stop is not None else threading.Event()
+    run = _Warm(Problem(position, colours, "place-all"), seed, event, deadline, start)
     state = run.run()
     if state is not None:
         found = checked(position, run.layout(state))
-        if found is not None:
-            return found, {c: list(p) for c, p in found.items()}
+        if found is None:
+            raise SolverBug("the repair search's layout is refused by the rule checker")
+        return found, {c: list(p) for c, p in found.items()}
     best = run.best
     partial = legal_part(position, best.placed) if best is not None else None
     if partial is None or squares_left(position, partial) > squares_left(position, start):
         partial = {c: list(start.get(c, ())) for c in colours}
     return None, partial
+
+
+def repair_from(
+    position: Position,
+    starts: Sequence[Layout],
+    deadline: float,
+    seed: int = 0,
+    stop: Cancel | None = None,
+    slice_seconds: float = REPAIR_SLICE,
+) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]], int]:
+    """The repair search from several starts (legal partial layouts, the nearest first:
+    e.g. the pool's layouts carried over the move), in slices: the k-th run gets
+    ``slice_seconds`` times the k-th term of Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...)
+    and starts from ``starts[k % len(starts)]`` with its own seed, until ``deadline`` (a
+    ``time.perf_counter()`` value) or ``stop``. The repair search's time to a layout is
+    heavy-tailed: a run that has not found one soon is better restarted, and another start
+    gives it other pieces to move.
+
+    Returns:
+        (a checked layout placing everything, or None; the best partial layout found, in
+        an order of play; the number of runs).
+
+    Raises:
+        SolverBug: a layout the rule checker refuses.
+    """
+    best: dict[str, list[Placement]] = {c: [] for c in open_colours(position)}
+    if not starts:
+        starts = [best]
+    runs = 0
+    while time.perf_counter() < deadline and not (stop is not None and stop.is_set()):
+        start = starts[runs % len(starts)]
+        until = min(deadline, time.perf_counter() + slice_seconds * luby(runs + 1))
+        found, partial = repair_search(position, start, until, seed + runs, stop)
+        runs += 1
+        if found is not None:
+            return found, partial, runs
+        if squares_left(position, partial) < squares_left(position, best) or not any(best.values()):
+            best = partial
+    return None, best, runs
 
 
 def alone_no(

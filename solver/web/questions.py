@@ -144,7 +144,7 @@ def _companion_question(request: FollowRequest, time_limit: float | None) -> Ans
             text += f"yes: all of them fit at once (layout checked; {how})"
         elif answer == "no":
             reason = out["reason"]
-            if out["how"] == "kept":
+            if out["how"] == "inferred":
                 reason += " (proven earlier on this line of play)"
             elif "proven" not in reason:
                 reason += " (proven)"
