@@ -66,8 +66,9 @@ FULL_FIRST = 16
 #: Share of the budget up to which the repair search runs from the witness; the rest
 #: goes to the full solvers (the only ones that prove "no").
 REPAIR_SHARE = 0.6
-#: Seconds of the first runs of :func:`repair_from` (later ones: times Luby's sequence).
-REPAIR_SLICE = 1.0
+#: Repair steps of the first runs of :func:`repair_from` (later ones: times Luby's
+#: sequence); a step takes about 10 ms of one core in the opening.
+REPAIR_SLICE = 150
 
 
 def exact_repair(
@@ -181,13 +182,20 @@ def _reconnect_dfs(
 
 
 class _Warm(Repairer):
-    """The repair search started from a partial layout instead of greedy play.
+    """The repair search started from a partial layout instead of greedy play, for at most
+    ``steps`` repair steps (None: no limit).
 
     A subclass rather than an option of :mod:`solver.backends.repair`, so that following a
     game stays in this module (warm starts without a history may add their own start)."""
 
     def __init__(
-        self, problem: Problem, seed: int, stop: Cancel, deadline: float, start: Layout
+        self,
+        problem: Problem,
+        seed: int,
+        stop: Cancel,
+        deadline: float,
+        start: Layout,
+        steps: int | None = None,
     ) -> None:
         super().__init__(problem, seed, stop, deadline)
         placed = {
@@ -196,10 +204,20 @@ class _Warm(Repairer):
         }
         left = {c: pieces_less(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
         self._warm: RepairState | None = self._finish(RepairState(placed, left))
+        self._steps_left = steps
 
     def construct(self) -> RepairState:
         warm, self._warm = self._warm, None
         return warm if warm is not None else super().construct()
+
+    def _stopped(self) -> bool:
+        # asked once before each repair step (Repairer.run): a budget in steps, not in
+        # seconds, does the same work whatever else runs on the machine
+        if self._steps_left is not None:
+            self._steps_left -= 1
+            if self._steps_left < 0:
+                return True
+        return super()._stopped()
 
 
 def repair_search(
@@ -208,9 +226,10 @@ def repair_search(
     deadline: float,
     seed: int = 0,
     stop: Cancel | None = None,
+    steps: int | None = None,
 ) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]]]:
     """The repair search from ``start`` (a legal partial layout) until ``deadline`` (a
-    ``time.perf_counter()`` value) or ``stop``, one thread.
+    ``time.perf_counter()`` value), ``stop`` or ``steps`` repair steps, one thread.
 
     Returns:
         (a checked layout placing everything, or None; the best partial layout found,
@@ -221,7 +240,7 @@ def repair_search(
     """
     colours = open_colours(position)
     event = stop if stop is not None else threading.Event()
-    run = _Warm(Problem(position, colours, "place-all"), seed, event, deadline, start)
+    run = _Warm(Problem(position, colours, "place-all"), seed, event, deadline, start, steps)
     state = run.run()
     if state is not None:
         found = checked(position, run.layout(state))
@@ -241,15 +260,16 @@ def repair_from(
     deadline: float,
     seed: int = 0,
     stop: Cancel | None = None,
-    slice_seconds: float = REPAIR_SLICE,
+    slice_steps: int = REPAIR_SLICE,
 ) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]], int]:
     """The repair search from several starts (legal partial layouts, the nearest first:
-    e.g. the pool's layouts carried over the move), in slices: the k-th run gets
-    ``slice_seconds`` times the k-th term of Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...)
-    and starts from ``starts[k % len(starts)]`` with its own seed, until ``deadline`` (a
-    ``time.perf_counter()`` value) or ``stop``. The repair search's time to a layout is
-    heavy-tailed: a run that has not found one soon is better restarted, and another start
-    gives it other pieces to move.
+    e.g. the pool's layouts carried over the move), in runs: the k-th run gets
+    ``slice_steps`` times the k-th term of Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...)
+    repair steps and starts from ``starts[k % len(starts)]`` with its own seed, until
+    ``deadline`` (a ``time.perf_counter()`` value) or ``stop``. The repair search's time
+    to a layout is heavy-tailed: a run that has not found one soon is better restarted,
+    and another start gives it other pieces to move. (Steps, not seconds: the runs do
+    the same work however loaded the machine is.)
 
     Returns:
         (a checked layout placing everything, or None; the best partial layout found, in
@@ -264,8 +284,8 @@ def repair_from(
     runs = 0
     while time.perf_counter() < deadline and not (stop is not None and stop.is_set()):
         start = starts[runs % len(starts)]
-        until = min(deadline, time.perf_counter() + slice_seconds * luby(runs + 1))
-        found, partial = repair_search(position, start, until, seed + runs, stop)
+        steps = slice_steps * luby(runs + 1)
+        found, partial = repair_search(position, start, deadline, seed + runs, stop, steps)
         runs += 1
         if found is not None:
             return found, partial, runs

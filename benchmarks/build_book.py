@@ -1,0 +1,188 @@
+"""Build the companion's opening book (``solver/companion/book.json``, read by
+:mod:`solver.companion.book`): verified complete layouts of the empty board, each colour's
+monomino last, such that every first placement of every colour is the first placement of
+that colour in some book layout or in its image under a board symmetry.
+
+How:
+
+1. The first placements of the first colour (those covering its start square, the
+   monomino left out: with the monomino last it is never first) are grouped in classes:
+   two are in one class when a board symmetry that fixes the colour's start square maps
+   one onto the other (Classic: 31 classes less the monomino's; Duo: 211).
+2. Puzzles are written (one TOML file each, into ``--work``): the empty board with one
+   class's representative on each colour's start square (mapped there by the symmetry
+   that takes the first colour's start square to that colour's), the other colours'
+   placements taken from the next classes in turn; goal place-all, monomino last. Every
+   class is on some puzzle for some colour; by the symmetries, then, every first
+   placement of every colour is the first placement of that colour in some book layout
+   or image.
+3. The project's batch runner solves them: ``blokus-solo batch WORK --out WORK/results
+   --backend repair --time-limit T --seeds N --jobs J`` (``--seeds``: N independent runs
+   of each puzzle, the first layout wins). A batch stopped at any moment keeps what it
+   found; the same command run again does the rest.
+4. Each layout found is read back from its solution file, checked by the rule checker
+   (legal, every piece placed, every monomino last) and stored as its final board
+   diagram. ``--merge`` keeps the book's layouts of other variants.
+
+Usage:
+    python benchmarks/build_book.py --variant classic [--limit 120] [--seeds 4] [--jobs 2]
+        [--work /tmp/book-classic] [--puzzles N] [--out solver/companion/book.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solver.answers.solution import read_solution  # noqa: E402
+from solver.core.checker import check_layout  # noqa: E402
+from solver.core.order import order_of_play  # noqa: E402
+from solver.core.pieces import MONOMINO  # noqa: E402
+from solver.core.placements import legal_moves  # noqa: E402
+from solver.core.position import Placement, Position  # noqa: E402
+from solver.core.symmetry import board_symmetries  # noqa: E402
+from solver.core.variants import COLOUR_LETTERS, VARIANTS  # noqa: E402
+
+BOOK = ROOT / "solver" / "companion" / "book.json"
+
+
+def classes(empty: Position) -> list[Placement]:
+    """One representative per class of the first colour's first placements (module
+    docstring), the monomino left out, in a fixed order."""
+    first = empty.colours[0]
+    fix = [s for s in board_symmetries(empty.board) if int(s[first.start]) == first.start]
+    seen: dict[tuple[int, ...], Placement] = {}
+    for move in legal_moves(empty, first.name):
+        if move.piece == MONOMINO:
+            continue
+        key = min(tuple(sorted(int(s[q]) for q in move.squares)) for s in fix)
+        seen.setdefault(key, move)
+    return [seen[k] for k in sorted(seen)]
+
+
+def to_colour(empty: Position, placement: Placement, colour: str) -> Placement:
+    """The first colour's placement mapped onto ``colour``'s start square (the first board
+    symmetry that takes one start square to the other)."""
+    first = empty.colours[0].start
+    target = empty.colour(colour).start
+    for s in board_symmetries(empty.board):
+        if int(s[first]) == target:
+            return Placement(placement.piece, frozenset(int(s[q]) for q in placement.squares))
+    raise ValueError(f"no symmetry takes the first start square to {colour}'s")
+
+
+def puzzles(variant: str, limit: int | None) -> list[tuple[str, str]]:
+    """(file name, TOML text) of the book's puzzles."""
+    empty = Position.empty(VARIANTS[variant])
+    reps = classes(empty)
+    names = empty.colour_names
+    count = -(-len(reps) // len(names))
+    if limit is not None:
+        count = min(count, limit)
+    out = []
+    board = empty.board
+    for j in range(count):
+        rows = [["."] * board.cols for _ in range(board.rows)]
+        for i, colour in enumerate(names):
+            placement = to_colour(empty, reps[(j * len(names) + i) % len(reps)], colour)
+            for q in placement.squares:
+                r, c = divmod(q, board.cols)
+                rows[r][c] = COLOUR_LETTERS[colour]
+        diagram = "\n".join("".join(r) for r in rows)
+        text = (
+            f'title = "Opening book {variant} {j + 1:03d}: each colour\'s first placement fixed"\n'
+            f'variant = "{variant}"\ncolours = {json.dumps(list(names))}\n'
+            f'goal = "place-all"\nmonomino-last = true\ndiagram = """\n{diagram}\n"""\n'
+        )
+        out.append((f"book-{variant}-{j + 1:03d}.toml", text))
+    return out
+
+
+def run_batch(work: Path, limit: float, seeds: int, jobs: int) -> float:
+    """The project's batch runner on the puzzles of ``work``; its wall time."""
+    command = [
+        str(Path(sys.executable).parent / "blokus-solo"), "batch", str(work / "puzzles"),
+        "--out", str(work / "results"), "--backend", "repair", "--time-limit", str(limit),
+        "--seeds", str(seeds), "--jobs", str(jobs), "--plain",
+    ]  # fmt: skip
+    print(" ".join(command[1:]), flush=True)
+    started = time.perf_counter()
+    subprocess.run(command, check=False, cwd=ROOT)
+    return time.perf_counter() - started
+
+
+def layouts(work: Path, variant: str) -> list[dict]:
+    """The book records of the layouts the batch found, each checked by the rule checker
+    (legal, every piece placed, every monomino last)."""
+    rows = [json.loads(line) for line in (work / "results" / "results.jsonl").open()]
+    out = []
+    for row in rows:
+        solution = row.get("solution")
+        if row.get("answer") != "solved" or not solution:
+            continue
+        read = read_solution(work / "results" / solution)
+        empty = read.empty
+        layout = {
+            c: order_of_play(empty, c, ps, monomino_last=True) for c, ps in read.replay.items()
+        }
+        assert all(v is not None for v in layout.values()), solution
+        report = check_layout(empty, layout)
+        assert report.legal and report.final is not None, solution
+        assert all(report.report(c).all_placed for c in layout), solution
+        assert all(report.report(c).monomino_last for c in layout), solution
+        out.append(
+            {
+                "name": f"book-{variant}",
+                "variant": variant,
+                "colours": list(layout),
+                "monomino_last": True,
+                "backend": row.get("backend", "repair"),
+                "seed": row.get("seed", 0),
+                "seconds": round(float(row.get("seconds", 0.0)), 1),
+                "diagram": report.final.diagram(),
+            }
+        )
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", choices=("classic", "duo"), default="classic")
+    parser.add_argument("--limit", type=float, default=120.0, help="seconds per solve")
+    parser.add_argument("--seeds", type=int, default=4, help="runs per puzzle (batch --seeds)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--work", type=Path, help="the puzzles and the batch's results")
+    parser.add_argument("--puzzles", type=int, help="only the first N puzzles")
+    parser.add_argument("--out", type=Path, default=BOOK)
+    args = parser.parse_args()
+    work = args.work or Path(f"/tmp/book-{args.variant}")
+    (work / "puzzles").mkdir(parents=True, exist_ok=True)
+    for name, text in puzzles(args.variant, args.puzzles):
+        (work / "puzzles" / name).write_text(text)
+    print(f"load at start: {os.getloadavg()}", flush=True)
+    seconds = run_batch(work, args.limit, args.seeds, args.jobs)
+    found = layouts(work, args.variant)
+    kept = []
+    if args.out.exists():
+        kept = [
+            e for e in json.loads(args.out.read_text())["layouts"] if e["variant"] != args.variant
+        ]
+    text = json.dumps({"format": 1, "layouts": kept + found}, indent=1) + "\n"
+    args.out.write_text(text)
+    print(
+        f"{len(found)} {args.variant} layouts in {seconds:.0f} s; {len(text)} bytes -> {args.out}"
+    )
+    print(f"load at end: {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
