@@ -12,6 +12,8 @@
     blokus.hint(problem, moves=["a5,a4,b4"]).hints               # next moves that still work
     review = blokus.review(game)                                 # every move, every colour
     for step in blokus.follow(game): print(step.answer)         # all colours at once, live
+    companion = blokus.Companion(game.position(10))             # a game in progress
+    companion.play("red:c4,c5,d5,d6"); companion.answer()        # after each move, at once
     followed = blokus.review_together(game)                      # the same, whole game known
     text = blokus.reviewed_sgf(review)                           # the game with comments
 
@@ -34,6 +36,7 @@ from solver.answers.annotate import annotated_sgf
 from solver.backends.search import CountResult
 from solver.companion.follow import Followed, JointStep, follow_game
 from solver.companion.follow import follow as _follow
+from solver.companion.live import Companion, Focus
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.core.variants import colour_name
@@ -49,6 +52,8 @@ from solver.tasks.solve import SolveOptions, SolveResult
 from solver.tasks.solve import solve as _solve
 
 __all__ = [
+    "Companion",
+    "Focus",
     "Options",
     "check",
     "count",

@@ -252,6 +252,25 @@ class Follower:
         self.witness = {c: list(v) for c, v in starts[0].items()} if starts else None
         return self.check(k, move, position, gone, tried, started, starts=starts)
 
+    def advance(self, colour: str, placed: Placement, position: Position) -> None:
+        """Carry what is known over a move that is not answered (``position``: after it):
+        the pool's layouts that contain the move, else the nearest carried layout as the
+        carried layout (no search)."""
+        pool, self.pool = self.pool, None
+        if self.no_since is not None:
+            return
+        if pool is not None:
+            after = pool.after(colour, placed, position)
+            if len(after):
+                self.pool = after
+                self.witness = {c: list(v) for c, v in after.layouts[0].items()}
+                return
+        carried = pool.nearest(colour, placed, position) if pool is not None else []
+        if self.witness is not None:
+            carried.append(carry(self.witness, colour, placed, position))
+        carried.sort(key=lambda t: squares_left(position, t[0]))
+        self.witness = carried[0][0] if carried else None
+
     def _from_pool(
         self, k: int, move: GameMove, position: Position, pool: Pool, started: float
     ) -> JointStep:
@@ -340,7 +359,7 @@ class Follower:
             self.no_since, self.reason, self.witness, self.pool = k, reason, None, None
             return answer("no", how, reason)
 
-        self.pool = None
+        pool, self.pool = self.pool, None
         if not colours:
             self.witness = None
             return answer("done", "done", left=0)
@@ -351,6 +370,12 @@ class Follower:
         short = area_shortfall(position, colours)  # milliseconds: before any search
         if short:
             return no(short)
+        if pool is not None and len(pool) and pool.position == position:
+            found = checked(position, pool.layouts[0])
+            if found is None:
+                raise SolverBug(f"{self.name}: a layout of the pool is refused after {k}")
+            self.pool = pool
+            return answer("yes", "book" if pool.sources[0] == "book" else "pool", layout=found)
         layouts = book_layouts(position) if self.book else []
         if layouts:
             found = checked(position, layouts[0])

@@ -261,12 +261,14 @@ def repair_from(
     seed: int = 0,
     stop: Cancel | None = None,
     slice_steps: int = REPAIR_SLICE,
+    max_runs: int | None = None,
 ) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]], int]:
     """The repair search from several starts (legal partial layouts, the nearest first:
     e.g. the pool's layouts carried over the move), in runs: the k-th run gets
     ``slice_steps`` times the k-th term of Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...)
     repair steps and starts from ``starts[k % len(starts)]`` with its own seed, until
-    ``deadline`` (a ``time.perf_counter()`` value) or ``stop``. The repair search's time
+    ``deadline`` (a ``time.perf_counter()`` value), ``stop`` or ``max_runs`` runs. The
+    repair search's time
     to a layout is heavy-tailed: a run that has not found one soon is better restarted,
     and another start gives it other pieces to move. (Steps, not seconds: the runs do
     the same work however loaded the machine is.)
@@ -283,6 +285,8 @@ def repair_from(
         starts = [best]
     runs = 0
     while time.perf_counter() < deadline and not (stop is not None and stop.is_set()):
+        if max_runs is not None and runs >= max_runs:
+            break
         start = starts[runs % len(starts)]
         steps = slice_steps * luby(runs + 1)
         found, partial = repair_search(position, start, deadline, seed + runs, stop, steps)
