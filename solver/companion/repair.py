@@ -68,7 +68,7 @@ FULL_FIRST = 16
 REPAIR_SHARE = 0.6
 #: Repair steps of the first runs of :func:`repair_from` (later ones: times Luby's
 #: sequence); a step takes about 10 ms of one core in the opening.
-REPAIR_SLICE = 150
+REPAIR_SLICE = 500
 
 
 def exact_repair(
