@@ -170,8 +170,9 @@ def review(
     **options: Unpack[Options],
 ) -> Review:
     """Review a game (:func:`solver.tasks.review.review_game`): every colour's endgame answer
-    and best score after every placement, and ``review.losses()``, the move after which
-    each colour lost the chance to place everything (or to end with the monomino).
+    and best score after every placement, and ``review.losses()``, the moves after which
+    each colour lost the chance to place everything (or to end with the monomino; more than
+    one only when setup in mid-game gave a chance back: ``Loss.regained``).
 
     Args:
         game: a :class:`~solver.formats.game.Game` or the path of a ``.blksgf`` file.
@@ -237,8 +238,9 @@ def follow(game: Game | str | Path, **options: Unpack[Options]) -> Iterator[Join
 def review_together(game: Game | str | Path, **options: Unpack[Options]) -> Followed:
     """``blokus-solo review --together`` (:func:`solver.companion.follow.follow_game`): the joint
     answer after every placement, the whole game known (a later "yes" settles earlier
-    moves), and ``followed.loss()``, the move after which every piece of every colour
-    could no longer be placed.
+    moves), ``followed.losses()``, every move after which every piece of every colour
+    could no longer be placed (more than one only when setup in mid-game gave the chance
+    back: ``Loss.regained``), and ``followed.loss()``, the one that stands at the end.
 
     Raises:
         InputError: a bad file.

@@ -258,7 +258,9 @@ def test_point_of_no_return():
     assert no_return({10: "no", 20: "no"}).text() == "before 10"
     assert no_return({10: "yes", 20: "yes"}).text() == "not reached"
     assert no_return({10: "unknown"}).text() == "unknown"
-    assert no_return({10: "no", 20: "yes"}).text() == "inconsistent (yes after no)"
+    assert (
+        no_return({10: "no", 20: "yes"}).text() == "inconsistent (yes after no, no setup between)"
+    )
 
 
 def _children(pid: int) -> set[int]:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.formats.game import GameMove
+from solver.formats.game import Game, GameMove
 from solver.formats.sgf import Location, add_comments, parse
-from solver.tasks.review import Loss, Review, Step, Verdict
+from solver.tasks.review import Loss, Review, Step, Verdict, setup_between
 
 INTRO = (
     "blokus-solo review: after every move, can each colour still place all its pieces "
@@ -71,7 +71,15 @@ def _score(v: Verdict) -> str:
 
 def loss_text(loss: Loss, review: Review) -> str:
     """When a colour lost a chance, e.g. ``move 44 (green N) cost Blue the chance to place
-    all its pieces``."""
+    all its pieces``, and what gave it back if anything did."""
+    lost = _lost_text(loss, review)
+    if loss.regained is None:
+        return lost
+    moves = [step.move for step in review.steps]
+    return lost + "; " + regained_text(loss, review.game, moves)
+
+
+def _lost_text(loss: Loss, review: Review) -> str:
     name = loss.colour.capitalize()
     what = (
         "the chance to place all its pieces"
@@ -92,6 +100,20 @@ def loss_text(loss: Loss, review: Review) -> str:
         f"{name} lost {what} at one of {move_text(since)} to {move_text(loss.move)} "
         "(time limits left the answers between unknown)"
     )
+
+
+def regained_text(loss: Loss, game: Game, moves: Sequence[GameMove | None]) -> str:
+    """What gave a lost chance back (``loss.regained`` set; ``moves[k]``: the move of
+    placement k), e.g. ``the setup after move 4 (orange I4 at e1-h1) gave it back``. If no
+    setup lies between, it says that the answers disagree rather than hide it."""
+    assert loss.regained is not None
+    k = setup_between(game, loss)
+    if k is None:
+        return (
+            f"yet it was possible again after {move_text(moves[loss.regained])} with no "
+            "setup between (the answers disagree: please report this)"
+        )
+    return f"the setup after {move_text(moves[k])} gave it back"
 
 
 def end_text(verdict: Verdict) -> str:

@@ -10,7 +10,7 @@ original file is kept character for character (:func:`solver.formats.sgf.add_com
 
 from __future__ import annotations
 
-from solver.answers.annotate import comment_moves, move_text
+from solver.answers.annotate import comment_moves, move_text, regained_text
 from solver.companion.follow import Followed, JointStep
 from solver.tasks.review import Loss
 
@@ -60,13 +60,42 @@ def _names(colours: tuple[str, ...]) -> str:
     return ", ".join(colours[:-1]) + " and " + colours[-1]
 
 
-def loss_text(loss: Loss | None, followed: Followed) -> str:
-    """When placing every piece of every colour was lost, in words."""
-    if loss is None:
-        end = followed.steps[-1]
+def summary_text(followed: Followed) -> str:
+    """The summary of a followed game: every placement after which placing every piece of
+    every colour was lost, what setup gave back, and where it stands at the end. It says
+    no more than the answers after each move do: a proven "no" is never summed up as
+    "could still be placed after every move"."""
+    losses = followed.losses()
+    end = followed.steps[-1]
+    if not losses:
         if end.answer in ("yes", "done"):
             return "Every piece of every colour could still be placed after every move."
         return "Whether every piece can still be placed is open at the end (time limits)."
+    lines = [loss_text(loss, followed) for loss in losses]
+    last = losses[-1]
+    if last.regained is not None:
+        lines.append(
+            "At the end every piece of every colour can still be placed."
+            if end.answer in ("yes", "done")
+            else "Whether every piece can still be placed at the end is open (time limits)."
+        )
+    elif end.answer != "no" and any(k > last.first for k in followed.game.setup_after):
+        lines.append(
+            "Setup later changed the board; whether it gave the chance back is open (time limits)."
+        )
+    return " ".join(lines)
+
+
+def loss_text(loss: Loss, followed: Followed) -> str:
+    """One loss of the chance to place every piece, in words, with what gave it back."""
+    lost = _lost_text(loss, followed)
+    if loss.regained is None:
+        return lost
+    moves = [step.move for step in followed.steps]
+    return lost[:-1] + "; " + regained_text(loss, followed.game, moves) + "."
+
+
+def _lost_text(loss: Loss, followed: Followed) -> str:
     if loss.first == 0:
         return "Not every piece could be placed even at the start."
     if loss.exact:
@@ -83,16 +112,18 @@ def loss_text(loss: Loss | None, followed: Followed) -> str:
 def step_comment(followed: Followed, step: JointStep) -> str:
     """The comment of one placement's node."""
     lines = [f"blokus-solo review --together after {move_text(step.move)}: {answer_text(step)}"]
-    loss = followed.loss()
-    if loss is not None and loss.exact and loss.first == step.placement and step.placement:
-        lines.append(loss_text(loss, followed))
+    lines += [
+        loss_text(loss, followed)
+        for loss in followed.losses()
+        if loss.exact and loss.first == step.placement and step.placement
+    ]
     return "\n".join(lines)
 
 
 def root_comment(followed: Followed) -> str:
     """The root node's comment: what the review is, the summary, the start."""
     return "\n".join(
-        [INTRO, "", "Summary: " + loss_text(followed.loss(), followed), "",
+        [INTRO, "", "Summary: " + summary_text(followed), "",
          "At the start: " + answer_text(followed.steps[0])]
     )  # fmt: skip
 

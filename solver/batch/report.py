@@ -11,7 +11,10 @@ the last placement after which it could still place all its pieces. The checks b
 it is at or after the last position answered yes and before the first answered no (a "no"
 stays a "no" later in the game: a layout that places everything at a later position,
 together with the colour's own moves in between, would place everything earlier, when
-the board had fewer pieces on it; the same holds for a joint answer).
+the board had fewer pieces on it; the same holds for a joint answer). Setup in mid-game
+that changes the board (``AE`` taking a piece away, say) can give a chance back, so the
+reckoning starts afresh after it: a yes after a no with such setup between is consistent
+and said so ("given back by setup after N"); without it, the answers disagree.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import csv
 import io
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 from xml.sax.saxutils import quoteattr
@@ -51,15 +54,25 @@ def tally(rows: Iterable[dict]) -> Counter:
 class NoReturn:
     """Where a colour's point of no return lies: after ``last_yes`` placements it could
     still place everything (None: at no position checked), after ``first_no`` it could
-    not (None: at no position checked); ``broken``: a yes after a no (cannot happen)."""
+    not (None: at no position checked), both counted since the last setup in mid-game
+    that changed the board; ``given_back``: (first no, setup) for each chance lost and
+    then given back by setup after that placement; ``broken``: a yes after a no with no
+    setup between (cannot happen: the answers disagree)."""
 
     last_yes: int | None
     first_no: int | None
     broken: bool = False
+    given_back: tuple[tuple[int, int], ...] = ()
 
     def text(self) -> str:
         if self.broken:
-            return "inconsistent (yes after no)"
+            return "inconsistent (yes after no, no setup between)"
+        back = "".join(
+            f"; no by {no}, given back by setup after {setup}" for no, setup in self.given_back
+        )
+        return self._point() + back
+
+    def _point(self) -> str:
         if self.first_no is None:
             return "not reached" if self.last_yes is not None else "unknown"
         if self.last_yes is None:
@@ -67,8 +80,37 @@ class NoReturn:
         return f"{self.last_yes} (no by {self.first_no})"
 
 
-def no_return(checks: dict[int, str]) -> NoReturn:
-    """The point of no return from a colour's answers by position (placements -> answer)."""
+def no_return(checks: dict[int, str], setup_after: Sequence[int] = ()) -> NoReturn:
+    """The point of no return from a colour's answers by position (placements -> answer).
+
+    ``setup_after``: the placements after which setup in mid-game changed the board (a
+    game row's ``setup_after``). Setup can give a chance back, so each stretch of the game
+    between two such setups is reckoned on its own: a yes after a no is consistent when
+    setup lies between them, and the point of no return is that of the last stretch.
+    """
+    stretches: dict[int, dict[int, str]] = defaultdict(dict)
+    for n, answer in checks.items():
+        stretches[_stretch(n, setup_after)][n] = answer
+    last = max(stretches)
+    given_back = []
+    for s in sorted(stretches)[:-1]:
+        no = [n for n, a in stretches[s].items() if a == "no"]
+        later_yes = any(a == "yes" for t in stretches if t > s for a in stretches[t].values())
+        if no and later_yes:
+            given_back.append((min(no), sorted(setup_after)[s]))
+    point = _plain(stretches[last])
+    broken = any(_plain(stretches[s]).broken for s in stretches)
+    return NoReturn(point.last_yes, point.first_no, broken, tuple(given_back))
+
+
+def _stretch(n: int, setup_after: Sequence[int]) -> int:
+    """Which stretch position ``n`` is in: how many setups came at or before it (the
+    position after placement k includes the setup after it)."""
+    return sum(k <= n for k in setup_after)
+
+
+def _plain(checks: dict[int, str]) -> NoReturn:
+    """The point of no return of answers with no setup between them."""
     yes = [n for n, a in checks.items() if a == "yes"]
     no = [n for n, a in checks.items() if a == "no"]
     last_yes = max(yes) if yes else None
@@ -87,14 +129,27 @@ def game_checks(rows: Iterable[dict]) -> dict[str, dict[str, dict[int, dict]]]:
     return out
 
 
+def game_setups(rows: Iterable[dict]) -> dict[str, list[int]]:
+    """game -> the placements after which setup in mid-game changed its board (the rows'
+    ``setup_after``; rows written before it was recorded have none)."""
+    return {
+        row["item"]: row.get("setup_after") or []
+        for row in rows
+        if row.get("kind") == "game" and row.get("status") == "done"
+    }
+
+
 def points_of_no_return(rows: Iterable[dict]) -> dict[tuple[str, str], NoReturn]:
     """(game, colour) -> its point of no return, for games checked at two or more
     positions."""
+    rows = list(rows)
+    setups = game_setups(rows)
     out = {}
     for game, colours in game_checks(rows).items():
         for colour, checks in colours.items():
             if len(checks) > 1:
-                out[game, colour] = no_return({n: c["answer"] for n, c in checks.items()})
+                answers = {n: c["answer"] for n, c in checks.items()}
+                out[game, colour] = no_return(answers, setups[game])
     return out
 
 
@@ -266,7 +321,7 @@ def readme(rows: Iterable[dict], runs: list[dict]) -> str:
     games = game_checks(rows)
     if games:
         ends = {r["item"]: r["after"] for r in rows if r.get("kind") == "game" and r.get("end")}
-        out += ["", "## Game checks", ""] + _game_table(games, ends)
+        out += ["", "## Game checks", ""] + _game_table(games, ends, game_setups(rows))
     errors = [r for r in rows if r.get("status") == "error"]
     if errors:
         out += ["", "## Errors", ""]
@@ -353,7 +408,23 @@ def _puzzle_table(rows: list[dict]) -> list[str]:
     return _table([*head, "picture"], body)
 
 
-def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, int]) -> list[str]:
+def _yes_by(n: int, checks: dict[int, dict], setup: Sequence[int]) -> int | None:
+    """The last position after ``n`` answered yes with no setup between (an unknown at
+    ``n`` was a yes too: that layout with the moves in between places everything), or
+    None."""
+    later = [
+        m
+        for m, c in checks.items()
+        if m > n and c["answer"] == "yes" and _stretch(m, setup) == _stretch(n, setup)
+    ]
+    return max(later) if later else None
+
+
+def _game_table(
+    games: dict[str, dict[str, dict[int, dict]]],
+    ends: dict[str, int],
+    setups: dict[str, list[int]],
+) -> list[str]:
     columns = sorted(
         {n for game, cs in games.items() for c in cs.values() for n in c if n != ends.get(game)}
     )
@@ -365,18 +436,18 @@ def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, in
     body = []
     for game in sorted(games):
         end = ends.get(game)
+        setup = setups.get(game, [])
         for colour, checks in games[game].items():
-            later_yes = [n for n, c in checks.items() if c["answer"] == "yes"]
-            by = max(later_yes) if later_yes else None  # unknowns before it were yes too
             cells = [
-                _check_cell(checks[n], by if by and n < by else None) if n in checks else ""
+                _check_cell(checks[n], _yes_by(n, checks, setup)) if n in checks else ""
                 for n in columns
             ]
             if with_end:
                 cells.append(_check_cell(checks[end]) if end in checks else "")
             row = [_code(game), "" if end is None else str(end), colour, *cells]
             if several:
-                row.append(no_return({n: c["answer"] for n, c in checks.items()}).text())
+                answers = {n: c["answer"] for n, c in checks.items()}
+                row.append(no_return(answers, setup).text())
             body.append(row)
     lines = _table(head, body)
     lines += [
@@ -391,7 +462,9 @@ def _game_table(games: dict[str, dict[str, dict[int, dict]]], ends: dict[str, in
         "which the colour could still place everything (no by: the first at which it could "
         "not; not reached: it could at every position checked; before N: no position "
         "checked was a proven yes, and after N it could not, so it was lost somewhere "
-        "before N, possibly from the start). A yes or no links to the picture of its "
+        "before N, possibly from the start; no by N, given back by setup after M: lost, then "
+        "given back when setup after placement M changed the board, and reckoned afresh "
+        "from there). A yes or no links to the picture of its "
         "layout (for a no, the best found).",
     ]
     return lines

@@ -353,12 +353,18 @@ def _game(item: Item, settings: Settings) -> tuple[dict, dict[str, str]]:
 def _game_row(
     item: Item, settings: Settings, answer: str | None, colours: list[dict], answered_by: str
 ) -> dict:
-    """A done game row: ``answer`` is the joint answer (None: one answer per colour)."""
+    """A done game row: ``answer`` is the joint answer (None: one answer per colour);
+    ``setup_after``: the game's placements after which setup changed the board
+    (:attr:`solver.formats.game.Game.setup_after`; the report needs them to tell a chance
+    given back by setup from answers that disagree)."""
+    assert item.data is not None
+    game = read_game(item.data, str(item.source.path))
     return {
         **base_row(item, settings),
         "status": "done",
         "answer": answer,
         "colours": colours,
+        "setup_after": list(game.setup_after),
         "answered_by": answered_by,
         "error": None,
         "error_kind": None,

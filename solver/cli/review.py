@@ -39,7 +39,7 @@ from solver.errors import InputError
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.sources import is_game_file
 from solver.quoting import shown
-from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, Review, Verdict
+from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, Review, Verdict, setup_between
 from solver.tasks.solve import SolveOptions, SolverBug
 
 if TYPE_CHECKING:
@@ -195,7 +195,8 @@ def print_review(console: Console, review: Review, moves: bool) -> None:
     for colour, cells in zip(review.colours, rows):
         line = Text(f"{colour:7}  ")
         for text, width in zip(cells, widths):
-            line.append(f"{text:{width}}", style="red" if text.startswith("lost") else None)
+            lost = text.startswith("lost") and "given back" not in text.rsplit(";", 1)[-1]
+            line.append(f"{text:{width}}", style="red" if lost else None)
             line.append("  ")
         end = review.final(colour)
         line.append(end_text(end), style=STYLES[end.answer])
@@ -203,9 +204,16 @@ def print_review(console: Console, review: Review, moves: bool) -> None:
 
 
 def _chance_cell(review: Review, losses: list[Loss], colour: str, what: str) -> str:
-    loss = next((x for x in losses if x.what == what), None)
-    if loss is not None:
-        return _loss_cell(loss, review)
+    """A colour's chance (``what``: "all" or "bonus") over the game: when it was lost (and
+    given back by setup), else where it stands at the end."""
+    own = [x for x in losses if x.what == what]
+    cells = [_loss_cell(x, review) for x in own]
+    if own and own[-1].regained is None:
+        return "; ".join(cells)
+    return "; ".join([*cells, _end_cell(review, colour, what)])
+
+
+def _end_cell(review: Review, colour: str, what: str) -> str:
     if what == "bonus" and not review.game.variant.bonus:
         return "-"
     end = review.final(colour)
@@ -218,15 +226,26 @@ def _chance_cell(review: Review, losses: list[Loss], colour: str, what: str) -> 
 
 def _loss_cell(loss: Loss, review: Review) -> str:
     if loss.first == 0:
-        return "not possible at the start"
-    if loss.exact:
-        return f"lost at {move_text(loss.move)}"
-    assert loss.move is not None
-    if loss.last_possible is None:
-        return f"lost by move {loss.move.number}"
-    since = review.steps[loss.last_possible + 1].move
-    assert since is not None
-    return f"lost at one of moves {since.number}-{loss.move.number}"
+        text = "not possible at the start"
+    elif loss.exact:
+        text = f"lost at {move_text(loss.move)}"
+    elif loss.last_possible is None:
+        assert loss.move is not None
+        text = f"lost by move {loss.move.number}"
+    else:
+        since = review.steps[loss.last_possible + 1].move
+        assert since is not None and loss.move is not None
+        text = f"lost at one of moves {since.number}-{loss.move.number}"
+    if loss.regained is None:
+        return text
+    back = setup_between(review.game, loss)
+    if back is None:
+        again = review.steps[loss.regained].move
+        assert again is not None
+        return text + f", yes again after move {again.number} without setup (disagree)"
+    move = review.steps[back].move
+    assert move is not None
+    return text + f", given back by setup after move {move.number}"
 
 
 def cell(v: Verdict) -> str:

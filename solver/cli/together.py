@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from solver.answers.annotate_together import answer_text, loss_text
+from solver.answers.annotate_together import answer_text, summary_text
 from solver.answers.words import partial_line
 from solver.cli.review import STYLES
 from solver.companion.follow import Followed, JointStep
@@ -29,7 +29,7 @@ def print_followed(console: Console, followed: Followed, moves: bool) -> None:
             for close in closeness_lines(step):
                 console.print("     " + close)
         console.print()
-    console.print(loss_text(followed.loss(), followed))
+    console.print(summary_text(followed))
     counts = {a: sum(s.answer == a for s in followed.steps) for a in ("yes", "no", "unknown")}
     ways = ("book", "pool", "repaired", "solved", "inferred")
     hows = ", ".join(f"{followed.count(h)} {h}" for h in ways)

@@ -90,7 +90,7 @@ from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import area_shortfall
-from solver.tasks.review import Loss, lost_at
+from solver.tasks.review import Loss, lost_runs
 from solver.tasks.solve import area_fit
 
 How = Literal["book", "pool", "repaired", "solved", "inferred", "done"]
@@ -168,14 +168,22 @@ class Followed:
     steps: tuple[JointStep, ...]
     seconds: float
 
+    def losses(self) -> list[Loss]:
+        """Every placement after which placing every piece of every colour was lost
+        (:class:`solver.tasks.review.Loss` with colour "together" and what "all"), in
+        order: at most one unless setup in mid-game gave the chance back
+        (``Loss.regained``)."""
+        states = ["yes" if s.answer == "done" else s.answer for s in self.steps]
+        return [
+            Loss("together", "all", first, last, self.steps[first].move, back)
+            for first, last, back in lost_runs(states)
+        ]
+
     def loss(self) -> Loss | None:
-        """When placing every piece of every colour was lost (:class:`solver.tasks.review.Loss`
-        with colour "together" and what "all"): the last run of "no" at the end of the
-        game; None if the game does not end in a "no"."""
-        lost = lost_at(["yes" if s.answer == "done" else s.answer for s in self.steps])
-        if lost is None:
-            return None
-        return Loss("together", "all", lost[0], lost[1], self.steps[lost[0]].move)
+        """The loss that stands at the end of the game (the last of :meth:`losses`, if
+        nothing gave it back), or None."""
+        standing = [x for x in self.losses() if x.regained is None]
+        return standing[-1] if standing else None
 
     def count(self, how: str) -> int:
         """How many answers came about in this way (a :data:`How`)."""
@@ -548,14 +556,7 @@ def follow_game(
 
 def _setup_in_play(game: Game, end: int) -> bool:
     """Whether setup after a move changes the board within the first ``end`` placements."""
-    placements = [m for m in game.moves if m.placement is not None]
-    for k in range(1, end + 1):
-        move = placements[k - 1]
-        assert move.placement is not None
-        played = game.position(k - 1).with_placement(move.colour, move.placement)
-        if played.colours != game.position(k).colours:
-            return True
-    return False
+    return any(k <= end for k in game.setup_after)
 
 
 class _Bracket:

@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from solver.core.board import Board
@@ -214,6 +214,25 @@ class Game:
     def final(self) -> Position:
         """The position at the end of the main line."""
         return self._positions[-1]
+
+    @cached_property
+    def setup_after(self) -> tuple[int, ...]:
+        """The placements ``k`` (counts, 1 to :attr:`num_placements`) after which setup in
+        mid-game changed the board: ``position(k)`` is not ``position(k - 1)`` with the
+        k-th placement added (setup that puts pieces down or takes them away, ``AE``).
+        Setup before the first placement is part of ``position(0)`` and is not listed.
+
+        Only such setup can give a colour back a chance it had lost: a placement only takes
+        squares and pieces away, so without it a proven "no" stays "no" to the end.
+        """
+        placements = [m for m in self.moves if m.placement is not None]
+        out = []
+        for k, move in enumerate(placements, start=1):
+            assert move.placement is not None
+            played = self._positions[k - 1].with_placement(move.colour, move.placement)
+            if played.colours != self._positions[k].colours:
+                out.append(k)
+        return tuple(out)
 
 
 def load_game(path: str | Path) -> Game:

@@ -136,7 +136,8 @@ class Step:
 
 @dataclass(frozen=True)
 class Loss:
-    """The placement after which a colour lost a chance for good.
+    """The placement after which a colour lost a chance (for good, unless setup in
+    mid-game gave it back: ``regained``).
 
     Attributes:
         colour: the colour.
@@ -148,6 +149,9 @@ class Loss:
             placement ``first`` lost it; otherwise it was lost by one of the placements
             ``last_possible + 1 .. first`` (time limits left the ones between unknown).
         move: the move of placement ``first`` (None for the start).
+        regained: the first placement after ``first`` after which the chance was proven
+            possible again, or None (lost to the end of the game, as far as is known).
+            Only setup in mid-game can give a chance back (:attr:`Game.setup_after`).
     """
 
     colour: str
@@ -155,6 +159,7 @@ class Loss:
     first: int
     last_possible: int | None
     move: GameMove | None
+    regained: int | None = None
 
     @property
     def exact(self) -> bool:
@@ -184,10 +189,10 @@ class Review:
     seconds: float
 
     def losses(self) -> list[Loss]:
-        """For each colour, the placement after which it could no longer place all its
-        pieces, then the one after which it could no longer end with the monomino (for
-        each chance that is lost at the end of the game, in colour order; the last loss,
-        if setup in mid-game gave a chance back)."""
+        """For each colour in turn, every placement after which it could no longer place
+        all its pieces, then every one after which it could no longer end with the
+        monomino. Without setup in mid-game a chance lost stays lost, so there is at most
+        one of each; setup that gives a chance back (``Loss.regained``) can make more."""
         out: list[Loss] = []
         for colour in self.colours:
             answers = [s.verdict(colour).answer for s in self.steps]
@@ -200,28 +205,51 @@ class Review:
     def _loss(
         self, colour: str, what: Literal["all", "bonus"], states: Sequence[str | None]
     ) -> list[Loss]:
-        lost = lost_at(states)
-        if lost is None:
-            return []
-        first, last = lost
-        return [Loss(colour, what, first, last, self.steps[first].move)]
+        return [
+            Loss(colour, what, first, last, self.steps[first].move, back)
+            for first, last, back in lost_runs(states)
+        ]
 
     def final(self, colour: str) -> Verdict:
         """The verdict after the last placement."""
         return self.steps[-1].verdict(colour)
 
 
-def lost_at(states: Sequence[str | None]) -> tuple[int, int | None] | None:
-    """For answers "yes" / "no" / ... after each placement that end in "no": the first
-    placement of the last run of "no" (without setup in mid-game, the only one) and the
-    last "yes" before it (None if none); None if the last answer is not "no"."""
-    if not states or states[-1] != "no":
+def lost_runs(states: Sequence[str | None]) -> list[tuple[int, int | None, int | None]]:
+    """Every run of "no" in the answers after each placement ("yes", "no", "unknown",
+    None for a question not asked; ``states[k]`` after k placements), in order: the first
+    placement of the run, the last "yes" before it (None if none), and the first "yes"
+    after it (None if none follows: the chance stays lost as far as is known).
+
+    A run ends only at a "yes": an "unknown" after a "no" says nothing new. Without setup
+    in mid-game a "no" is never followed by a "yes" (a placement only takes squares and
+    pieces away), so there is at most one run, lasting to the end.
+    """
+    runs: list[tuple[int, int | None, int | None]] = []
+    first: int | None = None
+    last_yes: int | None = None
+    for k, state in enumerate(states):
+        if state == "no" and first is None:
+            first = k
+        elif state == "yes":
+            if first is not None:
+                runs.append((first, last_yes, k))
+                first = None
+            last_yes = k
+    if first is not None:
+        runs.append((first, last_yes, None))
+    return runs
+
+
+def setup_between(game: Game, loss: Loss) -> int | None:
+    """For a chance given back (``loss.regained`` set): the last placement ``k`` with
+    ``loss.first < k <= loss.regained`` after which setup changed the board (the setup
+    that gave it back), or None if there is none: then the answers contradict each other
+    (a "yes" after a proven "no" with nothing given back), which the summaries say."""
+    if loss.regained is None:
         return None
-    first = len(states) - 1
-    while first > 0 and states[first - 1] == "no":
-        first -= 1
-    last = next((k for k in range(first - 1, -1, -1) if states[k] == "yes"), None)
-    return first, last
+    between = [k for k in game.setup_after if loss.first < k <= loss.regained]
+    return between[-1] if between else None
 
 
 def _all_state(answer: Answer) -> str:

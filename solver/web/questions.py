@@ -29,6 +29,7 @@ from solver.core.problem import Problem
 from solver.core.rules import move_problem
 from solver.errors import InputError
 from solver.formats.game import Game
+from solver.tasks.review import Loss, Review, setup_between
 from solver.tasks.solve import SolveResult
 
 Answer = dict[str, object]
@@ -264,28 +265,37 @@ def review_question(game: Game, time_limit: float | None) -> Answer:
         c: {"answers": [s.verdict(c).answer for s in review.steps], "all": None, "bonus": None}
         for c in review.colours
     }
-    for loss in review.losses():
+    for loss in review.losses():  # in order: the one that stands at the end is the last
         colours[loss.colour][loss.what] = {
             "first": loss.first,
             "last_possible": loss.last_possible,
             "exact": loss.exact,
+            "regained": loss.regained,
         }
-    lost = [
-        f"{loss.colour} lost the {'+15' if loss.what == 'all' else '+5'} "
-        + (
-            f"at placement {loss.first}"
-            if loss.exact or loss.last_possible is None
-            else f"at one of placements {loss.last_possible + 1}-{loss.first}"
-        )
-        for loss in review.losses()
-    ]
+    lost = [_loss_words(loss, review) for loss in review.losses()]
     return {
         "answer": "done",
         "kind": "review",
         "seconds": review.seconds,
-        "text": "; ".join(lost) or "no colour lost a bonus for good",
+        "text": "; ".join(lost) or "no colour lost a bonus",
         "review": {"colours": colours, "placements": len(review.steps) - 1},
     }
+
+
+def _loss_words(loss: Loss, review: Review) -> str:
+    """One loss for the viewer's line, e.g. ``blue lost the +5 at placement 3 (given back
+    by setup after placement 4)``."""
+    text = f"{loss.colour} lost the {'+15' if loss.what == 'all' else '+5'} " + (
+        f"at placement {loss.first}"
+        if loss.exact or loss.last_possible is None
+        else f"at one of placements {loss.last_possible + 1}-{loss.first}"
+    )
+    if loss.regained is None:
+        return text
+    back = setup_between(review.game, loss)
+    if back is None:
+        return text + f" (yes again after placement {loss.regained} without setup: disagree)"
+    return text + f" (given back by setup after placement {back})"
 
 
 QUESTIONS: dict[str, Callable[..., Answer]] = {

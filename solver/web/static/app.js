@@ -288,7 +288,7 @@ function drawChart() {
       el("line", { x1: x, x2: x, y1: y - 3, y2: y + h + 3, stroke: colour, "stroke-width": 2,
                    class: "loss " + what }, svg);
       el("text", { x: x + 2, y: what === "all" ? y - 3 : y + h + 10, "font-size": 9, fill: colour },
-         svg).textContent = mark + " lost";
+         svg).textContent = mark + (loss.regained == null ? " lost" : " lost, given back by setup");
     }
     const here = left + S.game.step * w + w / 2;
     el("line", { x1: here, x2: here, y1: y, y2: y + h, stroke: "#2d6fb7", "stroke-width": 2 }, svg);
