@@ -96,14 +96,53 @@ def puzzles(variant: str, limit: int | None) -> list[tuple[str, str]]:
             for q in placement.squares:
                 r, c = divmod(q, board.cols)
                 rows[r][c] = COLOUR_LETTERS[colour]
-        diagram = "\n".join("".join(r) for r in rows)
-        text = (
-            f'title = "Opening book {variant} {j + 1:03d}: each colour\'s first placement fixed"\n'
-            f'variant = "{variant}"\ncolours = {json.dumps(list(names))}\n'
-            f'goal = "place-all"\nmonomino-last = true\ndiagram = """\n{diagram}\n"""\n'
-        )
-        out.append((f"book-{variant}-{j + 1:03d}.toml", text))
+        out.append((f"book-{variant}-{j + 1:03d}.toml", _toml(variant, names, rows)))
     return out
+
+
+def fill_puzzles(variant: str, book: Path, round_: int) -> list[tuple[str, str]]:
+    """Puzzles for the classes no book layout (nor an image) begins with yet: each such
+    class on one colour (the colours in turn), the other colours' first placements those
+    of a book layout (in turn), whose first pieces are known to fit together."""
+    from solver.companion.book import first_placements
+    from solver.library import read_entries
+
+    if book != BOOK:
+        raise SystemExit("--fill reads the book the package ships: build into it first")
+    empty = Position.empty(VARIANTS[variant])
+    covered = first_placements(variant)[empty.colours[0].name]
+    entries = [e for e in read_entries(book.read_text()) if e.variant == variant]
+    if not entries:
+        raise SystemExit("--fill needs a book layout of the variant to start from")
+    names = empty.colour_names
+    board = empty.board
+    out = []
+    todo = [rep for rep in classes(empty) if rep not in covered]
+    for j, rep in enumerate(todo):
+        entry = entries[(j + round_) % len(entries)]
+        target = names[(j + round_) % len(names)]
+        rows = [["."] * board.cols for _ in range(board.rows)]
+        for colour in names:
+            start = empty.colour(colour).start
+            placement = (
+                to_colour(empty, rep, colour)
+                if colour == target
+                else next(p for p in entry.layout[colour] if start in p.squares)
+            )
+            for q in placement.squares:
+                r, c = divmod(q, board.cols)
+                rows[r][c] = COLOUR_LETTERS[colour]
+        out.append((f"book-{variant}-fill{round_}-{j + 1:03d}.toml", _toml(variant, names, rows)))
+    return out
+
+
+def _toml(variant: str, names: tuple[str, ...], rows: list[list[str]]) -> str:
+    diagram = "\n".join("".join(r) for r in rows)
+    return (
+        f'title = "Opening book {variant}: each colour\'s first placement fixed"\n'
+        f'variant = "{variant}"\ncolours = {json.dumps(list(names))}\n'
+        f'goal = "place-all"\nmonomino-last = true\ndiagram = """\n{diagram}\n"""\n'
+    )
 
 
 def run_batch(work: Path, limit: float, seeds: int, jobs: int) -> float:
@@ -162,19 +201,33 @@ def main() -> int:
     parser.add_argument("--work", type=Path, help="the puzzles and the batch's results")
     parser.add_argument("--puzzles", type=int, help="only the first N puzzles")
     parser.add_argument("--out", type=Path, default=BOOK)
+    parser.add_argument(
+        "--fill",
+        type=int,
+        metavar="ROUND",
+        help="puzzles only for the classes the book misses (a book layout's other first "
+        "placements beside each); ROUND varies which layout and colour",
+    )
     args = parser.parse_args()
     work = args.work or Path(f"/tmp/book-{args.variant}")
     (work / "puzzles").mkdir(parents=True, exist_ok=True)
-    for name, text in puzzles(args.variant, args.puzzles):
+    made = (
+        fill_puzzles(args.variant, args.out, args.fill)
+        if args.fill is not None
+        else puzzles(args.variant, args.puzzles)
+    )
+    for name, text in made:
         (work / "puzzles" / name).write_text(text)
+    print(f"{len(made)} puzzles in {work / 'puzzles'}", flush=True)
     print(f"load at start: {os.getloadavg()}", flush=True)
     seconds = run_batch(work, args.limit, args.seeds, args.jobs)
     found = layouts(work, args.variant)
     kept = []
     if args.out.exists():
-        kept = [
-            e for e in json.loads(args.out.read_text())["layouts"] if e["variant"] != args.variant
-        ]
+        old = json.loads(args.out.read_text())["layouts"]  # --fill keeps this variant's too
+        kept = [e for e in old if e["variant"] != args.variant or args.fill is not None]
+    known = {tuple(e["diagram"]) for e in kept}
+    found = [e for e in found if tuple(e["diagram"]) not in known]
     text = json.dumps({"format": 1, "layouts": kept + found}, indent=1) + "\n"
     args.out.write_text(text)
     print(

@@ -33,7 +33,7 @@ def page(client) -> dict:
 
 @pytest.fixture
 def client():
-    with TestClient(create_app(hosts=["testserver"])) as c:
+    with TestClient(create_app(hosts=["testserver"], ponder=False)) as c:
         yield c
 
 
@@ -86,7 +86,7 @@ def test_page_not_fetched_nor_framed_by_another_site(client):
 
 
 def test_origin_must_match_the_port():
-    app = create_app(hosts=["127.0.0.1", "localhost"], port=8123)
+    app = create_app(hosts=["127.0.0.1", "localhost"], port=8123, ponder=False)
     with TestClient(app, base_url="http://127.0.0.1:8123") as c:
         headers = page(c)
         good = c.post("/api/pass", headers={**headers, "Origin": "http://localhost:8123"})
@@ -263,7 +263,7 @@ def test_questions_answer_as_the_api(client):
 
 
 def test_solves_limited_cancelled_and_reaped(monkeypatch):
-    with TestClient(create_app(hosts=["testserver"], limit=1)) as client:
+    with TestClient(create_app(hosts=["testserver"], limit=1, ponder=False)) as client:
         headers = page(client)
         start = client.post("/api/ask", headers=headers, json={"kind": "joint", "time_limit": None})
         job = start.json()["job"]

@@ -1,6 +1,7 @@
 """``blokus-solo serve``: the joint question answered by the solo companion while the
 page's game is followed move by move (solver/companion/page.py), over HTTP."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ STEP = 30
 
 @pytest.fixture
 def client():
-    with TestClient(create_app(hosts=["testserver"])) as c:
+    with TestClient(create_app(hosts=["testserver"], ponder=False)) as c:
         yield c
 
 
@@ -124,3 +125,47 @@ def test_not_every_colour_left_played_is_asked_from_scratch(client):
     after = ask(client, headers, "joint")
     assert first["answer"] == after["answer"] == "no"
     assert "how" not in first and "how" not in after and "companion" not in after["text"]
+
+
+def test_pondering_marks_every_placement_with_a_layout_or_a_proof():
+    """While the player thinks, the server ponders (solver/web/pondering.py): the marks of
+    the placements fill in ("keeps": a checked layout contains the move; "loses": proven),
+    a move marked "keeps" is answered from the pool at once, and a "loses" is a real no."""
+    game = load_game(LAYOUT_GAME)
+    step = 32  # 10 pieces left: each candidate is decided by the full search at once
+    with TestClient(create_app(hosts=["testserver"], ponder=True)) as client:
+        headers = followed(client, step)
+        state = client.get("/api/state", headers=headers).json()
+        colour, cols = state["selected"], state["cols"]
+        ponderer = client.app.state.server.ponderer
+        assert ponderer.running() == 1  # started by the page's own calls
+        # junk focus is dropped, not refused (the mouse may be anywhere)
+        junk = {"colour": "nobody", "piece": "Q", "cells": [[99, 99]]}
+        assert client.post("/api/focus", headers=headers, json=junk).status_code == 200
+        pieces = sorted({p for p, _ in state["legal"]})
+        marks: dict[Placement, str] = {}
+        for _ in range(150):
+            marks = {
+                Placement(piece, frozenset(sq)): mark
+                for piece in pieces
+                for sq, mark in client.get(
+                    f"/api/marks?colour={colour}&piece={piece}", headers=headers
+                ).json()["marks"]
+            }
+            if "unknown" not in marks.values():
+                break
+            time.sleep(0.2)
+        assert len(marks) == len(state["legal"]) and "unknown" not in marks.values()
+        keeps = [m for m, mark in marks.items() if mark == "keeps"]
+        loses = [m for m, mark in marks.items() if mark == "loses"]
+        assert keeps and loses
+        before = game.position(step)
+        # a "loses" is a proof: the joint check from scratch finds no layout either
+        lost = before.with_placement(colour, loses[0])
+        assert joint_check(lost, ("purple", "orange")).answer == "no"
+        place(client, headers, colour, keeps[0], cols)
+        answer = ask(client, headers, "joint", time_limit=30)
+        assert answer["how"] == "pool", answer["text"]
+        checked_yes(answer, before.with_placement(colour, keeps[0]))
+        client.post("/api/close", headers=headers)
+        assert ponderer.running() == 0

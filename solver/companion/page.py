@@ -22,13 +22,15 @@ accepted. The witness of an "unknown" (the best partial layout) is carried too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from solver.backends.base import SolveOptions
-from solver.companion.follow import Follower
-from solver.companion.layouts import carry, checked, legal_part, missing_pieces
+from solver.backends.base import Cancel, SolveOptions
+from solver.companion.follow import Follower, JointStep
+from solver.companion.layouts import checked, legal_part, missing_pieces
+from solver.companion.ponder import Focus, ponder
+from solver.companion.pool import Pool, pool_of
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.formats.game import GameMove
@@ -36,6 +38,8 @@ from solver.formats.sgf import Location
 
 #: positions whose companion answer a session keeps (the oldest dropped beyond)
 MAX_KNOWN = 400
+#: most layouts of one position a session keeps (its pool)
+MAX_POOL = 48
 
 #: how an answer came about, in the page's words
 HOW_WORDS = {
@@ -59,11 +63,41 @@ class Known:
             "unknown" (``witness`` the best partial layout, maybe empty).
         witness: ``(colour, piece, squares)`` rows, legal from that position.
         reason: for "no", why.
+        pool: more layouts of the position, each placing every piece left (the pool:
+            found by pondering, checked by the rule checker in the process that found
+            them, and again by the one that answers with one).
+        refuted: moves ``(colour, piece, squares, reason)`` proven to lose there.
     """
 
     answer: str
     witness: Rows = ()
     reason: str = ""
+    pool: tuple[Rows, ...] = ()
+    refuted: tuple[tuple[str, str, tuple[int, ...], str], ...] = ()
+
+    def merged(self, other: Known) -> Known:
+        """This knowledge with ``other``'s (of the same position) added: a proven "no"
+        or a "yes" wins over an "unknown"; the pools and refuted moves are joined (at most
+        :data:`MAX_POOL` layouts)."""
+        best = other if self.answer == "unknown" and other.answer != "unknown" else self
+        pool = tuple(dict.fromkeys((*self.pool, *other.pool)))[:MAX_POOL]
+        refuted = tuple(dict.fromkeys((*self.refuted, *other.refuted)))
+        return replace(best, pool=pool, refuted=refuted)
+
+    def layouts(self) -> list[Rows]:
+        """The complete layouts known (the witness of a "yes", then the pool)."""
+        first = [self.witness] if self.answer == "yes" and self.witness else []
+        return first + [r for r in self.pool if r != self.witness]
+
+    def status(self, colour: str, piece: str, squares: tuple[int, ...]) -> str:
+        """A move's mark: "keeps" (a known layout contains it), "loses" (proven: the move,
+        or the position) or "unknown"."""
+        if self.answer == "no":
+            return "loses"
+        row = (colour, piece, squares)
+        if any(row in layout for layout in self.layouts()):
+            return "keeps"
+        return "loses" if any(r[:3] == row for r in self.refuted) else "unknown"
 
 
 @dataclass(frozen=True)
@@ -148,10 +182,59 @@ def layout_of(witness: Iterable[Sequence[Any]]) -> dict[str, list[Placement]]:
     return out
 
 
+def follower_for(request: FollowRequest, time_limit: float | None, seed: int = 0) -> Follower:
+    """The follower of a request: what is known at its base position (a proven "no", the
+    pool of layouts, or a carried layout), carried over the moves made since, but the
+    last one (:meth:`solver.companion.follow.Follower.step` answers that one)."""
+    follower = Follower(SolveOptions(time_limit=time_limit, seed=seed), request.problem.name)
+    known, base = request.known, request.base
+    if known.answer == "no":
+        follower.no_since, follower.reason = 0, known.reason
+    elif known.answer == "yes" and known.layouts():
+        # checked where they were found; the layout answered with is checked again
+        layouts = [layout_of(r) for r in known.layouts()]
+        follower.pool = pool_of(base, layouts, "pool", trusted=True)
+        follower.witness = layouts[0]
+    elif known.witness:
+        witness = legal_part(base, layout_of(known.witness))
+        # a complete layout must pass the checker where it is (a seed, e.g. the rest of a
+        # game record, may not: its monomino not last); else it is not carried
+        complete = witness is not None and not any(missing_pieces(base, witness).values())
+        if complete and witness is not None and checked(base, witness) is None:
+            witness = None
+        follower.witness = witness
+    position = base
+    for colour, placed in request.moves[:-1]:
+        position = position.with_placement(colour, placed)
+        follower.advance(colour, placed, position)
+    return follower
+
+
+def answer_request(follower: Follower, request: FollowRequest) -> JointStep:
+    """The follower's answer to the request's position (its last move through
+    :meth:`~solver.companion.follow.Follower.step`)."""
+    if request.moves:
+        colour, placed = request.moves[-1]
+        move = GameMove(len(request.moves), colour, placed, Location(0, 0))
+        return follower.step(len(request.moves), move, request.problem.position)
+    return follower.check(0, None, request.problem.position, 0)
+
+
+def known_after(follower: Follower, step: JointStep, request: FollowRequest) -> Known:
+    """What to file under ``request.key`` after ``step``."""
+    if step.answer == "no":
+        reason = request.known.reason if step.how == "inferred" else step.reason
+        return Known("no", (), reason)
+    pool = follower.pool
+    more = tuple(rows(layout) for layout in pool.layouts[1:MAX_POOL]) if pool is not None else ()
+    return Known(step.answer, rows(follower.witness), "", more)
+
+
 def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str, Any]:
-    """The joint answer by the companion (what a worker runs): the witness carried over
-    the moves since the known position, the last move through the companion's tiers
-    (:meth:`solver.companion.follow.Follower.step`), all within ``time_limit`` seconds.
+    """The joint answer by the companion (what a worker runs): what is known at the base
+    position carried over the moves since, the last move through the companion's tiers
+    (:meth:`solver.companion.follow.Follower.step`: a layout of the pool that contains
+    it, else the repairs and the full solvers), all within ``time_limit`` seconds.
 
     Returns:
         ``answer`` ("yes", "no", "unknown", "done"), ``how`` (a
@@ -159,33 +242,9 @@ def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str,
         (checked, for "yes"), ``tried`` (the tiers tried) and ``known`` (what to file
         under ``request.key``).
     """
-    follower = Follower(SolveOptions(time_limit=time_limit), request.problem.name)
-    if request.known.answer == "no":
-        follower.no_since, follower.reason = 0, request.known.reason
-    elif request.known.witness:
-        witness = legal_part(request.base, layout_of(request.known.witness))
-        # a complete layout must pass the checker where it is (a seed, e.g. the rest of a
-        # game record, may not: its monomino not last); else it is not carried
-        complete = witness is not None and not any(missing_pieces(request.base, witness).values())
-        if complete and witness is not None and checked(request.base, witness) is None:
-            witness = None
-        follower.witness = witness
-    position = request.base
-    for colour, placed in request.moves[:-1]:
-        position = position.with_placement(colour, placed)
-        if follower.witness is not None:
-            follower.witness, _ = carry(follower.witness, colour, placed, position)
-    if request.moves:
-        colour, placed = request.moves[-1]
-        move = GameMove(len(request.moves), colour, placed, Location(0, 0))
-        step = follower.step(len(request.moves), move, request.problem.position)
-    else:
-        step = follower.check(0, None, request.problem.position, 0)
-    if step.answer == "no":
-        reason = request.known.reason if step.how == "inferred" else step.reason
-        known = Known("no", (), reason)
-    else:
-        known = Known(step.answer, rows(follower.witness), "")
+    follower = follower_for(request, time_limit)
+    step = answer_request(follower, request)
+    known = known_after(follower, step, request)
     return {
         "answer": step.answer,
         "how": step.how,
@@ -197,3 +256,53 @@ def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str,
         "best_left": step.best_left,
         "known": known,
     }
+
+
+#: the budget of the answer a ponder job works out first, when none is known (seconds)
+PONDER_ANSWER = 60.0
+#: seconds of pondering between two reports of a ponder job
+PONDER_SLICE = 2.0
+
+
+def ponder_request(
+    request: FollowRequest,
+    focus: Callable[[], Focus | None],
+    send: Callable[[str, Known], None],
+    stop: Cancel,
+    seed: int = 0,
+) -> None:
+    """What a ponder job runs (:mod:`solver.web.pondering`) while the player thinks: the
+    answer of the request's position first (as :func:`follow_answer` works it out, with
+    :data:`PONDER_ANSWER` seconds), then the candidate moves of the colour to move
+    (:func:`solver.companion.ponder.ponder`, ``focus()`` asked before each), reporting
+    what is known to ``send(key, known)`` after the answer and after each slice of
+    :data:`PONDER_SLICE` seconds, until ``stop`` is set or nothing is left to try."""
+    follower = follower_for(request, PONDER_ANSWER, seed)
+    step = answer_request(follower, request)
+    send(request.key, known_after(follower, step, request))
+    pool = follower.pool
+    if step.answer != "yes" or pool is None:
+        return
+    sent = [len(pool), 0]  # layouts and refuted moves reported so far
+
+    def report(move: Placement, result: str) -> None:
+        lost = [(c, p.piece, tuple(sorted(p.squares)), why) for (c, p), why in pool.refuted.items()]
+        new = tuple(rows(layout) for layout in pool.layouts[sent[0] :])
+        if new or len(lost) > sent[1]:
+            send(request.key, Known("yes", rows(pool.layouts[0]), "", new, tuple(lost[sent[1] :])))
+        sent[0], sent[1] = len(pool), len(lost)
+
+    position = request.problem.position
+    while not stop.is_set():
+        now = focus()
+        colour = (now.colour if now is not None else None) or position.to_move
+        if colour is None or not position.colour(colour).remaining:
+            return
+        tried = ponder(pool, colour, PONDER_SLICE, focus, stop, seed + pool_tries(pool), report)
+        if tried.tried == 0:
+            return
+
+
+def pool_tries(pool: Pool) -> int:
+    """How many candidate tries pondering made in the pool's position (a seed offset)."""
+    return sum(pool.tries.values())

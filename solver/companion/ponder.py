@@ -25,9 +25,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from solver.backends.base import Cancel
+from solver.backends.base import Cancel, SolveOptions
 from solver.companion.pool import Pool
-from solver.companion.repair import MAX_STARTS, repair_from
+from solver.companion.repair import (
+    ALONE_FIRST,
+    FULL_FIRST,
+    MAX_STARTS,
+    alone_no,
+    full_check,
+    repair_from,
+)
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves, piece_moves
 from solver.core.position import Placement, Position
@@ -37,6 +44,12 @@ from solver.tasks.endgame import area_shortfall
 CANDIDATE_STEPS = 150
 #: most candidate moves per round
 MAX_CANDIDATES = 400
+#: most seconds of each proof (each colour alone, the full solve) per candidate move
+CANDIDATE_SECONDS = 1.5
+#: tries of a candidate move before pondering leaves it unknown
+MAX_TRIES = 4
+#: the placement under the mouse counts as tried this many times fewer
+FOCUS_BONUS = 2
 
 
 @dataclass(frozen=True)
@@ -127,6 +140,14 @@ def answer_candidate(
     """Try one candidate move of the pool's position: "keeps" (a layout containing it
     joined the pool), "loses" (proven: recorded in ``pool.refuted``) or "unknown".
 
+    In order: the bound by area (a proof, milliseconds); with more than
+    :data:`solver.companion.repair.FULL_FIRST` pieces left after the move, one run of
+    the repair search (``steps`` repair steps) from the pool's layout nearest the move;
+    with at most
+    :data:`solver.companion.repair.ALONE_FIRST` pieces left after the move, each colour
+    alone (a proof of "no"); with at most :data:`solver.companion.repair.FULL_FIRST`, the
+    full joint solve (a layout or a proof), each for at most :data:`CANDIDATE_SECONDS`.
+
     Raises:
         SolverBug: a layout the rule checker refuses.
     """
@@ -140,16 +161,30 @@ def answer_candidate(
     if short:
         pool.refuted[(colour, move)] = short
         return "loses"
-    starts = [layout for layout, _ in pool.nearest(colour, move, after)[:MAX_STARTS]]
-    found, _, _ = repair_from(after, starts, deadline, seed, stop, steps, max_runs=1)
+    pieces = sum(len(after.colour(c).remaining) for c in open_)
+    found = None
+    if pieces > FULL_FIRST:  # with fewer, the full solve decides at once
+        starts = [layout for layout, _ in pool.nearest(colour, move, after)[:MAX_STARTS]]
+        found, _, _ = repair_from(after, starts, deadline, seed, stop, steps, max_runs=1)
+    until = min(deadline, time.perf_counter() + CANDIDATE_SECONDS)
+    options = SolveOptions(time_limit=CANDIDATE_SECONDS, seed=seed)
+    if found is None and pieces <= ALONE_FIRST and len(open_) > 1:
+        reason, _ = alone_no(after, options, CANDIDATE_SECONDS / len(open_), until)
+        if reason:
+            pool.refuted[(colour, move)] = reason
+            return "loses"
+    if found is None and pieces <= FULL_FIRST:
+        until = min(deadline, time.perf_counter() + CANDIDATE_SECONDS)
+        answer, reason, layout, _ = full_check(after, options, until)
+        if answer == "no":
+            pool.refuted[(colour, move)] = reason
+            return "loses"
+        found = layout
     if found is None:
         return "unknown"
     whole = {c: (*ps, move) if c == colour else ps for c, ps in found.items()}
-    return (
-        "keeps"
-        if pool.add(whole, "pondered") or pool.status(colour, move) == "keeps"
-        else "unknown"
-    )
+    added = pool.add(whole, "pondered")
+    return "keeps" if added or pool.status(colour, move) == "keeps" else "unknown"
 
 
 def ponder(
@@ -159,45 +194,50 @@ def ponder(
     focus: Callable[[], Focus | None] | Focus | None = None,
     stop: Cancel | None = None,
     seed: int = 0,
-    rounds: int = 8,
+    each: Callable[[Placement, str], None] | None = None,
 ) -> Pondered:
     """Answer the colour's candidate moves in the pool's position for ``seconds`` (module
-    docstring: the pool must hold a layout, or nothing is carried). ``focus`` may
-    be a callable, asked again before each candidate (the player moves the mouse)."""
+    docstring: the pool must hold a layout, or nothing is carried). ``focus`` may be a
+    callable, asked again before each candidate (the player moves the mouse); ``each``
+    is called with each candidate tried and its result.
+
+    The next candidate is the one tried fewest times so far (the pool counts them, across
+    calls: :attr:`solver.companion.pool.Pool.tries`), in the order of :func:`candidates`;
+    the placement under the mouse counts as tried :data:`FOCUS_BONUS` times fewer. A
+    candidate tried k times gets :data:`CANDIDATE_STEPS` x 2^k repair steps; after
+    :data:`MAX_TRIES` tries it is left unknown."""
     started = time.perf_counter()
     deadline = started + seconds
     report = Pondered()
     before = len(pool)
-    steps = CANDIDATE_STEPS
-    for _ in range(rounds):
-        if not len(pool):
+    while len(pool) and time.perf_counter() < deadline and not (stop is not None and stop.is_set()):
+        now = focus() if callable(focus) else focus
+        hovered = now.placement if now is not None else None
+        best: tuple[int, int, Placement] | None = None
+        for k, m in enumerate(candidates(pool.position, colour, now)):
+            tries = pool.tries.get((colour, m), 0)
+            if tries >= MAX_TRIES or pool.status(colour, m) != "unknown":
+                continue
+            key = (tries - (FOCUS_BONUS if m == hovered else 0), k, m)
+            if best is None or key[:2] < best[:2]:
+                best = key
+        if best is None:
             break
-        done: set[Placement] = set()
-        while time.perf_counter() < deadline and not (stop is not None and stop.is_set()):
-            now = focus() if callable(focus) else focus
-            todo = [
-                m
-                for m in candidates(pool.position, colour, now)
-                if m not in done and pool.status(colour, m) == "unknown"
-            ]
-            if not todo:
-                break
-            move = todo[0]
-            done.add(move)
-            t0 = time.perf_counter()
-            result = answer_candidate(
-                pool, colour, move, deadline, steps, seed + report.tried, stop
-            )
-            report.tried += 1
-            report.kept += result == "keeps"
-            report.lost += result == "loses"
-            names = ",".join(pool.position.board.names(move.squares))
-            report.log.append(
-                f"{colour} {move.piece} {names}: {result} {time.perf_counter() - t0:.2f} s"
-            )
-        steps *= 2
-        if time.perf_counter() >= deadline or (stop is not None and stop.is_set()):
-            break
+        move = best[2]
+        tries = pool.tries.get((colour, move), 0)
+        pool.tries[(colour, move)] = tries + 1
+        t0 = time.perf_counter()
+        steps = CANDIDATE_STEPS * 2**tries
+        result = answer_candidate(pool, colour, move, deadline, steps, seed + report.tried, stop)
+        report.tried += 1
+        report.kept += result == "keeps"
+        report.lost += result == "loses"
+        names = ",".join(pool.position.board.names(move.squares))
+        report.log.append(
+            f"{colour} {move.piece} {names}: {result} {time.perf_counter() - t0:.2f} s"
+        )
+        if each is not None:
+            each(move, result)
     report.layouts = len(pool) - before
     report.seconds = time.perf_counter() - started
     return report

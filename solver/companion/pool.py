@@ -50,12 +50,15 @@ class Pool:
             "solved", "kept", ...).
         refuted: moves (colour, placement) proven to lose every layout -> the proof's
             reason.
+        tries: moves (colour, placement) -> how many times pondering tried them
+            (:func:`solver.companion.ponder.ponder`).
     """
 
     position: Position
     layouts: list[Checked] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     refuted: dict[Move, str] = field(default_factory=dict)
+    tries: dict[Move, int] = field(default_factory=dict)
     _keys: set[frozenset[Move]] = field(default_factory=set, repr=False)
     _by_move: dict[Move, int] = field(default_factory=dict, repr=False)
 

@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from solver.errors import InputError
 from solver.web.files import MAX_UPLOAD, Entry, catalogue, read_upload, saved
 from solver.web.jobs import Busy, Jobs
+from solver.web.pondering import Ponderer, focus_of, marks
 from solver.web.session import Session, from_here
 
 #: how many pages (sessions) the server keeps; the oldest is dropped beyond
@@ -74,10 +75,11 @@ class OriginCheck:
 class Server:
     """The state of one server: the catalogue, the pages' sessions and the workers."""
 
-    def __init__(self, entries: dict[str, Entry], jobs: Jobs):
+    def __init__(self, entries: dict[str, Entry], jobs: Jobs, ponder: bool = True):
         self.entries = entries
         self.jobs = jobs
         self.sessions: OrderedDict[str, Session] = OrderedDict()
+        self.ponderer = Ponderer(jobs, ponder)  # the companion thinks while the player thinks
 
     def new_session(self) -> str:
         """A fresh page: a token and the first entry's session."""
@@ -103,6 +105,7 @@ def create_app(
     port: int | None = None,
     limit: int | None = None,
     entries: dict[str, Entry] | None = None,
+    ponder: bool = True,
 ) -> Starlette:
     """The application.
 
@@ -113,12 +116,14 @@ def create_app(
             default port of http (the test client's ``http://testserver``).
         limit: how many solves may run at once (default: the number of cores).
         entries: the catalogue (default: :func:`solver.web.files.catalogue` of ``files``).
+        ponder: whether the companion ponders while the player thinks
+            (:mod:`solver.web.pondering`).
 
     Raises:
         InputError: a file of ``files`` that cannot be read.
     """
     hosts = tuple(hosts)
-    server = Server(entries or catalogue(files), Jobs(limit))
+    server = Server(entries or catalogue(files), Jobs(limit), ponder)
     origins = {f"http://{h}" + (f":{port}" if port not in (None, 80) else "") for h in hosts}
 
     async def index(request: Request) -> Response:
@@ -150,9 +155,12 @@ def create_app(
             except PermissionError:
                 return _error("missing or unknown session token: reload the page", 403)
             try:
-                return await handler(request, token, session)
+                response = await handler(request, token, session)
             except InputError as e:
                 return _error(str(e))
+            if token in server.sessions:  # the position may have changed: ponder it
+                server.ponderer.update(token, server.sessions[token])
+            return response
 
         return route
 
@@ -255,6 +263,8 @@ def create_app(
         if kind == "colour" and colour is None:
             raise InputError("no colour to move")
         problem: Any = session.problem
+        server.ponderer.collect(server.sessions)  # what pondering found, filed
+        server.ponderer.make_room(token)  # real questions come first
         if kind == "joint":  # the solo companion when an answer is known on the line
             problem = session.joint_request()
         if kind == "review":
@@ -288,7 +298,19 @@ def create_app(
         return JSONResponse({"cancelled": True})
 
     async def close(request: Request, token: str, session: Session) -> Response:
+        server.ponderer.close(token)
         return JSONResponse({"cancelled": server.jobs.cancel_owner(token)})
+
+    async def focus(request: Request, token: str, session: Session) -> Response:
+        server.ponderer.focus(token, focus_of(await body(request), session))
+        return JSONResponse({"ok": True})
+
+    async def get_marks(request: Request, token: str, session: Session) -> Response:
+        server.ponderer.collect(server.sessions)
+        query = request.query_params
+        return JSONResponse(
+            marks(session, query.get("colour", session.selected), query.get("piece"))
+        )
 
     async def save(request: Request, token: str, session: Session) -> Response:
         data, media, name = saved(session, request.path_params["kind"])
@@ -309,6 +331,8 @@ def create_app(
         Route("/api/job/{job}", api(poll)),
         Route("/api/job/{job}/cancel", api(cancel), methods=["POST"]),
         Route("/api/close", api(close), methods=["POST"]),
+        Route("/api/focus", api(focus), methods=["POST"]),
+        Route("/api/marks", api(get_marks)),
         Route("/api/save/{kind}", api(save)),
         *(
             Route(f"/api/{name}", api(action(name)), methods=["POST"])
@@ -331,6 +355,7 @@ def create_app(
         while True:
             await asyncio.sleep(REAP_EVERY)
             server.jobs.reap()
+            server.ponderer.collect(server.sessions)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -340,6 +365,7 @@ def create_app(
             yield
         finally:
             task.cancel()
+            server.ponderer.shutdown()
             server.jobs.shutdown()
 
     app = Starlette(

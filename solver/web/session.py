@@ -155,9 +155,11 @@ class Session:
         return follow_request(self.line(), self.known) or self.problem
 
     def learn(self, key: str, known: Known) -> None:
-        """File a joint answer (the oldest dropped beyond :data:`MAX_KNOWN`)."""
-        self.known.pop(key, None)
-        self.known[key] = known
+        """File a joint answer, joined to what is known there already (the pool grows:
+        :meth:`solver.companion.page.Known.merged`; the oldest positions dropped beyond
+        :data:`MAX_KNOWN`)."""
+        old = self.known.pop(key, None)
+        self.known[key] = known if old is None else old.merged(known)
         while len(self.known) > MAX_KNOWN:
             del self.known[next(iter(self.known))]
 
