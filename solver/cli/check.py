@@ -205,7 +205,8 @@ def _check_follow(
 ) -> None:
     """``check GAME --after N --together --follow``: the last answer of
     :func:`solver.companion.follow.follow` up to placement N."""
-    from solver.cli.together import answer_line, closeness_lines
+    from solver.answers.annotate_together import step_closeness
+    from solver.cli.together import answer_line
     from solver.companion.follow import follow
     from solver.formats.game import load_game
 
@@ -222,7 +223,7 @@ def _check_follow(
     started = time.perf_counter()
     step = list(follow(game, options, end))[-1]
     console.print(answer_line(step, time.perf_counter() - started))
-    for line in closeness_lines(step):
+    for line in step_closeness(step):
         console.print(line)
     drawn = step.layout if step.layout is not None else step.partial  # an unknown's best
     if show and drawn is not None:

@@ -151,20 +151,21 @@ def follow_request(
 ) -> FollowRequest | None:
     """The request for the last problem of ``line`` (the start ``(None, None, start)``,
     then each move ``(colour, placement or None for a pass, problem after)``), from the
-    latest problem of the line with a known answer; None when none has one (or the
-    companion does not apply: :func:`followable`)."""
+    latest problem of the line with a known answer, else from the problem itself with
+    nothing known (the companion's check: the opening book first); None when the
+    companion does not apply (:func:`followable`)."""
     problem = line[-1][2]
     if not followable(problem):
         return None
+    key = fingerprint(problem.position)
     moves: list[tuple[str, Placement]] = []
     for colour, placement, after in reversed(line):
         found = known.get(fingerprint(after.position))
         if found is not None:
-            key = fingerprint(problem.position)
             return FollowRequest(problem, after.position, found, tuple(reversed(moves)), key)
         if placement is not None and colour is not None:
             moves.append((colour, placement))
-    return None
+    return FollowRequest(problem, problem.position, Known("unknown"), (), key)
 
 
 def rows(layout: Mapping[str, Iterable[Placement]] | None) -> Rows:
@@ -255,6 +256,7 @@ def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str,
         "freed": step.freed,
         "best_left": step.best_left,
         "known": known,
+        "step": step,
     }
 
 

@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -158,11 +159,15 @@ def create_app(
                 response = await handler(request, token, session)
             except InputError as e:
                 return _error(str(e))
-            if token in server.sessions:  # the position may have changed: ponder it
-                server.ponderer.update(token, server.sessions[token])
+            # the position may have changed: ponder it, once the answer is sent
+            response.background = BackgroundTask(ponder_after, token)
             return response
 
         return route
+
+    async def ponder_after(token: str) -> None:
+        if token in server.sessions:
+            server.ponderer.update(token, server.sessions[token])
 
     async def body(request: Request) -> dict[str, Any]:
         try:

@@ -127,8 +127,8 @@ class Ponderer:
         if len(self.jobs.running()) + self.running() >= self.jobs.limit:
             return
         request = session.joint_request()
-        if not isinstance(request, FollowRequest):  # nothing known on the line yet
-            request = FollowRequest(problem, problem.position, Known("unknown"), (), key)
+        if not isinstance(request, FollowRequest):
+            return
         focus = self._focus.get(token) or Focus(session.selected)
         here, there = worker_context().Pipe()
         process = worker_context().Process(

@@ -151,9 +151,10 @@ def _companion_question(request: FollowRequest, time_limit: float | None) -> Ans
                 reason += " (proven)"
             text += f"no: {reason}"
         else:
+            from solver.answers.annotate_together import step_closeness
+
             text += "time limit reached before an answer (not a no)"
-            if out["best_left"]:
-                text += f"; the best layout found leaves {out['best_left']} squares unplaced"
+            text += "".join("; " + " ".join(line.split()) for line in step_closeness(out["step"]))
         moves = len(request.moves)
         since = {0: "this position", 1: "1 placement back"}.get(moves, f"{moves} placements back")
         tried = "; ".join(out["tried"]) or "nothing more"
