@@ -191,7 +191,8 @@ def row(
 def format_row(r: dict) -> str:
     return (
         f"seed {r['seed']} move {r['move']:2d} {r['colour']:6} {r['piece']:10} {r['answer']:8} "
-        f"{r['how']:9} {r['seconds']:6.2f} s  (placement {r['trip_ms']:.0f} ms)"
+        f"{r['how']:9} {r['seconds']:6.2f} s  (solver {r['solver_seconds']:.2f} s, "
+        f"placement {r['trip_ms']:.0f} ms)"
     )
 
 

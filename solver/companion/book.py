@@ -110,3 +110,10 @@ def first_placements(variant: str) -> Mapping[str, set[Placement]]:
             start = empty.colour(c).start
             out[c] |= {p for p in ps if start in p.squares}
     return out
+
+
+def warm() -> None:
+    """Read the book and make its images for every variant it has (a worker process
+    forked after this finds them made)."""
+    for variant in sorted({e.variant for e in entries()}):
+        _images(variant)

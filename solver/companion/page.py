@@ -40,6 +40,11 @@ from solver.formats.sgf import Location
 MAX_KNOWN = 400
 #: most layouts of one position a session keeps (its pool)
 MAX_POOL = 48
+#: the share of the page's time limit kept back from the companion's own budget: its
+#: last tier (the joint ``auto`` solve) overruns its limit by up to a second, more on a
+#: loaded machine, and the page stops a worker 2 s past the limit (losing the unknown's
+#: best partial layout and bound)
+OVERRUN_SHARE = 0.15
 
 #: how an answer came about, in the page's words
 HOW_WORDS = {
@@ -63,6 +68,7 @@ class Known:
             "unknown" (``witness`` the best partial layout, maybe empty).
         witness: ``(colour, piece, squares)`` rows, legal from that position.
         reason: for "no", why.
+        source: where the witness of a "yes" came from ("book" for the opening book's).
         pool: more layouts of the position, each placing every piece left (the pool:
             found by pondering, checked by the rule checker in the process that found
             them, and again by the one that answers with one).
@@ -74,6 +80,7 @@ class Known:
     reason: str = ""
     pool: tuple[Rows, ...] = ()
     refuted: tuple[tuple[str, str, tuple[int, ...], str], ...] = ()
+    source: str = ""
 
     def merged(self, other: Known) -> Known:
         """This knowledge with ``other``'s (of the same position) added: a proven "no"
@@ -194,7 +201,8 @@ def follower_for(request: FollowRequest, time_limit: float | None, seed: int = 0
     elif known.answer == "yes" and known.layouts():
         # checked where they were found; the layout answered with is checked again
         layouts = [layout_of(r) for r in known.layouts()]
-        follower.pool = pool_of(base, layouts, "pool", trusted=True)
+        source = "book" if known.source == "book" else "pool"
+        follower.pool = pool_of(base, layouts, source, trusted=True)
         follower.witness = layouts[0]
     elif known.witness:
         witness = legal_part(base, layout_of(known.witness))
@@ -228,7 +236,8 @@ def known_after(follower: Follower, step: JointStep, request: FollowRequest) -> 
         return Known("no", (), reason)
     pool = follower.pool
     more = tuple(rows(layout) for layout in pool.layouts[1:MAX_POOL]) if pool is not None else ()
-    return Known(step.answer, rows(follower.witness), "", more)
+    source = "book" if pool is not None and pool.sources[:1] == ["book"] else ""
+    return Known(step.answer, rows(follower.witness), "", more, source=source)
 
 
 def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str, Any]:
@@ -243,7 +252,8 @@ def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str,
         (checked, for "yes"), ``tried`` (the tiers tried) and ``known`` (what to file
         under ``request.key``).
     """
-    follower = follower_for(request, time_limit)
+    budget = None if time_limit is None else time_limit * (1 - OVERRUN_SHARE)
+    follower = follower_for(request, budget)
     step = answer_request(follower, request)
     known = known_after(follower, step, request)
     return {
@@ -275,13 +285,22 @@ def ponder_request(
 ) -> None:
     """What a ponder job runs (:mod:`solver.web.pondering`) while the player thinks: the
     answer of the request's position first (as :func:`follow_answer` works it out, with
-    :data:`PONDER_ANSWER` seconds), then the candidate moves of the colour to move
+    :data:`PONDER_ANSWER` seconds, again and again from the best partial layout while it
+    is unknown), then the candidate moves of the colour to move
     (:func:`solver.companion.ponder.ponder`, ``focus()`` asked before each), reporting
     what is known to ``send(key, known)`` after the answer and after each slice of
     :data:`PONDER_SLICE` seconds, until ``stop`` is set or nothing is left to try."""
     follower = follower_for(request, PONDER_ANSWER, seed)
     step = answer_request(follower, request)
     send(request.key, known_after(follower, step, request))
+    rounds = 1
+    while step.answer == "unknown" and not stop.is_set():
+        # no layout yet: again, from the best partial layout found (another seed)
+        follower.options = SolveOptions(time_limit=PONDER_ANSWER, seed=seed + rounds)
+        step = follower.check(rounds, None, request.problem.position, 0)
+        rounds += 1
+        if step.answer != "unknown":
+            send(request.key, known_after(follower, step, request))
     pool = follower.pool
     if step.answer != "yes" or pool is None:
         return
