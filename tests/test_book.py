@@ -19,11 +19,6 @@ from solver.core.variants import VARIANTS
 from solver.formats.game import load_game
 from solver.tasks.solve import SolveOptions
 
-#: the Classic first placements (the monomino's aside) no book layout begins with, by the
-#: colour's start square: the L5 class of {a20, b20, c20, d20, d19} and its mirror image
-#: (benchmarks/build_book.py --fill 2: unknown at 6 x 300 s; docs/companion.md)
-MISSING = {"blue": {("L5", frozenset({"a20", "b20", "c20", "d20", "d19"}))}}
-
 
 def test_every_book_layout_is_legal_complete_and_ends_with_every_monomino():
     assert entries()
@@ -39,36 +34,18 @@ def test_every_book_layout_is_legal_complete_and_ends_with_every_monomino():
             assert report.report(colour).all_placed and report.report(colour).monomino_last
 
 
-def test_the_book_begins_with_the_first_placements_of_every_colour():
+def test_the_book_begins_with_every_first_placement_of_every_colour():
+    """Every first placement of every colour (its start square covered; the monomino,
+    which comes last, aside) is the first placement of that colour in a book layout or an
+    image of one under the board's symmetries."""
     data = resources.files("solver.companion").joinpath("book.json").read_bytes()
     assert len(data) < 64_000  # package data
     empty = Position.empty(VARIANTS["classic"])
     covered = first_placements("classic")
-    board = empty.board
     for colour in empty.colour_names:
-        missed = {
-            (m.piece, frozenset(board.names(m.squares)))
-            for m in legal_moves(empty, colour)
-            if m.piece != "1" and m not in covered[colour]
-        }
-        if colour == "blue":
-            assert {(p, frozenset(n)) for p, n in missed} <= {
-                (p, frozenset(n)) for p, n in MISSING["blue"]
-            } | _mirror(MISSING["blue"], board)
-        assert len(missed) <= 2, (colour, missed)
-
-
-def _mirror(found, board):
-    """The images of blue's placements under the diagonal mirror through its corner."""
-    out = set()
-    for piece, names in found:
-        squares = {board.parse(n) for n in names}
-        mirrored = set()
-        for s in squares:
-            r, c = divmod(s, board.cols)
-            mirrored.add(c * board.cols + r)
-        out.add((piece, frozenset(board.names(mirrored))))
-    return out
+        firsts = [m for m in legal_moves(empty, colour) if m.piece != "1"]
+        assert len(firsts) == 57
+        assert all(m in covered[colour] for m in firsts), colour
 
 
 def test_the_empty_board_and_a_first_placement_are_answered_from_the_book():
