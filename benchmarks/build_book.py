@@ -136,12 +136,17 @@ def fill_puzzles(variant: str, book: Path, round_: int) -> list[tuple[str, str]]
     return out
 
 
+#: whether the puzzles ask for every monomino last (--monomino-anywhere: not)
+MONOMINO_LAST = [True]
+
+
 def _toml(variant: str, names: tuple[str, ...], rows: list[list[str]]) -> str:
     diagram = "\n".join("".join(r) for r in rows)
+    last = "true" if MONOMINO_LAST[0] else "false"
     return (
         f'title = "Opening book {variant}: each colour\'s first placement fixed"\n'
         f'variant = "{variant}"\ncolours = {json.dumps(list(names))}\n'
-        f'goal = "place-all"\nmonomino-last = true\ndiagram = """\n{diagram}\n"""\n'
+        f'goal = "place-all"\nmonomino-last = {last}\ndiagram = """\n{diagram}\n"""\n'
     )
 
 
@@ -176,13 +181,14 @@ def layouts(work: Path, variant: str) -> list[dict]:
         report = check_layout(empty, layout)
         assert report.legal and report.final is not None, solution
         assert all(report.report(c).all_placed for c in layout), solution
-        assert all(report.report(c).monomino_last for c in layout), solution
+        last = all(report.report(c).monomino_last for c in layout)
+        assert last or not MONOMINO_LAST[0], solution
         out.append(
             {
                 "name": f"book-{variant}",
                 "variant": variant,
                 "colours": list(layout),
-                "monomino_last": True,
+                "monomino_last": last,
                 "backend": row.get("backend", "repair"),
                 "seed": row.get("seed", 0),
                 "seconds": round(float(row.get("seconds", 0.0)), 1),
@@ -208,7 +214,13 @@ def main() -> int:
         help="puzzles only for the classes the book misses (a book layout's other first "
         "placements beside each); ROUND varies which layout and colour",
     )
+    parser.add_argument(
+        "--monomino-anywhere",
+        action="store_true",
+        help="puzzles without monomino-last (the layouts record whether it is last)",
+    )
     args = parser.parse_args()
+    MONOMINO_LAST[0] = not args.monomino_anywhere
     work = args.work or Path(f"/tmp/book-{args.variant}")
     (work / "puzzles").mkdir(parents=True, exist_ok=True)
     made = (
