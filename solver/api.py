@@ -22,7 +22,10 @@ docstring); their results are those modules' typed values. Solving options are k
 arguments (:class:`Options`): ``backend`` (a name of
 :data:`solver.backends.registry.BACKENDS`, default "auto"),
 ``time_limit`` (seconds per solve, None for none), ``workers``, ``seed``. Bad input raises
-:class:`~solver.errors.InputError` (a ``ValueError``) naming the file and the place.
+:class:`~solver.errors.InputError` (a ``ValueError``) naming the file and the place; so
+does a number the command line would refuse (NaN, a negative time limit, 0 workers...:
+every numeric argument is checked against the command line's ranges,
+:mod:`solver.ranges`, before any work).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TypedDict, Unpack
+from typing import Any, TypedDict, Unpack
 
 from solver.answers.annotate import annotated_sgf
 from solver.backends.search import CountResult
@@ -39,16 +42,18 @@ from solver.companion.follow import follow as _follow
 from solver.companion.live import Companion, Focus
 from solver.core.position import Position
 from solver.core.problem import Problem
-from solver.core.variants import colour_name
+from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError
 from solver.formats.game import Game
 from solver.formats.game import load_game as _load_game
 from solver.formats.sources import load_source
 from solver.formats.text import read_text
+from solver.quoting import shown
+from solver.ranges import LIMIT, PLACEMENTS, SECONDS, SEED, WORKERS, Range
 from solver.tasks.endgame import EndgameAnswer, endgame_check
 from solver.tasks.hints import Hints
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
-from solver.tasks.solve import SolveOptions, SolveResult
+from solver.tasks.solve import BACKENDS, SolveOptions, SolveResult
 from solver.tasks.solve import solve as _solve
 
 __all__ = [
@@ -74,9 +79,10 @@ def load(path: str | Path, after: int | None = None) -> Problem:
     (default: the end) with every colour that has pieces left to play, goal place-all.
 
     Raises:
-        InputError: a bad file, or ``after`` given for a puzzle or past the game's end.
+        InputError: a bad file, or ``after`` given for a puzzle, past the game's end or
+            not a whole number 0 or more.
     """
-    return load_source(path, after)
+    return load_source(path, _optional(PLACEMENTS, after))
 
 
 def load_game(path: str | Path) -> Game:
@@ -99,30 +105,57 @@ class Options(TypedDict, total=False):
     seed: int
 
 
+def _optional(shared: Range, value: Any) -> Any:
+    """``value`` checked against a range of :mod:`solver.ranges`, None kept. Raises
+    InputError."""
+    return None if value is None else shared.check(value)
+
+
+#: the solving options that take numbers, by keyword
+_NUMERIC = {shared.name: shared for shared in (SECONDS, WORKERS, SEED)}
+
+
+def _solve_options(options: Options) -> SolveOptions:
+    """The solving options, each number checked as the command line checks it and the
+    backend's name known. Raises InputError (``where`` is the keyword)."""
+    checked: dict[str, Any] = dict(options)
+    for name, value in options.items():
+        if name in _NUMERIC and not (name == "time_limit" and value is None):
+            checked[name] = _NUMERIC[name].check(value)
+    backend = checked.get("backend", "auto")
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise InputError(
+            f"unknown backend {shown(backend)!r} (backends: {', '.join(BACKENDS)})", where="backend"
+        )
+    return SolveOptions(**checked)
+
+
 def solve(problem: Problem, **options: Unpack[Options]) -> SolveResult:
     """Solve a problem (:func:`solver.tasks.solve.solve`): its status ("solved", "optimal",
     "infeasible" or "unknown"), the layout in a legal order of play, checked by the rule
     checker, and the score.
 
     Raises:
-        ValueError: an unknown backend.
+        InputError: an unknown backend, or a number out of range (``where`` names it).
     """
-    return _solve(problem, SolveOptions(**options))
+    return _solve(problem, _solve_options(options))
 
 
 def check(position: Position, colour: str, **options: Unpack[Options]) -> EndgameAnswer:
-    """The endgame check (:func:`solver.tasks.endgame.endgame_check`): can ``colour`` (a name
-    or letter) place all its remaining pieces, with the other colours as they stand?
+    """The endgame check (:func:`solver.tasks.endgame.endgame_check`): can ``colour`` (a name,
+    letter or Pentobi id, read as the command line reads ``--colour``:
+    :func:`solver.core.variants.read_colour`) place all its remaining pieces, with the other
+    colours as they stand?
     ``answer.answer`` is "yes" (``answer.place_all.layout``), "no" (proven; then
     ``answer.best`` is the best it can still do) or "unknown" (time limit: not a "no").
 
     Raises:
         InputError: an unknown colour, or one with nothing left to place.
     """
-    name = colour_name(colour)
+    name = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))
     if not position.colour(name).remaining:
         raise InputError(f"{name} has no pieces left to place")
-    return endgame_check(position, name, SolveOptions(**options))
+    return endgame_check(position, name, _solve_options(options))
 
 
 def count(
@@ -135,9 +168,14 @@ def count(
     """The number of distinct final layouts that place every remaining piece of the
     problem's colours (:func:`solver.backends.search.count`); ``result.complete`` says
     whether the count is exact or a lower bound (stopped by ``limit`` or ``time_limit``).
+
+    Raises:
+        InputError: ``limit`` or ``time_limit`` out of range (as ``count --limit`` and
+            ``--time-limit``).
     """
     from solver.backends.search import count as _count
 
+    limit, time_limit = _optional(LIMIT, limit), _optional(SECONDS, time_limit)
     return _count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
 
 
@@ -156,11 +194,12 @@ def hint(problem: Problem, moves: Iterable[str] = (), *, time_limit: float | Non
         time_limit: seconds for all the counts together (they are then lower bounds).
 
     Raises:
-        InputError: a move the rules refuse (``where`` is "move N", 1 for the first), or
-            a max-score problem.
+        InputError: a move the rules refuse (``where`` is "move N", 1 for the first), a
+            max-score problem, or ``time_limit`` out of range.
     """
     from solver.tasks.hints import hints, play
 
+    time_limit = _optional(SECONDS, time_limit)
     return hints(play(problem, list(moves), label="move"), time_limit)
 
 
@@ -176,7 +215,9 @@ def review(
 
     Args:
         game: a :class:`~solver.formats.game.Game` or the path of a ``.blksgf`` file.
-        colours: names or letters (default: every colour of the variant).
+        colours: names, letters or Pentobi ids, read as the command line reads
+            ``--colour`` (:func:`solver.core.variants.read_colour`: ``"B"`` is purple in
+            Duo); default: every colour of the variant.
         options: as everywhere here; ``time_limit`` is the budget of each check (one
             colour after one placement, all its solves), 10 seconds unless given (a
             time-out answers "unknown").
@@ -185,10 +226,8 @@ def review(
         InputError: a bad file or an unknown colour.
     """
     record, opts = _game_and_options(game, options)
-    names = None if colours is None else [colour_name(c) for c in colours]
-    for name in names or ():
-        if name not in record.variant.colours:
-            raise InputError(f"{name} is not a colour of {record.variant.sgf_name}")
+    v = record.variant
+    names = None if colours is None else [read_colour(c, v.colours, v) for c in colours]
     return review_game(record, names, opts)
 
 
@@ -209,7 +248,7 @@ def reviewed_sgf(review: Review, text: str | None = None) -> str:
 
 def _game_and_options(game: Game | str | Path, options: Options) -> tuple[Game, SolveOptions]:
     record = game if isinstance(game, Game) else _load_game(game)
-    opts = SolveOptions(**options)
+    opts = _solve_options(options)
     if "time_limit" not in options:
         opts = replace(opts, time_limit=DEFAULT_TIME_LIMIT)
     return record, opts

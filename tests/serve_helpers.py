@@ -44,14 +44,27 @@ def running_server(files=(), limit=None, hosts=("127.0.0.1", "localhost"), ponde
     from solver.web.app import create_app
 
     port = free_port()
-    app = create_app(tuple(str(f) for f in files), hosts, port, limit, ponder=ponder)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    with served(
+        create_app(tuple(str(f) for f in files), hosts, port, limit, ponder=ponder), port
+    ) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def served(app, port: int, lifespan: str = "auto"):
+    """The application ``app`` served by uvicorn in a thread on 127.0.0.1:``port``;
+    yields its URL and stops it on exit. ``lifespan="off"``: the workers are not loaded
+    (quicker, for a test that asks no question)."""
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan=lifespan
+    )
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the server did not start in 20 s")
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError(f"the server did not start on port {port}")
         time.sleep(0.02)
     try:
         yield f"http://127.0.0.1:{port}"

@@ -6,11 +6,12 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 from pathlib import Path
 
 import pytest
-from helpers import GAMES, PUZZLES, one_line_error, run_cli
+from helpers import GAMES, PUZZLES, SGF_FIXTURES, one_line_error, run_cli
 
 from solver.errors import InputError
 from solver.formats import files
@@ -120,7 +121,10 @@ def _bad_files(tmp_path: Path, suffix: str) -> dict[str, tuple[Path, str]]:
     (tmp_path / f"dangling{suffix}").symlink_to(tmp_path / "missing" / f"x{suffix}")
     return {
         "300 characters": (tmp_path / ("n" * 296 + suffix), "file name too long"),
-        "too long with the temporary suffix": (tmp_path / ("n" * 248 + suffix), "too long"),
+        "one byte past NAME_MAX": (
+            tmp_path / ("n" * (_name_max(tmp_path) + 1 - len(suffix)) + suffix),
+            "too long",
+        ),
         "through a link to a missing folder": (tmp_path / "gone" / f"x{suffix}", "not exist"),
         "a link to a missing folder": (tmp_path / f"dangling{suffix}", "does not exist"),
         "under a file": (tmp_path / "file" / f"x{suffix}", "not a folder"),
@@ -159,29 +163,121 @@ def test_every_folder_output_is_checked_before_the_work(tmp_path, command):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "link"]
 
 
-def test_the_longest_name_that_fits_is_accepted(tmp_path):
-    """The limit is the file system's own (os.pathconf), less the temporary suffix."""
-    longest = os.pathconf(tmp_path, "PC_NAME_MAX") - files.TEMPORARY_EXTRA
-    fits = tmp_path / ("n" * (longest - len(".json")) + ".json")
-    check_output(fits)
-    result = run_cli("solve", PUZZLE, "--plain", "--out", fits)
-    assert result.exit_code == 0, result.output
-    assert fits.exists()
+def _name_max(folder: Path) -> int:
+    return os.pathconf(folder, "PC_NAME_MAX")
+
+
+@pytest.mark.parametrize("suffix", [".json", ".svg", ".png"])
+def test_the_longest_name_the_file_system_takes_is_accepted(tmp_path, suffix):
+    """The limit is the file system's own (os.pathconf), nothing less: the temporary
+    file's name is cut to fit (issue 31, item 9: a 250-character name was refused)."""
+    longest = _name_max(tmp_path)
+    for size in (250, longest):
+        fits = tmp_path / ("n" * (size - len(suffix)) + suffix)
+        check_output(fits)
+        result = run_cli("solve", PUZZLE, "--plain", "--out", fits)
+        assert result.exit_code == 0, result.output
+        assert fits.stat().st_size > 0
+        fits.write_bytes(b"old")  # written again over an existing file: replaced whole
+        assert run_cli("solve", PUZZLE, "--plain", "--out", fits).exit_code == 0
+        assert fits.read_bytes() != b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        "n" * (size - len(suffix)) + suffix for size in (250, longest)
+    )  # no temporary file left
     with pytest.raises(InputError, match="too long"):
-        check_output(tmp_path / ("n" * (longest + 1 - len(".json")) + ".json"))
+        check_output(tmp_path / ("n" * (longest + 1 - len(suffix)) + suffix))
+
+
+def test_a_temporary_name_keeps_the_end_of_a_long_name(tmp_path):
+    """Cut to TEMPORARY_STEM bytes from the end, so the suffix stays (batch's clean-up
+    finds its own temporary files by it) and a name of many-byte characters still fits."""
+    name = "é" * 120 + ".json"  # 245 bytes, 2 per é: cut where an é starts
+    prefix = files._temporary_prefix(name)
+    assert prefix == "." + "é" * ((files.TEMPORARY_STEM - 5) // 2) + ".json."
+    assert files.TEMPORARY.match(prefix + "abcd_123")
+    files.write_text_atomic(tmp_path / name, "x")
+    assert [p.name for p in tmp_path.iterdir()] == [name]
 
 
 def test_a_batch_item_whose_solution_name_cannot_be_written_is_an_error_row(tmp_path):
-    """Its solution file's name (the puzzle's, plus .json and the temporary suffix) is too
-    long: decided before any solve, as an error row; the other items run."""
+    """A game's solution file's name (the record's, plus "-after-N-colour.json") is too
+    long: decided before any solve, as an error row; the other items run, among them a
+    puzzle whose name (and so its solution file's) is NAME_MAX bytes long."""
     folder = tmp_path / "in"
     folder.mkdir()
     longest = os.pathconf(tmp_path, "PC_NAME_MAX")
+    game = SGF_FIXTURES / "setup-duo.blksgf"
+    (folder / ("g" * (longest - len(".blksgf")) + ".blksgf")).write_bytes(game.read_bytes())
     (folder / ("x" * (longest - len(".toml")) + ".toml")).write_bytes(PUZZLE.read_bytes())
     (folder / "ok.toml").write_bytes(PUZZLE.read_bytes())
     result = run_cli("batch", folder, "--out", tmp_path / "out", "--jobs", 1, "--plain")
     assert "Traceback" not in result.output
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").open()]
     by_item = {Path(row["item"]).name[:2]: row for row in rows}
-    assert by_item["ok"]["answer"] == "solved"
-    assert by_item["xx"]["status"] == "error" and "too long" in by_item["xx"]["error"]
+    assert by_item["ok"]["answer"] == by_item["xx"]["answer"] == "solved"
+    assert (tmp_path / "out" / by_item["xx"]["solution"]).is_file()
+    assert by_item["gg"]["status"] == "error" and "too long" in by_item["gg"]["error"]
+
+
+# batch's own files in its folder, checked before any work (issue 31, item 6)
+
+
+def _in_the_way(out: Path, name: str) -> None:
+    """Put something that cannot be written in place of ``out/name``."""
+    path = out / name
+    if name in ("solutions", "sweeps"):
+        shutil.rmtree(path, ignore_errors=True)
+        path.write_text("a file where a folder should be")
+    elif name == "loop":
+        (out / "results.jsonl").unlink()
+        (out / "results.jsonl").symlink_to(out / "loop")
+        path.symlink_to(out / "results.jsonl")
+    else:
+        path.unlink(missing_ok=True)
+        path.mkdir()
+
+
+WAYS = {
+    "results.jsonl": ("results.jsonl", "is a folder"),
+    "runs.jsonl": ("runs.jsonl", "is a folder"),
+    "summary.csv": ("summary.csv", "is a folder"),
+    "README.md": ("README.md", "is a folder"),
+    "solutions": ("solutions", "is a file, not a folder"),
+    "sweeps": ("sweeps", "is a file, not a folder"),
+    "loop": ("results.jsonl", "cannot write: Too many levels of symbolic links"),
+}
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_batch_folder_whose_files_cannot_be_written_is_refused_before_the_work(tmp_path, way):
+    """One line naming the file, exit 2, no item run, and the earlier results kept as
+    they were (with --force too: nothing is redone before the refusal)."""
+    out = tmp_path / "out"
+    args = ("batch", PUZZLES / "tiny-5x5-four.toml", "--out", out, "--jobs", 1, "--plain")
+    assert run_cli(*args).exit_code == 0
+    _in_the_way(out, way)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and not p.is_symlink()}
+    name, fragment = WAYS[way]
+    for extra in ((), ("--force",)):
+        one_line_error(run_cli(*args, *extra), f"{out / name}: {fragment}")
+        after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and not p.is_symlink()}
+        assert after == before
+
+
+def test_a_solutions_subfolder_that_is_a_file_is_an_error_row(tmp_path):
+    """Only the items whose solution files would go there: decided before their solve."""
+    folder = tmp_path / "in"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "a.toml").write_bytes(PUZZLE.read_bytes())
+    (folder / "b.toml").write_bytes(PUZZLE.read_bytes())
+    out = tmp_path / "out"
+    (out / "solutions" / "in").mkdir(parents=True)
+    (out / "solutions" / "in" / "sub").write_text("in the way")
+    result = run_cli("batch", folder, "--out", out, "--jobs", 1, "--plain")
+    assert result.exit_code == 0, result.output
+    rows = {r["item"]: r for r in map(json.loads, (out / "results.jsonl").open())}
+    assert rows["in/b.toml"]["answer"] == "solved"
+    assert rows["in/sub/a.toml"]["status"] == "error"
+    error = rows["in/sub/a.toml"]["error"]
+    assert f"its output folder {out / 'solutions' / 'in' / 'sub'} is a file" in error
+    assert (out / "solutions" / "in" / "sub").read_text() == "in the way"

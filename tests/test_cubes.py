@@ -4,6 +4,7 @@ reduction keeps one cube per orbit, and join answers as the full search does."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import helpers
 import pytest
@@ -279,11 +280,21 @@ def test_join_says_what_the_proof_rests_on_and_recheck_catches_a_forged_no(
     assert answer.rechecked == len(rows) and answer.infeasible == really_no
 
 
-def test_a_row_for_a_cube_file_changed_on_disk_is_not_trusted(tmp_path):
+@pytest.fixture(scope="module")
+def infeasible_cubes(tmp_path_factory):
+    """tiny-4x4-impossible split at depth 3 and solved by the search (every cube a proven
+    no): the folder, which each test copies."""
+    folder = tmp_path_factory.mktemp("infeasible")
     path = PUZZLES / "tiny-4x4-impossible.toml"
-    write_cubes(str(path), read_text(path), 3, tmp_path)
+    write_cubes(str(path), read_text(path), 3, folder)
+    results = folder / "results"
+    run_batch(BatchOptions([folder / "cubes"], results, Settings(backend="search"), jobs=1))
+    return folder
+
+
+def test_a_row_for_a_cube_file_changed_on_disk_is_not_trusted(infeasible_cubes, tmp_path):
+    shutil.copytree(infeasible_cubes, tmp_path, dirs_exist_ok=True)
     results = tmp_path / "results"
-    run_batch(BatchOptions([tmp_path / "cubes"], results, Settings(backend="search"), jobs=1))
     assert join(tmp_path, results).status == "infeasible"
     cube = sorted((tmp_path / "cubes").glob("*.toml"))[0]
     cube.write_text(cube.read_text() + "# edited after the batch\n")
@@ -336,3 +347,54 @@ def test_a_split_removes_the_temporary_manifest_a_killed_split_left(tmp_path):
     assert not stale.exists()
     assert all(path.exists() for path in kept)  # only the manifest's own temporaries go
     assert json.loads((tmp_path / "cubes.json").read_text())["depth"] == 1
+
+
+# --- a rejected row does not hide the valid rows of its cube (issue 31, item 10) ---------
+
+
+def _forge_solved(results, rows, which):
+    """Append to ``results`` a copy of each of ``rows`` that ``which`` picks, saying
+    "solved" with the row's own solution file (a partial layout or none: the checker
+    refuses it)."""
+    forged = [
+        {**r, "answer": "solved", "solve_status": "solved", "solution": r["solution"]}
+        for r in rows
+        if which(r)
+    ]
+    assert forged and all(f["solution"] for f in forged)
+    with (results / "results.jsonl").open("a") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in forged))
+    return forged
+
+
+def test_a_forged_solved_row_does_not_hide_a_cubes_proven_no(infeasible_cubes, tmp_path):
+    """The issue's case: every cube of an infeasible puzzle has a valid no and, newer, a
+    forged "solved" row. Each forged row is reported; the no's still prove the puzzle."""
+    shutil.copytree(infeasible_cubes, tmp_path, dirs_exist_ok=True)
+    results = tmp_path / "results"
+    rows = [json.loads(line) for line in (results / "results.jsonl").read_text().splitlines()]
+    assert len(rows) > 5
+    forged = _forge_solved(results, rows, lambda r: True)
+    answer = join(tmp_path, results)
+    assert answer.status == "infeasible" and answer.infeasible == answer.cubes == len(rows)
+    assert answer.rejected == answer.solved == answer.unknown == 0
+    assert len(answer.problems) == len(forged)
+    assert sorted(p.split(":")[0] for p in answer.problems) == sorted(r["item"] for r in rows)
+    shown = helpers.run_cli("cubes", "join", tmp_path, "--plain")
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.count("rejected row: cubes/") == min(10, len(forged))
+    assert "status: infeasible" in shown.output
+
+
+def test_a_rejected_row_leaves_the_other_rows_of_a_feasible_split_counting(
+    feasible_cubes, tmp_path
+):
+    folder, rows = feasible_cubes
+    results = tmp_path / "results"
+    shutil.copytree(folder / "results", results)
+    forged = _forge_solved(results, rows, lambda r: r["answer"] == "no")
+    answer = join(folder, results)
+    really = {a: sum(r["answer"] == a for r in rows) for a in ("solved", "no")}
+    assert answer.status == "solved" and answer.solved == really["solved"]
+    assert answer.infeasible == really["no"] == len(forged) == len(answer.problems)
+    assert answer.rejected == answer.unknown == answer.missing == 0

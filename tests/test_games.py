@@ -15,13 +15,12 @@ from hypothesis import strategies as st
 
 from solver.core.board import Board
 from solver.core.position import ColourState, Placement, Position
-from solver.core.variants import VARIANTS
+from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError, PieceError, RuleError, SquareError
 from solver.formats.game import (
     game_moves,
     load_game,
     move_ids,
-    parse_colour,
     read_sgf_bytes,
     read_sgf_text,
     sgf_moves,
@@ -252,8 +251,12 @@ def test_missing_file():
     assert "cannot read" in err.value.message and err.value.path.endswith("no-such-file.blksgf")
 
 
-def test_parse_colour():
+def test_read_colour():
     duo, classic = VARIANTS["duo"], VARIANTS["classic"]
+
+    def parse_colour(v, text):
+        return read_colour(text, v.colours, v)
+
     assert [parse_colour(duo, t) for t in ("B", "w", "purple", "O")] == [
         "purple",
         "orange",

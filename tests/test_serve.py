@@ -1,5 +1,6 @@
 """``blokus-solo serve``: the HTTP interface with Starlette's test client (no browser)."""
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -31,8 +32,9 @@ def page(client) -> dict:
     return {"X-Token": TOKEN.search(response.text).group(1)}
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client():
+    """One server for the module (its workers loaded once); each test opens its own page."""
     with TestClient(create_app(hosts=["testserver"], ponder=False)) as c:
         yield c
 
@@ -186,7 +188,8 @@ def test_uploads_read_by_the_project_readers(client):
     )
     assert named.json()["error"].startswith("passwd.toml: ")
     big = client.post("/api/upload?name=a.toml", headers=headers, content=b"#" * (MAX_UPLOAD + 1))
-    assert big.status_code == 422 and "larger than" in big.json()["error"]
+    # refused by its Content-Length, before a byte of it is read
+    assert big.status_code == 413 and big.json()["error"] == "the file is larger than 1000 kB"
     odd = client.post("/api/upload?name=a.txt", headers=headers, content=b"x")
     assert "not a puzzle (.toml)" in odd.json()["error"]
     # the server keeps serving
@@ -297,24 +300,55 @@ def test_solves_limited_cancelled_and_reaped(monkeypatch):
 
 
 def test_cli_serve(monkeypatch):
+    import socket
+
     import uvicorn
+    from serve_helpers import free_port
 
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
-    result = run_cli("serve", "--host", "0.0.0.0", "--port", "8765")
+    monkeypatch.setattr(
+        uvicorn.Server, "run", lambda self, sockets: calls.append(sockets[0].getsockname()[:2])
+    )
+    port = free_port()
+    result = run_cli("serve", "--host", "0.0.0.0", "--port", str(port))
     assert result.exit_code == 0, result.output
-    assert calls == [{"host": "0.0.0.0", "port": 8765, "log_level": "warning"}]
-    import socket
+    assert calls == [("0.0.0.0", port)]  # the server is handed the socket opened first
 
     from solver.cli.serve import machine_names
 
     assert socket.gethostname() in machine_names()
     assert "warning: listening on 0.0.0.0" in result.output
-    assert "http://0.0.0.0:8765/" in result.output
+    assert f"http://0.0.0.0:{port}/" in result.output
     from helpers import one_line_error
 
     bad = PUZZLES / "nope.toml"
     one_line_error(run_cli("serve", bad), "nope.toml", "cannot read")
+
+
+def test_cli_serve_on_a_port_taken(monkeypatch):
+    """Another program listens on the port: one line naming it, exit 2, no address
+    printed, no browser opened, no server run (issue 31 item 5)."""
+    import socket
+    import webbrowser
+
+    import uvicorn
+    from helpers import one_line_error
+
+    opened, ran = [], []
+    monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: opened.append(url))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: ran.append(sockets))
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        result = run_cli("serve", "--port", str(port), "--open")
+        line = one_line_error(result, f"--port: port {port} is taken")
+        assert "http" not in result.output and "loading" not in result.output, result.output
+        for host in ("0.0.0.0", "localhost"):  # any address: the port is taken on all
+            result = run_cli("serve", "--host", host, "--port", str(port), "--open")
+            assert one_line_error(result, f"port {port} is taken") == line
+    one_line_error(run_cli("serve", "--host", "192.0.2.1"), "--host: 192.0.2.1 is not an address")
+    assert opened == [] and ran == []
 
 
 @pytest.mark.slow
@@ -369,8 +403,9 @@ def test_time_limit_covers_the_whole_answer(client, monkeypatch):
     assert answer["answer"] == "unknown" and "not a no" in answer["text"]
     # the companion's own answer (its tiers share the limit), not the watchdog's
     assert "[companion " in answer["text"], answer["text"]
-    # what is short, from the best partial layout (and the bound) the unknown carries
-    assert "best partial layout: " in answer["text"] and "best bound proved" in answer["text"]
+    # what is short, from the best partial layout the unknown carries (its bound, the
+    # free squares, says nothing here and is not shown)
+    assert "best partial layout: " in answer["text"] and "short: " in answer["text"]
     assert answer["text"].endswith("s]")
     # the poll loop looks every 0.1 s: the answer came within the limit and the grace
     assert answer["seconds"] <= 2 + jobs_module.GRACE + 0.5
@@ -395,7 +430,8 @@ def test_colour_question_for_a_named_colour_and_joint_alone(client):
     )
     assert job.status_code == 200
     wrong = client.post("/api/ask", headers=headers, json={"kind": "colour", "colour": "blue"})
-    assert wrong.status_code == 422 and wrong.json()["error"] == "'blue' is not played here"
+    assert wrong.status_code == 422  # read as --colour reads it (issue 31, item 8)
+    assert wrong.json()["error"].startswith("'blue' is not a colour of Blokus Duo")
     out = {"state": "running"}
     for _ in range(600):
         out = client.get(f"/api/job/{job.json()['job']}", headers=headers).json()
@@ -409,3 +445,17 @@ def test_colour_question_for_a_named_colour_and_joint_alone(client):
     joint = ask(client, headers, "joint", time_limit=5)
     assert set(joint["alone"]) == {"blue", "yellow"}
     assert joint["alone"] == {"blue": "yes", "yellow": "yes"} and joint["answer"] == "no"
+
+
+def test_a_bound_that_says_nothing_is_not_shown():
+    """ "at most 356 of the 356 squares fit" says nothing: not shown (issue 31 item 11);
+    a bound under what is asked is."""
+    from solver.answers.words import fit_line
+    from solver.tasks.solve import area_fit
+
+    classic = load_puzzle(PUZZLES / "classic-solo-84.toml")
+    fit = area_fit(classic)  # the free squares: all 356 fit, as far as it knows
+    assert (fit.most, fit.need) == (356, 356) and fit_line(fit) == ""
+    assert fit_line(fit, idle=True).endswith("at most 356 of the 356 squares fit")
+    lp = dataclasses.replace(fit, most=301.46, by="lp")
+    assert fit_line(lp) == "  best bound proved: LP bound: at most 301.4 of the 356 squares fit"

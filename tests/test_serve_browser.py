@@ -5,14 +5,17 @@ Without /usr/bin/chromium the tests skip (saying how to install it), except unde
 (the environment variable CI set), where a missing browser fails.
 """
 
+import contextlib
 import json
 import os
+import re
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from helpers import GAMES, PUZZLES
-from serve_helpers import CHROMIUM, launch_chromium, running_server
+from serve_helpers import CHROMIUM, free_port, launch_chromium, running_server, served
 
 HOW = "install it with: sudo apt-get install -y chromium (and pip install playwright)"
 
@@ -38,9 +41,19 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def server():
-    with running_server() as url:
-        yield url
+def served_app():
+    """The module's server: its application (to look at its sessions, its jobs) and URL."""
+    from solver.web.app import create_app
+
+    port = free_port()
+    app = create_app(port=port)
+    with served(app, port) as url:
+        yield app, url
+
+
+@pytest.fixture(scope="module")
+def server(served_app):
+    return served_app[1]
 
 
 class Steps:
@@ -108,6 +121,9 @@ def hold(page, colour: str, piece: str, cells) -> None:
     """Take ``piece`` of ``colour`` from the tray and turn it (R, F) until its cells are
     ``cells`` (normalised, sorted)."""
     page.click(f".tile[data-colour='{colour}'][data-piece='{piece}']")
+    page.wait_for_function(
+        f"chosen && chosen.piece === {json.dumps(piece)} && S.selected === {json.dumps(colour)}"
+    )
     want = sorted(map(list, cells))
     for k in range(8):
         if sorted(page.evaluate("chosen.cells")) == want:
@@ -285,28 +301,40 @@ def test_game_stepped_with_review_chart(steps):
     assert state(page)["status"] == (
         f"after 26 of 27 placements; can still place all: purple {purple}, orange {orange}"
     )
+    # the review is about the whole game: stepping through it does not grey it out
+    page.keyboard.press("Home")
+    page.wait_for_function("S.game.step === 0")
+    review_item = page.locator("#answers li[data-kind='review']")
+    assert "stale" not in (review_item.get_attribute("class") or "")
+    steps.shot("review-current-at-the-start")
 
 
-def test_closing_the_page_stops_its_solve(browser, server, tmp_path):
+def test_closing_the_page_stops_its_solve(browser, served_app, tmp_path):
+    """The page's goodbye stops its solve at once and forgets its session (the game is
+    kept in the browser)."""
     import httpx2 as httpx
 
-    page = new_page(browser, server)
+    app, url = served_app
+    page = new_page(browser, url)
     steps = Steps(page, tmp_path)
     page.select_option("#timelimit", "none")
     page.click("button[data-ask='joint']")  # Classic 84 after no move: no limit
     page.wait_for_selector("#answers li[data-job] .badge.running")
     steps.shot("long-solve-running")
-    job = page.get_attribute("#answers li[data-job]", "data-job")
+    job = app.state.server.jobs.get(page.get_attribute("#answers li[data-job]", "data-job"))
     token = page.evaluate("TOKEN")
+    assert job.process.is_alive()
     page.close(run_before_unload=True)
-    with httpx.Client(base_url=server, headers={"X-Token": token}) as client:
-        for _ in range(100):
-            out = client.get(f"/api/job/{job}").json()
-            if out["state"] == "done":
-                break
-            time.sleep(0.1)
-    assert out["result"]["answer"] == "cancelled", out
-    assert out["result"]["text"] == "cancelled: the page was closed"
+    for _ in range(100):
+        if job.result is not None:
+            break
+        time.sleep(0.1)
+    assert job.result["answer"] == "cancelled", job.result
+    assert job.result["text"] == "cancelled: the page was closed"
+    assert not job.process.is_alive()
+    with httpx.Client(base_url=url, headers={"X-Token": token}) as client:
+        gone = client.get("/api/state")
+    assert gone.status_code == 403 and gone.json()["reload"] is True
 
 
 def test_malformed_upload_shows_its_line(steps, tmp_path):
@@ -455,7 +483,8 @@ def test_answer_list_numbered_in_order_and_ungreyed_on_redo(steps):
     border = page.evaluate("getComputedStyle(document.getElementById('answers')).borderTopStyle")
     assert border == "solid"
     title = items.nth(0).locator(".t").get_attribute("title")
-    assert title.startswith("answered by ")  # the engine in the tooltip, not in the line
+    # the engine in the tooltip (not "answered by 0.06 s"), not in the line
+    assert re.match(r"answered by [a-z+]+, \d+\.\d\d s$", title), title
     assert "[" not in items.nth(0).locator(".t").inner_text()
     steps.shot("two-answers")
     page.keyboard.press("z")
@@ -508,6 +537,176 @@ def test_unknown_joint_offers_each_colour_alone(steps):
     assert sorted(asked) == sorted(
         f"Can this colour still place everything? ({c})" for c in ("blue", "yellow", "red", "green")
     )
+
+
+@contextlib.contextmanager
+def another_site(html: str):
+    """A page of another site on this machine (a real server: Chromium lets only a local
+    page reach a local server), at http://localhost:PORT/; yields its URL."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(html.encode())
+
+        def log_message(self, *args):
+            pass
+
+    with ThreadingHTTPServer(("127.0.0.1", 0), Page) as httpd:
+        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://localhost:{httpd.server_address[1]}/"
+        finally:
+            httpd.shutdown()
+
+
+def test_frames_of_another_site_make_no_session(browser, served_app, tmp_path):
+    """A page of another site with hidden frames of this one makes no session, and the
+    idle player's game plays on (the issue's page had 34 frames, more than the old limit
+    of sessions; 8 show the same, each refused, and cost a quarter of the time)."""
+    app, url = served_app
+    player = new_page(browser, url)
+    play(player, "blue", "I3", [0, 1, 2])
+    player.wait_for_function("S.moves === 1")
+    sessions = app.state.server.sessions
+    before = len(sessions)
+    frames = "".join(f'<iframe src="{url}/" hidden></iframe>' for _ in range(8))
+    context = browser.new_context()
+    other = context.new_page()
+    statuses = []
+    other.on("response", lambda r: statuses.append(r.status) if r.url == url + "/" else None)
+    with another_site(frames) as other_site:  # localhost is not 127.0.0.1's site
+        other.goto(other_site)
+        other.wait_for_load_state("load")
+    Steps(other, tmp_path).shot("other-site-with-frames")
+    context.close()
+    assert statuses == [403] * 8, statuses  # refused: the page opens only on its own
+    assert len(sessions) == before
+    play(player, "yellow", "2", [18, 19])  # the player's next move, on the same game
+    player.wait_for_function("S.moves === 2")
+    Steps(player, tmp_path).shot("player-plays-on")
+    player.context.close()
+
+
+def test_game_survives_reload_and_server_restart(browser, tmp_path):
+    """F5 and a restart of the server lose no game: the page keeps it in the browser
+    (localStorage) and plays it again, moves taken back included; an uploaded game
+    record played on from a placement too (its file kept as well)."""
+    from solver.web.app import create_app
+
+    port = free_port()
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    steps = Steps(page, tmp_path)
+    with served(create_app(port=port), port, lifespan="off") as url:  # no question asked
+        page.goto(url + "/")
+        page.wait_for_selector("body[data-ready='1']")
+        play(page, "blue", "I3", [0, 1, 2])
+        page.wait_for_function("S.moves === 1")
+        play(page, "yellow", "2", [18, 19])
+        page.wait_for_function("S.moves === 2")
+        page.keyboard.press("z")
+        page.wait_for_function("S.moves === 1 && S.redo === 1")
+        before = state(page)
+        steps.shot("before-reload")
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        steps.shot("after-reload")
+        after = state(page)
+        assert page.inner_text("#message") == "restored the game kept in this browser (1 move)"
+        for key in ("colours", "moves", "redo", "selected", "legal", "snapshot"):
+            assert after[key] == before[key], key
+    with served(
+        create_app(port=port), port, lifespan="off"
+    ):  # the server restarted: the page's token is unknown
+        with page.expect_navigation():
+            page.click("#redo")  # refused (403): the page reloads and restores its game
+        page.wait_for_selector("body[data-ready='1']")
+        steps.shot("after-restart")
+        assert state(page)["snapshot"] == before["snapshot"]
+        page.keyboard.press("y")
+        page.wait_for_function("S.moves === 2")
+        # an uploaded game record, played on from placement 10: the file is kept too
+        page.set_input_files("#upload", str(GAMES / "duo-L4-s29.blksgf"))
+        page.wait_for_function("S && S.mode === 'game'")
+        page.fill("#step", "10")
+        page.dispatch_event("#step", "change")
+        page.wait_for_function("S.game.step === 10")
+        page.click("#fromhere")
+        page.wait_for_function("S.mode === 'solo'")
+        piece, squares = state(page)["legal"][0]
+        play(page, state(page)["selected"], piece, squares)
+        page.wait_for_function("S.moves === 1")
+        before = state(page)
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        steps.shot("game-record-played-on-restored")
+        after = state(page)
+        assert after["snapshot"]["from_step"] == 10 and after["snapshot"]["opened"] is None
+        for key in ("colours", "title", "moves", "snapshot"):
+            assert after[key] == before[key], key
+    context.close()
+
+
+def _contrast(page, selector: str) -> float:
+    """The WCAG 2 contrast ratio of an element's text on its background."""
+
+    def luminance(css: str) -> float:
+        channels = [int(v) / 255 for v in re.findall(r"\d+", css)[:3]]
+        r, g, b = (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    style = page.evaluate(
+        f"(() => {{ const s = getComputedStyle(document.querySelector({json.dumps(selector)}));"
+        " return [s.color, s.backgroundColor]; })()"
+    )
+    light, dark = sorted(map(luminance, style), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_board_named_readable_and_in_view_at_1024(browser, server, tmp_path):
+    """The page as a player sees it at 1024x768: a piece taken from the bottom of the tray
+    leaves the board in view; the squares are named around the board as hints and answers
+    name them (a1 the lower left); every colour button is readable (contrast 4.5)."""
+    from solver.web.files import catalogue
+
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, bypass_csp=True)
+    page = context.new_page()
+    steps = Steps(page, tmp_path)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    steps.shot("1024-start")
+    page.click(".tile[data-colour='green'][data-piece='Z5']")  # the tray's last piece
+    page.wait_for_function("chosen && chosen.piece === 'Z5' && S.selected === 'green'")
+    board = page.locator("#board").bounding_box()
+    assert board["y"] >= 0 and board["y"] + board["height"] <= 768, board
+    assert board["width"] >= 400  # beside the tray, not squeezed
+    page.hover("#board rect[data-sq='362']")  # the ghost follows on the board in view
+    assert page.locator("#ghost rect").count() == 5
+    steps.shot("1024-piece-from-the-bottom-of-the-tray")
+    # the names around the board: each square's column letter under it, its number beside it
+    # (x, y) in squares: a column's letter under it, a row's number left of it
+    texts = page.locator("#board g.coords text").all()
+    places = [(float(t.get_attribute("x")), float(t.get_attribute("y"))) for t in texts]
+    columns = {int(x): t.text_content() for t, (x, y) in zip(texts, places) if y > 20}
+    rows = {int(y): t.text_content() for t, (x, y) in zip(texts, places) if x < 0}
+    assert len(columns) == len(rows) == 20 and len(texts) == 40
+    names = catalogue(puzzles=Path("/nonexistent"))["classic-84"].open().problem.position.board
+    for square in (0, 19, 42, 380, 399):
+        row, col = divmod(square, 20)
+        assert columns[col] + rows[row] == names.name(square)  # a20, t20, c18, a1, t1
+    for colour in ("blue", "yellow", "red", "green"):
+        assert _contrast(page, f"#colours button[data-colour='{colour}']") >= 4.5, colour
+    page.select_option("#catalogue", "duo-both")
+    page.wait_for_function("S.played.includes('purple')")
+    for colour in ("purple", "orange"):
+        assert _contrast(page, f"#colours button[data-colour='{colour}']") >= 4.5, colour
+    steps.shot("1024-duo")
+    context.close()
 
 
 def test_marks_of_the_placement_under_the_mouse(browser, tmp_path):

@@ -19,8 +19,9 @@ LAYOUT_GAME = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksg
 STEP = 30
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client():
+    """One server for the module (its workers loaded once); each test opens its own page."""
     with TestClient(create_app(hosts=["testserver"], ponder=False)) as c:
         yield c
 
@@ -125,6 +126,51 @@ def test_not_every_colour_left_played_is_asked_from_scratch(client):
     after = ask(client, headers, "joint")
     assert first["answer"] == after["answer"] == "no"
     assert "how" not in first and "how" not in after and "companion" not in after["text"]
+
+
+def test_a_companion_unknown_says_what_is_short():
+    """An unknown of the companion says what an unknown from scratch says: the best
+    partial layout (pieces and squares left, per short colour), never "leaves N squares"
+    alone (issue 31 item 11). 0.05 s: far too short to settle the move off the layout."""
+    import re
+
+    from solver.core.pieces import PIECES
+    from solver.web.files import read_upload
+    from solver.web.questions import joint_question
+    from solver.web.session import from_here
+
+    viewer = read_upload("duo.blksgf", LAYOUT_GAME.read_bytes())
+    viewer.step = 14
+    session = from_here(viewer)
+    first = joint_question(session.joint_request(), 30)
+    assert first["answer"] == "yes" and first["how"] == "pool"
+    session.learn(*first["known"])
+    state = session.state()
+    colour = state["selected"]
+    witness = {(c, p, tuple(s)) for c, p, s in first["layout"]}
+    off = [(p, s) for p, s in state["legal"] if (colour, p, tuple(s)) not in witness]
+    piece, squares = off[len(off) // 2]
+    session.place(colour, [divmod(s, 14) for s in squares])
+    answer = joint_question(session.joint_request(), 0.05)
+    assert answer["answer"] == "unknown" and answer["how"] == "solved", answer["text"]
+    text = answer["text"]
+    found = re.search(
+        r"best partial layout: (\d+) of (\d+) pieces placed, (\d+) squares? left; "
+        r"short: (.*?)  \[companion",
+        text,
+    )
+    assert found, text
+    position = session.problem.position
+    total = sum(len(c.remaining) for c in position.colours)
+    assert int(found.group(2)) == total == 27
+    short = re.findall(r"(\w+) (\d+) pieces? \((\d+) squares?: ([^)]*)\)", found.group(4))
+    assert short and int(found.group(3)) == sum(int(sq) for _, _, sq, _ in short)
+    for name, count, squares_left, pieces in short:
+        pieces = pieces.split(", ")
+        assert set(pieces) <= set(position.colour(name).remaining) and len(pieces) == int(count)
+        assert sum(PIECES[p].size for p in pieces) == int(squares_left)
+    assert int(found.group(1)) == total - sum(int(n) for _, n, _, _ in short)
+    assert "leaves" not in text and "1 squares" not in text
 
 
 def test_pondering_marks_every_placement_with_a_layout_or_a_proof():

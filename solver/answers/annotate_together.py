@@ -49,7 +49,8 @@ def answer_text(step: JointStep) -> str:
     close = (
         "; no layout found"
         if step.best_left is None
-        else f"; the best layout found leaves {step.best_left} squares"
+        else f"; the best layout found leaves {step.best_left} "
+        + ("square" if step.best_left == 1 else "squares")
     )
     return f"unknown for {what} (time limit reached; not a no{close})"
 

@@ -80,6 +80,7 @@ from solver.core.variants import (
 )
 from solver.errors import InputError, located
 from solver.formats.files import write_text_atomic
+from solver.formats.structured import parse_json
 from solver.formats.text import depth_limited, read_text
 from solver.tasks.endgame import ANSWERS
 from solver.tasks.solve import SolveResult
@@ -235,7 +236,8 @@ def read_solution(path: str | Path) -> SolutionFile:
 
     Raises:
         InputError: unreadable, not UTF-8, not JSON, a key given twice in one object,
-            missing or malformed keys, unknown piece, colour or square, a colour listed
+            a number out of range (:mod:`solver.formats.structured`), missing or malformed
+            keys, unknown piece, colour or square, a colour listed
             twice, a size, colours or pieces that the variant does not have, placements
             that are not pieces of the set or overlap.
     """
@@ -246,47 +248,9 @@ def read_solution(path: str | Path) -> SolutionFile:
 def read_solution_text(text: str, path: str = "<solution>") -> SolutionFile:
     """Read the text of a solution file (see :func:`read_solution`; ``path`` names it in
     messages). Raises InputError."""
-    try:
-        with depth_limited(path):
-            data = json.loads(text, object_pairs_hook=_Object.from_pairs)
-    except json.JSONDecodeError as e:
-        raise InputError(
-            f"invalid JSON: {e.msg}", path=path, where=f"line {e.lineno}, column {e.colno}"
-        ) from None
+    data = parse_json(text, path)
     with located(path=path), depth_limited(path):
-        twice = _key_twice(data)
-        if twice is not None:
-            raise InputError("this key is given twice in one object", where=twice)
         return _parse(data)
-
-
-class _Object(dict[str, Any]):
-    """A JSON object that remembers its first key given twice (``json`` keeps the last
-    value silently; every reader here refuses a key given twice)."""
-
-    twice: str | None = None
-
-    @classmethod
-    def from_pairs(cls, pairs: list[tuple[str, Any]]) -> _Object:
-        obj = cls()
-        for key, value in pairs:
-            if key in obj and obj.twice is None:
-                obj.twice = key
-            obj[key] = value
-        return obj
-
-
-def _key_twice(value: Any, where: str = "") -> str | None:
-    """The place (``colours[0].score``) of the first key given twice, in file order."""
-    if isinstance(value, _Object):
-        if value.twice is not None:
-            return f"{where}.{value.twice}" if where else value.twice
-        items = [(f"{where}.{k}" if where else k, v) for k, v in value.items()]
-    elif isinstance(value, list):
-        items = [(f"{where}[{k}]", v) for k, v in enumerate(value)]
-    else:
-        return None
-    return next((t for place, v in items if (t := _key_twice(v, place)) is not None), None)
 
 
 def _expect(value: Any, kind: type, where: str, *, null: bool = False) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from solver.backends.base import FitBound
 from solver.core.pieces import PIECES
 from solver.core.position import Position
 from solver.core.problem import Problem
@@ -25,18 +26,29 @@ def goals_text(problem: Problem) -> str:
     return text
 
 
-def closeness_lines(result: SolveResult) -> list[str]:
+def closeness_lines(result: SolveResult, idle_bound: bool = True) -> list[str]:
     """For an unknown: how close the best partial layout came (pieces and squares left,
-    per short colour) and the best bound proved; no lines otherwise."""
+    per short colour) and the best bound proved (with ``idle_bound`` false, not one that
+    says nothing: :func:`fit_line`); no lines otherwise."""
     lines = []
     if result.partial_report is not None:
         total = sum(
             len(result.problem.position.colour(c).remaining) for c in result.problem.colours
         )
         lines.append(partial_line(total, result.short()))
-    if result.fit is not None:
-        lines.append(f"  best bound proved: {result.fit.text}")
+    bound = fit_line(result.fit, idle_bound)
+    if bound:
+        lines.append(bound)
     return lines
+
+
+def fit_line(fit: FitBound | None, idle: bool = False) -> str:
+    """The line on the best bound proved, e.g. "  best bound proved: LP bound: at most
+    301.4 of the 302 squares fit"; "" without one, or, unless ``idle``, when it says
+    nothing (at most all the squares left fit: the page leaves it out)."""
+    if fit is None or (fit.most >= fit.need and not idle):
+        return ""
+    return f"  best bound proved: {fit.text}"
 
 
 def partial_line(total: int, short: Mapping[str, tuple[str, ...]]) -> str:
@@ -98,7 +110,8 @@ def endgame_line(answer: EndgameAnswer) -> str:
         partial = answer.place_all.partial_report
         if partial is not None:
             left = partial.report(answer.colour).remaining
-            text += f"; at best {sum(PIECES[p].size for p in left)} squares left"
+            short = sum(PIECES[p].size for p in left)
+            text += f"; at best {short} {plural(short, 'square')} left"
     elif answer.best is not None:
         best = answer.best
         proven = (

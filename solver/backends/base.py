@@ -30,11 +30,6 @@ class Cancel(Protocol):
     def is_set(self) -> bool: ...
 
 
-#: the largest seed: CP-SAT's ``random_seed`` is an int32 and the search's shuffle takes no
-#: negative seed
-MAX_SEED = 2**31 - 1
-
-
 @dataclass(frozen=True)
 class SolveOptions:
     """How to solve.

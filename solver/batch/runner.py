@@ -23,7 +23,6 @@ from typing import NoReturn
 
 from rich.console import Console
 
-from solver.backends.base import MAX_SEED
 from solver.batch import report
 from solver.batch.display import Display, make_display
 from solver.batch.items import Item, find_sources, make_items
@@ -39,6 +38,7 @@ from solver.batch.work import Settings, picture_name, solution_name
 from solver.core.variants import COLOUR_LETTERS
 from solver.errors import InputError
 from solver.formats.files import check_names_inside, check_output_folder, write_text_atomic
+from solver.ranges import MAX_SEED
 from solver.trust.proofs import as_trusted
 
 #: where the items run: local worker processes or a Dask cluster
@@ -139,7 +139,7 @@ def sweep_seeds(options: BatchOptions) -> range | None:
     their thread k the seed S + k (so the sweep's runs never repeat one another's threads).
 
     Raises:
-        InputError: the last seed would pass :data:`solver.backends.base.MAX_SEED`.
+        InputError: the last seed would pass :data:`solver.ranges.MAX_SEED`.
     """
     if options.seeds <= 1:
         return None

@@ -35,7 +35,8 @@ from solver.batch.work import (
     settings_for,
 )
 from solver.errors import InputError
-from solver.formats.files import write_text_atomic
+from solver.formats.files import check_output, write_text_atomic
+from solver.formats.structured import SyntaxRefused, parse_json
 from solver.quoting import shown
 from solver.trust.proofs import untrusted_claim
 from solver.trust.rows import row_problem
@@ -69,6 +70,23 @@ def row_key(row: dict) -> Key:
     if seed is not None and not isinstance(seed, int):
         raise TypeError("a sweep row's seed is not a number")
     return (row["item"], row.get("after"), seed, bool(row.get("together")))
+
+
+#: the fields of a line of ``runs.jsonl`` and their types
+_RUN_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "finished": str, "command": str, "on": str, "version": str, "interrupted": bool,
+    "ran": int, "skipped": int, "seeds_dropped": int, "seconds": (int, float),
+}  # fmt: skip
+
+
+def _is_run(run: object) -> bool:
+    """Whether a line of ``runs.jsonl``, parsed, is a run record: an object whose fields
+    (:data:`_RUN_FIELDS`) have their types where present (a number is never true/false)."""
+    return isinstance(run, dict) and all(
+        key not in run
+        or (isinstance(run[key], kind) and (kind is bool or not isinstance(run[key], bool)))
+        for key, kind in _RUN_FIELDS.items()
+    )
 
 
 #: settings that rows written before they existed lack, with the value those rows had
@@ -151,12 +169,31 @@ class Store:
             why = e.strerror or e
             raise InputError(f"cannot make the folder: {why}", path=str(self.folder)) from None
         self._take_lock()
-        self._remove_temporary_files()
-        path = self.folder / RESULTS
-        if path.exists():
-            self._read(path)
-        self._remove_unnamed_solutions()
-        self._log = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            self._check_outputs()
+            self._remove_temporary_files()
+            path = self.folder / RESULTS
+            if path.exists():
+                self._read(path)
+            self._remove_unnamed_solutions()
+            self._log = _open_log(path)
+        except BaseException:  # the lock is let go: the same folder may be tried again
+            self.close()
+            raise
+
+    def _check_outputs(self) -> None:
+        """Refuse, before any work, a folder whose files cannot be written: one of them a
+        folder (``results.jsonl/``), a link to nothing writable, ``solutions`` a file.
+
+        Raises:
+            InputError: naming the file; nothing in the folder is changed.
+        """
+        for name in (RESULTS, RUNS, SUMMARY, README):
+            check_output(self.folder / name, where="")
+        for name in (SOLUTIONS, SWEEPS):
+            path = self.folder / name
+            if (path.exists() or path.is_symlink()) and not path.is_dir():
+                raise InputError("is a file, not a folder", path=str(path))
 
     def _take_lock(self) -> None:
         try:
@@ -198,7 +235,10 @@ class Store:
                         path.unlink()
 
     def _read(self, path: Path) -> None:
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise InputError(f"cannot read: {e.strerror or e}", path=str(path)) from None
         latest: dict[str, tuple] = {}  # per item, the question of its last sweep line
         sweeps: dict[str, set[Key]] = {}  # per item, the keys of its sweep rows so far
         whole = data.rfind(b"\n") + 1
@@ -207,16 +247,20 @@ class Store:
             os.truncate(path, whole)
         for number, line in enumerate(data[:whole].splitlines(), start=1):
             try:
-                row = json.loads(line.decode("utf-8"))
+                row = parse_json(line.decode("utf-8"))
                 if not isinstance(row, dict):
-                    raise ValueError("not a results row")
+                    raise SyntaxRefused("not a results row")
             except UnicodeDecodeError:
                 self.notes.append(f"{RESULTS} line {number}: dropped (not UTF-8): done again")
                 self._superseded = True
                 continue
-            except (ValueError, RecursionError):
+            except SyntaxRefused:
                 self.dropped += 1
                 self._superseded = True  # rewritten without it at the end
+                continue
+            except InputError as e:  # a number out of range, nested too deeply, a key twice
+                self.notes.append(f"{RESULTS} line {number}: dropped ({e}): done again")
+                self._superseded = True
                 continue
             why = row_problem(row)
             if why is None and row.get("sweep") and not isinstance(row.get("seed"), int):
@@ -299,7 +343,11 @@ class Store:
         """
         for name, text in files.items():
             target = self.folder / name
-            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:  # e.g. a file where the folder should be
+                why = e.strerror or e
+                raise InputError(f"cannot make its folder: {why}", path=str(target)) from None
             write_text_atomic(target, text)
         assert self._log is not None, "open() first"
         _append_line(self._log, row, self.folder / RESULTS)
@@ -332,22 +380,28 @@ class Store:
         self._remove({n for n in old_files if self._named[n] <= 0})  # none another row names
 
     def runs(self) -> list[dict]:
-        """The runs recorded in ``runs.jsonl`` (one line per batch run), oldest first."""
+        """The runs recorded in ``runs.jsonl`` (one line per batch run), oldest first; a
+        line that is no run record (cut short by a crash, or edited: a field of the wrong
+        type, a number out of range) is left out: it only feeds the README's table."""
         path = self.folder / RUNS
-        if not path.exists():
+        try:
+            data = path.read_bytes() if path.exists() else b""
+        except OSError:  # checked writable when the folder was opened: gone since
             return []
         out = []
-        for line in path.read_bytes().splitlines():
+        for line in data.splitlines():
             try:
-                out.append(json.loads(line))
-            except (ValueError, RecursionError):  # a line cut short by a crash
+                run = parse_json(line.decode("utf-8"))
+            except (UnicodeDecodeError, InputError):
                 continue
+            if _is_run(run):
+                out.append(run)
         return out
 
     def add_run(self, record: dict) -> None:
         """Append a line about this run to ``runs.jsonl`` (synced to disk)."""
         path = self.folder / RUNS
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        fd = _open_log(path)
         try:
             _append_line(fd, record, path)
         finally:
@@ -376,6 +430,18 @@ class Store:
             if fd is not None:
                 os.close(fd)
         self._log = self._lock = None
+
+
+def _open_log(path: Path) -> int:
+    """``path`` opened to append lines (made if missing).
+
+    Raises:
+        InputError: it cannot be (a folder, a link to nothing, no permission).
+    """
+    try:
+        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror or e}", path=str(path)) from None
 
 
 def _append_line(fd: int, data: dict, path: Path) -> None:

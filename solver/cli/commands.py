@@ -20,6 +20,7 @@ from solver.cli.check import check_command, moves_command
 from solver.cli.count import count_command
 from solver.cli.cubes import cubes_command
 from solver.cli.export import export_command
+from solver.cli.gtp import gtp_command
 from solver.cli.review import review_command
 from solver.cli.serve import serve_command
 from solver.cli.show import show_command
@@ -100,3 +101,5 @@ main.add_command(generate_command)
 main.add_command(cubes_command)
 # the local web page (solver/cli/serve.py, solver/web/)
 main.add_command(serve_command)
+# a GTP engine in Pentobi's dialect (solver/cli/gtp.py, solver/gtp/)
+main.add_command(gtp_command)

@@ -10,9 +10,11 @@ import click
 
 from solver.cli.options import out_option, plain_option, time_limit_option
 from solver.cli.output import describe_result, make_console, output_writer, print_board
+from solver.cli.params import option_type
 from solver.errors import InputError
 from solver.formats.text import read_text
 from solver.quoting import shown
+from solver.ranges import DEPTH
 
 
 @click.group("cubes")
@@ -32,7 +34,7 @@ def cubes_command() -> None:
 @click.argument("puzzle")
 @click.option(
     "--depth",
-    type=click.IntRange(min=0, max=8),
+    type=option_type(DEPTH),
     default=1,
     show_default=True,
     help="Levels of splitting: the first piece of each played colour, then (one colour "
@@ -121,7 +123,9 @@ def join_command(
         f"nodes {answer.nodes:,}  seconds {answer.seconds:.1f}"
     )
     for line in answer.problems[:10]:
-        console.print(f"rejected: {line}")
+        console.print(f"rejected row: {line}", markup=False)
+    if len(answer.problems) > 10:
+        console.print(f"rejected row: and {len(answer.problems) - 10} more")
     for line in answer.notes[:10]:
         console.print(f"note: {line}")
     if len(answer.notes) > 10:

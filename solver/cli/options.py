@@ -19,12 +19,12 @@ from typing import Any
 import click
 
 from solver.backends.registry import backend as engine
-from solver.cli.params import MAX_SEED, MAX_WORKERS, PLACEMENTS, SECONDS, SEED, WORKERS, Command
+from solver.cli.params import PLACEMENTS, SECONDS, SEED, WORKERS, Command
 from solver.core.position import Position
 from solver.core.problem import Problem
-from solver.core.variants import colour_name
+from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError, located
-from solver.formats.sources import is_game_file
+from solver.ranges import MAX_SEED, MAX_WORKERS
 from solver.tasks.solve import BACKENDS, SolveOptions
 
 #: the backends of ``check`` and ``review``: their solves include max-score after a "no",
@@ -215,22 +215,16 @@ def _compile_notice(since: float | None) -> None:
 
 def chosen_colours(source: str, position: Position, texts: tuple[str, ...]) -> tuple[str, ...]:
     """The colours of repeated ``--colour`` options, each once, in the order first given:
-    ``--colour blue --colour B`` is blue. A game record takes SGF ids (``B``/``W``,
-    ``1``-``4``) as well as names; a puzzle takes names and diagram letters.
+    ``--colour blue --colour B`` is blue. Read by the one colour rule
+    (:func:`solver.core.variants.read_colour`: names, letters, and on a built-in variant
+    Pentobi's ids: ``B`` is purple in Duo).
 
     Raises:
         InputError: a colour the position does not have (``where="--colour"``).
     """
+    variant = VARIANTS.get(position.variant)
     with located(path=source, where="--colour"):
-        if is_game_file(source):
-            from solver.core.variants import VARIANTS
-            from solver.formats.game import parse_colour
-
-            names = [parse_colour(VARIANTS[position.variant], t) for t in texts]
-        else:
-            names = [colour_name(t) for t in texts]
-            for name in names:
-                position.colour(name)
+        names = [read_colour(t, position.colour_names, variant) for t in texts]
     return tuple(dict.fromkeys(names))
 
 

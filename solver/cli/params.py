@@ -1,8 +1,9 @@
 """The types of the numeric command-line options, checked before any work is done.
 
-Each option takes only values that every backend accepts: click refuses anything else
-(NaN, infinities, negatives, values out of range) with "Invalid value for '--seed': ...",
-which the command line prints as one line with exit status 2.
+Each option takes only values that every backend accepts, its range from
+:mod:`solver.ranges` (the API checks the same ones): click refuses anything else (NaN,
+infinities, negatives, values out of range) with "Invalid value for '--seed': ...", which
+the command line prints as one line with exit status 2.
 """
 
 from __future__ import annotations
@@ -13,17 +14,11 @@ from typing import Any, TypeVar
 
 import click
 
-from solver.backends.base import MAX_SEED
+from solver import ranges
+from solver.ranges import Range
 
 #: a command's function, as Click's option decorators take and give it back
 Command = TypeVar("Command", bound=Callable[..., Any])
-
-#: More threads than this only slow a run down (each one is a CP-SAT worker or a copy of
-#: the search, with its own memory); CP-SAT's ``num_workers`` is an int32.
-MAX_WORKERS = 256
-
-#: The search counts layouts in int64 and looks for ``limit + 1`` of them.
-MAX_LIMIT = 2**62
 
 
 class FiniteFloatRange(click.FloatRange):
@@ -39,17 +34,24 @@ class FiniteFloatRange(click.FloatRange):
         return number
 
 
-#: Seconds of wall time (``--time-limit``): finite, at least 0.
-SECONDS = FiniteFloatRange(min=0)
+def option_type(shared: Range) -> click.IntRange | FiniteFloatRange:
+    """The click type of a range of :mod:`solver.ranges` (its bounds shown in ``--help``)."""
+    if shared.whole:
+        return click.IntRange(shared.low, shared.high)
+    return FiniteFloatRange(shared.low, shared.high)
 
-#: ``--workers``: threads, at least 1.
-WORKERS = click.IntRange(1, MAX_WORKERS)
+
+#: Seconds of wall time (``--time-limit``): finite, at least 0.
+SECONDS = option_type(ranges.SECONDS)
+
+#: ``--workers``: threads, 1 to MAX_WORKERS.
+WORKERS = option_type(ranges.WORKERS)
 
 #: ``--seed``: 0 .. 2^31 - 1.
-SEED = click.IntRange(0, MAX_SEED)
+SEED = option_type(ranges.SEED)
 
-#: ``--after``: a number of placements, at least 0 (a game record names its own end).
-PLACEMENTS = click.IntRange(min=0)
+#: ``--after``: a number of placements, 0 to MAX_PLACEMENTS (a game record names its own end).
+PLACEMENTS = option_type(ranges.PLACEMENTS)
 
-#: ``count --limit``: at least 1.
-LIMIT = click.IntRange(1, MAX_LIMIT)
+#: ``count --limit``: 1 to 2^62.
+LIMIT = option_type(ranges.LIMIT)

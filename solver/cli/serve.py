@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import click
 
 from solver.cli.params import WORKERS
+from solver.errors import InputError
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
 
@@ -12,8 +16,6 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
 def machine_names() -> list[str]:
     """This machine's host name, full name and addresses (IPv6 ones in brackets, as a
     ``Host`` header writes them): the names a page reached over the network comes by."""
-    import socket
-
     names = {socket.gethostname(), socket.getfqdn()}
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None)
@@ -21,6 +23,41 @@ def machine_names() -> list[str]:
         infos = []
     names |= {str(info[4][0]) for info in infos}
     return sorted(f"[{n}]" if ":" in n else n for n in names)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host`` and ``port``, opened before anything is printed (the
+    server is then handed it), so that a port another program holds is one line and exit
+    2, with no address printed and no browser opened.
+
+    Raises:
+        InputError: the port is taken or needs privileges (``--port``), or ``host`` is
+            not an address of this machine (``--host``).
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except OSError as e:
+        raise InputError(f"cannot listen on {host}: {e.strerror or e}", where="--host") from None
+    sock = socket.socket(family, kind, proto)
+    # as uvicorn opens it: a port left in TIME_WAIT by a server just stopped is free
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            why = f"port {port} is taken (another program listens on it): choose another"
+        elif e.errno == errno.EACCES:
+            why = f"port {port} needs privileges this user lacks: choose one above 1023"
+        elif e.errno == errno.EADDRNOTAVAIL:
+            raise InputError(f"{host} is not an address of this machine", where="--host") from None
+        else:
+            why = f"cannot listen on port {port}: {e.strerror or e}"
+        raise InputError(why, where="--port") from None
+    return sock
 
 
 @click.command("serve")
@@ -69,17 +106,18 @@ def serve_command(
     from solver.web.jobs import warm
 
     hosts = ["127.0.0.1", "localhost"]
+    if host in ("0.0.0.0", "::"):  # every address of this machine: the names it answers by
+        hosts += machine_names()
+    elif host not in hosts:
+        hosts.append(host if ":" not in host else f"[{host}]")
+    app = create_app(tuple(files), hosts, port, solves, ponder=not no_ponder)
+    sock = listening_socket(host, port)  # a port taken: one line, before any address
     if host not in LOCAL:
         click.echo(
             f"warning: listening on {host}: other machines that reach it can play and run "
             "solves here",
             err=True,
         )
-    if host in ("0.0.0.0", "::"):  # every address of this machine: the names it answers by
-        hosts += machine_names()
-    elif host not in hosts:
-        hosts.append(host if ":" not in host else f"[{host}]")
-    app = create_app(tuple(files), hosts, port, solves, ponder=not no_ponder)
     click.echo("blokus-solo serve: loading the solver (the first run compiles it: 10-30 s)")
     warm()  # before the address is printed: the first question does not wait for it
     shown = host if ":" not in host else f"[{host}]"
@@ -90,4 +128,4 @@ def serve_command(
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])

@@ -68,7 +68,7 @@ from solver.companion.layouts import (
     squares_left,
     squares_of,
 )
-from solver.companion.pool import Pool, pool_of
+from solver.companion.pool import Pool, layout_key, pool_of
 from solver.companion.repair import (
     ALONE_FIRST,
     ALONE_SHARE,
@@ -239,7 +239,9 @@ class Follower:
                 return self._from_pool(k, move, position, after, started)
         completes: list[Layout] = list(pool.layouts) if pool is not None else []
         if self.witness is not None and _complete_before(self.witness, position):
-            completes.append(self.witness)
+            key = layout_key(self.witness)
+            if not any(layout_key(layout) == key for layout in completes):
+                completes.append(self.witness)
         tried: list[str] = []
         gone = 0
         if any(placed in layout.get(colour, ()) for layout in completes):

@@ -249,8 +249,10 @@ def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str,
     Returns:
         ``answer`` ("yes", "no", "unknown", "done"), ``how`` (a
         :data:`solver.companion.follow.How`), ``seconds``, ``reason``, ``layout``
-        (checked, for "yes"), ``tried`` (the tiers tried) and ``known`` (what to file
-        under ``request.key``).
+        (checked, for "yes"), ``tried`` (the tiers tried), ``best_left``,
+        ``pieces_left``, ``short`` and ``fit`` (what an unknown leaves short, and the
+        bound), ``step`` (the :class:`solver.companion.follow.JointStep`) and ``known``
+        (what to file under ``request.key``).
     """
     budget = None if time_limit is None else time_limit * (1 - OVERRUN_SHARE)
     follower = follower_for(request, budget)
@@ -265,6 +267,9 @@ def follow_answer(request: FollowRequest, time_limit: float | None) -> dict[str,
         "tried": step.tried,
         "freed": step.freed,
         "best_left": step.best_left,
+        "pieces_left": step.pieces_left,
+        "short": step.short,
+        "fit": step.fit,
         "known": known,
         "step": step,
     }

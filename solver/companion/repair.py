@@ -280,7 +280,10 @@ def repair_from(
     Raises:
         SolverBug: a layout the rule checker refuses.
     """
-    best: dict[str, list[Placement]] = {c: [] for c in open_colours(position)}
+    colours = open_colours(position)
+    best: dict[str, list[Placement]] = {
+        c: list(starts[0].get(c, ())) if starts else [] for c in colours
+    }
     if not starts:
         starts = [best]
     runs = 0

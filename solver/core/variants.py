@@ -9,7 +9,7 @@ on e10 and j5 of a 14x14 board. Junior uses two copies of 12 shapes and scores n
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -163,10 +163,57 @@ def check_piece_counts(
 
 
 def colour_name(text: str) -> str:
-    """Colour name from a name or diagram letter, case-insensitively. Raises InputError."""
+    """Colour name from a name or diagram letter, case-insensitively (as files name
+    colours). Raises InputError."""
     key = text.strip().lower()
     if key in COLOUR_LETTERS:
         return key
     if key.upper() in LETTER_COLOURS:
         return LETTER_COLOURS[key.upper()]
     raise InputError(f"unknown colour {text!r} (colours: {', '.join(COLOUR_LETTERS)})")
+
+
+def colour_id(v: Variant, colour: str) -> str:
+    """The id Pentobi writes for a colour of a variant (SGF moves, ``PL``): ``B``/``W`` in
+    two-colour variants, ``1``..``4`` in the others."""
+    k = v.colours.index(colour)
+    return ("B", "W")[k] if len(v.colours) == 2 else str(k + 1)
+
+
+def colour_ids(v: Variant) -> dict[str, str]:
+    """Every id Pentobi reads for a variant's colours (``PL`` values, Pentobi
+    ``NodeUtil.cpp::get_player``): ``1``..``4`` in turn order, and with two colours ``B``
+    (the first) and ``W`` (the second) -> colour name."""
+    ids = {str(k + 1): c for k, c in enumerate(v.colours)}
+    if len(v.colours) == 2:
+        ids.update({"B": v.colours[0], "W": v.colours[1]})
+    return ids
+
+
+def read_colour(text: object, colours: Sequence[str], variant: Variant | None = None) -> str:
+    """The colour among ``colours`` (a position's, in turn order) that ``text`` names: the
+    one rule for a colour a person types, on the command line (``--colour``), in the API
+    and on the page (``text``: any value, as the page's JSON may hold). Case-insensitive,
+    spaces around ignored:
+
+    1. a colour name, or its diagram letter (:data:`COLOUR_LETTERS`: ``B`` blue, ``P``
+       purple...), if that colour is one of ``colours``;
+    2. else, on a built-in ``variant``, Pentobi's id of a colour (:func:`colour_ids`, as in
+       its game records): ``B`` is blue in Classic but purple in Duo, which has no blue;
+       ``W`` is orange; ``2`` is yellow in Classic.
+
+    Raises:
+        InputError: not text, or no colour of ``colours``.
+    """
+    if not isinstance(text, str):  # (from the API or the page: any JSON value)
+        raise InputError(f"expected a colour's name or letter, got {type(text).__name__}")
+    key = text.strip()
+    name = key.lower() if key.lower() in COLOUR_LETTERS else LETTER_COLOURS.get(key.upper())
+    if name not in colours and variant is not None:
+        name = colour_ids(variant).get(key.upper())
+    if name is None or name not in colours:
+        if variant is not None:
+            choices = ", ".join(f"{colour_id(variant, c)}/{c}" for c in variant.colours)
+            raise InputError(f"{text!r} is not a colour of {variant.sgf_name} (colours: {choices})")
+        raise InputError(f"{text!r} is not a colour here (colours: {', '.join(colours)})")
+    return name

@@ -1,15 +1,16 @@
 """Output files: checked before any work, then written atomically.
 
 Every file the command line writes goes through :func:`write_text_atomic`: the text goes
-to a hidden temporary file beside the target (``.NAME.XXXXXXXX``, :data:`TEMPORARY`), is
-synced, and is renamed over the target. Any failure on the way (no space left, an I/O
-error, Ctrl-C, SIGTERM raised as an exception) removes the temporary file again and leaves
-the old file as it was. Only ``kill -9`` or a power cut can leave a temporary file;
-``batch`` removes those of its own folder when it starts.
+to a hidden temporary file beside the target (``.NAME.XXXXXXXX``, :data:`TEMPORARY`; NAME
+is the end of a long name, :data:`TEMPORARY_STEM`, so any name the file system takes has a
+temporary name it takes too), is synced, and is renamed over the target. Any failure on
+the way (no space left, an I/O error, Ctrl-C, SIGTERM raised as an exception) removes the
+temporary file again and leaves the old file as it was. Only ``kill -9`` or a power cut
+can leave a temporary file; ``batch`` removes those of its own folder when it starts.
 
 :func:`check_output` and :func:`check_output_folder` refuse an output that cannot be
-written (a missing folder, a file where a folder should be, a name too long for the file
-system once the temporary suffix is added, no permission) before the work that would
+written (a missing folder, a file where a folder should be, a name or path too long for
+the file system, no permission) before the work that would
 fill it, so a long solve is never lost to a bad ``--out``.
 """
 
@@ -34,6 +35,11 @@ TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}$")
 #: random part, and 8 random characters
 TEMPORARY_EXTRA = 10
 
+#: the most bytes of the target's name its temporary name keeps (its end: the suffix
+#: tells ``batch`` whose temporary file it is), so that a name of NAME_MAX bytes (255 on
+#: most file systems) still has a temporary name the file system takes
+TEMPORARY_STEM = 100
+
 #: the POSIX minimums, used where ``os.pathconf`` cannot tell (e.g. not on POSIX)
 _NAME_MAX = 255
 _PATH_MAX = 4096
@@ -56,7 +62,7 @@ def write_text_atomic(path: str | Path, text: str | bytes) -> None:
     with _signals_deferred():
         try:
             mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+            fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(path.name), dir=path.parent)
             with os.fdopen(fd, "wb") as f:
                 f.write(text.encode("utf-8") if isinstance(text, str) else text)
                 f.flush()
@@ -100,6 +106,22 @@ def _signals_deferred() -> Iterator[None]:
             signal.raise_signal(signum)
 
 
+def _temporary_prefix(name: str) -> str:
+    """``.NAME.``: the start of the temporary name of a file ``name``, NAME its last
+    :data:`TEMPORARY_STEM` bytes at most, cut where a character starts (in UTF-8 a byte
+    ``10xxxxxx`` continues one)."""
+    tail = os.fsencode(name)[-TEMPORARY_STEM:]
+    while tail and tail[0] & 0xC0 == 0x80:
+        tail = tail[1:]
+    return "." + os.fsdecode(tail) + "."
+
+
+def _written_size(name: str) -> int:
+    """The bytes of the longer of a file's name and its temporary name: what must fit."""
+    size = len(os.fsencode(name))
+    return max(size, min(size, TEMPORARY_STEM) + TEMPORARY_EXTRA)
+
+
 def _remove(tmp: str) -> None:
     try:
         os.unlink(tmp)
@@ -128,8 +150,8 @@ def check_output(out: str | Path, where: str = "--out") -> Path:
         ``out`` as a Path (as given, not resolved).
 
     Raises:
-        InputError: its folder is missing or not a folder (through links), it is a folder,
-            its name (plus :data:`TEMPORARY_EXTRA` bytes) is over the file system's
+        InputError: its folder is missing or not a folder (through links), it is a folder
+            or a loop of links, its name (or its temporary name) is over the file system's
             NAME_MAX or its full path over PATH_MAX, or the folder (or an existing
             read-only file) cannot be written.
     """
@@ -144,6 +166,11 @@ def check_output(out: str | Path, where: str = "--out") -> Path:
         if not folder.is_dir():
             raise InputError(f"{str(folder)!r} is not a folder", path=str(out), where=where)
         _check_lengths(folder, target.name, str(out), where)
+        if os.path.lexists(out):
+            try:
+                os.stat(out)  # a loop of links raises here (caught below)
+            except FileNotFoundError:  # a link to a file not there yet: written through it
+                pass
         if target.is_dir():
             raise InputError("is a folder, not a file", path=str(out), where=where)
         if not os.access(folder, os.W_OK | os.X_OK) or (
@@ -156,22 +183,21 @@ def check_output(out: str | Path, where: str = "--out") -> Path:
 
 
 def _check_lengths(folder: Path, name: str, out: str, where: str) -> None:
-    """Refuse a name that the file system would refuse once the temporary suffix is on."""
+    """Refuse a name, or a path, that the file system would refuse (for the file or for
+    its temporary name)."""
     name_max = _limit(folder, "PC_NAME_MAX", _NAME_MAX)
-    size = len(os.fsencode(name)) + TEMPORARY_EXTRA
+    size = _written_size(name)
     if size > name_max:
         raise InputError(
-            f"file name too long: {size - TEMPORARY_EXTRA} bytes, at most "
-            f"{name_max - TEMPORARY_EXTRA} here (the temporary file adds {TEMPORARY_EXTRA})",
+            f"file name too long: {len(os.fsencode(name))} bytes, at most {name_max} here",
             path=out,
             where=where,
         )
     path_max = _limit(folder, "PC_PATH_MAX", _PATH_MAX)
-    full = len(os.fsencode(str(folder / name))) + TEMPORARY_EXTRA
+    full = len(os.fsencode(str(folder))) + 1 + size
     if full >= path_max:
         raise InputError(
-            f"path too long: {full - TEMPORARY_EXTRA} bytes, at most "
-            f"{path_max - 1 - TEMPORARY_EXTRA} here",
+            f"path too long: {full} bytes with the temporary name, under {path_max} here",
             path=out,
             where=where,
         )
@@ -180,12 +206,12 @@ def _check_lengths(folder: Path, name: str, out: str, where: str) -> None:
 def check_names_inside(folder: Path, relative: str) -> None:
     """Check that a file ``relative`` (a path such as ``solutions/a/b.json``) can be
     written under ``folder`` (which need not exist yet) by :func:`write_text_atomic`: each
-    part of its name, the last with the temporary suffix, fits NAME_MAX, and the whole
-    path PATH_MAX.
+    part of its name (the last, and its temporary name) fits NAME_MAX, the whole path
+    PATH_MAX, no folder on the way is a file, and the file is not a folder.
 
     Raises:
-        InputError: a part or the whole is too long (no ``path`` set: the caller names
-            the file the name came from).
+        InputError: a part or the whole is too long, or in the way (no ``path`` set: the
+            caller names the file the name came from).
     """
     existing = Path(os.path.realpath(folder))
     while not existing.exists():
@@ -193,14 +219,21 @@ def check_names_inside(folder: Path, relative: str) -> None:
     name_max = _limit(existing, "PC_NAME_MAX", _NAME_MAX)
     parts = Path(relative).parts
     for k, part in enumerate(parts):
-        extra = TEMPORARY_EXTRA if k == len(parts) - 1 else 0
-        if len(os.fsencode(part)) + extra > name_max:
+        last = k == len(parts) - 1
+        size = _written_size(part) if last else len(os.fsencode(part))
+        if size > name_max:
             raise InputError(
                 f"its output file name would be too long: {shown(part)} is "
-                f"{len(os.fsencode(part))} bytes, at most {name_max - extra} here"
+                f"{len(os.fsencode(part))} bytes, at most {name_max} here"
             )
+        below = Path(folder, *parts[: k + 1])
+        if last and below.is_dir():
+            raise InputError(f"its output file {shown(below)} is a folder")
+        if not last and below.exists() and not below.is_dir():
+            raise InputError(f"its output folder {shown(below)} is a file")
     path_max = _limit(existing, "PC_PATH_MAX", _PATH_MAX)
-    full = len(os.fsencode(str(Path(os.path.realpath(folder)) / relative))) + TEMPORARY_EXTRA
+    parent = Path(os.path.realpath(folder)) / Path(relative).parent
+    full = len(os.fsencode(str(parent))) + 1 + _written_size(parts[-1])
     if full >= path_max:
         raise InputError(f"its output path would be too long: at most {path_max} bytes")
 
@@ -234,7 +267,7 @@ def check_output_folder(out: str | Path, longest: int = 40, where: str = "--out"
             if len(os.fsencode(part)) > name_max:
                 raise InputError(f"folder name too long (at most {name_max} bytes)", path=str(out))
         path_max = _limit(existing, "PC_PATH_MAX", _PATH_MAX)
-        if len(os.fsencode(str(target))) + 1 + longest + TEMPORARY_EXTRA >= path_max:
+        if len(os.fsencode(str(target))) + 1 + _written_size("x" * longest) >= path_max:
             raise InputError(
                 f"path too long (at most {path_max} bytes)", path=str(out), where=where
             )

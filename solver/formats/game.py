@@ -54,7 +54,7 @@ from solver.core.pieces import PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position, sorted_pieces
 from solver.core.rules import move_problem, shape_name
-from solver.core.variants import VARIANTS, Variant, colour_name
+from solver.core.variants import VARIANTS, Variant, colour_id, read_colour
 from solver.errors import InputError, PieceError, RuleError, SquareError, located
 from solver.formats.sgf import Location, Node, Property, format_property, parse
 from solver.formats.text import decode, read_text
@@ -86,12 +86,6 @@ def move_ids(v: Variant) -> dict[str, str]:
     return ids
 
 
-def colour_id(v: Variant, colour: str) -> str:
-    """The SGF identifier Pentobi writes for a colour's moves: ``B``/``W`` or ``1``..``4``."""
-    k = v.colours.index(colour)
-    return ("B", "W")[k] if len(v.colours) == 2 else str(k + 1)
-
-
 def setup_id(v: Variant, colour: str) -> str:
     """The setup identifier Pentobi writes for a colour: ``AB``/``AW`` or ``A1``..``A4``."""
     return "A" + colour_id(v, colour)
@@ -103,40 +97,17 @@ def _setup_ids(v: Variant) -> dict[str, str]:
     return ids
 
 
-def _player_ids(v: Variant) -> dict[str, str]:
-    """``PL`` value -> colour (Pentobi ``NodeUtil.cpp::get_player``)."""
-    ids = {str(k + 1): c for k, c in enumerate(v.colours)}
-    ids.update({"B": v.colours[0], "W": v.colours[1]})
-    return ids
-
-
-def parse_colour(v: Variant, text: str) -> str:
-    """A colour of a variant from its SGF move id, name or letter.
-
-    SGF ids are ``B``/``W`` in two-colour variants (``B`` is purple in Duo, not blue) and
-    ``1``..``4`` in the others; letters and names follow
-    :data:`solver.core.variants.COLOUR_LETTERS` (case-insensitive).
-
-    Raises:
-        InputError: not a colour of this variant.
-    """
-    key = text.strip()
-    ids = {colour_id(v, c): c for c in v.colours}
-    if key.upper() in ids:
-        return ids[key.upper()]
-    try:
-        name = colour_name(key)
-    except InputError:
-        name = None
-    if name not in v.colours:
-        choices = ", ".join(f"{colour_id(v, c)}/{c}" for c in v.colours)
-        raise InputError(f"{text!r} is not a colour of {v.sgf_name} (colours: {choices})")
-    return name
-
-
 def squares_text(board: Board, squares: Iterable[int]) -> str:
     """Squares as an SGF move value: names comma-separated in Pentobi's order a1, b1, ..., a2."""
     return ",".join(board.names(squares))
+
+
+def _player_ids(v: Variant) -> dict[str, str]:
+    """``PL`` value -> colour (Pentobi ``NodeUtil.cpp::get_player``: ``B`` and ``W`` are
+    the first two colours in every variant)."""
+    ids = {str(k + 1): c for k, c in enumerate(v.colours)}
+    ids.update({"B": v.colours[0], "W": v.colours[1]})
+    return ids
 
 
 # ---------------------------------------------------------------------------------------
@@ -513,13 +484,18 @@ def sgf_moves(position: Position, colour: str) -> list[str]:
     order (row number, then column). A piece a colour has twice (Junior) gives each
     placement once, as Pentobi's ``all_legal`` does.
     """
-    board = position.board
+    return sorted_moves(position.board, legal_moves(position, colour))
+
+
+def sorted_moves(board: Board, placements: Iterable[Placement]) -> list[str]:
+    """Placements in SGF notation (squares in Pentobi's order a1, b1, ..., a2), sorted by
+    piece (standard order of the set), then by the squares (row number, then column)."""
 
     def key(placement: Placement) -> tuple[int, list[tuple[int, int]]]:
         cells = sorted((board.rows - r, c) for r, c in map(board.row_col, placement.squares))
         return PIECES[placement.piece].index, cells
 
-    return [squares_text(board, p.squares) for p in sorted(legal_moves(position, colour), key=key)]
+    return [squares_text(board, p.squares) for p in sorted(placements, key=key)]
 
 
 def game_moves(path: str | Path, colour: str, after: int | None = None) -> list[str]:
@@ -533,7 +509,7 @@ def game_moves(path: str | Path, colour: str, after: int | None = None) -> list[
     """
     game = load_game(path)
     with located(path=str(path), where="--colour"):
-        name = parse_colour(game.variant, colour)
+        name = read_colour(colour, game.variant.colours, game.variant)
     return sgf_moves(game.position(after), name)
 
 
@@ -578,6 +554,60 @@ def _replays_as_moves(position: Position, v: Variant) -> bool:
     return True
 
 
+def _root(v: Variant, name: str | None) -> list[str]:
+    """The root node's game properties: ``GM``, ``FF``, ``CA``, ``AP`` and ``GN``."""
+    root = [
+        format_property("GM", [v.sgf_name]),
+        "FF[4]",
+        "CA[UTF-8]",
+        format_property("AP", [APPLICATION]),
+    ]
+    if name:
+        root.append(format_property("GN", [name]))
+    return root
+
+
+def _setup(position: Position, v: Variant) -> list[str]:
+    """The pieces on the board as setup properties (one value per piece, in order of
+    play), then ``PL``: the colour to move."""
+    props = [
+        format_property(
+            setup_id(v, state.name), [squares_text(position.board, p.squares) for p in state.placed]
+        )
+        for state in position.colours
+        if state.placed
+    ]
+    return props + [format_property("PL", [colour_id(v, position.to_move or v.colours[0])])]
+
+
+def write_moves(
+    start: Position, moves: Sequence[tuple[str, Placement]], *, name: str | None = None
+) -> str:
+    """A game as a ``.blksgf`` text that Pentobi opens: the start (the variant's empty
+    board, or the pieces on it as setup in the root node, with ``PL``) and then the moves,
+    each in its own node, in the order given. Reading it back (:func:`read_sgf_text`)
+    replays the same moves, so the last position is the same.
+
+    Args:
+        start: a position of a built-in variant: where the moves start.
+        moves: (colour, placement) in order of play, each legal where it is played (not
+            checked here).
+        name: a game name for ``GN``.
+
+    Raises:
+        InputError: ``start`` is not a built-in variant's position (see :func:`sgf_variant`).
+    """
+    v = sgf_variant(start)
+    root = _root(v, name)
+    if any(state.placed for state in start.colours):
+        root += _setup(start, v)
+    lines = [
+        ";" + format_property(colour_id(v, colour), [squares_text(start.board, p.squares)])
+        for colour, p in moves
+    ]
+    return "(;" + "".join(root) + "".join("\n" + line for line in lines) + "\n)\n"
+
+
 def write_sgf(
     position: Position,
     layout: Mapping[str, Sequence[Placement]] | None = None,
@@ -617,14 +647,7 @@ def write_sgf(
                 f"{state.name} has more {next(iter(extra))} pieces on the board "
                 f"than {v.sgf_name} has"
             )
-    root = [
-        format_property("GM", [v.sgf_name]),
-        "FF[4]",
-        "CA[UTF-8]",
-        format_property("AP", [APPLICATION]),
-    ]
-    if name:
-        root.append(format_property("GN", [name]))
+    root = _root(v, name)
     lines: list[str] = []
     if _replays_as_moves(position, v):
         queues = {c.name: c.placed for c in position.colours}
@@ -634,15 +657,7 @@ def write_sgf(
                 + format_property(colour_id(v, colour), [squares_text(board, placement.squares)])
             )
     else:
-        for state in position.colours:
-            if state.placed:
-                root.append(
-                    format_property(
-                        setup_id(v, state.name),
-                        [squares_text(board, p.squares) for p in state.placed],
-                    )
-                )
-        root.append(format_property("PL", [colour_id(v, position.to_move or v.colours[0])]))
+        root += _setup(position, v)
     if layout:
         current = position
         for colour in layout:

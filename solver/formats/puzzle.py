@@ -26,8 +26,6 @@ Every error names the file and the key or diagram line.
 from __future__ import annotations
 
 import json
-import re
-import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import Any, TypeVar, overload
@@ -57,6 +55,7 @@ from solver.core.variants import (
 from solver.errors import InputError, located
 from solver.formats.diagram import Diagram
 from solver.formats.diagram import render as render_diagram
+from solver.formats.structured import parse_toml
 from solver.formats.text import depth_limited, read_text
 
 T = TypeVar("T")
@@ -99,22 +98,12 @@ def load_puzzle(path: str | Path) -> Problem:
 def parse_puzzle(text: str, path: str = "<puzzle>") -> Problem:
     """Parse the text of a puzzle file (see :func:`load_puzzle`). A key given twice is
     invalid TOML (``tomllib`` refuses it, naming its line and column)."""
+    data = parse_toml(text, path)
     with depth_limited(path):
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            message, where = _toml_place(str(e))
-            raise InputError(f"invalid TOML: {message}", path=path, where=where) from None
         for key in data:
             if key not in KEYS:
                 raise InputError(f"unknown key (keys: {', '.join(sorted(KEYS))})", where=key)
         return _Reader(data, text).problem(path)
-
-
-def _toml_place(message: str) -> tuple[str, str | None]:
-    """tomllib's message without its trailing "(at line L, column C)", and that place."""
-    match = re.fullmatch(r"(.*) \(at (line \d+, column \d+|end of document)\)", message)
-    return (match.group(1), match.group(2)) if match else (message, None)
 
 
 class _Reader:

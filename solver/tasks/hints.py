@@ -22,7 +22,7 @@ from solver.core.placements import legal_moves
 from solver.core.position import Placement
 from solver.core.problem import Problem
 from solver.core.rules import move_problem, shape_name
-from solver.core.variants import colour_name
+from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError, located
 
 
@@ -83,8 +83,8 @@ def play(problem: Problem, moves: list[str], label: str = "--move") -> Problem:
 
     Args:
         moves: each a piece by its squares, ``"c4,c5,d5,d6"``, optionally after its colour
-            (``"red:c4,c5,d5,d6"``; without one, the only played colour that has pieces
-            left), in order of play.
+            (``"red:c4,c5,d5,d6"``, read by :func:`solver.core.variants.read_colour`;
+            without one, the only played colour that has pieces left), in order of play.
         label: what an error calls a move, before its number (``"--move 2"``).
 
     Raises:
@@ -97,7 +97,12 @@ def play(problem: Problem, moves: list[str], label: str = "--move") -> Problem:
     for k, text in enumerate(moves, start=1):
         with located(where=f"{label} {k}"):
             colour, _, squares_text = text.rpartition(":")
-            colour = colour_name(colour.strip()) if colour else _the_colour(problem)
+            position = problem.position
+            variant = VARIANTS.get(position.variant)
+            if colour:  # the one rule of colours a person types (read_colour)
+                colour = read_colour(colour, position.colour_names, variant)
+            else:
+                colour = _the_colour(problem)
             if colour not in problem.colours:
                 raise InputError(f"{colour} is not played in this puzzle")
             squares = frozenset(board.parse(n.strip()) for n in squares_text.split(","))

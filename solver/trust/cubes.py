@@ -71,9 +71,12 @@ from solver.core.placements import colour_masks, empty_board_placements, fitting
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.symmetry import position_symmetries
-from solver.errors import InputError
+from solver.errors import InputError, located
 from solver.formats.files import TEMPORARY, write_text_atomic
 from solver.formats.puzzle import parse_puzzle, puzzle_text
+from solver.formats.structured import SyntaxRefused, parse_json
+from solver.formats.text import read_text
+from solver.ranges import DEPTH
 from solver.tasks.solve import SolveOptions, SolverBug, SolveResult, checked_result, solve
 from solver.trust.compare import question_difference
 from solver.trust.proofs import can_prove, untrusted_claim
@@ -335,7 +338,6 @@ def named_puzzle(folder: Path, source: str, text: str) -> str:
         InputError: the named file is readable and its text is not the split's copy (the
             answer would be about another puzzle than the one named).
     """
-    from solver.formats.text import read_text
     from solver.quoting import shown
 
     tried = [Path(source)]
@@ -369,18 +371,17 @@ def named_puzzle(folder: Path, source: str, text: str) -> str:
 
 def _read_manifest(folder: Path) -> dict[str, Any]:
     path = folder / MANIFEST
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"no {MANIFEST} here (made by 'cubes split')", path=str(folder)) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        raise InputError(f"cannot read: {e}", path=str(path)) from None
+    if not path.exists():
+        raise InputError(f"no {MANIFEST} here (made by 'cubes split')", path=str(folder))
+    data = parse_json(read_text(path), str(path))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f"not a cubes manifest (format {FORMAT})", path=str(path))
     kinds = {"puzzle": str, "puzzle_text": str, "depth": int, "cubes": list}
     for key, kind in kinds.items():
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             raise InputError(f"expected {kind.__name__}", path=str(path), where=key)
+    with located(path=str(path)):  # a split `cubes split` would not make
+        DEPTH.check(data["depth"])
     return data
 
 
@@ -391,16 +392,18 @@ class JoinResult:
     Attributes:
         status: "solved" (``result`` holds the checked, lifted layout), "infeasible" (every
             cube a proven no that can be trusted, the split re-derived), or "unknown".
-        cubes, solved, infeasible, unknown, missing, rejected: counts (missing: no result
-            row; rejected: a solved cube whose lifted layout the checker refused, or an
-            error row). A "no" that cannot prove (:func:`row_proves_no`) counts unknown.
+        cubes, solved, infeasible, unknown, missing, rejected: counts of cubes, each
+            counted once (missing: no result row; rejected: rows, but none usable: every
+            one a layout the checker refused or an error). A "no" that cannot prove
+            (:func:`row_proves_no`) counts unknown.
         untrusted: cubes whose only "no" rows cannot prove (counted in ``unknown``).
         rechecked: cubes whose "no" was re-proved here (``recheck``).
         nodes, seconds: sums over the row used for each cube (its yes, else its no, else
             its newest row; nodes where the backend counts them).
         result: the lifted layout, checked against the original puzzle.
         cube: the file of the cube that gave the layout.
-        problems: one line per rejected cube.
+        problems: one line per rejected row (a cube whose next row counts has lines
+            here too).
         notes: one line per cube whose "no" is not trusted or did not hold on recheck.
         proof: what each counted "no" rests on: (results file or "recheck", backend) per
             cube, in cube order.
@@ -429,9 +432,11 @@ class JoinResult:
 def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[dict]]:
     """The puzzle rows of a batch results folder by the SHA-256 of their input, newest
     last, each with ``_folder`` (``results``, where its solution file lies). A line that
-    is not JSON (cut short by a crash) is skipped; a line that is not UTF-8, or a row of
-    the wrong shape (:func:`solver.trust.rows.row_problem`), is dropped with a line in
-    ``notes`` (its cube then counts as if it had no row).
+    is not JSON (cut short by a crash) is skipped; a line that is not UTF-8 or that the
+    reader refuses (:func:`solver.formats.structured.parse_json`: a number out of range,
+    nested too deeply), or a row of the wrong shape
+    (:func:`solver.trust.rows.row_problem`), is dropped with a line in ``notes`` (its cube
+    then counts as if it had no row).
 
     Raises:
         InputError: no ``results.jsonl`` here, or it cannot be read.
@@ -446,11 +451,13 @@ def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[d
     rows: dict[str, list[dict]] = {}
     for number, line in enumerate(data.splitlines(), start=1):
         try:
-            row = json.loads(line.decode("utf-8"))
+            row = parse_json(line.decode("utf-8"))
         except UnicodeDecodeError:
             row = "not UTF-8"
-        except (json.JSONDecodeError, RecursionError):
+        except SyntaxRefused:
             continue
+        except InputError as e:  # nested too deeply, a number out of range, a key twice
+            row = str(e)
         why = row if isinstance(row, str) else row_problem(row)
         if why is not None:
             if notes is not None:
@@ -503,7 +510,8 @@ def join(
     manifest = _read_manifest(folder)
     source = str(manifest["puzzle"])
     about = named_puzzle(folder, source, manifest["puzzle_text"])
-    original = parse_puzzle(manifest["puzzle_text"], source)
+    # (an error in the copy is the manifest's, not the named file's)
+    original = parse_puzzle(manifest["puzzle_text"], f"{folder / MANIFEST} puzzle_text")
     cubes = split(original, manifest["depth"])
     expected = [(cube_file(n, len(cubes)), sha256(cube_text(c, n, len(cubes), Path(source).name)))
                 for n, c in enumerate(cubes, start=1)]  # fmt: skip
@@ -533,33 +541,39 @@ def _join_cube(
     recheck: Recheck | None,
     out: JoinResult,
 ) -> None:
-    """Count one cube's rows ``found`` (its content's) into ``out``."""
+    """Count one cube's rows ``found`` (its content's) into ``out``: the first row in
+    :func:`_ranked` order that the join does not reject answers for the cube; each
+    rejected row (a layout the checker refuses, an error) is a line in ``out.problems``,
+    and the next row is tried."""
     name = entry["file"]
-    row = _best(found)
-    if row is None:
+    if not found:
         out.missing += 1
         return
-    out.nodes += _count(row.get("nodes"), int)
-    out.seconds += _count(row.get("seconds"), float)
-    answer = row.get("answer") if row.get("status") == "done" else "error"
-    if answer == "solved":
-        _count_layout(original, cube, row["_folder"] / row["solution"], out, name)
-    elif answer == "no" and recheck is not None:
-        _recheck(original, cube, name, recheck, out)
-    elif answer == "no":
-        why = _on_disk(folder, entry) or row_proves_no(row)
-        if why is None:
-            out.infeasible += 1
-            out.proof.append((str(row["_folder"] / "results.jsonl"), str(row["answered_by"])))
+    for row in _ranked(found):
+        answer = row.get("answer") if row.get("status") == "done" else "error"
+        if answer == "solved":
+            if not _count_layout(original, cube, row["_folder"] / row["solution"], out, name):
+                continue
+        elif answer == "no" and recheck is not None:
+            _recheck(original, cube, name, recheck, out)
+        elif answer == "no":
+            why = _on_disk(folder, entry) or row_proves_no(row)
+            if why is None:
+                out.infeasible += 1
+                out.proof.append((str(row["_folder"] / "results.jsonl"), str(row["answered_by"])))
+            else:
+                out.unknown += 1
+                out.untrusted += 1
+                out.notes.append(f"{name}: its no is not trusted ({why}): counted unknown")
+        elif answer == "error":
+            out.problems.append(f"{name}: {row.get('error')}")
+            continue
         else:
             out.unknown += 1
-            out.untrusted += 1
-            out.notes.append(f"{name}: its no is not trusted ({why}): counted unknown")
-    elif answer == "error":
-        out.rejected += 1
-        out.problems.append(f"{name}: {row.get('error')}")
-    else:
-        out.unknown += 1
+        out.nodes += _count(row.get("nodes"), int)
+        out.seconds += _count(row.get("seconds"), float)
+        return
+    out.rejected += 1  # rows, but none the join could use
 
 
 def _listed(entry: object) -> tuple[object, object]:
@@ -589,23 +603,24 @@ def _on_disk(folder: Path, entry: dict) -> str | None:
     return None
 
 
-def _count_layout(original: Problem, cube: Cube, path: Path, out: JoinResult, name: str) -> None:
-    """A solved cube's row: its solution file's layout, lifted and checked."""
+def _count_layout(original: Problem, cube: Cube, path: Path, out: JoinResult, name: str) -> bool:
+    """A solved cube's row: its solution file's layout, lifted and checked (see
+    :func:`_count_lifted`)."""
     try:
         added = read_solution(path).layout
     except InputError as e:
-        out.rejected += 1
         out.problems.append(f"{name}: {e}")
-        return
-    _count_lifted(original, cube, added, out, name)
+        return False
+    return _count_lifted(original, cube, added, out, name)
 
 
 def _count_lifted(
     original: Problem, cube: Cube, added: dict[str, list[Placement]], out: JoinResult, name: str
-) -> None:
+) -> bool:
     """Count a cube's layout ``added`` (what a solve of the cube placed) with the cube's
     fixed placements put first, checked by the rule checker against the original problem:
-    solved (the first one is the answer), or rejected with a line in ``out.problems``."""
+    solved (the first one is the answer; True), or refused with a line in ``out.problems``
+    and nothing counted (False)."""
     layout = {c: [p for k, p in cube.fixed if k == c] for c in original.colours}
     for colour, placements in added.items():
         if colour in layout:
@@ -614,12 +629,12 @@ def _count_lifted(
     try:
         lifted = checked_result(original, raw, "cubes", time.perf_counter())
     except SolverBug as e:
-        out.rejected += 1
         out.problems.append(f"{name}: {e}")
-        return
+        return False
     out.solved += 1
     if out.result is None:
         out.status, out.result, out.cube = "solved", lifted, name
+    return True
 
 
 def _recheck(original: Problem, cube: Cube, name: str, how: Recheck, out: JoinResult) -> None:
@@ -633,18 +648,19 @@ def _recheck(original: Problem, cube: Cube, name: str, how: Recheck, out: JoinRe
         out.proof.append(("recheck", result.backend))
     elif result.layout is not None and result.status == "solved":
         out.notes.append(f"{name}: its row says no, but the recheck found a layout")
-        _count_lifted(original, cube, result.layout, out, name)
+        if not _count_lifted(original, cube, result.layout, out, name):
+            out.rejected += 1
     else:
         out.unknown += 1
         out.notes.append(f"{name}: the recheck did not prove its no ({result.status})")
 
 
-def _best(rows: list[dict]) -> dict | None:
-    """A cube's most useful result: a yes, else a no that can prove, else any no, else the
-    newest row."""
-    for answer, trusted in (("solved", False), ("no", True), ("no", False)):
-        for row in reversed(rows):
-            if row.get("status") == "done" and row.get("answer") == answer:
-                if not trusted or row_proves_no(row) is None:
-                    return row
-    return rows[-1] if rows else None
+def _ranked(rows: list[dict]) -> list[dict]:
+    """A cube's rows, most useful first: its yes rows, then its no rows that can prove,
+    then its other no rows (each newest first), then its newest other row."""
+    done = [r for r in reversed(rows) if r.get("status") == "done"]
+    ranked = [r for r in done if r.get("answer") == "solved"]
+    no = [r for r in done if r.get("answer") == "no"]
+    ranked += [r for r in no if row_proves_no(r) is None]
+    ranked += [r for r in no if row_proves_no(r) is not None]
+    return ranked + [r for r in rows[-1:] if r not in ranked]

@@ -49,12 +49,18 @@ def shipped_puzzles() -> Path | None:
 @dataclass(frozen=True)
 class Entry:
     """One thing the page can open: ``id`` (what the page sends), ``label``, ``group``
-    (a heading in the menu) and ``open`` (builds a fresh session)."""
+    (a heading in the menu) and ``make`` (builds a fresh session)."""
 
     id: str
     label: str
     group: str
-    open: Callable[[], Session]
+    make: Callable[[], Session]
+
+    def open(self) -> Session:
+        """A fresh session of this entry (its ``opened`` is the entry's id)."""
+        session = self.make()
+        session.opened = self.id
+        return session
 
 
 def _challenge(variant: str, colours: tuple[str, ...], title: str) -> Callable[[], Session]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -150,13 +151,14 @@ class Ponderer:
             except (BrokenPipeError, OSError):
                 pass
 
-    def collect(self, sessions: dict[str, Session]) -> None:
-        """File what the ponder jobs found in their sessions; forget finished jobs (their
-        session keeps the position's key, so that a finished job is not started again
-        for the same position); stop the jobs of sessions gone or idle."""
+    def collect(self, find: Callable[[str], Session | None]) -> None:
+        """File what the ponder jobs found in their sessions (``find``: a token's session,
+        or None); forget finished jobs (their session keeps the position's key, so that a
+        finished job is not started again for the same position); stop the jobs of
+        sessions gone or idle."""
         now = time.monotonic()
         for token, run in list(self._runs.items()):
-            session = sessions.get(token)
+            session = find(token)
             if session is None or now - self._seen.get(token, now) > IDLE:
                 self.stop(token)
                 continue

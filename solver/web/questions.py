@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from solver import api
+from solver.answers.words import fit_line, partial_line
 from solver.companion.page import (
     HOW_WORDS,
     FollowRequest,
@@ -66,9 +67,12 @@ def colour_question(problem: Problem, colour: str, time_limit: float | None) -> 
     layout = result.layout if answer.answer == "yes" else None
     if layout:
         _checked(problem, layout)
-    text = " ".join(endgame_line(answer).split())
+    # the command line's line, its closing "[seconds]" naming the engine too (the tooltip)
+    line = " ".join(endgame_line(answer).split()).rpartition(" [")[0]
+    text = f"{line}  [{result.backend or 'no solver'}, {answer.seconds:.2f} s]"
     if problem.has_card_goals:
-        text += " (this asks whether the pieces fit; Hint and Show a solution follow the card)"
+        extra = " (this asks whether the pieces fit; Hint and Show a solution follow the card)"
+        text = before_engine(text, extra)
     return {
         "answer": answer.answer,
         "seconds": answer.seconds,
@@ -150,11 +154,13 @@ def _companion_question(request: FollowRequest, time_limit: float | None) -> Ans
             elif "proven" not in reason:
                 reason += " (proven)"
             text += f"no: {reason}"
-        else:
-            from solver.answers.annotate_together import step_closeness
-
+        else:  # what is short and the bound, as an unknown from scratch says them
             text += "time limit reached before an answer (not a no)"
-            text += "".join("; " + " ".join(line.split()) for line in step_closeness(out["step"]))
+            if out["short"] is not None:
+                text += "; " + " ".join(partial_line(out["pieces_left"], out["short"]).split())
+            bound = fit_line(out["fit"])
+            if bound:
+                text += "; " + " ".join(bound.split())
         moves = len(request.moves)
         since = {0: "this position", 1: "1 placement back"}.get(moves, f"{moves} placements back")
         tried = "; ".join(out["tried"]) or "nothing more"
@@ -177,7 +183,8 @@ def _closeness(result: SolveResult) -> str:
     (:func:`solver.answers.words.closeness_lines`), as "; ..." clauses; else ""."""
     from solver.answers.words import closeness_lines
 
-    return "".join("; " + " ".join(line.split()) for line in closeness_lines(result))
+    lines = closeness_lines(result, idle_bound=False)  # not "at most 356 of the 356"
+    return "".join("; " + " ".join(line.split()) for line in lines)
 
 
 def before_engine(text: str, extra: str) -> str:
@@ -209,7 +216,7 @@ def solution_question(problem: Problem, time_limit: float | None) -> Answer:
     return {
         "answer": answer,
         "seconds": result.wall_time,
-        "text": f"{text} [{result.backend}]",
+        "text": f"{text}  [{result.backend}, {result.wall_time:.2f} s]",
         "layout": _layout_json(layout),
     }
 
@@ -226,6 +233,7 @@ def hint_question(problem: Problem, colour: str | None, time_limit: float | None
             if answer == "no"
             else "time limit reached before a hint (not a no)" + _closeness(result)
         )
+        text += f"  [{result.backend}, {result.wall_time:.2f} s]"
         return {"answer": answer, "seconds": result.wall_time, "text": text, "layout": []}
     _checked(problem, result.layout, goals=True)
     move = _first_move(problem, result.layout, colour)
@@ -234,7 +242,8 @@ def hint_question(problem: Problem, colour: str | None, time_limit: float | None
     return {
         "answer": "yes",
         "seconds": result.wall_time,
-        "text": f"try {c} {p.piece} on {names}: it keeps a solution",
+        "text": f"try {c} {p.piece} on {names}: it keeps a solution  "
+        f"[{result.backend}, {result.wall_time:.2f} s]",
         "layout": _layout_json({c: [p]}),
     }
 

@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from solver.answers.words import plural
 from solver.companion.page import (
     MAX_KNOWN,
     FollowRequest,
@@ -21,10 +22,12 @@ from solver.companion.page import (
     follow_request,
     followable,
 )
+from solver.core.board import column_name
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
+from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError
 from solver.formats.game import Game
 from solver.pictures.picture import COLOURS
@@ -60,6 +63,10 @@ class Session:
         shown: a layout to draw over the board (``[colour, piece, squares]`` rows).
         known: the joint answers known, by position (:mod:`solver.companion.page`): the
             solo companion carries them along the line of play.
+        opened: the catalogue entry the session was opened from (its id), None for an
+            upload; with ``from_step``, the placements of the game record shown when
+            "play on from here" made it (what a kept game is rebuilt from:
+            :mod:`solver.web.snapshot`).
     """
 
     start: Problem
@@ -74,6 +81,8 @@ class Session:
     review: dict[str, Any] | None = None
     shown: list[list[Any]] | None = None
     known: dict[str, Known] = field(default_factory=dict)
+    opened: str | None = None
+    from_step: int | None = None
 
     def __post_init__(self) -> None:
         if self.selected is None:
@@ -97,6 +106,7 @@ class Session:
         board = problem.position.board
         if self.game is not None:
             raise InputError("a game record is shown: choose 'play on from here' to play")
+        colour = self.played(colour)
         if any(not (0 <= r < board.rows and 0 <= c < board.cols) for r, c in cells):
             raise InputError("the piece lies partly off the board")
         if not cells:
@@ -163,11 +173,24 @@ class Session:
         while len(self.known) > MAX_KNOWN:
             del self.known[next(iter(self.known))]
 
-    def select(self, colour: str) -> None:
-        """Pick the colour to move. Raises InputError: a colour that is not played."""
+    def played(self, text: object) -> str:
+        """The played colour ``text`` names, read by the one colour rule
+        (:func:`solver.core.variants.read_colour`, as ``--colour`` and the API read it:
+        ``B`` is purple in Duo).
+
+        Raises:
+            InputError: not a colour here, or one that is not played.
+        """
+        position = self.problem.position
+        colour = read_colour(text, position.colour_names, VARIANTS.get(position.variant))
         if colour not in self.problem.colours:
             raise InputError(f"{colour} is not played here")
-        self.selected = colour
+        return colour
+
+    def select(self, colour: str) -> None:
+        """Pick the colour to move (:meth:`played`). Raises InputError: a colour that is not
+        played."""
+        self.selected = self.played(colour)
 
     def follow_turn(self) -> None:
         """The colour to move of the position shown (a game record's turn), when it has
@@ -262,7 +285,11 @@ class Session:
         if self.selected is not None and not legal:
             return f"{self.selected} has no legal move: undo, pass or pick another colour"
         played = len(problem.colours)
-        return f"{self.selected} to move; {len(left)} of {played} colours have pieces left"
+        if played == 1:  # not "1 of 1 colours have pieces left"
+            pieces = len(position.colour(left[0]).remaining)
+            return f"{self.selected} to move; {pieces} {plural(pieces, 'piece')} left"
+        has = "has" if len(left) == 1 else "have"
+        return f"{self.selected} to move; {len(left)} of {played} colours {has} pieces left"
 
 
 def goal_text(problem: Problem) -> str:
@@ -283,12 +310,16 @@ def goal_text(problem: Problem) -> str:
 
 
 def position_json(position: Position) -> dict[str, Any]:
-    """A position as JSON: size, blocked squares, each colour's fill, start, pieces placed
-    (``[piece, squares]`` in order of play), pieces left and score."""
+    """A position as JSON: size, the names of its columns and rows (top first), blocked
+    squares, each colour's fill, start, pieces placed (``[piece, squares]`` in order of
+    play), pieces left and score."""
     board = position.board
     return {
         "rows": board.rows,
         "cols": board.cols,
+        # the squares' names as hints and answers write them: a1 is the lower left
+        "column_names": [column_name(c) for c in range(board.cols)],
+        "row_names": [str(board.rows - r) for r in range(board.rows)],
         "blocked": sorted(board.blocked),
         "colours": [
             {
@@ -359,6 +390,8 @@ def from_here(session: Session) -> Session:
         dataclasses.replace(problem, title=f"{session.source} after {session.step} placements"),
         "solo",
         session.source,
+        opened=session.opened,
+        from_step=session.step,
     )
     game = session.game
     if game is not None and followable(problem):

@@ -22,8 +22,120 @@ async function call(path, body, method) {
   const response = await fetch(path, init);
   let data = null;
   try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
+  if (response.status === 403 && data.reload) reloadOnce();  // the server forgot this page
   if (!response.ok) { throw new Error(data.error || response.statusText); }
   return data;
+}
+
+// ---- the game kept in this browser --------------------------------------------------
+// After every change the page keeps its game (the server's snapshot: what was opened and
+// the moves, never a position) in localStorage, per tab; after a reload (F5), a server
+// restart or a session the server dropped, it sends it back (/api/restore: every move
+// played again through the rules), an uploaded file first. A new tab takes the game
+// kept last. If the browser cannot keep it, the page warns before it is closed.
+const KEEP = "blokus-solo:";
+const TAB = (() => {
+  try {
+    let tab = sessionStorage.getItem(KEEP + "tab");
+    if (!tab) { tab = Date.now().toString(36) + Math.random().toString(36).slice(2, 8); sessionStorage.setItem(KEEP + "tab", tab); }
+    return tab;
+  } catch (e) { return "0"; }
+})();
+let unkept = null;  // why the game is not kept in this browser, or null
+
+function readKept(key) {
+  try { return JSON.parse(localStorage.getItem(key)); } catch (e) { return null; }
+}
+
+function keptTabs() {
+  // the tabs with a game kept, the latest first
+  const tabs = [];
+  try {
+    for (let k = 0; k < localStorage.length; k++) {
+      const key = localStorage.key(k);
+      if (key.startsWith(KEEP + "game:")) {
+        const entry = readKept(key);
+        tabs.push({ tab: key.slice((KEEP + "game:").length), saved: entry ? entry.saved : 0 });
+      }
+    }
+  } catch (e) { return []; }
+  return tabs.sort((a, b) => b.saved - a.saved);
+}
+
+function forget(tab) {
+  try { localStorage.removeItem(KEEP + "game:" + tab); localStorage.removeItem(KEEP + "file:" + tab); } catch (e) { /* nothing kept */ }
+}
+
+function store(key, value) {
+  // localStorage.setItem, making room (the other tabs' games, the oldest first) when full
+  for (const other of [null, ...keptTabs().reverse().filter((t) => t.tab !== TAB)]) {
+    if (other) forget(other.tab);
+    try { localStorage.setItem(key, value); return true; } catch (e) { /* full: make room */ }
+  }
+  return false;
+}
+
+function keep() {
+  if (!S || !S.snapshot) return;
+  const entry = JSON.stringify({ snapshot: S.snapshot, saved: Date.now() });
+  const ok = store(KEEP + "game:" + TAB, entry);
+  if (!ok && !unkept) {
+    unkept = "this browser cannot keep the game (its storage is full or off): a reload loses it";
+    say(unkept, "error");
+  } else if (ok) unkept = null;
+  keptTabs().slice(6).forEach((t) => forget(t.tab));  // a few tabs' games at most
+}
+
+function keepFile(name, data) {
+  // an upload's bytes (base64), sent again before its game is restored
+  let text = "";
+  const bytes = new Uint8Array(data);
+  for (let k = 0; k < bytes.length; k += 0x8000) text += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
+  if (!store(KEEP + "file:" + TAB, JSON.stringify({ name, data: btoa(text) }))) {
+    unkept = "this browser cannot keep the file (its storage is full or off): a reload loses the game";
+  }
+}
+
+function reloadOnce() {
+  // reload to restore the game kept here, unless that was just tried (no reload loop)
+  try {
+    const last = Number(sessionStorage.getItem(KEEP + "reloaded") || 0);
+    if (Date.now() - last < 10000) return;
+    sessionStorage.setItem(KEEP + "reloaded", String(Date.now()));
+  } catch (e) { return; }
+  location.reload();
+}
+
+async function restoreKept() {
+  // the game kept for this tab (or, in a new tab, the one kept last), played again
+  let tab = TAB, entry = readKept(KEEP + "game:" + TAB);
+  if (!entry) {
+    const latest = keptTabs()[0];
+    if (!latest) return null;
+    tab = latest.tab;
+    entry = readKept(KEEP + "game:" + tab);
+  }
+  if (!entry || !entry.snapshot) return null;
+  const snap = entry.snapshot;
+  try {
+    if (snap.opened === null) {
+      const file = readKept(KEEP + "file:" + tab);
+      if (!file) throw new Error("its file is not kept in this browser");
+      const bytes = Uint8Array.from(atob(file.data), (ch) => ch.charCodeAt(0));
+      await call("/api/upload?name=" + encodeURIComponent(file.name), bytes.buffer);
+      if (tab !== TAB) store(KEEP + "file:" + TAB, JSON.stringify(file));
+    }
+    const state = await call("/api/restore", { snapshot: snap });
+    const played = snap.moves.length + snap.undone.length;
+    if (played || snap.opened === null || snap.from_step !== null || snap.step) {
+      say(`restored the game kept in this browser (${snap.moves.length} ${snap.moves.length === 1 ? "move" : "moves"})`, "ok");
+    }
+    return state;
+  } catch (e) {
+    say("the game kept in this browser could not be restored: " + e.message, "error");
+    if (tab === TAB) forget(TAB);
+    return null;
+  }
 }
 
 function say(text, kind) {
@@ -110,7 +222,18 @@ function outlines(owner, g, stroke, width, dash) {
 function drawBoard() {
   const svg = $("board");
   svg.innerHTML = "";
-  svg.setAttribute("viewBox", `-0.1 -0.1 ${S.cols + 0.2} ${S.rows + 0.2}`);
+  // the squares' names around the board (a1 the lower left), as hints and answers write them,
+  // in a margin of about 11 px letters on any board
+  const size = Math.max(0.25, Math.min(0.42, 0.021 * S.cols)), margin = 2.2 * size;
+  svg.setAttribute("viewBox", `${-margin} -0.1 ${S.cols + margin + 0.1} ${S.rows + margin + 0.1}`);
+  const names = el("g", { class: "coords", "font-size": size, fill: "#555", "text-anchor": "middle",
+                          "pointer-events": "none" }, svg);
+  S.column_names.forEach((name, c) => {
+    el("text", { x: c + 0.5, y: S.rows + 0.2 + size }, names).textContent = name;
+  });
+  S.row_names.forEach((name, r) => {
+    el("text", { x: -margin / 2, y: r + 0.5 + 0.35 * size }, names).textContent = name;
+  });
   const owner = new Map(), pieceOf = new Map();
   S.colours.forEach((c) => c.placed.forEach(([piece, squares], k) => {
     squares.forEach((sq) => { owner.set(sq, c.name); pieceOf.set(sq, c.name + k); });
@@ -231,14 +354,24 @@ function drawTray() {
   colours.innerHTML = "";
   S.played.forEach((name) => {
     const b = document.createElement("button");
-    b.textContent = name;
-    b.style.background = fillOf(name);
+    // the colour as a swatch, its name in dark text: readable on every colour (yellow too)
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = fillOf(name);
+    b.append(swatch, name);
+    if (name === S.selected) b.style.background = tint(fillOf(name), 0.3);
     b.dataset.colour = name;
     b.className = name === S.selected ? "selected" : "";
     b.title = "make " + name + " the colour to move";
     b.onclick = () => act("/api/select", { colour: name });
     colours.appendChild(b);
   });
+}
+
+function tint(fill, share) {
+  // ``share`` of the colour ``fill`` ("#rrggbb") over white, as "rgb(...)"
+  const [r, g, b] = [1, 3, 5].map((k) => parseInt(fill.slice(k, k + 2), 16));
+  return `rgb(${[r, g, b].map((v) => Math.round(255 - share * (255 - v))).join(", ")})`;
 }
 
 async function choose(colour, piece) {
@@ -301,6 +434,7 @@ function drawChart() {
 }
 
 let shownKey = null;  // the position on the board (positionKey)
+let gameKey = null;   // the game record shown (a review is about all of it)
 
 function positionKey() {
   // what an answer depends on: the file, the pieces on the board, the game step
@@ -310,11 +444,14 @@ function positionKey() {
 function show(state) {
   S = state;
   shownKey = positionKey();
-  // answers about another position stay readable, greyed; back to it (undo, redo): not
+  gameKey = S.game ? JSON.stringify([S.source, S.game.placements, S.game.moves]) : null;
+  // answers about another position stay readable, greyed; back to it (undo, redo): not.
+  // A review is about the whole game: greyed only once another game (or none) is shown
   document.querySelectorAll("#answers li").forEach((li) => {
-    const stale = li.dataset.key !== shownKey;
+    const review = li.dataset.kind === "review";
+    const stale = li.dataset.key !== (review ? gameKey : shownKey);
     li.classList.toggle("stale", stale);
-    li.querySelector(".q").title = stale ? "asked about another position" : "";
+    li.querySelector(".q").title = stale ? `asked about another ${review ? "game" : "position"}` : "";
   });
   legal = new Set(S.legal.map(([piece, squares]) => piece + ":" + squares.join(",")));
   if (chosen) {
@@ -330,9 +467,13 @@ function show(state) {
   $("undo").disabled = !S.moves;
   $("redo").disabled = !S.redo;
   $("hide").hidden = !S.shown;
+  const opened = S.snapshot && S.snapshot.from_step === null ? S.snapshot.opened : null;
+  $("other").textContent = S.title;
+  $("catalogue").value = opened && $("catalogue").querySelector(`option[value="${CSS.escape(opened)}"]`) ? opened : "";
   drawBoard();
   drawTray();
   drawGame();
+  keep();
 }
 
 // ---- questions ----------------------------------------------------------------------
@@ -345,7 +486,7 @@ async function ask(kind, colour) {
   const limit = $("timelimit").value;
   const li = document.createElement("li");
   li.dataset.kind = kind;
-  li.dataset.key = shownKey;
+  li.dataset.key = kind === "review" ? gameKey : shownKey;
   li.value = $("answers").children.length + 1;  // numbered in the order asked, newest on top
   // the colours with pieces left, for "Check each colour alone" after an unknown
   li.dataset.open = S.colours.filter((c) => S.played.includes(c.name) && c.remaining.length)
@@ -415,8 +556,9 @@ function finish(li, result) {
 async function upload(file) {
   try {
     const data = await file.arrayBuffer();
-    show(await call("/api/upload?name=" + encodeURIComponent(file.name), data));
-    $("catalogue").value = "";
+    const state = await call("/api/upload?name=" + encodeURIComponent(file.name), data);
+    keepFile(file.name, data);
+    show(state);
     say("opened " + file.name, "ok");
     $("answers").innerHTML = "";
   } catch (e) { say(e.message, "error"); }
@@ -511,6 +653,11 @@ async function init() {
   window.addEventListener("pagehide", () => {
     fetch("/api/close", { method: "POST", keepalive: true, headers: { "X-Token": TOKEN } });
   });
+  // back to this page from the browser's cache: its session was closed, restore the game
+  window.addEventListener("pageshow", (e) => { if (e.persisted) location.reload(); });
+  window.addEventListener("beforeunload", (e) => {
+    if (unkept && S && (S.moves || S.redo)) { e.preventDefault(); e.returnValue = unkept; }
+  });
   const groups = new Map();
   for (const entry of await call("/api/catalogue")) {
     if (!groups.has(entry.group)) {
@@ -526,10 +673,10 @@ async function init() {
   }
   const none = document.createElement("option");
   none.value = "";
-  none.textContent = "(an uploaded file)";
+  none.id = "other";
   none.hidden = true;
   $("catalogue").appendChild(none);
-  const state = await call("/api/state");
+  const state = (await restoreKept()) || (await call("/api/state"));
   for (const t of state.time_limits) {
     const o = document.createElement("option");
     o.value = t === null ? "none" : t;

@@ -1,4 +1,5 @@
-"""Summaries never contradict their rows when setup in mid-game gives a chance back.
+"""Summaries and answers in words say exactly what the rows say: never less (a chance
+lost and given back by setup in mid-game) and never wrongly (plurals).
 
 The game (``tests/data/sgf/duo-regained-by-setup.blksgf``): the root sets up 17 pieces of
 each colour of a layout that places all 42; move 3 (purple's monomino at g2) makes placing
@@ -120,3 +121,13 @@ def test_every_no_lies_in_exactly_one_run_that_ends_at_the_next_yes(states):
         assert back is None or states[back] == "yes"
         yes_before = [k for k in range(first) if states[k] == "yes"]
         assert last_yes == (yes_before[-1] if yes_before else None)
+
+
+def test_an_unknown_that_leaves_one_square_says_square():
+    from solver.answers.annotate_together import answer_text
+    from solver.companion.follow import JointStep
+
+    step = JointStep(0, None, "unknown", "solved", 1.0, ("blue",), 1, 1, "time limit", 1)
+    assert answer_text(step).endswith("the best layout found leaves 1 square)")
+    step = JointStep(0, None, "unknown", "solved", 1.0, ("blue",), 1, 5, "time limit", 5)
+    assert answer_text(step).endswith("the best layout found leaves 5 squares)")

@@ -1,0 +1,58 @@
+"""``blokus-solo gtp``: a GTP engine on standard input and output (:mod:`solver.gtp`)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from solver.cli.options import seed_option, time_limit_option
+from solver.gtp.genmove import Settings
+
+
+def _game(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--game``: a variant name, checked before the engine starts."""
+    from solver.gtp.engine import parse_game
+    from solver.gtp.protocol import GtpError
+
+    try:
+        return parse_game(value).name
+    except GtpError as e:
+        raise click.BadParameter(f"{value!r}: {e}") from None
+
+
+@click.command("gtp")
+@click.option(
+    "--game",
+    "-g",
+    default="classic",
+    show_default=True,
+    callback=_game,
+    help='Variant at start-up: Pentobi\'s GM name ("Blokus Duo"), its id (classic, '
+    "classic_2, classic_3, duo, junior, or c, c2, c3, d, j) or ours (classic2, classic3). "
+    "The set_game command changes it.",
+)
+@seed_option("Random seed of genmove, 0 to 2147483647 (also the set_random_seed command).")
+@time_limit_option(
+    "Seconds per genmove for the exact endgame search (0: the heuristic alone).", default=2.0
+)
+@click.option(
+    "--endgame-pieces",
+    type=click.IntRange(0, 21),
+    default=7,
+    show_default=True,
+    help="genmove searches exactly when the colour has at most this many pieces left.",
+)
+def gtp_command(game: str, seed: int, time_limit: float, endgame_pieces: int) -> None:
+    """Speak the Go Text Protocol on standard input and output, in the dialect of
+    Pentobi's engine (pentobi-gtp): its commands (all_legal, play, genmove, undo,
+    loadsgf, savesgf, showboard, final_score, ...), colours and move notation, for
+    Classic, Two-Player, Three-Player, Duo and Junior. For controllers such as Pentobi's
+    twogtp, and for programs that want our rules engine. See docs/gtp.md."""
+    from solver.core.variants import VARIANTS
+    from solver.gtp.engine import Engine
+    from solver.gtp.protocol import run
+
+    settings = Settings(time_limit=time_limit, endgame_pieces=endgame_pieces)
+    engine = Engine(VARIANTS[game], seed=seed, settings=settings)
+    run(engine.handle, sys.stdin, sys.stdout, lambda: engine.quit)
