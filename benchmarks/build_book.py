@@ -150,12 +150,16 @@ def _toml(variant: str, names: tuple[str, ...], rows: list[list[str]]) -> str:
     )
 
 
-def run_batch(work: Path, limit: float, seeds: int, jobs: int) -> float:
-    """The project's batch runner on the puzzles of ``work``; its wall time."""
+def run_batch(
+    work: Path, limit: float, seeds: int, jobs: int, backend: str = "repair", seed: int = 0
+) -> float:
+    """The project's batch runner on the puzzles of ``work`` (results in
+    ``work/results``, or ``work/results-SEED`` for another first seed); its wall time."""
+    out = work / ("results" if seed == 0 else f"results-{seed}")
     command = [
         str(Path(sys.executable).parent / "blokus-solo"), "batch", str(work / "puzzles"),
-        "--out", str(work / "results"), "--backend", "repair", "--time-limit", str(limit),
-        "--seeds", str(seeds), "--jobs", str(jobs), "--plain",
+        "--out", str(out), "--backend", backend, "--time-limit", str(limit),
+        "--seeds", str(seeds), "--jobs", str(jobs), "--seed", str(seed), "--plain",
     ]  # fmt: skip
     print(" ".join(command[1:]), flush=True)
     started = time.perf_counter()
@@ -163,16 +167,17 @@ def run_batch(work: Path, limit: float, seeds: int, jobs: int) -> float:
     return time.perf_counter() - started
 
 
-def layouts(work: Path, variant: str) -> list[dict]:
-    """The book records of the layouts the batch found, each checked by the rule checker
-    (legal, every piece placed, every monomino last)."""
-    rows = [json.loads(line) for line in (work / "results" / "results.jsonl").open()]
+def layouts(work: Path, variant: str, results: str = "results") -> list[dict]:
+    """The book records of the layouts the batch found (in ``work/results``), each checked
+    by the rule checker (legal, every piece placed, every monomino last unless
+    --monomino-anywhere)."""
+    rows = [json.loads(line) for line in (work / results / "results.jsonl").open()]
     out = []
     for row in rows:
         solution = row.get("solution")
         if row.get("answer") != "solved" or not solution:
             continue
-        read = read_solution(work / "results" / solution)
+        read = read_solution(work / results / solution)
         empty = read.empty
         layout = {
             c: order_of_play(empty, c, ps, monomino_last=True) for c, ps in read.replay.items()
@@ -215,6 +220,13 @@ def main() -> int:
         "placements beside each); ROUND varies which layout and colour",
     )
     parser.add_argument(
+        "--empty",
+        type=int,
+        metavar="K",
+        help="layouts of the empty board only: K runs of `auto` (first seeds 0..K-1), "
+        "for a variant whose first placements cannot all be fixed in time (Duo)",
+    )
+    parser.add_argument(
         "--monomino-anywhere",
         action="store_true",
         help="puzzles without monomino-last (the layouts record whether it is last)",
@@ -223,8 +235,12 @@ def main() -> int:
     MONOMINO_LAST[0] = not args.monomino_anywhere
     work = args.work or Path(f"/tmp/book-{args.variant}")
     (work / "puzzles").mkdir(parents=True, exist_ok=True)
+    empty = Position.empty(VARIANTS[args.variant])
+    blank = [["."] * empty.board.cols for _ in range(empty.board.rows)]
     made = (
-        fill_puzzles(args.variant, args.out, args.fill)
+        [(f"book-{args.variant}-empty.toml", _toml(args.variant, empty.colour_names, blank))]
+        if args.empty
+        else fill_puzzles(args.variant, args.out, args.fill)
         if args.fill is not None
         else puzzles(args.variant, args.puzzles)
     )
@@ -232,12 +248,20 @@ def main() -> int:
         (work / "puzzles" / name).write_text(text)
     print(f"{len(made)} puzzles in {work / 'puzzles'}", flush=True)
     print(f"load at start: {os.getloadavg()}", flush=True)
-    seconds = run_batch(work, args.limit, args.seeds, args.jobs)
-    found = layouts(work, args.variant)
+    if args.empty:
+        seconds, found = 0.0, []
+        for seed in range(args.empty):
+            seconds += run_batch(work, args.limit, 1, args.jobs, "auto", seed)
+            found += layouts(work, args.variant, "results" if seed == 0 else f"results-{seed}")
+    else:
+        seconds = run_batch(work, args.limit, args.seeds, args.jobs)
+        found = layouts(work, args.variant)
     kept = []
     if args.out.exists():
         old = json.loads(args.out.read_text())["layouts"]  # --fill keeps this variant's too
-        kept = [e for e in old if e["variant"] != args.variant or args.fill is not None]
+        kept = [
+            e for e in old if e["variant"] != args.variant or args.fill is not None or args.empty
+        ]
     known = {tuple(e["diagram"]) for e in kept}
     found = [e for e in found if tuple(e["diagram"]) not in known]
     text = json.dumps({"format": 1, "layouts": kept + found}, indent=1) + "\n"

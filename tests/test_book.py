@@ -62,6 +62,12 @@ def test_the_empty_board_and_a_first_placement_are_answered_from_the_book():
     assert checked(after, layouts[0]) is not None  # in an order of play, by the checker
 
 
+def test_the_empty_duo_board_is_answered_from_the_book():
+    empty = Position.empty(VARIANTS["duo"])
+    layouts = book_layouts(empty)
+    assert layouts and checked(empty, layouts[0]) is not None
+
+
 def test_review_and_check_together_start_from_the_book():
     game = load_game(GAMES / "classic-L1-s56.blksgf")
     (start,) = follow(game, SolveOptions(time_limit=5), upto=0)
