@@ -96,6 +96,20 @@ def checked(position: Position, pieces: Layout) -> dict[str, tuple[Placement, ..
     return ordered
 
 
+def refusal(position: Position, pieces: Layout) -> str:
+    """Why :func:`checked` refuses a layout, in words (for a bug report)."""
+    for c in open_colours(position):
+        if order_of_play(position, c, pieces.get(c, ()), monomino_last=True) is None:
+            return f"{c}'s pieces have no order of play (an island)"
+    missing = {c: t for c, t in missing_pieces(position, pieces).items() if t}
+    if missing:
+        return f"pieces not placed: {missing}"
+    ordered = {
+        c: order_of_play(position, c, pieces.get(c, ())) or [] for c in open_colours(position)
+    }
+    return check_layout(position, ordered).problem or "refused"
+
+
 def legal_part(position: Position, pieces: Layout) -> dict[str, list[Placement]] | None:
     """A partial layout in an order of play if the rule checker accepts it, else None."""
     ordered: dict[str, list[Placement]] = {}

@@ -22,6 +22,7 @@ accepted. The witness of an "unknown" (the best partial layout) is carried too.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -33,6 +34,7 @@ from solver.companion.ponder import Focus, ponder
 from solver.companion.pool import Pool, pool_of
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
+from solver.errors import SolverBug
 from solver.formats.game import GameMove
 from solver.formats.sgf import Location
 
@@ -324,7 +326,11 @@ def ponder_request(
         colour = (now.colour if now is not None else None) or position.to_move
         if colour is None or not position.colour(colour).remaining:
             return
-        tried = ponder(pool, colour, PONDER_SLICE, focus, stop, seed + pool_tries(pool), report)
+        try:
+            tried = ponder(pool, colour, PONDER_SLICE, focus, stop, seed + pool_tries(pool), report)
+        except SolverBug as e:  # nothing was shown: reported, and pondering goes on
+            print(f"blokus-solo: pondering: {e}", file=sys.stderr, flush=True)
+            continue
         if tried.tried == 0:
             return
 

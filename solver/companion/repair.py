@@ -24,6 +24,7 @@ from solver.companion.layouts import (
     missing_pieces,
     open_colours,
     own_copy,
+    refusal,
     squares_left,
     with_pieces,
 )
@@ -243,9 +244,13 @@ def repair_search(
     run = _Warm(Problem(position, colours, "place-all"), seed, event, deadline, start, steps)
     state = run.run()
     if state is not None:
-        found = checked(position, run.layout(state))
+        layout = run.layout(state)
+        found = checked(position, layout)
         if found is None:
-            raise SolverBug("the repair search's layout is refused by the rule checker")
+            raise SolverBug(
+                "the repair search's layout is refused by the rule checker: "
+                + refusal(position, layout)
+            )
         return found, {c: list(p) for c, p in found.items()}
     best = run.best
     partial = legal_part(position, best.placed) if best is not None else None
