@@ -35,16 +35,16 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from solver.answers.solution import read_solution
+from solver.backends.base import SolveOptions
+from solver.core.colour_symmetry import colour_symmetries
+from solver.core.position import Position, sorted_pieces
+from solver.core.problem import Problem
+from solver.core.variants import COLOUR_LETTERS
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import solve
 
-from solver.answers.solution import read_solution  # noqa: E402
-from solver.core.colour_symmetry import colour_symmetries  # noqa: E402
-from solver.core.position import Position, sorted_pieces  # noqa: E402
-from solver.core.problem import Problem  # noqa: E402
-from solver.core.variants import COLOUR_LETTERS  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import SolveOptions, solve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 PUZZLES = ROOT / "puzzles"
 LADDER = (3, 6, 9, 12, 15, 18)

@@ -40,10 +40,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from solver.batch.work import WARM_PUZZLE as TRIVIAL
 
-from solver.batch.work import WARM_PUZZLE as TRIVIAL  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 GAMES = ROOT / "tests" / "data" / "games"
 PUZZLES = ROOT / "puzzles"

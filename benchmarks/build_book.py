@@ -105,7 +105,7 @@ def fill_puzzles(variant: str, book: Path, round_: int) -> list[tuple[str, str]]
     class on one colour (the colours in turn), the other colours' first placements those
     of a book layout (in turn), whose first pieces are known to fit together."""
     from solver.companion.book import first_placements
-    from solver.library import read_entries
+    from solver.library.layouts import read_entries
 
     if book != BOOK:
         raise SystemExit("--fill reads the book the package ships: build into it first")

@@ -19,18 +19,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from solver.answers.solution import read_solution
+from solver.backends.base import SolveOptions
+from solver.core.checker import check_layout
+from solver.core.problem import Problem
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import solve
 
-from solver.answers.solution import read_solution  # noqa: E402
-from solver.core.checker import check_layout  # noqa: E402
-from solver.core.problem import Problem  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import SolveOptions, solve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 #: (name, puzzle file, monomino last, backend, seeds)
 RECIPES = (

@@ -6,7 +6,7 @@ Not a backend: none of these variants solved a ladder rung the repair backend ca
 
 SAT engine (``--engine sat``). The CNF (PySAT, CaDiCaL 1.9.5) holds only the packing, for
 each played colour c over the placements of :func:`solver.core.placements.placements_for` that
-:func:`solver.backends.cpsat.reachable` keeps:
+:func:`solver.backends.cpsat.model.reachable` keeps:
 
 * ``x[c, p]``: placement p chosen; ``cover[c, s] <-> OR(x[c, p], p covers s)``;
 * each remaining piece exactly as often as it is left (sequential counter);
@@ -18,7 +18,7 @@ each played colour c over the placements of :func:`solver.core.placements.placem
 * local corner support: a placement not playable now implies ``OR(cover[c, s])`` over its
   corner squares (not connectivity).
 
-Each model is checked with :func:`solver.backends.cpsat.islands`; each island gives the two
+Each model is checked with :func:`solver.backends.cpsat.model.islands`; each island gives the two
 valid cuts of the CP-SAT backend (placement cut and separator cut, proofs there), added to
 the running solver (learnt clauses kept). UNSAT without assumptions is therefore a proof.
 Options: steering assumptions (per colour and piece: a chosen placement leans on a covered
@@ -28,7 +28,7 @@ first, playable placements true first), a repair-search state as phases and opti
 assumptions (dropped by cores). CaDiCaL cannot be interrupted through PySAT: it runs in
 conflict budgets of ``--chunk`` conflicts, the clock checked between them.
 
-CP-SAT engine (``--engine cpsat``): :func:`solver.backends.cpsat.solve` (the packing model
+CP-SAT engine (``--engine cpsat``): :func:`solver.backends.cpsat.model.solve` (the packing model
 with the same cuts, one worker) with ``--cpsat base`` (as shipped: steering penalties
 minimised, cuts added when a solve ends), ``hard`` (every steering penalty fixed to 0:
 each packing is connected; incomplete), ``stop`` (each solve stopped at its first
@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import threading
 import time
 from collections import Counter
@@ -57,12 +56,9 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Cadical195
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from solver.backends import cpsat, repair  # noqa: E402
-from solver.backends.base import BackendResult, Layout, SolveOptions  # noqa: E402
-from solver.backends.cpsat import (  # noqa: E402
+from solver.backends.base import BackendResult, Layout, SolveOptions
+from solver.backends.cpsat import model as cpsat
+from solver.backends.cpsat.model import (
     MONOMINO_INDEX,
     ColourModel,
     island_neighbours,
@@ -72,11 +68,14 @@ from solver.backends.cpsat import (  # noqa: E402
     roots,
     separator,
 )
-from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES  # noqa: E402
-from solver.core.placements import corner_squares, placements_for  # noqa: E402
-from solver.core.problem import Problem  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import checked_result  # noqa: E402
+from solver.backends.repair import repairer as repair
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.core.placements import corner_squares, placements_for
+from solver.core.problem import Problem
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import checked_result
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass
@@ -420,7 +419,7 @@ def solve_here(
 
 
 def repair_state(problem: Problem, seed: int, seconds: float) -> Layout:
-    """The best state of one repair-search run (:mod:`solver.backends.repair`) after
+    """The best state of one repair-search run (:mod:`solver.backends.repair.repairer`) after
     ``seconds``: a legal layout with some pieces left."""
     run = repair.Repairer(problem, seed, threading.Event(), time.perf_counter() + seconds)
     run.run()
@@ -432,7 +431,7 @@ def repair_state(problem: Problem, seed: int, seconds: float) -> Layout:
 def cpsat_variant(
     problem: Problem, options: SolveOptions, variant: str, hint: Layout | None
 ) -> BackendResult:
-    """:func:`solver.backends.cpsat.solve` with one of the ``--cpsat`` variants."""
+    """:func:`solver.backends.cpsat.model.solve` with one of the ``--cpsat`` variants."""
 
     def constrain(built: cpsat.BuiltModel) -> None:
         model = built.model
@@ -445,18 +444,8 @@ def cpsat_variant(
                 for i in range(len(cm.table)):
                     model.add_hint(cm.x[i], cm.table.placement(i).squares in wanted)
 
-    watch = cpsat._Watcher.on_solution_callback
-    if variant == "stop":
-
-        def first(self: Any) -> None:
-            self.search.examine(np.asarray(self.response_proto.solution, dtype=np.int64))
-            self.stop_search()
-
-        cpsat._Watcher.on_solution_callback = first  # type: ignore[method-assign]
-    try:
-        raw = cpsat.solve(problem, options, constrain=constrain)
-    finally:
-        cpsat._Watcher.on_solution_callback = watch  # type: ignore[method-assign]
+    stop = variant == "stop"
+    raw = cpsat.solve(problem, options, constrain=constrain, first_solution=stop)
     if raw.status == "infeasible" and variant == "hard":  # not a proof: steering is no rule
         raw = BackendResult("unknown", None, None, raw.stats)
     return raw
@@ -466,8 +455,7 @@ def joint_problems(after: list[int], games: int) -> list[tuple[str, Problem]]:
     """``check --together`` as a problem: every colour with pieces left of the first
     ``games`` games of ``tests/data/games`` (:data:`real_games.GAMES`), after each number
     of placements in ``after``."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from real_games import GAMES, checked_positions
+    from real_games import GAMES, checked_positions  # beside this script
 
     found: dict[tuple[Path, int], tuple[Any, list[str]]] = {}
     for path, n, position, state in checked_positions(GAMES, 10):

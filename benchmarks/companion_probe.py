@@ -34,13 +34,14 @@ sys.path.insert(0, str(ROOT))
 from person import person_line, ranked  # noqa: E402
 
 from solver.backends import warmup  # noqa: E402
+from solver.backends.base import SolveOptions  # noqa: E402
 from solver.companion.follow import Follower  # noqa: E402
 from solver.core.checker import check_layout  # noqa: E402
 from solver.core.position import Placement, Position  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402
 from solver.formats.game import GameMove, start_position  # noqa: E402
 from solver.formats.sgf import Location  # noqa: E402
-from solver.tasks.solve import SolveOptions, solve  # noqa: E402
+from solver.tasks.solve import solve  # noqa: E402
 
 CACHE = ROOT / "results" / "companion"
 

@@ -28,17 +28,15 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from solver.core.variants import VARIANTS, Variant
+from solver.formats.game import VARIANTS_BY_SGF, load_game, read_sgf_text
+from solver.gtp.client import Client
+from solver.gtp.compare import move_set_key, normalised
+from solver.gtp.engine import PLAYERS, Engine
+from solver.gtp.genmove import Settings
+from solver.gtp.protocol import parse_line
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from solver.core.variants import VARIANTS, Variant  # noqa: E402
-from solver.formats.game import VARIANTS_BY_SGF, load_game, read_sgf_text  # noqa: E402
-from solver.gtp.client import Client  # noqa: E402
-from solver.gtp.compare import move_set_key, normalised  # noqa: E402
-from solver.gtp.engine import PLAYERS, Engine  # noqa: E402
-from solver.gtp.genmove import Settings  # noqa: E402
-from solver.gtp.protocol import parse_line  # noqa: E402
-
 GAME_DIRS = [ROOT / "tests" / "data" / "games", ROOT / "tests" / "data" / "gtp" / "games"]
 PENTOBI_IDS = {"classic": "c", "classic2": "c2", "classic3": "c3", "duo": "d", "junior": "j"}
 

@@ -19,8 +19,8 @@ from collections import Counter
 
 from real_games import add_arguments, checked_positions
 
+from solver.backends.base import SolveOptions
 from solver.tasks.endgame import joint_check
-from solver.tasks.solve import SolveOptions
 
 
 def main(argv=None) -> int:

@@ -4,15 +4,13 @@ checked in them (every N-th placement, every colour with pieces left)."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from solver.core.position import ColourState, Position
+from solver.formats.game import load_game
 
-from solver.core.position import ColourState, Position  # noqa: E402
-from solver.formats.game import load_game  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 GAMES = ROOT / "tests" / "data" / "games"
 

@@ -27,10 +27,10 @@ from pathlib import Path
 
 from real_games import GAMES
 
+from solver.backends.base import SolveOptions
 from solver.formats.game import Game, load_game
 from solver.tasks.endgame import endgame_check
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
-from solver.tasks.solve import SolveOptions
 
 
 def main(argv=None) -> int:

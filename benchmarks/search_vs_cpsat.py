@@ -24,8 +24,9 @@ from pathlib import Path
 
 from real_games import add_arguments, checked_positions
 
+from solver.backends.base import SolveOptions
 from solver.core.problem import Problem
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 ANSWER = {"solved": "yes", "infeasible": "no", "unknown": "unknown"}
 

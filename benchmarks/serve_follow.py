@@ -17,11 +17,11 @@ import argparse
 import time
 from pathlib import Path
 
+from solver.backends.base import SolveOptions
 from solver.companion.page import FollowRequest, Known, fingerprint, follow_answer, rows
 from solver.core.problem import Problem
 from solver.formats.game import load_game
 from solver.tasks.endgame import joint_check
-from solver.tasks.solve import SolveOptions
 
 GAME = (
     Path(__file__).resolve().parent.parent / "tests" / "data" / "follow" / "duo-both-layout.blksgf"

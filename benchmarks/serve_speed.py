@@ -24,7 +24,8 @@ the real browser: navigation until the page says it is ready (its first state dr
 Targets (issue 26): page load under 1 s, a placement's round trip under 50 ms median,
 answers as fast as the command line's.
 
-Usage: python benchmarks/serve_speed.py [--repeat 50] [--browser]
+Usage: python -m benchmarks.serve_speed [--repeat 50] [--browser] (from the project root: it
+uses the tests' server and browser helpers, tests/serve_helpers.py)
 """
 
 from __future__ import annotations
@@ -37,8 +38,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # serve_helpers: the server and chromium of the tests
 
 TOKEN = re.compile(r'name="token" content="([^"]+)"')
 #: a legal opening of blue, yellow, red, green (row, column from the top left), played
@@ -77,7 +76,8 @@ def placement(client, headers) -> float:
 
 def browser_load(url: str, repeat: int) -> list[float]:
     from playwright.sync_api import sync_playwright
-    from serve_helpers import launch_chromium
+
+    from tests.serve_helpers import launch_chromium
 
     times = []
     with sync_playwright() as p:
@@ -141,7 +141,8 @@ def main() -> None:
     parser.add_argument("--browser", action="store_true", help="also load the page in chromium")
     args = parser.parse_args()
     import httpx2 as httpx
-    from serve_helpers import running_server
+
+    from tests.serve_helpers import running_server
 
     with running_server(hosts=("127.0.0.1",)) as url:
         with httpx.Client(base_url=url) as client:

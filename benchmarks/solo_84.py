@@ -2,8 +2,8 @@
 
 Solves ``puzzles/classic-solo-84.toml`` (each colour's monomino last) once per run with a
 backend (default: ``symmetric``, CP-SAT on the quarter-turn reduction of
-:mod:`solver.backends.symmetric`) and prints the status and wall time of each run, then the median.
-Every layout goes through the rule checker (:func:`solver.tasks.solve.solve`).
+:mod:`solver.backends.cpsat.symmetric`) and prints the status and wall time of each run, then the
+median. Every layout goes through the rule checker (:func:`solver.tasks.solve.solve`).
 
 Usage: python benchmarks/solo_84.py [--backend symmetric] [--seeds 5] [--limit 600]
        [--workers 2] [--puzzle FILE]
@@ -16,17 +16,18 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from solver.backends.base import SolveOptions
+from solver.backends.registry import BACKENDS
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import solve
 
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import BACKENDS, SolveOptions, solve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--puzzle", type=Path, default=ROOT / "puzzles" / "classic-solo-84.toml")
-    parser.add_argument("--backend", default="symmetric", choices=BACKENDS)
+    parser.add_argument("--backend", default="symmetric", choices=tuple(BACKENDS))
     parser.add_argument(
         "--seeds", type=int, default=5, help="runs, with seeds 0, w, 2w, ... (w = --workers)"
     )

@@ -42,13 +42,13 @@ from pathlib import Path
 import numpy as np
 
 from solver.answers.solution import read_solution
+from solver.backends.base import SolveOptions
 from solver.companion.follow import Followed, JointStep, follow, follow_game, from_later
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
 from solver.formats.game import Game, read_sgf_text, start_position, write_sgf
 from solver.tasks.endgame import joint_check
-from solver.tasks.solve import SolveOptions
 
 #: a person picks one of the best few moves at random
 TOP = 3

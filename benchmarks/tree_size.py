@@ -1,5 +1,5 @@
 """How large is the domain search's whole tree on each record board? Knuth's estimator
-(:func:`solver.backends.domain.estimate`): random root-to-leaf paths through the very
+(:func:`solver.backends.domain.quadrants.estimate`): random root-to-leaf paths through the very
 tree :meth:`DomainSearch.run` searches (the same candidates and prunes), each giving an
 unbiased estimate d_1 + d_1 d_2 + ... of its nodes.
 
@@ -22,14 +22,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from solver.backends import domain  # noqa: E402
-from solver.errors import InputError  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
+from solver.backends.domain import quadrants as domain
+from solver.errors import InputError
+from solver.formats.puzzle import load_puzzle
 
 #: nodes a second on one core, the nominal rate for the cost of a complete search
 RATE = 300_000

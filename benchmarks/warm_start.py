@@ -5,10 +5,10 @@ simulated solo games.
 Each position is solved as ``blokus-solo solve`` does it (backend auto, 2 workers, every
 yes re-checked by the rule checker inside :func:`solver.tasks.solve.solve`), once with the
 repair search's plain greedy starts ("cold") and once with the warm start from the
-library (:func:`solver.library.best_start`, "warm": ``RepairTuning.warm_start``).
+library (:func:`solver.library.layouts.best_start`, "warm": ``RepairTuning.warm_start``).
 
 Simulated solo games: the four colours play in turn on the Classic board by randomised
-greedy play (:func:`solver.backends.greedy.greedy`: each move one of the colour's largest
+greedy play (:func:`solver.backends.repair.greedy.greedy`: each move one of the colour's largest
 pieces left, placed where it opens the most corners for its colour and blocks the fewest
 of the others', with Gumbel noise; the monomino held back), seeded per game; the
 position after 20, 30, 40 placements (round-robin order) is asked "can all four still
@@ -24,23 +24,22 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
+from solver.backends.base import SolveOptions
+from solver.backends.repair.greedy import greedy, held_back
+from solver.backends.tuning import RepairTuning, Tuning
+from solver.core.pieces import MONOMINO
+from solver.core.position import Position
+from solver.core.problem import Problem
+from solver.core.variants import VARIANTS
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import solve
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
-
-from solver.backends.greedy import greedy, held_back  # noqa: E402
-from solver.backends.tuning import RepairTuning, Tuning  # noqa: E402
-from solver.core.pieces import MONOMINO  # noqa: E402
-from solver.core.position import Position  # noqa: E402
-from solver.core.problem import Problem  # noqa: E402
-from solver.core.variants import VARIANTS  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import SolveOptions, solve  # noqa: E402
 
 LADDER = (6, 9, 12, 15)
 

@@ -32,14 +32,14 @@ from functools import lru_cache
 import numpy as np
 
 from research import playout_kernel as pk
-from solver.backends.greedy import geometry
+from solver.backends.repair.greedy import geometry
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.core.position import Placement
 from solver.core.problem import Problem
 
 #: the logit's weights (per square of the piece, per new attach square, per attach square
 #: of another colour covered) of the greedy play: the greedy player's 1 and 1 with Gumbel
-#: noise 0.3 (:mod:`solver.backends.greedy`) -> 1 / 0.3
+#: noise 0.3 (:mod:`solver.backends.repair.greedy`) -> 1 / 0.3
 GREEDY_BIAS = (3.0, 3.3, 3.3)
 #: the same, for NRPA (half: the adapted weights count for more; *measured* on
 #: asym-ladder-k06, level 2, 30 s: 16 and 12 squares left against 17 and 21)
@@ -253,7 +253,7 @@ def best_playout(
 ) -> tuple[dict[str, list[Placement]], dict[str, list[str]]]:
     """The best of ``plays`` playouts (zero policy: the greedy player's softmax), as
     (colour -> placements made, colour -> pieces not placed): a compiled stand-in for
-    :func:`solver.backends.greedy.greedy`, for "place-all" problems."""
+    :func:`solver.backends.repair.greedy.greedy`, for "place-all" problems."""
     pl = playouts(problem)
     run = Search(pl, seed, GREEDY_BIAS)
     run.plain(max(1, plays))

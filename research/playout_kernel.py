@@ -8,7 +8,7 @@ legal placements at random with probability proportional to ``exp(logit)``, wher
             - W_BLOCK * (attach squares of the other active colours it covers)
             + policy[colour * P + row]
 
-(the first three terms are the greedy player's of :mod:`solver.backends.greedy`; the last
+(the first three terms are the greedy player's of :mod:`solver.backends.repair.greedy`; the last
 is the weight NRPA adapts, one per move code = (colour, placement table row)). A colour
 without a legal placement stops for good (squares are only ever taken). A colour's
 monomino is held back while it has other pieces if the colour's ``hold`` flag is set.
@@ -29,7 +29,7 @@ A playout records its moves as (colour, row), with row -1 where a colour stopped
 Monte Carlo Tree Search", IJCAI; the bias terms make it GNRPA, Cazenave 2020).
 
 Why numba: the hot loop tests thousands of placements per move, square by square; see
-:mod:`solver.backends.search_kernel` (same reasons, same on-disk cache). The arrays:
+:mod:`solver.backends.search.kernel` (same reasons, same on-disk cache). The arrays:
 
 * tables ``T`` (read only): ``sq`` (P, 5) squares padded -1, ``size`` (P,), ``piece``
   (P,), ``corner`` (P, 20) the squares sharing a corner but no edge with a placement, padded

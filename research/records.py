@@ -53,9 +53,9 @@ problems. Facts (each derived from the rules and pinned by ``research/tests/test
 * Widths: the X needs 3 rows and 3 columns, the I5 a side of 5.
 
 :func:`one_colour_candidates` lists the rectangles these bounds leave. The LP bound
-(:mod:`solver.backends.relaxation`, an independent argument with a dual certificate) excludes every
-rectangle of area at most 140 again, and also 12x12 and the candidates 3x47, 4x36 and 6x24
-(``python research/benchmarks/records.py lp``).
+(:mod:`solver.backends.bounds.relaxation`, an independent argument with a dual certificate) excludes
+every rectangle of area at most 140 again, and also 12x12 and the candidates 3x47, 4x36 and 6x24
+(``python -m research.benchmarks.records lp``).
 """
 
 from __future__ import annotations
@@ -361,7 +361,7 @@ class Record:
 
 
 _FOUR = CORNER_COLOURS
-#: the CP-SAT parameters of the record proofs (solver.backends.cpsat.PROOF_PARAMS; not
+#: the CP-SAT parameters of the record proofs (solver.backends.cpsat.model.PROOF_PARAMS; not
 #: imported: this module needs no OR-tools)
 _PROOF = "linearization_level:2 root_lp_iterations:200000"
 _THREE = ("blue", "yellow", "red")  # three corners: top-left, top-right, bottom-right

@@ -3,7 +3,7 @@
 Where a layout leaves only a few squares empty (Gottfried's record boards: 0-5 empty squares
 for 84 pieces), "every square is covered exactly once" is the strongest constraint, and the
 search should branch on the most constrained uncovered square, as an exact-cover solver
-does, rather than grow one colour from its attach squares (:mod:`solver.backends.search`).
+does, rather than grow one colour from its attach squares (:mod:`solver.backends.search.exact`).
 Every colour is placed at once: an option is a (colour, placement) pair, so tile and colour
 are chosen together. Items, counters and pruning are described in
 :mod:`research.tight_kernel`; the connectivity of every colour is pruned at every

@@ -36,11 +36,13 @@ from pathlib import Path
 from typing import Any, TypedDict, Unpack
 
 from solver.answers.annotate import annotated_sgf
-from solver.backends.search import CountResult
+from solver.backends.base import SolveOptions
+from solver.backends.registry import BACKENDS
+from solver.backends.search.exact import CountResult
 from solver.companion.follow import Followed, JointStep, follow_game
 from solver.companion.follow import follow as _follow
 from solver.companion.live import Companion, Focus
-from solver.core.position import Position
+from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError
@@ -49,11 +51,12 @@ from solver.formats.game import load_game as _load_game
 from solver.formats.sources import load_source
 from solver.formats.text import read_text
 from solver.quoting import shown
-from solver.ranges import LIMIT, PLACEMENTS, SECONDS, SEED, WORKERS, Range
+from solver.ranges import JOBS, LIMIT, PERFT_DEPTH, PLACEMENTS, SECONDS, SEED, WORKERS, Range
 from solver.tasks.endgame import EndgameAnswer, endgame_check
 from solver.tasks.hints import Hints
+from solver.tasks.perft import PerftResult
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
-from solver.tasks.solve import BACKENDS, SolveOptions, SolveResult
+from solver.tasks.solve import SolveResult
 from solver.tasks.solve import solve as _solve
 
 __all__ = [
@@ -63,9 +66,11 @@ __all__ = [
     "check",
     "count",
     "hint",
+    "legal_moves",
     "load",
     "load_game",
     "follow",
+    "perft",
     "review",
     "review_together",
     "reviewed_sgf",
@@ -97,7 +102,7 @@ def load_game(path: str | Path) -> Game:
 
 class Options(TypedDict, total=False):
     """The solving options every function here takes as keyword arguments (see
-    :class:`~solver.tasks.solve.SolveOptions`)."""
+    :class:`~solver.backends.base.SolveOptions`)."""
 
     backend: str
     time_limit: float | None
@@ -166,14 +171,14 @@ def count(
     time_limit: float | None = None,
 ) -> CountResult:
     """The number of distinct final layouts that place every remaining piece of the
-    problem's colours (:func:`solver.backends.search.count`); ``result.complete`` says
+    problem's colours (:func:`solver.backends.search.exact.count`); ``result.complete`` says
     whether the count is exact or a lower bound (stopped by ``limit`` or ``time_limit``).
 
     Raises:
         InputError: ``limit`` or ``time_limit`` out of range (as ``count --limit`` and
             ``--time-limit``).
     """
-    from solver.backends.search import count as _count
+    from solver.backends.search.exact import count as _count
 
     limit, time_limit = _optional(LIMIT, limit), _optional(SECONDS, time_limit)
     return _count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
@@ -286,3 +291,35 @@ def review_together(game: Game | str | Path, **options: Unpack[Options]) -> Foll
     """
     record, opts = _game_and_options(game, options)
     return follow_game(record, opts)
+
+
+def legal_moves(position: Position, colour: str) -> list[Placement]:
+    """A colour's legal next moves (``colour`` read as :func:`check` reads it), in the
+    order of the placement index (:func:`solver.core.movegen.legal_placements`; numbers,
+    masks and a position kept along a game: docs/movegen.md).
+
+    Raises:
+        InputError: no such colour.
+    """
+    from solver.core.movegen import legal_placements
+
+    name = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))
+    return legal_placements(position, name)
+
+
+def perft(position: Position, depth: int, colour: str | None = None, jobs: int = 1) -> PerftResult:
+    """``blokus-solo perft`` (:func:`solver.tasks.perft.perft`): the lines of play of
+    ``depth`` turns (``result.leaves``), ``result.seconds``, ``result.divide`` (the count
+    below each first move); a colour without a move passes (docs/perft.md). ``colour``:
+    the colour to move first (default: the position's colour to move, else its first).
+
+    Raises:
+        InputError: ``depth`` or ``jobs`` out of the command line's ranges, or no such
+            colour.
+    """
+    from solver.tasks.perft import perft as _perft
+
+    first = None
+    if colour is not None:
+        first = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))
+    return _perft(position, int(PERFT_DEPTH.check(depth)), first, int(JOBS.check(jobs)))

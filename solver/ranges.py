@@ -28,6 +28,10 @@ MAX_LIMIT = 2**62
 #: cover a square (about 10 to 60), so 8 levels are already far more than a batch can run
 MAX_DEPTH = 8
 
+#: ``perft --depth``: a Classic game has at most 84 placements and its passes; depths past
+#: 6 take hours anyway
+MAX_PERFT_DEPTH = 100
+
 #: No game record has more placements than 84 (4 colours of 21 pieces): a larger
 #: ``--after`` is past every game's end (refused with the game's own count); the bound
 #: keeps the number one that a message can print.
@@ -111,3 +115,9 @@ DEPTH = Range("depth", whole=True, low=0, high=MAX_DEPTH)
 
 #: layouts to count at most (``count --limit``, ``limit``)
 LIMIT = Range("limit", whole=True, low=1, high=MAX_LIMIT)
+
+#: turns to count (``perft --depth``, ``depth``)
+PERFT_DEPTH = Range("depth", whole=True, low=0, high=MAX_PERFT_DEPTH)
+
+#: worker processes (``perft --jobs``, ``jobs``)
+JOBS = Range("jobs", whole=True, low=1, high=MAX_WORKERS)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from solver.core.board import Board
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.position import Placement, Position
-from solver.core.rules import move_problem
+from solver.core.rules import corner_touches, edge_touches, move_problem
 
 
 def all_placements(board: Board, piece: str) -> list[Placement]:
@@ -105,3 +105,61 @@ def orbits(layouts, perms):
             )
         seen.add(min(forms, key=lambda f: sorted((c, p.piece, sorted(p.squares)) for c, p in f)))
     return len(seen)
+
+
+def brute_moves(position: Position, colour: str) -> set[frozenset[int]]:
+    """The legal next moves of a colour, as sets of squares, by the rules with plain sets
+    (:mod:`solver.core.rules`, rules 1 and 3-5; rule 2, the shape, holds by
+    :func:`all_placements`): a piece the colour holds, on free squares, sharing no edge
+    with the colour, touching it at a corner or, on its first move, covering its start."""
+    board = position.board
+    state = position.colour(colour)
+    own = state.squares
+    taken = position.occupied | board.blocked
+    found = set()
+    for piece in set(state.remaining):
+        for p in _placements(board, piece):
+            if p.squares & taken or edge_touches(board, p.squares, own):
+                continue
+            if corner_touches(board, p.squares, own) if own else state.start in p.squares:
+                found.add(p.squares)
+    return found
+
+
+_CACHE: dict[tuple[Board, str], list[Placement]] = {}
+
+
+def _placements(board: Board, piece: str) -> list[Placement]:
+    key = (board, piece)
+    if key not in _CACHE:
+        _CACHE[key] = all_placements(board, piece)
+    return _CACHE[key]
+
+
+def brute_perft(position: Position, colour: int, depth: int) -> int:
+    """perft by its definition (docs/perft.md) over :func:`brute_moves`: the lines of
+    ``depth`` turns, colour number ``colour`` first; a colour without a move passes while
+    another has one; a game with no move left ends its lines."""
+    if depth == 0:
+        return 1
+    names = position.colour_names
+    name = names[colour]
+    nxt = (colour + 1) % len(names)
+    moves = brute_moves(position, name)
+    if not moves:
+        if not any(brute_moves(position, other) for other in names if other != name):
+            return 0
+        return brute_perft(position, nxt, depth - 1)
+    total = 0
+    for squares in moves:
+        piece = next(
+            p for p in set(position.colour(name).remaining) if _is(position.board, p, squares)
+        )
+        total += brute_perft(
+            position.with_placement(name, Placement(piece, squares)), nxt, depth - 1
+        )
+    return total
+
+
+def _is(board: Board, piece: str, squares: frozenset[int]) -> bool:
+    return any(p.squares == squares for p in _placements(board, piece))

@@ -9,15 +9,23 @@ from helpers import ROOT, fresh_first_run  # noqa: F401  (a fixture: pytest find
 
 
 def pytest_configure(config):
-    """On a fresh checkout, compile the two numba kernels before the tests start, one
-    process each at the same time, and cache them on disk: otherwise
+    """On a fresh checkout, compile the numba kernels (the search's, the domain search's,
+    the move generator's) before the tests start, one process each at the same time, and
+    cache them on disk: otherwise
     each xdist worker, and each command a test starts before the cache is written,
-    compiles both again. Nothing to do when they are cached (the usual run)."""
+    compiles them again. Nothing to do when they are cached (the usual run)."""
     if hasattr(config, "workerinput"):  # an xdist worker: the controller has done it
         return
-    from solver.backends import domain_kernel, search_kernel, warmup
+    from solver.backends import warmup
+    from solver.backends.domain import kernel as domain_kernel
+    from solver.backends.search import kernel as search_kernel
+    from solver.core import movegen_kernel
 
-    kernels = {"search": search_kernel.run, "domain": domain_kernel.run}
+    kernels = {
+        "search": search_kernel.run,
+        "domain": domain_kernel.run,
+        "movegen": movegen_kernel.perft,
+    }
     missing = [name for name, run in kernels.items() if not warmup.compiled_or_cached(run)]
     compiles = [
         subprocess.Popen(

@@ -15,12 +15,13 @@ from brute import brute_count
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from solver.backends import search
+from solver.backends.base import SolveOptions
+from solver.backends.search import exact as search
 from solver.core.board import Board
 from solver.core.pieces import PIECE_NAMES
 from solver.core.position import ColourState, Position
 from solver.core.problem import Problem
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 LIMIT = 3.0
 

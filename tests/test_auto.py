@@ -12,10 +12,15 @@ import helpers
 import numpy as np
 import pytest
 
-from solver.backends import auto, cpsat, greedy, repair, search, warmup
+from solver.backends import auto, warmup
+from solver.backends.base import SolveOptions
+from solver.backends.cpsat import model as cpsat
+from solver.backends.repair import greedy
+from solver.backends.repair import repairer as repair
+from solver.backends.search import exact as search
 from solver.backends.tuning import AutoTuning, Tuning
 from solver.formats.puzzle import load_puzzle, parse_puzzle
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 PUZZLES = helpers.PUZZLES
 
@@ -49,7 +54,7 @@ def test_greedy_answers_one_colour_without_numba_or_ortools():
     code = (
         "import sys\n"
         "from solver.formats.puzzle import load_puzzle\n"
-        "from solver.tasks.solve import SolveOptions, solve\n"
+        "from solver.backends.base import SolveOptions\nfrom solver.tasks.solve import solve\n"
         f"r = solve(load_puzzle({str(PUZZLES / 'classic-solo-blue.toml')!r}), SolveOptions())\n"
         "print(r.status, r.backend, r.score, 'numba' in sys.modules, 'ortools' in sys.modules)\n"
     )
@@ -86,8 +91,9 @@ def test_auto_time_limit_gives_unknown_from_every_backend():
 def test_repair_runs_when_the_symmetric_reduction_gives_up(monkeypatch):
     """Many pieces and a colour symmetry: the symmetric reduction takes the cores; when it
     gives up early (no symmetric layout), the repair search gets the time left."""
-    from solver.backends import domain, symmetric
     from solver.backends.base import BackendResult
+    from solver.backends.cpsat import symmetric
+    from solver.backends.domain import quadrants as domain
 
     calls = []
 
@@ -153,7 +159,7 @@ def test_auto_skips_greedy_play_once_the_kernel_is_loaded():
     answers a one-colour check: greedy play would only add its failed tries' time."""
     code = (
         "from solver.formats.puzzle import load_puzzle\n"
-        "from solver.tasks.solve import SolveOptions, solve\n"
+        "from solver.backends.base import SolveOptions\nfrom solver.tasks.solve import solve\n"
         f"p = load_puzzle({str(PUZZLES / 'classic-solo-blue.toml')!r})\n"
         "print(solve(p, SolveOptions()).backend)\n"
         "print(solve(load_puzzle(" + repr(str(PUZZLES / "tiny-5x5-corner.toml")) + "),"
@@ -216,8 +222,8 @@ def test_four_colours_race_the_symmetric_reduction_and_the_repair_search(
     symmetric reduction and the repair search race on one each (each wins on some seeds:
     the repair search in 6-30 s where the reduction took 90 s); with one, the reduction
     takes it and the repair search runs only if it gives up (here it does not)."""
-    from solver.backends import symmetric
     from solver.backends.base import BackendResult
+    from solver.backends.cpsat import symmetric
 
     calls: dict[str, list[int]] = {}
 
@@ -276,8 +282,8 @@ def test_first_run_gives_the_domain_search_every_worker(monkeypatch, fresh_first
     pieces: the domain search (it compiles in process) takes both workers, CP-SAT does not
     run, and the repair search gets the time it leaves (a new-user trial found the first
     run of two-14x14 taking 90 s, the domain search sharing the cores with CP-SAT)."""
-    from solver.backends import domain
     from solver.backends.base import BackendResult
+    from solver.backends.domain import quadrants as domain
 
     calls: dict[str, list[int]] = {}
 

@@ -22,8 +22,8 @@ import pytest
 from click.testing import CliRunner
 
 from solver.answers.solution import read_solution, verify
-from solver.batch import BatchOptions, run_batch
 from solver.batch.report import NoReturn, no_return
+from solver.batch.runner import BatchOptions, run_batch
 from solver.batch.work import Settings
 from solver.cli.commands import main
 from solver.pictures.picture import COLOURS, with_layout

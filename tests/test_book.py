@@ -8,6 +8,7 @@ from importlib import resources
 
 from helpers import GAMES
 
+from solver.backends.base import SolveOptions
 from solver.companion.book import book_layouts, entries, first_placements
 from solver.companion.follow import Follower, follow
 from solver.companion.layouts import checked
@@ -17,7 +18,6 @@ from solver.core.placements import legal_moves
 from solver.core.position import Position
 from solver.core.variants import VARIANTS
 from solver.formats.game import load_game
-from solver.tasks.solve import SolveOptions
 
 
 def test_every_book_layout_is_legal_complete_and_ends_with_every_monomino():

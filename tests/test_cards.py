@@ -12,7 +12,8 @@ import helpers
 import pytest
 from brute import all_placements
 
-from solver.backends.search import count, layouts
+from solver.backends.base import SolveOptions
+from solver.backends.search.exact import count, layouts
 from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.pieces import MONOMINO
@@ -24,7 +25,7 @@ from solver.formats.puzzle import load_puzzle, parse_puzzle, puzzle_text
 from solver.tasks.generate import KINDS, candidate_card, generate
 from solver.tasks.hints import after, hints
 from solver.tasks.rating import random_playouts, rate
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 PUZZLES = helpers.PUZZLES
 

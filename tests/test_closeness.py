@@ -7,11 +7,11 @@ import json
 from helpers import PUZZLES, run_cli
 
 from solver.answers.solution import read_solution, verify, write_json
-from solver.backends.base import FitBound
+from solver.backends.base import FitBound, SolveOptions
 from solver.core.checker import check_layout
 from solver.core.order import order_of_play
 from solver.formats.puzzle import load_puzzle
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 IMPOSSIBLE = PUZZLES / "tiny-4x4-impossible.toml"
 
@@ -98,7 +98,7 @@ def test_solve_prints_and_writes_how_close_an_unknown_came(tmp_path):
 
 
 def test_the_lp_bound_is_kept_when_it_proves_nothing():
-    from solver.backends import lp
+    from solver.backends.bounds import lp
 
     problem = load_puzzle(PUZZLES / "tiny-5x5-four.toml")
     raw = lp.solve(problem, SolveOptions())

@@ -7,7 +7,7 @@ import helpers
 import pytest
 from click.testing import CliRunner
 
-from solver.backends import search
+from solver.backends.search import exact as search
 from solver.cli.commands import main
 from solver.formats.puzzle import load_puzzle
 

@@ -13,14 +13,15 @@ import numpy as np
 import pytest
 from ortools.sat.python import cp_model
 
-from solver.backends import cpsat
+from solver.backends.base import SolveOptions
+from solver.backends.cpsat import model as cpsat
 from solver.core.board import Board
 from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import VARIANTS
 from solver.errors import InputError
 from solver.formats.puzzle import parse_puzzle
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 CPSAT = SolveOptions(backend="cpsat")
 

@@ -1,5 +1,6 @@
-"""Cube-and-conquer (solver/trust/cubes.py): the cubes partition the layouts, the symmetry
-reduction keeps one cube per orbit, and join answers as the full search does."""
+"""Cube-and-conquer (solver/tasks/cubes.py, solver/trust/cube_join.py): the cubes partition
+the layouts, the symmetry reduction keeps one cube per orbit, and join answers as the full
+search does."""
 
 from __future__ import annotations
 
@@ -11,15 +12,17 @@ import pytest
 from helpers import corner_problem, run_cli
 
 from solver.api import count
-from solver.batch import BatchOptions, run_batch
+from solver.backends.base import SolveOptions
+from solver.batch.runner import BatchOptions, run_batch
 from solver.batch.work import Settings
 from solver.core.placements import legal_moves
 from solver.core.symmetry import position_symmetries
 from solver.errors import InputError
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.formats.text import read_text
-from solver.tasks.solve import SolveOptions, solve
-from solver.trust.cubes import MANIFEST, Recheck, SplitStats, join, split, write_cubes
+from solver.tasks.cubes import MANIFEST, SplitStats, split, write_cubes
+from solver.tasks.solve import solve
+from solver.trust.cube_join import Recheck, join
 
 PUZZLES = helpers.PUZZLES
 

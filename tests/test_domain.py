@@ -12,16 +12,16 @@ import pytest
 from brute import brute_layouts
 from helpers import CORNER_COLOURS, corner_problem
 
-from solver.backends import domain
-from solver.backends import domain_kernel as dk
+from solver.backends.base import SolveOptions, order_and_check
 from solver.backends.base import SolveOptions as BackendOptions
-from solver.backends.base import order_and_check
+from solver.backends.domain import kernel as dk
+from solver.backends.domain import quadrants as domain
 from solver.core.board import Board
 from solver.core.colour_symmetry import colour_symmetries
 from solver.core.pieces import PIECE_NAMES
 from solver.core.symmetry import board_symmetries, group_tables
 from solver.errors import InputError
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 
 def only(*pieces):

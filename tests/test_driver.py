@@ -3,7 +3,9 @@ that counts nodes, and the restart sequence."""
 
 import threading
 
-from solver.backends import domain_kernel, driver, search_kernel
+from solver.backends import driver
+from solver.backends.domain import kernel as domain_kernel
+from solver.backends.search import kernel as search_kernel
 
 
 class Counter:

@@ -8,17 +8,19 @@ import helpers
 import pytest
 from click.testing import CliRunner
 
-from solver.backends.search import count
+from solver.backends.base import SolveOptions
+from solver.backends.search.exact import count
 from solver.cli.commands import main
 from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.pieces import PIECES
 from solver.core.position import ColourState, Position
 from solver.core.problem import Problem
+from solver.errors import SolverBug
 from solver.formats.game import load_game
 from solver.formats.puzzle import load_puzzle
 from solver.tasks.endgame import cap_after_no, endgame_check, no_bound
-from solver.tasks.solve import SolveOptions, SolverBug, solve
+from solver.tasks.solve import solve
 
 PUZZLES = helpers.PUZZLES
 

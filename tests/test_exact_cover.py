@@ -12,14 +12,14 @@ import re
 
 import pytest
 
-from solver.backends import search
-from solver.backends.exact_cover import formulation, to_dlx
+from solver.backends.search import exact as search
 from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.order import order_of_play
 from solver.core.position import ColourState, Position
 from solver.core.problem import Problem
 from solver.core.variants import VARIANTS
+from solver.formats.exact_cover import formulation, to_dlx
 
 
 def covers(ec):

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from helpers import GAMES, one_line_error, run_cli
 
+from solver.backends.base import SolveOptions
 from solver.companion.follow import Follower, follow_game, from_later
 from solver.companion.layouts import carry
 from solver.core.checker import check_layout
 from solver.core.placements import legal_moves
 from solver.formats.game import load_game, read_sgf_text
 from solver.tasks.endgame import joint_check
-from solver.tasks.solve import SolveOptions
 
 LAYOUT_GAME = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksgf"
 OPTIONS = SolveOptions(time_limit=2.0, workers=1)

@@ -15,7 +15,9 @@ from brute import all_placements, brute_layouts, orbits
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from solver.backends import cpsat, search
+from solver.backends.base import SolveOptions
+from solver.backends.cpsat import model as cpsat
+from solver.backends.search import exact as search
 from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.pieces import PIECE_NAMES
@@ -23,7 +25,7 @@ from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem, connect_groups
 from solver.core.rules import corner_touches, edge_touches, move_problem
 from solver.core.symmetry import position_symmetries
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 LIMIT = 5.0
 SMALL = [p for p in PIECE_NAMES if p not in ("I5", "L5", "Y", "N", "V5", "W", "Z5", "X")]

@@ -87,3 +87,30 @@ def test_every_numeric_option_is_found():
         ("split", "--depth"),
     ]:
         assert expected in found
+
+
+#: what one --time-limit bounds in each command (the five meanings, TIME_LIMIT_MEANINGS)
+TIME_LIMITS = {
+    "solve": "Seconds per solve",
+    "check": "Seconds per solve",
+    "batch": "Seconds per solve",
+    "join": "With --recheck: seconds per solve",
+    "review": "Seconds per check",
+    "count": "Seconds per count",
+    "rate": "Seconds per count",
+    "hint": "Seconds for all counts together",
+    "verify": "With --prove: seconds per proof",
+    "gtp": "Seconds per genmove",
+}
+
+
+def test_every_time_limit_says_what_it_bounds():
+    """--time-limit has six meanings (per solve, per check, per count, all counts, per
+    proof, per genmove): each command's help begins with its own."""
+    seen = set()
+    for path, command in _commands():
+        for param in command.params:
+            if isinstance(param, click.Option) and param.opts[0] == "--time-limit":
+                seen.add(path[-1])
+                assert _help_text(path, param).startswith(TIME_LIMITS[path[-1]]), path
+    assert seen == set(TIME_LIMITS)

@@ -180,8 +180,8 @@ def test_the_largest_seed_runs_on_every_backend():
 
 def test_the_largest_seed_with_several_symmetric_workers():
     """Symmetric runs seeds seed, seed + 1, ...: they wrap round below 2^31 (CP-SAT's int32)."""
-    from solver.backends import symmetric
-    from solver.tasks.solve import SolveOptions
+    from solver.backends.base import SolveOptions
+    from solver.backends.cpsat import symmetric
 
     problem = parse_puzzle(
         'variant = "custom"\nsize = [4, 4]\ncolours = ["blue", "red"]\n'
@@ -289,7 +289,8 @@ def test_a_colour_given_twice_is_one_colour(tmp_path):
 def test_a_lone_monomino_is_last(backend):
     strict = parse_puzzle(LONE.format(extra="monomino-last = true\n"))
     best = parse_puzzle(LONE.format(extra='goal = "max-score"\n'))
-    from solver.tasks.solve import SolveOptions, solve
+    from solver.backends.base import SolveOptions
+    from solver.tasks.solve import solve
 
     options = SolveOptions(backend=backend)
     result = solve(strict, options)

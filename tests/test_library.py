@@ -8,16 +8,17 @@ import numpy as np
 from helpers import ROOT
 
 from solver.answers.solution import read_solution
-from solver.backends import repair
-from solver.backends.greedy import guided
+from solver.backends.base import SolveOptions
+from solver.backends.repair import repairer as repair
+from solver.backends.repair.greedy import guided
 from solver.core.checker import check_layout
 from solver.core.order import order_of_play
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.symmetry import board_symmetries
 from solver.core.variants import VARIANTS
-from solver.library import best_start, entries, starts
-from solver.tasks.solve import SolveOptions, checked_result
+from solver.library.layouts import best_start, entries, starts
+from solver.tasks.solve import checked_result
 
 
 def test_every_library_layout_is_legal_and_complete():

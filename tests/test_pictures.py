@@ -17,6 +17,7 @@ import helpers
 import pytest
 from PIL import Image
 
+from solver.backends.base import SolveOptions
 from solver.core.board import Board
 from solver.core.pieces import PIECES
 from solver.core.placements import empty_board_placements
@@ -35,7 +36,7 @@ from solver.pictures.picture import (
     scene,
     with_layout,
 )
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 NS = "{http://www.w3.org/2000/svg}"
 UNIT = svg.UNIT

@@ -8,9 +8,10 @@ import json
 import helpers
 import pytest
 
-from solver.backends.sat_params import NOT_A_PROOF, params_can_prove
+from solver.backends.base import SolveOptions
+from solver.backends.cpsat.params import NOT_A_PROOF, params_can_prove
 from solver.formats.puzzle import load_puzzle
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 from solver.trust.proofs import can_prove, untrusted_claim
 
 PUZZLES = helpers.PUZZLES
@@ -119,9 +120,9 @@ def test_lp_proves_no_only_and_auto_proves_nothing_itself():
 
 def _split(tmp_path, name="tiny-4x4-impossible.toml"):
     """A split of a copy of a shipped puzzle, solved by the search: (folder, the copy)."""
-    from solver.batch import BatchOptions, run_batch
+    from solver.batch.runner import BatchOptions, run_batch
     from solver.batch.work import Settings
-    from solver.trust.cubes import write_cubes
+    from solver.tasks.cubes import write_cubes
 
     copy = tmp_path / "the-puzzle.toml"
     copy.write_bytes((PUZZLES / name).read_bytes())

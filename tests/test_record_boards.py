@@ -45,7 +45,7 @@ def test_the_lp_bound_on_one_colour_rectangles(rows, cols, proves_no):
     """The LP bound, a second engine for the one-colour exclusions: it re-proves 7x18 and
     11x12 (proved by the complete search), 12x12 (by a counting bound) and settles 3x47 (a
     candidate the counting bounds leave); on 13x13, which has a layout, it proves nothing."""
-    from solver.backends.relaxation import lp_bound
+    from solver.backends.bounds.relaxation import lp_bound
 
     problem = corner_problem(rows, cols)
     bound = lp_bound(problem.position, problem.colours, max_variables=None)
@@ -62,7 +62,7 @@ def test_shipped_lp_certificates_recheck_without_a_solver():
     import numpy as np
     from helpers import ROOT
 
-    from solver.backends.relaxation import MARGIN, check_certificate, relaxation
+    from solver.backends.bounds.relaxation import MARGIN, check_certificate, relaxation
 
     files = sorted((ROOT / "results" / "records" / "lp-certificates").glob("one-*.npz"))
     assert {f.stem for f in files} >= {"one-3x47", "one-4x36", "one-6x24", "one-12x12"}

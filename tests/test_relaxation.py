@@ -1,4 +1,4 @@
-"""The LP bound (solver/backends/relaxation.py): every row holds for real layouts, it never proves
+"""The LP bound (solver/backends/bounds/relaxation.py): every row holds for real layouts, it never proves
 "no" where a layout exists, and it proves the joint "no"s it is there for."""
 
 from dataclasses import replace
@@ -7,15 +7,15 @@ import helpers
 import numpy as np
 import pytest
 
-from solver.backends.relaxation import lp_bound, relaxation
-from solver.backends.search import solve as search_solve
+from solver.backends.base import SolveOptions
+from solver.backends.bounds.relaxation import lp_bound, relaxation
+from solver.backends.search.exact import solve as search_solve
 from solver.core.pieces import PIECES
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.formats.game import load_game
 from solver.formats.puzzle import load_puzzle
 from solver.tasks.endgame import area_shortfall, joint_check
-from solver.tasks.solve import SolveOptions
 
 GAMES = helpers.TESTS / "data" / "games"
 PUZZLES = helpers.ROOT / "puzzles"
@@ -172,7 +172,7 @@ def test_auto_proves_a_one_colour_record_board_impossible_by_the_lp_bound():
 def test_lp_backend_says_only_no_or_unknown():
     from helpers import corner_problem
 
-    from solver.backends import lp
+    from solver.backends.bounds import lp
 
     feasible = load_puzzle(PUZZLES / "two-colours-7x7.toml")
     assert lp.solve(feasible, SolveOptions()).status == "unknown"

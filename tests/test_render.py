@@ -9,13 +9,14 @@ import helpers
 import pytest
 from rich.console import Console
 
+from solver.backends.base import SolveOptions
 from solver.cli.output import describe_problem, describe_result, print_board
 from solver.cli.render import plain_board, print_position, rich_board, use_colour
 from solver.core.board import Board
 from solver.core.position import ColourState, Placement, Position
 from solver.formats.diagram import render
 from solver.formats.puzzle import load_puzzle
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 PUZZLES = helpers.PUZZLES
 

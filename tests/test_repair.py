@@ -9,14 +9,17 @@ import helpers
 import numpy as np
 import pytest
 
-from solver.backends import auto, greedy, repair, warmup
+from solver.backends import auto, warmup
+from solver.backends.base import SolveOptions
+from solver.backends.repair import greedy
+from solver.backends.repair import repairer as repair
 from solver.backends.tuning import AutoTuning, Tuning
 from solver.core.order import connected_part
 from solver.core.pieces import PIECES
 from solver.core.position import Placement
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.tasks.endgame import joint_check
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 PUZZLES = helpers.PUZZLES
 
@@ -141,7 +144,7 @@ def test_the_first_run_notice_is_given_once(monkeypatch, fresh_first_run):
 
 
 def test_kernel_ready_once_compiled():
-    from solver.backends import search_kernel
+    from solver.backends.search import kernel as search_kernel
 
     solve(load_puzzle(PUZZLES / "tiny-5x5-corner.toml"), SolveOptions(backend="search"))
     assert search_kernel.run.signatures and warmup.kernel_ready()

@@ -14,6 +14,7 @@ from test_cli import one_line_error, run
 import solver.tasks.endgame
 import solver.tasks.review
 from solver.answers.annotate import annotated_sgf, summary_lines, verdict_text
+from solver.backends.base import SolveOptions
 from solver.core.checker import check_layout
 from solver.core.order import connected_part
 from solver.core.placements import legal_moves, piece_moves
@@ -23,7 +24,7 @@ from solver.formats.game import load_game, read_sgf_text
 from solver.formats.sgf import add_comments, parse
 from solver.tasks.endgame import endgame_check
 from solver.tasks.review import Review, review_game
-from solver.tasks.solve import SolveOptions, SolveResult, solve
+from solver.tasks.solve import SolveResult, solve
 
 GAME = helpers.GAMES / "classic-L6-s52-book.blksgf"  # 73 placements, reviewed in ~1 s
 SGF = helpers.SGF_FIXTURES

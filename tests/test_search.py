@@ -11,7 +11,9 @@ import helpers
 import pytest
 from brute import brute_count, brute_layouts, orbits
 
-from solver.backends import driver, search
+from solver.backends import driver
+from solver.backends.base import SolveOptions
+from solver.backends.search import exact as search
 from solver.backends.tuning import SearchTuning
 from solver.core.board import Board
 from solver.core.checker import check_layout
@@ -20,7 +22,7 @@ from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import VARIANTS
 from solver.errors import InputError
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 
 def one_colour(n, start, pieces, blocked=(), rows=None, colour="blue"):

@@ -20,13 +20,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_search import brute_layouts, brute_max_score
 
-from solver.backends import search
+from solver.backends.base import SolveOptions
+from solver.backends.search import exact as search
 from solver.backends.tuning import SearchTuning, Tuning
 from solver.core.board import Board
 from solver.core.pieces import PIECE_NAMES, PIECES
 from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 #: the memo from the second node on
 MEMO_AT_ONCE = Tuning(search=SearchTuning(first_chunk=1))

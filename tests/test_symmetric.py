@@ -1,4 +1,4 @@
-"""Symmetric layouts (solver.backends.symmetric): which problems reduce, layouts that really are
+"""Symmetric layouts (solver.backends.cpsat.symmetric): which problems reduce, layouts that really are
 symmetric and pass the rule checker, and "no symmetric layout" never shown as a "no"."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from solver.backends.base import SolveOptions
 from solver.backends.tuning import AutoTuning, Tuning
 from solver.cli.commands import main
 from solver.core.board import Board
@@ -15,7 +16,7 @@ from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import VARIANTS
 from solver.errors import InputError
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 CLASSIC = VARIANTS["classic"]
 
@@ -158,7 +159,7 @@ def test_cancel_set_before_cp_sat_starts_still_stops_it(monkeypatch):
 
     from ortools.sat.python import cp_model
 
-    from solver.backends import cpsat
+    from solver.backends.cpsat import model as cpsat
 
     cancel = threading.Event()
     real = cp_model.CpSolver.solve

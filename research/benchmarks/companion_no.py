@@ -2,8 +2,8 @@
 positions after 20, 30, 40 placements of person-style games (benchmarks/solo_games.py).
 
 Usage (from the project root):
-    python research/benchmarks/companion_no.py positions FOLDER
-    python research/benchmarks/companion_no.py METHOD LIMIT FILE.blksgf ...
+    python -m research.benchmarks.companion_no positions FOLDER
+    python -m research.benchmarks.companion_no METHOD LIMIT FILE.blksgf ...
 
 METHOD: lp (the LP bound, no size cap), lpsub (the LP on each pair and triple of colours),
 alone-search / alone-cpsat / alone-auto (each colour alone), pairs-search / pairs-cpsat
@@ -36,7 +36,7 @@ def open_colours(p):
 
 
 def m_lp(p, cols, limit):
-    from solver.backends.relaxation import lp_bound
+    from solver.backends.bounds.relaxation import lp_bound
 
     t = time.perf_counter()
     b = lp_bound(p, cols, time_limit=limit, max_variables=None)
@@ -86,7 +86,7 @@ def m_pairs(backend):
 
 
 def m_cpsat_relax(p, cols, limit):
-    from solver.backends import cpsat
+    from solver.backends.cpsat import model as cpsat
 
     t = time.perf_counter()
     r = cpsat.solve(
@@ -144,9 +144,7 @@ METHODS["alone-auto"] = m_alone("auto", 2)
 def write_positions(folder: str, seeds=range(1, 11), marks=(20, 30, 40)) -> None:
     """The person games of benchmarks/solo_games.py (these seeds), the positions after
     ``marks`` placements written as FOLDER/sNN-K.blksgf."""
-    sys.path.insert(0, "benchmarks")
-    from solo_games import person_game
-
+    from benchmarks.solo_games import person_game
     from solver.formats.game import write_sgf
 
     os.makedirs(folder, exist_ok=True)

@@ -5,7 +5,7 @@ position within their colour's reach, no overlap, no shared edge of one colour, 
 once per colour; no corner support: a relaxation). Their sum above the slack (squares in
 reach less squares needed) would prove "no".
 
-Usage: python research/benchmarks/companion_regions.py FILE... Measured:
+Usage: python -m research.benchmarks.companion_regions FILE... Measured:
 research/notes/companion_attempts.md.
 """
 
@@ -14,10 +14,8 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, "research/benchmarks")
-from companion_no import open_colours, pos_of
-
-from solver.backends.relaxation import _placements
+from research.benchmarks.companion_no import open_colours, pos_of
+from solver.backends.bounds.relaxation import _placements
 from solver.core.placements import reach
 
 

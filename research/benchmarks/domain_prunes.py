@@ -19,9 +19,9 @@ restarts; every layout goes through the rule checker. The line per variant lists
 nodes to the first layout (None: none within the budget; X: the tree exhausted, no
 symmetric layout) and the kernel's seconds. Figures: research/notes/record_attempts.md.
 
-Usage: python research/benchmarks/domain_prunes.py dead 8 12 --pieces-seed 1
-       python research/benchmarks/domain_prunes.py domain 11 7 --pieces-seed 2 --budget 1000000
-       python research/benchmarks/domain_prunes.py scan 11 7 --pieces-seed 3
+Usage: python -m research.benchmarks.domain_prunes dead 8 12 --pieces-seed 1
+       python -m research.benchmarks.domain_prunes domain 11 7 --pieces-seed 2 --budget 1000000
+       python -m research.benchmarks.domain_prunes scan 11 7 --pieces-seed 3
 """
 
 from __future__ import annotations
@@ -30,20 +30,16 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from research.records import CORNER_COLOURS, corner_problem  # noqa: E402
-from solver.backends import domain  # noqa: E402
-from solver.backends import domain_kernel as core  # noqa: E402
-from solver.backends.base import order_and_check  # noqa: E402
-from solver.core.colour_symmetry import colour_symmetries  # noqa: E402
-from solver.core.pieces import PIECE_NAMES, PIECES  # noqa: E402
-from solver.core.problem import Problem  # noqa: E402
+from research.records import CORNER_COLOURS, corner_problem
+from solver.backends.base import order_and_check
+from solver.backends.domain import kernel as core
+from solver.backends.domain import quadrants as domain
+from solver.core.colour_symmetry import colour_symmetries
+from solver.core.pieces import PIECE_NAMES, PIECES
+from solver.core.problem import Problem
 
 
 def _piece_set(area: int, rng: random.Random) -> list[str]:

@@ -1,5 +1,5 @@
 """Forward checking in greedy play (idea A of issue 25's second round, branch find-yes-2),
-as a patch of :mod:`solver.backends.greedy` for the repair search, measured on the ladder.
+as a patch of :mod:`solver.backends.repair.greedy` for the repair search, measured on the ladder.
 
 Each turn of greedy play (the repair search's construction and its put-backs) scores the
 legal placements of the colour's largest pieces as before, minus ``W`` times the share of
@@ -13,11 +13,11 @@ the one with the fewest live placements goes first (not the largest).
 ORDER "size-construct" / "fewest-construct": the same, in the construction only (the
 put-backs of ejected pieces play as shipped).
 
-Usage: python research/benchmarks/ladder_fc.py W ORDER LIMIT SEED puzzles/asym-ladder-k06.toml ...
+Usage: python -m research.benchmarks.ladder_fc W ORDER LIMIT SEED puzzles/asym-ladder-k06.toml ...
 (W = 0 and ORDER = size: the repair search as shipped, the same harness). One thread
 (`Repairer.run`). One JSON line per file.
 
-The whole command with the patch: python research/benchmarks/ladder_fc.py cli W ORDER
+The whole command with the patch: python -m research.benchmarks.ladder_fc cli W ORDER
 solve puzzles/asym-ladder-k15.toml --time-limit 60 --seed S (the repair threads that auto
 starts play this way).
 """
@@ -30,8 +30,8 @@ import time
 
 import numpy as np
 
-from solver.backends import greedy as G
-from solver.backends import repair as R
+from solver.backends.repair import greedy as G
+from solver.backends.repair import repairer as R
 from solver.core.pieces import PIECE_NAMES, PIECES
 from solver.core.position import Placement
 from solver.formats.sources import load_source
@@ -187,8 +187,7 @@ def main(argv):
         seconds = time.perf_counter() - t
         answer = "unknown"
         if state is not None:
-            sys.path.insert(0, os.path.dirname(__file__))
-            from ladder_yes import checked
+            from research.benchmarks.ladder_yes import checked
 
             complete, _ = checked(problem, run.layout(state))
             assert complete

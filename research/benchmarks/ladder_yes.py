@@ -10,7 +10,7 @@ if all four colours are placed; it goes through the rule checker (order of play,
 check_layout). The script only ever says yes or unknown.
 
 Usage (from the project root):
-    python research/benchmarks/ladder_yes.py METHOD LIMIT SEED puzzles/asym-ladder-k06.toml ...
+    python -m research.benchmarks.ladder_yes METHOD LIMIT SEED puzzles/asym-ladder-k06.toml ...
 
 METHOD: pairs (split 2+2, pairings in turn), pairs-f (the same, the first pair's layout kept
 only if C and D each fit alone on the rest). One JSON line per file.
@@ -25,10 +25,8 @@ from dataclasses import replace
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from solver.backends import search as S
-from solver.backends import search_kernel as core
+from solver.backends.search import exact as S
+from solver.backends.search import kernel as core
 from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.order import order_of_play
@@ -336,7 +334,7 @@ def colour_lns(problem, limit, seed, warm=20.0, worse=0.0):
     left. Kept if the squares short do not rise. "yes" when nothing is short."""
     import threading
 
-    from solver.backends.repair import Repairer
+    from solver.backends.repair.repairer import Repairer
 
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
@@ -396,9 +394,8 @@ def checked_play(problem, limit, seed, top=6, pairs_below=12, budget=20000):
     left must still fit together too. With no such candidate, the one that dooms the
     fewest colours is played and those colours are no longer checked. Restarts until the
     time is up; the best play is reported."""
-    import ladder_fc as F
-
-    from solver.backends import greedy as G
+    from research.benchmarks import ladder_fc as F
+    from solver.backends.repair import greedy as G
 
     started = time.perf_counter()
     rng = np.random.default_rng(seed)

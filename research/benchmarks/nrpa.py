@@ -4,7 +4,7 @@ thread each, at equal time.
 Methods (``--methods``, comma-separated):
 
 * ``speed``: plays per second of the compiled playout (:mod:`research.playout_kernel`)
-  and of the NumPy greedy play (:func:`solver.backends.greedy.greedy`), CPU and wall time.
+  and of the NumPy greedy play (:func:`solver.backends.repair.greedy.greedy`), CPU and wall time.
 * ``plain``: the best of repeated compiled playouts (zero policy) for ``--limit`` seconds.
 * ``nrpaL`` (L = 1, 2, 3): NRPA at level L with ``--iters`` iterations per level and
   restarts (:class:`research.nrpa.Search`), for ``--limit`` seconds.
@@ -19,7 +19,7 @@ Each row: puzzle, method, seed, squares left by the best state (0: solved; every
 layout is checked by the rule checker), seconds to that best, playouts, and the 1-minute
 load (``os.getloadavg``). The kernels are compiled before any clock starts.
 
-Usage: python research/benchmarks/nrpa.py [--puzzles asym-ladder-k06,...] [--methods nrpa2,repair]
+Usage: python -m research.benchmarks.nrpa [--puzzles asym-ladder-k06,...] [--methods nrpa2,repair]
        [--seeds 0,1,2] [--limit 60] [--iters 30] [--plays 30] [--construct 15]
        [--bias 1.5,1.65,1.65]
 """
@@ -35,16 +35,17 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from research import nrpa
+from research import playout_kernel as pk
+from solver.backends.base import SolveOptions, order_and_check
+from solver.backends.repair import greedy
+from solver.backends.repair import repairer as repair
+from solver.backends.tuning import RepairTuning
+from solver.core.problem import Problem
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import solve
 
-from research import playout_kernel as pk  # noqa: E402
-from solver.backends import greedy, nrpa, repair  # noqa: E402
-from solver.backends.base import order_and_check  # noqa: E402
-from solver.backends.tuning import RepairTuning  # noqa: E402
-from solver.core.problem import Problem  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import SolveOptions, solve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load() -> str:

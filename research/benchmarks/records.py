@@ -17,15 +17,15 @@ as verified JSON to results/records/):
   and with ``--save`` a record puzzle's (one in a folder named ``records``) is written to
   results/records/NAME.json (the shipped results; other puzzles' never are).
 * ``lp [--min-area A] [--max-area B] [BOARD ...]``: the LP bound
-  (:func:`solver.backends.relaxation.lp_bound`, no size cap) for one colour from the top-left
+  (:func:`solver.backends.bounds.relaxation.lp_bound`, no size cap) for one colour from the top-left
   corner on every rectangle of area A..B with both sides at least 3 and one at least 5
   (default 89..169), or on the boards named (ROWSxCOLS): the bound on the squares that fit,
   whether it proves "no", and what the counting bounds say; ``--certificates DIR`` writes
-  each proof's dual vector to DIR/one-RxC.npz (:func:`solver.backends.relaxation.check_certificate`
-  re-checks it without an LP solver).
+  each proof's dual vector to DIR/one-RxC.npz
+  (:func:`solver.backends.bounds.relaxation.check_certificate` re-checks it without an LP solver).
 * ``cpsat [--min-area A] [--max-area B] [--time-limit S] [BOARD ...]``: the second engine
   on the same rectangles (default area 89..140): the CP-SAT backend, 1 worker, with
-  :data:`solver.backends.cpsat.PROOF_PARAMS` (its full linear relaxation, which holds the
+  :data:`solver.backends.cpsat.model.PROOF_PARAMS` (its full linear relaxation, which holds the
   2x2-block rows); one line each: status, what the counting bounds say, seconds; a
   layout found is written to results/records/one-RxC.json.
 * ``cubes ROWSxCOLS --depth D [--backend search] [--time-limit S] [--jobs N] [--sample K]
@@ -35,14 +35,14 @@ as verified JSON to results/records/):
   the counts, nodes, wall seconds and load.
 
 Usage (from the project root):
-  python research/benchmarks/records.py bounds
-  python research/benchmarks/records.py one-colour --max-area 140 --time-limit 600
-  python research/benchmarks/records.py record four-18x20 --engine tight-symmetric --time-limit 600
-  python research/benchmarks/records.py record puzzles/duo-both.toml --seeds 0 1 2 --time-limit 60
-  python research/benchmarks/records.py record four-18x20 --engine domain --seeds 1 2 3
-  python research/benchmarks/records.py cubes 12x13 --depth 1 --time-limit 5 --jobs 2
-  python research/benchmarks/records.py lp --max-area 169
-  python research/benchmarks/records.py cpsat 3x47 4x36 6x24 12x12
+  python -m research.benchmarks.records bounds
+  python -m research.benchmarks.records one-colour --max-area 140 --time-limit 600
+  python -m research.benchmarks.records record four-18x20 --engine tight-symmetric --time-limit 600
+  python -m research.benchmarks.records record puzzles/duo-both.toml --seeds 0 1 2 --time-limit 60
+  python -m research.benchmarks.records record four-18x20 --engine domain --seeds 1 2 3
+  python -m research.benchmarks.records cubes 12x13 --depth 1 --time-limit 5 --jobs 2
+  python -m research.benchmarks.records lp --max-area 169
+  python -m research.benchmarks.records cpsat 3x47 4x36 6x24 12x12
 """
 
 from __future__ import annotations
@@ -56,15 +56,14 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from research import tight
+from research.records import corner_problem, one_colour_bounds, one_colour_candidates
+from solver.answers.solution import write_json
+from solver.backends.base import BackendResult, SolveOptions
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import checked_result, solve
 
-from research import tight  # noqa: E402
-from research.records import corner_problem, one_colour_bounds, one_colour_candidates  # noqa: E402
-from solver.answers.solution import write_json  # noqa: E402
-from solver.backends.base import BackendResult  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import SolveOptions, checked_result, solve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 RESULTS = ROOT / "results" / "records"
 
@@ -145,10 +144,11 @@ def cubes(args) -> int:
     import random
     import tempfile
 
-    from solver.batch import BatchOptions, run_batch
+    from solver.batch.runner import BatchOptions, run_batch
     from solver.batch.work import Settings
     from solver.formats.puzzle import puzzle_text
-    from solver.trust.cubes import join, write_cubes
+    from solver.tasks.cubes import write_cubes
+    from solver.trust.cube_join import join
 
     rows, cols = (int(n) for n in args.board.split("x"))
     name = f"one-{rows}x{cols}"
@@ -202,7 +202,7 @@ def _boards(args) -> list[tuple[int, int]]:
 
 
 def lp(args) -> int:
-    from solver.backends.relaxation import lp_bound
+    from solver.backends.bounds.relaxation import lp_bound
 
     print("board    area  LP bound / need  LP       counting bounds  seconds")
     for rows, cols in _boards(args):
@@ -225,7 +225,7 @@ def lp(args) -> int:
 
 
 def cpsat(args) -> int:
-    from solver.backends.cpsat import PROOF_PARAMS
+    from solver.backends.cpsat.model import PROOF_PARAMS
 
     print(f"board    area  CP-SAT ({PROOF_PARAMS}, 1 worker)  counting bounds  seconds")
     for rows, cols in _boards(args):

@@ -9,9 +9,9 @@ that rule and then checks the layout against the full puzzle (the kernel cannot 
 pieces; a layout that fails is reported as such, never as solved). Every layout goes
 through the rule checker; record puzzles' layouts are written to results/records/.
 
-Usage: python research/benchmarks/restarts.py puzzles/records/two-14x14.toml --time-limit 300
-       python research/benchmarks/restarts.py puzzles/records/four-18x20.toml --symmetry mirrors
-       python research/benchmarks/restarts.py --list puzzles/records/*.toml
+Usage: python -m research.benchmarks.restarts puzzles/records/two-14x14.toml --time-limit 300
+       python -m research.benchmarks.restarts puzzles/records/four-18x20.toml --symmetry mirrors
+       python -m research.benchmarks.restarts --list puzzles/records/*.toml
 """
 
 from __future__ import annotations
@@ -23,16 +23,15 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from research import tight
+from solver.answers.solution import write_json
+from solver.backends.base import SolveOptions
+from solver.core.colour_symmetry import colour_symmetries
+from solver.errors import SolverBug
+from solver.formats.puzzle import load_puzzle
+from solver.tasks.solve import checked_result
 
-from research import tight  # noqa: E402
-from solver.answers.solution import write_json  # noqa: E402
-from solver.backends.base import SolveOptions  # noqa: E402
-from solver.core.colour_symmetry import colour_symmetries  # noqa: E402
-from solver.errors import SolverBug  # noqa: E402
-from solver.formats.puzzle import load_puzzle  # noqa: E402
-from solver.tasks.solve import checked_result  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 RESULTS = ROOT / "results" / "records"
 

@@ -1,5 +1,5 @@
 """The compiled playouts and NRPA. Move generation is compared with the NumPy
-reference (:class:`solver.backends.greedy.Masks`); every layout goes through the rule
+reference (:class:`solver.backends.repair.greedy.Masks`); every layout goes through the rule
 checker."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from research import nrpa
 from research import playout_kernel as pk
 from solver.backends.base import order_and_check
-from solver.backends.greedy import Masks
+from solver.backends.repair.greedy import Masks
 from solver.core.checker import check_layout
 from solver.core.order import order_of_play
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES

@@ -11,7 +11,7 @@ dratify = pytest.importorskip("dratify")
 
 from research.proofs import certify  # noqa: E402
 from research.records import corner_problem  # noqa: E402
-from solver.backends import search  # noqa: E402
+from solver.backends.search import exact as search  # noqa: E402
 from solver.core.pieces import PIECE_NAMES  # noqa: E402
 
 

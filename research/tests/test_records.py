@@ -22,7 +22,7 @@ from research.records import (
     perimeter,
     window_counts,
 )
-from solver.backends import search
+from solver.backends.search import exact as search
 from solver.core.board import Board
 from solver.core.pieces import PIECE_NAMES, PIECES
 from solver.core.placements import empty_board_placements

@@ -14,9 +14,10 @@ from test_domain import _cases  # small corner problems with random piece sets
 from research import tight
 from research import tight_kernel as tk
 from research.records import CORNER_COLOURS, corner_problem
-from solver.backends import domain, search
-from solver.backends import domain_kernel as dk
-from solver.backends.base import order_and_check
+from solver.backends.base import SolveOptions, order_and_check
+from solver.backends.domain import kernel as dk
+from solver.backends.domain import quadrants as domain
+from solver.backends.search import exact as search
 from solver.core.board import Board
 from solver.core.colour_symmetry import colour_symmetries
 from solver.core.pieces import PIECE_NAMES
@@ -24,7 +25,7 @@ from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem
 from solver.errors import InputError
 from solver.formats.puzzle import load_puzzle, parse_puzzle
-from solver.tasks.solve import SolveOptions, checked_result, solve
+from solver.tasks.solve import checked_result, solve
 
 PUZZLES = helpers.PUZZLES
 

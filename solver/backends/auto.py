@@ -11,9 +11,9 @@ decisive answer stops the others (:class:`solver.backends.race.Race`). For "max-
 best layout and the lowest proven bound of all of them are combined, and the answer is
 optimal once they meet.
 
-The LP bound (:mod:`solver.backends.relaxation`, "lp") can only prove "no": it joins the search with
-the others on place-all, and on place-all with several colours and many pieces (a solo game
-in mid-game), where it is usually the only thing that can prove "no", it runs first. Which
+The LP bound (:mod:`solver.backends.bounds.relaxation`, "lp") can only prove "no": it joins the
+search with the others on place-all, and on place-all with several colours and many pieces (a solo
+game in mid-game), where it is usually the only thing that can prove "no", it runs first. Which
 backend answered is named in :attr:`BackendResult.answered_by`.
 """
 
@@ -49,13 +49,13 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     the LP bound for place-all (it proves some "no"s in seconds: one colour on 12x12);
     a symmetric reduction too when a board symmetry maps the played colours onto each
     other: the fundamental-domain search for two colours or on tight boards
-    (:func:`solver.backends.domain.suits`: place-all without monomino-last on an empty
+    (:func:`solver.backends.domain.quadrants.suits`: place-all without monomino-last on an empty
     board, e.g. the record boards and Duo's both colours; first run included; it took the
     place of the square-first search's restarts, research/notes/record_attempts.md), else
     CP-SAT's (the solo challenge, asym-classic-84); the repair search for "place-all" with
     several colours, or with any number when the search kernel is not ready (first run: it
     compiles in another process, and greedy play may answer at once)."""
-    from solver.backends import domain
+    from solver.backends.domain import quadrants as domain
     from solver.core.colour_symmetry import colour_symmetries
 
     joining = [engines.CPSAT]
@@ -185,7 +185,7 @@ def _enter(
 
 def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | None:
     """ "place-all" (without card goals) by a few greedy plays
-    (:func:`solver.backends.greedy.complete`, at most ``options.tuning.auto.greedy_first``
+    (:func:`solver.backends.repair.greedy.complete`, at most ``options.tuning.auto.greedy_first``
     seconds): a layout, answered by "greedy", or None.
     It needs neither the search kernel nor OR-tools, so when it answers (one colour on an
     open board, most "yes" endgame checks) neither is loaded. Not tried once the kernel
@@ -196,7 +196,7 @@ def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | No
         return None  # greedy play knows nothing of stars to cover or groups to connect
     import numpy as np
 
-    from solver.backends.greedy import complete
+    from solver.backends.repair.greedy import complete
 
     started = time.perf_counter()
     rng = np.random.default_rng(options.seed)
@@ -210,7 +210,7 @@ def _greedy_first(problem: Problem, options: SolveOptions) -> BackendResult | No
 def _lp_proof(
     problem: Problem, options: SolveOptions, cancel: Cancel | None
 ) -> BackendResult | None:
-    """The LP bound's answer (:mod:`solver.backends.lp`, with at most
+    """The LP bound's answer (:mod:`solver.backends.bounds.lp`, with at most
     ``options.tuning.auto.lp_seconds`` for GLOP, half the time limit at most; building the
     model, within its default size cap, takes up to about a second more): "infeasible" (a
     proof of "no"), or "unknown" with the bound it proved (``fit``), or None."""

@@ -61,8 +61,8 @@ class FitBound:
     Attributes:
         most: the bound (may be fractional: the LP bound; under ``need`` is a proof of "no").
         need: squares the played colours have left.
-        by: what proved it: "lp" (:func:`solver.backends.relaxation.lp_bound`) or "area" (the free
-            squares of the board, a bound that needs no solver).
+        by: what proved it: "lp" (:func:`solver.backends.bounds.relaxation.lp_bound`) or "area" (the
+            free squares of the board, a bound that needs no solver).
     """
 
     most: float

@@ -1,8 +1,8 @@
 """One driver for the resumable kernels: the protocol they share, one sliced run with a
 deadline and a cancel, and the restart sequence.
 
-The exact search (:mod:`solver.backends.search`) and the domain search
-(:mod:`solver.backends.domain`) are compiled explicit-stack searches: each call runs at
+The exact search (:mod:`solver.backends.search.exact`) and the domain search
+(:mod:`solver.backends.domain.quadrants`) are compiled explicit-stack searches: each call runs at
 most a budget of nodes and returns a code; :data:`PAUSE` means "budget used up, call
 again", and a call resumes exactly where the last one stopped. numba has no clock, so the
 time limit and the cancel are checked here, between calls (:func:`sliced_run`). Several
@@ -18,7 +18,7 @@ from typing import Protocol
 from solver.backends.base import Cancel
 
 #: the code both kernels return when the node budget is used up (the search goes on at the
-#: next call); equal to ``search_kernel.PAUSE`` and ``domain_kernel.PAUSE`` (a test pins it)
+#: next call); equal to the search kernel's and the domain kernel's ``PAUSE`` (a test pins it)
 PAUSE = 3
 #: seconds a slice aims at: how long a cancel or the time limit may wait to be seen
 SLICE_SECONDS = 0.05

@@ -20,49 +20,49 @@ if TYPE_CHECKING:
 
 
 def _cpsat() -> BackendSolve:
-    from solver.backends.cpsat import solve
+    from solver.backends.cpsat.model import solve
 
     return solve
 
 
 def _search() -> BackendSolve:
-    from solver.backends.search import solve
+    from solver.backends.search.exact import solve
 
     return solve
 
 
 def _domain_check() -> Callable[[Problem], None]:
-    from solver.backends.domain import refuse
+    from solver.backends.domain.quadrants import refuse
 
     return refuse
 
 
 def _symmetric_check() -> Callable[[Problem], None]:
-    from solver.backends.symmetric import refuse
+    from solver.backends.cpsat.symmetric import refuse
 
     return refuse
 
 
 def _symmetric() -> BackendSolve:
-    from solver.backends.symmetric import solve
+    from solver.backends.cpsat.symmetric import solve
 
     return solve
 
 
 def _domain() -> BackendSolve:
-    from solver.backends.domain import solve
+    from solver.backends.domain.quadrants import solve
 
     return solve
 
 
 def _lp() -> BackendSolve:
-    from solver.backends.lp import solve
+    from solver.backends.bounds.lp import solve
 
     return solve
 
 
 def _repair() -> BackendSolve:
-    from solver.backends.repair import solve
+    from solver.backends.repair.repairer import solve
 
     return solve
 
@@ -104,5 +104,5 @@ LP = Backend(
     "lp",
     _lp,
     proves=frozenset({"no"}),
-    summary="the LP bound of solver/backends/relaxation.py (proves 'no' only)",
+    summary="the LP bound of solver/backends/bounds/relaxation.py (proves 'no' only)",
 )

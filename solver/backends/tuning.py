@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class SearchTuning:
-    """Settings of the exact search (:mod:`solver.backends.search`).
+    """Settings of the exact search (:mod:`solver.backends.search.exact`).
 
     Attributes:
         strong: flood the reach again through the squares some live placement in reach
@@ -59,8 +59,8 @@ class AutoTuning:
         greedy_first: seconds of greedy plays before the search, for "place-all" (0: none);
             at least one play (about 15 ms for one colour's 21 pieces, 90 ms for 84).
         lp_seconds: for the many-piece problems, seconds the LP bound
-            (:func:`solver.backends.relaxation.lp_bound`) may take before anything else runs (it
-            proves most "no" answers of joint checks in mid-game in 0.1-1.2 s; 0: never).
+            (:func:`solver.backends.bounds.relaxation.lp_bound`) may take before anything else runs
+            (it proves most "no" answers of joint checks in mid-game in 0.1-1.2 s; 0: never).
     """
 
     search_alone: float = 2.0
@@ -73,15 +73,15 @@ class AutoTuning:
 
 @dataclass(frozen=True)
 class RepairTuning:
-    """Settings of the repair search (:mod:`solver.backends.repair`). NRPA and compiled
+    """Settings of the repair search (:mod:`solver.backends.repair.repairer`). NRPA and compiled
     playouts in place of greedy play were measured and not kept (``research/nrpa.py``,
     research/notes/asymmetric_attempts.md, turn 4).
 
     Attributes:
         restarts: greedy layouts made for a run's first layout (the best is kept).
         warm_start: start from the library layout that fits the position best
-            (:func:`solver.library.best_start`): each new start is the best of guided plays
-            towards it (:func:`solver.backends.greedy.guided`) and plain greedy plays;
+            (:func:`solver.library.layouts.best_start`): each new start is the best of guided plays
+            towards it (:func:`solver.backends.repair.greedy.guided`) and plain greedy plays;
             see docs/warmstart.md for what it measured.
     """
 

@@ -1,7 +1,8 @@
 """The first run: the search kernel is compiled in the background while the rest answer.
 
-numba compiles :mod:`solver.backends.search_kernel` (and the fundamental-domain search's
-:mod:`solver.backends.domain_kernel`, which ``auto`` also runs) on its first call and
+numba compiles :mod:`solver.backends.search.kernel` (and the fundamental-domain search's
+:mod:`solver.backends.domain.kernel`, which ``auto`` also runs, and the move generator's
+:mod:`solver.core.movegen_kernel`, which the GTP engine asks) on its first call and
 caches the machine code on disk (``cache=True``); that first compile takes 10-30 s
 (docs/engines.md), after which loading it takes a fraction of a second. So that
 the first command after installing does not wait for it, ``auto``, when
@@ -65,7 +66,7 @@ def cache_index(kernel: Any = None) -> Path | None:
     cache internals are not as expected. The background compile's lock file lies beside
     it."""
     if kernel is None:
-        from solver.backends.search_kernel import run as kernel
+        from solver.backends.search.kernel import run as kernel
     try:
         return Path(kernel._cache._cache_file._index_path)
     except AttributeError:
@@ -86,7 +87,7 @@ def kernel_ready() -> bool:
     the first call only loads it); when unsure, True (the old behaviour: compile in
     process). The fundamental-domain search's kernel is not needed for that
     (:func:`before_search`)."""
-    from solver.backends import search_kernel
+    from solver.backends.search import kernel as search_kernel
 
     return compiled_or_cached(search_kernel.run)
 
@@ -95,15 +96,15 @@ def kernel_loaded() -> bool:
     """True when this process has the search kernel compiled or loaded (a search ran in
     it): the search then answers a one-colour check faster than greedy play does (a
     failed greedy try costs tens of milliseconds, a search a few)."""
-    kernel = sys.modules.get("solver.backends.search_kernel")
+    kernel = sys.modules.get("solver.backends.search.kernel")
     return kernel is not None and bool(kernel.run.signatures)
 
 
 def domain_ready() -> bool:
     """Whether ``auto`` may use the fundamental-domain search: on the command line only
-    when its kernel (:mod:`solver.backends.domain_kernel`) is compiled in this process or
+    when its kernel (:mod:`solver.backends.domain.kernel`) is compiled in this process or
     cached on disk; library calls compile in process (True)."""
-    from solver.backends import domain_kernel
+    from solver.backends.domain import kernel as domain_kernel
 
     return on_background_compile is None or compiled_or_cached(domain_kernel.run)
 
@@ -145,7 +146,7 @@ def compiling_elsewhere() -> bool:
     the kernel itself: ``auto`` then leaves the search (and the repair search) out."""
     if not state.started:
         return False  # (without importing numba: a command that never searches skips it)
-    from solver.backends import search_kernel
+    from solver.backends.search import kernel as search_kernel
 
     return not search_kernel.run.signatures
 
@@ -181,9 +182,9 @@ def before_search() -> None:
 #: the compiled kernel each backend needs before its first answer (``auto`` needs none:
 #: :func:`before_search`; ``cpsat`` and ``symmetric`` none at all)
 KERNELS = {
-    "search": "search_kernel",
-    "repair": "search_kernel",
-    "domain": "domain_kernel",
+    "search": "solver.backends.search.kernel",
+    "repair": "solver.backends.search.kernel",
+    "domain": "solver.backends.domain.kernel",
 }
 
 
@@ -198,7 +199,7 @@ def compile_wait(backend: str) -> str | None:
     name = KERNELS.get(backend)
     if name is None:
         return None
-    kernel = importlib.import_module(f"solver.backends.{name}").run
+    kernel = importlib.import_module(name).run
     if compiled_or_cached(kernel):
         return None
     index = cache_index(kernel)
@@ -209,7 +210,8 @@ def compile_wait(backend: str) -> str | None:
         running = False
     also = "; another command is compiling it in the background too" if running else ""
     return (
-        f"first run of --backend {backend}: compiling its kernel ({name}) in this command "
+        f"first run of --backend {backend}: compiling its kernel ({name.split('.')[-2]} "
+        "kernel) in this command "
         f"(once, 10-30 s; --backend auto answers meanwhile){also}"
     )
 
@@ -217,12 +219,19 @@ def compile_wait(backend: str) -> str | None:
 def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
     """Compile (or load) the kernels ``auto`` runs by solving tiny puzzles with the search
     and the fundamental-domain search (``kernels``: which of the two; two processes may
-    compile one each at the same time, as the test suite's start does)."""
-    from solver.backends import domain, search
+    compile one each at the same time, as the test suite's start does); ``"movegen"`` in
+    ``kernels``: the legal-move generator's too (:func:`solver.core.movegen.warm`)."""
     from solver.backends.base import SolveOptions
+    from solver.backends.domain import quadrants as domain
+    from solver.backends.search import exact as search
     from solver.core.board import Board
     from solver.core.position import ColourState, Position
     from solver.core.problem import Problem
+
+    if "movegen" in kernels:
+        from solver.core.movegen import warm
+
+        warm()
 
     board = Board(3, 3)
     position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
@@ -237,7 +246,7 @@ def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
 
 
 if __name__ == "__main__":
-    compile_kernel()
+    compile_kernel(("search", "domain", "movegen"))
     index = cache_index()
     if index is not None:
         index.with_name("blokus-solo-warmup.lock").unlink(missing_ok=True)

@@ -5,9 +5,5 @@ the game positions to check) -> tasks run by worker processes or a Dask cluster
 (:mod:`.work` does one item as ``solve`` or ``check`` would, :mod:`.pools` runs them) ->
 results store (:mod:`.store`: ``results.jsonl`` and the solution files, crash-safe) ->
 summary (:mod:`.report`: ``summary.csv`` and ``README.md``). :mod:`.runner` ties them
-together for the ``blokus-solo batch`` command.
+together for the ``blokus-solo batch`` command (:func:`solver.batch.runner.run_batch`).
 """
-
-from solver.batch.runner import BatchOptions, run_batch
-
-__all__ = ["BatchOptions", "run_batch"]

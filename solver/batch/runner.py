@@ -23,7 +23,7 @@ from typing import NoReturn
 
 from rich.console import Console
 
-from solver.batch import report
+from solver.batch import shards
 from solver.batch.display import Display, make_display
 from solver.batch.items import Item, find_sources, make_items
 from solver.batch.pools import (
@@ -33,13 +33,13 @@ from solver.batch.pools import (
     dask_client,
     signal_handled,
 )
+from solver.batch.report import COUNTED
 from solver.batch.store import README, RESULTS, SUMMARY, Store
 from solver.batch.work import Settings, picture_name, solution_name
 from solver.core.variants import COLOUR_LETTERS
 from solver.errors import InputError
-from solver.formats.files import check_names_inside, check_output_folder, write_text_atomic
+from solver.formats.files import check_names_inside, check_output_folder
 from solver.ranges import MAX_SEED
-from solver.trust.proofs import as_trusted
 
 #: where the items run: local worker processes or a Dask cluster
 Pool = LocalPool | DaskPool
@@ -64,6 +64,8 @@ class BatchOptions:
         seeds: a seed sweep when over 1: each puzzle runs as this many items, with seeds
             ``settings.seed``, ``settings.seed + 1``, ...; once one of them answers the
             puzzle (solved or no), its seeds not yet started are not run.
+        shard: run only this shard of the items (a job array's task:
+            :mod:`solver.batch.shards`), or None for all.
     """
 
     paths: Sequence[str | Path]
@@ -76,6 +78,7 @@ class BatchOptions:
     force: bool = False
     command: str = ""
     seeds: int = 1
+    shard: shards.Shard | None = None
 
 
 @dataclass
@@ -128,7 +131,12 @@ def run_batch(options: BatchOptions, console: Console | None = None) -> BatchRep
     try:
         items = make_items(sources, options.every, options.after, sweep_seeds(options))
         items = [_output_checked(item, out) for item in items]
-        return _run(options, out, pool, items, console)
+        record = None
+        if options.shard is not None:
+            record = shards.record(options.shard, items, settings)
+            items = shards.select(items, options.shard)
+        shards.check_folder(out, record)  # a folder of other shards or inputs: refused
+        return _run(options, out, pool, items, console, record)
     finally:
         pool.close()
 
@@ -179,11 +187,18 @@ def _pool(scheduler: str | None, jobs: int, settings: Settings) -> Pool:
 
 
 def _run(
-    options: BatchOptions, out: Path, pool: Pool, items: list[Item], console: Console
+    options: BatchOptions,
+    out: Path,
+    pool: Pool,
+    items: list[Item],
+    console: Console,
+    shard: dict | None = None,
 ) -> BatchReport:
     store = Store(out)
     store.open()
     try:
+        if shard is not None:
+            shards.write_record(out, shard)
         settings = options.settings
         todo = dispatch_order(
             [
@@ -194,6 +209,12 @@ def _run(
             ]
         )
         skipped = len(items) - len(todo)
+        if shard is not None:
+            console.print(
+                f"shard {shard['shard']}/{shard['of']}: {len(items)} of the batch's "
+                f"{shard['items']} items",
+                markup=False,
+            )
         _describe(console, items, skipped, store)
         if any(i.error is None for i in todo):
             _warm(console, pool)
@@ -337,10 +358,7 @@ def _write_summary(
             "version": _version(),
         }
     )
-    rows = [as_trusted(r) for r in store.rows.values()]  # rows of items not run this time too
-    write_text_atomic(store.folder / SUMMARY, report.summary_csv(rows))
-    write_text_atomic(store.folder / README, report.readme(rows, store.runs()))
-    return report.tally(rows)
+    return store.write_reports()  # rows of items not run this time too
 
 
 def _version() -> str:
@@ -352,7 +370,7 @@ def _version() -> str:
 
 def _closing(console: Console, result: BatchReport, todo: int, out: Path) -> None:
     counts = result.counts
-    totals = ", ".join(f"{k.replace('error', 'errors')} {counts[k]}" for k in report.COUNTED)
+    totals = ", ".join(f"{k.replace('error', 'errors')} {counts[k]}" for k in COUNTED)
     if result.interrupted:
         console.print(
             f"interrupted: {result.ran} of {todo} items done and kept; run the same command "

@@ -25,6 +25,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from solver.batch import report
 from solver.batch.items import Item
 from solver.batch.work import (
     PICTURE_SUFFIX,
@@ -38,7 +39,7 @@ from solver.errors import InputError
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.structured import SyntaxRefused, parse_json
 from solver.quoting import shown
-from solver.trust.proofs import untrusted_claim
+from solver.trust.proofs import as_trusted, untrusted_claim
 from solver.trust.rows import row_problem
 
 RESULTS = "results.jsonl"
@@ -406,6 +407,15 @@ class Store:
             _append_line(fd, record, path)
         finally:
             os.close(fd)
+
+    def write_reports(self) -> Counter:
+        """Write ``summary.csv`` and ``README.md`` for every row in the folder (claims that
+        cannot be trusted shown as unknown: :func:`solver.trust.proofs.as_trusted`);
+        returns the counts (:func:`solver.batch.report.tally`)."""
+        rows = [as_trusted(r) for r in self.rows.values()]
+        write_text_atomic(self.folder / SUMMARY, report.summary_csv(rows))
+        write_text_atomic(self.folder / README, report.readme(rows, self.runs()))
+        return report.tally(rows)
 
     def _remove(self, names: set[str]) -> None:
         for name in names:

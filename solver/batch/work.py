@@ -21,12 +21,13 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from solver.answers.solution import solution_text
+from solver.backends.base import SolveOptions
 from solver.batch.items import Item
 from solver.core.pieces import PIECES
 from solver.core.problem import Problem
-from solver.errors import InputError
+from solver.errors import InputError, SolverBug
 from solver.tasks.endgame import answer_record, endgame_check
-from solver.tasks.solve import SolveOptions, SolverBug, SolveResult, solve
+from solver.tasks.solve import SolveResult, solve
 
 if TYPE_CHECKING:
     from numba.core.dispatcher import Dispatcher
@@ -127,7 +128,7 @@ def _kernel_dispatcher() -> Dispatcher | None:
     """The numba dispatcher of the search kernel, or None if it cannot be found (then the
     warm-up still runs, it only cannot say whether it compiled)."""
     try:
-        from solver.backends import search_kernel
+        from solver.backends.search import kernel as search_kernel
 
         kernel = search_kernel.run
         kernel.stats  # noqa: B018 (numba dispatchers have it; anything else does not)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
+from solver.backends.base import SolveOptions
+from solver.backends.registry import BACKENDS
 from solver.cli.options import (
     after_option,
     check_params,
@@ -17,9 +19,9 @@ from solver.cli.options import (
     solver_options,
     together_option,
 )
-from solver.tasks.solve import BACKENDS, SolveOptions
 
 if TYPE_CHECKING:
+    from solver.batch.shards import Shard
     from solver.batch.work import Settings
 
 
@@ -41,8 +43,8 @@ if TYPE_CHECKING:
 @after_option("Game records: check the position after N placements.")
 @solver_options(
     BACKENDS,
-    "Seconds per solve (default: no limit); a game colour runs place-all, then max-score "
-    "after a 'no'. Time-outs answer 'unknown' (never 'no').",
+    "a game colour runs place-all, then max-score after a 'no'. Time-outs answer 'unknown' "
+    "(never 'no').",
     workers=1,
 )
 @click.option(
@@ -78,6 +80,14 @@ if TYPE_CHECKING:
     "layouts with the restarting searches (--backend domain or repair): many independent "
     "runs.",
 )
+@click.option(
+    "--shard",
+    default=None,
+    metavar="I/N",
+    help="Run only shard I of N (1 <= I <= N): a fixed, disjoint share of the items, the "
+    "same in any file order, for a job array (e.g. --shard $SLURM_ARRAY_TASK_ID/8 with "
+    "--array=1-8); give each shard its own --out and join them with batch-merge.",
+)
 @click.option("--force", is_flag=True, help="Redo items already done in DIR.")
 @plain_option("One line per item even in a terminal.")
 def batch_command(
@@ -90,6 +100,7 @@ def batch_command(
     scheduler: str | None,
     together: bool,
     seeds: int,
+    shard: str | None,
     force: bool,
     plain: bool,
 ) -> None:
@@ -102,10 +113,12 @@ def batch_command(
     what it finished, and the same command run again does only the rest. Bad files become
     error rows; the batch goes on.
     """
-    from solver.batch import BatchOptions, run_batch
+    from solver.batch.runner import BatchOptions, run_batch
+    from solver.batch.shards import Shard
     from solver.batch.work import Settings
 
     check_params(options)
+    part = Shard.parse(shard) if shard is not None else None
     settings = Settings(
         options.backend,
         options.time_limit,
@@ -123,8 +136,11 @@ def batch_command(
         jobs=jobs,
         scheduler=scheduler,
         force=force,
-        command=_batch_command_line(paths, out, every, after, settings, jobs, scheduler, seeds),
+        command=_batch_command_line(
+            paths, out, every, after, settings, jobs, scheduler, seeds, part
+        ),
         seeds=seeds,
+        shard=part,
     )
     console = Console(
         markup=False,
@@ -145,6 +161,7 @@ def _batch_command_line(
     jobs: int | None,
     scheduler: str | None,
     seeds: int = 1,
+    shard: Shard | None = None,
 ) -> str:
     """The batch command as it could be typed again (options left at their defaults are
     left out; --jobs too: it changes no answer)."""
@@ -161,9 +178,42 @@ def _batch_command_line(
         ("--workers", settings.workers, 1),
         ("--params", settings.params, ""),
         ("--scheduler", scheduler, None),
+        ("--shard", shard, None),
     ):
         if value != default:
             words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
     if settings.together:
         words.append("--together")
     return shlex.join(str(w) for w in words)
+
+
+@click.command("batch-merge")
+@click.argument("shards", nargs=-1, required=True, metavar="SHARD_DIR...")
+@out_option(
+    "The merged folder (made if needed): results.jsonl, summary.csv, README.md, solutions/, "
+    "as one batch run of every shard's items would have written them.",
+    metavar="DIR",
+    required=True,
+)
+@click.option(
+    "--partial",
+    is_flag=True,
+    help="Merge even when a shard has items without a result (an interrupted task); they "
+    "are left out.",
+)
+def batch_merge_command(shards: tuple[str, ...], out: str, partial: bool) -> None:
+    """Merge the output folders of `batch --shard I/N`, shards 1..N, into one results
+    folder equal to a single run's (the same rows and summary). Refuses (exit status 2)
+    shards of different inputs or settings, a shard missing or given twice, and unless
+    --partial a shard with items not done."""
+    import shlex
+
+    from solver.batch.shards import merge
+
+    command = shlex.join(["blokus-solo", "batch-merge", *shards, "--out", out])
+    done = merge(shards, Path(out), partial=partial, command=command)
+    left = f"; {done.missing} items without a result left out" if done.missing else ""
+    click.echo(f"merged {done.shards} shards: {done.rows} results{left}")
+    folder = Path(out)
+    names = (folder / n for n in ("results.jsonl", "summary.csv", "README.md"))
+    click.echo(f"wrote {', '.join(map(str, names))}")

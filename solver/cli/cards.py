@@ -76,7 +76,10 @@ def load_card(path: str) -> Problem:
     help="A piece you have placed, by its squares (c4,c5,d5,d6; red:c4,c5,d5,d6 when "
     "several colours play), checked by the rules; repeat it in order of play.",
 )
-@time_limit_option("Stop counting after this many seconds (counts are then lower bounds).")
+@time_limit_option(
+    "the solutions, then those each legal move keeps; counts stopped by it are lower bounds.",
+    per="counts",
+)
 @plain_option()
 def hint_command(
     puzzle: str,
@@ -138,8 +141,9 @@ def hint_command(
 
 def _reveal(console: Console, problem: Problem, n: int, plain: bool) -> None:
     """The first ``n`` pieces of one solution (the exact search's), in order of play."""
+    from solver.backends.base import SolveOptions
     from solver.pictures.picture import play_order, with_layout
-    from solver.tasks.solve import SolveOptions, solve
+    from solver.tasks.solve import solve
 
     result = solve(problem, SolveOptions(backend="search", workers=1))
     if result.layout is None:
@@ -163,7 +167,11 @@ def _reveal(console: Console, problem: Problem, n: int, plain: bool) -> None:
 @click.argument("puzzles", nargs=-1, required=True, metavar="PUZZLE...")
 @playouts_option("Random playouts per puzzle.")
 @seed_option("The playouts' seed.", metavar="N")
-@time_limit_option("Seconds for each count (solutions, first moves); a stopped count is marked.")
+@time_limit_option(
+    "each of two: the solutions up to symmetry, then the first moves that keep one (their "
+    "counts together); a stopped count is marked.",
+    per="count",
+)
 def rate_command(
     puzzles: tuple[str, ...], playouts: int, seed: int, time_limit: float | None
 ) -> None:

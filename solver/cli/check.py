@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from solver.answers.words import endgame_line
+from solver.backends.base import SolveOptions
 from solver.cli.options import (
     ENDGAME_BACKENDS,
     after_option,
@@ -28,7 +29,6 @@ from solver.errors import InputError
 from solver.formats.sources import is_game_file, load_source
 from solver.quoting import shown
 from solver.tasks.endgame import answer_record, endgame_check
-from solver.tasks.solve import SolveOptions
 
 
 @click.command("moves")
@@ -72,8 +72,8 @@ def moves_command(game: str, colours: tuple[str, ...], after: int | None, count:
 )
 @solver_options(
     ENDGAME_BACKENDS,
-    "Seconds per solve (default: no limit); each colour runs place-all, then "
-    "max-score after a 'no'. Time-outs answer 'unknown' (never 'no').",
+    "each colour runs place-all, then max-score after a 'no'. Time-outs answer 'unknown' "
+    "(never 'no').",
 )
 @out_option(
     "Write each colour's answer (FILE.json: the layout with the answer and the best "

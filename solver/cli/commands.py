@@ -14,13 +14,14 @@ from typing import IO, Any
 
 import click
 
-from solver.cli.batch import batch_command
+from solver.cli.batch import batch_command, batch_merge_command
 from solver.cli.cards import generate_command, hint_command, rate_command
 from solver.cli.check import check_command, moves_command
 from solver.cli.count import count_command
 from solver.cli.cubes import cubes_command
 from solver.cli.export import export_command
 from solver.cli.gtp import gtp_command
+from solver.cli.perft import perft_command
 from solver.cli.review import review_command
 from solver.cli.serve import serve_command
 from solver.cli.show import show_command
@@ -93,12 +94,15 @@ main.add_command(export_command)  # solver/cli/export.py
 main.add_command(verify_command)
 # many files at once, into a results folder (solver/cli/batch.py)
 main.add_command(batch_command)
+main.add_command(batch_merge_command)
 # puzzle cards: hints for players, ratings and generation for makers (solver/cli/cards.py)
 main.add_command(hint_command)
 main.add_command(rate_command)
 main.add_command(generate_command)
 # cube-and-conquer (solver/cli/cubes.py)
 main.add_command(cubes_command)
+# move generation counted to a depth (solver/cli/perft.py)
+main.add_command(perft_command)
 # the local web page (solver/cli/serve.py, solver/web/)
 main.add_command(serve_command)
 # a GTP engine in Pentobi's dialect (solver/cli/gtp.py, solver/gtp/)

@@ -23,7 +23,7 @@ from solver.formats.sources import load_source
 from solver.quoting import shown
 
 if TYPE_CHECKING:
-    from solver.backends.search import CountResult
+    from solver.backends.search.exact import CountResult
 
 
 @click.command("count")
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     "square (and the board's contents) once.",
 )
 @colour_option(PLAY_HELP)
-@time_limit_option("Stop after this many seconds (the count is then a lower bound).")
+@time_limit_option("a count stopped by it is a lower bound.", per="count")
 @out_option(
     "Write the first layout counted: a picture (FILE.svg or FILE.png), FILE.json or "
     "FILE.blksgf; checked by the rule checker first."
@@ -64,7 +64,7 @@ def count_command(
     A stopped count prints a true lower bound and what stopped it (the limit or the time
     limit); up to symmetry that bound is ceil(layouts found / symmetries), since an orbit
     holds at most one layout per symmetry."""
-    from solver.backends.search import count
+    from solver.backends.search.exact import count
 
     problem = with_colours(load_source(source, after), source, colours)
     problem = dataclasses.replace(problem, goal="place-all")  # what count counts
@@ -73,7 +73,7 @@ def count_command(
     _count_line(result, up_to_symmetry)
     if writer is None:
         return
-    from solver.backends.search import first_layout
+    from solver.backends.search.exact import first_layout
     from solver.tasks.solve import checked_result
 
     started = time.perf_counter()

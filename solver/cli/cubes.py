@@ -1,5 +1,6 @@
 """``blokus-solo cubes``: cube-and-conquer (split a hard puzzle into many puzzle files for
-``blokus-solo batch``, then join their results into one answer; see :mod:`solver.trust.cubes`)."""
+``blokus-solo batch``, then join their results into one answer; see :mod:`solver.tasks.cubes`
+and :mod:`solver.trust.cube_join`)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def split_command(puzzle: str, depth: int, out: str) -> None:
     """Split PUZZLE (place-all) into cubes: every layout lies in exactly one cube (up to a
     board symmetry of the puzzle), so the cubes all infeasible prove the puzzle is."""
     from solver.formats.files import check_output_folder
-    from solver.trust.cubes import CUBE_FOLDER, write_cubes
+    from solver.tasks.cubes import CUBE_FOLDER, write_cubes
 
     folder = check_output_folder(out)
     manifest = write_cubes(puzzle, read_text(puzzle), depth, folder)
@@ -81,8 +82,7 @@ def split_command(puzzle: str, depth: int, out: str) -> None:
     "answer then rests on these solves, not on the results files).",
 )
 @time_limit_option(
-    "With --recheck: seconds per cube, 0 or more (default: no limit); a cube not "
-    "proved in time counts unknown."
+    "one cube each; a cube not proved in time counts unknown.", per="solve", only_with="--recheck"
 )
 @plain_option()
 def join_command(
@@ -99,7 +99,7 @@ def join_command(
     only from a row of a backend that can prove it (not repair, symmetric, domain or
     greedy play), for the cube file as it is on disk now; other rows count unknown."""
     from solver.formats.files import check_output
-    from solver.trust.cubes import Recheck, join
+    from solver.trust.cube_join import Recheck, join
 
     if time_limit is not None and not recheck:
         raise InputError("applies only with --recheck", where="--time-limit")

@@ -37,7 +37,7 @@ def export_command(
 ) -> None:
     """Export the exact-cover formulation (items: pieces, squares, same-colour edges;
     options: placements). Connectivity is not expressible in exact cover: check covers."""
-    from solver.backends.exact_cover import formulation, to_dlx
+    from solver.formats.exact_cover import formulation, to_dlx
 
     if out:
         check_output(out)

@@ -34,7 +34,7 @@ def _game(ctx: click.Context, param: click.Parameter, value: str) -> str:
 )
 @seed_option("Random seed of genmove, 0 to 2147483647 (also the set_random_seed command).")
 @time_limit_option(
-    "Seconds per genmove for the exact endgame search (0: the heuristic alone).", default=2.0
+    "the exact endgame search of one move (0: the heuristic alone).", default=2.0, per="genmove"
 )
 @click.option(
     "--endgame-pieces",

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Literal
 
 import click
 
+from solver.backends.base import SolveOptions
+from solver.backends.registry import BACKENDS
 from solver.backends.registry import backend as engine
 from solver.cli.params import PLACEMENTS, SECONDS, SEED, WORKERS, Command
 from solver.core.position import Position
@@ -25,7 +27,6 @@ from solver.core.problem import Problem
 from solver.core.variants import VARIANTS, read_colour
 from solver.errors import InputError, located
 from solver.ranges import MAX_SEED, MAX_WORKERS
-from solver.tasks.solve import BACKENDS, SolveOptions
 
 #: the backends of ``check`` and ``review``: their solves include max-score after a "no",
 #: which the symmetric reduction and the domain search do not answer
@@ -81,8 +82,34 @@ def together_option(text: str) -> Callable[[Command], Command]:
     return click.option("--together", is_flag=True, help=text)
 
 
-def time_limit_option(text: str, default: float | None = None) -> Callable[[Command], Command]:
-    """``--time-limit SECONDS`` (finite, 0 or more; default None: no limit)."""
+#: what one ``--time-limit`` bounds; its help begins with the phrase, so that each command
+#: says which of them it means
+TIME_LIMIT_MEANINGS = {
+    "solve": "seconds per solve",
+    "check": "seconds per check",
+    "count": "seconds per count",
+    "counts": "seconds for all counts together",
+    "proof": "seconds per proof",
+    "genmove": "seconds per genmove",
+}
+TimeLimitMeaning = Literal["solve", "check", "count", "counts", "proof", "genmove"]
+
+
+def time_limit_option(
+    text: str,
+    default: float | None = None,
+    *,
+    per: TimeLimitMeaning | None = None,
+    only_with: str | None = None,
+) -> Callable[[Command], Command]:
+    """``--time-limit SECONDS`` (finite, 0 or more; default None: no limit). ``per``: what
+    one limit bounds (:data:`TIME_LIMIT_MEANINGS`), said first in the help, then the
+    default, then ``text``; ``only_with``: the option without which it bounds nothing.
+    Without ``per``, ``text`` is the whole help (it must say the meaning itself)."""
+    if per is not None:
+        meaning = TIME_LIMIT_MEANINGS[per]
+        lead = f"With {only_with}: {meaning}" if only_with else meaning.capitalize()
+        text = f"{lead} (default: no limit): {text}" if default is None else f"{lead}: {text}"
     return click.option(
         "--time-limit",
         type=SECONDS,
@@ -103,16 +130,20 @@ def seed_option(
 
 
 def solver_options(
-    backends: tuple[str, ...],
+    backends: Iterable[str],
     time_help: str,
     time_default: float | None = None,
     workers: int = 2,
+    time_per: TimeLimitMeaning = "solve",
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The options shared by every command that solves (as a decorator), given to the
     command as one parameter, ``options`` (a :class:`SolveOptions`; nothing checked or
     said yet: the command calls :func:`check_params` and :func:`announce_compile` in its
     own order); ``time_default`` and ``workers``: the defaults of --time-limit and
-    --workers."""
+    --workers; ``time_per`` and ``time_help``: what one --time-limit bounds and the rest of
+    its help (:func:`time_limit_option`); ``backends``: the names ``--backend`` takes, "auto"
+    (the default) first."""
+    backends = tuple(backends)
     options = [
         click.option(
             "--backend",
@@ -121,7 +152,7 @@ def solver_options(
             show_default=True,
             help="; ".join(f"{b}: {engine(b).summary}" for b in backends[1:] + backends[:1]) + ".",
         ),
-        time_limit_option(time_help, time_default),
+        time_limit_option(time_help, time_default, per=time_per),
         click.option(
             "--workers",
             type=WORKERS,
@@ -194,7 +225,7 @@ def check_params(options: SolveOptions) -> None:
         raise InputError(
             "--params sets CP-SAT parameters; the search backend has none", where="--params"
         )
-    from solver.backends.cpsat import parse_params
+    from solver.backends.cpsat.model import parse_params
 
     parse_params(options.params)
 

@@ -31,6 +31,9 @@ STATUS_TEXT = {
     "unknown": "unknown (time limit reached: this is NOT a proof that no layout exists)",
 }
 
+#: the colour of an answer in a review's tables (``review``, ``review --together``)
+ANSWER_STYLES = {"yes": "green", "done": "green", "no": "red", "unknown": "yellow"}
+
 
 def make_console(plain: bool = False) -> Console:
     """The console every command prints to: no markup, emoji codes or highlighting in

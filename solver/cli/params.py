@@ -55,3 +55,9 @@ PLACEMENTS = option_type(ranges.PLACEMENTS)
 
 #: ``count --limit``: 1 to 2^62.
 LIMIT = option_type(ranges.LIMIT)
+
+#: ``perft --depth``: turns, 0 to MAX_PERFT_DEPTH.
+PERFT_DEPTH = option_type(ranges.PERFT_DEPTH)
+
+#: ``perft --jobs``: worker processes, 1 to MAX_WORKERS.
+JOBS = option_type(ranges.JOBS)

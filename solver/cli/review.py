@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from solver.answers.annotate import end_text, move_text
+from solver.backends.base import SolveOptions
 from solver.cli.options import (
     ENDGAME_BACKENDS,
     announce_compile,
@@ -34,13 +35,12 @@ from solver.cli.options import (
     solver_options,
     together_option,
 )
-from solver.cli.output import make_console
-from solver.errors import InputError
+from solver.cli.output import ANSWER_STYLES, make_console
+from solver.errors import InputError, SolverBug
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.sources import is_game_file
 from solver.quoting import shown
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, Review, Verdict, setup_between
-from solver.tasks.solve import SolveOptions, SolverBug
 
 if TYPE_CHECKING:
     from solver.formats.game import Game
@@ -55,9 +55,10 @@ if TYPE_CHECKING:
 @colour_option("Colour to review (repeatable; default: every colour).")
 @solver_options(
     ENDGAME_BACKENDS,
-    "Seconds per check (one colour after one move, all its solves together); a "
-    "time-out answers 'unknown', never 'no'.",
+    "one colour after one move, all its solves together (with --together: every colour "
+    "after one move); a time-out answers 'unknown', never 'no'.",
     time_default=DEFAULT_TIME_LIMIT,
+    time_per="check",
 )
 @click.option("--moves", is_flag=True, help="Also print every colour's answer after each move.")
 @plain_option("No colours even in a terminal.")
@@ -160,9 +161,6 @@ def _review_together(
         _write_reviewed(console, record, annotated_sgf(read_text(game), followed, game), path, out)
 
 
-STYLES = {"yes": "green", "done": "green", "no": "red", "unknown": "yellow"}
-
-
 @contextmanager
 def review_progress(placements: int) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on standard error while a review runs (shown in a terminal only,
@@ -199,7 +197,7 @@ def print_review(console: Console, review: Review, moves: bool) -> None:
             line.append(f"{text:{width}}", style="red" if lost else None)
             line.append("  ")
         end = review.final(colour)
-        line.append(end_text(end), style=STYLES[end.answer])
+        line.append(end_text(end), style=ANSWER_STYLES[end.answer])
         console.print(line)
 
 
@@ -273,7 +271,7 @@ def _print_moves(console: Console, review: Review) -> None:
         )
         for v in step.verdicts:
             mark = "!" if (step.placement, v.colour) in lost else " "
-            line.append(f" {cell(v):>9}{mark}", style=STYLES[v.answer])
+            line.append(f" {cell(v):>9}{mark}", style=ANSWER_STYLES[v.answer])
         console.print(line)
     console.print(
         "yes N: all pieces fit, best score N (N+: the monomino last unknown); no N: proven, "

@@ -6,6 +6,8 @@ from __future__ import annotations
 import click
 
 from solver.backends import registry
+from solver.backends.base import SolveOptions
+from solver.backends.registry import BACKENDS
 from solver.cli.options import (
     announce_compile,
     check_params,
@@ -23,15 +25,14 @@ from solver.cli.output import (
 from solver.errors import InputError
 from solver.formats.sources import is_game_file, load_source
 from solver.quoting import shown
-from solver.tasks.solve import BACKENDS, SolveOptions, solve
+from solver.tasks.solve import solve
 
 
 @click.command("solve")
 @click.argument("puzzle")
 @solver_options(
     BACKENDS,
-    "Stop after this many seconds (default: no limit): place-all "
-    "answers 'unknown' (never 'no'); max-score gives the best layout so far "
+    "place-all answers 'unknown' (never 'no'); max-score gives the best layout so far "
     "with a proven bound.",
 )
 @out_option(

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.text import Text
 
 from solver.answers.annotate_together import answer_text, step_closeness, summary_text
-from solver.cli.review import STYLES
+from solver.cli.output import ANSWER_STYLES
 from solver.companion.follow import Followed, JointStep
 
 
@@ -22,7 +22,7 @@ def print_followed(console: Console, followed: Followed, moves: bool) -> None:
                 f"{move.number if move else 0:>4} {move.colour if move else 'start':7} "
                 f"{move.placement.piece if move and move.placement else '':5} "
             )
-            line.append(f"{step.answer:8}", style=STYLES[step.answer])
+            line.append(f"{step.answer:8}", style=ANSWER_STYLES[step.answer])
             line.append(f" {step.how:9} {step.seconds:6.2f}  {_note(step)}")
             console.print(line)
             for close in step_closeness(step):

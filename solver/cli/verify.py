@@ -28,7 +28,9 @@ if TYPE_CHECKING:
     help="Also prove the claims the rules cannot check (status optimal or infeasible, an "
     "upper bound, an endgame no) again with the exact search.",
 )
-@time_limit_option("With --prove: seconds per proof, 0 or more (default: no limit).")
+@time_limit_option(
+    "each claim the rules cannot check, proved again.", per="proof", only_with="--prove"
+)
 def verify_command(solution: str, prove: bool, time_limit: float | None) -> None:
     """Check a solution file (JSON) with the independent rule checker: every placement
     legal, the scores, the status against the layout, the goals; the puzzle it names (if

@@ -7,11 +7,11 @@ colours, 84 pieces; Duo: both colours, 42 pieces), each colour's monomino last. 
 ``benchmarks/build_book.py`` with the project's own batch runner (one puzzle per layout:
 the first placement of each colour fixed, the rest solved), checked there by the rule
 checker and again by ``tests/test_book.py``. The layouts are stored as board diagrams, in
-the warm-start library's format (:func:`solver.library.read_entries`).
+the warm-start library's format (:func:`solver.library.layouts.read_entries`).
 
 A book layout B answers a position P when every piece on P's board is a piece of B (same
 colour, piece and squares) under a symmetry of the board that maps B's colours' start
-squares to P's (:func:`solver.library.images`): the rest of B then places every piece
+squares to P's (:func:`solver.library.layouts.images`): the rest of B then places every piece
 left in P. (B has an order of play from the empty board; played in that order, skipping
 the pieces already on the board, each piece still touches an earlier one or one on the
 board, and no two pieces of a colour share an edge.) So the empty board, and every first
@@ -28,7 +28,7 @@ from importlib import resources
 
 from solver.core.position import Placement, Position
 from solver.core.variants import VARIANTS
-from solver.library import Entry, images, read_entries
+from solver.library.layouts import Entry, images, read_entries
 
 #: most book layouts handed out for one position (the empty board has one per layout
 #: and symmetry)

@@ -27,7 +27,7 @@ about a second, and is not started with less than :data:`MIN_FULL` left):
    alone proves the joint "no". With few pieces left (:data:`FULL_FIRST`), straight on
    to 6.
 5. *Repaired by the repair search* (large-neighbourhood search,
-   :mod:`solver.backends.repair`) started from the witness less the displaced and
+   :mod:`solver.backends.repair.repairer`) started from the witness less the displaced and
    cut-off pieces instead of from greedy play, until :data:`REPAIR_SHARE` of the
    budget: it re-places them and reconnects what the move cut off, moving other pieces
    where it must.
@@ -90,12 +90,10 @@ from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import area_shortfall
-from solver.tasks.review import Loss, lost_runs
+from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, lost_runs
 from solver.tasks.solve import area_fit
 
 How = Literal["book", "pool", "repaired", "solved", "inferred", "done"]
-#: The default budget of each check (the joint question after one placement), in seconds.
-DEFAULT_TIME_LIMIT = 10.0
 
 
 @dataclass(frozen=True)
@@ -386,13 +384,6 @@ class Follower:
                 raise SolverBug(f"{self.name}: a layout of the pool is refused after {k}")
             self.pool = pool
             return answer("yes", "book" if pool.sources[0] == "book" else "pool", layout=found)
-        layouts = book_layouts(position) if self.book else []
-        if layouts:
-            found = checked(position, layouts[0])
-            if found is None:
-                raise SolverBug(f"{self.name}: a book layout is refused after placement {k}")
-            self.pool = pool_of(position, layouts, "book", trusted=True)
-            return answer("yes", "book", layout=found, left=0)
         kept = starts[0] if starts else {}
         missing = sum(len(t) for t in missing_pieces(position, kept).values())
         if starts and missing == 0:
@@ -400,6 +391,13 @@ class Follower:
             if found is None:
                 raise SolverBug(f"{self.name}: the carried layout no longer fits after {k}")
             return answer("yes", how_kept, layout=found, left=0)
+        layouts = book_layouts(position) if self.book else []
+        if layouts:
+            found = checked(position, layouts[0])
+            if found is None:
+                raise SolverBug(f"{self.name}: a book layout is refused after placement {k}")
+            self.pool = pool_of(position, layouts, "book", trusted=True)
+            return answer("yes", "book", layout=found, left=0)
         if starts and missing <= EXACT_FREED:
             cap = min(EXACT_SHARE[1], EXACT_SHARE[0] * (limit or 5.0))
             status, found = exact_repair(position, kept, cap, self.options.seed + k)
@@ -497,7 +495,7 @@ def follow(
             contradict each other.
     """
     # without ``start`` the first check starts from greedy play: the library's
-    # best-fitting layout (solver.library.best_start) measured no better (docs/warmstart.md)
+    # best-fitting layout (solver.library.layouts.best_start) measured no better (docs/warmstart.md)
     follower = Follower(options, game.path or "")
     if start is not None:
         follower.witness = legal_part(game.position(0), start)

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from solver.backends.base import Cancel, SolveOptions
-from solver.companion.follow import DEFAULT_TIME_LIMIT, Follower, JointStep
+from solver.companion.follow import Follower, JointStep
 from solver.companion.ponder import Focus, Pondered, ponder
 from solver.companion.pool import Pool, pool_of
 from solver.core.position import Placement, Position
@@ -38,6 +38,7 @@ from solver.errors import InputError
 from solver.formats.game import GameMove
 from solver.formats.sgf import Location
 from solver.tasks.hints import play
+from solver.tasks.review import DEFAULT_TIME_LIMIT
 
 __all__ = ["Companion", "Focus"]
 

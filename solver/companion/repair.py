@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
-from solver.backends import search
 from solver.backends.base import Cancel, SolveOptions
 from solver.backends.driver import luby
-from solver.backends.repair import Repairer, RepairState
+from solver.backends.repair.repairer import Repairer, RepairState
+from solver.backends.search import exact as search
 from solver.companion.layouts import (
     Layout,
     checked,
@@ -186,7 +186,7 @@ class _Warm(Repairer):
     """The repair search started from a partial layout instead of greedy play, for at most
     ``steps`` repair steps (None: no limit).
 
-    A subclass rather than an option of :mod:`solver.backends.repair`, so that following a
+    A subclass rather than an option of :mod:`solver.backends.repair.repairer`, so that following a
     game stays in this module (warm starts without a history may add their own start)."""
 
     def __init__(

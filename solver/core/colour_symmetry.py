@@ -1,8 +1,8 @@
 """Colour symmetries of a problem: the groups of board symmetries that map a position onto
 itself with the played colours permuted (the symmetric engines' reduction: a
 representative colour per orbit stands for its images; see
-:mod:`solver.backends.symmetric` and :mod:`solver.backends.domain`). NumPy only, so that
-an engine that only needs the group does not load a solver.
+:mod:`solver.backends.cpsat.symmetric` and :mod:`solver.backends.domain.quadrants`). NumPy only, so
+that an engine that only needs the group does not load a solver.
 """
 
 from __future__ import annotations

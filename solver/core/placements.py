@@ -9,7 +9,7 @@ then filters it for one colour. Reference counts (Pentobi ``libpentobi_base/Move
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -77,15 +77,21 @@ class PlacementTable:
         return indptr, flat_pl[order]
 
 
-@lru_cache(maxsize=16)
-def empty_board_placements(rows: int, cols: int) -> PlacementTable:
-    """Every placement of each of the 21 pieces on an empty rows x cols board.
+def placement_blocks(
+    rows: int, cols: int, pieces: Iterable[str] = PIECE_NAMES
+) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
+    """Every placement of some pieces on an empty rows x cols board, a block per fixed
+    orientation that fits: ordered by piece (in the order given), then orientation (as
+    :attr:`solver.core.pieces.Piece.orientations`), then the top-left corner of the
+    bounding box (row by row from the top).
 
-    Ordered by piece, then orientation, then position (top-left first).
+    Yields:
+        (piece index, orientation number, anchors: shape (k,), int32, the top-left
+        squares; squares: shape (k, 5), int32, padded with -1).
     """
-    pieces, squares = [], []
-    for piece in PIECES.values():
-        for orientation in piece.orientations:
+    for name in pieces:
+        piece = PIECES[name]
+        for k, orientation in enumerate(piece.orientations):
             cells = np.array(orientation)
             height, width = cells.max(axis=0) + 1
             if height > rows or width > cols:
@@ -93,12 +99,24 @@ def empty_board_placements(rows: int, cols: int) -> PlacementTable:
             r0, c0 = np.meshgrid(
                 np.arange(rows - height + 1), np.arange(cols - width + 1), indexing="ij"
             )
-            anchors = (r0 * cols + c0).ravel()
+            anchors = (r0 * cols + c0).ravel().astype(np.int32)
             offsets = cells[:, 0] * cols + cells[:, 1]
             block = np.full((len(anchors), MAX_PIECE), -1, dtype=np.int32)
             block[:, : len(offsets)] = anchors[:, None] + offsets[None, :]
-            squares.append(block)
-            pieces.append(np.full(len(anchors), piece.index, dtype=np.int16))
+            yield piece.index, k, anchors, block
+
+
+@lru_cache(maxsize=16)
+def empty_board_placements(rows: int, cols: int) -> PlacementTable:
+    """Every placement of each of the 21 pieces on an empty rows x cols board.
+
+    Ordered by piece, then orientation, then position (top-left first):
+    :func:`placement_blocks`.
+    """
+    pieces, squares = [], []
+    for piece, _, anchors, block in placement_blocks(rows, cols):
+        squares.append(block)
+        pieces.append(np.full(len(anchors), piece, dtype=np.int16))
     piece_arr = np.concatenate(pieces)
     table = PlacementTable(
         rows, cols, piece_arr, np.concatenate(squares), np.ones(len(piece_arr), dtype=bool)
@@ -259,7 +277,17 @@ def corner_squares(table: PlacementTable, board: Board) -> np.ndarray:
         placement touches another legally at a corner iff the other covers one of these
         squares and neither overlaps nor shares an edge with it.
     """
-    # placements of one shape (its squares relative to its top-left) share the corner-only
+    return ring_squares(table, board, corner=True)
+
+
+def ring_squares(table: PlacementTable, board: Board, corner: bool) -> np.ndarray:
+    """For each placement, the squares off it that share a corner but no edge with it
+    (``corner``), or those that share an edge with it (a colour may not cover them next).
+
+    Returns:
+        Shape (P, 20), int32, padded with -1, each row's squares sorted, once each.
+    """
+    # placements of one shape (its squares relative to its top-left) share the ring's
     # offsets; each shape's are found once, then shifted to every placement of it
     cols = board.cols
     sq = table.squares
@@ -273,7 +301,11 @@ def corner_squares(table: PlacementTable, board: Board) -> np.ndarray:
     for k, code in enumerate(shapes.tolist()):
         cells = {divmod(b, MAX_PIECE) for b in range(MAX_PIECE * MAX_PIECE) if code >> b & 1}
         near = {(y + dy, x + dx) for y, x in cells for dy, dx in EDGE_STEPS} | cells
-        offsets = sorted({(y + dy, x + dx) for y, x in cells for dy, dx in CORNER_STEPS} - near)
+        if corner:
+            ring = {(y + dy, x + dx) for y, x in cells for dy, dx in CORNER_STEPS} - near
+        else:
+            ring = near - cells
+        offsets = sorted(ring)
         rows = np.flatnonzero(which == k)
         dr = np.array([o[0] for o in offsets])
         dc = np.array([o[1] for o in offsets])

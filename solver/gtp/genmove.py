@@ -2,7 +2,7 @@
 
 1. No legal move: pass.
 2. Endgame (the colour has at most ``endgame_pieces`` pieces left, default 7): the exact
-   search (:mod:`solver.backends.search`, one worker, the engine's seed) finds the colour's
+   search (:mod:`solver.backends.search.exact`, one worker, the engine's seed) finds the colour's
    best layout with the other colours frozen, goal max-score: all pieces placed with the
    monomino last (+20) if that can be done, else all placed (+15), else as many squares as
    fit (the same question as ``blokus-solo check``; every layout passes the rule checker).
@@ -28,13 +28,14 @@ import random
 from dataclasses import dataclass
 
 from solver.backends import warmup
+from solver.backends.base import SolveOptions
 from solver.core.order import order_of_play
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import colour_masks
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.gtp.moves import legal
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 
 
 @dataclass(frozen=True)

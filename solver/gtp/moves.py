@@ -1,11 +1,14 @@
 """The one door through which the GTP engine asks for legal moves.
 
 Every legal move the engine lists, checks for or chooses from comes from
-:func:`legal_rows`, so that a faster generator replaces the project's current one
-(:func:`solver.core.placements.fitting_rows` and :func:`~solver.core.placements.colour_masks`,
-which :func:`solver.core.placements.legal_moves` uses) here and nowhere else. Moves are
-numbered by their row in the table of every placement on the empty board
-(:func:`solver.core.placements.empty_board_placements`).
+:func:`legal_rows`. It asks the fast generator (:mod:`solver.core.movegen`: 20-50 times
+the NumPy filter's speed from a position) once its compiled kernel is ready (compiled in
+this process or cached on disk); before that (the first run after installing) it asks the
+NumPy filter (:func:`solver.core.placements.fitting_rows` and
+:func:`~solver.core.placements.colour_masks`) and starts the kernels' background compile,
+so that no answer waits for a compile. Both give the same rows (tests/test_movegen.py,
+tests/test_gtp.py). Moves are numbered by their row in the table of every placement on the
+empty board (:func:`solver.core.placements.empty_board_placements`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ from functools import lru_cache
 import numpy as np
 
 from solver.core.board import Board
+from solver.core.movegen import legal_indices
+from solver.core.pieces import PIECE_NAMES
+from solver.core.placement_index import PlacementIndex, index_for
 from solver.core.placements import colour_masks, empty_board_placements, fitting_rows
 from solver.core.position import Placement, Position
 
@@ -27,11 +33,42 @@ def legal_rows(position: Position, colour: str) -> np.ndarray:
     Returns:
         Shape (k,), int64.
     """
+    if fast_ready():
+        index = index_for(position)
+        return _table_rows(index)[legal_indices(position, colour)]
+    return filtered_rows(position, colour)
+
+
+def filtered_rows(position: Position, colour: str) -> np.ndarray:
+    """:func:`legal_rows` by the NumPy filter (no compiled kernel needed)."""
     rows = fitting_rows(position, colour)
     board = position.board
     squares = empty_board_placements(board.rows, board.cols).squares[rows]
     _, attach = colour_masks(position, colour)
     return rows[np.append(attach, False)[squares].any(axis=1)]
+
+
+def fast_ready() -> bool:
+    """Whether the fast generator answers without compiling its kernel first (about 10 s
+    of CPU, once after installing). When it would, the kernels' background compile starts
+    (unless one runs: :func:`solver.backends.warmup.compile_in_background`) and False
+    says to use the NumPy filter meanwhile."""
+    from solver.backends import warmup
+    from solver.core import movegen_kernel
+
+    if warmup.compiled_or_cached(movegen_kernel.perft):
+        return True
+    warmup.compile_in_background(search_waits=False)
+    return False
+
+
+@lru_cache(maxsize=8)
+def _table_rows(index: PlacementIndex) -> np.ndarray:
+    """For each number of ``index``, its row in the empty board's table (the same order;
+    Junior's index leaves out the pieces it lacks), int64."""
+    table = empty_board_placements(index.rows, index.cols)
+    ids = [PIECE_NAMES.index(p) for p in index.pieces]
+    return np.flatnonzero(np.isin(table.piece, ids)).astype(np.int64)
 
 
 def legal(position: Position, colour: str) -> list[Placement]:

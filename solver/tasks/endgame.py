@@ -25,12 +25,14 @@ from typing import Literal
 
 import numpy as np
 
+from solver.backends.base import SolveOptions
 from solver.core.checker import check_layout
 from solver.core.pieces import PIECES
 from solver.core.placements import reach
 from solver.core.position import Position
 from solver.core.problem import Problem
-from solver.tasks.solve import SolveOptions, SolverBug, SolveResult, solve
+from solver.errors import SolverBug
+from solver.tasks.solve import SolveResult, solve
 
 Answer = Literal["yes", "no", "unknown"]
 ANSWERS: tuple[str, ...] = ("yes", "no", "unknown")

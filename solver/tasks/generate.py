@@ -14,13 +14,13 @@ cover them. A candidate is made from a seed in four steps:
 2. a planted solution: the printed piece at random, then a random legal playout of every
    piece to place (for "connect", the second printed piece then touches the playout's
    pieces and not the first printed piece, so only the placed pieces join them);
-3. every solution of the card so far is listed (:func:`solver.backends.search.layouts`);
+3. every solution of the card so far is listed (:func:`solver.backends.search.exact.layouts`);
    stars (for "cover", 1 to 3 of them, at random, chosen greedily: the square of the
    planted solution that the fewest other solutions cover, while one rules any out) and
    then Xs (greedily: the free square outside
    the planted solution that the most other solutions cover) are added until the planted
    solution is the only one; then each X that is not needed is taken away again;
-4. the card is proved unique by :func:`solver.backends.search.count` up to symmetry and
+4. the card is proved unique by :func:`solver.backends.search.exact.count` up to symmetry and
    rated (:func:`solver.tasks.rating.rate`).
 
 A candidate whose planted solution cannot be made unique (another solution covers the
@@ -39,10 +39,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.backends.base import Layout
-from solver.backends.search import count, layouts
+from solver.backends.search.exact import count, layouts
 from solver.core.board import Board
+from solver.core.movegen import legal_placements
 from solver.core.pieces import PIECE_NAMES
-from solver.core.placements import empty_board_placements, legal_moves
+from solver.core.placements import empty_board_placements
 from solver.core.position import ColourState, Placement, Position, sorted_pieces
 from solver.core.problem import Problem
 from solver.core.rules import corner_touches
@@ -192,7 +193,7 @@ def _playout(position: Position, colour: str, rng: random.Random) -> list[Placem
     """A random legal order placing every remaining piece, or None if it gets stuck."""
     placed = []
     while position.colour(colour).remaining:
-        moves = legal_moves(position, colour)
+        moves = legal_placements(position, colour)
         if not moves:
             return None
         move = rng.choice(moves)

@@ -2,7 +2,7 @@
 
 Features (each measured, none guessed):
 
-* ``solutions``: layouts up to symmetry (:func:`solver.backends.search.count` with
+* ``solutions``: layouts up to symmetry (:func:`solver.backends.search.exact.count` with
   ``up_to_symmetry``); ``nodes``: the nodes that count visited;
 * ``share``: the share of the legal first moves that still lead to a solution
   (:func:`solver.tasks.hints.hints`): a player who picks a first move at random keeps a
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.backends.search import count
+from solver.backends.search.exact import count
 from solver.core.board import Board
 from solver.core.pieces import MONOMINO, PIECE_NAMES
 from solver.core.placements import placements_for

@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from solver.backends.base import SolveOptions
 from solver.core.board import Board
 from solver.core.checker import CheckReport, check_layout
 from solver.core.order import connected_part, order_of_play
@@ -57,14 +58,15 @@ from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import EndgameAnswer, cap_after_no, endgame_check, no_bound
-from solver.tasks.solve import SolveOptions, SolveResult, solve
+from solver.tasks.solve import SolveResult, solve
 
 Answer = Literal["yes", "no", "unknown", "done"]
 Bonus = Literal["yes", "no", "unknown"]
 How = Literal["solved", "kept", "inferred", "done"]
 
 #: The default time budget of each check in a review (one colour after one placement, all
-#: its solves together), in seconds.
+#: its solves together; for ``review --together`` and the companion, the joint question after
+#: one placement), in seconds.
 DEFAULT_TIME_LIMIT = 10.0
 
 #: Seconds of the first, quick try at a layout with the monomino last when no layout is

@@ -18,12 +18,10 @@ from solver.backends.base import (
     Layout,
     SolveOptions,
     Status,
-    layout_score,
     order_and_check,
     order_and_check_partial,
     total_score,
 )
-from solver.backends.registry import BACKENDS as REGISTRY
 from solver.backends.registry import backend, every
 from solver.core.checker import CheckReport
 from solver.core.problem import Problem
@@ -33,22 +31,10 @@ if TYPE_CHECKING:
     from solver.core.position import Position
     from solver.pictures.picture import PictureOptions
 
-__all__ = [
-    "BACKENDS",
-    "BackendResult",
-    "SolveOptions",
-    "SolveResult",
-    "SolverBug",
-    "Status",
-    "layout_score",
-    "solve",
-]
+__all__ = ["SolveResult", "area_fit", "checked_result", "solve"]
 
 #: the statuses that claim a proof
 PROOFS = ("infeasible", "optimal")
-
-#: the backend names, "auto" (the default) first
-BACKENDS: tuple[str, ...] = tuple(REGISTRY)
 
 
 @dataclass(frozen=True)
@@ -148,10 +134,10 @@ def solve(problem: Problem, options: SolveOptions = SolveOptions()) -> SolveResu
 
 def _as_proof(raw: BackendResult, params: str) -> BackendResult:
     """The answer as far as it can prove: with CP-SAT parameters that may change what a
-    status means (:func:`solver.backends.sat_params.params_can_prove`), an "infeasible"
+    status means (:func:`solver.backends.cpsat.params.params_can_prove`), an "infeasible"
     is unknown, an "optimal" a layout not proven best, and no bound is kept (CP-SAT's
     bound holds only for the model as meant)."""
-    from solver.backends.sat_params import NOT_A_PROOF, params_can_prove
+    from solver.backends.cpsat.params import NOT_A_PROOF, params_can_prove
 
     if params_can_prove(params) or (raw.status not in PROOFS and raw.bound is None):
         return raw
@@ -206,11 +192,11 @@ GREEDY_PARTIAL = 0.2
 
 
 def _greedy_partial(problem: Problem) -> Layout:
-    """The best of a few greedy plays (:func:`solver.backends.greedy.closest`), for an
+    """The best of a few greedy plays (:func:`solver.backends.repair.greedy.closest`), for an
     unknown whose backend kept no partial layout."""
     import numpy as np
 
-    from solver.backends.greedy import closest
+    from solver.backends.repair.greedy import closest
 
     rng = np.random.default_rng(0)
     return closest(problem.position, problem.colours, rng, seconds=GREEDY_PARTIAL)

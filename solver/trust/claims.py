@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solver.answers.solution import SolutionFile
+from solver.backends.base import SolveOptions
 from solver.core.checker import CheckReport
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.core.variants import colour_name
 from solver.errors import InputError, SolverBug
-from solver.tasks.solve import SolveOptions, solve
+from solver.tasks.solve import solve
 from solver.trust.compare import position_difference, question_difference
 
 #: the backend ``verify --prove`` proves with: the exact search, complete for every goal

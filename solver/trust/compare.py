@@ -1,6 +1,7 @@
 """The first way two starting positions, or two questions, differ: how ``verify`` tells
 whether a solution file answers the puzzle it names (:mod:`solver.trust.claims`) and ``cubes
-join`` whether the puzzle a split names is the one it was made from (:mod:`solver.trust.cubes`).
+join`` whether the puzzle a split names is the one it was made from
+(:mod:`solver.trust.cube_join`).
 """
 
 from __future__ import annotations

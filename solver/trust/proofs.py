@@ -12,7 +12,7 @@ counts as a proof only if
   (the rule :func:`solver.tasks.solve.solve` applies to a fresh answer), and
 * its answer and its status agree (a "no" is an ``infeasible`` solve), and
 * its CP-SAT parameters (``params``) are none or only harmless ones
-  (:func:`solver.backends.sat_params.params_can_prove`).
+  (:func:`solver.backends.cpsat.params.params_can_prove`).
 
 The callers check the rest: that the row is for the content now on disk (its SHA-256).
 A claim that fails is unknown: ``batch`` does the item again, ``cubes join`` counts the
@@ -21,8 +21,8 @@ cube unknown. A "yes" needs none of this: its layout is re-checked by the rule c
 
 from __future__ import annotations
 
+from solver.backends.cpsat.params import NOT_A_PROOF, params_can_prove
 from solver.backends.registry import every
-from solver.backends.sat_params import NOT_A_PROOF, params_can_prove
 
 #: the statuses that claim a proof
 PROOF_STATUSES = frozenset({"infeasible", "optimal"})

@@ -89,8 +89,8 @@ def joint_question(problem: Problem | FollowRequest, time_limit: float | None) -
     check --together``). ``known`` in the answer: ``(key, Known)`` for the session to
     file (:mod:`solver.companion.page`), or None."""
     from solver.answers.words import joint_line
+    from solver.backends.base import SolveOptions
     from solver.tasks.endgame import joint_check
-    from solver.tasks.solve import SolveOptions
 
     if isinstance(problem, FollowRequest):
         return _companion_question(problem, time_limit)

@@ -32,8 +32,8 @@ from collections.abc import Callable
 import numpy as np
 from ortools.sat.python import cp_model
 
-from solver.backends import cpsat
 from solver.backends.base import BackendResult, Cancel, SolveOptions
+from solver.backends.cpsat import model as cpsat
 from solver.backends.race import first_proven
 from solver.core.colour_symmetry import ColourSymmetry, colour_symmetries, expand
 from solver.core.problem import Problem
@@ -78,7 +78,7 @@ def solve(
     problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
 ) -> BackendResult:
     """Look for a layout that the best :func:`colour_symmetries` maps onto itself, with
-    CP-SAT on the reduced problem (:func:`solver.backends.cpsat.solve` plus
+    CP-SAT on the reduced problem (:func:`solver.backends.cpsat.model.solve` plus
     :func:`add_orbit_constraints`): ``options.workers`` single-worker CP-SAT runs with
     seeds ``seed``, ``seed + 1``, ... raced in threads; the first answer stops the others
     (several seeds of one worker each found layouts much sooner than one run with several

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 #: fields that change only speed, logging, threads or the time given: a time limit ends a
 #: solve as UNKNOWN, never INFEASIBLE; ``linearization_level`` and ``root_lp_iterations``
-#: add valid LP relaxation rows (:data:`solver.backends.cpsat.PROOF_PARAMS`)
+#: add valid LP relaxation rows (:data:`solver.backends.cpsat.model.PROOF_PARAMS`)
 HARMLESS = frozenset(
     {
         "log_search_progress",

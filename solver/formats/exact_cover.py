@@ -27,7 +27,7 @@ item (covered exactly once) rather than a secondary one, and has no hole option.
 NOT expressed: connectivity (each later piece touching the colour at a corner, the first
 one covering the start square, and a colour to ``connect`` ending as one group) and
 ``monomino_last``. A cover may contain islands; the
-search backend (:mod:`solver.backends.search`) enforces connectivity as it searches.
+search backend (:mod:`solver.backends.search.exact`) enforces connectivity as it searches.
 
 Squares as primary items (for tight boards, where branching on the most constrained empty
 square pays): ``formulation(problem, squares_primary=True)`` makes the free squares primary

@@ -12,7 +12,7 @@ it never gets one back). The layout is legal by construction (every piece touche
 colour at a corner and shares no edge with it), and each colour's pieces are connected to
 its start square or its pieces already on the board.
 
-This is the construction step of :mod:`solver.backends.repair`, which then repairs what is
+This is the construction step of :mod:`solver.backends.repair.repairer`, which then repairs what is
 left unplaced. Pieces it is not asked to place (e.g. monominoes held back for last) are
 left alone.
 """

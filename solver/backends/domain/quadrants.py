@@ -7,13 +7,13 @@ domain is a 9x10 quadrant holding one piece of each of the 21 shapes, each label
 the colour it copies (a mirror never cuts a piece: it would overlap its own image); with
 the quarter turn of 19x19 it is a 90-square pinwheel arm (the centre stays empty); with the
 half turn of a two-colour board, half the board. Tile and label are chosen together, in
-scan order, by the compiled kernel :mod:`solver.backends.domain_kernel` (its docstring
+scan order, by the compiled kernel :mod:`solver.backends.domain.kernel` (its docstring
 gives the rules it keeps). Every colour's copy of the domain follows from the labels, so
 one contact graph per colour orbit decides the connectivity of all its colours. A square
 that shares an edge with every colour that still has pieces can only stay empty (the
 dead-square prune: on two colours, a square between both); it cuts the two-colour trees
 most (on random two-colour halves it reaches layouts in far fewer nodes:
-``python research/benchmarks/domain_prunes.py dead``, figures in docs/benchmarks.md).
+``python -m research.benchmarks.domain_prunes dead``, figures in docs/benchmarks.md).
 
 Why our own kernel: the tiling and its Blokus labels are the core of this project, and a
 scan-order bitboard search runs a few hundred times more nodes per second than the
@@ -38,9 +38,9 @@ from typing import Any
 
 import numpy as np
 
-from solver.backends import domain_kernel as core
 from solver.backends import driver
 from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
+from solver.backends.domain import kernel as core
 from solver.backends.race import first_proven
 from solver.core.board import Board
 from solver.core.colour_symmetry import ColourSymmetry, colour_symmetries
@@ -351,7 +351,7 @@ def build(
     among the options of each anchor orbit, those of equal piece size (largest pieces are
     always tried first), and the label order of each option; seed 0 keeps table order.
     ``pockets`` and ``dead``: the pocket and dead-square prunes
-    (:mod:`solver.backends.domain_kernel`). ``scan`` and
+    (:mod:`solver.backends.domain.kernel`). ``scan`` and
     ``shape``: as for :func:`orbits`.
 
     Raises:
@@ -456,7 +456,7 @@ class TreeEstimate:
 def estimate(search: DomainSearch, probes: int, seed: int = 1) -> TreeEstimate:
     """Estimate the size of ``search``'s whole tree (every node :meth:`DomainSearch.run`
     would visit if it went on past layouts) with ``probes`` (>= 1) random root-to-leaf
-    paths (:func:`solver.backends.domain_kernel.probe`; D. E. Knuth, "Estimating the
+    paths (:func:`solver.backends.domain.kernel.probe`; D. E. Knuth, "Estimating the
     efficiency of backtrack programs", Math. Comp. 29 (1975) 121-136): a path through
     nodes with d_1, d_2, ... children estimates the tree as d_1 + d_1 d_2 + ..., without
     bias. The value order (the seed of :func:`build`) does not change the tree, only the
@@ -537,7 +537,7 @@ def _tables(
     inv: np.ndarray,
     starts: list[tuple[int, int]],
 ) -> tuple[tuple[Any, ...], np.ndarray, np.ndarray, np.ndarray]:
-    """The kernel's read-only arrays (see :func:`solver.backends.domain_kernel.run`), with
+    """The kernel's read-only arrays (see :func:`solver.backends.domain.kernel.run`), with
     the options sorted by anchor orbit, then largest first."""
     m, g = orb.count, len(mul)
     words = (m + 63) // 64

@@ -1,6 +1,6 @@
 """The hot loop of the exact search, compiled with numba (``@njit(cache=True)``).
 
-See :mod:`solver.backends.search` for the algorithm; this module holds the compiled kernel
+See :mod:`solver.backends.search.exact` for the algorithm; this module holds the compiled kernel
 :func:`run`, its helpers, and its interface: the parameter slots (``P_*``), the arrays
 (:class:`Tables`, read only, and :class:`State`, updated in place) and :func:`run_chunk`.
 The search is an explicit-stack depth-first search, so it can stop after a budget of nodes
@@ -569,7 +569,7 @@ def run(params, tables, state, budget):
     """Run the search for at most ``budget`` more nodes; returns DONE, FOUND, LIMIT or PAUSE.
 
     ``params``: int64, slots ``P_*``; ``tables`` (:class:`Tables`) and ``state``
-    (:class:`State`), built by :func:`solver.backends.search.build`; the state is updated
+    (:class:`State`), built by :func:`solver.backends.search.exact.build`; the state is updated
     in place so that a PAUSE can be resumed by calling again (Python calls this through
     :func:`run_chunk`). Results: ``fix[g]`` = layouts found that symmetry g fixes
     (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best`` and ``st[S_BEST]``

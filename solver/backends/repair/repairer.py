@@ -4,7 +4,7 @@ For many colours on an open board the exact search's tree is too large and CP-SA
 too weak (plain CP-SAT found no 84-piece layout: research/notes/asymmetric_attempts.md),
 while a player gets close by just playing. So, in each of ``options.workers`` independent runs:
 
-1. **Construct**: randomised greedy play (:mod:`solver.backends.greedy`); the best of
+1. **Construct**: randomised greedy play (:mod:`solver.backends.repair.greedy`); the best of
    :attr:`RepairTuning.restarts` layouts is kept.
 2. **Repair**, step after step; the cost is the number of squares left unplaced.
 
@@ -18,7 +18,7 @@ while a player gets close by just playing. So, in each of ``options.workers`` in
      corner-contact graph of the added pieces (:class:`ContactGraph`). The freed pieces and
      the pieces left of their colours are then put back: by greedy play while there are
      more than :data:`EXACT_PIECES` of them, else (or if greedy play raised the cost) exactly, by
-     the search's max-score (:func:`solver.backends.search.solve`, the rest frozen,
+     the search's max-score (:func:`solver.backends.search.exact.solve`, the rest frozen,
      :data:`EJECT_TIME` s). The step is kept if the cost did not rise (with probability
      :data:`ACCEPT_WORSE` even if it did).
    * *Window repair* (the rest): every added piece meeting a w x w window next to where a
@@ -52,10 +52,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from solver.backends import search
 from solver.backends.base import BackendResult, Cancel, SolveOptions
-from solver.backends.greedy import Masks, greedy, guided, held_back, match_monominoes
 from solver.backends.race import first_proven
+from solver.backends.repair.greedy import Masks, greedy, guided, held_back, match_monominoes
+from solver.backends.search import exact as search
 from solver.backends.tuning import RepairTuning
 from solver.backends.warmup import compiling_elsewhere
 from solver.core.pieces import MONOMINO, PIECES
@@ -690,7 +690,7 @@ def solve(
     """Construct and repair a "place-all" layout; ``options.workers`` independent runs
     (seeds ``seed``, ``seed + 1``, ...) in threads, the first layout stops the others.
     With ``options.tuning.repair.warm_start``, the runs start from the library layout
-    that fits the position best (:func:`solver.library.best_start`), as
+    that fits the position best (:func:`solver.library.layouts.best_start`), as
     :func:`solve_from` does.
 
     Returns:
@@ -700,7 +700,7 @@ def solve(
     """
     start = None
     if options.tuning.repair.warm_start and problem.goal == "place-all":
-        from solver.library import best_start
+        from solver.library.layouts import best_start
 
         start = best_start(problem.position, problem.colours)
     return solve_from(problem, start, options, cancel)
@@ -713,7 +713,7 @@ def solve_from(
     cancel: Cancel | None = None,
 ) -> BackendResult:
     """:func:`solve` from a given start layout: each new start is the best (fewest
-    squares left) of guided plays towards ``start`` (:func:`solver.backends.greedy.guided`:
+    squares left) of guided plays towards ``start`` (:func:`solver.backends.repair.greedy.guided`:
     the start's placements that still fit are played as soon as they connect, bridging
     pieces reconnect what the position cut off) and as many plain greedy plays; then
     repair as usual.
@@ -721,7 +721,7 @@ def solve_from(
     Args:
         problem: as for :func:`solve`.
         start: colour -> placements (e.g. a library layout laid over the position,
-            :func:`solver.library.best_start`, or the layout that answered an earlier
+            :func:`solver.library.layouts.best_start`, or the layout that answered an earlier
             position of the same game); placements that overlap the position or share an
             edge with their colour, or of pieces the colour no longer has, are skipped.
             None: plain greedy starts, exactly as :func:`solve` without a warm start.

@@ -482,7 +482,7 @@ def _add_block_constraints(model: cp_model.CpModel, position: Position, cm: Colo
     the search (1.39x CPU time on puzzles/classic-solo-blue.toml), so they are added only
     with ``linearization_level`` 2 or more (:func:`full_relaxation`). Written here again
     on purpose, from the model's own cover literals rather than from
-    :func:`solver.backends.relaxation._add_block_rows`, so that CP-SAT re-proves the LP
+    :func:`solver.backends.bounds.relaxation._add_block_rows`, so that CP-SAT re-proves the LP
     bound's "no"s with code of its own.
     """
     board = position.board
@@ -935,15 +935,18 @@ class _Search:
 class _Watcher(cp_model.CpSolverSolutionCallback):
     """Checks every solution CP-SAT finds; stops the search once the goal is met."""
 
-    def __init__(self, search: _Search):
+    def __init__(self, search: _Search, first: bool = False):
         super().__init__()
         self.search = search
+        self.first = first  # stop at the first solution, whatever it is
 
     def on_solution_callback(self) -> None:
         search = self.search
         verdict = search.examine(np.asarray(self.response_proto.solution, dtype=np.int64))
         best = search.best
-        if not search.max_score:
+        if self.first:
+            self.stop_search()
+        elif not search.max_score:
             if not verdict.islands:
                 self.stop_search()
         elif best is not None and best.score >= search.built.score_bound(self.best_objective_bound):
@@ -1003,6 +1006,7 @@ def solve(
     guide: bool = True,
     cut_kind: str = "both",
     constrain: Callable[[BuiltModel], None] | None = None,
+    first_solution: bool = False,
 ) -> BackendResult:
     """Solve a problem with CP-SAT and lazy connectivity cuts.
 
@@ -1017,8 +1021,11 @@ def solve(
         cut_kind: "both" (default), "placement" (:func:`add_cuts` only) or "separator"
             (:func:`add_separator_cut` only), for measurements.
         constrain: called once on the built model to add constraints (e.g.
-            :func:`solver.backends.symmetric.add_orbit_constraints`); "infeasible" then means no
-            layout meets them too.
+            :func:`solver.backends.cpsat.symmetric.add_orbit_constraints`); "infeasible" then means
+            no layout meets them too.
+        first_solution: end each CP-SAT run at its first solution, a layout or not (its
+            islands become cuts for the next run), for measurements
+            (``benchmarks/cegar.py --cpsat stop``).
 
     Returns:
         A :class:`BackendResult`. "place-all": "solved", "infeasible" (CP-SAT proved the
@@ -1068,7 +1075,7 @@ def solve(
         _configure(solver, options, extra, left)
         seen = search.solutions
         with _stopped_by(cancel, solver):
-            status = _solve_interruptibly(solver, model, _Watcher(search))
+            status = _solve_interruptibly(solver, model, _Watcher(search, first_solution))
         stats["iterations"] += 1
         stats["cpsat_wall"] += solver.wall_time
         if status == cp_model.MODEL_INVALID:

@@ -1,6 +1,6 @@
 """The exact search backend: a Blokus-aware depth-first search that enforces connectivity.
 
-The search works on the exact-cover formulation of :mod:`solver.backends.exact_cover` (options =
+The search works on the exact-cover formulation of :mod:`solver.formats.exact_cover` (options =
 placements; a placement of colour c uses its piece, its squares and c's grid edges at its
 squares) but only ever grows each colour's connected set, the way a player plays:
 
@@ -60,11 +60,11 @@ After :attr:`SearchTuning.first_chunk` nodes without an answer, a fresh search d
 the components one at a time, smallest first (:func:`components`), and at each *entry*
 (every touched component closed, the others untouched) looks up the untouched set and the
 pieces left in a hash table of subproblems already exhausted without a good enough layout
-(details in :func:`solver.backends.search_kernel.run`). Junior's two copies of a piece are
+(details in :func:`solver.backends.search.kernel.run`). Junior's two copies of a piece are
 not a symmetry of this tree (a placement is a piece type and squares, the copies are a
 count, and every layout is reached once).
 
-The hot loop is compiled with numba in :mod:`solver.backends.search_kernel`; this module
+The hot loop is compiled with numba in :mod:`solver.backends.search.kernel`; this module
 builds its arrays (:func:`build`) and checks the clock between chunks of nodes. On a
 time-out the answer is "unknown" (never "infeasible"); max-score returns the best layout
 found as "solved" with the root bound. The measurements behind the defaults are in
@@ -82,9 +82,9 @@ from typing import Any
 import numpy as np
 
 from solver.backends import driver
-from solver.backends import search_kernel as core
 from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
 from solver.backends.race import first_proven
+from solver.backends.search import kernel as core
 from solver.backends.tuning import SearchTuning
 from solver.core.board import Board, neighbour_table
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
@@ -603,7 +603,7 @@ def components(search: ExactSearch) -> tuple[np.ndarray, int]:
 
 def _with_memo(search: ExactSearch, tuning: SearchTuning) -> ExactSearch | None:
     """A fresh copy of a one-colour FIND or MAXSCORE search (not yet run) with the
-    component memo on (see the module docstring and :func:`solver.backends.search_kernel.run`),
+    component memo on (see the module docstring and :func:`solver.backends.search.kernel.run`),
     or None if it cannot apply (several colours, a held monomino, the monomino-last check,
     counting, card goals, more than 62 components) or would not help (one
     component)."""

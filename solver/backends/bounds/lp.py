@@ -1,6 +1,6 @@
-"""The LP bound as a backend for "auto" (:mod:`solver.backends.relaxation`): it answers "infeasible"
-when the linear relaxation of place-all proves that no layout exists, else "unknown"; it
-never finds a layout. Not a ``--backend`` choice: "auto" runs it beside the others."""
+"""The LP bound as a backend for "auto" (:mod:`solver.backends.bounds.relaxation`): it answers
+"infeasible" when the linear relaxation of place-all proves that no layout exists, else "unknown";
+it never finds a layout. Not a ``--backend`` choice: "auto" runs it beside the others."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def solve(
 ) -> BackendResult:
     """Place-all (any card goals and monomino-last only add to what the relaxation asks,
     so a "no" for place-all is a "no" for them too) by the LP bound, within its default
-    size cap (:data:`solver.backends.relaxation.MAX_VARIABLES`) and ``options.time_limit``.
+    size cap (:data:`solver.backends.bounds.relaxation.MAX_VARIABLES`) and ``options.time_limit``.
 
     Returns:
         "infeasible" with stats ``lp_most`` (the bound), ``need`` (squares to place),
@@ -21,7 +21,7 @@ def solve(
         bound as ``fit``), the model is over the cap, the time ran out, the goal is
         max-score, or ``cancel`` was set.
     """
-    from solver.backends.relaxation import lp_bound
+    from solver.backends.bounds.relaxation import lp_bound
 
     if problem.goal != "place-all" or (cancel is not None and cancel.is_set()):
         return BackendResult("unknown")

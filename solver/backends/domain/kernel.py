@@ -1,4 +1,5 @@
-"""The hot loop of the fundamental-domain search (:mod:`solver.backends.domain`), in numba.
+"""The hot loop of the fundamental-domain search (:mod:`solver.backends.domain.quadrants`),
+in numba.
 
 A scan-order tiling search on bitboards, the classic fast way to pack polyominoes, with
 Blokus colours as *labels*:
@@ -56,9 +57,10 @@ HOLE = -2
 
 
 class Tables(NamedTuple):
-    """The kernel's read-only arrays and settings, built by :func:`solver.backends.domain.build`
-    (a named tuple, so that numba takes it as one argument). O options, M orbits,
-    W = ceil(M / 64) words, G group elements, S slots (colour orbits x 21 shapes)."""
+    """The kernel's read-only arrays and settings, built by
+    :func:`solver.backends.domain.quadrants.build` (a named tuple, so that numba takes it as
+    one argument). O options, M orbits, W = ceil(M / 64) words, G group elements, S slots
+    (colour orbits x 21 shapes)."""
 
     mask: np.ndarray  # (O, W) uint64: the orbits an option covers
     corb: np.ndarray  # (O, W) uint64: the orbits at its corners (not at its edges)

@@ -1,0 +1,2 @@
+"""Layouts by construction: greedy play (``greedy``), then repairs, a large-neighbourhood
+search that re-places pieces exactly (``repairer``)."""

@@ -1,0 +1,230 @@
+"""The placement index: a fixed numbering of every on-board placement of a variant.
+
+Learning agents (and engines that keep moves as integers) need one action number per
+placement. Index ``i`` of a board and piece set is fixed as follows, and never changes:
+
+1. by piece, in the standard order of the set (:data:`solver.core.pieces.PIECE_NAMES`:
+   1, 2, I3, V3, I4, L4, T4, O, Z4, F, I5, L5, N, P, T5, U, V5, W, X, Y, Z5; Junior keeps
+   only its 12 shapes, in the same order);
+2. then by fixed orientation, in the order of :attr:`solver.core.pieces.Piece.orientations`
+   (each orientation as its sorted (row, column) cells with row 0 at the top, normalised so
+   the smallest row and column are 0; the tuples sorted);
+3. then by the top-left corner of the orientation's bounding box, row by row from the top
+   row of the board (row 20 of Classic, 14 of Duo), each row from column a.
+
+That is the order of :func:`solver.core.placements.empty_board_placements` (the engines'
+tables), so an index is also a row of theirs. Counts (Pentobi ``libpentobi_base/Move.h``,
+``onboard_moves_classic`` and the others; equal here, tests/test_placement_index.py):
+30,433 for Classic (and Two-Player, Three-Player: the same board and set), 13,729 for Duo,
+7,217 for Junior. A piece Junior has twice has one index per placement (its legal mask
+marks it while the colour holds at least one). A pass is not a placement: an agent that
+wants a pass action may use ``len(index)`` (:attr:`PlacementIndex.pass_action`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from solver.core.board import Board
+from solver.core.pieces import PIECE_NAMES, PIECES
+from solver.core.placements import empty_board_placements, placement_blocks
+from solver.core.position import Placement, Position
+from solver.core.variants import JUNIOR_SET, VARIANTS
+from solver.errors import InputError
+
+
+@dataclass(frozen=True, eq=False)
+class PlacementIndex:
+    """Every on-board placement of a board size and piece set, numbered (module docstring).
+
+    Attributes:
+        rows, cols: the board size.
+        pieces: the piece shapes numbered, in the standard order of the set.
+        piece: shape (P,), int8: each placement's piece (index into
+            :data:`solver.core.pieces.PIECE_NAMES`).
+        orientation: shape (P,), int8: its orientation (index into the piece's
+            :attr:`~solver.core.pieces.Piece.orientations`).
+        anchor: shape (P,), int32: the square of its bounding box's top-left corner.
+        squares: shape (P, 5), int32: the squares it covers, increasing, padded with -1.
+    """
+
+    rows: int
+    cols: int
+    pieces: tuple[str, ...]
+    piece: np.ndarray
+    orientation: np.ndarray
+    anchor: np.ndarray
+    squares: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.piece)
+
+    def __repr__(self) -> str:
+        return f"<PlacementIndex {self.rows}x{self.cols}, {len(self)} placements>"
+
+    @property
+    def board(self) -> Board:
+        """The empty board of this size."""
+        return Board(self.rows, self.cols)
+
+    @property
+    def pass_action(self) -> int:
+        """``len(self)``: the number an agent may give a pass (no placement has it)."""
+        return len(self)
+
+    @cached_property
+    def size(self) -> np.ndarray:
+        """Shape (P,), int8: each placement's number of squares."""
+        return (self.squares >= 0).sum(axis=1).astype(np.int8)
+
+    def placement(self, i: int) -> Placement:
+        """Placement number ``i``. Raises IndexError outside 0..P-1."""
+        if not 0 <= i < len(self):
+            raise IndexError(f"placement number {i} is outside 0..{len(self) - 1}")
+        sq = self.squares[i]
+        return Placement(PIECE_NAMES[self.piece[i]], frozenset(int(s) for s in sq[sq >= 0]))
+
+    @cached_property
+    def _placements(self) -> tuple[Placement, ...]:
+        return tuple(self.placement(i) for i in range(len(self)))
+
+    def placements(self, indices: Iterable[int]) -> list[Placement]:
+        """The placements of these numbers (each :class:`Placement` made once per index and
+        shared: cheap for many calls)."""
+        table = self._placements
+        return [table[i] for i in indices]
+
+    @cached_property
+    def _keys(self) -> tuple[np.ndarray, np.ndarray]:
+        keys = self.keys_of(self.squares)
+        order = np.argsort(keys, kind="stable").astype(np.int32)
+        return keys[order], order
+
+    def keys_of(self, squares: np.ndarray) -> np.ndarray:
+        """One int64 per row of squares (shape (k, 5), any order, padded with -1) that is
+        equal for equal sets: the sorted squares + 1 as digits of base rows*cols + 1."""
+        base = self.rows * self.cols + 1
+        digits = np.sort(np.asarray(squares, dtype=np.int64), axis=1) + 1
+        key = np.zeros(len(digits), dtype=np.int64)
+        for k in range(digits.shape[1]):
+            key = key * base + digits[:, k]
+        return key
+
+    def indices_of(self, squares: np.ndarray) -> np.ndarray:
+        """The numbers of placements given by their squares (vectorised).
+
+        Args:
+            squares: shape (k, 5), int: each row a placement's squares in any order,
+                padded with -1.
+
+        Returns:
+            Shape (k,), int32: each row's number, -1 for a row that is no placement of
+            this index (not a piece of the set, or off the board).
+        """
+        keys, order = self._keys
+        want = self.keys_of(np.asarray(squares).reshape(-1, 5))
+        at = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
+        return np.where(keys[at] == want, order[at], -1).astype(np.int32)
+
+    @cached_property
+    def _by_squares(self) -> dict[frozenset[int], int]:
+        return {p.squares: i for i, p in enumerate(self._placements)}
+
+    def index(self, placement: Placement | Iterable[int]) -> int:
+        """The number of a placement (or of its squares: they alone fix the piece).
+
+        Raises:
+            InputError: the squares form no placement of this index, or (for a
+                :class:`Placement`) form another piece than the one named.
+        """
+        squares = frozenset(placement.squares if isinstance(placement, Placement) else placement)
+        i = self._by_squares.get(squares, -1)
+        named = PIECES[placement.piece].index if isinstance(placement, Placement) else None
+        if i < 0 or named not in (None, self.piece[i]):
+            raise InputError(f"squares {sorted(squares)} are no placement of {self!r}")
+        return i
+
+    def text(self, i: int) -> str:
+        """Placement ``i`` as Pentobi writes a move: its squares comma-separated in the
+        order a1, b1, ..., a2 (``e8,d9,e9,f9,e10``)."""
+        return ",".join(self.board.names(self.placement(i).squares))
+
+    @cached_property
+    def texts(self) -> tuple[str, ...]:
+        """Every placement's :meth:`text`, made once (about 0.2 s for Classic): GTP
+        answers then need no formatting."""
+        board = self.board
+        return tuple(",".join(board.names(p.squares)) for p in self._placements)
+
+
+@lru_cache(maxsize=16)
+def build_index(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAMES) -> PlacementIndex:
+    """The index of every placement of ``pieces`` (a subset of the set, standard order) on
+    an empty rows x cols board, numbered as the module docstring says.
+
+    Raises:
+        InputError: an unknown piece, or pieces not in the standard order.
+    """
+    if list(pieces) != sorted(set(pieces), key=PIECE_NAMES.index) or not set(pieces) <= set(
+        PIECE_NAMES
+    ):
+        raise InputError(f"pieces {pieces} are not distinct pieces in the standard order")
+    piece_col, orient_col, anchor_col, square_rows = [], [], [], []
+    for piece, k, anchors, block in placement_blocks(rows, cols, pieces):
+        square_rows.append(block)
+        anchor_col.append(anchors)
+        piece_col.append(np.full(len(anchors), piece, dtype=np.int8))
+        orient_col.append(np.full(len(anchors), k, dtype=np.int8))
+    index = PlacementIndex(
+        rows,
+        cols,
+        tuple(pieces),
+        np.concatenate(piece_col),
+        np.concatenate(orient_col),
+        np.concatenate(anchor_col),
+        np.concatenate(square_rows),
+    )
+    for arr in (index.piece, index.orientation, index.anchor, index.squares):
+        arr.setflags(write=False)
+    return index
+
+
+#: Junior's 12 shapes in the standard order
+JUNIOR_PIECES: tuple[str, ...] = tuple(p for p in PIECE_NAMES if p in JUNIOR_SET)
+
+
+def variant_index(name: str) -> PlacementIndex:
+    """The index of a built-in variant (``classic``, ``classic2``, ``classic3``, ``duo``,
+    ``junior``). Raises InputError for another name."""
+    if name not in VARIANTS:
+        raise InputError(f"unknown variant {name!r} (variants: {', '.join(VARIANTS)})")
+    v = VARIANTS[name]
+    return build_index(v.rows, v.cols, JUNIOR_PIECES if name == "junior" else PIECE_NAMES)
+
+
+def index_for(position: Position) -> PlacementIndex:
+    """The index a position's placements are numbered in: its variant's (Junior: its 12
+    shapes), else every piece of the set on its board's size (a custom board: placements
+    on blocked squares are numbered but never legal)."""
+    board = position.board
+    if position.variant in VARIANTS and (board.rows, board.cols) == (
+        VARIANTS[position.variant].rows,
+        VARIANTS[position.variant].cols,
+    ):
+        return variant_index(position.variant)
+    return build_index(board.rows, board.cols)
+
+
+def same_as_engine_table(index: PlacementIndex) -> bool:
+    """Whether ``index`` numbers its placements as the engines' table of the empty board
+    does (:func:`solver.core.placements.empty_board_placements`, its rows of the index's
+    pieces): a check for the tests."""
+    table = empty_board_placements(index.rows, index.cols)
+    keep = np.isin(table.piece, [PIECES[p].index for p in index.pieces])
+    return bool(np.array_equal(table.squares[keep], index.squares)) and bool(
+        np.array_equal(table.piece[keep], index.piece)
+    )
