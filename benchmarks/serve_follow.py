@@ -1,10 +1,10 @@
 """The page's joint question while a game is followed (``blokus-solo serve``, the solo
-companion of :mod:`solver.web.following`) against the check from scratch.
+companion of :mod:`solver.companion.page`) against the check from scratch.
 
 On the project's Duo layout game (``tests/data/follow/duo-both-layout.blksgf``, both
 colours place all 21 pieces), after each chosen placement k: the joint check from scratch
 (:func:`solver.tasks.endgame.joint_check`, what the page asked before) and the companion's answer
-as a worker computes it (:func:`solver.web.following.follow_answer`) from the answer after
+as a worker computes it (:func:`solver.companion.page.follow_answer`) from the answer after
 placement k-1 (the rest of the record as its witness) and the move k. Both with the same
 time limit; the companion's "yes" is re-checked by the rule checker inside.
 
@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 from solver.backends.base import SolveOptions
+from solver.companion.page import FollowRequest, Known, fingerprint, follow_answer, rows
 from solver.core.problem import Problem
 from solver.formats.game import load_game
 from solver.tasks.endgame import joint_check
-from solver.web.following import FollowRequest, Known, fingerprint, follow_answer, rows
 
 GAME = (
     Path(__file__).resolve().parent.parent / "tests" / "data" / "follow" / "duo-both-layout.blksgf"

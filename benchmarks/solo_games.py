@@ -12,7 +12,7 @@ Two kinds of Classic solo games (four colours in turn, one player), seeded:
   ``puzzles/asym-classic-84.toml`` solved with ``--backend repair --seed 11`` ... ``15``),
   interleaved blue, yellow, red, green.
 
-Each game goes through :func:`solver.tasks.follow.follow_game` as ``blokus-solo review GAME
+Each game goes through :func:`solver.companion.follow.follow_game` as ``blokus-solo review GAME
 --together`` runs it (``--limit`` seconds per check), and, with ``--cold``, the
 positions after 20, 30 and 40 placements are checked alone as ``check --together`` does
 (:func:`solver.tasks.endgame.joint_check`, no history). A table per kind: the answered share
@@ -24,7 +24,7 @@ Usage:
     python benchmarks/solo_games.py [--person 4] [--seed 1] [--layouts L1.json ...]
         [--limit 10] [--cold] [--csv FILE] [--forward]
 
-``--forward`` also follows each game live, move by move (:func:`solver.tasks.follow.follow`:
+``--forward`` also follows each game live, move by move (:func:`solver.companion.follow.follow`:
 no knowledge of later moves), and reports the same table for it.
 """
 
@@ -43,12 +43,12 @@ import numpy as np
 
 from solver.answers.solution import read_solution
 from solver.backends.base import SolveOptions
+from solver.companion.follow import Followed, JointStep, follow, follow_game, from_later
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
 from solver.formats.game import Game, read_sgf_text, start_position, write_sgf
 from solver.tasks.endgame import joint_check
-from solver.tasks.follow import Followed, JointStep, follow, follow_game, from_later
 
 #: a person picks one of the best few moves at random
 TOP = 3

@@ -12,6 +12,8 @@
     blokus.hint(problem, moves=["a5,a4,b4"]).hints               # next moves that still work
     review = blokus.review(game)                                 # every move, every colour
     for step in blokus.follow(game): print(step.answer)         # all colours at once, live
+    companion = blokus.Companion(game.position(10))             # a game in progress
+    companion.play("red:c4,c5,d5,d6"); companion.answer()        # after each move, at once
     followed = blokus.review_together(game)                      # the same, whole game known
     text = blokus.reviewed_sgf(review)                           # the game with comments
 
@@ -38,6 +40,9 @@ from solver.backends.base import SolveOptions
 from solver.backends.registry import BACKENDS
 from solver.backends.search.exact import CountResult
 from solver.backends.search.exact import count as _count
+from solver.companion.follow import Followed, JointStep, follow_game
+from solver.companion.follow import follow as _follow
+from solver.companion.live import Companion, Focus
 from solver.core.movegen import legal_placements
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
@@ -50,8 +55,6 @@ from solver.formats.text import read_text
 from solver.quoting import shown
 from solver.ranges import JOBS, LIMIT, PERFT_DEPTH, PLACEMENTS, SECONDS, SEED, WORKERS, Range
 from solver.tasks.endgame import EndgameAnswer, endgame_check
-from solver.tasks.follow import Followed, JointStep, follow_game
-from solver.tasks.follow import follow as _follow
 from solver.tasks.hints import Hints, hints, play
 from solver.tasks.perft import PerftResult
 from solver.tasks.perft import perft as _perft
@@ -60,6 +63,8 @@ from solver.tasks.solve import SolveResult
 from solver.tasks.solve import solve as _solve
 
 __all__ = [
+    "Companion",
+    "Focus",
     "Options",
     "check",
     "count",
@@ -254,8 +259,8 @@ def _game_and_options(game: Game | str | Path, options: Options) -> tuple[Game, 
 
 
 def follow(game: Game | str | Path, **options: Unpack[Options]) -> Iterator[JointStep]:
-    """Follow a game live (:func:`solver.tasks.follow.follow`): after the start and after each
-    placement, one :class:`~solver.tasks.follow.JointStep` as soon as it is answered: can every
+    """Follow a game live (:func:`solver.companion.follow.follow`): after the start and after each
+    placement, one :class:`~solver.companion.follow.JointStep` as soon as it is answered: can every
     colour with pieces left still place all of them at once? ``step.answer`` is "yes"
     (``step.layout``, checked by the rule checker), "no" (proven; every later answer is
     "no" too, without another solve, until setup in the game record (``AE``, ``AB``, ...)
@@ -274,7 +279,7 @@ def follow(game: Game | str | Path, **options: Unpack[Options]) -> Iterator[Join
 
 
 def review_together(game: Game | str | Path, **options: Unpack[Options]) -> Followed:
-    """``blokus-solo review --together`` (:func:`solver.tasks.follow.follow_game`): the joint
+    """``blokus-solo review --together`` (:func:`solver.companion.follow.follow_game`): the joint
     answer after every placement, the whole game known (a later "yes" settles earlier
     moves), ``followed.losses()``, every move after which every piece of every colour
     could no longer be placed (more than one only when setup in mid-game gave the chance

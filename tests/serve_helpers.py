@@ -37,13 +37,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(files=(), limit=None, hosts=("127.0.0.1", "localhost")):
+def running_server(files=(), limit=None, hosts=("127.0.0.1", "localhost"), ponder=False):
     """``blokus-solo serve`` in a thread on 127.0.0.1 and a free port; yields its URL and
-    stops it (and its workers) on exit."""
+    stops it (and its workers) on exit. Pondering is off unless ``ponder`` (it would keep
+    the cores busy beside the other tests)."""
     from solver.web.app import create_app
 
     port = free_port()
-    with served(create_app(tuple(str(f) for f in files), hosts, port, limit), port) as url:
+    with served(
+        create_app(tuple(str(f) for f in files), hosts, port, limit, ponder=ponder), port
+    ) as url:
         yield url
 
 

@@ -1,4 +1,4 @@
-"""Following a game with the joint question (solver.tasks.follow, review --together)."""
+"""Following a game with the joint question (solver.companion.follow, review --together)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ import pytest
 from helpers import GAMES, one_line_error, run_cli
 
 from solver.backends.base import SolveOptions
+from solver.companion.follow import Follower, follow_game, from_later
+from solver.companion.layouts import carry
 from solver.core.checker import check_layout
 from solver.core.placements import legal_moves
 from solver.formats.game import load_game, read_sgf_text
 from solver.tasks.endgame import joint_check
-from solver.tasks.follow import Follower, carry, follow_game, from_later
 
 LAYOUT_GAME = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksgf"
 OPTIONS = SolveOptions(time_limit=2.0, workers=1)
@@ -43,8 +44,8 @@ def test_a_move_inside_the_witness_keeps_the_answer_without_search():
     first = follower.step(0, None, game.position(0))
     move = game.moves[0]
     step = follower.step(1, move, game.position(1))
-    assert (first.answer, first.how) == ("yes", "kept")
-    assert (step.answer, step.how, step.freed, step.tried) == ("yes", "kept", 0, ())
+    assert (first.answer, first.how) == ("yes", "pool")
+    assert (step.answer, step.how, step.freed, step.tried) == ("yes", "pool", 0, ())
     assert move.placement not in step.layout[move.colour]
     assert _all_placed(game.position(1), step.layout)
 
@@ -100,7 +101,7 @@ def test_a_no_stays_no_without_another_solve():
     first = follower.check(n - 1, game.moves[n - 2], game.position(n - 1), 0)
     assert first.answer == "no"
     again = follower.step(n, game.moves[n - 1], game.position(n))
-    assert (again.answer, again.how, again.tried) == ("no", "kept", ())
+    assert (again.answer, again.how, again.tried) == ("no", "inferred", ())
     assert str(n - 1) in again.reason
 
 
@@ -174,7 +175,7 @@ def test_the_api_yields_an_answer_per_move_and_reviews_together():
 
 def test_the_loss_is_bracketed_by_the_last_yes_and_written_into_the_comments():
     from solver.answers.annotate_together import annotated_sgf
-    from solver.tasks.follow import Followed
+    from solver.companion.follow import Followed
 
     game = load_game(LAYOUT_GAME)
     steps = list(follow_game(game, OPTIONS).steps)[:-1]  # (the last: every piece placed)
@@ -192,7 +193,7 @@ def test_the_loss_is_bracketed_by_the_last_yes_and_written_into_the_comments():
 
 
 def test_reconnect_keeps_every_piece_the_move_does_not_displace():
-    from solver.tasks.follow import RECONNECT_BUDGET, reconnect
+    from solver.companion.repair import RECONNECT_BUDGET, reconnect
 
     game = load_game(LAYOUT_GAME)
     k = 26
@@ -299,7 +300,7 @@ def test_carry_in_junior_drops_one_copy_of_the_movers_piece_not_both():
 def test_the_full_solve_is_not_started_with_too_little_of_the_budget_left():
     import time
 
-    from solver.tasks.follow import MIN_FULL, full_check
+    from solver.companion.repair import MIN_FULL, full_check
 
     position = load_game(LAYOUT_GAME).position(16)
     started = time.perf_counter()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers import GAMES, PUZZLES
-from serve_helpers import CHROMIUM, free_port, launch_chromium, served
+from serve_helpers import CHROMIUM, free_port, launch_chromium, running_server, served
 
 HOW = "install it with: sudo apt-get install -y chromium (and pip install playwright)"
 
@@ -514,6 +514,11 @@ def test_card_printed_pieces_and_hint_drawn_apart(steps):
 @pytest.mark.slow
 def test_unknown_joint_offers_each_colour_alone(steps):
     page = steps.page
+    # two first placements that no layout of the opening book holds together (the empty
+    # board, and one first placement, are answered from the book)
+    play(page, "blue", "W", [0, 20, 21, 41, 42])
+    play(page, "yellow", "I5", [15, 16, 17, 18, 19])
+    page.wait_for_function("S.moves === 2")
     page.evaluate(  # a 1 s limit (the menu's shortest is 5 s): the Classic joint times out
         "(() => { const o = new Option('1 s', '1'); $('timelimit').add(o); o.selected = true; })()"
     )
@@ -702,3 +707,59 @@ def test_board_named_readable_and_in_view_at_1024(browser, server, tmp_path):
         assert _contrast(page, f"#colours button[data-colour='{colour}']") >= 4.5, colour
     steps.shot("1024-duo")
     context.close()
+
+
+def test_marks_of_the_placement_under_the_mouse(browser, tmp_path):
+    """The solo companion in the page (issue 32 item 6): with a piece in hand, the legal
+    placement under the mouse says what is known of it ("keeps everything placeable": a
+    checked layout contains it; "loses": proven; "not known yet"), refined while the
+    server ponders; the answer after the move says where it came from."""
+    from solver.formats.game import load_game
+
+    game_file = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksgf"
+    game = load_game(game_file)
+    step = 32  # 10 pieces left: pondering decides every placement within seconds
+    with running_server(ponder=True) as url:
+        page = new_page(browser, url)
+        steps = Steps(page, tmp_path)
+        page.set_input_files("#upload", str(game_file))
+        page.wait_for_function("S && S.mode === 'game'")
+        page.evaluate(f"act('/api/step', {{ step: {step} }})")
+        page.wait_for_function(f"S.game.step === {step}")
+        page.click("#fromhere")
+        page.wait_for_function("S && S.mode === 'solo'")
+        move = game.moves[step]
+        cols = state(page)["cols"]
+        squares = sorted(move.placement.squares)
+        hold(page, move.colour, move.placement.piece, normalised(squares, cols))
+        dr, dc = page.evaluate("anchor()")
+        r0, c0 = min(s // cols for s in squares), min(s % cols for s in squares)
+        target = (r0 + dr) * cols + c0 + dc
+        page.hover(f"#board rect[data-sq='{target}']")
+        # the record's move: the rest of the record is a checked layout that contains it
+        page.wait_for_selector("#mark.mark-keeps", timeout=30_000)
+        assert (
+            page.inner_text("#mark") == f"{move.placement.piece} here: keeps everything placeable"
+        )
+        assert page.get_attribute("#ghost", "data-mark") == "keeps"
+        steps.shot("mark-keeps")
+        # another legal placement of the piece: pondered to "loses" (proven) or "keeps"
+        legal = [
+            sq for p, sq in state(page)["legal"] if p == move.placement.piece and sq != squares
+        ]
+        other = legal[0]
+        r1, c1 = min(s // cols for s in other), min(s % cols for s in other)
+        hold(page, move.colour, move.placement.piece, normalised(other, cols))
+        dr, dc = page.evaluate("anchor()")
+        page.hover(f"#board rect[data-sq='{(r1 + dr) * cols + c1 + dc}']")
+        page.wait_for_selector("#mark.mark-keeps, #mark.mark-loses", timeout=60_000)
+        steps.shot("mark-pondered")
+        # the move played: the answer says it came from a layout known already
+        hold(page, move.colour, move.placement.piece, normalised(squares, cols))
+        play(page, move.colour, move.placement.piece, squares)
+        page.wait_for_function("S.moves === 1")
+        page.click("button[data-ask='joint']")
+        answer = wait_answer(page, "joint")
+        assert answer["badge"] == "yes" and "from a layout known already" in answer["text"]
+        steps.shot("answered-from-the-pool")
+        page.context.close()

@@ -1,6 +1,7 @@
 """``blokus-solo serve``: the joint question answered by the solo companion while the
-page's game is followed move by move (solver/web/following.py), over HTTP."""
+page's game is followed move by move (solver/companion/page.py), over HTTP."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ STEP = 30
 @pytest.fixture(scope="module")
 def client():
     """One server for the module (its workers loaded once); each test opens its own page."""
-    with TestClient(create_app(hosts=["testserver"])) as c:
+    with TestClient(create_app(hosts=["testserver"], ponder=False)) as c:
         yield c
 
 
@@ -61,14 +62,14 @@ def test_moves_of_the_record_keep_the_carried_layout(client):
     first = ask(client, headers, "joint")
     # the rest of the record is the first witness: kept, checked
     checked_yes(first, game.position(STEP))
-    assert first["how"] == "kept" and "kept the carried layout" in first["text"]
+    assert first["how"] == "pool" and "from a layout known already" in first["text"]
     moves = [m for m in game.moves if m.placement is not None]
     for k in range(STEP + 1, STEP + 4):
         move = moves[k - 1]
         place(client, headers, move.colour, move.placement, cols)
         answer = ask(client, headers, "joint")
         checked_yes(answer, game.position(k))
-        assert answer["how"] == "kept", answer["text"]
+        assert answer["how"] == "pool", answer["text"]
         assert "1 placement back" in answer["text"]
         # the carried layout answers in well under the budget (the checker's cost only)
         assert answer["solver_seconds"] < 5
@@ -80,7 +81,7 @@ def test_a_move_off_the_witness_is_not_kept_and_undo_returns_to_the_known_answer
     game = load_game(LAYOUT_GAME)
     board = game.position(0).board
     first = ask(client, headers, "joint")
-    assert first["how"] == "kept"
+    assert first["how"] == "pool"
     witness = {(c, p, tuple(s)) for c, p, s in first["layout"]}
     state = client.get("/api/state", headers=headers).json()
     colour = state["selected"]
@@ -94,7 +95,7 @@ def test_a_move_off_the_witness_is_not_kept_and_undo_returns_to_the_known_answer
     place(client, headers, colour, placement, board.cols)
     after = game.position(step).with_placement(colour, placement)
     answer = ask(client, headers, "joint", time_limit=30)
-    assert answer["how"] != "kept", answer["text"]
+    assert answer["how"] != "pool", answer["text"]
     assert answer["answer"] in ("yes", "no", "unknown")
     # here the move off the layout loses the game: proven by the full search (no layout
     # from a cold check either), and a "no" stays "no" after the next move at once
@@ -104,14 +105,14 @@ def test_a_move_off_the_witness_is_not_kept_and_undo_returns_to_the_known_answer
     piece, squares = state["legal"][0]
     place(client, headers, state["selected"], Placement(piece, frozenset(squares)), board.cols)
     later = ask(client, headers, "joint")
-    assert later["answer"] == "no" and later["how"] == "kept"
+    assert later["answer"] == "no" and later["how"] == "inferred"
     assert "proven earlier on this line of play" in later["text"]
     client.post("/api/undo", headers=headers)
     # undo: the position before has a known answer, kept at once
     client.post("/api/undo", headers=headers)
     back = ask(client, headers, "joint")
     checked_yes(back, game.position(step))
-    assert back["how"] == "kept" and "this position" in back["text"]
+    assert back["how"] == "pool" and "this position" in back["text"]
 
 
 def test_not_every_colour_left_played_is_asked_from_scratch(client):
@@ -142,7 +143,7 @@ def test_a_companion_unknown_says_what_is_short():
     viewer.step = 14
     session = from_here(viewer)
     first = joint_question(session.joint_request(), 30)
-    assert first["answer"] == "yes" and first["how"] == "kept"
+    assert first["answer"] == "yes" and first["how"] == "pool"
     session.learn(*first["known"])
     state = session.state()
     colour = state["selected"]
@@ -170,3 +171,47 @@ def test_a_companion_unknown_says_what_is_short():
         assert sum(PIECES[p].size for p in pieces) == int(squares_left)
     assert int(found.group(1)) == total - sum(int(n) for _, n, _, _ in short)
     assert "leaves" not in text and "1 squares" not in text
+
+
+def test_pondering_marks_every_placement_with_a_layout_or_a_proof():
+    """While the player thinks, the server ponders (solver/web/pondering.py): the marks of
+    the placements fill in ("keeps": a checked layout contains the move; "loses": proven),
+    a move marked "keeps" is answered from the pool at once, and a "loses" is a real no."""
+    game = load_game(LAYOUT_GAME)
+    step = 32  # 10 pieces left: each candidate is decided by the full search at once
+    with TestClient(create_app(hosts=["testserver"], ponder=True)) as client:
+        headers = followed(client, step)
+        state = client.get("/api/state", headers=headers).json()
+        colour, cols = state["selected"], state["cols"]
+        ponderer = client.app.state.server.ponderer
+        assert ponderer.running() == 1  # started by the page's own calls
+        # junk focus is dropped, not refused (the mouse may be anywhere)
+        junk = {"colour": "nobody", "piece": "Q", "cells": [[99, 99]]}
+        assert client.post("/api/focus", headers=headers, json=junk).status_code == 200
+        pieces = sorted({p for p, _ in state["legal"]})
+        marks: dict[Placement, str] = {}
+        for _ in range(150):
+            marks = {
+                Placement(piece, frozenset(sq)): mark
+                for piece in pieces
+                for sq, mark in client.get(
+                    f"/api/marks?colour={colour}&piece={piece}", headers=headers
+                ).json()["marks"]
+            }
+            if "unknown" not in marks.values():
+                break
+            time.sleep(0.2)
+        assert len(marks) == len(state["legal"]) and "unknown" not in marks.values()
+        keeps = [m for m, mark in marks.items() if mark == "keeps"]
+        loses = [m for m, mark in marks.items() if mark == "loses"]
+        assert keeps and loses
+        before = game.position(step)
+        # a "loses" is a proof: the joint check from scratch finds no layout either
+        lost = before.with_placement(colour, loses[0])
+        assert joint_check(lost, ("purple", "orange")).answer == "no"
+        place(client, headers, colour, keeps[0], cols)
+        answer = ask(client, headers, "joint", time_limit=30)
+        assert answer["how"] == "pool", answer["text"]
+        checked_yes(answer, before.with_placement(colour, keeps[0]))
+        client.post("/api/close", headers=headers)
+        assert ponderer.running() == 0

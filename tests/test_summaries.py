@@ -125,7 +125,7 @@ def test_every_no_lies_in_exactly_one_run_that_ends_at_the_next_yes(states):
 
 def test_an_unknown_that_leaves_one_square_says_square():
     from solver.answers.annotate_together import answer_text
-    from solver.tasks.follow import JointStep
+    from solver.companion.follow import JointStep
 
     step = JointStep(0, None, "unknown", "solved", 1.0, ("blue",), 1, 1, "time limit", 1)
     assert answer_text(step).endswith("the best layout found leaves 1 square)")

@@ -11,7 +11,8 @@ original file is kept character for character (:func:`solver.formats.sgf.add_com
 from __future__ import annotations
 
 from solver.answers.annotate import comment_moves, move_text, regained_text
-from solver.tasks.follow import Followed, JointStep
+from solver.answers.words import partial_line
+from solver.companion.follow import Followed, JointStep
 from solver.tasks.review import Loss
 
 INTRO = (
@@ -22,7 +23,8 @@ INTRO = (
 )
 
 HOW = {
-    "kept": "the layout carried from the move before still fits",
+    "book": "a layout of the opening book",
+    "pool": "a layout known before this move contains it",
     "repaired": "the layout carried from the move before, repaired around this move",
     "solved": "solved afresh",
     "inferred": "inferred: the moves up to a later layout plus that layout, checked",
@@ -138,3 +140,18 @@ def annotated_sgf(text: str, followed: Followed, path: str | None = None) -> str
     """
     comments = [(step.move, step_comment(followed, step)) for step in followed.steps[1:]]
     return comment_moves(text, root_comment(followed), comments, path)
+
+
+def step_closeness(step: JointStep) -> list[str]:
+    """For an unknown: its best partial layout (pieces and squares left, the short
+    colours; "no layout found" when it places no piece) and the best bound proved, as
+    ``check --together`` prints them; no lines otherwise."""
+    if step.answer != "unknown":
+        return []
+    if step.partial is None:
+        lines = ["  best partial layout: no layout found"]
+    else:
+        lines = [partial_line(step.pieces_left, step.short or {})]
+    if step.fit is not None:
+        lines.append(f"  best bound proved: {step.fit.text}")
+    return lines

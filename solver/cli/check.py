@@ -33,7 +33,7 @@ from solver.pictures.picture import layout_pieces, with_layout
 from solver.quoting import shown
 from solver.tasks.endgame import answer_record, endgame_check, joint_check
 
-# The companion's follow (solver.tasks.follow, cli.together) is imported where --follow
+# The companion's follow (solver.companion.follow, cli.together) is imported where --follow
 # runs: it loads the exact search's numba kernel, which --help (it imports this module)
 # and a check the greedy play answers would pay.
 
@@ -206,9 +206,10 @@ def _check_follow(
     together: bool,
 ) -> None:
     """``check GAME --after N --together --follow``: the last answer of
-    :func:`solver.tasks.follow.follow` up to placement N."""
-    from solver.cli.together import answer_line, closeness_lines
-    from solver.tasks.follow import follow
+    :func:`solver.companion.follow.follow` up to placement N."""
+    from solver.answers.annotate_together import step_closeness
+    from solver.cli.together import answer_line
+    from solver.companion.follow import follow
 
     if not together or not is_game_file(source):
         raise InputError("--follow follows a game record's moves: use it with --together")
@@ -223,7 +224,7 @@ def _check_follow(
     started = time.perf_counter()
     step = list(follow(game, options, end))[-1]
     console.print(answer_line(step, time.perf_counter() - started))
-    for line in closeness_lines(step):
+    for line in step_closeness(step):
         console.print(line)
     drawn = step.layout if step.layout is not None else step.partial  # an unknown's best
     if show and drawn is not None:

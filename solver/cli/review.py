@@ -149,10 +149,11 @@ def _review_together(
     plain: bool,
 ) -> None:
     """``review --together``: the joint answer after every placement
-    (:func:`solver.tasks.follow.follow_game`), printed and, with --out, written as comments."""
+    (:func:`solver.companion.follow.follow_game`), printed and, with --out, written as comments."""
     from solver.answers.annotate_together import annotated_sgf
     from solver.cli.together import print_followed
-    from solver.tasks.follow import follow_game
+    from solver.companion.follow import follow_game
+    from solver.formats.text import read_text
 
     with review_progress(record.num_placements) as progress:
         followed = follow_game(record, options, progress)

@@ -83,8 +83,20 @@ def listening_socket(host: str, port: int) -> socket.socket:
     help="Answers computed at once (default: the number of cores); more are refused "
     "with a message.",
 )
+@click.option(
+    "--no-ponder",
+    "no_ponder",
+    is_flag=True,
+    help="Do not let the companion think while the player thinks (pondering: the answer "
+    "after a move is then worked out only when asked).",
+)
 def serve_command(
-    files: tuple[str, ...], host: str, port: int, open_: bool, solves: int | None
+    files: tuple[str, ...],
+    host: str,
+    port: int,
+    open_: bool,
+    solves: int | None,
+    no_ponder: bool,
 ) -> None:
     """Play in a browser: the solo challenge (Classic 84, Duo, one colour, the shipped and
     uploaded puzzles), the puzzle cards, and a game viewer with its review; after every
@@ -101,7 +113,7 @@ def serve_command(
         hosts += machine_names()
     elif host not in hosts:
         hosts.append(host if ":" not in host else f"[{host}]")
-    app = create_app(tuple(files), hosts, port, solves)
+    app = create_app(tuple(files), hosts, port, solves, ponder=not no_ponder)
     sock = listening_socket(host, port)  # a port taken: one line, before any address
     if host not in LOCAL:
         click.echo(

@@ -7,10 +7,9 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from solver.answers.annotate_together import answer_text, summary_text
-from solver.answers.words import partial_line
+from solver.answers.annotate_together import answer_text, step_closeness, summary_text
 from solver.cli.output import ANSWER_STYLES
-from solver.tasks.follow import Followed, JointStep
+from solver.companion.follow import Followed, JointStep
 
 
 def print_followed(console: Console, followed: Followed, moves: bool) -> None:
@@ -26,12 +25,13 @@ def print_followed(console: Console, followed: Followed, moves: bool) -> None:
             line.append(f"{step.answer:8}", style=ANSWER_STYLES[step.answer])
             line.append(f" {step.how:9} {step.seconds:6.2f}  {_note(step)}")
             console.print(line)
-            for close in closeness_lines(step):
+            for close in step_closeness(step):
                 console.print("     " + close)
         console.print()
     console.print(summary_text(followed))
     counts = {a: sum(s.answer == a for s in followed.steps) for a in ("yes", "no", "unknown")}
-    hows = ", ".join(f"{followed.count(h)} {h}" for h in ("kept", "repaired", "solved", "inferred"))
+    ways = ("book", "pool", "repaired", "solved", "inferred")
+    hows = ", ".join(f"{followed.count(h)} {h}" for h in ways)
     console.print(
         f"answers: {counts['yes']} yes, {counts['no']} no, {counts['unknown']} unknown "
         f"({hows}); every yes checked by the rule checker"
@@ -47,21 +47,6 @@ def answer_line(step: JointStep, seconds: float) -> str:
         text
         + f"  [followed, {step.how}; {step.seconds:.2f} s for this check, {seconds:.1f} s in all]"
     )
-
-
-def closeness_lines(step: JointStep) -> list[str]:
-    """For an unknown: its best partial layout (pieces and squares left, the short
-    colours; "no layout found" when it places no piece) and the best bound proved, as
-    ``check --together`` prints them; no lines otherwise."""
-    if step.answer != "unknown":
-        return []
-    if step.partial is None:
-        lines = ["  best partial layout: no layout found"]
-    else:
-        lines = [partial_line(step.pieces_left, step.short or {})]
-    if step.fit is not None:
-        lines.append(f"  best bound proved: {step.fit.text}")
-    return lines
 
 
 def _note(step: JointStep) -> str:

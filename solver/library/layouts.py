@@ -20,6 +20,7 @@ cut off. Whether that start beats greedy play is measured by
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -34,7 +35,7 @@ from solver.formats.diagram import Diagram
 
 Layout = dict[str, list[Placement]]
 
-__all__ = ["Entry", "Start", "best_start", "entries", "starts"]
+__all__ = ["Entry", "Start", "best_start", "entries", "images", "read_entries", "starts"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,14 @@ class Start:
 def entries() -> tuple[Entry, ...]:
     """The library's layouts, read once from the package data (``layouts.json``)."""
     text = resources.files(__package__).joinpath("layouts.json").read_text(encoding="utf-8")
+    return read_entries(text)
+
+
+def read_entries(text: str) -> tuple[Entry, ...]:
+    """The layouts of a file in the library's format (``layouts.json``; the companion's
+    opening book, ``solver/companion/book.json``, is another): JSON with ``layouts``, each
+    a record with ``name``, ``variant``, ``colours``, ``monomino_last``, ``backend``,
+    ``seed``, ``seconds`` and ``diagram`` (the final board, one string per row)."""
     out = []
     for record in json.loads(text)["layouts"]:
         v = variant_or_custom(record["variant"])
@@ -111,6 +120,22 @@ def entries() -> tuple[Entry, ...]:
     return tuple(out)
 
 
+def images(entry: Entry, position: Position) -> Iterator[tuple[int, np.ndarray, dict[str, str]]]:
+    """The board symmetries that map each of the entry's colours' start squares to the
+    start square of a colour of ``position`` (distinct colours): (the symmetry's index in
+    :data:`solver.core.symmetry.SYMMETRY_NAMES`, its permutation of the squares, entry
+    colour -> position colour). None for a board of another size."""
+    board = position.board
+    if (entry.board.rows, entry.board.cols) != (board.rows, board.cols):
+        return
+    by_start = {c.start: c.name for c in position.colours if c.start is not None}
+    for k, perm in enumerate(board_symmetries(board)):
+        cmap = {c: by_start.get(int(perm[s])) for c, s in entry.starts.items()}
+        if any(d is None for d in cmap.values()) or len(set(cmap.values())) < len(cmap):
+            continue
+        yield k, perm, {c: str(d) for c, d in cmap.items()}
+
+
 def starts(position: Position, colours: tuple[str, ...]) -> list[Start]:
     """Every library layout of the position's board under every board symmetry that maps
     each library colour's start square to the start square of a position colour, laid
@@ -121,20 +146,14 @@ def starts(position: Position, colours: tuple[str, ...]) -> list[Start]:
         position: any position of a built-in variant (other boards have no library).
         colours: the colours to place (the others stay as they are).
     """
-    by_start = {c.start: c.name for c in position.colours if c.start is not None}
     board = position.board
     taken = set(position.occupied) | set(board.blocked)
     out = []
     for entry in entries():
-        if (entry.board.rows, entry.board.cols) != (board.rows, board.cols):
-            continue
-        for k, perm in enumerate(board_symmetries(board)):
-            cmap = {c: by_start.get(int(perm[s])) for c, s in entry.starts.items()}
-            if any(d is None for d in cmap.values()) or len(set(cmap.values())) < len(cmap):
-                continue
+        for k, perm, cmap in images(entry, position):
             layout = _laid_over(position, colours, entry, perm, cmap, taken)
             fit = sum(len(p.squares) for ps in layout.values() for p in ps)
-            out.append(Start(entry, k, {c: str(d) for c, d in cmap.items()}, layout, fit))
+            out.append(Start(entry, k, cmap, layout, fit))
     out.sort(key=lambda s: -s.fit)
     return out
 
@@ -154,7 +173,7 @@ def _laid_over(
     colours: tuple[str, ...],
     entry: Entry,
     perm: np.ndarray,
-    cmap: dict[str, str | None],
+    cmap: dict[str, str],
     taken: set[int],
 ) -> Layout:
     """The library placements, mapped, that fit beside the position: per played colour,

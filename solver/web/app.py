@@ -26,6 +26,7 @@ from solver.web.context import Server
 from solver.web.files import MAX_UPLOAD, Entry, catalogue
 from solver.web.jobs import Jobs
 from solver.web.middleware import BodyLimit, OriginCheck
+from solver.web.pondering import Ponderer
 from solver.web.routes import ROUTES
 from solver.web.store import SessionStore
 
@@ -41,6 +42,7 @@ def create_app(
     port: int | None = None,
     limit: int | None = None,
     entries: dict[str, Entry] | None = None,
+    ponder: bool = True,
 ) -> Starlette:
     """The application.
 
@@ -51,6 +53,8 @@ def create_app(
             default port of http (the test client's ``http://testserver``).
         limit: how many solves may run at once (default: the number of cores).
         entries: the catalogue (default: :func:`solver.web.files.catalogue` of ``files``).
+        ponder: whether the companion ponders while the player thinks
+            (:mod:`solver.web.pondering`).
 
     Raises:
         InputError: a file of ``files`` that cannot be read.
@@ -58,8 +62,14 @@ def create_app(
     hosts = tuple(hosts)
     entries = entries or catalogue(files)
     jobs = Jobs(limit)
+    ponderer = Ponderer(jobs, ponder)  # the companion thinks while the player thinks
     first = next(iter(entries.values()))
-    server = Server(entries, jobs, SessionStore(first.open, on_drop=jobs.cancel_owner))
+
+    def dropped(token: str) -> None:  # a session dropped: its solves and pondering stop
+        jobs.cancel_owner(token)
+        ponderer.close(token)
+
+    server = Server(entries, jobs, SessionStore(first.open, on_drop=dropped), ponderer)
     origins = {f"http://{h}" + (f":{port}" if port not in (None, 80) else "") for h in hosts}
 
     @contextlib.asynccontextmanager
@@ -70,6 +80,7 @@ def create_app(
             yield
         finally:
             task.cancel()
+            ponderer.shutdown()
             jobs.shutdown()
 
     app = Starlette(
@@ -92,3 +103,4 @@ async def reap(server: Server) -> None:
         await asyncio.sleep(REAP_EVERY)
         server.jobs.reap()
         server.sessions.expire()
+        server.pondering.collect(server.sessions.find)

@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, Response
 
 from solver.web.files import Entry
 from solver.web.jobs import Jobs
+from solver.web.pondering import Ponderer
 from solver.web.session import Session
 from solver.web.snapshot import snapshot
 from solver.web.store import SessionStore
@@ -35,11 +36,24 @@ class Server:
         entries: the catalogue, by id (:func:`solver.web.files.catalogue`).
         jobs: the worker processes (:class:`solver.web.jobs.Jobs`).
         sessions: the pages' sessions, by token.
+        ponderer: the ponder jobs (:class:`solver.web.pondering.Ponderer`; default: one
+            that never ponders).
     """
 
     entries: dict[str, Entry]
     jobs: Jobs
     sessions: SessionStore
+    ponderer: Ponderer | None = None
+
+    def __post_init__(self) -> None:
+        if self.ponderer is None:
+            self.ponderer = Ponderer(self.jobs, enabled=False)
+
+    @property
+    def pondering(self) -> Ponderer:
+        """The ponder jobs (never None after construction)."""
+        assert self.ponderer is not None
+        return self.ponderer
 
 
 @dataclass(frozen=True)

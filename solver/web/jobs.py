@@ -39,6 +39,13 @@ _CONTEXT = multiprocessing.get_context("forkserver")
 _CONTEXT.set_forkserver_preload(["solver.web.worker"])
 
 
+def worker_context() -> Any:
+    """The multiprocessing context the workers come from (the fork server, the solver
+    preloaded): other long jobs of the server start their processes from it too
+    (:mod:`solver.web.pondering`)."""
+    return _CONTEXT
+
+
 class Busy(Exception):
     """Every worker slot is taken: the message says how many and what to do."""
 

@@ -15,15 +15,7 @@ from typing import Any
 
 from solver import api
 from solver.answers.words import fit_line, partial_line
-from solver.core.checker import check_layout
-from solver.core.position import Placement
-from solver.core.problem import Problem
-from solver.core.rules import move_problem
-from solver.errors import InputError
-from solver.formats.game import Game
-from solver.tasks.review import Loss, Review, setup_between
-from solver.tasks.solve import SolveResult
-from solver.web.following import (
+from solver.companion.page import (
     HOW_WORDS,
     FollowRequest,
     Known,
@@ -32,6 +24,14 @@ from solver.web.following import (
     followable,
     rows,
 )
+from solver.core.checker import check_layout
+from solver.core.position import Placement
+from solver.core.problem import Problem
+from solver.core.rules import move_problem
+from solver.errors import InputError
+from solver.formats.game import Game
+from solver.tasks.review import Loss, Review, setup_between
+from solver.tasks.solve import SolveResult
 
 Answer = dict[str, object]
 
@@ -84,10 +84,10 @@ def colour_question(problem: Problem, colour: str, time_limit: float | None) -> 
 def joint_question(problem: Problem | FollowRequest, time_limit: float | None) -> Answer:
     """ "Can all colours still place everything?": with a :class:`FollowRequest` (the
     game followed move by move, an answer known earlier on the line of play), the solo
-    companion (:func:`solver.web.following.follow_answer`); else the joint check of every
+    companion (:func:`solver.companion.page.follow_answer`); else the joint check of every
     played colour with pieces left (:func:`solver.tasks.endgame.joint_check`, as ``blokus-solo
     check --together``). ``known`` in the answer: ``(key, Known)`` for the session to
-    file (:mod:`solver.web.following`), or None."""
+    file (:mod:`solver.companion.page`), or None."""
     from solver.answers.words import joint_line
     from solver.backends.base import SolveOptions
     from solver.tasks.endgame import joint_check
@@ -149,7 +149,7 @@ def _companion_question(request: FollowRequest, time_limit: float | None) -> Ans
             text += f"yes: all of them fit at once (layout checked; {how})"
         elif answer == "no":
             reason = out["reason"]
-            if out["how"] == "kept":
+            if out["how"] == "inferred":
                 reason += " (proven earlier on this line of play)"
             elif "proven" not in reason:
                 reason += " (proven)"

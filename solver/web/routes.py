@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from starlette.background import BackgroundTask
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -22,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from solver.errors import InputError
 from solver.web.bodies import Malformed, json_object
 from solver.web.context import Call, Handler, Server, error
-from solver.web.handlers import asking, files, page, play
+from solver.web.handlers import asking, companion, files, page, play
 from solver.web.store import UnknownSession
 
 Body = Literal["json", "bytes", "none"]
@@ -60,6 +61,8 @@ API: tuple[Endpoint, ...] = (
     Endpoint("/api/job/{job}", asking.poll, "GET", "none"),
     Endpoint("/api/job/{job}/cancel", asking.cancel),
     Endpoint("/api/close", asking.close),
+    Endpoint("/api/focus", companion.focus),
+    Endpoint("/api/marks", companion.marks, "GET", "none"),
 )
 
 
@@ -81,7 +84,11 @@ def api_route(endpoint: Endpoint) -> Callable[[Request], Awaitable[Response]]:
             content = await request.body() if endpoint.body != "none" else b""
             data = json_object(content) if endpoint.body == "json" else {}
             params = {**request.query_params, **request.path_params}
-            return endpoint.handler(Call(server, token, session, data, params, content))
+            response = endpoint.handler(Call(server, token, session, data, params, content))
+            # the position may have changed: ponder it (solver.web.pondering), once the
+            # answer is sent
+            response.background = BackgroundTask(_ponder, server, token)
+            return response
         except ClientDisconnect:  # gone before its body came: no one to answer
             return Response(status_code=400)
         except Malformed as e:
@@ -90,6 +97,12 @@ def api_route(endpoint: Endpoint) -> Callable[[Request], Awaitable[Response]]:
             return error(str(e))
 
     return route
+
+
+async def _ponder(server: Server, token: str) -> None:
+    session = server.sessions.find(token)
+    if session is not None:
+        server.pondering.update(token, session)
 
 
 #: every route of the server

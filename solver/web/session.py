@@ -14,6 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from solver.answers.words import plural
+from solver.companion.page import (
+    MAX_KNOWN,
+    FollowRequest,
+    Known,
+    fingerprint,
+    follow_request,
+    followable,
+)
 from solver.core.board import column_name
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
@@ -24,14 +32,6 @@ from solver.errors import InputError
 from solver.formats.game import Game
 from solver.pictures.picture import COLOURS
 from solver.tasks.hints import play
-from solver.web.following import (
-    MAX_KNOWN,
-    FollowRequest,
-    Known,
-    fingerprint,
-    follow_request,
-    followable,
-)
 
 Mode = Literal["solo", "cards", "game"]
 
@@ -61,7 +61,7 @@ class Session:
         game: the game record of the game viewer, and ``step`` the placements shown.
         review: the review chart of the game, once asked for (JSON-ready).
         shown: a layout to draw over the board (``[colour, piece, squares]`` rows).
-        known: the joint answers known, by position (:mod:`solver.web.following`): the
+        known: the joint answers known, by position (:mod:`solver.companion.page`): the
             solo companion carries them along the line of play.
         opened: the catalogue entry the session was opened from (its id), None for an
             upload; with ``from_step``, the placements of the game record shown when
@@ -165,9 +165,11 @@ class Session:
         return follow_request(self.line(), self.known) or self.problem
 
     def learn(self, key: str, known: Known) -> None:
-        """File a joint answer (the oldest dropped beyond :data:`MAX_KNOWN`)."""
-        self.known.pop(key, None)
-        self.known[key] = known
+        """File a joint answer, joined to what is known there already (the pool grows:
+        :meth:`solver.companion.page.Known.merged`; the oldest positions dropped beyond
+        :data:`MAX_KNOWN`)."""
+        old = self.known.pop(key, None)
+        self.known[key] = known if old is None else old.merged(known)
         while len(self.known) > MAX_KNOWN:
             del self.known[next(iter(self.known))]
 

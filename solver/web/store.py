@@ -101,6 +101,11 @@ class SessionStore:
         self._used[token] = self.clock()
         return session
 
+    def find(self, token: str) -> Session | None:
+        """The session of ``token``, or None; not counted as a use (for the server's own
+        bookkeeping, e.g. pondering: :mod:`solver.web.pondering`)."""
+        return self._sessions.get(token)
+
     def replace(self, token: str, session: Session) -> None:
         """The page of ``token`` opened something else: ``session`` is its game now."""
         if token not in self._sessions:

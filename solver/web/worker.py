@@ -21,6 +21,9 @@ def _load_kernels() -> None:
         warmup.compile_kernel()  # from the disk cache, a fraction of a second
     except Exception:  # a warm-up is an optimisation: a worker still answers without it
         pass
+    from solver.companion.book import warm
+
+    warm()  # the opening book read once here, not by each question
 
 
 _load_kernels()

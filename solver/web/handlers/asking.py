@@ -36,6 +36,8 @@ def ask(call: Call) -> Response:
     if kind == "colour" and colour is None:
         raise InputError("no colour to move")
     problem: Any = session.problem
+    call.server.pondering.collect(call.server.sessions.find)  # what pondering found, filed
+    call.server.pondering.make_room(call.token)  # real questions come first
     if kind == "joint":  # the solo companion when an answer is known on the line
         problem = session.joint_request()
     if kind == "review":
@@ -80,5 +82,5 @@ def close(call: Call) -> Response:
     """``POST /api/close``: the page is closing: stop its solves (how many ran) and
     forget its session (the page keeps its game in the browser)."""
     cancelled = call.server.jobs.cancel_owner(call.token)
-    call.server.sessions.drop(call.token)
+    call.server.sessions.drop(call.token)  # its pondering stops too (the store's on_drop)
     return JSONResponse({"cancelled": cancelled})

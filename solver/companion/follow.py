@@ -50,55 +50,50 @@ order.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from solver.backends.base import FitBound, SolveOptions
-from solver.backends.repair.repairer import Repairer, RepairState
-from solver.backends.search import exact as search
-from solver.core.checker import check_layout
-from solver.core.order import connected_part, order_of_play
-from solver.core.pieces import MONOMINO, PIECES
-from solver.core.placements import piece_moves
-from solver.core.position import Placement, Position, pieces_less
+from solver.companion.book import book_layouts
+from solver.companion.layouts import (
+    Layout,
+    carry,
+    checked,
+    legal_part,
+    missing_pieces,
+    open_colours,
+    shown_partial,
+    squares_left,
+    squares_of,
+)
+from solver.companion.pool import Pool, layout_key, pool_of
+from solver.companion.repair import (
+    ALONE_FIRST,
+    ALONE_SHARE,
+    EXACT_FREED,
+    EXACT_SHARE,
+    FULL_FIRST,
+    MAX_STARTS,
+    RECONNECT_BUDGET,
+    REPAIR_SHARE,
+    Answer,
+    alone_no,
+    exact_repair,
+    full_check,
+    reconnect,
+    repair_from,
+)
+from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import area_shortfall
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, lost_runs
-from solver.tasks.solve import SolveResult, area_fit, solve
+from solver.tasks.solve import area_fit
 
-Answer = Literal["yes", "no", "unknown", "done"]
-How = Literal["kept", "repaired", "solved", "inferred", "done"]
-Layout = Mapping[str, Sequence[Placement]]
-
-#: Most displaced and cut-off pieces the exact search puts back (more: the repair search).
-EXACT_FREED = 14
-#: Share of the budget (and most seconds) for putting the freed pieces back exactly.
-EXACT_SHARE = (0.2, 1.0)
-#: Most placements the search of :func:`reconnect` tries (each costs about 3 ms on 20x20).
-RECONNECT_BUDGET = 300
-#: Share of the budget (and most seconds) for each colour alone (a proof of "no").
-ALONE_SHARE = (0.1, 1.0)
-#: Fewest seconds worth starting a solve with.
-MIN_SOLVE = 0.05
-#: Fewest seconds worth starting the full joint solve with, and the share of the budget
-#: that lowers it for short budgets: ``auto`` does not stop sooner than about 0.3-0.7 s
-#: whatever its limit (its set-up: the LP bound, the search's tables), and overruns a
-#: limit of 1 s by up to 1 s (measured in docs/companion.md); started with less, it
-#: would mostly overrun the budget. Short budgets still get it at the end of a game,
-#: where it proves "no" in milliseconds.
-MIN_FULL = (1.0, 0.25)
-#: Pieces left (all colours) up to which the full solvers come right after the exact
-#: repair (the search settles such positions, "no" included, in milliseconds to seconds).
-FULL_FIRST = 16
-#: Share of the budget up to which the repair search runs from the witness; the rest
-#: goes to the full solvers (the only ones that prove "no").
-REPAIR_SHARE = 0.6
+How = Literal["book", "pool", "repaired", "solved", "inferred", "done"]
 
 
 @dataclass(frozen=True)
@@ -111,9 +106,11 @@ class JointStep:
         answer: "yes" (a checked layout places every piece left of every colour), "no"
             (proven impossible), "unknown" (the budget ran out: not a "no"), "done" (no
             colour has pieces left).
-        how: "kept" (the witness contained the move; for a "no", proven earlier),
-            "repaired" (the witness repaired around the move), "solved" (the full
-            solvers), "inferred" (from a later layout), "done".
+        how: "book" (a layout of the opening book), "pool" (a layout known before the
+            move contains it: the carried layout or another of the pool), "repaired" (a
+            carried layout repaired around the move), "solved" (the full solvers),
+            "inferred" (from a later layout; for a "no", proven after an earlier move),
+            "done".
         seconds: wall time of this check.
         colours: the colours with pieces left.
         pieces_left: their pieces left, in all.
@@ -124,8 +121,8 @@ class JointStep:
             places no piece).
         layout: the layout for "yes" (colour -> placements in order of play, checked);
             None otherwise.
-        freed: witness pieces the move displaced or cut off (0 when the witness
-            contained the move, or there was none).
+        freed: pieces of the nearest carried layout the move displaced or cut off (0
+            when a layout contained the move, or none was carried).
         tried: the tiers tried, in order ("exact", "repair", "full"), with their
             outcome, e.g. ``("exact: infeasible", "repair: 12 left")``.
         partial: for "unknown", the best partial layout found (colour -> placements in
@@ -192,378 +189,119 @@ class Followed:
 
 
 # ---------------------------------------------------------------------------------------
-# Witness handling
-
-
-def _open(position: Position) -> tuple[str, ...]:
-    """The colours with pieces left, in turn order."""
-    return tuple(c.name for c in position.colours if c.remaining)
-
-
-def _squares(position: Position, colours: Sequence[str]) -> int:
-    return sum(position.colour(c).remaining_squares for c in colours)
-
-
-def carry(
-    witness: Layout, colour: str, placed: Placement, position: Position
-) -> tuple[dict[str, list[Placement]], int]:
-    """The witness (a legal layout, maybe partial, from the position before the move) over
-    one move: the pieces that still fit and still connect to their colour.
-
-    Args:
-        witness: colour -> the pieces it adds (legal from the position before the move).
-        colour: the colour that moved.
-        placed: its placement.
-        position: the position after the move.
-
-    Returns:
-        (colour -> the pieces that stay, in an order of play; the number of pieces that
-        left: displaced by the move, or cut off from their colour by that).
-    """
-    out: dict[str, list[Placement]] = {}
-    gone = 0
-    board = position.board
-    around = placed.squares | {n for s in placed.squares for n in board.edge_neighbours[s]}
-    for d, pieces in witness.items():
-        if not position.colour(d).remaining:
-            gone += len(pieces) - (placed in pieces)
-            out[d] = []
-            continue
-        if d == colour and placed in pieces:
-            out[d] = [p for p in pieces if p != placed]
-            continue
-        hit = around if d == colour else placed.squares
-        copy = _own_copy(pieces, placed, hit) if d == colour else None
-        stay = [p for p in pieces if not p.squares & hit and p != copy]
-        out[d] = connected_part(position, d, stay)
-        gone += len(pieces) - len(out[d])
-    return out, gone
-
-
-def _own_copy(
-    pieces: Sequence[Placement], placed: Placement, hit: AbstractSet[int]
-) -> Placement | None:
-    """The mover's witness piece that the move itself stands for and that ``hit`` (the
-    squares the move displaces) does not already remove: the copy on the move's squares,
-    else None when a copy of the piece is hit anyway, else the first copy (with two copies
-    of each piece, Junior, only one goes; the other stays where it is)."""
-    copies = [p for p in pieces if p.piece == placed.piece]
-    if placed in copies or any(p.squares & hit for p in copies):
-        return None
-    return copies[0] if copies else None
-
-
-def checked(position: Position, pieces: Layout) -> dict[str, tuple[Placement, ...]] | None:
-    """The layout in a legal order of play, if the rule checker accepts it and it places
-    every piece left of every colour; None otherwise."""
-    ordered: dict[str, tuple[Placement, ...]] = {}
-    for c in _open(position):
-        order = order_of_play(position, c, pieces.get(c, ()), monomino_last=True)
-        if order is None:
-            return None
-        ordered[c] = tuple(order)
-    report = check_layout(position, ordered)
-    if not report.legal or not all(r.all_placed for r in report.colours):
-        return None
-    return ordered
-
-
-def legal_part(position: Position, pieces: Layout) -> dict[str, list[Placement]] | None:
-    """A partial layout in an order of play if the rule checker accepts it, else None."""
-    ordered: dict[str, list[Placement]] = {}
-    for c in _open(position):
-        order = order_of_play(position, c, pieces.get(c, ()))
-        if order is None:
-            return None
-        ordered[c] = order
-    return ordered if check_layout(position, ordered).legal else None
-
-
-def missing_pieces(position: Position, pieces: Layout) -> dict[str, list[str]]:
-    """Per colour with pieces left, the pieces ``pieces`` does not place."""
-    return {
-        c: pieces_less(list(position.colour(c).remaining), [p.piece for p in pieces.get(c, ())])
-        for c in _open(position)
-    }
-
-
-def _with(position: Position, pieces: Layout) -> Position:
-    for c, placements in pieces.items():
-        for p in placements:
-            position = position.with_placement(c, p)
-    return position
-
-
-# ---------------------------------------------------------------------------------------
-# The tiers
-
-
-def exact_repair(
-    position: Position, kept: Layout, seconds: float, seed: int = 0
-) -> tuple[str, dict[str, tuple[Placement, ...]] | None]:
-    """Put the pieces ``kept`` lacks back by the exact search (place-all, one worker,
-    ``kept`` frozen), checked from ``position``.
-
-    Returns:
-        (the search's status: "solved", "infeasible" (not with the rest frozen) or
-        "unknown" (``seconds`` ran out); the checked layout when solved, else None).
-    """
-    todo = missing_pieces(position, kept)
-    colours = tuple(c for c, t in todo.items() if t)
-    if not colours:
-        found = checked(position, kept)
-        return ("solved" if found is not None else "infeasible"), found
-    frozen = _with(position, kept)
-    result = search.solve(
-        Problem(frozen, colours, "place-all"),
-        SolveOptions(backend="search", time_limit=max(0.01, seconds), workers=1, seed=seed),
-    )
-    if result.status != "solved" or result.layout is None:
-        return result.status, None
-    added = result.layout
-    found = checked(position, {c: [*kept.get(c, ()), *added.get(c, ())] for c in _open(position)})
-    if found is None:
-        raise SolverBug("the exact repair's layout is refused by the rule checker")
-    return "solved", found
-
-
-def reconnect(
-    witness: Layout, colour: str, placed: Placement, position: Position, budget: int
-) -> dict[str, tuple[Placement, ...]] | None:
-    """Repair a complete witness around one move without dropping what the move cuts off:
-    every piece that still fits stays where it is (islands too), and the displaced pieces
-    (those the move covers; the mover's pieces it shares an edge with) are placed again by
-    a small depth-first search, largest first, until every colour is connected again; if
-    that fails, the island pieces that touched a removed piece move too.
-
-    Args:
-        witness: colour -> the pieces it adds, a complete layout from before the move.
-        colour, placed: the move.
-        position: the position after the move.
-        budget: most placements the search tries in all.
-
-    Returns:
-        The checked layout, or None.
-    """
-    board = position.board
-    around = placed.squares | {n for s in placed.squares for n in board.edge_neighbours[s]}
-    stay: dict[str, list[Placement]] = {}
-    todo: list[tuple[str, str]] = []
-    removed: list[Placement] = []
-    for d in _open(position):
-        hit = around if d == colour else placed.squares
-        pieces = [p for p in witness.get(d, ()) if p != placed]
-        copy = _own_copy(witness.get(d, ()), placed, hit) if d == colour else None
-        stay[d] = [p for p in pieces if not p.squares & hit and p != copy]
-        gone = [p for p in pieces if p not in stay[d]]
-        removed += gone
-        names = [p.piece for p in gone]
-        if d == colour and placed not in witness.get(d, ()):  # the move placed one of them
-            names = pieces_less(names, [placed.piece])
-        todo += [(d, name) for name in names]
-    tries = [budget]
-    for extra in (False, True):
-        moving = list(todo)
-        fixed = {d: list(v) for d, v in stay.items()}
-        if extra:  # the island pieces next to a removed one may move as well
-            ring = {n for p in removed for s in p.squares for n in board.corner_neighbours[s]}
-            for d, pieces in stay.items():
-                island = [p for p in pieces if p not in connected_part(position, d, pieces)]
-                hinge = [p for p in island if p.squares & ring]
-                fixed[d] = [p for p in pieces if p not in hinge]
-                moving += [(d, p.piece) for p in hinge]
-            if len(moving) == len(todo):
-                return None
-        moving.sort(key=lambda t: -PIECES[t[1]].size)
-        found = _reconnect_dfs(position, _with(position, fixed), fixed, moving, tries)
-        if found is not None:
-            return found
-    return None
-
-
-def _reconnect_dfs(
-    position: Position,
-    current: Position,
-    layout: dict[str, list[Placement]],
-    todo: list[tuple[str, str]],
-    budget: list[int],
-) -> dict[str, tuple[Placement, ...]] | None:
-    if not todo:
-        for d, pieces in layout.items():
-            if len(connected_part(position, d, pieces)) != len(pieces):
-                return None
-        return checked(position, layout)
-    d, piece = todo[0]
-    for move in piece_moves(current, d, piece):
-        if budget[0] <= 0:
-            return None
-        budget[0] -= 1
-        layout[d].append(move)
-        found = _reconnect_dfs(position, current.with_placement(d, move), layout, todo[1:], budget)
-        layout[d].pop()
-        if found is not None:
-            return found
-    return None
-
-
-class _Warm(Repairer):
-    """The repair search started from a partial layout instead of greedy play.
-
-    A subclass rather than an option of :mod:`solver.backends.repair.repairer`, so that following a
-    game stays in this module (warm starts without a history may add their own start)."""
-
-    def __init__(
-        self, problem: Problem, seed: int, stop: threading.Event, deadline: float, start: Layout
-    ) -> None:
-        super().__init__(problem, seed, stop, deadline)
-        placed = {
-            c: [p for p in start.get(c, ()) if not (self.held[c] and p.piece == MONOMINO)]
-            for c in self.colours
-        }
-        left = {c: pieces_less(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
-        self._warm: RepairState | None = self._finish(RepairState(placed, left))
-
-    def construct(self) -> RepairState:
-        warm, self._warm = self._warm, None
-        return warm if warm is not None else super().construct()
-
-
-def repair_search(
-    position: Position, start: Layout, deadline: float, seed: int = 0
-) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]]]:
-    """The repair search from ``start`` (a legal partial layout) until ``deadline`` (a
-    ``time.perf_counter()`` value), one thread.
-
-    Returns:
-        (a checked layout placing everything, or None; the best partial layout found,
-        legal, which may be ``start`` itself).
-    """
-    colours = _open(position)
-    run = _Warm(Problem(position, colours, "place-all"), seed, threading.Event(), deadline, start)
-    state = run.run()
-    if state is not None:
-        found = checked(position, run.layout(state))
-        if found is not None:
-            return found, {c: list(p) for c, p in found.items()}
-    best = run.best
-    partial = legal_part(position, best.placed) if best is not None else None
-    if partial is None or _left(position, partial) > _left(position, start):
-        partial = {c: list(start.get(c, ())) for c in colours}
-    return None, partial
-
-
-def _shown_partial(
-    position: Position, pieces: Layout | None
-) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, tuple[str, ...]] | None]:
-    """An unknown's best partial layout as shown (in an order of play, accepted by the rule
-    checker as a partial) and the pieces it leaves per short colour; (None, None) when it
-    places no piece or the checker refuses it."""
-    if not pieces or not any(pieces.values()):
-        return None, None
-    legal = legal_part(position, pieces)
-    if legal is None:
-        return None, None
-    short = {c: tuple(t) for c, t in missing_pieces(position, legal).items() if t}
-    return {c: tuple(p) for c, p in legal.items()}, short
-
-
-def _left(position: Position, pieces: Layout) -> int:
-    """Squares a partial layout leaves unplaced."""
-    return sum(PIECES[p].size for t in missing_pieces(position, pieces).values() for p in t)
-
-
-def alone_no(
-    position: Position, options: SolveOptions, cap: float, deadline: float, name: str = ""
-) -> tuple[str, str]:
-    """Each colour alone (the others as they stand, the rest of the open colours
-    included): a colour that cannot place all its pieces alone cannot with the others
-    (a joint layout contains one of it alone). Each solve gets at most ``cap`` seconds.
-
-    Returns:
-        (the reason of a proven "no", or ""; a note on what was found, e.g. "alone: 4
-        fit").
-    """
-    colours = _open(position)
-    fit = 0
-    for c in colours:
-        left = deadline - time.perf_counter()
-        if left < MIN_SOLVE:
-            break
-        limit = replace(options, time_limit=min(cap, left))
-        alone = solve(Problem(position, (c,), "place-all", name=name), limit)
-        if alone.status == "infeasible":
-            return f"{c} alone cannot place all its pieces (proven)", f"alone: {c} no"
-        fit += alone.status == "solved"
-    return "", f"alone: {fit} of {len(colours)} fit"
-
-
-def full_check(
-    position: Position, options: SolveOptions, deadline: float, name: str = ""
-) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None, SolveResult | None]:
-    """The joint solve until ``deadline`` (``options.backend``, ``auto`` by default: the
-    LP bound first in mid-game, the search, the repair search, the symmetric reduction
-    where it applies); not started with less than :data:`MIN_FULL` seconds left (or, for
-    a budget under 4 s, a quarter of ``options.time_limit``).
-
-    Returns:
-        (answer, reason, the checked layout for "yes", the solve's result: for an
-        unknown its best partial layout and bound; None when the solve was not started).
-    """
-    colours = _open(position)
-    left = deadline - time.perf_counter()
-    budget = options.time_limit
-    if left < min(MIN_FULL[0], MIN_FULL[1] * (budget if budget is not None else 1e9)):
-        return "unknown", "time limit", None, None
-    together = solve(
-        Problem(position, colours, "place-all", name=name), replace(options, time_limit=left)
-    )
-    if together.status == "solved" and together.layout is not None:
-        found = checked(position, together.layout)
-        if found is None:
-            raise SolverBug(f"{name}: a joint layout the rule checker refuses")
-        return "yes", "", found, together
-    if together.status == "infeasible":
-        how = together.stats.get("reason")
-        return "no", str(how) if how else "all together: proven impossible", None, together
-    return "unknown", "time limit", None, together
-
-
-# ---------------------------------------------------------------------------------------
 # Following
 
 
 @dataclass
 class Follower:
-    """What is carried from one placement to the next: the witness layout and whether
-    "no" was proven; :meth:`step` answers the next position (used by :func:`follow` and by
-    the browser page, :mod:`solver.web.following`)."""
+    """What is carried from one placement to the next: the pool of verified layouts of the
+    last position answered (:class:`solver.companion.pool.Pool`), the carried layout (the
+    layout the last answer showed, or an unknown's best partial layout) and whether "no"
+    was proven; :meth:`step` answers the next position (used by :func:`follow`, by the
+    browser page, :mod:`solver.companion.page`, and by :class:`solver.companion.live.Companion`).
+
+    Attributes:
+        options: ``time_limit`` is the budget of each check (seconds).
+        name: what the answers are about (a file name), for messages.
+        witness: the carried layout, legal from the last position (complete, or an
+            unknown's best partial layout); None when nothing is carried.
+        pool: verified layouts of the last position (None: none known).
+        no_since: the placement after which "no" was proven, or None.
+        reason: that proof's reason.
+        book: whether positions the opening book covers are answered from it
+            (:mod:`solver.companion.book`).
+    """
 
     options: SolveOptions
     name: str
-    witness: dict[str, list[Placement]] | None = None  # legal from the last position
-    no_since: int | None = None  # the placement after which "no" was proven
+    witness: dict[str, list[Placement]] | None = None
+    no_since: int | None = None
     reason: str = ""
+    pool: Pool | None = None
+    book: bool = True
 
     def step(self, k: int, move: GameMove | None, position: Position) -> JointStep:
-        """Carry the witness over ``move`` (if any), then :meth:`check`. A complete
-        witness that does not contain the move is first repaired by :func:`reconnect`."""
+        """The answer after ``move`` (placement ``k``, ``position`` after it): at once when
+        a layout of the pool contains the move (how "pool", or "book" for the book's);
+        else the pool's layouts and the carried layout are carried over the move (the
+        nearest first) and :meth:`check` repairs them. A complete layout that does not
+        contain the move is first repaired by :func:`solver.companion.repair.reconnect`."""
         started = time.perf_counter()
-        gone, tried = 0, []
-        how: How = "kept"
-        if self.witness is not None and move is not None and move.placement is not None:
-            placed = move.placement
-            total = sum(len(v) for v in self.witness.values())
-            complete = total == sum(len(c.remaining) for c in position.colours) + 1
-            if complete and placed not in self.witness.get(move.colour, ()):
-                found = reconnect(self.witness, move.colour, placed, position, RECONNECT_BUDGET)
-                tried.append(f"reconnect: {'solved' if found else 'failed'}")
-                if found is not None:
-                    old = self.witness
-                    gone = sum(p not in found.get(c, ()) for c, v in old.items() for p in v)
-                    self.witness, how = {c: list(v) for c, v in found.items()}, "repaired"
-            if how == "kept":
-                self.witness, gone = carry(self.witness, move.colour, placed, position)
-        return self.check(k, move, position, gone, tried, started, how)
+        if move is None or move.placement is None:
+            return self.check(k, move, position, 0, started=started)
+        colour, placed = move.colour, move.placement
+        pool, self.pool = self.pool, None
+        if pool is not None and self.no_since is None:
+            after = pool.after(colour, placed, position)
+            if len(after):
+                return self._from_pool(k, move, position, after, started)
+        completes: list[Layout] = list(pool.layouts) if pool is not None else []
+        if self.witness is not None and _complete_before(self.witness, position):
+            key = layout_key(self.witness)
+            if not any(layout_key(layout) == key for layout in completes):
+                completes.append(self.witness)
+        tried: list[str] = []
+        gone = 0
+        if any(placed in layout.get(colour, ()) for layout in completes):
+            completes = []  # the carried layout contains the move: kept below
+        for layout in completes[:MAX_STARTS]:
+            found = reconnect(layout, colour, placed, position, RECONNECT_BUDGET)
+            tried.append(f"reconnect: {'solved' if found else 'failed'}")
+            if found is not None:
+                gone = sum(p not in found.get(c, ()) for c, v in layout.items() for p in v)
+                self.witness = {c: list(v) for c, v in found.items()}
+                return self.check(k, move, position, gone, tried, started, "repaired")
+        carried = list(pool.nearest(colour, placed, position)) if pool is not None else []
+        if self.witness is not None:
+            carried.append(carry(self.witness, colour, placed, position))
+        carried.sort(key=lambda t: squares_left(position, t[0]))
+        starts = [layout for layout, _ in carried[:MAX_STARTS]]
+        gone = carried[0][1] if carried else 0
+        self.witness = {c: list(v) for c, v in starts[0].items()} if starts else None
+        return self.check(k, move, position, gone, tried, started, starts=starts)
+
+    def advance(self, colour: str, placed: Placement, position: Position) -> None:
+        """Carry what is known over a move that is not answered (``position``: after it):
+        the pool's layouts that contain the move, else the nearest carried layout as the
+        carried layout (no search)."""
+        pool, self.pool = self.pool, None
+        if self.no_since is not None:
+            return
+        if pool is not None:
+            after = pool.after(colour, placed, position)
+            if len(after):
+                self.pool = after
+                self.witness = {c: list(v) for c, v in after.layouts[0].items()}
+                return
+        carried = pool.nearest(colour, placed, position) if pool is not None else []
+        if self.witness is not None:
+            carried.append(carry(self.witness, colour, placed, position))
+        carried.sort(key=lambda t: squares_left(position, t[0]))
+        self.witness = carried[0][0] if carried else None
+
+    def _from_pool(
+        self, k: int, move: GameMove, position: Position, pool: Pool, started: float
+    ) -> JointStep:
+        """The answer from a layout of the pool that contains the move, checked again
+        against the position after it."""
+        found = checked(position, pool.layouts[0])
+        if found is None:
+            raise SolverBug(f"{self.name}: a layout of the pool is refused after placement {k}")
+        self.pool, self.witness = pool, {c: list(v) for c, v in found.items()}
+        how: How = "book" if pool.sources[0] == "book" else "pool"
+        colours = open_colours(position)
+        return JointStep(
+            k,
+            move,
+            "yes",
+            how,
+            time.perf_counter() - started,
+            colours,
+            sum(len(position.colour(c).remaining) for c in colours),
+            squares_of(position, colours),
+            best_left=0,
+            layout=found,
+        )
 
     def check(
         self,
@@ -573,16 +311,21 @@ class Follower:
         gone: int,
         tried: list[str] | None = None,
         started: float | None = None,
-        how_kept: How = "kept",
+        how_kept: How = "pool",
+        starts: Sequence[Layout] | None = None,
     ) -> JointStep:
         """The joint answer in ``position`` (after placement ``k``, made by ``move``),
-        from the witness as carried (``gone``: pieces the carry lost; ``tried``: what was
-        tried before, since ``started``; ``how_kept``: how a complete witness came about)."""
+        from the carried layouts ``starts`` (legal partial layouts, the nearest first;
+        default: the carried layout) (``gone``: pieces the carry lost; ``tried``: what was
+        tried before, since ``started``; ``how_kept``: how a complete carried layout came
+        about)."""
         started = time.perf_counter() if started is None else started
         tried = [] if tried is None else tried
         limit = self.options.time_limit
         deadline = started + (limit if limit is not None else 1e9)
-        colours = _open(position)
+        colours = open_colours(position)
+        if starts is None:
+            starts = [self.witness] if self.witness is not None else []
 
         def answer(
             a: Answer,
@@ -595,9 +338,12 @@ class Follower:
         ) -> JointStep:
             if layout is not None:
                 self.witness = {c: list(p) for c, p in layout.items()}
-            shown, short = _shown_partial(position, partial)
+                if self.pool is None:
+                    self.pool = Pool(position)
+                self.pool.add(layout, how, trusted=True)
+            shown, short = shown_partial(position, partial)
             if a == "unknown":
-                left = None if shown is None else _left(position, shown)
+                left = None if shown is None else squares_left(position, shown)
             return JointStep(
                 k,
                 move,
@@ -606,7 +352,7 @@ class Follower:
                 time.perf_counter() - started,
                 colours,
                 sum(len(position.colour(c).remaining) for c in colours),
-                _squares(position, colours),
+                squares_of(position, colours),
                 reason,
                 left,
                 None if layout is None else {c: tuple(p) for c, p in layout.items()},
@@ -617,54 +363,84 @@ class Follower:
                 short,
             )
 
+        def no(reason: str, how: How = "solved") -> JointStep:
+            self.no_since, self.reason, self.witness, self.pool = k, reason, None, None
+            return answer("no", how, reason)
+
+        pool, self.pool = self.pool, None
         if not colours:
             self.witness = None
             return answer("done", "done", left=0)
         if self.no_since is not None:
-            return answer("no", "kept", f"proven after placement {self.no_since}: {self.reason}")
+            return answer(
+                "no", "inferred", f"proven after placement {self.no_since}: {self.reason}"
+            )
         short = area_shortfall(position, colours)  # milliseconds: before any search
         if short:
-            self.no_since, self.reason, self.witness = k, short, None
-            return answer("no", "solved", short)
-        kept = self.witness or {}
+            return no(short)
+        if pool is not None and len(pool) and pool.position == position:
+            found = checked(position, pool.layouts[0])
+            if found is None:
+                raise SolverBug(f"{self.name}: a layout of the pool is refused after {k}")
+            self.pool = pool
+            return answer("yes", "book" if pool.sources[0] == "book" else "pool", layout=found)
+        kept = starts[0] if starts else {}
         missing = sum(len(t) for t in missing_pieces(position, kept).values())
-        if self.witness is not None and missing == 0:
+        if starts and missing == 0:
             found = checked(position, kept)
             if found is None:
-                raise SolverBug(f"{self.name}: the witness no longer fits after placement {k}")
+                raise SolverBug(f"{self.name}: the carried layout no longer fits after {k}")
             return answer("yes", how_kept, layout=found, left=0)
-        if self.witness is not None and missing <= EXACT_FREED:
+        layouts = book_layouts(position) if self.book else []
+        if layouts:
+            found = checked(position, layouts[0])
+            if found is None:
+                raise SolverBug(f"{self.name}: a book layout is refused after placement {k}")
+            self.pool = pool_of(position, layouts, "book", trusted=True)
+            return answer("yes", "book", layout=found, left=0)
+        if starts and missing <= EXACT_FREED:
             cap = min(EXACT_SHARE[1], EXACT_SHARE[0] * (limit or 5.0))
             status, found = exact_repair(position, kept, cap, self.options.seed + k)
             tried.append(f"exact {missing}: {status}")
             if found is not None:
                 return answer("yes", "repaired", layout=found, left=0)
-        if len(colours) > 1:
-            cap = min(ALONE_SHARE[1], ALONE_SHARE[0] * (limit or 10.0))
-            reason, note = alone_no(position, self.options, cap, deadline, self.name)
-            tried.append(note)
+        pieces = sum(len(position.colour(c).remaining) for c in colours)
+        alone_first = pieces <= ALONE_FIRST
+        if len(colours) > 1 and alone_first:
+            reason = self._alone(position, deadline, tried)
             if reason:
-                self.no_since, self.reason, self.witness = k, reason, None
-                return answer("no", "solved", reason)
-        if sum(len(position.colour(c).remaining) for c in colours) <= FULL_FIRST:
-            return self._full(answer, position, deadline, tried, k)
+                return no(reason)
+        if pieces <= FULL_FIRST:
+            return self._full(answer, no, position, deadline, tried)
         share = REPAIR_SHARE * (limit if limit is not None else 30.0)
-        found, partial = repair_search(position, kept, started + share, self.options.seed + k)
+        found, partial, runs = repair_from(position, starts, started + share, self.options.seed + k)
         if found is not None:
-            tried.append("repair: solved")
+            tried.append(f"repair: solved ({runs} runs)")
             return answer("yes", "repaired", layout=found, left=0)
-        left = _left(position, partial)
-        tried.append(f"repair: {left} left")
+        left = squares_left(position, partial)
+        tried.append(f"repair: {left} left ({runs} runs)")
         self.witness = partial
-        return self._full(answer, position, deadline, tried, k)
+        if len(colours) > 1 and not alone_first:
+            reason = self._alone(position, deadline, tried)
+            if reason:
+                return no(reason)
+        return self._full(answer, no, position, deadline, tried)
+
+    def _alone(self, position: Position, deadline: float, tried: list[str]) -> str:
+        """Each colour alone (:func:`solver.companion.repair.alone_no`): the reason of a
+        proven "no", or ""."""
+        cap = min(ALONE_SHARE[1], ALONE_SHARE[0] * (self.options.time_limit or 10.0))
+        reason, note = alone_no(position, self.options, cap, deadline, self.name)
+        tried.append(note)
+        return reason
 
     def _full(
         self,
         answer: Callable[..., JointStep],
+        no: Callable[[str], JointStep],
         position: Position,
         deadline: float,
         tried: list[str],
-        k: int,
     ) -> JointStep:
         """The last tier: the full solvers with what is left of the budget."""
         result, reason, found, solved = full_check(position, self.options, deadline, self.name)
@@ -672,12 +448,11 @@ class Follower:
         if result == "yes":
             return answer("yes", "solved", layout=found, left=0)
         if result == "no":
-            self.no_since, self.reason, self.witness = k, reason, None
-            return answer("no", "solved", reason)
-        colours = _open(position)
+            return no(reason)
+        colours = open_colours(position)
         best = self.witness or {}
         if solved is not None and solved.partial is not None:
-            if _left(position, solved.partial) < _left(position, best):
+            if squares_left(position, solved.partial) < squares_left(position, best):
                 best = {c: list(solved.partial.get(c, ())) for c in colours}
         fit = solved.fit if solved is not None and solved.fit is not None else None
         fit = fit or area_fit(Problem(position, colours, "place-all"))
@@ -686,7 +461,14 @@ class Follower:
 
     def fresh(self) -> None:
         """Setup changed the board: nothing known carries over."""
-        self.witness, self.no_since, self.reason = None, None, ""
+        self.witness, self.no_since, self.reason, self.pool = None, None, "", None
+
+
+def _complete_before(layout: Layout, position: Position) -> bool:
+    """Whether ``layout`` places every piece left before the move that led to
+    ``position`` (one piece more than ``position`` has left)."""
+    total = sum(len(v) for v in layout.values())
+    return total == sum(len(c.remaining) for c in position.colours) + 1
 
 
 def follow(
@@ -895,7 +677,7 @@ class _Bracket:
 
     def _blank(self, k: int, answer: Answer, reason: str) -> JointStep:
         position = self.game.position(k)
-        colours = _open(position)
+        colours = open_colours(position)
         return JointStep(
             k,
             self.moves[k],
@@ -904,7 +686,7 @@ class _Bracket:
             0.0,
             colours,
             sum(len(position.colour(c).remaining) for c in colours),
-            _squares(position, colours),
+            squares_of(position, colours),
             reason,
         )
 
@@ -957,7 +739,7 @@ def _extends(
 ) -> dict[str, tuple[Placement, ...]] | None:
     """The moves after placement k up to ``later`` plus its layout, checked from k."""
     position = game.position(k)
-    pieces: dict[str, list[Placement]] = {c: [] for c in _open(position)}
+    pieces: dict[str, list[Placement]] = {c: [] for c in open_colours(position)}
     for m in placements[k : later.placement]:
         if m.placement is not None and m.colour in pieces:
             pieces[m.colour].append(m.placement)

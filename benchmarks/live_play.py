@@ -1,0 +1,256 @@
+"""Live play through the page (issue 32 item 8): a scripted person plays Classic solo on a
+real ``blokus-solo serve`` and asks "Can all colours still place everything?" after each
+move; how soon is the answer there?
+
+The server is started as a user starts it (``blokus-solo serve --port P``, with
+``--no-ponder`` for the comparison), on this machine, and driven through the page's HTTP
+API only: ``/`` (the token), ``/api/open`` (the Classic 84-piece challenge),
+``/api/turn-order``, ``/api/select``, ``/api/focus``, ``/api/place``, ``/api/ask``,
+``/api/job/...``.
+
+The person (``benchmarks/person.py``: large pieces first, pushing out from the corner
+towards the middle, one of the best 4 at random, seeded) decides its move when its turn
+comes, then thinks ``--think`` seconds (10) the way a person at the page does: it picks the
+piece in the tray at once (``/api/select``, ``/api/focus`` with the piece), moves it over
+the board (``/api/focus`` with the placement under the mouse: three other placements of
+that piece near the one it will play, then that one, for equal shares of the time left,
+the last for the final quarter), and clicks (``/api/place``). Right after the click it
+asks the joint question (``/api/ask``, ``--time-limit`` seconds, 30, the page's default)
+and polls the answer every 50 ms (``/api/job/...``), as the page does.
+
+Per move: the answer, the seconds from the click (the placement's request sent) to the
+answer read, where it came from (``book``, ``pool``, ``repaired``, ``solved``, ...; ``-``
+for the check from scratch) and the placement's round trip. Then, over all moves: the share
+answered within 1 s, the median, the unknowns; the empty board and the first placement of
+each colour apart. The start (the empty board) is asked too, before the first move.
+
+Usage:
+    python benchmarks/live_play.py [--seeds 1 2 3] [--moves 24] [--think 10]
+        [--time-limit 30] [--no-ponder] [--csv FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx2 as httpx
+import numpy as np
+from person import ranked
+
+from solver.core.placements import piece_moves
+from solver.core.position import Placement, Position
+from solver.formats.game import start_position
+
+TOKEN = re.compile(r'name="token" content="([^"]+)"')
+ENTRY = "classic-84"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, ponder: bool) -> subprocess.Popen[str]:
+    """``blokus-solo serve`` on 127.0.0.1:port, once it prints its address."""
+    command = [str(Path(sys.executable).parent / "blokus-solo"), "serve", "--port", str(port)]
+    if not ponder:
+        command.append("--no-ponder")
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    for line in server.stdout:
+        if f":{port}/" in line:
+            break
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the address is printed before it listens
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+            return server
+        except httpx.TransportError:
+            time.sleep(0.2)
+    raise SystemExit("the server did not start")
+
+
+def cells(position: Position, placement: Placement) -> list[list[int]]:
+    cols = position.board.cols
+    return [[s // cols, s % cols] for s in sorted(placement.squares)]
+
+
+def hover_path(position: Position, colour: str, move: Placement) -> list[Placement]:
+    """Where the mouse goes before the click: three other placements of the piece, the
+    nearest the one played first is the last of them, then the one played."""
+    cols = position.board.cols
+
+    def distance(p: Placement) -> int:
+        return min(
+            max(abs(a // cols - b // cols), abs(a % cols - b % cols))
+            for a in p.squares
+            for b in move.squares
+        )
+
+    others = sorted(
+        (p for p in piece_moves(position, colour, move.piece) if p != move), key=distance
+    )
+    return list(reversed(others[:3])) + [move]
+
+
+def ask(client: httpx.Client, headers: dict[str, str], limit: float) -> dict:
+    job = client.post(
+        "/api/ask", headers=headers, json={"kind": "joint", "time_limit": limit}
+    ).json()
+    if "job" not in job:
+        raise SystemExit(f"the question was refused: {job}")
+    while True:
+        out = client.get(f"/api/job/{job['job']}", headers=headers).json()
+        if out["state"] == "done":
+            return out["result"]
+        time.sleep(0.05)
+
+
+def play(url: str, seed: int, moves: int, think: float, limit: float) -> list[dict]:
+    """One game of the scripted person; one row per answer (the start, then each move)."""
+    rng = np.random.default_rng(seed)
+    rows: list[dict] = []
+    with httpx.Client(base_url=url, timeout=120) as client:
+        headers = {"X-Token": TOKEN.search(client.get("/").text).group(1)}
+        client.post("/api/open", headers=headers, json={"id": ENTRY}).raise_for_status()
+        client.post("/api/turn-order", headers=headers, json={"on": True}).raise_for_status()
+        position = start_position("classic")
+        started = time.perf_counter()
+        answer = ask(client, headers, limit)
+        rows.append(row(seed, 0, "start", "", answer, time.perf_counter() - started, 0.0))
+        firsts: set[str] = set()
+        for k in range(1, moves + 1):
+            state = client.get("/api/state", headers=headers).json()
+            colour = state["selected"]
+            if colour is None:
+                break
+            options = ranked(position, colour)
+            if not options:
+                client.post("/api/pass", headers=headers).raise_for_status()
+                continue
+            move = options[int(rng.integers(min(4, len(options))))]
+            # thinking: the piece picked at once, the mouse over the board, then the click
+            think_started = time.perf_counter()
+            client.post("/api/select", headers=headers, json={"colour": colour})
+            focus = {"colour": colour, "piece": move.piece}
+            client.post("/api/focus", headers=headers, json=focus)
+            path = hover_path(position, colour, move)
+            shares = [0.25 * think * (len(path) - 1 - i) for i in range(len(path))]
+            for i, placement in enumerate(path):
+                until = think_started + think - shares[i] if i < len(path) - 1 else None
+                focus = {"colour": colour, "piece": move.piece, "cells": cells(position, placement)}
+                client.post("/api/focus", headers=headers, json=focus)
+                if until is not None:
+                    time.sleep(max(0.0, until - time.perf_counter()))
+            time.sleep(max(0.0, think_started + think - time.perf_counter()))
+            clicked = time.perf_counter()
+            placed = client.post(
+                "/api/place",
+                headers=headers,
+                json={"colour": colour, "cells": cells(position, move)},
+            )
+            trip = time.perf_counter() - clicked
+            if placed.status_code != 200 or "refused" in placed.json():
+                raise SystemExit(f"the server refused the person's move: {placed.text}")
+            position = position.with_placement(colour, move)
+            answer = ask(client, headers, limit)
+            seconds = time.perf_counter() - clicked
+            what = "first" if colour not in firsts else "move"
+            firsts.add(colour)
+            rows.append(row(seed, k, colour, f"{move.piece} {what}", answer, seconds, trip))
+            print(format_row(rows[-1]), flush=True)
+    return rows
+
+
+def row(
+    seed: int, k: int, colour: str, move: str, answer: dict, seconds: float, trip: float
+) -> dict:
+    return {
+        "seed": seed,
+        "move": k,
+        "colour": colour,
+        "piece": move,
+        "answer": answer.get("answer"),
+        "how": answer.get("how", "-"),
+        "seconds": round(seconds, 3),
+        "solver_seconds": round(float(answer.get("solver_seconds") or 0.0), 3),
+        "trip_ms": round(1000 * trip, 1),
+    }
+
+
+def format_row(r: dict) -> str:
+    return (
+        f"seed {r['seed']} move {r['move']:2d} {r['colour']:6} {r['piece']:10} {r['answer']:8} "
+        f"{r['how']:9} {r['seconds']:6.2f} s  (solver {r['solver_seconds']:.2f} s, "
+        f"placement {r['trip_ms']:.0f} ms)"
+    )
+
+
+def summary(rows: list[dict], what: str) -> str:
+    if not rows:
+        return f"{what}: none"
+    times = [r["seconds"] for r in rows]
+    within = sum(t <= 1.0 for t in times)
+    unknown = sum(r["answer"] == "unknown" for r in rows)
+    hows: dict[str, int] = {}
+    for r in rows:
+        hows[r["how"]] = hows.get(r["how"], 0) + 1
+    return (
+        f"{what}: {len(rows)} answers, within 1 s {within}/{len(rows)} "
+        f"({100 * within / len(rows):.0f} %), median {statistics.median(times):.2f} s, "
+        f"unknown {unknown}/{len(rows)}, from: "
+        + ", ".join(f"{h} {n}" for h, n in sorted(hows.items()))
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--moves", type=int, default=24, help="the person's moves per game")
+    parser.add_argument("--think", type=float, default=10.0, help="seconds before each move")
+    parser.add_argument("--time-limit", type=float, default=30.0, help="the page's limit")
+    parser.add_argument("--no-ponder", action="store_true", help="the server without pondering")
+    parser.add_argument("--csv", help="one row per answer")
+    args = parser.parse_args()
+    print(f"load at start: {os.getloadavg()}", flush=True)
+    port = free_port()
+    server = start_server(port, not args.no_ponder)
+    rows: list[dict] = []
+    try:
+        for seed in args.seeds:
+            rows += play(f"http://127.0.0.1:{port}", seed, args.moves, args.think, args.time_limit)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    moves = [r for r in rows if r["move"] > 0]
+    print()
+    print(summary(moves, "moves"))
+    print(summary([r for r in rows if r["move"] == 0], "the empty board"))
+    print(summary([r for r in moves if r["piece"].endswith("first")], "first placements"))
+    trips = [r["trip_ms"] for r in moves]
+    if trips:
+        print(
+            f"placement round trip: median {statistics.median(trips):.0f} ms, "
+            f"worst {max(trips):.0f} ms"
+        )
+    print(f"load at end: {os.getloadavg()}")
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,362 @@
+"""The repair tiers: a move off the carried layout, the layout put right around it; and the
+full checks behind them (each colour alone, the joint solve), the only ones that prove "no".
+
+The repairs only find layouts (each checked by the rule checker against the position it
+answers); :func:`alone_no` and :func:`full_check` may also prove "no".
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Literal
+
+from solver.backends.base import Cancel, SolveOptions
+from solver.backends.driver import luby
+from solver.backends.repair.repairer import Repairer, RepairState
+from solver.backends.search import exact as search
+from solver.companion.layouts import (
+    Layout,
+    checked,
+    legal_part,
+    missing_pieces,
+    open_colours,
+    own_copy,
+    refusal,
+    squares_left,
+    with_pieces,
+)
+from solver.core.order import connected_part
+from solver.core.pieces import MONOMINO, PIECES
+from solver.core.placements import piece_moves
+from solver.core.position import Placement, Position, pieces_less
+from solver.core.problem import Problem
+from solver.errors import SolverBug
+from solver.tasks.solve import SolveResult, solve
+
+Answer = Literal["yes", "no", "unknown", "done"]
+
+#: Most displaced and cut-off pieces the exact search puts back (more: the repair search).
+EXACT_FREED = 14
+#: Share of the budget (and most seconds) for putting the freed pieces back exactly.
+EXACT_SHARE = (0.2, 1.0)
+#: Most placements the search of :func:`reconnect` tries (each costs about 3 ms on 20x20).
+RECONNECT_BUDGET = 300
+#: Share of the budget (and most seconds) for each colour alone (a proof of "no").
+ALONE_SHARE = (0.1, 1.0)
+#: Fewest seconds worth starting a solve with.
+MIN_SOLVE = 0.05
+#: Fewest seconds worth starting the full joint solve with, and the share of the budget
+#: that lowers it for short budgets: ``auto`` does not stop sooner than about 0.3-0.7 s
+#: whatever its limit (its set-up: the LP bound, the search's tables), and overruns a
+#: limit of 1 s by up to 1 s (measured in docs/companion.md); started with less, it
+#: would mostly overrun the budget. Short budgets still get it at the end of a game,
+#: where it proves "no" in milliseconds.
+MIN_FULL = (1.0, 0.25)
+#: Pieces left (all colours) up to which each colour alone is asked before the repair
+#: search (earlier it never proved "no" in the measurements of docs/companion.md: only
+#: after about 40 placements, 44 pieces left).
+ALONE_FIRST = 48
+#: Most carried layouts (the nearest) a repair starts from.
+MAX_STARTS = 4
+#: Pieces left (all colours) up to which the full solvers come right after the exact
+#: repair (the search settles such positions, "no" included, in milliseconds to seconds).
+FULL_FIRST = 16
+#: Share of the budget up to which the repair search runs from the witness; the rest
+#: goes to the full solvers (the only ones that prove "no").
+REPAIR_SHARE = 0.6
+#: Repair steps of the first runs of :func:`repair_from` (later ones: times Luby's
+#: sequence); a step takes about 10 ms of one core in the opening.
+REPAIR_SLICE = 500
+
+
+def exact_repair(
+    position: Position, kept: Layout, seconds: float, seed: int = 0
+) -> tuple[str, dict[str, tuple[Placement, ...]] | None]:
+    """Put the pieces ``kept`` lacks back by the exact search (place-all, one worker,
+    ``kept`` frozen), checked from ``position``.
+
+    Returns:
+        (the search's status: "solved", "infeasible" (not with the rest frozen) or
+        "unknown" (``seconds`` ran out); the checked layout when solved, else None).
+    """
+    todo = missing_pieces(position, kept)
+    colours = tuple(c for c, t in todo.items() if t)
+    if not colours:
+        found = checked(position, kept)
+        return ("solved" if found is not None else "infeasible"), found
+    frozen = with_pieces(position, kept)
+    result = search.solve(
+        Problem(frozen, colours, "place-all"),
+        SolveOptions(backend="search", time_limit=max(0.01, seconds), workers=1, seed=seed),
+    )
+    if result.status != "solved" or result.layout is None:
+        return result.status, None
+    added = result.layout
+    found = checked(
+        position, {c: [*kept.get(c, ()), *added.get(c, ())] for c in open_colours(position)}
+    )
+    if found is None:
+        raise SolverBug("the exact repair's layout is refused by the rule checker")
+    return "solved", found
+
+
+def reconnect(
+    witness: Layout, colour: str, placed: Placement, position: Position, budget: int
+) -> dict[str, tuple[Placement, ...]] | None:
+    """Repair a complete witness around one move without dropping what the move cuts off:
+    every piece that still fits stays where it is (islands too), and the displaced pieces
+    (those the move covers; the mover's pieces it shares an edge with) are placed again by
+    a small depth-first search, largest first, until every colour is connected again; if
+    that fails, the island pieces that touched a removed piece move too.
+
+    Args:
+        witness: colour -> the pieces it adds, a complete layout from before the move.
+        colour, placed: the move.
+        position: the position after the move.
+        budget: most placements the search tries in all.
+
+    Returns:
+        The checked layout, or None.
+    """
+    board = position.board
+    around = placed.squares | {n for s in placed.squares for n in board.edge_neighbours[s]}
+    stay: dict[str, list[Placement]] = {}
+    todo: list[tuple[str, str]] = []
+    removed: list[Placement] = []
+    for d in open_colours(position):
+        hit = around if d == colour else placed.squares
+        pieces = [p for p in witness.get(d, ()) if p != placed]
+        copy = own_copy(witness.get(d, ()), placed, hit) if d == colour else None
+        stay[d] = [p for p in pieces if not p.squares & hit and p != copy]
+        gone = [p for p in pieces if p not in stay[d]]
+        removed += gone
+        names = [p.piece for p in gone]
+        if d == colour and placed not in witness.get(d, ()):  # the move placed one of them
+            names = pieces_less(names, [placed.piece])
+        todo += [(d, name) for name in names]
+    tries = [budget]
+    for extra in (False, True):
+        moving = list(todo)
+        fixed = {d: list(v) for d, v in stay.items()}
+        if extra:  # the island pieces next to a removed one may move as well
+            ring = {n for p in removed for s in p.squares for n in board.corner_neighbours[s]}
+            for d, pieces in stay.items():
+                island = [p for p in pieces if p not in connected_part(position, d, pieces)]
+                hinge = [p for p in island if p.squares & ring]
+                fixed[d] = [p for p in pieces if p not in hinge]
+                moving += [(d, p.piece) for p in hinge]
+            if len(moving) == len(todo):
+                return None
+        moving.sort(key=lambda t: -PIECES[t[1]].size)
+        found = _reconnect_dfs(position, with_pieces(position, fixed), fixed, moving, tries)
+        if found is not None:
+            return found
+    return None
+
+
+def _reconnect_dfs(
+    position: Position,
+    current: Position,
+    layout: dict[str, list[Placement]],
+    todo: list[tuple[str, str]],
+    budget: list[int],
+) -> dict[str, tuple[Placement, ...]] | None:
+    if not todo:
+        for d, pieces in layout.items():
+            if len(connected_part(position, d, pieces)) != len(pieces):
+                return None
+        return checked(position, layout)
+    d, piece = todo[0]
+    for move in piece_moves(current, d, piece):
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        layout[d].append(move)
+        found = _reconnect_dfs(position, current.with_placement(d, move), layout, todo[1:], budget)
+        layout[d].pop()
+        if found is not None:
+            return found
+    return None
+
+
+class _Warm(Repairer):
+    """The repair search started from a partial layout instead of greedy play, for at most
+    ``steps`` repair steps (None: no limit).
+
+    A subclass rather than an option of :mod:`solver.backends.repair.repairer`, so that following a
+    game stays in this module (warm starts without a history may add their own start)."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        seed: int,
+        stop: Cancel,
+        deadline: float,
+        start: Layout,
+        steps: int | None = None,
+    ) -> None:
+        super().__init__(problem, seed, stop, deadline)
+        placed = {
+            c: [p for p in start.get(c, ()) if not (self.held[c] and p.piece == MONOMINO)]
+            for c in self.colours
+        }
+        left = {c: pieces_less(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
+        self._warm: RepairState | None = self._finish(RepairState(placed, left))
+        self._steps_left = steps
+
+    def construct(self) -> RepairState:
+        warm, self._warm = self._warm, None
+        return warm if warm is not None else super().construct()
+
+    def _stopped(self) -> bool:
+        # asked once before each repair step (Repairer.run): a budget in steps, not in
+        # seconds, does the same work whatever else runs on the machine
+        if self._steps_left is not None:
+            self._steps_left -= 1
+            if self._steps_left < 0:
+                return True
+        return super()._stopped()
+
+
+def repair_search(
+    position: Position,
+    start: Layout,
+    deadline: float,
+    seed: int = 0,
+    stop: Cancel | None = None,
+    steps: int | None = None,
+) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]]]:
+    """The repair search from ``start`` (a legal partial layout) until ``deadline`` (a
+    ``time.perf_counter()`` value), ``stop`` or ``steps`` repair steps, one thread.
+
+    Returns:
+        (a checked layout placing everything, or None; the best partial layout found,
+        legal, which may be ``start`` itself).
+
+    Raises:
+        SolverBug: the search's layout is refused by the rule checker.
+    """
+    colours = open_colours(position)
+    event = stop if stop is not None else threading.Event()
+    run = _Warm(Problem(position, colours, "place-all"), seed, event, deadline, start, steps)
+    state = run.run()
+    if state is not None:
+        layout = run.layout(state)
+        found = checked(position, layout)
+        if found is None:
+            raise SolverBug(
+                "the repair search's layout is refused by the rule checker: "
+                + refusal(position, layout)
+            )
+        return found, {c: list(p) for c, p in found.items()}
+    best = run.best
+    partial = legal_part(position, best.placed) if best is not None else None
+    if partial is None or squares_left(position, partial) > squares_left(position, start):
+        partial = {c: list(start.get(c, ())) for c in colours}
+    return None, partial
+
+
+def repair_from(
+    position: Position,
+    starts: Sequence[Layout],
+    deadline: float,
+    seed: int = 0,
+    stop: Cancel | None = None,
+    slice_steps: int = REPAIR_SLICE,
+    max_runs: int | None = None,
+) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]], int]:
+    """The repair search from several starts (legal partial layouts, the nearest first:
+    e.g. the pool's layouts carried over the move), in runs: the k-th run gets
+    ``slice_steps`` times the k-th term of Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...)
+    repair steps and starts from ``starts[k % len(starts)]`` with its own seed, until
+    ``deadline`` (a ``time.perf_counter()`` value), ``stop`` or ``max_runs`` runs. The
+    repair search's time
+    to a layout is heavy-tailed: a run that has not found one soon is better restarted,
+    and another start gives it other pieces to move. (Steps, not seconds: the runs do
+    the same work however loaded the machine is.)
+
+    Returns:
+        (a checked layout placing everything, or None; the best partial layout found, in
+        an order of play; the number of runs).
+
+    Raises:
+        SolverBug: a layout the rule checker refuses.
+    """
+    colours = open_colours(position)
+    best: dict[str, list[Placement]] = {
+        c: list(starts[0].get(c, ())) if starts else [] for c in colours
+    }
+    if not starts:
+        starts = [best]
+    runs = 0
+    while time.perf_counter() < deadline and not (stop is not None and stop.is_set()):
+        if max_runs is not None and runs >= max_runs:
+            break
+        start = starts[runs % len(starts)]
+        steps = slice_steps * luby(runs + 1)
+        found, partial = repair_search(position, start, deadline, seed + runs, stop, steps)
+        runs += 1
+        if found is not None:
+            return found, partial, runs
+        if squares_left(position, partial) < squares_left(position, best) or not any(best.values()):
+            best = partial
+    return None, best, runs
+
+
+def alone_no(
+    position: Position, options: SolveOptions, cap: float, deadline: float, name: str = ""
+) -> tuple[str, str]:
+    """Each colour alone (the others as they stand, the rest of the open colours
+    included): a colour that cannot place all its pieces alone cannot with the others
+    (a joint layout contains one of it alone). Each solve gets at most ``cap`` seconds.
+
+    Returns:
+        (the reason of a proven "no", or ""; a note on what was found, e.g. "alone: 4
+        fit").
+    """
+    colours = open_colours(position)
+    fit = 0
+    for c in colours:
+        left = deadline - time.perf_counter()
+        if left < MIN_SOLVE:
+            break
+        limit = replace(options, time_limit=min(cap, left))
+        alone = solve(Problem(position, (c,), "place-all", name=name), limit)
+        if alone.status == "infeasible":
+            return f"{c} alone cannot place all its pieces (proven)", f"alone: {c} no"
+        fit += alone.status == "solved"
+    return "", f"alone: {fit} of {len(colours)} fit"
+
+
+def full_check(
+    position: Position, options: SolveOptions, deadline: float, name: str = ""
+) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None, SolveResult | None]:
+    """The joint solve until ``deadline`` (``options.backend``, ``auto`` by default: the
+    LP bound first in mid-game, the search, the repair search, the symmetric reduction
+    where it applies); not started with less than :data:`MIN_FULL` seconds left (or, for
+    a budget under 4 s, a quarter of ``options.time_limit``).
+
+    Returns:
+        (answer, reason, the checked layout for "yes", the solve's result: for an
+        unknown its best partial layout and bound; None when the solve was not started).
+    """
+    colours = open_colours(position)
+    left = deadline - time.perf_counter()
+    budget = options.time_limit
+    if left < min(MIN_FULL[0], MIN_FULL[1] * (budget if budget is not None else 1e9)):
+        return "unknown", "time limit", None, None
+    together = solve(
+        Problem(position, colours, "place-all", name=name), replace(options, time_limit=left)
+    )
+    if together.status == "solved" and together.layout is not None:
+        found = checked(position, together.layout)
+        if found is None:
+            raise SolverBug(f"{name}: a joint layout the rule checker refuses")
+        return "yes", "", found, together
+    if together.status == "infeasible":
+        how = together.stats.get("reason")
+        return "no", str(how) if how else "all together: proven impossible", None, together
+    return "unknown", "time limit", None, together

@@ -1,0 +1,121 @@
+"""The companion's pool, pondering and the game-in-progress object (solver.companion: pool.py,
+ponder.py, live.py), on the Duo game that follows a verified layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from solver.api import Companion, Focus
+from solver.companion.layouts import checked
+from solver.companion.ponder import candidates, ponder
+from solver.companion.pool import Pool, pool_of
+from solver.core.checker import check_layout
+from solver.core.placements import legal_moves
+from solver.core.position import Placement
+from solver.errors import InputError
+from solver.formats.game import load_game
+
+LAYOUT_GAME = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksgf"
+
+
+def _rest(game, k):
+    """The placements of the record after placement k, per colour: a layout of position k."""
+    return {
+        c: list(game.final.colour(c).placed[len(game.position(k).colour(c).placed) :])
+        for c in game.variant.colours
+    }
+
+
+def _places_all(position, layout) -> bool:
+    report = check_layout(position, {c: list(v) for c, v in layout.items()})
+    return report.legal and all(r.all_placed for r in report.colours)
+
+
+def test_the_pool_answers_a_move_its_layouts_contain_and_refuses_a_wrong_layout():
+    game = load_game(LAYOUT_GAME)
+    k = 20
+    position = game.position(k)
+    rest = _rest(game, k)
+    pool = pool_of(position, [rest], "known")
+    assert len(pool) == 1
+    # a layout missing a piece, or a piece moved onto another, is refused by the checker
+    short = {c: v[:-1] if c == "purple" else v for c, v in rest.items()}
+    assert not pool.add(short, "test") and len(pool) == 1
+    move = game.moves[k]
+    assert pool.status(move.colour, move.placement) == "keeps"
+    after = pool.after(move.colour, move.placement, game.position(k + 1))
+    assert len(after) == 1
+    assert _places_all(game.position(k + 1), after.layouts[0])
+    # a legal move the layout does not contain is not known either way
+    off = next(m for m in legal_moves(position, move.colour) if m not in rest[move.colour])
+    assert pool.status(move.colour, off) == "unknown"
+    assert len(pool.after(move.colour, off, position.with_placement(move.colour, off))) == 0
+    # carried over it, the nearest layout loses the pieces the move displaced or cut off
+    (carried, lost), *_ = pool.nearest(move.colour, off, position.with_placement(move.colour, off))
+    assert lost >= 1
+    assert sum(len(v) for v in carried.values()) == sum(len(v) for v in rest.values()) - lost
+
+
+def test_a_game_in_progress_is_answered_from_its_pool_after_each_move():
+    game = load_game(LAYOUT_GAME)
+    k = 24
+    companion = Companion(game.position(k), time_limit=5, known=[_rest(game, k)])
+    first = companion.answer()
+    assert (first.answer, first.how) == ("yes", "pool")
+    for j in range(k, k + 3):
+        move = game.moves[j]
+        companion.play(move.placement, move.colour)
+        step = companion.answer()
+        assert (step.answer, step.how) == ("yes", "pool")
+        assert _places_all(game.position(j + 1), step.layout)
+    assert companion.position == game.position(k + 3)
+
+
+def test_a_move_by_its_squares_and_an_illegal_move():
+    game = load_game(LAYOUT_GAME)
+    companion = Companion(game.position(10), time_limit=1, book=False)
+    move = game.moves[10]
+    names = ",".join(game.position(10).board.names(move.placement.squares))
+    assert companion.play(f"{move.colour}:{names}") == move.placement
+    assert companion.moves == [(move.colour, move.placement)]
+    taken = next(iter(game.position(11).colour(move.colour).placed))
+    with pytest.raises(InputError):
+        companion.play(taken, "orange")
+
+
+@pytest.mark.slow
+def test_pondering_answers_candidates_with_checked_layouts_or_proofs():
+    game = load_game(LAYOUT_GAME)
+    k = 26  # 16 pieces left: a repair takes milliseconds to a second
+    position = game.position(k)
+    colour = game.moves[k].colour
+    pool = Pool(position)
+    assert pool.add(_rest(game, k), "known")
+    focus = Focus(colour, game.moves[k].placement.piece)
+    order = candidates(position, colour, focus)
+    assert {m.piece for m in order[:3]} == {focus.piece}
+    report = ponder(pool, colour, 6.0, focus)
+    assert report.tried >= 3
+    assert report.kept + report.lost >= 1
+    for layout in pool.layouts:  # every layout of the pool is one of the position's
+        assert checked(position, layout) is not None
+    for m in legal_moves(position, colour):
+        if pool.status(colour, m) == "keeps":
+            layout = pool.layouts[pool.containing(colour, m)]
+            rest = {c: [p for p in v if p != m] for c, v in layout.items()}
+            assert _places_all(position.with_placement(colour, m), rest)
+    # a move pondered "yes" is answered from the pool the moment it is played
+    kept = next(m for m in legal_moves(position, colour) if pool.status(colour, m) == "keeps")
+    companion = Companion(position, time_limit=5, known=pool.layouts)
+    companion.play(kept, colour)
+    assert companion.answer().how == "pool"
+
+
+def test_the_hint_is_a_legal_move_of_a_verified_layout():
+    game = load_game(LAYOUT_GAME)
+    companion = Companion(game.position(30), time_limit=2, known=[_rest(game, 30)])
+    colour, placement = companion.hint("orange")
+    assert colour == "orange" and isinstance(placement, Placement)
+    assert companion.status(colour, placement) == "keeps"
