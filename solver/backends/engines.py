@@ -38,13 +38,13 @@ def _domain_check() -> Callable[[Problem], None]:
 
 
 def _symmetric_check() -> Callable[[Problem], None]:
-    from solver.backends.cpsat.symmetric import refuse
+    from solver.backends.symmetric.engine import refuse
 
     return refuse
 
 
 def _symmetric() -> BackendSolve:
-    from solver.backends.cpsat.symmetric import solve
+    from solver.backends.symmetric.engine import solve
 
     return solve
 
