@@ -184,7 +184,7 @@ def _symmetric_first(
     lp_first: BackendResult | None,
 ) -> BackendResult:
     """Many pieces, a colour symmetry (not one for the domain search) and the search kernel
-    ready: the exact search's symmetric reduction (:mod:`solver.backends.symmetric.engine`) takes
+    ready: the exact search's symmetric reduction (:mod:`solver.backends.orbits.engine`) takes
     every worker at once (it solves the 84-piece solo puzzle in about a second:
     docs/benchmarks.md, issue 35); after ``options.tuning.auto.symmetric_alone`` seconds without an
     answer the repair search joins it on one worker fewer (with one worker, only if it gives

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from solver.backends import warmup
 from solver.backends.base import BackendResult, Cancel, SolveOptions
-from solver.backends.cpsat import symmetric as cpsat_symmetric
 from solver.backends.search import exact
-from solver.core.colour_symmetry import colour_symmetries
+from solver.core.colour_symmetry import colour_symmetries, refuse
 from solver.core.problem import Problem
 
-#: raises InputError when no board symmetry maps the problem onto itself
-refuse = cpsat_symmetric.refuse
+# CP-SAT's reduction (solver.backends.cpsat.symmetric) is imported where solve() runs it:
+# it loads OR-tools (about 0.5 s), which the exact search's reduction never needs.
+
+__all__ = ["refuse", "solve"]
 
 
 def solve(
@@ -50,6 +51,8 @@ def solve(
     """
     refuse(problem)
     if warmup.compiling_elsewhere():
+        from solver.backends.cpsat import symmetric as cpsat_symmetric
+
         return cpsat_symmetric.solve(problem, options, cancel)
     symmetries = colour_symmetries(problem)
     result = exact.solve_symmetric(problem, symmetries, options, cancel)
