@@ -265,3 +265,23 @@ def test_reduction_counts_exactly_the_symmetric_layouts(make, monomino_last):
     ]
     assert all(mine == brute for mine, brute in counts), counts
     assert any(brute > 0 for _, brute in counts)  # (a case with symmetric layouts to count)
+
+
+@pytest.mark.parametrize("pieces,restricted", [(("1", "2", "V3"), True), (("1", "2", "I3"), False)])
+def test_without_monomino_last_the_reduction_first_holds_the_monomino_back(pieces, restricted):
+    """No monomino-last rule: each group is searched first with it (its layouts are layouts
+    of the problem: legality does not depend on the order); only when that tree is
+    exhausted, without it. 4x4 from two corners: {1, 2, V3} has a half-turn-symmetric
+    layout with the monominoes last; {1, 2, I3} has two symmetric layouts (brute force),
+    neither with them last, so the second stage finds one."""
+    from brute import brute_layouts
+
+    problem = two_corners(4, pieces)
+    result = solve(problem, SolveOptions(backend="symmetric", time_limit=60))
+    assert result.status == "solved"
+    assert result.stats.get("monomino_last", False) is restricted
+    half_turn = colour_symmetries(problem)[0]
+    layout = {(c, p) for c, ps in result.layout.items() for p in ps}
+    assert is_symmetric(layout, half_turn)
+    strict = brute_layouts(problem.position, problem.colours, monomino_last=True)
+    assert any(is_symmetric(x, half_turn) for x in strict) is restricted

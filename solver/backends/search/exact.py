@@ -1014,6 +1014,13 @@ def solve_symmetric(
     that exhausts its tree shows that the group has no layout: every thread then goes on
     with the next group.
 
+    Without the monomino-last rule, each group is first searched *with* it, while every
+    representative still holds its monomino (:func:`_stages`): a layout whose monominoes
+    can be placed last is a layout of the problem too (legality does not depend on the
+    order), and holding the monomino back for the leaf makes the search far easier (the
+    84 pieces with the monomino anywhere: docs/benchmarks.md, issue 35); only when that
+    tree is exhausted does the group's own reduction run.
+
     Returns:
         "solved" with the layout of every colour (the representatives' mapped by each
         group element), or "unknown" (time limit, cancel, or no layout with any of the
@@ -1040,29 +1047,46 @@ def solve_symmetric(
     return BackendResult(result.status, result.layout, None, stats, result.answered_by)
 
 
+def _stages(problem: Problem, symmetries: list[ColourSymmetry]) -> list[tuple[int, bool]]:
+    """The reductions :func:`solve_symmetric` searches in turn, as (group index,
+    monomino-last): each group with the problem's rule, preceded, for a problem without
+    it, by the group with it when every representative still holds its monomino (a
+    restriction: its layouts are layouts of the problem)."""
+    stages: list[tuple[int, bool]] = []
+    for i, sym in enumerate(symmetries):
+        holds = all(MONOMINO in problem.position.colour(c).remaining for c in sym.representatives)
+        if not problem.monomino_last and holds:
+            stages.append((i, True))
+        stages.append((i, problem.monomino_last))
+    return stages
+
+
 class _SharedReductions:
-    """What the threads of one :func:`solve_symmetric` share: each group's reduction,
-    built once when first needed (read-only tables; each run copies the state), and the
-    groups whose tree a run has exhausted."""
+    """What the threads of one :func:`solve_symmetric` share: the stages
+    (:func:`_stages`), each one's reduction built once when first needed (read-only
+    tables; each run copies the state), and the stages whose tree a run has exhausted."""
 
     def __init__(self, problem: Problem, symmetries: list[ColourSymmetry]):
         self.problem = problem
         self.symmetries = symmetries
+        self.stages = _stages(problem, symmetries)
         self.exhausted: set[int] = set()
         self._built: dict[int, tuple[Problem, ExactSearch]] = {}
         self._lock = threading.Lock()
 
-    def reduction(self, i: int) -> tuple[Problem, ExactSearch]:
-        """Group i's reduced problem (its representatives) and its search, at the root."""
+    def reduction(self, j: int) -> tuple[Problem, ExactSearch]:
+        """Stage j's reduced problem (its group's representatives, its monomino-last rule)
+        and its search, at the root."""
         with self._lock:
-            if i not in self._built:
+            if j not in self._built:
+                i, monomino_last = self.stages[j]
                 sym = self.symmetries[i]
                 p = self.problem
                 reduced = Problem(
-                    p.position, sym.representatives, "place-all", p.monomino_last, p.name, p.title
+                    p.position, sym.representatives, "place-all", monomino_last, p.name, p.title
                 )
-                self._built[i] = reduced, build(reduced, core.FIND, symmetry=sym)
-            return self._built[i]
+                self._built[j] = reduced, build(reduced, core.FIND, symmetry=sym)
+            return self._built[j]
 
 
 def _restarts(
@@ -1071,11 +1095,14 @@ def _restarts(
     """One thread's seed stream over the groups (see :func:`solve_symmetric`)."""
     nodes, runs = 0, 0
     stats: dict[str, Any] = {}
-    for i, sym in enumerate(shared.symmetries):
-        reduced, root = shared.reduction(i)
+    for j, (i, monomino_last) in enumerate(shared.stages):
+        sym = shared.symmetries[i]
+        reduced, root = shared.reduction(j)
         stats = {"symmetry": sym.name, "placements": len(root.tables.pl_sq)}
+        if monomino_last and not shared.problem.monomino_last:
+            stats["monomino_last"] = True  # (a restriction: see _stages)
         k = 0
-        while i not in shared.exhausted and not root.infeasible:
+        while j not in shared.exhausted and not root.infeasible:
             if stop.is_set() or _out_of_time(options.time_limit, started):
                 return BackendResult("unknown", None, stats=dict(stats, nodes=nodes, runs=runs))
             k += 1
@@ -1089,7 +1116,7 @@ def _restarts(
                 stats.update(nodes=nodes, runs=runs, seed=options.seed, thread=thread, run=k)
                 return BackendResult("solved", layout, stats=stats, answered_by="symmetric")
             if code == core.DONE:
-                shared.exhausted.add(i)
+                shared.exhausted.add(j)
     stats.update(nodes=nodes, runs=runs)
     stats["unknown_reason"] = "no layout with any symmetry that applies"
     return BackendResult("unknown", None, stats=stats)
