@@ -41,7 +41,7 @@ def ensure_writable(package: Path | None = None) -> str | None:
     if in_tree:
         return None
     try:
-        if _writable(user_cache_folder()):
+        if _can_write_in(user_cache_folder()):
             return None
     except (RuntimeError, KeyError):  # no home folder to be found
         pass
@@ -79,6 +79,19 @@ def _writable(folder: Path) -> bool:
             return False
         path = path.parent
     return path.is_dir() and os.access(path, os.W_OK | os.X_OK)
+
+
+def _can_write_in(folder: Path) -> bool:
+    """Whether a file can be made in ``folder`` (made if missing, as numba would make it):
+    tried, not asked, since some folders say they are writable and are not (a home on
+    sysfs, a read-only bind mount seen from outside it). Only asked when the package's
+    own folders cannot be written, so a usual install never gets here."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
 
 
 def _user() -> str:
