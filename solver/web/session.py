@@ -261,7 +261,7 @@ class Session:
             out["review"] = self.review
         return out
 
-    def _status(self, problem: Problem, legal: list) -> str:
+    def _status(self, problem: Problem, legal: list[list[Any]]) -> str:
         """One line on the state of play."""
         if self.game is not None:
             line = f"after {self.step} of {self.game.num_placements} placements"
