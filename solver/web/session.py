@@ -23,6 +23,7 @@ from solver.companion.page import (
     followable,
 )
 from solver.core.board import column_name
+from solver.core.checker import unmet_goals
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
@@ -274,8 +275,6 @@ class Session:
         position = problem.position
         left = [c for c in problem.colours if position.colour(c).remaining]
         if not left:
-            from solver.core.checker import unmet_goals
-
             unmet = unmet_goals(position, problem.cover, problem.connect)
             if unmet:
                 return "every piece is placed, but " + "; ".join(unmet)
