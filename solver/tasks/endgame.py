@@ -103,8 +103,24 @@ def endgame_check(
         left = max(0.0, deadline - time.perf_counter())
         limit = left if options.time_limit is None else min(left, options.time_limit)
         options = replace(options, time_limit=limit)
-    best = solve(Problem(position, (colour,), "max-score", False, name=name), options)
+    best = solve(Problem(position, (colour,), "max-score", False, name=name), best_options(options))
     return EndgameAnswer(colour, "no", result, cap_after_no(best, position, colour))
+
+
+#: how the search floods a reach in the best's proof after a "no"
+#: (:attr:`solver.backends.tuning.SearchTuning.strong`): not again through the squares
+#: live placements cover. A proof of the best visits every node whose bound beats it, and
+#: the second flood costs more there than the nodes it saves: over the 334 "no"s of
+#: benchmarks/endgame_checks.py the best's proofs took 11.4 s in all instead of 13.8 s,
+#: the slowest 1.14 s instead of 2.37 s (docs/benchmarks.md, issue 35)
+BEST_REACH = 0
+
+
+def best_options(options: SolveOptions) -> SolveOptions:
+    """``options`` for the max-score solve after a "no": the search's reach flooded as
+    :data:`BEST_REACH` says (only the search reads it; the answer is the same)."""
+    search = replace(options.tuning.search, strong=BEST_REACH)
+    return replace(options, tuning=replace(options.tuning, search=search))
 
 
 def no_bound(position: Position, colour: str) -> int:
