@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Literal
+from typing import Literal, TypedDict
 
 import numpy as np
 
@@ -272,7 +272,26 @@ def finished(position: Position, colour: str, name: str = "") -> EndgameAnswer:
     return EndgameAnswer(colour, "yes", result, None)
 
 
-def answer_record(answer: EndgameAnswer) -> dict:
+class EndgameRecord(TypedDict, total=False):
+    """A colour's endgame answer as JSON (:func:`answer_record`; its keys are described
+    there), the base of the results row's :class:`solver.trust.rows.ColourRecord`."""
+
+    colour: str
+    left: int
+    squares_left: int
+    answer: str  # yes / no / unknown
+    place_all_status: str
+    score: int | None
+    best: int | None
+    best_status: str | None
+    bound: int | None
+    seconds: float
+    backend: str
+    best_left: int | None
+    fit: str | None
+
+
+def answer_record(answer: EndgameAnswer) -> EndgameRecord:
     """The answer as a JSON-ready record: what ``check --out`` puts in each colour's
     solution file (key ``endgame``) and ``batch`` in each results line.
 
@@ -293,7 +312,7 @@ def answer_record(answer: EndgameAnswer) -> dict:
     if best is not None and best.backend != backend:
         backend += f", then {best.backend}"
     report = answer.place_all.report
-    return {
+    record: EndgameRecord = {
         "colour": answer.colour,
         "left": len(state.remaining),
         "squares_left": state.remaining_squares,
@@ -305,21 +324,21 @@ def answer_record(answer: EndgameAnswer) -> dict:
         "bound": best.bound if best is not None else None,
         "seconds": round(answer.seconds, 4),
         "backend": backend,
-        **_closeness(answer),
     }
+    _add_closeness(record, answer)
+    return record
 
 
-def _closeness(answer: EndgameAnswer) -> dict:
+def _add_closeness(record: EndgameRecord, answer: EndgameAnswer) -> None:
     """After an unknown: ``best_left`` (the squares the best partial layout leaves the
-    colour) and ``fit`` (the best bound proved, in words); nothing otherwise."""
+    colour) and ``fit`` (the best bound proved, in words) added; nothing otherwise."""
     result = answer.place_all
     if answer.answer != "unknown" or result.partial_report is None:
-        return {}
+        return
     left = result.partial_report.report(answer.colour).remaining
-    out: dict = {"best_left": sum(PIECES[p].size for p in left)}
+    record["best_left"] = sum(PIECES[p].size for p in left)
     if result.fit is not None:
-        out["fit"] = result.fit.text
-    return out
+        record["fit"] = result.fit.text
 
 
 def area_shortfall(position: Position, colours: tuple[str, ...]) -> str:
