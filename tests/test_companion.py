@@ -3,6 +3,7 @@ ponder.py, live.py), on the Duo game that follows a verified layout."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,45 @@ def test_the_hint_is_a_legal_move_of_a_verified_layout():
     colour, placement = companion.hint("orange")
     assert colour == "orange" and isinstance(placement, Placement)
     assert companion.status(colour, placement) == "keeps"
+
+
+@pytest.mark.parametrize("corner", ["a5", "e5", "a1", "e1"])
+def test_a_repair_start_whose_pieces_hang_from_the_monomino_stays_legal(corner):
+    """The repair search holds each monomino back for the end, so a start layout (e.g. a
+    pool's layout carried over a move) with a piece reaching its colour only through the
+    monomino must not keep that piece: it would be an island (found in pondering, where the
+    rule checker refused such a layout). On 5x5, the domino on the start corner, the
+    monomino diagonal to it, the I3 diagonal to the monomino only: the search's layout is
+    checked, placing all three."""
+    from solver.companion.repair import repair_search
+    from solver.formats.puzzle import parse_puzzle
+
+    text = (
+        'variant = "custom"\nsize = [5, 5]\ncolours = ["blue"]\n[pieces]\n'
+        f'blue = ["1", "2", "I3"]\n[start]\nblue = "{corner}"\n'
+    )
+    position = parse_puzzle(text, "t.toml").position
+    # the shapes for the a5 corner, mirrored to the others (a <-> e, 5 <-> 1)
+    flip_col = corner[0] == "e"
+    flip_row = corner[1] == "1"
+
+    def squares(*names: str) -> frozenset[int]:
+        out = set()
+        for name in names:
+            col, row = name[0], int(name[1])
+            col = chr(ord("a") + ord("e") - ord(col)) if flip_col else col
+            row = 6 - row if flip_row else row
+            out.add(position.board.parse(f"{col}{row}"))
+        return frozenset(out)
+
+    start = {
+        "blue": [
+            Placement("2", squares("a5", "b5")),
+            Placement("1", squares("c4")),
+            Placement("I3", squares("d3", "d2", "d1")),
+        ]
+    }
+    found, _ = repair_search(position, start, time.perf_counter() + 5, steps=50)
+    assert found is not None
+    report = check_layout(position, {c: list(ps) for c, ps in found.items()})
+    assert report.legal and report.report("blue").all_placed

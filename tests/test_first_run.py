@@ -69,3 +69,35 @@ def test_an_explicit_backend_says_it_compiles(monkeypatch):
     assert said is not None and "domain kernel" in said and "10-30 s" in said
     monkeypatch.setattr(warmup, "compiled_or_cached", lambda kernel: True)
     assert warmup.compile_wait("search") is None
+
+
+def test_the_search_joins_once_the_background_compile_is_done(monkeypatch):
+    """First run: ``auto``'s waiting entrant (warmup.when_compiled) solves with the search
+    once the kernel is in the cache, with the time it has left; stopped while it waits, it
+    answers unknown without solving."""
+    from solver.backends.base import Backend, BackendResult, SolveOptions
+    from solver.core.problem import Problem
+    from solver.formats.puzzle import load_puzzle
+
+    looks = iter([False, False, True])
+    monkeypatch.setattr(warmup, "kernel_ready", lambda: next(looks))
+    monkeypatch.setattr(warmup, "POLL", 0.01)
+    solved: list[float | None] = []
+
+    def search(problem, options, cancel=None):
+        solved.append(options.time_limit)
+        return BackendResult("infeasible")
+
+    waiting = warmup.when_compiled(Backend("search", lambda: search))
+    problem: Problem = load_puzzle(PUZZLES / "tiny-4x4-impossible.toml")
+    result = waiting.solve(problem, SolveOptions(time_limit=5.0))
+    assert result.status == "infeasible" and result.answered_by == "search"
+    assert len(solved) == 1 and 4.5 < solved[0] < 5.0  # two looks waited, then the rest
+
+    class Stopped:
+        def is_set(self) -> bool:
+            return True
+
+    monkeypatch.setattr(warmup, "kernel_ready", lambda: False)
+    stopped = waiting.solve(problem, SolveOptions(time_limit=5.0), Stopped())
+    assert stopped.status == "unknown" and len(solved) == 1

@@ -123,6 +123,7 @@ def test_auto_gives_many_piece_problems_to_symmetric_and_repair():
 def test_first_run_answers_without_the_kernel(monkeypatch, fresh_first_run):
     """While the kernel compiles elsewhere, auto answers with greedy play and CP-SAT."""
     fresh_first_run.started = True
+    monkeypatch.setattr(warmup, "kernel_ready", lambda: False)  # not in the cache yet
     monkeypatch.setattr(warmup, "compiling_elsewhere", lambda: True)
     monkeypatch.setattr(auto, "compiling_elsewhere", lambda: True)
     monkeypatch.setattr(repair, "compiling_elsewhere", lambda: True)

@@ -134,6 +134,7 @@ def solve(
     later: list[Backend] = []  # run once the others have given up, if time is left
     if not answered and (left is None or left > 0.05) and not race.stop.is_set():
         joining = list(portfolio(problem, ready))
+        joining += [] if ready or many else [warmup.when_compiled(FIRST)]  # once compiled
         if many:
             joining.remove(engines.LP)  # it ran first (_lp_proof)
         # the LP bound takes one core for a few seconds at most: it does not share the workers

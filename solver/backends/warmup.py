@@ -21,9 +21,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+from solver.backends.base import Backend, BackendResult, Cancel, SolveOptions
+from solver.core.problem import Problem
 
 #: a compile started less than this many seconds ago is taken to be still running
 LOCK_AGE = 180.0
@@ -177,6 +180,39 @@ def before_search() -> None:
             notice(None if since is None else max(0.0, time.time() - since))
     elif not domain_ready():  # (e.g. after an upgrade): quietly, the search runs as usual
         compile_in_background(search_waits=False)
+
+
+#: seconds between two looks at the cache while :func:`when_compiled` waits for it
+POLL = 0.2
+
+
+def when_compiled(entry: Backend) -> Backend:
+    """``entry`` (the exact search) as an entrant of ``auto``'s race on a first run: it
+    waits, without using a core, until the search kernel is in the cache (the background
+    compile, :func:`compile_in_background`, wrote it: 20-60 s) or in this process, then
+    loads it (a fraction of a second) and solves with the time left. So a first command
+    that greedy play does not answer is answered by the search as soon as it can be,
+    rather than by CP-SAT alone (which can take minutes on an endgame check the search
+    answers in milliseconds: docs/benchmarks.md, issue 35). Stopped by ``cancel`` or the
+    time limit while waiting, it answers "unknown"."""
+
+    def solve(
+        problem: Problem, options: SolveOptions, cancel: Cancel | None = None
+    ) -> BackendResult:
+        started = time.perf_counter()
+        while not kernel_ready():
+            waited = time.perf_counter() - started
+            if cancel is not None and cancel.is_set():
+                return BackendResult("unknown", stats={"waited_for_compile": round(waited, 3)})
+            if options.time_limit is not None and waited + POLL >= options.time_limit:
+                return BackendResult("unknown", stats={"waited_for_compile": round(waited, 3)})
+            time.sleep(POLL)
+        left = options.time_limit
+        if left is not None:
+            left = max(0.05, left - (time.perf_counter() - started))
+        return entry.solve(problem, replace(options, time_limit=left), cancel)
+
+    return Backend(entry.name, lambda: solve, entry.layouts_only, entry.summary, entry.proves)
 
 
 #: the compiled kernel each backend needs before its first answer (``auto`` needs none:

@@ -367,8 +367,7 @@ def _game(item: Item, settings: Settings) -> tuple[Row, dict[str, str]]:
     backends: list[str] = []
     for state in position.colours:
         answer = endgame_check(position, state.name, options, name=path)
-        # answer_record's keys are ColourRecord's; it returns a bare dict until
-        # solver/tasks/endgame.py is typed strictly (its own TypedDict, ColourRecord's base)
+        # the endgame record is ColourRecord's base: none of the row's own keys yet
         record = cast(ColourRecord, answer_record(answer))
         solution = picture = None
         if state.remaining and answer.answer != "unknown":

@@ -235,7 +235,10 @@ def check_params(options: SolveOptions) -> None:
 def _compile_notice(since: float | None) -> None:
     """What a first run tells while the kernels compile in the background (``since``:
     seconds since another command started that compile; None: this one did)."""
-    meanwhile = "greedy play, CP-SAT and, where it applies, the domain search answer meanwhile"
+    meanwhile = (
+        "greedy play, CP-SAT and, where it applies, the domain search answer meanwhile, "
+        "and the search joins them once compiled"
+    )
     if since is None:
         said = "first run: compiling the exact search kernels in the background (once, 10-30 s)"
     else:

@@ -199,8 +199,14 @@ class _Warm(Repairer):
         steps: int | None = None,
     ) -> None:
         super().__init__(problem, seed, stop, deadline)
+        # the held monomino is taken out of the start (it is placed last), and with it the
+        # pieces that reached their colour only through it: the state stays legal
         placed = {
-            c: [p for p in start.get(c, ()) if not (self.held[c] and p.piece == MONOMINO)]
+            c: connected_part(
+                problem.position,
+                c,
+                [p for p in start.get(c, ()) if not (self.held[c] and p.piece == MONOMINO)],
+            )
             for c in self.colours
         }
         left = {c: pieces_less(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}

@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Literal
+from typing import Literal, TypedDict
 
 import numpy as np
 
@@ -103,8 +103,24 @@ def endgame_check(
         left = max(0.0, deadline - time.perf_counter())
         limit = left if options.time_limit is None else min(left, options.time_limit)
         options = replace(options, time_limit=limit)
-    best = solve(Problem(position, (colour,), "max-score", False, name=name), options)
+    best = solve(Problem(position, (colour,), "max-score", False, name=name), best_options(options))
     return EndgameAnswer(colour, "no", result, cap_after_no(best, position, colour))
+
+
+#: how the search floods a reach in the best's proof after a "no"
+#: (:attr:`solver.backends.tuning.SearchTuning.strong`): not again through the squares
+#: live placements cover. A proof of the best visits every node whose bound beats it, and
+#: the second flood costs more there than the nodes it saves: over the 334 "no"s of
+#: benchmarks/endgame_checks.py the best's proofs took 11.4 s in all instead of 13.8 s,
+#: the slowest 1.14 s instead of 2.37 s (docs/benchmarks.md, issue 35)
+BEST_REACH = 0
+
+
+def best_options(options: SolveOptions) -> SolveOptions:
+    """``options`` for the max-score solve after a "no": the search's reach flooded as
+    :data:`BEST_REACH` says (only the search reads it; the answer is the same)."""
+    search = replace(options.tuning.search, strong=BEST_REACH)
+    return replace(options, tuning=replace(options.tuning, search=search))
 
 
 def no_bound(position: Position, colour: str) -> int:
@@ -256,7 +272,26 @@ def finished(position: Position, colour: str, name: str = "") -> EndgameAnswer:
     return EndgameAnswer(colour, "yes", result, None)
 
 
-def answer_record(answer: EndgameAnswer) -> dict:
+class EndgameRecord(TypedDict, total=False):
+    """A colour's endgame answer as JSON (:func:`answer_record`; its keys are described
+    there), the base of the results row's :class:`solver.trust.rows.ColourRecord`."""
+
+    colour: str
+    left: int
+    squares_left: int
+    answer: str  # yes / no / unknown
+    place_all_status: str
+    score: int | None
+    best: int | None
+    best_status: str | None
+    bound: int | None
+    seconds: float
+    backend: str
+    best_left: int | None
+    fit: str | None
+
+
+def answer_record(answer: EndgameAnswer) -> EndgameRecord:
     """The answer as a JSON-ready record: what ``check --out`` puts in each colour's
     solution file (key ``endgame``) and ``batch`` in each results line.
 
@@ -277,7 +312,7 @@ def answer_record(answer: EndgameAnswer) -> dict:
     if best is not None and best.backend != backend:
         backend += f", then {best.backend}"
     report = answer.place_all.report
-    return {
+    record: EndgameRecord = {
         "colour": answer.colour,
         "left": len(state.remaining),
         "squares_left": state.remaining_squares,
@@ -289,21 +324,21 @@ def answer_record(answer: EndgameAnswer) -> dict:
         "bound": best.bound if best is not None else None,
         "seconds": round(answer.seconds, 4),
         "backend": backend,
-        **_closeness(answer),
     }
+    _add_closeness(record, answer)
+    return record
 
 
-def _closeness(answer: EndgameAnswer) -> dict:
+def _add_closeness(record: EndgameRecord, answer: EndgameAnswer) -> None:
     """After an unknown: ``best_left`` (the squares the best partial layout leaves the
-    colour) and ``fit`` (the best bound proved, in words); nothing otherwise."""
+    colour) and ``fit`` (the best bound proved, in words) added; nothing otherwise."""
     result = answer.place_all
     if answer.answer != "unknown" or result.partial_report is None:
-        return {}
+        return
     left = result.partial_report.report(answer.colour).remaining
-    out: dict = {"best_left": sum(PIECES[p].size for p in left)}
+    record["best_left"] = sum(PIECES[p].size for p in left)
     if result.fit is not None:
-        out["fit"] = result.fit.text
-    return out
+        record["fit"] = result.fit.text
 
 
 def area_shortfall(position: Position, colours: tuple[str, ...]) -> str:

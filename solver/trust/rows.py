@@ -17,32 +17,20 @@ from __future__ import annotations
 from typing import Required, TypedDict, cast
 
 from solver.formats.structured import shape_problem
+from solver.tasks.endgame import EndgameRecord
 
 
-class ColourRecord(TypedDict, total=False):
+class ColourRecord(EndgameRecord, total=False):
     """One colour's answer in a results row (its ``colours``). A game position checked per
     colour: the endgame record (:func:`solver.tasks.endgame.answer_record`, docs/formats.md)
     with the files ``batch`` wrote for it; ``batch --together``: one joint record, colour
     ``together``, with the ``colours`` it is about and the ``reason`` of a no; a puzzle: a
     played colour's part of the answer (``all_placed``)."""
 
-    colour: str
     colours: list[str]
-    left: int
-    squares_left: int
-    answer: str  # yes / no / unknown
-    place_all_status: str
-    score: int | None
-    best: int | None
-    best_status: str | None
-    bound: int | None
-    seconds: float
-    backend: str
     reason: str
     all_placed: bool | None
-    best_left: int | None
     short: dict[str, list[str]] | None
-    fit: str | None
     solution: str | None
     picture: str | None
 

@@ -19,12 +19,17 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
-from solver.core.position import Position
+from solver.answers.solution import read_solution_text, verify
+from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import VARIANTS
 from solver.errors import InputError, located
+from solver.formats.game import read_sgf_bytes, write_sgf
+from solver.formats.puzzle import parse_puzzle, puzzle_text
 from solver.formats.text import decode
-from solver.web.session import Session
+from solver.pictures.picture import with_layout
+from solver.pictures.svg import board
+from solver.web.session import Session, game_problem
 
 #: the largest upload read, in bytes (a Pentobi game record is a few kilobytes)
 MAX_UPLOAD = 1_000_000
@@ -141,15 +146,10 @@ def _read(suffix: str, data: bytes, label: str) -> Session:
     if len(data) > MAX_UPLOAD:
         raise InputError(f"the file is larger than {MAX_UPLOAD // 1000} kB", path=label)
     if suffix == ".toml":
-        from solver.formats.puzzle import parse_puzzle
-
         problem = parse_puzzle(decode(data, label), label)
         card = bool(problem.cover or problem.connect or problem.position.board.blocked)
         return Session(problem, "cards" if card else "solo", label)
     if suffix in (".blksgf", ".sgf"):
-        from solver.formats.game import read_sgf_bytes
-        from solver.web.session import game_problem
-
         game = read_sgf_bytes(data, label)
         return Session(game_problem(game, 0), "game", label, game=game)
     if suffix == ".json":
@@ -162,8 +162,6 @@ def _read(suffix: str, data: bytes, label: str) -> Session:
 def _solution_session(data: bytes, label: str) -> Session:
     """A solution file: its position and its layout drawn over it, once the rule checker
     has accepted it (a refused one is an error, as ``blokus-solo verify`` says)."""
-    from solver.answers.solution import read_solution_text, verify
-
     solution = read_solution_text(decode(data, label), label)
     report, false_claims = verify(solution)
     if not report.legal:
@@ -200,21 +198,16 @@ def saved(session: Session, kind: str) -> tuple[bytes, str, str]:
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", PurePath(session.source or "").stem).strip("-.")
     stem = stem or "position"
     if kind == "sgf":
-        from solver.formats.game import write_sgf
-
         text = write_sgf(problem.position, name=session.start.title or None)
         return text.encode(), "application/x-blokus-sgf", f"{stem}.blksgf"
     if kind == "toml":
-        from solver.formats.puzzle import puzzle_text
-
         title = f"{session.start.title or stem} ({len(session.moves)} moves played)"
         return puzzle_text(problem, title).encode(), "application/toml", f"{stem}.toml"
     if kind in ("svg", "png"):
         position, options = _picture(session)
         if kind == "svg":
-            from solver.pictures.svg import board
-
             return board(position, **options).encode(), "image/svg+xml", f"{stem}.svg"
+        # Pillow is loaded by the first PNG asked for, not by the server's start
         from solver.pictures.png import board as png_board
 
         return png_board(position, **options), "image/png", f"{stem}.png"
@@ -223,9 +216,6 @@ def saved(session: Session, kind: str) -> tuple[bytes, str, str]:
 
 def _picture(session: Session) -> tuple[Position, dict[str, Any]]:
     """The position to draw and its picture options (:func:`solver.pictures.picture.scene`)."""
-    from solver.core.position import Placement
-    from solver.pictures.picture import with_layout
-
     problem = session.problem
     position = problem.position
     options: dict[str, Any] = {"stars": problem.stars_left}

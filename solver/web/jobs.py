@@ -82,6 +82,8 @@ def _work(
 ) -> None:
     """The worker: answer one question and send the dict back (or the failure's line);
     its ``seconds`` count from ``asked`` (``time.time()`` when the question came)."""
+    # here, in the worker: the questions load the solvers (OR-tools, the kernels), which the
+    # server process itself never needs
     from solver.web.questions import run
 
     try:
@@ -241,7 +243,7 @@ class Jobs:
             job.conn.close()
             over = job.result.get("seconds", 0.0) - (job.limit or float("inf"))
             if over > 0.005 and "stopped after" not in job.result.get("text", ""):
-                from solver.web.questions import before_engine
+                from solver.web.questions import before_engine  # (not in the server: above)
 
                 note = f" (over its {job.limit:g} s time limit by {over:.2f} s)"
                 job.result["text"] = before_engine(job.result["text"], note)

@@ -14,7 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from solver import api
-from solver.answers.words import fit_line, partial_line
+from solver.answers.words import (
+    closeness_lines,
+    endgame_line,
+    fit_line,
+    joint_line,
+    partial_line,
+)
+from solver.backends.base import SolveOptions
 from solver.companion.page import (
     HOW_WORDS,
     FollowRequest,
@@ -30,6 +37,7 @@ from solver.core.problem import Problem
 from solver.core.rules import move_problem
 from solver.errors import InputError
 from solver.formats.game import Game
+from solver.tasks.endgame import joint_check
 from solver.tasks.review import Loss, Review, setup_between
 from solver.tasks.solve import SolveResult
 
@@ -60,8 +68,6 @@ def _checked(
 def colour_question(problem: Problem, colour: str, time_limit: float | None) -> Answer:
     """ "Can this colour still place everything?" (:func:`solver.api.check`, as
     ``blokus-solo check --colour``): the others frozen; card goals are not asked."""
-    from solver.answers.words import endgame_line
-
     answer = api.check(problem.position, colour, time_limit=time_limit)
     result = answer.place_all
     layout = result.layout if answer.answer == "yes" else None
@@ -88,10 +94,6 @@ def joint_question(problem: Problem | FollowRequest, time_limit: float | None) -
     played colour with pieces left (:func:`solver.tasks.endgame.joint_check`, as ``blokus-solo
     check --together``). ``known`` in the answer: ``(key, Known)`` for the session to
     file (:mod:`solver.companion.page`), or None."""
-    from solver.answers.words import joint_line
-    from solver.backends.base import SolveOptions
-    from solver.tasks.endgame import joint_check
-
     if isinstance(problem, FollowRequest):
         return _companion_question(problem, time_limit)
     position = problem.position
@@ -181,8 +183,6 @@ def _companion_question(request: FollowRequest, time_limit: float | None) -> Ans
 def _closeness(result: SolveResult) -> str:
     """An unknown's best partial layout and best bound proved, if the solve kept them
     (:func:`solver.answers.words.closeness_lines`), as "; ..." clauses; else ""."""
-    from solver.answers.words import closeness_lines
-
     lines = closeness_lines(result, idle_bound=False)  # not "at most 356 of the 356"
     return "".join("; " + " ".join(line.split()) for line in lines)
 

@@ -23,6 +23,7 @@ from solver.companion.page import (
     followable,
 )
 from solver.core.board import column_name
+from solver.core.checker import unmet_goals
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
@@ -261,7 +262,7 @@ class Session:
             out["review"] = self.review
         return out
 
-    def _status(self, problem: Problem, legal: list) -> str:
+    def _status(self, problem: Problem, legal: list[list[Any]]) -> str:
         """One line on the state of play."""
         if self.game is not None:
             line = f"after {self.step} of {self.game.num_placements} placements"
@@ -274,8 +275,6 @@ class Session:
         position = problem.position
         left = [c for c in problem.colours if position.colour(c).remaining]
         if not left:
-            from solver.core.checker import unmet_goals
-
             unmet = unmet_goals(position, problem.cover, problem.connect)
             if unmet:
                 return "every piece is placed, but " + "; ".join(unmet)

@@ -122,7 +122,10 @@ def root_distance(board: Board, roots: frozenset[int]) -> np.ndarray:
     """
     r, c = np.divmod(np.arange(board.size), board.cols)
     rr, rc = np.divmod(np.array(sorted(roots)), board.cols)
-    return np.maximum(np.abs(r[:, None] - rr[None, :]), np.abs(c[:, None] - rc[None, :])).min(1)
+    distance: np.ndarray = np.maximum(
+        np.abs(r[:, None] - rr[None, :]), np.abs(c[:, None] - rc[None, :])
+    ).min(1)
+    return distance
 
 
 def reachable(
@@ -154,7 +157,8 @@ def reachable(
         reached = grown
     if last is not None:
         reached = reached | (last & (table.playable | touched))
-    return reached
+    result: np.ndarray = reached
+    return result
 
 
 def split_last_monomino(table: PlacementTable, copies: int) -> tuple[PlacementTable, np.ndarray]:
@@ -505,7 +509,7 @@ def _add_block_constraints(model: cp_model.CpModel, position: Position, cm: Colo
 
 def add_guide_penalties(
     model: cp_model.CpModel, problem: Problem, colours: list[ColourModel]
-) -> list:
+) -> list[cp_model.IntVar]:
     """Steering penalties: one literal per (colour, piece other than the monomino).
 
     A chosen placement of piece A that is not playable now implies ``pen[A]`` or a covered
@@ -519,14 +523,14 @@ def add_guide_penalties(
     Returns:
         The penalty literals.
     """
-    penalties = []
+    penalties: list[cp_model.IntVar] = []
     for cm in colours:
         state = problem.position.colour(cm.name)
         dist = root_distance(problem.position.board, roots(state))
         sq = cm.table.squares
         nearest = np.where(sq >= 0, dist[np.maximum(sq, 0)], 1 << 20).min(axis=1)
         cover = cm.cover_rest or cm.cover
-        pen = {}
+        pen: dict[str, cp_model.IntVar] = {}
         for i in np.flatnonzero(~cm.table.playable & ~cm.mono):
             name = PIECE_NAMES[cm.table.piece[i]]
             if name not in pen:
@@ -836,7 +840,7 @@ def parse_params(text: str) -> str:
         text_format.Parse(text, message)
     except text_format.ParseError as e:
         raise InputError(f"bad CP-SAT parameters {text!r}: {e}", where="params") from None
-    return text_format.MessageToString(message, as_one_line=True)
+    return str(text_format.MessageToString(message, as_one_line=True))
 
 
 def full_relaxation(params: str) -> bool:
@@ -871,6 +875,9 @@ class _Verdict:
     score: int  # max-score: the score of ``layout`` (0 in place-all: not computed)
 
 
+_IslandKey = tuple[str, tuple[int, ...], bool]  # colour, island's placements, without the last
+
+
 class _Search:
     """The state of the cut loop: cuts queued and added, best layouts seen."""
 
@@ -879,9 +886,12 @@ class _Search:
         self.cut_kind = cut_kind
         self.built = built
         self.max_score = problem.goal == "max-score"
-        self.pending: dict[tuple, tuple] = {}
-        self.pending_connect: dict[tuple, ColourModel] = {}
-        self.added: set[tuple] = set()
+        # island cuts to add: (colour, island, without the last piece) -> (its model, the
+        # island, without the last piece, the chosen placements); connect cuts: (colour,
+        # rows, groups) -> its model
+        self.pending: dict[_IslandKey, tuple[ColourModel, list[int], bool, list[int]]] = {}
+        self.pending_connect: dict[tuple[str, tuple[int, ...], tuple[int, ...]], ColourModel] = {}
+        self.added: set[_IslandKey] = set()
         self.best: _Verdict | None = None  # max-score: best legal layout
         self.connected: _Verdict | None = None  # a solution without islands
         self.solutions = 0
@@ -1107,7 +1117,7 @@ def solve(
         if not search.pending and not search.pending_connect:
             break  # max-score stopped by the time limit on a layout without islands
         stats["cuts"] += search.add_pending_cuts()
-        model.clear_hints()
+        model.clear_hints()  # type: ignore[no-untyped-call]  # OR-tools leaves it unannotated
         last = np.asarray(solver.response_proto.solution, dtype=np.int64)
         for cm in built.colours:
             for v in cm.x:
