@@ -92,8 +92,8 @@ def test_repair_runs_when_the_symmetric_reduction_gives_up(monkeypatch):
     """Many pieces and a colour symmetry: the symmetric reduction takes the cores; when it
     gives up early (no symmetric layout), the repair search gets the time left."""
     from solver.backends.base import BackendResult
-    from solver.backends.cpsat import symmetric
     from solver.backends.domain import quadrants as domain
+    from solver.backends.orbits import engine as symmetric
 
     calls = []
 
@@ -213,23 +213,30 @@ def test_two_swapped_colours_are_answered_by_the_domain_search(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "workers,expected", [(1, {"symmetric": [1]}), (2, {"symmetric": [1], "repair": [1]})]
+    "workers,gives_up,expected",
+    [
+        (1, False, {"symmetric": [1]}),
+        (2, False, {"symmetric": [2], "repair": [1]}),
+        (2, True, {"symmetric": [2], "repair": [2]}),
+    ],
 )
-def test_four_colours_race_the_symmetric_reduction_and_the_repair_search(
-    monkeypatch, workers, expected
+def test_four_colours_give_the_symmetric_reduction_every_worker_first(
+    monkeypatch, workers, gives_up, expected
 ):
-    """Four colours that a quarter turn permutes, many pieces: with two workers CP-SAT's
-    symmetric reduction and the repair search race on one each (each wins on some seeds:
-    the repair search in 6-30 s where the reduction took 90 s); with one, the reduction
-    takes it and the repair search runs only if it gives up (here it does not)."""
+    """Four colours that a quarter turn permutes, many pieces: the exact search's symmetric
+    reduction takes every worker (no plain search, no greedy play); after
+    AutoTuning.symmetric_alone seconds the repair search joins it on one worker fewer (with
+    one worker: not while it runs), and every worker when the reduction gives up."""
     from solver.backends.base import BackendResult
-    from solver.backends.cpsat import symmetric
+    from solver.backends.orbits import engine as symmetric
 
     calls: dict[str, list[int]] = {}
 
-    def recorder(name):
+    def recorder(name, gives_up=False):
         def run(problem, options, cancel=None):
             calls.setdefault(name, []).append(options.workers)
+            if gives_up:
+                return BackendResult("unknown", None, None, {"unknown_reason": "none"})
             ends = time.perf_counter() + options.time_limit
             while time.perf_counter() < ends and not (cancel is not None and cancel.is_set()):
                 time.sleep(0.01)
@@ -237,10 +244,11 @@ def test_four_colours_race_the_symmetric_reduction_and_the_repair_search(
 
         return run
 
-    monkeypatch.setattr(symmetric, "solve", recorder("symmetric"))
+    monkeypatch.setattr(symmetric, "solve", recorder("symmetric", gives_up))
     monkeypatch.setattr(repair, "solve", recorder("repair"))
+    monkeypatch.setattr(search, "solve", recorder("search"))
     problem = load_puzzle(PUZZLES / "classic-solo-84.toml")
-    tuning = Tuning(auto=AutoTuning(many_alone=0.0, greedy_first=0.0))
+    tuning = Tuning(auto=AutoTuning(symmetric_alone=0.5))
     options = SolveOptions(backend="auto", time_limit=1.5, workers=workers, tuning=tuning)
     result = solve(problem, options)
     assert result.status == "unknown"

@@ -1,5 +1,7 @@
-"""Symmetric layouts (solver.backends.cpsat.symmetric): which problems reduce, layouts that really are
-symmetric and pass the rule checker, and "no symmetric layout" never shown as a "no"."""
+"""Symmetric layouts (solver.backends.orbits: the exact search's reduction, CP-SAT's):
+which problems reduce, layouts that really are symmetric and pass the rule checker, counts
+of the exact search's reduction against brute force, and "no symmetric layout" never shown
+as a "no"."""
 
 from __future__ import annotations
 
@@ -93,12 +95,16 @@ def test_four_colour_tiling_found_symmetric_and_checked():
 
 
 def test_no_symmetric_layout_is_unknown_not_infeasible():
-    """4x4, {L4, V3} from opposite corners: a layout exists, none symmetric by the half turn."""
+    """4x4, {L4, V3} from opposite corners: a layout exists, none symmetric by the half turn
+    or the mirror that swaps the corners (both groups' trees are exhausted)."""
     problem = two_corners(4, ("L4", "V3"))
     assert solve(problem, SolveOptions(backend="search")).status == "solved"
     result = solve(problem, SolveOptions(backend="symmetric", time_limit=60))
     assert result.status == "unknown"
-    assert result.stats["unknown_reason"] == "no layout is symmetric under the half turn"
+    assert result.stats["unknown_reason"] == (
+        "no layout is symmetric under the half turn or the mirror in the diagonal through the "
+        "top-right corner"
+    )
 
 
 def test_symmetric_backend_refuses_a_problem_without_symmetry():
@@ -116,9 +122,8 @@ def test_cli_symmetric_unknown_says_why_and_refusal_is_one_line(tmp_path):
     )
     result = runner.invoke(main, ["solve", str(path), "--backend", "symmetric", "--plain"])
     assert result.exit_code == 0
-    assert (
-        "unknown (no layout is symmetric under the half turn: this is NOT a proof" in result.output
-    )
+    assert "unknown (no layout is symmetric under the half turn or the mirror" in result.output
+    assert "this is NOT a proof" in result.output
     alone = tmp_path / "alone.toml"
     alone.write_text(
         'variant = "custom"\nsize = [4, 4]\n[start]\nblue = "a4"\n[pieces]\nblue = ["V3"]\n'
@@ -202,3 +207,81 @@ def test_rectangle_reduces_by_both_mirrors_to_one_colour():
     assert result.status == "solved"
     for h, colour in zip(best.elements, best.cycles[0]):
         assert image(h, result.layout["blue"]) == set(result.layout[colour])
+
+
+def reduction_count(problem: Problem, symmetry) -> int:
+    """Layouts of the exact search's symmetric reduction of ``problem`` under ``symmetry``."""
+    from solver.backends import driver
+    from solver.backends.search import exact as search
+
+    reduced = Problem(
+        problem.position, symmetry.representatives, "place-all", problem.monomino_last
+    )
+    built = search.build(reduced, search.core.COUNT, symmetry=symmetry)
+    if built.infeasible:
+        return 0
+    assert driver.sliced_run(built, None) == search.core.DONE
+    return int(built.state.fix[0])
+
+
+def is_symmetric(layout, symmetry) -> bool:
+    """Whether the group maps the layout (a set of (colour, placement)) onto itself, each
+    representative's placements onto those of its orbit's colours."""
+    rep_of = {c: cycle[0] for cycle in symmetry.cycles for c in cycle}
+    reps = {c: [p for colour, p in layout if colour == c] for c in symmetry.representatives}
+    images = {
+        (colour, Placement(p.piece, frozenset(int(h[s]) for s in p.squares)))
+        for cycle in symmetry.cycles
+        for h, colour in zip(symmetry.elements, cycle)
+        for p in reps[rep_of[colour]]
+    }
+    return images == set(layout)
+
+
+@pytest.mark.parametrize(
+    "make,monomino_last",
+    [
+        (lambda: four_corners(4, ("1", "2")), False),
+        (lambda: four_corners(4, ("1", "2")), True),
+        (lambda: four_corners(5, ("2", "I3")), False),
+        (lambda: two_corners(4, ("1", "2", "V3")), True),
+        (lambda: rectangle_corners(4, 5, ("1", "2")), True),
+        (lambda: rectangle_corners(4, 6, ("1", "2")), False),
+    ],
+)
+def test_reduction_counts_exactly_the_symmetric_layouts(make, monomino_last):
+    """The exact search's reduction under every group that applies (quarter and half turns,
+    mirrors; with the monominoes held back for last, each in an orbit of its own) has as
+    many layouts as the brute-force enumerator finds that the group maps onto themselves."""
+    from brute import brute_layouts
+
+    base = make()
+    problem = Problem(base.position, base.colours, monomino_last=monomino_last)
+    layouts = brute_layouts(problem.position, problem.colours, monomino_last=monomino_last)
+    groups = colour_symmetries(problem)
+    assert groups
+    counts = [
+        (reduction_count(problem, g), sum(is_symmetric(x, g) for x in layouts)) for g in groups
+    ]
+    assert all(mine == brute for mine, brute in counts), counts
+    assert any(brute > 0 for _, brute in counts)  # (a case with symmetric layouts to count)
+
+
+@pytest.mark.parametrize("pieces,restricted", [(("1", "2", "V3"), True), (("1", "2", "I3"), False)])
+def test_without_monomino_last_the_reduction_first_holds_the_monomino_back(pieces, restricted):
+    """No monomino-last rule: each group is searched first with it (its layouts are layouts
+    of the problem: legality does not depend on the order); only when that tree is
+    exhausted, without it. 4x4 from two corners: {1, 2, V3} has a half-turn-symmetric
+    layout with the monominoes last; {1, 2, I3} has two symmetric layouts (brute force),
+    neither with them last, so the second stage finds one."""
+    from brute import brute_layouts
+
+    problem = two_corners(4, pieces)
+    result = solve(problem, SolveOptions(backend="symmetric", time_limit=60))
+    assert result.status == "solved"
+    assert result.stats.get("monomino_last", False) is restricted
+    half_turn = colour_symmetries(problem)[0]
+    layout = {(c, p) for c, ps in result.layout.items() for p in ps}
+    assert is_symmetric(layout, half_turn)
+    strict = brute_layouts(problem.position, problem.colours, monomino_last=True)
+    assert any(is_symmetric(x, half_turn) for x in strict) is restricted

@@ -106,14 +106,18 @@ def solve(
         whatever a backend raised (e.g. :class:`solver.errors.SolverBug`).
     """
     started = time.perf_counter()
-    quick = None if warmup.kernel_loaded() else _greedy_first(problem, options)
+    many = _many_pieces(problem, options)
+    # (greedy play does not place that many pieces of several colours: 84 left 35 squares
+    # at best, research/notes/asymmetric_attempts.md)
+    quick = None if warmup.kernel_loaded() or many else _greedy_first(problem, options)
     if quick is not None:
         return quick
-    many = _many_pieces(problem, options)
     lp_first = _lp_proof(problem, options, cancel) if many else None
     if lp_first is not None and lp_first.status == "infeasible":
         return lp_first
     warmup.before_search()
+    if many and not compiling_elsewhere() and engines.SYMMETRIC in portfolio(problem):
+        return _symmetric_first(problem, options, cancel, started, lp_first)
     entrants: list[Backend] = []
     race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
     stop_first = threading.Event()
@@ -169,6 +173,39 @@ def solve(
     combined = _combine(problem, entrants, results)
     if problem.goal != "place-all" or combined.status != "unknown":
         return combined
+    found = results + ([lp_first] if lp_first is not None else [])
+    return dataclasses.replace(combined, partial=best_partial(problem, found), fit=best_fit(found))
+
+
+def _symmetric_first(
+    problem: Problem,
+    options: SolveOptions,
+    cancel: Cancel | None,
+    started: float,
+    lp_first: BackendResult | None,
+) -> BackendResult:
+    """Many pieces, a colour symmetry (not one for the domain search) and the search kernel
+    ready: the exact search's symmetric reduction (:mod:`solver.backends.orbits.engine`) takes
+    every worker at once (it solves the 84-piece solo puzzle in about a second:
+    docs/benchmarks.md, issue 35); after ``options.tuning.auto.symmetric_alone`` seconds without an
+    answer the repair search joins it on one worker fewer (with one worker, only if it gives
+    up), and if it gives up (no symmetric layout) the repair search gets every worker for
+    the time left."""
+    race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
+    entrants = [engines.SYMMETRIC]
+    race.enter(_runner(engines.SYMMETRIC, problem, options), name="auto-symmetric")
+    alone = options.tuning.auto.symmetric_alone
+    race.wait(alone if options.time_limit is None else min(alone, options.time_limit))
+    left = _seconds_left(options.time_limit, started)
+    running = not race.over  # (else the reduction gave up: no symmetric layout)
+    if race.winner is None and (left is None or left > 0.05) and not race.stop.is_set():
+        if not running or options.workers > 1:
+            workers = max(1, options.workers - 1) if running else options.workers
+            _enter(race, entrants, [engines.REPAIR], problem, options, left, workers)
+    results = race.results()
+    if race.winner is not None:
+        return results[race.winner]
+    combined = _combine(problem, entrants, results)
     found = results + ([lp_first] if lp_first is not None else [])
     return dataclasses.replace(combined, partial=best_partial(problem, found), fit=best_fit(found))
 

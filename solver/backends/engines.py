@@ -38,13 +38,13 @@ def _domain_check() -> Callable[[Problem], None]:
 
 
 def _symmetric_check() -> Callable[[Problem], None]:
-    from solver.backends.cpsat.symmetric import refuse
+    from solver.backends.orbits.engine import refuse
 
     return refuse
 
 
 def _symmetric() -> BackendSolve:
-    from solver.backends.cpsat.symmetric import solve
+    from solver.backends.orbits.engine import solve
 
     return solve
 
@@ -74,8 +74,9 @@ SYMMETRIC = Backend(
     _symmetric,
     layouts_only=True,
     proves=frozenset(),
-    summary="CP-SAT on layouts that a board symmetry maps onto themselves with the colours "
-    "permuted (finds layouts only)",
+    summary="layouts that a board symmetry maps onto themselves with the colours permuted: the "
+    "exact search on the orbits with restarts (CP-SAT while a first run compiles the kernel; "
+    "finds layouts only)",
     precheck=_symmetric_check,
 )
 

@@ -56,6 +56,10 @@ class AutoTuning:
             the workers (measured with 2 workers: ``research/notes/asymmetric_attempts.md``,
             turn 5). The domain search (two colours, e.g. Duo, or tight boards) always
             takes every worker.
+        symmetric_alone: for those many-piece problems with a colour symmetry (and the
+            search kernel ready), seconds the exact search's symmetric reduction runs alone
+            on every worker before the repair search joins it (the reduction answers the
+            84-piece solo puzzle in about a second: docs/benchmarks.md, issue 35).
         greedy_first: seconds of greedy plays before the search, for "place-all" (0: none);
             at least one play (about 15 ms for one colour's 21 pieces, 90 ms for 84).
         lp_seconds: for the many-piece problems, seconds the LP bound
@@ -67,6 +71,7 @@ class AutoTuning:
     many_pieces: int = 30
     many_alone: float = 0.5
     symmetric_cores: int = 1
+    symmetric_alone: float = 5.0
     greedy_first: float = 0.05
     lp_seconds: float = 5.0
 

@@ -15,6 +15,7 @@ import numpy as np
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.symmetry import SYMMETRY_NAMES, board_symmetries, closure
+from solver.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,19 @@ def colour_symmetries(problem: Problem) -> list[ColourSymmetry]:
         name = generators[0][0] if len(generators) == 1 else _group_name(elements, named)
         found.append(ColourSymmetry(name, tuple(elements), tuple(cycles)))
     return sorted(found, key=lambda sym: len(sym.cycles))
+
+
+def refuse(problem: Problem) -> None:
+    """Raise InputError when no board symmetry maps ``problem`` onto itself with the
+    played colours permuted (:func:`colour_symmetries`): the ``symmetric`` backend
+    (:mod:`solver.backends.orbits.engine`) cannot take it."""
+    if not colour_symmetries(problem):
+        raise InputError(
+            "no board symmetry maps this problem onto itself with the played "
+            "colours permuted (the symmetric backend needs goal place-all without "
+            "cover or connect, and colours whose start squares, pieces and squares match)",
+            path=problem.name or None,
+        )
 
 
 def _group_name(elements: list[np.ndarray], named: list[tuple[str, np.ndarray]]) -> str:

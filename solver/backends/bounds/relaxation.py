@@ -245,9 +245,11 @@ def relaxation(
     Returns:
         The model, or None when it is over the cap.
     """
-    tables = tuple(_placements(position, c) for c in colours)
-    if max_variables is not None and sum(len(t) for t in tables) > max_variables:
-        return None
+    tables: tuple[PlacementTable, ...] = ()
+    for c in colours:  # (over the cap: stop at the first colour that passes it)
+        tables += (_placements(position, c),)
+        if max_variables is not None and sum(len(t) for t in tables) > max_variables:
+            return None
     model = _Model()
     cover = np.full((len(colours), position.board.size), -1)
     xs = []

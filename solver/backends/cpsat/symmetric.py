@@ -35,9 +35,8 @@ from ortools.sat.python import cp_model
 from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.cpsat import model as cpsat
 from solver.backends.race import first_proven
-from solver.core.colour_symmetry import ColourSymmetry, colour_symmetries, expand
+from solver.core.colour_symmetry import ColourSymmetry, colour_symmetries, expand, refuse
 from solver.core.problem import Problem
-from solver.errors import InputError
 
 
 def add_orbit_constraints(built: cpsat.BuiltModel, symmetry: ColourSymmetry) -> None:
@@ -60,18 +59,6 @@ def add_orbit_constraints(built: cpsat.BuiltModel, symmetry: ColourSymmetry) -> 
                     lits[lit.index] = lit
         if len(lits) > 1:
             model.add_at_most_one(list(lits.values()))
-
-
-def refuse(problem: Problem) -> None:
-    """Raise InputError when no board symmetry maps ``problem`` onto itself with the
-    played colours permuted (:func:`colour_symmetries`): :func:`solve` cannot take it."""
-    if not colour_symmetries(problem):
-        raise InputError(
-            "no board symmetry maps this problem onto itself with the played "
-            "colours permuted (the symmetric backend needs goal place-all without "
-            "cover or connect, and colours whose start squares, pieces and squares match)",
-            path=problem.name or None,
-        )
 
 
 def solve(

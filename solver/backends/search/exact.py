@@ -73,6 +73,7 @@ found as "solved" with the root bound. The measurements behind the defaults are 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -87,6 +88,7 @@ from solver.backends.race import first_proven
 from solver.backends.search import kernel as core
 from solver.backends.tuning import SearchTuning
 from solver.core.board import Board, neighbour_table
+from solver.core.colour_symmetry import ColourSymmetry, expand
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.core.placements import empty_board_placements, fitting_rows
 from solver.core.position import Placement, Position
@@ -215,6 +217,26 @@ class ExactSearch:
             self.held_colours,
             params,
             tables,
+            self.state.copy(),
+            self.infeasible,
+            self.constant_score,
+            dict(self.stats),
+        )
+
+    def reordered(self, seed: tuple[int, ...]) -> ExactSearch:
+        """A fresh copy of the state (the read-only tables shared) with the value order
+        that tries the placements of the piece with the fewest live placements in reach
+        first (``core.P_ORDER``), equals in an order drawn from ``seed`` (NumPy's
+        generator seeded with all its entries: independent streams). The search stays
+        complete; for restarts (:func:`solve_symmetric`)."""
+        tie = np.random.default_rng(list(seed)).integers(0, 1 << 28, len(self.tables.tie))
+        params = self.params.copy()
+        params[core.P_ORDER] = 1
+        return ExactSearch(
+            self.colours,
+            self.held_colours,
+            params,
+            self.tables._replace(tie=tie),
             self.state.copy(),
             self.infeasible,
             self.constant_score,
@@ -470,6 +492,8 @@ def _state(
         sok=np.zeros(stars, dtype=np.int64),
         gmark=np.zeros(nsq, dtype=np.int64),
         gqueue=np.zeros(nsq, dtype=np.int32),
+        omark=np.zeros(nsq, dtype=np.int64),
+        porder=np.zeros(core.NPIECES, dtype=np.int64),
     )
 
 
@@ -516,7 +540,46 @@ def _tables(
         rmult=np.zeros(core.NPIECES + 1, dtype=np.int64),
         star=np.array(sorted(problem.stars_left), dtype=np.int32),
         conn=np.array([c in problem.connect for c in roles.playing], dtype=np.int8),
+        img=np.zeros((board.size, 0), dtype=np.int32),
+        orb=np.zeros(0, dtype=np.int32),
+        tie=np.zeros(len(pl.piece), dtype=np.int64),
     )
+
+
+def _orbit_ids(elements: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) each square's orbit under the group ``elements`` (G, N) (its smallest
+    square), and (N,) bool: the orbit is whole (no element but the identity fixes it)."""
+    orbit = elements.min(axis=0).astype(np.int32)
+    whole = (np.sort(elements, axis=0)[1:] != np.sort(elements, axis=0)[:-1]).all(axis=0)
+    return orbit, whole
+
+
+def _whole_orbits_only(pl: _PlacementArrays, elements: np.ndarray) -> _PlacementArrays:
+    """The placements whose squares lie in distinct whole orbits of the group."""
+    orbit, whole = _orbit_ids(elements)
+    valid = pl.squares >= 0
+    sq = np.where(valid, pl.squares, 0)
+    ids = np.where(valid, orbit[sq], -1 - np.arange(5))
+    ids = np.sort(ids, axis=1)
+    keep = (ids[:, 1:] != ids[:, :-1]).all(axis=1) & (whole[sq] | ~valid).all(axis=1)
+    return _PlacementArrays(
+        pl.piece[keep],
+        pl.squares[keep],
+        pl.colour[keep],
+        pl.extra[keep],
+        pl.size[keep],
+        pl.some_piece_fits_nowhere,
+    )
+
+
+def _with_images(tables: core.Tables, bl: np.ndarray, elements: np.ndarray) -> core.Tables:
+    """``tables`` of a symmetric reduction: the images of each square (``img``), its orbit
+    (``orb``); squares in orbits that are not whole are blocked in ``bl`` for every colour
+    (an element fixes them: they can only stay empty)."""
+    orbit, whole = _orbit_ids(elements)
+    bl[:, ~whole] += 1
+    img = np.ascontiguousarray(elements[1:].T, dtype=np.int32)
+    return tables._replace(img=img, orb=orbit)
 
 
 def build(
@@ -526,15 +589,38 @@ def build(
     up_to_symmetry: bool = False,
     seed: int = 0,
     tuning: SearchTuning = SearchTuning(),
+    symmetry: ColourSymmetry | None = None,
 ) -> ExactSearch:
     """The kernel's parameters and arrays for a problem, in ``mode`` (``core.FIND``,
     ``COUNT`` or ``MAXSCORE``), ``limit`` as ``core.P_LIMIT``; ``seed`` != 0 shuffles the
     order of the children among placements of equal size (the search stays complete and
-    counts stay exact)."""
+    counts stay exact).
+
+    With ``symmetry`` (a group of :func:`solver.core.colour_symmetry.colour_symmetries`
+    of the position), the search is its *symmetric reduction*: ``problem.colours`` are the
+    group's representatives, each placement also takes the squares of its images (the
+    other colours of the orbit: :attr:`core.Tables.img`), placements with two squares in
+    one orbit and squares some element other than the identity fixes are left out, and the
+    reach counts orbits. Its layouts, mapped by :func:`solver.core.colour_symmetry.expand`,
+    are exactly the layouts the group maps onto themselves (FIND, or COUNT without
+    ``up_to_symmetry``).
+
+    Raises:
+        ValueError: ``symmetry`` with MAXSCORE or ``up_to_symmetry``, or colours other
+            than its representatives.
+    """
     position = problem.position
     nsq = position.board.size
     roles = _roles(problem, mode)
     pl = _placement_arrays(position, roles, seed)
+    if symmetry is not None:
+        if (
+            mode == core.MAXSCORE
+            or up_to_symmetry
+            or set(problem.colours) != set(symmetry.representatives)
+        ):
+            raise ValueError("a symmetric reduction finds or counts its representatives' layouts")
+        pl = _whole_orbits_only(pl, np.stack(symmetry.elements))
     # "place-all": a remaining piece that fits nowhere decides it at once
     infeasible = roles.infeasible or (mode != core.MAXSCORE and pl.some_piece_fits_nowhere)
     colours = _colour_arrays(position, roles)
@@ -547,6 +633,8 @@ def build(
         len(connect_groups(position, c)) > 1 for c in problem.connect if c not in roles.playing
     )
     tables = _tables(problem, roles, pl, colours, gperm)
+    if symmetry is not None:
+        tables = _with_images(tables, colours.bl, np.stack(symmetry.elements))
     n_pl = len(pl.piece)
     max_cov = int(np.max(np.diff(tables.cov_ptr))) if n_pl else 0
     state = _state(colours, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1, len(tables.star))
@@ -615,6 +703,7 @@ def _with_memo(search: ExactSearch, tuning: SearchTuning) -> ExactSearch | None:
         or search.held_colours
         or tables.monochk.any()
         or params[core.P_MODE] == core.COUNT
+        or len(tables.orb) > 0
         or state.st[core.S_NODES] > 0
     ):
         return None
@@ -901,3 +990,137 @@ def layouts(problem: Problem, limit: int | None = None) -> Iterator[Layout]:
             return
         found += 1
         yield _found_layout(search, problem)
+
+
+#: nodes of the first run of :func:`solve_symmetric` on a symmetry; run k gets
+#: ``luby(k)`` times as many
+SYMMETRIC_RUN_NODES = 200
+
+
+def solve_symmetric(
+    problem: Problem,
+    symmetries: list[ColourSymmetry],
+    options: SolveOptions = SolveOptions(),
+    cancel: Cancel | None = None,
+) -> BackendResult:
+    """Look for a layout that one of ``symmetries`` (groups of
+    :func:`solver.core.colour_symmetry.colour_symmetries` of ``problem``, tried in this
+    order) maps onto itself: the search on each group's symmetric reduction
+    (:func:`build` with ``symmetry``), restarted.
+
+    ``options.workers`` threads each run their own seed stream: thread i's k-th run on a
+    group has the value order of seed (``options.seed``, i, k) (:meth:`ExactSearch.reordered`)
+    and ``SYMMETRIC_RUN_NODES * luby(k)`` nodes; the first layout stops them all. A run
+    that exhausts its tree shows that the group has no layout: every thread then goes on
+    with the next group.
+
+    Without the monomino-last rule, each group is first searched *with* it, while every
+    representative still holds its monomino (:func:`_stages`): a layout whose monominoes
+    can be placed last is a layout of the problem too (legality does not depend on the
+    order), and holding the monomino back for the leaf makes the search far easier (the
+    84 pieces with the monomino anywhere: docs/benchmarks.md, issue 35); only when that
+    tree is exhausted does the group's own reduction run.
+
+    Returns:
+        "solved" with the layout of every colour (the representatives' mapped by each
+        group element), or "unknown" (time limit, cancel, or no layout with any of the
+        groups: ``stats["unknown_reason"]``); never "infeasible", since a layout without
+        symmetry may exist.
+    """
+    started = time.perf_counter()
+    shared = _SharedReductions(problem, symmetries)
+    threads = max(1, options.workers)
+
+    def stream(thread: int) -> Callable[[Cancel], BackendResult]:
+        return lambda stop: _restarts(shared, options, thread, started, stop)
+
+    results, winner = first_proven(
+        [stream(i) for i in range(threads)],
+        lambda r: r.status == "solved" or "unknown_reason" in r.stats,
+        cancel,
+    )
+    result = results[0 if winner is None else winner]
+    stats = dict(result.stats)
+    stats["nodes"] = sum(int(r.stats.get("nodes", 0)) for r in results)
+    stats["runs"] = sum(int(r.stats.get("runs", 0)) for r in results)
+    stats["seconds"] = round(time.perf_counter() - started, 3)
+    return BackendResult(result.status, result.layout, None, stats, result.answered_by)
+
+
+def _stages(problem: Problem, symmetries: list[ColourSymmetry]) -> list[tuple[int, bool]]:
+    """The reductions :func:`solve_symmetric` searches in turn, as (group index,
+    monomino-last): each group with the problem's rule, preceded, for a problem without
+    it, by the group with it when every representative still holds its monomino (a
+    restriction: its layouts are layouts of the problem)."""
+    stages: list[tuple[int, bool]] = []
+    for i, sym in enumerate(symmetries):
+        holds = all(MONOMINO in problem.position.colour(c).remaining for c in sym.representatives)
+        if not problem.monomino_last and holds:
+            stages.append((i, True))
+        stages.append((i, problem.monomino_last))
+    return stages
+
+
+class _SharedReductions:
+    """What the threads of one :func:`solve_symmetric` share: the stages
+    (:func:`_stages`), each one's reduction built once when first needed (read-only
+    tables; each run copies the state), and the stages whose tree a run has exhausted."""
+
+    def __init__(self, problem: Problem, symmetries: list[ColourSymmetry]):
+        self.problem = problem
+        self.symmetries = symmetries
+        self.stages = _stages(problem, symmetries)
+        self.exhausted: set[int] = set()
+        self._built: dict[int, tuple[Problem, ExactSearch]] = {}
+        self._lock = threading.Lock()
+
+    def reduction(self, j: int) -> tuple[Problem, ExactSearch]:
+        """Stage j's reduced problem (its group's representatives, its monomino-last rule)
+        and its search, at the root."""
+        with self._lock:
+            if j not in self._built:
+                i, monomino_last = self.stages[j]
+                sym = self.symmetries[i]
+                p = self.problem
+                reduced = Problem(
+                    p.position, sym.representatives, "place-all", monomino_last, p.name, p.title
+                )
+                self._built[j] = reduced, build(reduced, core.FIND, symmetry=sym)
+            return self._built[j]
+
+
+def _restarts(
+    shared: _SharedReductions, options: SolveOptions, thread: int, started: float, stop: Cancel
+) -> BackendResult:
+    """One thread's seed stream over the groups (see :func:`solve_symmetric`)."""
+    nodes, runs = 0, 0
+    stats: dict[str, Any] = {}
+    for j, (i, monomino_last) in enumerate(shared.stages):
+        sym = shared.symmetries[i]
+        reduced, root = shared.reduction(j)
+        stats = {"symmetry": sym.name, "placements": len(root.tables.pl_sq)}
+        if monomino_last and not shared.problem.monomino_last:
+            stats["monomino_last"] = True  # (a restriction: see _stages)
+        k = 0
+        while j not in shared.exhausted and not root.infeasible:
+            if stop.is_set() or _out_of_time(options.time_limit, started):
+                return BackendResult("unknown", None, stats=dict(stats, nodes=nodes, runs=runs))
+            k += 1
+            runs += 1
+            search = root.reordered((options.seed, thread, k))
+            budget = SYMMETRIC_RUN_NODES * driver.luby(k)
+            code = driver.sliced_run(search, options.time_limit, started, stop, nodes=budget)
+            nodes += search.nodes
+            if code == core.FOUND:
+                layout = expand(_found_layout(search, reduced), sym)
+                stats.update(nodes=nodes, runs=runs, seed=options.seed, thread=thread, run=k)
+                return BackendResult("solved", layout, stats=stats, answered_by="symmetric")
+            if code == core.DONE:
+                shared.exhausted.add(j)
+    stats.update(nodes=nodes, runs=runs)
+    stats["unknown_reason"] = "no layout with any symmetry that applies"
+    return BackendResult("unknown", None, stats=stats)
+
+
+def _out_of_time(time_limit: float | None, started: float) -> bool:
+    return time_limit is not None and time.perf_counter() - started >= time_limit

@@ -67,8 +67,9 @@ NEG_INF = -(1 << 40)
     P_BLOCKS,  # 1: cap the reach by the 2x2-block bound
     P_LATE,  # placements of at most this many squares come after the exclusion child
     P_MEMO,  # 1: the component memo (one colour, FIND or MAXSCORE)
-) = range(7)
-N_PARAMS = 7
+    P_ORDER,  # 1: children by their piece's live placements in reach, fewest first
+) = range(8)
+N_PARAMS = 8
 
 MONO = 0  # index of the monomino in PIECE_NAMES
 NPIECES = 21
@@ -104,6 +105,9 @@ class Tables(NamedTuple):
     rmult: np.ndarray  # (22,) int64: component memo: radix of the pieces-left code
     star: np.ndarray  # (K,) int32: squares the layout must cover, free at the root
     conn: np.ndarray  # (C,) int8: the colour's squares must end as one corner-joined group
+    img: np.ndarray  # (N, H) int32: symmetric reduction: the other squares of s's orbit
+    orb: np.ndarray  # (N,) int32: symmetric reduction: the orbit of s ((0,): none)
+    tie: np.ndarray  # (P,) int64: P_ORDER: a placement's rank among equals (< 2^28)
 
 
 class State(NamedTuple):
@@ -146,6 +150,8 @@ class State(NamedTuple):
     sok: np.ndarray  # (K,) int64: the node at which some colour could still cover star k
     gmark: np.ndarray  # (N,) int64: stamps of the connect flood
     gqueue: np.ndarray  # (N,) int32: scratch: the connect flood's queue
+    omark: np.ndarray  # (orbits,) int64: symmetric reduction: stamps of the orbit count
+    porder: np.ndarray  # (21,) int64: P_ORDER: pcount of the branching colour
 
     def copy(self) -> State:
         """A fresh copy of every array."""
@@ -160,6 +166,7 @@ def run_chunk(params: np.ndarray, tables: Tables, state: State, budget: int) -> 
 
 @njit(cache=True)
 def _apply_placement(
+    img,
     p,
     pl_sq,
     pl_col,
@@ -185,6 +192,10 @@ def _apply_placement(
             bl[c2, s] += 1
         sqcol[s] = c
         sqpl[s] = p
+        for h in range(img.shape[1]):  # the images of a symmetric reduction
+            t = img[s, h]
+            for c2 in range(ncol):
+                bl[c2, t] += 1
         for j in range(4):
             e = edge_nb[s, j]
             if e >= 0:
@@ -201,6 +212,7 @@ def _apply_placement(
 
 @njit(cache=True)
 def _undo_placement(
+    img,
     p,
     pl_sq,
     pl_col,
@@ -225,6 +237,10 @@ def _undo_placement(
             bl[c2, s] -= 1
         sqcol[s] = -1
         sqpl[s] = -1
+        for h in range(img.shape[1]):
+            t = img[s, h]
+            for c2 in range(ncol):
+                bl[c2, t] -= 1
         for j in range(4):
             e = edge_nb[s, j]
             if e >= 0:
@@ -315,9 +331,10 @@ def _mono_last_ok(
 
 
 @njit(cache=True)
-def _assignments(cand, ncand, k, gperm_row, use_fixed):
-    """Number of ways to give each of k held monominoes a distinct square; monomino i may go
-    on ``cand[i, :ncand[i]]`` (and, with ``use_fixed``, only on squares the symmetry fixes)."""
+def _assignments(cand, ncand, k, gperm_row, use_fixed, orb):
+    """Number of ways to give each of k held monominoes a distinct square (in a symmetric
+    reduction, ``orb``: a distinct orbit); monomino i may go on ``cand[i, :ncand[i]]`` (and,
+    with ``use_fixed``, only on squares the symmetry fixes)."""
     full = (1 << k) - 1
     dp = np.zeros(1 << k, dtype=np.int64)
     dp[0] = 1
@@ -329,7 +346,7 @@ def _assignments(cand, ncand, k, gperm_row, use_fixed):
             s = cand[i, j]
             if use_fixed and gperm_row[s] != s:
                 continue
-            which[s, i] = True
+            which[orb[s] if orb.shape[0] > 0 else s, i] = True
     for s in range(nsq):
         any_ = False
         for i in range(k):
@@ -404,6 +421,8 @@ def _reach(
     blk,
     bstamp,
     bcnt,
+    orb,
+    omark,
 ):
     """Squares colour c can still reach, and the area of its pieces that cannot be placed.
 
@@ -415,7 +434,9 @@ def _reach(
     squares only (covered by a live placement in reach) until nothing changes (``strong``
     1) or once (2).
 
-    With ``blocks``, the reach returned is capped by :func:`_block_cap`.
+    With ``blocks``, the reach returned is capped by :func:`_block_cap`; in a symmetric
+    reduction (``orb``), by the number of orbits it meets (a colour covers one square of an
+    orbit at most: the others are its images, other colours).
 
     Returns (reach, unplaceable area, stamp of the reach in mark).
     """
@@ -480,11 +501,22 @@ def _reach(
             break
         if strong == 2:
             last = True
+    held = qt
     if blocks:
         use_ext = strong > 0
-        cap = _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st)
-        return cap, unplaceable, stamp
-    return qt, unplaceable, stamp
+        held = _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st)
+    if orb.shape[0] > 0:
+        st[S_STAMP] += 1
+        ostamp = st[S_STAMP]
+        orbits = 0
+        for i in range(qt):
+            o = orb[queue[i]]
+            if omark[o] != ostamp:
+                omark[o] = ostamp
+                orbits += 1
+        if orbits < held:
+            held = orbits
+    return held, unplaceable, stamp
 
 
 @njit(cache=True)
@@ -550,6 +582,24 @@ def _joinable(c, final, bl, sqcol, nsqc, king_nb, gmark, gqueue, st):
             gqueue[qt] = n
             qt += 1
     return found == nsqc[c]
+
+
+@njit(cache=True)
+def _order_children(ch, lo, top, porder, pl_piece, pl_size, tie):
+    """Sort the placements ``ch[lo:top]`` (insertion sort: a few dozen) by their piece's
+    live placements in reach (``porder``), fewest first: the piece with the least room goes
+    where it still fits (most constrained first); then larger first, then ``tie``."""
+    for i in range(lo + 1, top):
+        q = ch[i]
+        kq = (porder[pl_piece[q]] << 32) + ((8 - pl_size[q]) << 28) + tie[q]
+        j = i - 1
+        while j >= lo:
+            r = ch[j]
+            if (porder[pl_piece[r]] << 32) + ((8 - pl_size[r]) << 28) + tie[r] <= kq:
+                break
+            ch[j + 1] = r
+            j -= 1
+        ch[j + 1] = q
 
 
 @njit(cache=True)
@@ -629,12 +679,12 @@ def run(params, tables, state, budget):
     (
         pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx, edge_nb,
         corner_nb, king_nb, psize, pextra, pl_bx, blk, start, own0, monoin, held, monochk,
-        gperm, comp, rmult, star, conn,
+        gperm, comp, rmult, star, conn, img, orb, tie,
     ) = tables  # fmt: skip
     (
         ext, bstamp, bcnt, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, path, fr_c,
         fr_x, fr_lo, fr_hi, fr_cur, ch, st, mark, cmark, queue, attach, pcount, cand, ncand,
-        fix, sol, sol_mono, best, ctouch, fr_key, memo, sok, gmark, gqueue,
+        fix, sol, sol_mono, best, ctouch, fr_key, memo, sok, gmark, gqueue, omark, porder,
     ) = state  # fmt: skip
     mode = params[P_MODE]
     limit = params[P_LIMIT]
@@ -643,6 +693,7 @@ def run(params, tables, state, budget):
     blocks = params[P_BLOCKS] == 1
     late = params[P_LATE]
     cmode = params[P_MEMO] == 1
+    order = params[P_ORDER]
     stop_early = mode != MAXSCORE
     hcap = (memo.shape[0] * 7) // 10
     ncol = bl.shape[0]
@@ -754,6 +805,8 @@ def run(params, tables, state, budget):
                     blk,
                     bstamp,
                     bcnt,
+                    orb,
+                    omark,
                 )
                 deficit = remarea[c] - reach
                 if mode != MAXSCORE:
@@ -802,6 +855,9 @@ def run(params, tables, state, budget):
                         best_x = x
                         if n_live == 0:
                             break
+                if order == 1 and best_c == c:
+                    for t in range(NPIECES):
+                        porder[t] = pcount[t]
                 if best_n == 0 and mode != MAXSCORE:
                     partial = c < ncol - 1
                     break
@@ -871,7 +927,7 @@ def run(params, tables, state, budget):
                         if nheld == 0:
                             fix[g] += 1
                         else:
-                            fix[g] += _assignments(cand, ncand, nheld, gperm[g], g > 0)
+                            fix[g] += _assignments(cand, ncand, nheld, gperm[g], g > 0, orb)
                     if mode == FIND and fix[0] > 0:
                         npath = st[S_PATHN]
                         for i in range(npath):
@@ -891,7 +947,8 @@ def run(params, tables, state, budget):
                             s = cand[i, idx[i]]
                             clash = False
                             for j in range(i):
-                                if cand[j, idx[j]] == s:
+                                t = cand[j, idx[j]]
+                                if t == s or (orb.shape[0] > 0 and orb[t] == orb[s]):
                                     clash = True
                             if clash:
                                 idx[i] += 1
@@ -940,6 +997,8 @@ def run(params, tables, state, budget):
                     if rem[c, pl_piece[p]] > 0 and _live(p, c, pl_sq, pl_size, bl):
                         ch[top] = p
                         top += 1
+                if order == 1:
+                    _order_children(ch, lo, top, porder, pl_piece, pl_size, tie)
                 if not (mode != MAXSCORE and nsqc[c] == 0):
                     ch[top] = -1
                     top += 1
@@ -970,6 +1029,7 @@ def run(params, tables, state, budget):
                     # slower (research/notes/search_notes.md)
                     if p >= 0:
                         _apply_placement(
+                            img,
                             p,
                             pl_sq,
                             pl_col,
@@ -1004,6 +1064,7 @@ def run(params, tables, state, budget):
                 p = ch[fr_cur[d]]
                 if p >= 0:
                     _undo_placement(
+                        img,
                         p,
                         pl_sq,
                         pl_col,
@@ -1032,6 +1093,7 @@ def run(params, tables, state, budget):
                     p = ch[fr_cur[d]]
                     if p >= 0:
                         _apply_placement(
+                            img,
                             p,
                             pl_sq,
                             pl_col,
