@@ -268,6 +268,17 @@ def test_questions_answer_as_the_api(client):
 def test_solves_limited_cancelled_and_reaped(monkeypatch):
     with TestClient(create_app(hosts=["testserver"], limit=1, ponder=False)) as client:
         headers = page(client)
+        # two first placements that no layout of the opening book holds together: the
+        # joint question is then a cold solve of minutes (from the empty board the book
+        # answers it at once)
+        for colour, cells in (
+            ("blue", [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2]]),
+            ("yellow", [[0, 15], [0, 16], [0, 17], [0, 18], [0, 19]]),
+        ):
+            placed = client.post(
+                "/api/place", headers=headers, json={"colour": colour, "cells": cells}
+            )
+            assert placed.status_code == 200, placed.text
         start = client.post("/api/ask", headers=headers, json={"kind": "joint", "time_limit": None})
         job = start.json()["job"]
         busy = client.post("/api/ask", headers=headers, json={"kind": "hint", "time_limit": 5})
