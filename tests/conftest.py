@@ -40,3 +40,25 @@ def pytest_configure(config):
     ]
     for process in compiles:
         process.wait()
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The longest first: the modules with the most tests marked slow before the others,
+    and in each module its slow tests before the rest (otherwise in file order). With
+    ``-n 2 --dist worksteal`` an idle worker takes tests from the end of the busy one's
+    queue, so the run then ends on short tests, not on a long one started last (a 50-70 s
+    CP-SAT proof that began near the end made the whole suite wait for it)."""
+    from collections import Counter
+
+    def slow(item) -> bool:
+        return item.get_closest_marker("slow") is not None
+
+    slow_in = Counter(item.module.__name__ for item in items if slow(item))
+    first_seen = {name: k for k, name in enumerate(dict.fromkeys(i.module.__name__ for i in items))}
+    items.sort(
+        key=lambda item: (
+            -slow_in[item.module.__name__],
+            first_seen[item.module.__name__],
+            not slow(item),
+        )
+    )

@@ -400,7 +400,7 @@ def test_time_limit_covers_the_whole_answer(client, monkeypatch):
     headers = page(client)
     client.post("/api/open", headers=headers, json={"id": "classic-84"})
     # two first placements that no layout of the opening book holds together: the
-    # companion's repairs and the full solve, far from an answer in 2 s
+    # companion's repairs and the full solve, far from an answer in 5 s
     for colour, cells in (
         ("blue", [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2]]),  # W
         ("yellow", [[0, 19], [0, 18], [0, 17], [0, 16], [0, 15]]),  # I5 along the edge
@@ -410,7 +410,10 @@ def test_time_limit_covers_the_whole_answer(client, monkeypatch):
     # how far a loaded machine runs over is for the benchmark (benchmarks/serve_speed.py):
     # here a wide grace lets the joint check answer itself, then the watchdog is tested
     monkeypatch.setattr(jobs_module, "GRACE", 20.0)
-    answer = ask(client, headers, "joint", time_limit=2)
+    # 5 s: on a loaded machine a 2 s limit left the repair search no time for a partial
+    # layout (its words were missing; the answer itself stays unknown: a cold solve of
+    # minutes)
+    answer = ask(client, headers, "joint", time_limit=5)
     assert answer["answer"] == "unknown" and "not a no" in answer["text"]
     # the companion's own answer (its tiers share the limit), not the watchdog's
     assert "[companion " in answer["text"], answer["text"]
@@ -419,7 +422,7 @@ def test_time_limit_covers_the_whole_answer(client, monkeypatch):
     assert "best partial layout: " in answer["text"] and "short: " in answer["text"]
     assert answer["text"].endswith("s]")
     # the poll loop looks every 0.1 s: the answer came within the limit and the grace
-    assert answer["seconds"] <= 2 + jobs_module.GRACE + 0.5
+    assert answer["seconds"] <= 5 + jobs_module.GRACE + 0.5
     monkeypatch.setattr(jobs_module, "GRACE", 2.0)
     jobs = client.app.state.server.jobs
     job = client.post("/api/ask", headers=headers, json={"kind": "joint", "time_limit": None})
