@@ -161,10 +161,9 @@ def test_auto_proves_a_one_colour_record_board_impossible_by_the_lp_bound():
     from solver.tasks.solve import solve
 
     problem = corner_problem(12, 12)
-    bound = lp_bound(problem.position, problem.colours)
-    assert bound is not None and bound.proves_no and bound.most < 88
     result = solve(problem, SolveOptions(time_limit=60))
     assert (result.status, result.backend) == ("infeasible", "lp")
+    # the LP bound's own figure, under the 89 squares to place (computed once, by auto)
     assert result.stats["reason"].startswith("LP bound: at most 87.")
 
 
