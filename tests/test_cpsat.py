@@ -398,7 +398,8 @@ def test_two_colours_around_a_frozen_third_colour():
 
 @pytest.mark.slow
 def test_classic_one_colour_all_pieces_monomino_last():
-    # measured 5.5-7.7 s on 2 cores over seeds 0-5 (without the guide: 2 of 6 in 120 s)
+    # 13-16 s of CPU (2 workers or 1, seeds 0 and 1, 2026-12-03; earlier 5.5-7.7 s wall on 2
+    # cores over seeds 0-5; without the guide: 2 of 6 in 120 s)
     problem = Problem(Position.empty(VARIANTS["classic"]), ("blue",), "place-all", True)
     result = solve(problem, CPSAT)
     assert result.status == "solved"
