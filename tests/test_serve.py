@@ -265,20 +265,22 @@ def test_questions_answer_as_the_api(client):
     assert mine["answer"] == "yes" and "Hint and Show a solution follow the card" in mine["text"]
 
 
+def play_unpaired_firsts(client, headers) -> None:
+    """On the Classic solo board: blue's W in its corner and yellow's I5 along the top edge,
+    two first placements that no layout of the opening book holds together, so that the
+    joint question is a cold solve of minutes."""
+    for colour, cells in (
+        ("blue", [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2]]),  # W
+        ("yellow", [[0, 19], [0, 18], [0, 17], [0, 16], [0, 15]]),  # I5 along the edge
+    ):
+        placed = client.post("/api/place", headers=headers, json={"colour": colour, "cells": cells})
+        assert placed.status_code == 200 and "refused" not in placed.json(), placed.text
+
+
 def test_solves_limited_cancelled_and_reaped(monkeypatch):
     with TestClient(create_app(hosts=["testserver"], limit=1, ponder=False)) as client:
         headers = page(client)
-        # two first placements that no layout of the opening book holds together: the
-        # joint question is then a cold solve of minutes (from the empty board the book
-        # answers it at once)
-        for colour, cells in (
-            ("blue", [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2]]),
-            ("yellow", [[0, 15], [0, 16], [0, 17], [0, 18], [0, 19]]),
-        ):
-            placed = client.post(
-                "/api/place", headers=headers, json={"colour": colour, "cells": cells}
-            )
-            assert placed.status_code == 200, placed.text
+        play_unpaired_firsts(client, headers)  # from the empty board the book answers at once
         start = client.post("/api/ask", headers=headers, json={"kind": "joint", "time_limit": None})
         job = start.json()["job"]
         busy = client.post("/api/ask", headers=headers, json={"kind": "hint", "time_limit": 5})
@@ -399,14 +401,7 @@ def test_time_limit_covers_the_whole_answer(client, monkeypatch):
     running past it (plus the grace) is stopped and answered unknown, never no."""
     headers = page(client)
     client.post("/api/open", headers=headers, json={"id": "classic-84"})
-    # two first placements that no layout of the opening book holds together: the
-    # companion's repairs and the full solve, far from an answer in 5 s
-    for colour, cells in (
-        ("blue", [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2]]),  # W
-        ("yellow", [[0, 19], [0, 18], [0, 17], [0, 16], [0, 15]]),  # I5 along the edge
-    ):
-        placed = client.post("/api/place", headers=headers, json={"colour": colour, "cells": cells})
-        assert "refused" not in placed.json(), placed.text
+    play_unpaired_firsts(client, headers)  # the companion: far from an answer in 5 s
     # how far a loaded machine runs over is for the benchmark (benchmarks/serve_speed.py):
     # here a wide grace lets the joint check answer itself, then the watchdog is tested
     monkeypatch.setattr(jobs_module, "GRACE", 20.0)

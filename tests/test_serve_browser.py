@@ -154,6 +154,14 @@ def play(page, colour, piece, squares) -> None:
     click_square(page, target)
 
 
+def play_unpaired_firsts(page) -> None:
+    """Blue's W in its corner and yellow's I5 along the top edge, clicked: two first
+    placements that no layout of the opening book holds together."""
+    play(page, "blue", "W", [0, 20, 21, 41, 42])
+    play(page, "yellow", "I5", [15, 16, 17, 18, 19])
+    page.wait_for_function("S.moves === 2")
+
+
 def wait_answer(page, kind: str, timeout: float = 60_000) -> dict:
     page.wait_for_selector(f"#answers li[data-kind='{kind}'] .badge:not(.running)", timeout=timeout)
     li = page.locator(f"#answers li[data-kind='{kind}']").first
@@ -318,12 +326,9 @@ def test_closing_the_page_stops_its_solve(browser, served_app, tmp_path):
     page = new_page(browser, url)
     steps = Steps(page, tmp_path)
     # the joint question, no limit, after two first placements that no layout of the
-    # opening book holds together: a cold solve of the 82 pieces left, of minutes (from
-    # the empty board the book answers at once, and a solution of the 84 pieces takes the
-    # symmetric reduction a second or two)
-    play(page, "blue", "W", [0, 20, 21, 41, 42])
-    play(page, "yellow", "I5", [15, 16, 17, 18, 19])
-    page.wait_for_function("S.moves === 2")
+    # book holds together: a cold solve of minutes (from the empty board the book answers
+    # at once, and a solution of the 84 pieces takes the symmetric reduction a second)
+    play_unpaired_firsts(page)
     page.select_option("#timelimit", "none")
     page.click("button[data-ask='joint']")
     page.wait_for_selector("#answers li[data-job] .badge.running")
@@ -521,11 +526,7 @@ def test_card_printed_pieces_and_hint_drawn_apart(steps):
 @pytest.mark.slow
 def test_unknown_joint_offers_each_colour_alone(steps):
     page = steps.page
-    # two first placements that no layout of the opening book holds together (the empty
-    # board, and one first placement, are answered from the book)
-    play(page, "blue", "W", [0, 20, 21, 41, 42])
-    play(page, "yellow", "I5", [15, 16, 17, 18, 19])
-    page.wait_for_function("S.moves === 2")
+    play_unpaired_firsts(page)  # (the empty board, and one first placement: the book)
     page.evaluate(  # a 1 s limit (the menu's shortest is 5 s): the Classic joint times out
         "(() => { const o = new Option('1 s', '1'); $('timelimit').add(o); o.selected = true; })()"
     )
