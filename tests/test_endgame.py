@@ -93,7 +93,8 @@ def test_no_caps_the_bound_and_proves_a_best_that_reaches_it(
 ):
     position = _one_colour(rows, cols, pieces, bonus)
     assert no_bound(position, "blue") == -1
-    alone = _max_score_alone(position, "blue")
+    # the max-score solve alone, with the options the check gives its best (best_options)
+    alone = _max_score_alone(position, "blue", best_options(CUT_SHORT))
     assert (alone.status, alone.score, alone.bound) == ("solved", -1, alone_bound)
     answer = endgame_check(position, "blue", CUT_SHORT)
     assert answer.answer == "no" and answer.place_all.status == "infeasible"
@@ -115,8 +116,8 @@ def test_no_caps_the_bound_and_proves_a_best_that_reaches_it(
 @pytest.mark.parametrize(
     "after, colour, alone_bound, cap, found, optimum",
     [
-        (17, "purple", 15, -2, -11, -10),  # smallest piece left: the domino
-        (19, "orange", 20, -1, -10, -8),  # the monomino
+        (17, "purple", 15, -2, -10, -10),  # smallest piece left: the domino
+        (19, "orange", 20, -1, -8, -8),  # the monomino
     ],
 )
 def test_no_caps_a_weak_bound_in_a_real_game(after, colour, alone_bound, cap, found, optimum):

@@ -10,10 +10,11 @@ over ``--over`` seconds (or every "no" when no CSV is given: slow). For each, on
   (the best known in advance), nodes against the search from scratch.
 * ``pockets``: each root pocket's best alone (every piece allowed), and their sum as a
   bound, against the best.
-* ``orders``: place-all and max-score with the component memo smallest pocket first (the
-  search) and largest first.
+(``orders``, the root pockets' order of the memo before it keyed every node, was attempt 5
+of docs/benchmarks.md; the memo now fills the smallest part of the reach first at every
+node, so there is no root order left to change.)
 
-Usage: python -m research.benchmarks.endgame_tail split|incumbent|pockets|orders
+Usage: python -m research.benchmarks.endgame_tail split|incumbent|pockets
        [--csv F] [--over 0.1]
 """
 
@@ -71,7 +72,8 @@ def memo_search(problem: Problem, incumbent: int | None = None) -> tuple[int, in
     """The max-score memo search run to the end: (nodes, best, root bound)."""
     tuning = ONE.tuning.search
     built = exact.build(problem, core.MAXSCORE, tuning=tuning)
-    search = exact._with_memo(built, tuning) or built
+    search = built
+    exact._memo_on(search, tuning)
     if incumbent is not None:
         search.st[core.S_BEST] = incumbent - search.constant_score
     driver.sliced_run(search, None, time.perf_counter(), None)
@@ -91,14 +93,6 @@ def pocket_bests(problem: Problem) -> tuple[list[int], list[int]]:
         driver.sliced_run(alone, None, time.perf_counter(), None)
         placed.append(area + int(alone.st[core.S_BEST]))
     return np.bincount(rank[rank >= 0]).tolist(), placed
-
-
-def largest_first(search: exact.ExactSearch) -> tuple[np.ndarray, int]:
-    rank, k = ORIGINAL(search)
-    return np.where(rank >= 0, k - 1 - rank, rank).astype(np.int32), k
-
-
-ORIGINAL = exact.components
 
 
 def line(kind: str, colour: str, position: Position) -> str:
@@ -122,18 +116,12 @@ def line(kind: str, colour: str, position: Position) -> str:
         area = position.colour(colour).remaining_squares
         bound = min(area, sum(placed)) - area
         return f"best {memo_search(best)[1]}; pockets {sizes} place {placed}: bound {bound}"
-    parts = []
-    for name, order in (("smallest first", ORIGINAL), ("largest first", largest_first)):
-        exact.components = order
-        runs = [timed(place_all), timed(best)]
-        parts.append(f"{name}: " + ", ".join(f"{n} nodes {s:.3f} s" for _, _, n, s in runs))
-    exact.components = ORIGINAL
-    return "; ".join(parts)
+    raise ValueError(kind)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=["split", "incumbent", "pockets", "orders"])
+    parser.add_argument("kind", choices=["split", "incumbent", "pockets"])
     parser.add_argument("--csv", type=Path, help="the rows of benchmarks/endgame_checks.py")
     parser.add_argument("--over", type=float, default=0.1, help="seconds: a slow check")
     args = parser.parse_args(argv)

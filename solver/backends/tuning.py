@@ -24,8 +24,8 @@ class SearchTuning:
         portfolio: (``late``, seed) of the extra copies of the search raced in threads, one
             per worker beyond the first; seed != 0 shuffles equal-size children.
         first_chunk: nodes searched as built before a one-colour search switches to the
-            component memo (most checks end within them).
-        memo_rows: rows of the component memo's hash table (a power of 2; 24 bytes each);
+            memo (most checks end within them).
+        memo_rows: rows of the memo's hash table (a power of 2; 32 bytes each);
             a full table only stops storing.
     """
 

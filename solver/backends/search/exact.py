@@ -51,18 +51,19 @@ races, with ``options.workers`` >= 2, copies of the search with other value orde
 (:attr:`SearchTuning.portfolio`) in threads (the kernel releases the GIL); each copy is
 complete, so the first to end gives the answer (:mod:`solver.backends.race`).
 
-Hard cases: the component memo (one colour; "place-all" and "max-score"). Late in a game
-a colour's reach splits into *components* that never interact: pockets of free squares
-walled off from each other (no placement, and no allowed square next to one, straddles
-two). The plain search interleaves its decisions across pockets, so a failure in one
-pocket is found again under every way of filling the others: the tree is a product.
-After :attr:`SearchTuning.first_chunk` nodes without an answer, a fresh search decides
-the components one at a time, smallest first (:func:`components`), and at each *entry*
-(every touched component closed, the others untouched) looks up the untouched set and the
-pieces left in a hash table of subproblems already exhausted without a good enough layout
-(details in :func:`solver.backends.search.kernel.run`). Junior's two copies of a piece are
-not a symmetry of this tree (a placement is a piece type and squares, the copies are a
-count, and every layout is reached once).
+Hard cases: the memo (one colour; "place-all" and "max-score"). Late in a game a colour's
+reach splits into pockets of free squares walled off from each other (no placement, and no
+allowed square next to one, straddles two). The plain search interleaves its decisions
+across pockets, so a failure in one pocket is found again under every way of filling the
+others: the tree is a product. After :attr:`SearchTuning.first_chunk` nodes without an
+answer, the search goes on branching in the smallest part of the reach first and keying every
+branching node by what is left to decide: the reach, its attach squares and the pieces
+left. A hash table keeps the keys of subproblems exhausted without a good enough layout,
+and prunes them when they come back: once a pocket is closed, in any of the ways that use
+the same pieces, the rest is the same subproblem (details in
+:func:`solver.backends.search.kernel.run`). Junior's two copies of a piece are not a
+symmetry of this tree (a placement is a piece type and squares, the copies are a count,
+and every layout is reached once).
 
 The hot loop is compiled with numba in :mod:`solver.backends.search.kernel`; this module
 builds its arrays (:func:`build`) and checks the clock between chunks of nodes. On a
@@ -435,7 +436,7 @@ def _params(mode: int, limit: int, bonus: bool, tuning: SearchTuning) -> np.ndar
     params[core.P_STRONG] = tuning.strong
     params[core.P_BLOCKS] = int(tuning.blocks)
     params[core.P_LATE] = tuning.late
-    params[core.P_MEMO] = 0  # switched on by _with_memo
+    params[core.P_MEMO] = 0  # switched on by _memo_on
     return params
 
 
@@ -486,14 +487,15 @@ def _state(
         sol=np.zeros(n_pieces, dtype=np.int32),
         sol_mono=np.zeros(at_least_one, dtype=np.int32),
         best=np.zeros(n_pieces, dtype=np.int32),
-        ctouch=np.zeros(1, dtype=np.int64),  # component memo: off (see _with_memo)
-        fr_key=np.full((max_depth, 2), -1, dtype=np.int64),
-        memo=np.zeros((1, 3), dtype=np.int64),
+        fr_key=np.full((max_depth, 3), -1, dtype=np.int64),
+        memo=np.zeros((1, 4), dtype=np.int64),
         sok=np.zeros(stars, dtype=np.int64),
         gmark=np.zeros(nsq, dtype=np.int64),
         gqueue=np.zeros(nsq, dtype=np.int32),
         omark=np.zeros(nsq, dtype=np.int64),
         porder=np.zeros(core.NPIECES, dtype=np.int64),
+        dlab=np.zeros(nsq, dtype=np.int32),
+        dsz=np.zeros(nsq, dtype=np.int64),
     )
 
 
@@ -536,13 +538,13 @@ def _tables(
         held=np.array([c in roles.held for c in roles.playing], dtype=np.int8),
         monochk=np.array([c in roles.checked for c in roles.playing], dtype=np.int8),
         gperm=gperm,
-        comp=np.zeros(board.size, dtype=np.int32),  # component memo: off (see _with_memo)
-        rmult=np.zeros(core.NPIECES + 1, dtype=np.int64),
+        rmult=np.zeros(core.NPIECES + 1, dtype=np.int64),  # memo: off (see _memo_on)
         star=np.array(sorted(problem.stars_left), dtype=np.int32),
         conn=np.array([c in problem.connect for c in roles.playing], dtype=np.int8),
         img=np.zeros((board.size, 0), dtype=np.int32),
         orb=np.zeros(0, dtype=np.int32),
         tie=np.zeros(len(pl.piece), dtype=np.int64),
+        zob=np.zeros((0, 4), dtype=np.int64),  # memo: off (see _memo_on)
     )
 
 
@@ -657,7 +659,7 @@ def components(search: ExactSearch) -> tuple[np.ndarray, int]:
 
     Returns (rank of each square's component, -1 for squares in none: an int32 array of
     shape (board squares,); number of components); ranks go by size, smallest first (the
-    order the memo search decides them in: see :func:`_with_memo`).
+    order of their sizes: the memo search fills the smallest part first, :func:`_memo_on`).
     """
     tables, state = search.tables, search.state
     bl, cornr, king = state.bl[0], state.cornr[0], tables.king_nb
@@ -689,12 +691,23 @@ def components(search: ExactSearch) -> tuple[np.ndarray, int]:
     return rank[label], len(sizes)
 
 
-def _with_memo(search: ExactSearch, tuning: SearchTuning) -> ExactSearch | None:
-    """A fresh copy of a one-colour FIND or MAXSCORE search (not yet run) with the
-    component memo on (see the module docstring and :func:`solver.backends.search.kernel.run`),
-    or None if it cannot apply (several colours, a held monomino, the monomino-last check,
-    counting, card goals, more than 62 components) or would not help (one
-    component)."""
+@lru_cache(maxsize=8)
+def _zobrist(nsq: int) -> np.ndarray:
+    """The memo's random keys (:attr:`core.Tables.zob`): (nsq, 4) int64, from a fixed seed
+    so that runs repeat; read-only (shared by every search on such a board)."""
+    keys = np.random.default_rng(0x5EED).integers(
+        np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=(nsq, 4), dtype=np.int64
+    )
+    keys.setflags(write=False)
+    return keys
+
+
+def _memo_on(search: ExactSearch, tuning: SearchTuning) -> bool:
+    """Switch the memo on in a one-colour FIND or MAXSCORE search, in place, at any point of
+    its run (see the module docstring and :func:`solver.backends.search.kernel.run`: the
+    frames pushed from then on carry keys; those below them are searched as before).
+    Returns False, changing nothing, where it cannot apply (several colours, a held
+    monomino, the monomino-last check, counting, card goals, a symmetric reduction)."""
     params, tables, state = search.params, search.tables, search.state
     if (
         len(search.colours) != 1
@@ -704,23 +717,17 @@ def _with_memo(search: ExactSearch, tuning: SearchTuning) -> ExactSearch | None:
         or tables.monochk.any()
         or params[core.P_MODE] == core.COUNT
         or len(tables.orb) > 0
-        or state.st[core.S_NODES] > 0
     ):
-        return None
-    comp, k = components(search)
-    if not 2 <= k <= 62:
-        return None
-    memo = search.clone(int(params[core.P_LATE]))
-    memo.params[core.P_MEMO] = 1
+        return False
+    # the radix of each piece's count: its count at the root (the path's pieces are out)
     radix = state.rem[0] + 1
+    np.add.at(radix, tables.pl_piece[state.path[: state.st[core.S_PATHN]]], 1)
     rmult = np.concatenate(([1], np.cumprod(radix))).astype(np.int64)
-    memo.tables = memo.tables._replace(comp=comp, rmult=rmult)
-    memo.state = memo.state._replace(
-        ctouch=np.zeros(k, dtype=np.int64),
-        memo=np.zeros((tuning.memo_rows, 3), dtype=np.int64),
-    )
-    memo.stats["components"] = k
-    return memo
+    search.tables = tables._replace(rmult=rmult, zob=_zobrist(len(state.bl[0])))
+    search.state = state._replace(memo=np.zeros((tuning.memo_rows, 4), dtype=np.int64))
+    search.stats["components"] = components(search)[1]
+    params[core.P_MEMO] = 1
+    return True
 
 
 def _portfolio(
@@ -728,23 +735,21 @@ def _portfolio(
     time_limit: float | None,
     workers: int,
     tuning: SearchTuning,
-    fresh: Callable[[], ExactSearch] | None = None,
     cancel: Cancel | None = None,
 ) -> tuple[ExactSearch, int, float]:
     """Solve with a portfolio: the search as built, then (if it has not ended after a first
     chunk of :attr:`SearchTuning.first_chunk` nodes) copies with other value orders
     (:attr:`SearchTuning.portfolio`) raced in threads; the kernel releases the GIL. Every
     member is complete, so the first to end gives the answer. After the first chunk, the
-    first member is replaced by a fresh search with the component memo
-    (:func:`_with_memo`, from ``fresh()``) when it applies.
+    first member goes on with the memo (:func:`_memo_on`) where it applies.
 
     Returns (the member that answered or the first one, its code, seconds).
     """
     started = time.perf_counter()
     others = [search.clone(late, seed) for late, seed in tuning.portfolio[: max(workers - 1, 0)]]
     code = search.run(tuning.first_chunk)
-    if code == core.PAUSE and fresh is not None:
-        search = _with_memo(fresh(), tuning) or search
+    if code == core.PAUSE:
+        _memo_on(search, tuning)
     if code != core.PAUSE or not others:
         if code == core.PAUSE:
             code = driver.sliced_run(search, time_limit, started, cancel)
@@ -821,15 +826,7 @@ def solve(
     search = build(problem, core.FIND, seed=options.seed, tuning=tuning)
     if search.infeasible:
         return BackendResult("infeasible", None, None, {"nodes": 0, "seconds": 0.0})
-    fresh = None
-    if len(search.colours) == 1 and not search.held_colours:
-
-        def fresh() -> ExactSearch:
-            return build(problem, core.FIND, seed=options.seed, tuning=tuning)
-
-    search, code, seconds = _portfolio(
-        search, options.time_limit, options.workers, tuning, fresh, cancel
-    )
+    search, code, seconds = _portfolio(search, options.time_limit, options.workers, tuning, cancel)
     stats = dict(search.stats, nodes=int(search.st[core.S_NODES]), seconds=seconds)
     stats.update(_memo_stats(search))
     if code == core.FOUND:
@@ -843,8 +840,8 @@ def _solve_max_score(
     problem: Problem, options: SolveOptions, cancel: Cancel | None = None
 ) -> BackendResult:
     """Max-score by branch and bound: a first chunk of :attr:`SearchTuning.first_chunk`
-    nodes as built; if it has not ended, a fresh search with the component memo
-    (:func:`_with_memo`, one colour) starts from the chunk's best layout and replaces it."""
+    nodes as built; if it has not ended, the search goes on with the memo
+    (:func:`_memo_on`, one colour)."""
     started = time.perf_counter()
     tuning = options.tuning.search
     search = build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
@@ -859,25 +856,16 @@ def _solve_max_score(
     layout = _layout(search, problem, search.state.best, int(search.st[core.S_BESTN]), None)
     best = int(search.st[core.S_BEST])
     root_ub = int(search.st[core.S_ROOTUB])
-    chunk_nodes = int(search.st[core.S_NODES])
     if code == core.PAUSE:
-        memo = None
-        if len(search.colours) == 1:
-            fresh = build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
-            memo = _with_memo(fresh, tuning)
-        if memo is not None:
-            memo.st[core.S_BEST] = best  # only better layouts than the chunk's
-            search = memo
+        _memo_on(search, tuning)
         code = driver.sliced_run(search, options.time_limit, started, cancel)
-        if search is not memo:
-            chunk_nodes = 0  # the same search went on
         if search.st[core.S_BEST] > best:
             n = int(search.st[core.S_BESTN])
             layout = _layout(search, problem, search.state.best, n, None)
             best = int(search.st[core.S_BEST])
     stats = dict(
         search.stats,
-        nodes=chunk_nodes + int(search.st[core.S_NODES]),
+        nodes=int(search.st[core.S_NODES]),
         seconds=time.perf_counter() - started,
     )
     stats.update(_memo_stats(search))
@@ -947,7 +935,7 @@ def count(
 
 def first_layout(problem: Problem) -> BackendResult:
     """The first layout that :func:`count` counts: the same search tree (one member, no
-    component memo, no time limit) stopped at its first leaf, which it reaches in no more
+    memo, no time limit) stopped at its first leaf, which it reaches in no more
     nodes than the count did. The problem's goal is ignored, as in :func:`count`.
 
     Returns:

@@ -54,8 +54,10 @@ PAUSE = 3  # node budget used up; call run() again to go on
     S_ROOTUB,
     S_HITS,
     S_STORES,
-) = range(12)
-N_SCALARS = 12
+    S_H1,
+    S_H2,
+) = range(14)
+N_SCALARS = 14
 NEG_INF = -(1 << 40)
 
 # slots of the int64 parameter array ``params``
@@ -66,7 +68,7 @@ NEG_INF = -(1 << 40)
     P_STRONG,  # reach flood through coverable squares: 0 off, 1 to a fixpoint, 2 once
     P_BLOCKS,  # 1: cap the reach by the 2x2-block bound
     P_LATE,  # placements of at most this many squares come after the exclusion child
-    P_MEMO,  # 1: the component memo (one colour, FIND or MAXSCORE)
+    P_MEMO,  # 1: the memo of failed subproblems (one colour, FIND or MAXSCORE)
     P_ORDER,  # 1: children by their piece's live placements in reach, fewest first
 ) = range(8)
 N_PARAMS = 8
@@ -101,13 +103,13 @@ class Tables(NamedTuple):
     held: np.ndarray  # (C,) int8: its monomino is held back, placed at the leaf
     monochk: np.ndarray  # (C,) int8: two monominoes: a leaf needs one that can be last
     gperm: np.ndarray  # (G, N) int32: the symmetries counted over, identity first
-    comp: np.ndarray  # (N,) int32: component memo: rank of a square's component, -1 none
-    rmult: np.ndarray  # (22,) int64: component memo: radix of the pieces-left code
+    rmult: np.ndarray  # (22,) int64: memo: radix of the pieces-left code
     star: np.ndarray  # (K,) int32: squares the layout must cover, free at the root
     conn: np.ndarray  # (C,) int8: the colour's squares must end as one corner-joined group
     img: np.ndarray  # (N, H) int32: symmetric reduction: the other squares of s's orbit
     orb: np.ndarray  # (N,) int32: symmetric reduction: the orbit of s ((0,): none)
     tie: np.ndarray  # (P,) int64: P_ORDER: a placement's rank among equals (< 2^28)
+    zob: np.ndarray  # (N, 4) int64: memo: random keys of s in reach (0, 1) and attach (2, 3)
 
 
 class State(NamedTuple):
@@ -144,14 +146,15 @@ class State(NamedTuple):
     sol: np.ndarray  # (pieces,) int32: FIND: the layout (st[S_SOLN] placements)
     sol_mono: np.ndarray  # (C,) int32: FIND: the held monominoes' squares
     best: np.ndarray  # (pieces,) int32: MAXSCORE: the best layout (st[S_BESTN])
-    ctouch: np.ndarray  # (components,) int64: component memo: decisions in each
-    fr_key: np.ndarray  # (D, 2) int64: component memo: an entry frame's key, -1 none
-    memo: np.ndarray  # (rows, 3) int64: component memo: hash table of failed entries
+    fr_key: np.ndarray  # (D, 3) int64: memo: a keyed frame's key, -1 none
+    memo: np.ndarray  # (rows, 4) int64: memo: hash table of failed subproblems
     sok: np.ndarray  # (K,) int64: the node at which some colour could still cover star k
     gmark: np.ndarray  # (N,) int64: stamps of the connect flood
     gqueue: np.ndarray  # (N,) int32: scratch: the connect flood's queue
     omark: np.ndarray  # (orbits,) int64: symmetric reduction: stamps of the orbit count
     porder: np.ndarray  # (21,) int64: P_ORDER: pcount of the branching colour
+    dlab: np.ndarray  # (N,) int32: memo: the part of the reach a square is in
+    dsz: np.ndarray  # (N,) int64: memo: the size of each part
 
     def copy(self) -> State:
         """A fresh copy of every array."""
@@ -423,6 +426,9 @@ def _reach(
     bcnt,
     orb,
     omark,
+    zob,
+    dlab,
+    dsz,
 ):
     """Squares colour c can still reach, and the area of its pieces that cannot be placed.
 
@@ -438,6 +444,10 @@ def _reach(
     reduction (``orb``), by the number of orbits it meets (a colour covers one square of an
     orbit at most: the others are its images, other colours).
 
+    With ``zob`` (the memo's random keys, shape (N, 4); (0, 4): off), ``st[S_H1]`` and
+    ``st[S_H2]`` get two 64-bit keys of the first flood's squares and the seeds among them:
+    what is left to decide for one colour depends on these and its pieces left only.
+
     Returns (reach, unplaceable area, stamp of the reach in mark).
     """
     first = True
@@ -448,24 +458,65 @@ def _reach(
         st[S_STAMP] += 1
         stamp = st[S_STAMP]
         qt = 0
-        for i in range(nseeds):
-            s = seeds[i]
-            if first or cmark[s] == cstamp:
-                mark[s] = stamp
-                queue[qt] = s
+        if first and zob.shape[0] > 0:
+            # the memo's flood: one seed at a time, each part labelled (dlab) and sized (dsz)
+            ncomp = 0
+            for i in range(nseeds):
+                s0 = seeds[i]
+                if mark[s0] == stamp:
+                    continue
+                mark[s0] = stamp
+                queue[qt] = s0
+                q0 = qt
+                qh = qt
                 qt += 1
-        qh = 0
-        while qh < qt:
-            s = queue[qh]
-            qh += 1
-            for j in range(8):
-                n = king_nb[s, j]
-                if n >= 0 and bl[c, n] == 0 and mark[n] != stamp and (first or cmark[n] == cstamp):
-                    mark[n] = stamp
-                    queue[qt] = n
+                while qh < qt:
+                    s = queue[qh]
+                    qh += 1
+                    dlab[s] = ncomp
+                    for j in range(8):
+                        n = king_nb[s, j]
+                        if n >= 0 and bl[c, n] == 0 and mark[n] != stamp:
+                            mark[n] = stamp
+                            queue[qt] = n
+                            qt += 1
+                dsz[ncomp] = qt - q0
+                ncomp += 1
+        else:
+            for i in range(nseeds):
+                s = seeds[i]
+                if first or cmark[s] == cstamp:
+                    mark[s] = stamp
+                    queue[qt] = s
                     qt += 1
+            qh = 0
+            while qh < qt:
+                s = queue[qh]
+                qh += 1
+                for j in range(8):
+                    n = king_nb[s, j]
+                    if (
+                        n >= 0
+                        and bl[c, n] == 0
+                        and mark[n] != stamp
+                        and (first or cmark[n] == cstamp)
+                    ):
+                        mark[n] = stamp
+                        queue[qt] = n
+                        qt += 1
         if last:  # strong == 2: one refined flood, the piece counts of the first
             break
+        if first and zob.shape[0] > 0:
+            h1 = 0
+            h2 = 0
+            for i in range(qt):
+                h1 ^= zob[queue[i], 0]
+                h2 ^= zob[queue[i], 1]
+            for i in range(nseeds):
+                h1 ^= zob[seeds[i], 2]
+                h2 ^= zob[seeds[i], 3]
+            st[S_H1] = h1
+            st[S_H2] = h2
         first = False
         st[S_STAMP] += 1
         cstamp = st[S_STAMP]
@@ -603,13 +654,13 @@ def _order_children(ch, lo, top, porder, pl_piece, pl_size, tie):
 
 
 @njit(cache=True)
-def _memo_slot(memo, code, comps):
-    """The row of the key (``code``, ``comps``) in the open-addressing hash table ``memo``
-    (rows [code + 1, comps, value]; code + 1 == 0: empty row): where it is, or the empty
-    row where it would go."""
+def _memo_slot(memo, code, h1, h2):
+    """The row of the key (``code``, ``h1``, ``h2``) in the open-addressing hash table
+    ``memo`` (rows [code + 1, h1, h2, value]; code + 1 == 0: empty row): where it is, or the
+    empty row where it would go."""
     size = memo.shape[0] - 1
-    i = (((code * 2654435761) ^ (comps * 40503)) >> 11) & size
-    while memo[i, 0] != 0 and (memo[i, 0] != code + 1 or memo[i, 1] != comps):
+    i = ((code * 2654435761) ^ h1 ^ (h1 >> 29)) & size
+    while memo[i, 0] != 0 and (memo[i, 0] != code + 1 or memo[i, 1] != h1 or memo[i, 2] != h2):
         i = (i + 1) & size
     return i
 
@@ -631,39 +682,42 @@ def run(params, tables, state, budget):
     * S1. [Evaluate.] Count the node. For each colour: the connect test, the score of a
       colour with nothing left, its attach squares (none: dead), its reach and the area it
       cannot place (place-all: any loss is dead; max-score: the loss bound), the card goals'
-      stars it can still cover, and the attach square with the fewest live placements.
+      stars it can still cover, and the attach square with the fewest live placements (with
+      the memo: in the smallest part of the reach).
     * S2. [Decide.] Max-score: keep a better layout, branch if the bound beats the best.
       Place-all and count: a dead node backtracks, a leaf goes to S3, else branch.
     * S3. [Leaf.] Check the held monominoes and the monomino-last rule, count the layout
       under each symmetry: FIND returns FOUND, COUNT at its limit LIMIT; else backtrack.
-    * S4. [Memo.] At an entry of the component memo (no component open), a known failure of
-      the same key prunes the node; else the frame will carry the key.
+    * S4. [Memo.] A known failure of the node's key prunes it; else the frame will carry
+      the key.
     * S5. [Branch.] Push a frame: the live placements of c covering x, largest first, then
       "x is never c's" (not for a colour that must still cover its start in place-all),
       then those of at most ``late`` squares. Enter the first child; go to S8.
     * S6. [Backtrack.] Undo the top frame's current child. If it has another, enter it and
       go to S8.
-    * S7. [Pop.] The frame is exhausted: pop it (an entry frame's key goes into the memo);
+    * S7. [Pop.] The frame is exhausted: pop it (a keyed frame's key goes into the memo);
       if the stack is not empty, go to S6, else return DONE.
     * S8. [Pause?] After ``budget`` nodes return PAUSE (S6 then resumes, as the leaf that
       returned left it); else go to S1.
 
-    Component memo (one colour, FIND or MAXSCORE): ``comp[s]`` is the rank of the root
-    reach component of square s (-1: none); ``ctouch[j]`` counts the decisions (placements,
-    exclusions) taken in component j. Components never interact (a placement's squares and
-    the allowed squares next to them lie in one component), and the search branches only
-    in the component it has opened (touched, attach squares left) or, when none is open,
-    in the lowest-ranked untouched one. A node with no open component is an *entry*: the
-    untouched components (bit set ``comps``) are as at the root, the touched ones are
-    closed, so what is left to decide depends only on ``comps`` and the remaining pieces
-    ``rem`` (``code = sum(rem[0, t] * rmult[t])``); the loss (squares left unplaced) counts
-    only pieces in ``rem``. When an entry's subtree is exhausted with no layout leaving at
-    most ``lam`` squares (FIND: 0; MAXSCORE: ``-st[S_BEST] - 1`` at that time, every
-    pruned node having had a threshold at least as large), no layout of that subproblem
-    does: ``memo`` (open addressing, rows [code + 1, comps, lam]) keeps the largest such
-    ``lam`` and prunes later entries with the same key and ``lam`` at most that. Bonuses
-    depend on more than the key (the monomino-last test looks at every piece), so nothing
-    is stored or pruned while ``lam`` < 0 (only a bonus could still improve).
+    Memo (one colour, FIND or MAXSCORE; a transposition table, as in chess engines, and the
+    component caching of model counters): what is left to decide at a node depends only on
+    the colour's reach (the squares flooded with king moves through allowed squares from
+    its attach squares), which of its squares are attach squares, and the pieces left
+    ``rem``. Every later placement lies in the reach, and every square it blocks or opens
+    is in the reach or already blocked; the loss (squares left unplaced) counts only pieces
+    in ``rem``. The key of a node: ``code = sum(rem[0, t] * rmult[t])`` and two 64-bit
+    Zobrist keys of the reach and its attach squares (``zob``, :func:`_reach`). When a
+    keyed frame's subtree is exhausted with no layout leaving at most ``lam`` squares
+    (FIND: 0; MAXSCORE: ``-st[S_BEST] - 1`` at that time, every pruned node having had a
+    threshold at least as large), no layout of that subproblem does: ``memo`` (open
+    addressing, rows [code + 1, key 1, key 2, lam]) keeps the largest such ``lam`` and
+    prunes later nodes with the same key and ``lam`` at most that. Bonuses depend on more
+    than the key (the monomino-last test looks at every piece), so nothing is stored or
+    pruned while ``lam`` < 0 (only a bonus could still improve). The same reach comes back
+    once a part of it (a pocket: its king-move components never interact) is closed, in
+    whatever way: so the search branches in the smallest part first (``dlab``, ``dsz``)
+    and fills one pocket before the next.
 
     Card goals (FIND and COUNT only). ``star``: squares the layout must cover; a node
     where some star is free and no colour has a live placement of a remaining piece
@@ -679,12 +733,13 @@ def run(params, tables, state, budget):
     (
         pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx, edge_nb,
         corner_nb, king_nb, psize, pextra, pl_bx, blk, start, own0, monoin, held, monochk,
-        gperm, comp, rmult, star, conn, img, orb, tie,
+        gperm, rmult, star, conn, img, orb, tie, zob,
     ) = tables  # fmt: skip
     (
         ext, bstamp, bcnt, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, path, fr_c,
         fr_x, fr_lo, fr_hi, fr_cur, ch, st, mark, cmark, queue, attach, pcount, cand, ncand,
-        fix, sol, sol_mono, best, ctouch, fr_key, memo, sok, gmark, gqueue, omark, porder,
+        fix, sol, sol_mono, best, fr_key, memo, sok, gmark, gqueue, omark, porder,
+        dlab, dsz,
     ) = state  # fmt: skip
     mode = params[P_MODE]
     limit = params[P_LIMIT]
@@ -714,10 +769,8 @@ def run(params, tables, state, budget):
             best_c = -1
             best_x = -1
             best_n = 1 << 30
-            jopen = -1
-            jmin = 1 << 30
+            best_sz = 1 << 30
             entry = -1
-            comps = 0
             all_done = True
             partial = False  # the colour loop stopped before every colour was evaluated
             ub = 0
@@ -768,11 +821,6 @@ def run(params, tables, state, budget):
                         if cornr[c, s] > 0 and bl[c, s] == 0:
                             attach[na] = s
                             na += 1
-                            if cmode:
-                                if ctouch[comp[s]] > 0:
-                                    jopen = comp[s]
-                                elif comp[s] < jmin:
-                                    jmin = comp[s]
                 if na == 0:
                     if mode == MAXSCORE:
                         ub -= remarea[c]
@@ -807,6 +855,9 @@ def run(params, tables, state, budget):
                     bcnt,
                     orb,
                     omark,
+                    zob,
+                    dlab,
+                    dsz,
                 )
                 deficit = remarea[c] - reach
                 if mode != MAXSCORE:
@@ -839,8 +890,13 @@ def run(params, tables, state, budget):
                 # branching candidate: the attach square with the fewest live placements
                 for i in range(na):
                     x = attach[i]
-                    if cmode and comp[x] != (jopen if jopen >= 0 else jmin):
-                        continue  # component memo: the open or the first untouched one
+                    if cmode:  # memo: the smallest part of the reach first
+                        sz = dsz[dlab[x]]
+                        if sz > best_sz:
+                            continue
+                        if sz < best_sz:
+                            best_sz = sz
+                            best_n = 1 << 30
                     n_live = 0
                     base = c * nsq + x
                     for ii in range(cov_ptr[base], cov_ptr[base + 1]):
@@ -962,20 +1018,16 @@ def run(params, tables, state, budget):
             else:
                 branch = True
             # S4. [Memo.]
-            if branch and cmode and jopen < 0:
-                # an entry: every touched component is closed; a known failure of the
-                # untouched ones with these pieces prunes
+            if branch and cmode:
+                # what is left depends only on the reach, its attach squares and the
+                # pieces left: a known failure of the same key prunes
                 code = 0
                 for t in range(NPIECES):
                     code += rem[0, t] * rmult[t]
-                comps = 0
-                for j in range(ctouch.shape[0]):
-                    if ctouch[j] == 0:
-                        comps |= 1 << j
                 lam = 0 if mode != MAXSCORE else -st[S_BEST] - 1
                 if lam >= 0:  # (< 0: only a bonus can improve; it depends on more)
-                    i = _memo_slot(memo, code, comps)
-                    if memo[i, 0] != 0 and memo[i, 2] >= lam:
+                    i = _memo_slot(memo, code, st[S_H1], st[S_H2])
+                    if memo[i, 0] != 0 and memo[i, 3] >= lam:
                         branch = False
                         st[S_HITS] += 1
                     else:
@@ -1020,7 +1072,8 @@ def run(params, tables, state, budget):
                     fr_cur[d] = lo
                     fr_key[d, 0] = entry
                     if entry >= 0:
-                        fr_key[d, 1] = comps
+                        fr_key[d, 1] = st[S_H1]
+                        fr_key[d, 2] = st[S_H2]
                     st[S_DEPTH] = d + 1
                     st[S_CHTOP] = top
                     p = ch[lo]
@@ -1047,13 +1100,9 @@ def run(params, tables, state, budget):
                             path,
                             st,
                         )
-                        if cmode:
-                            ctouch[comp[pl_sq[p, 0]]] += 1
                     else:
                         bl[c, x] += 1
                         excl[c, x] = 1
-                        if cmode:
-                            ctouch[comp[x]] += 1
                     st[S_NEED] = 1
         if st[S_NEED] == 0:
             while st[S_DEPTH] > 0:
@@ -1081,13 +1130,9 @@ def run(params, tables, state, budget):
                         sqpl,
                         st,
                     )
-                    if cmode:
-                        ctouch[comp[pl_sq[p, 0]]] -= 1
                 else:
                     bl[c, x] -= 1
                     excl[c, x] = 0
-                    if cmode:
-                        ctouch[comp[x]] -= 1
                 if fr_cur[d] + 1 < fr_hi[d]:
                     fr_cur[d] += 1
                     p = ch[fr_cur[d]]
@@ -1111,30 +1156,27 @@ def run(params, tables, state, budget):
                             path,
                             st,
                         )
-                        if cmode:
-                            ctouch[comp[pl_sq[p, 0]]] += 1
                     else:
                         bl[c, x] += 1
                         excl[c, x] = 1
-                        if cmode:
-                            ctouch[comp[x]] += 1
                     st[S_NEED] = 1
                     break
-                # S7. [Pop.] (an entry frame's key goes into the memo)
+                # S7. [Pop.] (a keyed frame's key goes into the memo)
                 st[S_CHTOP] = fr_lo[d]
                 st[S_DEPTH] = d
                 if fr_key[d, 0] >= 0:
-                    # the entry's subtree is exhausted: it fails for this allowed loss
+                    # the frame's subtree is exhausted: it fails for this allowed loss
                     lam = 0 if mode != MAXSCORE else -st[S_BEST] - 1
                     if lam >= 0:
-                        i = _memo_slot(memo, fr_key[d, 0], fr_key[d, 1])
+                        i = _memo_slot(memo, fr_key[d, 0], fr_key[d, 1], fr_key[d, 2])
                         if memo[i, 0] != 0:
-                            if memo[i, 2] < lam:
-                                memo[i, 2] = lam
+                            if memo[i, 3] < lam:
+                                memo[i, 3] = lam
                         elif st[S_STORES] < hcap:
                             memo[i, 0] = fr_key[d, 0] + 1
                             memo[i, 1] = fr_key[d, 1]
-                            memo[i, 2] = lam
+                            memo[i, 2] = fr_key[d, 2]
+                            memo[i, 3] = lam
                             st[S_STORES] += 1
             if st[S_NEED] == 0:
                 return DONE
