@@ -116,8 +116,8 @@ def test_no_caps_the_bound_and_proves_a_best_that_reaches_it(
 @pytest.mark.parametrize(
     "after, colour, alone_bound, cap, found, optimum",
     [
-        (17, "purple", 15, -2, -10, -10),  # smallest piece left: the domino
-        (19, "orange", 20, -1, -8, -8),  # the monomino
+        (17, "purple", 15, -2, -11, -10),  # smallest piece left: the domino
+        (19, "orange", 20, -1, -10, -8),  # the monomino
     ],
 )
 def test_no_caps_a_weak_bound_in_a_real_game(after, colour, alone_bound, cap, found, optimum):

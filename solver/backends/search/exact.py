@@ -56,7 +56,7 @@ reach splits into pockets of free squares walled off from each other (no placeme
 allowed square next to one, straddles two). The plain search interleaves its decisions
 across pockets, so a failure in one pocket is found again under every way of filling the
 others: the tree is a product. After :attr:`SearchTuning.first_chunk` nodes without an
-answer, the search goes on branching in the smallest part of the reach first and keying every
+answer, a fresh search branches in the smallest part of the reach first and keys every
 branching node by what is left to decide: the reach, its attach squares and the pieces
 left. A hash table keeps the keys of subproblems exhausted without a good enough layout,
 and prunes them when they come back: once a pocket is closed, in any of the ways that use
@@ -705,7 +705,8 @@ def _zobrist(nsq: int) -> np.ndarray:
 def _memo_on(search: ExactSearch, tuning: SearchTuning) -> bool:
     """Switch the memo on in a one-colour FIND or MAXSCORE search, in place, at any point of
     its run (see the module docstring and :func:`solver.backends.search.kernel.run`: the
-    frames pushed from then on carry keys; those below them are searched as before).
+    frames pushed from then on carry keys; those below them are searched as before; the
+    solvers switch it on in a fresh search, so that its order holds from the root).
     Returns False, changing nothing, where it cannot apply (several colours, a held
     monomino, the monomino-last check, counting, card goals, a symmetric reduction)."""
     params, tables, state = search.params, search.tables, search.state
@@ -730,26 +731,40 @@ def _memo_on(search: ExactSearch, tuning: SearchTuning) -> bool:
     return True
 
 
+def _go_on_with_memo(search: ExactSearch, fresh: ExactSearch, tuning: SearchTuning) -> ExactSearch:
+    """The search to go on with after a first chunk: ``fresh`` (the same search, not yet
+    run) with the memo on if the root reach is split into pockets, so that the memo's order
+    (the smallest part first) holds from the root; else ``search`` itself, the memo
+    switched on in place, keeping its nodes (with one part at the root, its first
+    decisions are the memo's). Either without the memo where it cannot apply."""
+    if components(fresh)[1] >= 2:
+        return fresh if _memo_on(fresh, tuning) else search
+    _memo_on(search, tuning)
+    return search
+
+
 def _portfolio(
     search: ExactSearch,
     time_limit: float | None,
     workers: int,
     tuning: SearchTuning,
     cancel: Cancel | None = None,
+    fresh: Callable[[], ExactSearch] | None = None,
 ) -> tuple[ExactSearch, int, float]:
     """Solve with a portfolio: the search as built, then (if it has not ended after a first
     chunk of :attr:`SearchTuning.first_chunk` nodes) copies with other value orders
     (:attr:`SearchTuning.portfolio`) raced in threads; the kernel releases the GIL. Every
     member is complete, so the first to end gives the answer. After the first chunk, the
-    first member goes on with the memo (:func:`_memo_on`) where it applies.
+    first member goes on with the memo where it applies (:func:`_go_on_with_memo`, given
+    ``fresh()``).
 
     Returns (the member that answered or the first one, its code, seconds).
     """
     started = time.perf_counter()
     others = [search.clone(late, seed) for late, seed in tuning.portfolio[: max(workers - 1, 0)]]
     code = search.run(tuning.first_chunk)
-    if code == core.PAUSE:
-        _memo_on(search, tuning)
+    if code == core.PAUSE and fresh is not None:
+        search = _go_on_with_memo(search, fresh(), tuning)
     if code != core.PAUSE or not others:
         if code == core.PAUSE:
             code = driver.sliced_run(search, time_limit, started, cancel)
@@ -826,7 +841,14 @@ def solve(
     search = build(problem, core.FIND, seed=options.seed, tuning=tuning)
     if search.infeasible:
         return BackendResult("infeasible", None, None, {"nodes": 0, "seconds": 0.0})
-    search, code, seconds = _portfolio(search, options.time_limit, options.workers, tuning, cancel)
+    search, code, seconds = _portfolio(
+        search,
+        options.time_limit,
+        options.workers,
+        tuning,
+        cancel,
+        lambda: build(problem, core.FIND, seed=options.seed, tuning=tuning),
+    )
     stats = dict(search.stats, nodes=int(search.st[core.S_NODES]), seconds=seconds)
     stats.update(_memo_stats(search))
     if code == core.FOUND:
@@ -840,8 +862,8 @@ def _solve_max_score(
     problem: Problem, options: SolveOptions, cancel: Cancel | None = None
 ) -> BackendResult:
     """Max-score by branch and bound: a first chunk of :attr:`SearchTuning.first_chunk`
-    nodes as built; if it has not ended, the search goes on with the memo
-    (:func:`_memo_on`, one colour)."""
+    nodes as built; if it has not ended, it goes on with the memo (one colour,
+    :func:`_go_on_with_memo`: a fresh search from the chunk's best layout, or the same)."""
     started = time.perf_counter()
     tuning = options.tuning.search
     search = build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
@@ -856,8 +878,14 @@ def _solve_max_score(
     layout = _layout(search, problem, search.state.best, int(search.st[core.S_BESTN]), None)
     best = int(search.st[core.S_BEST])
     root_ub = int(search.st[core.S_ROOTUB])
+    chunk_nodes = 0
     if code == core.PAUSE:
-        _memo_on(search, tuning)
+        fresh = build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
+        memo = _go_on_with_memo(search, fresh, tuning)
+        if memo is fresh:
+            memo.st[core.S_BEST] = best  # only better layouts than the chunk's
+            chunk_nodes = int(search.st[core.S_NODES])
+        search = memo
         code = driver.sliced_run(search, options.time_limit, started, cancel)
         if search.st[core.S_BEST] > best:
             n = int(search.st[core.S_BESTN])
@@ -865,7 +893,7 @@ def _solve_max_score(
             best = int(search.st[core.S_BEST])
     stats = dict(
         search.stats,
-        nodes=int(search.st[core.S_NODES]),
+        nodes=chunk_nodes + int(search.st[core.S_NODES]),
         seconds=time.perf_counter() - started,
     )
     stats.update(_memo_stats(search))
