@@ -73,7 +73,8 @@ def memo_search(problem: Problem, incumbent: int | None = None) -> tuple[int, in
     tuning = ONE.tuning.search
     built = exact.build(problem, core.MAXSCORE, tuning=tuning)
     search = built
-    exact._memo_on(search, tuning)
+    if exact._memo_applies(search):
+        exact._memo_on(search, tuning)
     if incumbent is not None:
         search.st[core.S_BEST] = incumbent - search.constant_score
     driver.sliced_run(search, None, time.perf_counter(), None)

@@ -702,24 +702,27 @@ def _zobrist(nsq: int) -> np.ndarray:
     return keys
 
 
-def _memo_on(search: ExactSearch, tuning: SearchTuning) -> bool:
-    """Switch the memo on in a one-colour FIND or MAXSCORE search, in place, at any point of
-    its run (see the module docstring and :func:`solver.backends.search.kernel.run`: the
-    frames pushed from then on carry keys; those below them are searched as before; the
-    solvers switch it on in a fresh search, so that its order holds from the root).
-    Returns False, changing nothing, where it cannot apply (several colours, a held
-    monomino, the monomino-last check, counting, card goals, a symmetric reduction)."""
-    params, tables, state = search.params, search.tables, search.state
-    if (
+def _memo_applies(search: ExactSearch) -> bool:
+    """Whether the memo can run in ``search``: one colour, FIND or MAXSCORE, no held
+    monomino, no monomino-last check, no card goals, no symmetric reduction."""
+    tables = search.tables
+    return not (
         len(search.colours) != 1
         or len(tables.star) > 0
         or tables.conn.any()
         or search.held_colours
         or tables.monochk.any()
-        or params[core.P_MODE] == core.COUNT
+        or search.params[core.P_MODE] == core.COUNT
         or len(tables.orb) > 0
-    ):
-        return False
+    )
+
+
+def _memo_on(search: ExactSearch, tuning: SearchTuning) -> None:
+    """Switch the memo on in a search where it applies (:func:`_memo_applies`), in place, at
+    any point of its run (see the module docstring and
+    :func:`solver.backends.search.kernel.run`: the frames pushed from then on carry keys;
+    those below them are searched as before)."""
+    tables, state = search.tables, search.state
     # the radix of each piece's count: its count at the root (the path's pieces are out)
     radix = state.rem[0] + 1
     np.add.at(radix, tables.pl_piece[state.path[: state.st[core.S_PATHN]]], 1)
@@ -727,18 +730,24 @@ def _memo_on(search: ExactSearch, tuning: SearchTuning) -> bool:
     search.tables = tables._replace(rmult=rmult, zob=_zobrist(len(state.bl[0])))
     search.state = state._replace(memo=np.zeros((tuning.memo_rows, 4), dtype=np.int64))
     search.stats["components"] = components(search)[1]
-    params[core.P_MEMO] = 1
-    return True
+    search.params[core.P_MEMO] = 1
 
 
-def _go_on_with_memo(search: ExactSearch, fresh: ExactSearch, tuning: SearchTuning) -> ExactSearch:
-    """The search to go on with after a first chunk: ``fresh`` (the same search, not yet
-    run) with the memo on if the root reach is split into pockets, so that the memo's order
-    (the smallest part first) holds from the root; else ``search`` itself, the memo
-    switched on in place, keeping its nodes (with one part at the root, its first
-    decisions are the memo's). Either without the memo where it cannot apply."""
-    if components(fresh)[1] >= 2:
-        return fresh if _memo_on(fresh, tuning) else search
+def _go_on_with_memo(
+    search: ExactSearch, fresh: Callable[[], ExactSearch], tuning: SearchTuning
+) -> ExactSearch:
+    """The search to go on with after a first chunk, where the memo applies: ``fresh()``
+    (the same search, not yet run) with the memo on if the root reach is split into
+    pockets, so that the memo's order (the smallest part first) holds from the root; else
+    ``search`` itself, the memo switched on in place, keeping its nodes (with one part at
+    the root, its first decisions are the memo's). ``search`` unchanged where the memo
+    does not apply (``fresh`` is then not called)."""
+    if not _memo_applies(search):
+        return search
+    new = fresh()
+    if components(new)[1] >= 2:
+        _memo_on(new, tuning)
+        return new
     _memo_on(search, tuning)
     return search
 
@@ -764,7 +773,7 @@ def _portfolio(
     others = [search.clone(late, seed) for late, seed in tuning.portfolio[: max(workers - 1, 0)]]
     code = search.run(tuning.first_chunk)
     if code == core.PAUSE and fresh is not None:
-        search = _go_on_with_memo(search, fresh(), tuning)
+        search = _go_on_with_memo(search, fresh, tuning)
     if code != core.PAUSE or not others:
         if code == core.PAUSE:
             code = driver.sliced_run(search, time_limit, started, cancel)
@@ -880,10 +889,11 @@ def _solve_max_score(
     root_ub = int(search.st[core.S_ROOTUB])
     chunk_nodes = 0
     if code == core.PAUSE:
-        fresh = build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning)
-        memo = _go_on_with_memo(search, fresh, tuning)
-        if memo is fresh:
-            memo.st[core.S_BEST] = best  # only better layouts than the chunk's
+        memo = _go_on_with_memo(
+            search, lambda: build(problem, core.MAXSCORE, seed=options.seed, tuning=tuning), tuning
+        )
+        if memo is not search:  # a fresh search: only better layouts than the chunk's
+            memo.st[core.S_BEST] = best
             chunk_nodes = int(search.st[core.S_NODES])
         search = memo
         code = driver.sliced_run(search, options.time_limit, started, cancel)
