@@ -95,8 +95,48 @@ def test_max_score_with_memo_matches_brute_force(name):
 def test_place_all_with_memo_matches_brute_force(name):
     pos = CASES[name]()
     result = solve(Problem(pos, ("blue",), "place-all"), replace(OPTIONS, workers=1))
-    assert "memo_entries" in result.stats or result.status == "solved"
+    assert "memo_entries" in result.stats  # the memo search ran
     assert result.status == ("solved" if brute(name)[1] else "infeasible")
+
+
+@pytest.mark.parametrize("nodes", [2, 5, 20])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_memo_switched_on_deep_in_a_running_search(name, nodes):
+    """The memo switched on in a search paused after ``nodes`` nodes (frames below carry
+    no key; the pieces' code counts the path's pieces back) still gives the brute-force
+    answers, several pockets at the root or not."""
+    pos = CASES[name]()
+    expected_best, expected_all = brute(name)
+    tuning = SearchTuning()
+    for goal, mode in (("max-score", search.core.MAXSCORE), ("place-all", search.core.FIND)):
+        built = search.build(Problem(pos, ("blue",), goal), mode)
+        code = built.run(nodes)
+        assert search._memo_applies(built)
+        search._memo_on(built, tuning)
+        while code == search.core.PAUSE:
+            code = built.run(1 << 20)
+        if goal == "max-score":
+            assert code == search.core.DONE
+            assert int(built.st[search.core.S_BEST]) + built.constant_score == expected_best
+        else:
+            assert (code == search.core.FOUND) == expected_all
+
+
+def test_memo_keys_do_not_compile_the_kernel_again():
+    """The memo's tables have the numba types of the tables without it (a read-only key
+    array compiled the kernel a second time, inside the first timed memo solve)."""
+    import numba
+
+    built = search.build(Problem(CASES["loss"](), ("blue",), "max-score"), search.core.MAXSCORE)
+    before = [numba.typeof(a) for a in (*built.tables, *built.state)]
+    search._memo_on(built, SearchTuning())
+    assert [numba.typeof(a) for a in (*built.tables, *built.state)] == before
+
+
+def test_memo_rows_must_be_a_power_of_two():
+    built = search.build(Problem(CASES["loss"](), ("blue",), "max-score"), search.core.MAXSCORE)
+    with pytest.raises(ValueError, match="power of 2"):
+        search._memo_on(built, SearchTuning(memo_rows=1000))
 
 
 def test_memo_prunes():

@@ -56,14 +56,16 @@ reach splits into pockets of free squares walled off from each other (no placeme
 allowed square next to one, straddles two). The plain search interleaves its decisions
 across pockets, so a failure in one pocket is found again under every way of filling the
 others: the tree is a product. After :attr:`SearchTuning.first_chunk` nodes without an
-answer, a fresh search branches in the smallest part of the reach first and keys every
-branching node by what is left to decide: the reach, its attach squares and the pieces
-left. A hash table keeps the keys of subproblems exhausted without a good enough layout,
-and prunes them when they come back: once a pocket is closed, in any of the ways that use
-the same pieces, the rest is the same subproblem (details in
-:func:`solver.backends.search.kernel.run`). Junior's two copies of a piece are not a
-symmetry of this tree (a placement is a piece type and squares, the copies are a count,
-and every layout is reached once).
+answer, the search goes on with the memo: it branches in the smallest part of the reach
+first and keys every branching node by what is left to decide: the reach, its attach
+squares and the pieces left. A hash table keeps the keys of subproblems exhausted without
+a good enough layout, and prunes them when they come back: once a pocket is closed, in any
+of the ways that use the same pieces, the rest is the same subproblem (details in
+:func:`solver.backends.search.kernel.run`). Where it goes on: a fresh search racing the
+plain one (place-all with two workers or more), else a fresh search when the root reach is
+split (the memo's order from the root), else the same search (:func:`_go_on_with_memo`).
+Junior's two copies of a piece are not a symmetry of this tree (a placement is a piece
+type and squares, the copies are a count, and every layout is reached once).
 
 The hot loop is compiled with numba in :mod:`solver.backends.search.kernel`; this module
 builds its arrays (:func:`build`) and checks the clock between chunks of nodes. On a
@@ -694,17 +696,26 @@ def components(search: ExactSearch) -> tuple[np.ndarray, int]:
 @lru_cache(maxsize=8)
 def _zobrist(nsq: int) -> np.ndarray:
     """The memo's random keys (:attr:`core.Tables.zob`): (nsq, 4) int64, from a fixed seed
-    so that runs repeat; read-only (shared by every search on such a board)."""
-    keys = np.random.default_rng(0x5EED).integers(
+    so that runs repeat; shared by every search on such a board, never written (not
+    flagged read-only: numba would compile the kernel again for a read-only array)."""
+    return np.random.default_rng(0x5EED).integers(
         np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=(nsq, 4), dtype=np.int64
     )
-    keys.setflags(write=False)
-    return keys
+
+
+def _pieces_radix(search: ExactSearch) -> np.ndarray:
+    """(21,) int64: each piece's count at the root plus one (the radix of the memo's code
+    of the pieces left): the pieces left plus those on the path."""
+    tables, state = search.tables, search.state
+    radix: np.ndarray = state.rem[0] + 1
+    np.add.at(radix, tables.pl_piece[state.path[: state.st[core.S_PATHN]]], 1)
+    return radix
 
 
 def _memo_applies(search: ExactSearch) -> bool:
     """Whether the memo can run in ``search``: one colour, FIND or MAXSCORE, no held
-    monomino, no monomino-last check, no card goals, no symmetric reduction."""
+    monomino, no monomino-last check, no card goals, no symmetric reduction, and a code of
+    the pieces left that fits in 62 bits (any set of the game's pieces does)."""
     tables = search.tables
     return not (
         len(search.colours) != 1
@@ -714,6 +725,7 @@ def _memo_applies(search: ExactSearch) -> bool:
         or tables.monochk.any()
         or search.params[core.P_MODE] == core.COUNT
         or len(tables.orb) > 0
+        or float(np.prod(_pieces_radix(search).astype(float))) >= 2.0**62
     )
 
 
@@ -721,14 +733,19 @@ def _memo_on(search: ExactSearch, tuning: SearchTuning) -> None:
     """Switch the memo on in a search where it applies (:func:`_memo_applies`), in place, at
     any point of its run (see the module docstring and
     :func:`solver.backends.search.kernel.run`: the frames pushed from then on carry keys;
-    those below them are searched as before)."""
+    those below them are searched as before).
+
+    Raises:
+        ValueError: ``tuning.memo_rows`` is not a power of 2 (the table's probe wraps by a
+            mask).
+    """
+    rows = tuning.memo_rows
+    if rows < 2 or rows & (rows - 1):
+        raise ValueError(f"memo_rows must be a power of 2, not {rows}")
     tables, state = search.tables, search.state
-    # the radix of each piece's count: its count at the root (the path's pieces are out)
-    radix = state.rem[0] + 1
-    np.add.at(radix, tables.pl_piece[state.path[: state.st[core.S_PATHN]]], 1)
-    rmult = np.concatenate(([1], np.cumprod(radix))).astype(np.int64)
+    rmult = np.concatenate(([1], np.cumprod(_pieces_radix(search)))).astype(np.int64)
     search.tables = tables._replace(rmult=rmult, zob=_zobrist(len(state.bl[0])))
-    search.state = state._replace(memo=np.zeros((tuning.memo_rows, 4), dtype=np.int64))
+    search.state = state._replace(memo=np.zeros((rows, 4), dtype=np.int64))
     search.stats["components"] = components(search)[1]
     search.params[core.P_MEMO] = 1
 
@@ -740,7 +757,7 @@ def _go_on_with_memo(
     (the same search, not yet run) with the memo on if the root reach is split into
     pockets, so that the memo's order (the smallest part first) holds from the root; else
     ``search`` itself, the memo switched on in place, keeping its nodes (with one part at
-    the root, its first decisions are the memo's). ``search`` unchanged where the memo
+    the root, its root decision is the memo's). ``search`` unchanged where the memo
     does not apply (``fresh`` is then not called)."""
     if not _memo_applies(search):
         return search
@@ -763,17 +780,27 @@ def _portfolio(
     """Solve with a portfolio: the search as built, then (if it has not ended after a first
     chunk of :attr:`SearchTuning.first_chunk` nodes) copies with other value orders
     (:attr:`SearchTuning.portfolio`) raced in threads; the kernel releases the GIL. Every
-    member is complete, so the first to end gives the answer. After the first chunk, the
-    first member goes on with the memo where it applies (:func:`_go_on_with_memo`, given
-    ``fresh()``).
+    member is complete, so the first to end gives the answer. After the first chunk, where
+    the memo applies (:func:`_memo_applies`): with other members, ``fresh()`` with the
+    memo on races the first member and all but the last copy; alone, the first member goes
+    on with the memo (:func:`_go_on_with_memo`).
 
     Returns (the member that answered or the first one, its code, seconds).
     """
     started = time.perf_counter()
     others = [search.clone(late, seed) for late, seed in tuning.portfolio[: max(workers - 1, 0)]]
     code = search.run(tuning.first_chunk)
-    if code == core.PAUSE and fresh is not None:
-        search = _go_on_with_memo(search, fresh, tuning)
+    if code == core.PAUSE and fresh is not None and _memo_applies(search):
+        if others:
+            # the memo joins the race in a fresh search, in place of the last copy; the
+            # first member goes on in its own order (a "yes" the memo's order misses:
+            # junior-L7-4-s102 after 13, purple, 1.6 s -> 0.35 s)
+            memo = fresh()
+            _memo_on(memo, tuning)
+            others = [search] + others[:-1]
+            search = memo
+        else:
+            search = _go_on_with_memo(search, fresh, tuning)
     if code != core.PAUSE or not others:
         if code == core.PAUSE:
             code = driver.sliced_run(search, time_limit, started, cancel)
