@@ -260,3 +260,19 @@ def test_time_limit_on_the_memo_path():
         "unknown",
         "infeasible",
     )
+
+
+@pytest.mark.parametrize("name", ["loss", "junior copies", "three pockets"])
+def test_a_full_memo_table_grows_and_keeps_its_entries(name):
+    """From 2 rows, run a node at a time: every time the table is full it doubles (the
+    entries rehashed), and the best is still the brute-force one."""
+    pos = CASES[name]()
+    built = search.build(Problem(pos, ("blue",), "max-score"), search.core.MAXSCORE)
+    search._memo_on(built, SearchTuning(memo_rows=2))
+    sizes = set()
+    while (code := built.run(1)) == search.core.PAUSE:
+        memo = built.state.memo
+        sizes.add(memo.shape[0])
+        assert int((memo[:, 0] != 0).sum()) == int(built.st[search.core.S_STORES])
+    assert code == search.core.DONE and max(sizes) >= 8
+    assert int(built.st[search.core.S_BEST]) + built.constant_score == brute(name)[0]

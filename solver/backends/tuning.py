@@ -25,8 +25,9 @@ class SearchTuning:
             per worker beyond the first; seed != 0 shuffles equal-size children.
         first_chunk: nodes searched as built before a one-colour search switches to the
             memo (most checks end within them).
-        memo_rows: rows of the memo's hash table (a power of 2; 32 bytes each);
-            a full table only stops storing.
+        memo_rows: rows of the memo's hash table at first (a power of 2; 32 bytes each);
+            a full table doubles, up to
+            :data:`solver.backends.search.exact.MEMO_MAX_ROWS` rows.
     """
 
     strong: int = 2

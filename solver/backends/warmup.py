@@ -257,9 +257,12 @@ def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
     and the fundamental-domain search (``kernels``: which of the two; two processes may
     compile one each at the same time, as the test suite's start does); ``"movegen"`` in
     ``kernels``: the legal-move generator's too (:func:`solver.core.movegen.warm`)."""
+    import numpy as np
+
     from solver.backends.base import SolveOptions
     from solver.backends.domain import quadrants as domain
     from solver.backends.search import exact as search
+    from solver.backends.search import kernel
     from solver.core.board import Board
     from solver.core.position import ColourState, Position
     from solver.core.problem import Problem
@@ -274,6 +277,8 @@ def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
     problem = Problem(position, ("blue",))
     if "search" in kernels:
         search.solve(problem, SolveOptions(backend="search", workers=1))
+        rows = np.zeros((2, 4), dtype=np.int64)
+        kernel.memo_rehash(rows, np.zeros((4, 4), dtype=np.int64))  # the memo's growth
     if "domain" not in kernels:
         return
     pair = Board(2, 2)  # two colours from opposite corners, a monomino each: the half turn

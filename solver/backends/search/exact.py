@@ -98,6 +98,12 @@ from solver.core.position import Placement, Position
 from solver.core.problem import Problem, connect_groups
 from solver.core.symmetry import position_symmetries
 
+#: the memo table grows by doubling up to this many rows (32 bytes each: 128 MB); a table
+#: of 2^20 rows from the start made the common checks slower (its pages are touched at
+#: random), one of 2^16 that stops storing when full left hard proofs unfinished
+#: (docs/benchmarks.md, issue 35, attempt 11)
+MEMO_MAX_ROWS = 1 << 22
+
 _PIECE_SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
 
 
@@ -203,8 +209,17 @@ class ExactSearch:
         return bool(self.params[core.P_MEMO] == 1)
 
     def run(self, budget: int) -> int:
-        """Search at most ``budget`` more nodes; a kernel code (``core.DONE`` ...)."""
-        return core.run_chunk(self.params, self.tables, self.state, budget)
+        """Search at most ``budget`` more nodes; a kernel code (``core.DONE`` ...). A memo
+        table that has filled up (the kernel stops storing at 70 %) is doubled before the
+        next call, up to :data:`MEMO_MAX_ROWS` rows."""
+        code = int(core.run_chunk(self.params, self.tables, self.state, budget))
+        memo = self.state.memo
+        full = self.st[core.S_STORES] >= (memo.shape[0] * 7) // 10
+        if code == core.PAUSE and self.memo_on and full and memo.shape[0] < MEMO_MAX_ROWS:
+            bigger = np.zeros((2 * memo.shape[0], 4), dtype=np.int64)
+            core.memo_rehash(memo, bigger)
+            self.state = self.state._replace(memo=bigger)
+        return code
 
     def clone(self, late: int, seed: int = 0) -> ExactSearch:
         """A fresh copy of the state (the read-only tables are shared), searching with other

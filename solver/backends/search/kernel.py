@@ -666,6 +666,17 @@ def _memo_slot(memo, code, h1, h2):
 
 
 @njit(cache=True, nogil=True)
+def memo_rehash(old, new):
+    """Insert every row of the memo table ``old`` into the empty, larger table ``new``
+    (both (rows, 4) int64, rows a power of 2: see :func:`_memo_slot`)."""
+    for r in range(old.shape[0]):
+        if old[r, 0] != 0:
+            i = _memo_slot(new, old[r, 0] - 1, old[r, 1], old[r, 2])
+            for k in range(4):
+                new[i, k] = old[r, k]
+
+
+@njit(cache=True, nogil=True)
 def run(params, tables, state, budget):
     """Run the search for at most ``budget`` more nodes; returns DONE, FOUND, LIMIT or PAUSE.
 
