@@ -153,8 +153,8 @@ class State(NamedTuple):
     gqueue: np.ndarray  # (N,) int32: scratch: the connect flood's queue
     omark: np.ndarray  # (orbits,) int64: symmetric reduction: stamps of the orbit count
     porder: np.ndarray  # (21,) int64: P_ORDER: pcount of the branching colour
-    dlab: np.ndarray  # (N,) int32: memo: the part of the reach a square is in
-    dsz: np.ndarray  # (N,) int64: memo: the size of each part
+    dlab: np.ndarray  # (N,) int32: scratch: the part of the reach a square is in
+    dsz: np.ndarray  # (N,) int64: scratch: the size of each part
 
     def copy(self) -> State:
         """A fresh copy of every array."""
@@ -433,8 +433,9 @@ def _reach(
     """Squares colour c can still reach, and the area of its pieces that cannot be placed.
 
     Flood fill with king moves (pieces connect at corners) from the seed squares (c's
-    attach squares) through allowed squares. A remaining piece is placeable if one of its
-    live placements lies in reach; ``pcount[t]`` gets the number of such placements of
+    attach squares) through allowed squares, each king-move part labelled in ``dlab`` and
+    sized in ``dsz`` (the memo branches in the smallest). A remaining piece is placeable
+    if one of its live placements lies in reach; ``pcount[t]`` gets the number of such placements of
     piece t (counted fully with ``strong``, else 0 or 1); ``stop_early`` returns at the
     first unplaceable piece. With ``strong``, the flood is repeated through *coverable*
     squares only (covered by a live placement in reach) until nothing changes (``strong``
@@ -458,8 +459,8 @@ def _reach(
         st[S_STAMP] += 1
         stamp = st[S_STAMP]
         qt = 0
-        if first and zob.shape[0] > 0:
-            # the memo's flood: one seed at a time, each part labelled (dlab) and sized (dsz)
+        if first:
+            # one seed at a time, each part of the reach labelled (dlab) and sized (dsz)
             ncomp = 0
             for i in range(nseeds):
                 s0 = seeds[i]
@@ -482,10 +483,10 @@ def _reach(
                             qt += 1
                 dsz[ncomp] = qt - q0
                 ncomp += 1
-        else:
+        else:  # refined: through coverable squares only
             for i in range(nseeds):
                 s = seeds[i]
-                if first or cmark[s] == cstamp:
+                if cmark[s] == cstamp:
                     mark[s] = stamp
                     queue[qt] = s
                     qt += 1
@@ -495,12 +496,7 @@ def _reach(
                 qh += 1
                 for j in range(8):
                     n = king_nb[s, j]
-                    if (
-                        n >= 0
-                        and bl[c, n] == 0
-                        and mark[n] != stamp
-                        and (first or cmark[n] == cstamp)
-                    ):
+                    if n >= 0 and bl[c, n] == 0 and mark[n] != stamp and cmark[n] == cstamp:
                         mark[n] = stamp
                         queue[qt] = n
                         qt += 1
