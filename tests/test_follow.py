@@ -143,7 +143,7 @@ def test_review_together_prints_every_move_and_writes_comments(tmp_path):
 @pytest.mark.slow
 def test_check_together_follow_answers_after_n():
     result = run_cli(
-        "check", str(LAYOUT_GAME), "--after", "40", "--together", "--follow", "--time-limit", "0.2"
+        "check", str(LAYOUT_GAME), "--after", "40", "--together", "--follow", "--time-limit", "0.05"
     )
     assert result.exit_code == 0, result.output
     assert "yes: all 2 pieces" in result.output
