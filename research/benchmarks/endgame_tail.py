@@ -10,11 +10,16 @@ over ``--over`` seconds (or every "no" when no CSV is given: slow). For each, on
   (the best known in advance), nodes against the search from scratch.
 * ``pockets``: each root pocket's best alone (every piece allowed), and their sum as a
   bound, against the best.
+* ``overlap``: the check as ``check`` runs it (place-all, then the best) against the
+  best's proof alone, one worker (attempt 13: the best's proof beside place-all, which it
+  proves too).
+(Attempt 12, part caps at every node, changed the kernel: its patch against 5d50942 is
+``research/notes/patches/endgame_attempt12_part_caps.diff``.)
 (``orders``, the root pockets' order of the memo before it keyed every node, was attempt 5
 of docs/benchmarks.md; the memo now fills the smallest part of the reach first at every
 node, so there is no root order left to change.)
 
-Usage: python -m research.benchmarks.endgame_tail split|incumbent|pockets
+Usage: python -m research.benchmarks.endgame_tail split|incumbent|pockets|overlap
        [--csv F] [--over 0.1]
 """
 
@@ -37,7 +42,7 @@ from solver.backends.warmup import compile_kernel
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.formats.game import load_game
-from solver.tasks.endgame import endgame_check, no_bound
+from solver.tasks.endgame import best_options, endgame_check, no_bound
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "tests" / "data" / "games"
@@ -117,12 +122,18 @@ def line(kind: str, colour: str, position: Position) -> str:
         area = position.colour(colour).remaining_squares
         bound = min(area, sum(placed)) - area
         return f"best {memo_search(best)[1]}; pockets {sizes} place {placed}: bound {bound}"
+    if kind == "overlap":
+        started = time.perf_counter()
+        endgame_check(position, colour)
+        check = time.perf_counter() - started
+        _, optimum, _, alone = timed(best, best_options(ONE))
+        return f"check {check:.3f} s; the best's proof alone {alone:.3f} s (best {optimum})"
     raise ValueError(kind)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=["split", "incumbent", "pockets"])
+    parser.add_argument("kind", choices=["split", "incumbent", "pockets", "overlap"])
     parser.add_argument("--csv", type=Path, help="the rows of benchmarks/endgame_checks.py")
     parser.add_argument("--over", type=float, default=0.1, help="seconds: a slow check")
     args = parser.parse_args(argv)
