@@ -464,6 +464,8 @@ def _state(
     groups: int,
     blocks: int,
     stars: int,
+    rows: int,
+    cols: int,
 ) -> core.State:
     """The search state at the root: the colours' arrays, an empty path, scratch space."""
     ncol = len(colours.nsqc)
@@ -513,6 +515,7 @@ def _state(
         porder=np.zeros(core.NPIECES, dtype=np.int64),
         dlab=np.zeros(nsq, dtype=np.int32),
         dsz=np.zeros(nsq, dtype=np.int64),
+        rmask=np.zeros(rows if cols <= 62 else 0, dtype=np.int64),
     )
 
 
@@ -562,6 +565,8 @@ def _tables(
         orb=np.zeros(0, dtype=np.int32),
         tie=np.zeros(len(pl.piece), dtype=np.int64),
         zob=np.zeros((0, 4), dtype=np.int64),  # memo: off (see _memo_on)
+        sqr=(np.arange(board.size) // board.cols).astype(np.int32),
+        sqc=(np.arange(board.size) % board.cols).astype(np.int32),
     )
 
 
@@ -656,7 +661,16 @@ def build(
         tables = _with_images(tables, colours.bl, np.stack(symmetry.elements))
     n_pl = len(pl.piece)
     max_cov = int(np.max(np.diff(tables.cov_ptr))) if n_pl else 0
-    state = _state(colours, max_cov, nsq, len(gperm), int(tables.blk.max()) + 1, len(tables.star))
+    state = _state(
+        colours,
+        max_cov,
+        nsq,
+        len(gperm),
+        int(tables.blk.max()) + 1,
+        len(tables.star),
+        position.board.rows,
+        position.board.cols,
+    )
     return ExactSearch(
         roles.playing,
         roles.held,

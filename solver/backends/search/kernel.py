@@ -110,6 +110,8 @@ class Tables(NamedTuple):
     orb: np.ndarray  # (N,) int32: symmetric reduction: the orbit of s ((0,): none)
     tie: np.ndarray  # (P,) int64: P_ORDER: a placement's rank among equals (< 2^28)
     zob: np.ndarray  # (N, 4) int64: memo: random keys of s in reach (0, 1) and attach (2, 3)
+    sqr: np.ndarray  # (N,) int32: the row of s
+    sqc: np.ndarray  # (N,) int32: the column of s
 
 
 class State(NamedTuple):
@@ -155,6 +157,8 @@ class State(NamedTuple):
     porder: np.ndarray  # (21,) int64: P_ORDER: pcount of the branching colour
     dlab: np.ndarray  # (N,) int32: scratch: the part of the reach a square is in
     dsz: np.ndarray  # (N,) int64: scratch: the size of each part
+    rmask: np.ndarray  # (rows,) int64: scratch of the 2x2-block bound: the reach's squares
+    # of each row as bits ((0,): boards over 62 columns count block by block)
 
     def copy(self) -> State:
         """A fresh copy of every array."""
@@ -367,20 +371,68 @@ def _assignments(cand, ncand, k, gperm_row, use_fixed, orb):
 
 
 @njit(cache=True)
-def _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st):
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _block_excess(rmask, dr, dc):
+    """Over the 2x2 blocks of partition (dr, dc), the squares of ``rmask`` (a row's
+    squares as bits) beyond 2 per block: 2 for a full block, 1 for a block of 3."""
+    # the bit of a block's left column: columns 0, 2, ..., 60 or 1, 3, ..., 61
+    low = 0x1555555555555555 if dc == 0 else 0x2AAAAAAAAAAAAAAA
+    excess = 0
+    for r in range(dr, rmask.shape[0] - 1, 2):
+        a = rmask[r]
+        b = rmask[r + 1]
+        if a == 0 or b == 0:
+            continue
+        fa = a & (a >> 1) & low
+        fb = b & (b >> 1) & low
+        if fa == 0 and fb == 0:
+            continue
+        ha = (a ^ (a >> 1)) & low
+        hb = (b ^ (b >> 1)) & low
+        excess += 2 * _popcount(fa & fb) + _popcount((fa & hb) | (ha & fb))
+    return excess
+
+
+@njit(cache=True)
+def _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st, sqr, sqc, rmask):
     """An upper bound on the area colour c can still add inside its reach
     (``queue[:qt]``): for a partition of the board into 2x2 blocks, at most 2 squares of a
     block unless one piece covers 3 or 4 of them (3 squares of a 2x2 block share edges, and
     same-colour pieces never share an edge), which adds at most ``pextra[t]`` (1, or 2 for
     pieces holding a 2x2 square) once per piece. The smallest bound over the 4 partitions.
     With ``use_ext``, a piece's extra in partition ``off`` is ``ext[off, t]``: the most any
-    of its live placements in reach gets there."""
+    of its live placements in reach gets there.
+
+    With ``rmask`` (boards of at most 62 columns), the squares over 2 in each block are
+    counted with bit masks of the reach's rows (:func:`_block_excess`), not block by block:
+    the same bound (the partition (dr, dc) has its blocks at rows 2k - dr, 2k - dr + 1 and
+    columns alike, as :attr:`Tables.blk`)."""
     best = qt
+    bits = rmask.shape[0] > 0
+    if bits:
+        for r in range(rmask.shape[0]):
+            rmask[r] = 0
+        for i in range(qt):
+            s = queue[i]
+            rmask[sqr[s]] |= 1 << sqc[s]
     for off in range(4):
         extra = 0
         for t in range(NPIECES):
             if rem[c, t] > 0:
                 extra += rem[c, t] * (ext[off, t] if use_ext else pextra[t])
+        if bits:
+            total = qt - _block_excess(rmask, off // 2, off % 2)
+            if total + extra < best:
+                best = total + extra
+            continue
         st[S_STAMP] += 1
         stamp = st[S_STAMP]
         total = 0
@@ -429,6 +481,9 @@ def _reach(
     zob,
     dlab,
     dsz,
+    sqr,
+    sqc,
+    rmask,
 ):
     """Squares colour c can still reach, and the area of its pieces that cannot be placed.
 
@@ -551,7 +606,9 @@ def _reach(
     held = qt
     if blocks:
         use_ext = strong > 0
-        held = _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st)
+        held = _block_cap(
+            c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st, sqr, sqc, rmask
+        )
     if orb.shape[0] > 0:
         st[S_STAMP] += 1
         ostamp = st[S_STAMP]
@@ -740,13 +797,13 @@ def run(params, tables, state, budget):
     (
         pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx, edge_nb,
         corner_nb, king_nb, psize, pextra, pl_bx, blk, start, own0, monoin, held, monochk,
-        gperm, rmult, star, conn, img, orb, tie, zob,
+        gperm, rmult, star, conn, img, orb, tie, zob, sqr, sqc,
     ) = tables  # fmt: skip
     (
         ext, bstamp, bcnt, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, path, fr_c,
         fr_x, fr_lo, fr_hi, fr_cur, ch, st, mark, cmark, queue, attach, pcount, cand, ncand,
         fix, sol, sol_mono, best, fr_key, memo, sok, gmark, gqueue, omark, porder,
-        dlab, dsz,
+        dlab, dsz, rmask,
     ) = state  # fmt: skip
     mode = params[P_MODE]
     limit = params[P_LIMIT]
@@ -865,6 +922,9 @@ def run(params, tables, state, budget):
                     zob,
                     dlab,
                     dsz,
+                    sqr,
+                    sqc,
+                    rmask,
                 )
                 deficit = remarea[c] - reach
                 if mode != MAXSCORE:
