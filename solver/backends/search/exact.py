@@ -516,6 +516,8 @@ def _state(
         dlab=np.zeros(nsq, dtype=np.int32),
         dsz=np.zeros(nsq, dtype=np.int64),
         rmask=np.zeros(rows if cols <= 62 else 0, dtype=np.int64),
+        scan=np.zeros((at_least_one, nsq), dtype=np.int32),
+        nscan=np.full(at_least_one, -1, dtype=np.int64),
     )
 
 

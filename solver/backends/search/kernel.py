@@ -159,6 +159,8 @@ class State(NamedTuple):
     dsz: np.ndarray  # (N,) int64: scratch: the size of each part
     rmask: np.ndarray  # (rows,) int64: scratch of the 2x2-block bound: the reach's squares
     # of each row as bits ((0,): boards over 62 columns count block by block)
+    scan: np.ndarray  # (C, N) int32: squares that may be c's attach squares (its root reach)
+    nscan: np.ndarray  # (C,) int64: how many (-1: the root not yet evaluated)
 
     def copy(self) -> State:
         """A fresh copy of every array."""
@@ -624,6 +626,44 @@ def _reach(
 
 
 @njit(cache=True)
+def _root_scan(c, scan, nsqc, bl, cornr, king_nb, mark, queue, st):
+    """At the root: the squares where colour c may ever have an attach square, in
+    increasing order, into ``scan[c]``; returns how many. A colour with squares: its reach
+    (flooded with king moves through allowed squares from its attach squares); every later
+    attach square is a corner of a placement live in some reach, so allowed and in it.
+    A colour with none yet: every square (its reach changes with its first piece)."""
+    nsq = bl.shape[1]
+    if nsqc[c] == 0:
+        for s in range(nsq):
+            scan[c, s] = s
+        return nsq
+    st[S_STAMP] += 1
+    stamp = st[S_STAMP]
+    qt = 0
+    for s in range(nsq):
+        if cornr[c, s] > 0 and bl[c, s] == 0:
+            mark[s] = stamp
+            queue[qt] = s
+            qt += 1
+    qh = 0
+    while qh < qt:
+        s = queue[qh]
+        qh += 1
+        for j in range(8):
+            n = king_nb[s, j]
+            if n >= 0 and bl[c, n] == 0 and mark[n] != stamp:
+                mark[n] = stamp
+                queue[qt] = n
+                qt += 1
+    k = 0
+    for s in range(nsq):
+        if mark[s] == stamp:
+            scan[c, k] = s
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def achievable_loss(c, lo, lam, unplaceable, rem, pcount, psize):
     """The least loss >= ``lo`` that colour c can still end with, or ``lam + 1`` if none is
     at most ``lam``: a loss is the area of the pieces left out, which include every piece
@@ -803,7 +843,7 @@ def run(params, tables, state, budget):
         ext, bstamp, bcnt, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, path, fr_c,
         fr_x, fr_lo, fr_hi, fr_cur, ch, st, mark, cmark, queue, attach, pcount, cand, ncand,
         fix, sol, sol_mono, best, fr_key, memo, sok, gmark, gqueue, omark, porder,
-        dlab, dsz, rmask,
+        dlab, dsz, rmask, scan, nscan,
     ) = state  # fmt: skip
     mode = params[P_MODE]
     limit = params[P_LIMIT]
@@ -828,6 +868,9 @@ def run(params, tables, state, budget):
         if st[S_NEED] == 1:
             st[S_NEED] = 0
             st[S_NODES] += 1
+            if st[S_NODES] == 1:
+                for c in range(ncol):
+                    nscan[c] = _root_scan(c, scan, nsqc, bl, cornr, king_nb, mark, queue, st)
             # S1. [Evaluate.]
             dead = False
             best_c = -1
@@ -881,7 +924,8 @@ def run(params, tables, state, budget):
                         attach[0] = start[c]
                         na = 1
                 else:
-                    for s in range(nsq):
+                    for i in range(nscan[c]):
+                        s = scan[c, i]
                         if cornr[c, s] > 0 and bl[c, s] == 0:
                             attach[na] = s
                             na += 1
