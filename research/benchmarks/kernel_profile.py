@@ -49,12 +49,13 @@ def variant(name: str) -> str:
         end = source.index("                deficit = remarea[c] - reach", start)
         return source[:start] + source[start:end] * 2 + source[end:]
     if name == "blockcap":
-        start = source.index("        held = _block_cap(\n")
-        end = source.index("        )\n", start) + len("        )\n")
+        start = source.index("        for r in range(rmask.shape[0]):\n")
+        end = source.index("\n", source.index("        held = _block_cap(", start)) + 1
         return source[:start] + source[start:end] * 2 + source[end:]
     if name == "attach":
         scan = (
-            "                    for s in range(nsq):\n"
+            "                    for i in range(nscan[c]):\n"
+            "                        s = scan[c, i]\n"
             "                        if cornr[c, s] > 0 and bl[c, s] == 0:\n"
             "                            attach[na] = s\n"
             "                            na += 1\n"

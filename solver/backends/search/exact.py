@@ -462,10 +462,8 @@ def _state(
     max_cov: int,
     nsq: int,
     groups: int,
-    blocks: int,
     stars: int,
     rows: int,
-    cols: int,
 ) -> core.State:
     """The search state at the root: the colours' arrays, an empty path, scratch space."""
     ncol = len(colours.nsqc)
@@ -477,8 +475,6 @@ def _state(
     at_least_one = max(ncol, 1)
     return core.State(
         ext=np.zeros((4, core.NPIECES), dtype=np.int64),
-        bstamp=np.zeros(blocks, dtype=np.int64),
-        bcnt=np.zeros(blocks, dtype=np.int64),
         bl=colours.bl,
         excl=np.zeros((ncol, nsq), dtype=np.int8),
         cornr=colours.cornr,
@@ -515,7 +511,7 @@ def _state(
         porder=np.zeros(core.NPIECES, dtype=np.int64),
         dlab=np.zeros(nsq, dtype=np.int32),
         dsz=np.zeros(nsq, dtype=np.int64),
-        rmask=np.zeros(rows if cols <= 62 else 0, dtype=np.int64),
+        rmask=np.zeros(rows, dtype=np.int64),
         scan=np.zeros((at_least_one, nsq), dtype=np.int32),
         nscan=np.full(at_least_one, -1, dtype=np.int64),
     )
@@ -551,7 +547,6 @@ def _tables(
         psize=_PIECE_SIZE,
         pextra=_PIECE_EXTRA,
         pl_bx=pl.extra,
-        blk=_blocks(board.rows, board.cols),
         start=colours.start,
         own0=colours.own0,
         monoin=np.array(
@@ -668,10 +663,8 @@ def build(
         max_cov,
         nsq,
         len(gperm),
-        int(tables.blk.max()) + 1,
         len(tables.star),
         position.board.rows,
-        position.board.cols,
     )
     return ExactSearch(
         roles.playing,

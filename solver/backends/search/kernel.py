@@ -96,7 +96,6 @@ class Tables(NamedTuple):
     psize: np.ndarray  # (21,) int32: squares of each piece
     pextra: np.ndarray  # (21,) int64: most squares over 2 a piece covers in a 2x2 block
     pl_bx: np.ndarray  # (P, 4) int8: the same for a placement in each of 4 partitions
-    blk: np.ndarray  # (4, N) int32: the 2x2 block of each square in each partition
     start: np.ndarray  # (C,) int32: start square, -1 for none
     own0: np.ndarray  # (C, N) uint8: the colour's squares before the search
     monoin: np.ndarray  # (C,) int8: the monomino is among the colour's pieces left
@@ -119,8 +118,6 @@ class State(NamedTuple):
     where it stopped). Shapes as in :class:`Tables`; D: the deepest stack of decisions."""
 
     ext: np.ndarray  # (4, 21) int64: scratch: a piece's best pl_bx among live placements
-    bstamp: np.ndarray  # (blocks,) int64: scratch of the 2x2-block bound
-    bcnt: np.ndarray  # (blocks,) int64: scratch of the 2x2-block bound
     bl: np.ndarray  # (C, N) int16: reasons c may not cover s
     excl: np.ndarray  # (C, N) int8: s excluded for c by a decision
     cornr: np.ndarray  # (C, N) int16: c's squares sharing a corner with s
@@ -158,7 +155,7 @@ class State(NamedTuple):
     dlab: np.ndarray  # (N,) int32: scratch: the part of the reach a square is in
     dsz: np.ndarray  # (N,) int64: scratch: the size of each part
     rmask: np.ndarray  # (rows,) int64: scratch of the 2x2-block bound: the reach's squares
-    # of each row as bits ((0,): boards over 62 columns count block by block)
+    # of each row as bits (a board has at most 60 columns: solver.core.board.MAX_SIDE)
     scan: np.ndarray  # (C, N) int32: squares that may be c's attach squares (its root reach)
     nscan: np.ndarray  # (C,) int64: how many (-1: the root not yet evaluated)
 
@@ -404,48 +401,23 @@ def _block_excess(rmask, dr, dc):
 
 
 @njit(cache=True)
-def _block_cap(c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st, sqr, sqc, rmask):
-    """An upper bound on the area colour c can still add inside its reach
-    (``queue[:qt]``): for a partition of the board into 2x2 blocks, at most 2 squares of a
-    block unless one piece covers 3 or 4 of them (3 squares of a 2x2 block share edges, and
-    same-colour pieces never share an edge), which adds at most ``pextra[t]`` (1, or 2 for
-    pieces holding a 2x2 square) once per piece. The smallest bound over the 4 partitions.
-    With ``use_ext``, a piece's extra in partition ``off`` is ``ext[off, t]``: the most any
-    of its live placements in reach gets there.
-
-    With ``rmask`` (boards of at most 62 columns), the squares over 2 in each block are
-    counted with bit masks of the reach's rows (:func:`_block_excess`), not block by block:
-    the same bound (the partition (dr, dc) has its blocks at rows 2k - dr, 2k - dr + 1 and
-    columns alike, as :attr:`Tables.blk`)."""
+def _block_cap(c, qt, rem, pextra, ext, use_ext, rmask):
+    """An upper bound on the area colour c can still add inside its reach (``qt`` squares,
+    as bits of each row in ``rmask``): for a partition of the board into 2x2 blocks, at most
+    2 squares of a block unless one piece covers 3 or 4 of them (3 squares of a 2x2 block
+    share edges, and same-colour pieces never share an edge), which adds at most
+    ``pextra[t]`` (1, or 2 for pieces holding a 2x2 square) once per piece. The smallest
+    bound over the 4 partitions (the partition (dr, dc) has its blocks at rows 2k - dr,
+    2k - dr + 1 and columns alike; the squares over 2 in each block are counted row pair by
+    row pair: :func:`_block_excess`). With ``use_ext``, a piece's extra in partition ``off``
+    is ``ext[off, t]``: the most any of its live placements in reach gets there."""
     best = qt
-    bits = rmask.shape[0] > 0
-    if bits:
-        for r in range(rmask.shape[0]):
-            rmask[r] = 0
-        for i in range(qt):
-            s = queue[i]
-            rmask[sqr[s]] |= 1 << sqc[s]
     for off in range(4):
         extra = 0
         for t in range(NPIECES):
             if rem[c, t] > 0:
                 extra += rem[c, t] * (ext[off, t] if use_ext else pextra[t])
-        if bits:
-            total = qt - _block_excess(rmask, off // 2, off % 2)
-            if total + extra < best:
-                best = total + extra
-            continue
-        st[S_STAMP] += 1
-        stamp = st[S_STAMP]
-        total = 0
-        for i in range(qt):
-            b = blk[off, queue[i]]
-            if bstamp[b] != stamp:
-                bstamp[b] = stamp
-                bcnt[b] = 0
-            bcnt[b] += 1
-            if bcnt[b] <= 2:
-                total += 1
+        total = qt - _block_excess(rmask, off // 2, off % 2)
         if total + extra < best:
             best = total + extra
     return best
@@ -475,9 +447,6 @@ def _reach(
     pextra,
     pl_bx,
     ext,
-    blk,
-    bstamp,
-    bcnt,
     orb,
     omark,
     zob,
@@ -608,9 +577,12 @@ def _reach(
     held = qt
     if blocks:
         use_ext = strong > 0
-        held = _block_cap(
-            c, queue, qt, rem, pextra, ext, use_ext, blk, bstamp, bcnt, st, sqr, sqc, rmask
-        )
+        for r in range(rmask.shape[0]):
+            rmask[r] = 0
+        for i in range(qt):
+            s = queue[i]
+            rmask[sqr[s]] |= 1 << sqc[s]
+        held = _block_cap(c, qt, rem, pextra, ext, use_ext, rmask)
     if orb.shape[0] > 0:
         st[S_STAMP] += 1
         ostamp = st[S_STAMP]
@@ -836,11 +808,11 @@ def run(params, tables, state, budget):
     # old kernel on benchmarks/endgame_checks.py, this form 0.93x: docs/benchmarks.md)
     (
         pl_sq, pl_col, pl_piece, pl_size, cov_ptr, cov_idx, pp_ptr, pp_idx, edge_nb,
-        corner_nb, king_nb, psize, pextra, pl_bx, blk, start, own0, monoin, held, monochk,
+        corner_nb, king_nb, psize, pextra, pl_bx, start, own0, monoin, held, monochk,
         gperm, rmult, star, conn, img, orb, tie, zob, sqr, sqc,
     ) = tables  # fmt: skip
     (
-        ext, bstamp, bcnt, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, path, fr_c,
+        ext, bl, excl, cornr, nsqc, rem, remarea, sqcol, sqpl, path, fr_c,
         fr_x, fr_lo, fr_hi, fr_cur, ch, st, mark, cmark, queue, attach, pcount, cand, ncand,
         fix, sol, sol_mono, best, fr_key, memo, sok, gmark, gqueue, omark, porder,
         dlab, dsz, rmask, scan, nscan,
@@ -958,9 +930,6 @@ def run(params, tables, state, budget):
                     pextra,
                     pl_bx,
                     ext,
-                    blk,
-                    bstamp,
-                    bcnt,
                     orb,
                     omark,
                     zob,
