@@ -19,6 +19,8 @@ from solver.backends.repair import greedy
 from solver.backends.repair import repairer as repair
 from solver.backends.search import exact as search
 from solver.backends.tuning import AutoTuning, Tuning
+from solver.core.problem import Problem
+from solver.formats.game import load_game
 from solver.formats.puzzle import load_puzzle, parse_puzzle
 from solver.tasks.solve import solve
 
@@ -169,6 +171,17 @@ def test_auto_skips_greedy_play_once_the_kernel_is_loaded():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["greedy", "search", "search", "solved", "20"]
+
+
+def test_one_colour_early_in_a_game_gets_the_repair_search():
+    """Junior, orange after 6 placements with 21 pieces left: a layout exists, but the
+    search's depth-first order misses it for minutes (unknown at 120 s before the repair
+    search joined one-colour checks); the repair search finds it."""
+    position = load_game(helpers.GAMES / "junior-L7-4-s102.blksgf").position(6)
+    problem = Problem(position, ("orange",))
+    result = solve(problem, SolveOptions(time_limit=30))  # (the rule checker re-checks it)
+    assert (result.status, result.backend) == ("solved", "repair")
+    assert result.report is not None and result.report.report("orange").score == 0
 
 
 @pytest.mark.parametrize("card", sorted((PUZZLES / "cards").glob("*.toml")), ids=lambda p: p.stem)

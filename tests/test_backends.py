@@ -18,7 +18,9 @@ from solver.backends.race import Race, first_proven
 from solver.backends.registry import BACKENDS
 from solver.backends.search import exact as search
 from solver.backends.search import kernel as core
+from solver.backends.tuning import AutoTuning
 from solver.core.board import Board
+from solver.core.pieces import PIECE_NAMES
 from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem
 from solver.errors import SolverBug
@@ -130,6 +132,13 @@ def test_auto_portfolio_depends_on_the_problem():
     assert auto.portfolio(one, search_ready=False) == (registry.CPSAT, registry.REPAIR, lp)
     best = Problem(Position(board, both), ("blue",), goal="max-score")
     assert auto.portfolio(best, search_ready=False) == (registry.CPSAT,)
+    # one colour early in a game (many pieces left): the repair search joins too
+    open_board = Board(20, 20)
+    early = ColourState("blue", open_board.square(0, 0), (), tuple(PIECE_NAMES))
+    many = Problem(Position(open_board, (early,)), ("blue",))
+    assert auto.portfolio(many) == (registry.CPSAT, registry.REPAIR, lp)
+    fewer = AutoTuning(repair_pieces=len(PIECE_NAMES) + 1)
+    assert auto.portfolio(many, tuning=fewer) == (registry.CPSAT, lp)
 
 
 # ---------------------------------------------------------------------------------------------

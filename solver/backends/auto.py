@@ -40,6 +40,7 @@ from solver.backends.base import (
 )
 from solver.backends.race import EitherEvent, Race
 from solver.backends.repair.greedy import complete
+from solver.backends.tuning import AutoTuning
 from solver.backends.warmup import compiling_elsewhere
 from solver.core.colour_symmetry import colour_symmetries
 from solver.core.problem import Problem
@@ -51,7 +52,9 @@ from solver.core.problem import Problem
 FIRST = engines.SEARCH
 
 
-def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...]:
+def portfolio(
+    problem: Problem, search_ready: bool = True, tuning: AutoTuning = AutoTuning()
+) -> tuple[Backend, ...]:
     """The backends that join the search when it has not answered alone: CP-SAT always;
     the LP bound for place-all (it proves some "no"s in seconds: one colour on 12x12);
     a symmetric reduction too when a board symmetry maps the played colours onto each
@@ -60,8 +63,10 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
     board, e.g. the record boards and Duo's both colours; first run included; it took the
     place of the square-first search's restarts, research/notes/record_attempts.md), else
     CP-SAT's (the solo challenge, asym-classic-84); the repair search for "place-all" with
-    several colours, or with any number when the search kernel is not ready (first run: it
-    compiles in another process, and greedy play may answer at once)."""
+    several colours, with one that has at least ``tuning.repair_pieces`` pieces left (early
+    in a game: :class:`solver.backends.tuning.AutoTuning`), or with any number when the
+    search kernel is not ready (first run: it compiles in another process, and greedy play
+    may answer at once)."""
     from solver.backends.domain import quadrants as domain
 
     joining = [engines.CPSAT]
@@ -74,7 +79,10 @@ def portfolio(problem: Problem, search_ready: bool = True) -> tuple[Backend, ...
         joining.append(engines.DOMAIN)
     elif colour_symmetries(problem):
         joining.append(engines.SYMMETRIC)
-    if problem.goal == "place-all" and (len(problem.colours) >= 2 or not search_ready):
+    early = len(problem.colours) == 1 and (
+        len(problem.position.colour(problem.colours[0]).remaining) >= tuning.repair_pieces
+    )
+    if problem.goal == "place-all" and (len(problem.colours) >= 2 or not search_ready or early):
         joining.append(engines.REPAIR)
     if problem.goal == "place-all":
         joining.append(engines.LP)
@@ -133,7 +141,7 @@ def solve(
     answered = bool(entrants) and race.over
     later: list[Backend] = []  # run once the others have given up, if time is left
     if not answered and (left is None or left > 0.05) and not race.stop.is_set():
-        joining = list(portfolio(problem, ready))
+        joining = list(portfolio(problem, ready, options.tuning.auto))
         joining += [] if ready or many else [warmup.when_compiled(FIRST)]  # once compiled
         if many:
             joining.remove(engines.LP)  # it ran first (_lp_proof)

@@ -66,6 +66,16 @@ class AutoTuning:
         lp_seconds: for the many-piece problems, seconds the LP bound
             (:func:`solver.backends.bounds.relaxation.lp_bound`) may take before anything else runs
             (it proves most "no" answers of joint checks in mid-game in 0.1-1.2 s; 0: never).
+        repair_pieces: "place-all" for one colour with at least this many pieces left
+            (early in a game): the repair search joins after ``search_alone`` too. There a
+            layout usually exists, and the search's depth-first order can miss it for
+            minutes (junior-L7-4-s102 after 6 placements, orange, 21 pieces: unknown at
+            120 s; the repair search: yes in 0.13 s). Over every 3rd placement of the test
+            games, every check past 2 s with 16 pieces or more left was a "yes" or unknown
+            (5 checks), and with the repair search they took 1.4-3.2x less time, the
+            unknown a "yes" in 3.0 s; with 15 left half were proofs of "no", which the
+            repair search cannot give, and it slowed some by taking a core
+            (docs/benchmarks.md, issue 35).
     """
 
     search_alone: float = 2.0
@@ -75,6 +85,7 @@ class AutoTuning:
     symmetric_alone: float = 5.0
     greedy_first: float = 0.05
     lp_seconds: float = 5.0
+    repair_pieces: int = 16
 
 
 @dataclass(frozen=True)
