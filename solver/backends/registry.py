@@ -42,7 +42,8 @@ AUTO = Backend(
     _auto,
     proves=frozenset(),  # it names the engine that answered
     summary="for place-all a few greedy plays first (under 0.05 s), then the search alone "
-    "for 2 s, then the search, CP-SAT and the LP bound (and a symmetric reduction, where one "
+    "for 2 s, then the search, CP-SAT and the LP bound (the repair search too for several "
+    "colours, or one with 16 pieces or more left; and a symmetric reduction, where one "
     "applies: the domain search for two colours or on tight boards) side by side; the first "
     "proven answer wins; with several colours and over 30 pieces, the LP bound first, then "
     "the repair search, and on an empty board with a symmetry the symmetric reduction (for "
