@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from solver.backends.base import Backend, BackendSolve
 from solver.backends.engines import CPSAT, DOMAIN, LP, REPAIR, SEARCH, SYMMETRIC
+from solver.backends.tuning import AutoTuning
 
 # auto is loaded when it runs, as every engine is (its entry's loader, solver/backends/
 # engines.py): every command imports the registry for --backend, and auto's race, greedy
@@ -43,11 +44,12 @@ AUTO = Backend(
     proves=frozenset(),  # it names the engine that answered
     summary="for place-all a few greedy plays first (under 0.05 s), then the search alone "
     "for 2 s, then the search, CP-SAT and the LP bound (the repair search too for several "
-    "colours, or one with 16 pieces or more left; and a symmetric reduction, where one "
-    "applies: the domain search for two colours or on tight boards) side by side; the first "
-    "proven answer wins; with several colours and over 30 pieces, the LP bound first, then "
-    "the repair search, and on an empty board with a symmetry the symmetric reduction (for "
-    "two colours or on tight boards, few empty squares: the domain search, on every worker)",
+    f"colours, or one with {AutoTuning().repair_pieces} pieces or more left; and a symmetric "
+    "reduction, where one applies: the domain search for two colours or on tight boards) "
+    "side by side; the first proven answer wins; with several colours and over 30 pieces, "
+    "the LP bound first, then the repair search, and on an empty board with a symmetry the "
+    "symmetric reduction (for two colours or on tight boards, few empty squares: the domain "
+    "search, on every worker)",
 )
 
 #: every backend by name, "auto" (the default) first
