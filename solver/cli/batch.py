@@ -209,6 +209,10 @@ def batch_merge_command(shards: tuple[str, ...], out: str, partial: bool) -> Non
 
     command = shlex.join(["blokus-solo", "batch-merge", *shards, "--out", out])
     done = merge(shards, Path(out), partial=partial, command=command)
+    for line in done.notes[:10]:
+        click.echo(f"note: {line}")
+    if len(done.notes) > 10:
+        click.echo(f"note: and {len(done.notes) - 10} more")
     left = f"; {done.missing} items without a result left out" if done.missing else ""
     click.echo(f"merged {done.shards} shards: {done.rows} results{left}")
     folder = Path(out)
