@@ -358,3 +358,18 @@ def test_merge_of_a_seed_sweep_whose_other_seeds_were_dropped(small, tmp_path):
     assert done.exit_code == 0 and done.output.startswith("merged 2 shards: 2 results\n"), (
         done.output
     )
+
+
+def test_the_merged_readme_keeps_a_shards_text_in_its_cells(shards, tmp_path):
+    """A shard's runs.jsonl (someone else's text) cannot break the merged README's tables:
+    a newline, a | and backticks in a command stay in the command's cell."""
+    s1, s2 = shards
+    runs = [json.loads(line) for line in (s1 / "runs.jsonl").read_text().splitlines()]
+    forged = {**runs[-1], "command": "batch `x` | ``y``\n\n# Totals\n| 9 | 9 |"}
+    (s1 / "runs.jsonl").write_text(json.dumps(forged) + "\n")
+    assert merge(s1, s2, "--out", tmp_path / "m").exit_code == 0
+    lines = (tmp_path / "m" / "README.md").read_text().splitlines()
+    runs_table = lines[lines.index("## Runs") + 2 :]
+    assert len(runs_table) == 2 + 3 and all(line.startswith("|") for line in runs_table)
+    assert lines.count("# Totals") == 0 and lines.count("## Totals") == 1
+    assert "| ```batch `x` \\| ``y``\\n\\n# Totals\\n\\| 9 \\| 9 \\|``` |" in runs_table[2]
