@@ -373,3 +373,22 @@ def test_the_merged_readme_keeps_a_shards_text_in_its_cells(shards, tmp_path):
     assert len(runs_table) == 2 + 3 and all(line.startswith("|") for line in runs_table)
     assert lines.count("# Totals") == 0 and lines.count("## Totals") == 1
     assert "| ```batch `x` \\| ``y``\\n\\n# Totals\\n\\| 9 \\| 9 \\|``` |" in runs_table[2]
+
+
+@pytest.mark.parametrize(
+    "changes, why",
+    [
+        ({"of": 10**12}, "not a shard record: shard 1 of 1000000000000"),
+        ({"shard": 7}, "not a shard record: shard 7 of 2"),
+        ({"shard": 0, "of": 0}, "not a shard record: shard 0 of 0"),
+        ({"items": -1}, "items -1"),
+        ({"of": 999_999_999}, "shard 2/999999999, 3/999999999, 4/999999999, 5/999999999, 6/"),
+    ],
+)
+def test_a_shard_record_out_of_range_is_refused_at_once(shards, tmp_path, changes, why):
+    """An edited shard.json: one line, not a merge that counts to N (10**12 took forever)."""
+    s1, _ = shards
+    record = json.loads((s1 / "shard.json").read_text())
+    (s1 / "shard.json").write_text(json.dumps({**record, **changes}))
+    one_line_error(merge(s1, "--out", tmp_path / "m"), why)
+    assert not (tmp_path / "m").exists()

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import metadata
+from itertools import islice
 from pathlib import Path
 from typing import NotRequired, TypedDict, cast
 
@@ -69,6 +70,9 @@ class ShardRecord(TypedDict):
     settings: NotRequired[SettingsKey]
     keys: list[tuple[str, int | None, int | None]]  # the shard's items: name, after, seed
 
+
+#: the most shards (``--shard I/N`` takes up to 9 digits)
+MAX_SHARDS = 999_999_999
 
 _SHARD_RE = re.compile(r"^\s*(\d{1,9})\s*/\s*(\d{1,9})\s*$")
 
@@ -141,6 +145,12 @@ def _read_record(folder: Path) -> ShardRecord | None:
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         why = "not a shard record (JSON with shard, of, inputs, keys)"
         raise InputError(why, path=str(path)) from None
+    if not 1 <= data["shard"] <= data["of"] <= MAX_SHARDS or data.get("items", 0) < 0:
+        raise InputError(
+            f"not a shard record: shard {data['shard']} of {data['of']} (I/N: 1 <= I <= N <= "
+            f"{MAX_SHARDS}), items {data.get('items')}",
+            path=str(path),
+        )
     # its fields were just checked against ShardRecord's types (the keys as JSON lists)
     return cast(ShardRecord, data)
 
@@ -337,10 +347,12 @@ def _check_same(shards: list[Path], records: list[ShardRecord]) -> None:
                 f"shard {data['shard']}/{data['of']} given twice (also {also})", path=str(folder)
             )
         seen[data["shard"]] = folder
-    lacking = [k for k in range(1, first["of"] + 1) if k not in seen]
-    if lacking:
-        which = ", ".join(f"{k}/{first['of']}" for k in lacking[:5])
-        raise InputError(f"shard {which} missing: give every shard's folder")
+    if len(seen) < first["of"]:  # (the first few missing: N may be large)
+        lacking = islice((k for k in range(1, first["of"] + 1) if k not in seen), 5)
+        which = ", ".join(f"{k}/{first['of']}" for k in lacking)
+        more = first["of"] - len(seen) - min(5, first["of"] - len(seen))
+        also = f" and {more} more" if more else ""
+        raise InputError(f"shard {which}{also} missing: give every shard's folder")
 
 
 def _check_cover(shards: list[Path], records: list[ShardRecord]) -> None:
