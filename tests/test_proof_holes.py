@@ -158,6 +158,25 @@ def test_join_compares_the_named_puzzle_with_the_split_copy(tmp_path):
     assert gone.exit_code == 0 and f"puzzle: {copy} is not here, not compared" in gone.output
 
 
+#: names the file system will not look up (issue 41: a name a file someone else wrote gives)
+UNLOOKABLE = ["x" * 5000, "a/" * 3000]
+
+
+@pytest.mark.parametrize("name", UNLOOKABLE)
+def test_a_name_the_file_system_refuses_is_not_here(tmp_path, name):
+    """verify and cubes join look for the puzzle a file names: one the file system will not
+    look up is not here (said so), never an internal error."""
+    out, data = _solved(tmp_path, "solve", PUZZLES / "tiny-5x5-corner.toml")
+    out.write_text(json.dumps({**data, "puzzle": name, "puzzle_path": "/" + name}))
+    checked = helpers.run_cli("verify", out)
+    assert checked.exit_code == 0 and "is not here, not compared" in checked.output
+    (tmp_path / "cubes").mkdir()
+    folder, _ = _split(tmp_path / "cubes")
+    manifest = json.loads((folder / "cubes.json").read_text())
+    (folder / "cubes.json").write_text(json.dumps({**manifest, "puzzle": name}))
+    helpers.one_line_error(helpers.run_cli("cubes", "join", folder), "not the split")
+
+
 # --- verify compares the question, and finds a relative puzzle (items 3 and 5) -----------
 
 CARD = PUZZLES / "cards" / "cover-1-easy.toml"
@@ -361,6 +380,10 @@ BAD_FIELDS = [
     # every field of solver.trust.rows.Row has its declared type, colour records' too
     # (each type's check: tests/test_structured.py)
     ("seconds", "x"), ("score", "20"), ("short", {"b": "I4"}), ("colours", [{"colour": 1}]),
+    # file names that leave the folder, or name a file of its own (issue 41, item 1)
+    ("solution", "../a.json"), ("solution", "/etc/passwd"), ("picture", "solutions/../../a.svg"),
+    ("solution", "results.jsonl"), ("picture", "solutions//a.svg"), ("solution", "solutions"),
+    ("colours", [{"colour": "blue", "solution": "sweeps/../../a.json"}]),
 ]  # fmt: skip
 
 
@@ -374,6 +397,82 @@ def test_batch_resume_drops_a_row_of_the_wrong_shape(two_puzzles, field, value):
     assert len(notes) == 1 and "dropped" in notes[0], again.output
     assert "1 already done" in again.output  # the other row
     assert {r["item"] for r in _rows(out)} == {"in/a.toml", "in/b.toml"}
+
+
+def test_batch_resume_keeps_no_row_naming_a_file_outside_its_folder(two_puzzles):
+    """The file is there and replays: the row is still not read (issue 41, item 1)."""
+    folder, out = two_puzzles
+    rows = _rows(out)
+    (out.parent / "outside.json").write_bytes((out / rows[0]["solution"]).read_bytes())
+    _write_rows(out, [{**rows[0], "solution": "../outside.json"}, rows[1]])
+    again = _batch(folder, out)
+    assert "'../outside.json' is not below solutions/" in again.output, again.output
+    assert "1 already done" in again.output
+    assert _rows(out)[-1]["solution"] == rows[0]["solution"]  # its item done again
+
+
+def test_a_row_superseded_removes_no_file_outside_its_folder(two_puzzles):
+    folder, out = two_puzzles
+    rows = _rows(out)
+    victim = out.parent / "victim.json"
+    victim.write_bytes((out / rows[0]["solution"]).read_bytes())
+    _write_rows(out, [{**rows[0], "solution": "solutions/../../victim.json"}, rows[1]])
+    _batch(folder, out, "--force")
+    assert victim.exists()
+
+
+def test_a_solutions_folder_that_links_out_is_refused(two_puzzles, tmp_path):
+    """A folder someone else wrote, whose ``solutions`` leads elsewhere: nothing there is
+    written or removed (the batch would remove the files no row names)."""
+    import shutil
+
+    folder, out = two_puzzles
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(out / "solutions", elsewhere)
+    (elsewhere / "keep.json").write_text("{}")
+    shutil.rmtree(out / "solutions")
+    (out / "solutions").symlink_to(elsewhere)
+    for args in ((), ("--force",)):
+        result = helpers.run_cli("batch", folder, "--out", out, "--backend", "search", *args)
+        helpers.one_line_error(result, "solutions: is a link out of the results folder")
+    assert (elsewhere / "keep.json").read_text() == "{}"
+
+
+def unknown_file(path):
+    """The solution file at ``path`` made an honest unknown: no piece added."""
+    data = json.loads(path.read_text())
+    colour = data["colours"][0]
+    colour["remaining"] = [p["piece"] for p in colour["placements"]]
+    left = sum(len(p["squares"]) for p in colour["placements"])
+    colour.update(placements=[], all_placed=False, monomino_last=False, score=-left)
+    data.update(status="unknown", score=None)
+    path.write_text(json.dumps(data))
+
+
+def test_batch_resume_drops_a_solved_row_that_rests_on_no_layout(two_puzzles):
+    """An unknown (its file adds no piece) edited to answer solved (issue 41, item 2)."""
+    folder, out = two_puzzles
+    rows = _rows(out)
+    unknown_file(out / rows[0]["solution"])
+    assert helpers.run_cli("verify", out / rows[0]["solution"]).exit_code == 0
+    _write_rows(out, [{**rows[0], "solve_status": "unknown"}, rows[1]])
+    again = _batch(folder, out)
+    assert "dropped (answer solved but solve_status unknown)" in again.output, again.output
+    assert "1 already done" in again.output
+
+
+def test_a_game_colours_yes_must_name_its_layout():
+    from solver.trust.rows import read_row
+
+    row = {"item": "g.blksgf", "kind": "game", "status": "done"}
+    yes = {"colour": "blue", "answer": "yes", "left": 3, "solution": None}
+    assert read_row({**row, "colours": [yes]}) == "colours: blue yes names no solution file"
+    assert read_row({**row, "colours": [{**yes, "left": 0}]}) == {
+        **row,
+        "colours": [{**yes, "left": 0}],
+    }
+    named = {**yes, "solution": "solutions/g-blue.json"}
+    assert read_row({**row, "colours": [named]}) == {**row, "colours": [named]}
 
 
 def test_batch_resume_drops_a_solved_row_without_its_file_name(two_puzzles):

@@ -83,7 +83,7 @@ from solver.core.variants import (
 from solver.errors import InputError, located
 from solver.formats.files import write_text_atomic
 from solver.formats.structured import parse_json
-from solver.formats.text import depth_limited, read_text
+from solver.formats.text import depth_limited, is_file, read_text
 from solver.pictures.picture import layout_pieces, with_layout
 from solver.tasks.endgame import ANSWERS
 from solver.tasks.solve import SolveResult
@@ -154,7 +154,7 @@ def result_to_json(
         data["endgame"] = endgame
     if made_by is not None:
         data["made_by"] = made_by
-    if problem.name and Path(problem.name).is_file():
+    if problem.name and is_file(problem.name):
         data["puzzle_path"] = str(Path(problem.name).resolve())
     return data
 

@@ -2,9 +2,10 @@
 or one position of a game record) made from them.
 
 Folders are walked recursively in a stable order (sorted by path, hidden files and folders
-skipped); in a folder only puzzle files (``.toml``) and game records (``.blksgf``, ``.sgf``)
-are taken, so sidecar files (``.json``, ``README.md``) are left alone. A file named
-directly on the command line is always taken: one of another type becomes an error row.
+skipped, each real folder once: a loop of symbolic links ends); in a folder only puzzle
+files (``.toml``) and game records (``.blksgf``, ``.sgf``) are taken, so sidecar files
+(``.json``, ``README.md``) are left alone. A file named directly on the command line is
+always taken: one of another type becomes an error row.
 
 Each file is read once, here: its bytes travel with the item to the worker (a Dask worker
 may not see this file system) and its SHA-256 is the content hash that decides whether a
@@ -14,6 +15,7 @@ result in the output folder is still valid.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,16 +89,29 @@ def find_sources(paths: Sequence[str | Path], skip: Path | None = None) -> list[
 
 
 def _walk(folder: Path, skip: Path | None) -> list[Path]:
-    """Puzzle and game files under ``folder``, hidden entries and ``skip`` left out."""
-    out = []
-    for entry in folder.iterdir():
-        if entry.name.startswith("."):
+    """Puzzle and game files under ``folder``, hidden entries and ``skip`` left out. Each
+    real folder is walked once, the folders reached without a symbolic link first: a link
+    back to a folder on the way (``loop -> .``, ``up -> ..``) or to one walked already is
+    not followed again, so a loop of links ends at once, and a file keeps its name by the
+    path without links where it has one."""
+    seen: set[str] = set()
+    out: list[Path] = []
+    plain: list[Path] = [folder]
+    links: list[Path] = []
+    while plain or links:
+        current = plain.pop() if plain else links.pop(0)
+        real = os.path.realpath(current)
+        if real in seen:
             continue
-        if entry.is_dir():
-            if skip is None or entry.resolve() != skip:
-                out += _walk(entry, skip)
-        elif entry.is_file() and kind_of(entry) != "unknown":
-            out.append(entry)
+        seen.add(real)
+        for entry in sorted(current.iterdir()):
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                if skip is None or entry.resolve() != skip:
+                    (links if entry.is_symlink() else plain).append(entry)
+            elif entry.is_file() and kind_of(entry) != "unknown":
+                out.append(entry)
     return out
 
 

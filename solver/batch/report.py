@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -29,6 +30,7 @@ from typing import TypedDict
 from urllib.parse import quote
 from xml.sax.saxutils import quoteattr
 
+from solver.quoting import escaped
 from solver.trust.rows import ColourRecord, Row
 
 COUNTED = ("solved", "no", "unknown", "error")
@@ -290,7 +292,7 @@ def readme(rows: Iterable[Row], runs: list[RunRecord]) -> str:
     settings = sorted({_settings_of(r, swept) for r in rows}, key=str)
     out = ["# Batch results", ""]
     out += [
-        f"Made by `{command}`"
+        f"Made by {_code(command, cell=False)}"
         + (" and the earlier runs listed at the end" if len(runs) > 1 else "")
         if command
         else "Made by blokus-solo batch",
@@ -558,12 +560,20 @@ def _thumbnail(name: str, item: str) -> str:
     return f'<img src="{_url(name)}" width="{THUMBNAIL_WIDTH}" alt={quoteattr(_cell(item))}>'
 
 
-def _code(text: str) -> str:
-    return f"`{text}`"
+def _code(text: str, cell: bool = True) -> str:
+    """``text`` (a file name, a command: text a file gave) as a code span that stays on
+    its line (``cell``: in its table cell): control characters escaped, ``|`` escaped in
+    a cell, fenced by one backtick more than the longest run of them in it (CommonMark)."""
+    text = _cell(text) if cell else escaped(text)
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """``text`` for a table cell: control characters escaped (a newline would end the
+    table), ``|`` escaped."""
+    return escaped(text).replace("|", "\\|")
 
 
 def _after(row: Row) -> str:

@@ -30,20 +30,13 @@ from solver.batch import report
 from solver.batch.items import Item
 from solver.batch.replay import replay_problem
 from solver.batch.report import RunRecord
-from solver.batch.work import (
-    PICTURE_SUFFIX,
-    SOLUTIONS,
-    SWEEPS,
-    Settings,
-    base_row,
-    settings_for,
-)
+from solver.batch.work import PICTURE_SUFFIX, Settings, base_row, settings_for
 from solver.errors import InputError
 from solver.formats.files import check_output, write_text_atomic
-from solver.formats.structured import SyntaxRefused, parse_json, shape_problem
+from solver.formats.structured import parse_json, shape_problem
 from solver.quoting import shown
 from solver.trust.proofs import as_trusted, untrusted_claim
-from solver.trust.rows import Row, read_row
+from solver.trust.rows import SOLUTIONS, SWEEPS, Row, inside, read_line
 
 RESULTS = "results.jsonl"
 RUNS = "runs.jsonl"
@@ -119,6 +112,33 @@ def row_files(row: Row) -> set[str]:
     return {n for n in names if n}
 
 
+def settings_differ(row: Row, settings: Settings) -> list[str]:
+    """The settings (:meth:`solver.batch.work.Settings.key`: backend, time limit, seed,
+    CP-SAT parameters, joint check) in which ``row`` differs from ``settings`` (an item's:
+    :func:`solver.batch.work.settings_for`); empty: it was run with them."""
+    return [k for k, v in settings.key().items() if row.get(k, _OLD_DEFAULTS.get(k)) != v]
+
+
+def keep_problem(folder: Path, row: Row, item: Item | None) -> str | None:
+    """Why a done row of the results folder ``folder`` cannot be kept (by a resumed batch,
+    for a sweep's other seeds, by ``batch-merge``), or None: every file it names must be
+    there, inside the folder (:func:`solver.trust.rows.inside`); any proof it claims (a
+    no, a proven best) must be from a backend that can prove
+    (:func:`solver.trust.proofs.untrusted_claim`); and each solution file must replay for
+    ``item`` (:func:`solver.batch.replay.replay_problem`; None: the item's file is not at
+    hand, each file is replayed against the row alone)."""
+    for name in sorted(row_files(row)):
+        path = inside(folder, name)
+        if path is None:
+            return f"{name} leads out of the folder"
+        if not path.is_file():
+            return f"{name} is not there"
+    why = untrusted_claim(row)
+    if why is not None:
+        return f"its claim is not trusted: {why}"
+    return replay_problem(folder, row, item)
+
+
 class Store:
     """An output folder: the rows in it and the way to add more.
 
@@ -128,9 +148,9 @@ class Store:
             joint check), in the order the items were first finished.
         dropped: lines of ``results.jsonl`` that were not whole results when it was opened
             (a line cut short by a crash): they are dropped.
-        notes: one line per row that was read but is not kept (a field of the wrong type,
-            :func:`solver.trust.rows.row_problem`; a solution file that does not replay,
-            :func:`solver.batch.replay.replay_problem`): its item is done again.
+        notes: one line per row that was read but is not kept (a field of the wrong type
+            or a file name out of the folder, :func:`solver.trust.rows.row_problem`; a
+            row that does not hold up, :func:`keep_problem`): its item is done again.
     """
 
     def __init__(self, folder: Path):
@@ -185,6 +205,12 @@ class Store:
             path = self.folder / name
             if (path.exists() or path.is_symlink()) and not path.is_dir():
                 raise InputError("is a file, not a folder", path=str(path))
+            if path.is_dir() and inside(self.folder, name + "/x") is None:
+                raise InputError(
+                    "is a link out of the results folder: its files would be written and "
+                    "removed elsewhere",
+                    path=str(path),
+                )
 
     def _take_lock(self) -> None:
         try:
@@ -210,7 +236,7 @@ class Store:
             if not folder.is_dir():
                 continue
             for path in folder.iterdir():
-                if _TEMPORARY.match(path.name) and path.is_file():
+                if _TEMPORARY.match(path.name) and path.is_file() and self._inside(path):
                     path.unlink()
 
     def _remove_unnamed_solutions(self) -> None:
@@ -222,8 +248,15 @@ class Store:
                 continue
             for pattern in ("*.json", "*" + PICTURE_SUFFIX):
                 for path in folder.rglob(pattern):
-                    if path.relative_to(self.folder).as_posix() not in named:
+                    if path.relative_to(self.folder).as_posix() not in named and self._inside(path):
                         path.unlink()
+
+    def _inside(self, path: Path) -> bool:
+        """Whether ``path`` (under the folder, as found) is the folder's own: it does not
+        lead out of it through a symbolic link (:func:`solver.trust.rows.inside`)."""
+        if path.parent == self.folder:
+            return True
+        return inside(self.folder, path.relative_to(self.folder).as_posix()) is not None
 
     def _read(self, path: Path) -> None:
         try:
@@ -237,30 +270,13 @@ class Store:
             self.dropped += 1
             os.truncate(path, whole)
         for number, line in enumerate(data[:whole].splitlines(), start=1):
-            try:
-                data = parse_json(line.decode("utf-8"))
-                if not isinstance(data, dict):
-                    raise SyntaxRefused("not a results row")
-            except UnicodeDecodeError:
-                self.notes.append(f"{RESULTS} line {number}: dropped (not UTF-8): done again")
-                self._superseded = True
-                continue
-            except SyntaxRefused:
+            row = read_line(line)
+            if row is None:  # not JSON: a line cut short
                 self.dropped += 1
                 self._superseded = True  # rewritten without it at the end
                 continue
-            except InputError as e:  # a number out of range, nested too deeply, a key twice
-                self.notes.append(f"{RESULTS} line {number}: dropped ({e}): done again")
-                self._superseded = True
-                continue
-            row = read_row(data)
-            why = row if isinstance(row, str) else None
-            if not isinstance(row, str) and row.get("sweep") and "seed" not in row:
-                why = "a sweep row's seed is not a whole number"
-            if why is not None or isinstance(row, str):
-                self.notes.append(
-                    f"{RESULTS} line {number}: dropped ({why}): its item is done again"
-                )
+            if isinstance(row, str):  # not UTF-8, a number out of range, the wrong shape
+                self.notes.append(f"{RESULTS} line {number}: dropped ({row}): done again")
                 self._superseded = True
                 continue
             key = row_key(row)
@@ -286,26 +302,22 @@ class Store:
         """Whether the folder holds a result for this item that can be kept: same content
         (the SHA-256 of the file now) and settings, and finished (an error row counts only
         for bad input, which would fail again; a crash or an internal error is worth
-        another try). A done row is kept only if the solution files it names are there
-        and any proof it claims (a no, a proven best) is from a backend that can prove
-        (:func:`solver.trust.proofs.untrusted_claim`): an edited row is done again, not trusted."""
+        another try). A done row is kept only if it holds up (:func:`keep_problem`: its
+        files there, its claims of a proof trusted, its solution files replayed for the
+        item); if not, a note says why: an edited row is done again, not trusted."""
         row = self.rows.get((*item.key, settings_for(item, settings).together))
         if row is None or row.get("sha256") != item.sha256:
             return False
-        wanted = settings_for(item, settings).key()
-        if any(row.get(k, _OLD_DEFAULTS.get(k)) != v for k, v in wanted.items()):
+        if settings_differ(row, settings_for(item, settings)):
             return False
         if row.get("status") == "done":
-            present = all(
-                isinstance(n, str) and (self.folder / n).is_file() for n in row_files(row)
-            )
-            return present and untrusted_claim(row) is None and self._replays(row, item)
+            return self._kept(row, item)
         return row.get("error_kind") == "input"
 
-    def _replays(self, row: Row, item: Item) -> bool:
-        """Whether the row's solution files replay for the item as it is now
-        (:func:`solver.batch.replay.replay_problem`); if not, a note says why."""
-        why = replay_problem(self.folder, row, item)
+    def _kept(self, row: Row, item: Item) -> bool:
+        """Whether the done row holds up for the item as it is now (:func:`keep_problem`);
+        if not, a note says why."""
+        why = keep_problem(self.folder, row, item)
         if why is not None and row_key(row) not in self._noted:
             self._noted.add(row_key(row))
             self.notes.append(f"{shown(row['item'])}: not kept ({shown(why)}): done again")
@@ -323,7 +335,7 @@ class Store:
         found = self._settled.get(question)
         if found is None or (this_run and not found[1]):
             return None
-        return found[0] if found[1] or self._replays(found[0], item) else None
+        return found[0] if found[1] or self._kept(found[0], item) else None
 
     def add(self, row: Row, files: dict[str, str]) -> None:
         """Write an item's solution files, then append its row (synced to disk).
@@ -332,7 +344,9 @@ class Store:
             InputError: a file cannot be written (e.g. the disk is full).
         """
         for name, text in files.items():
-            target = self.folder / name
+            target = inside(self.folder, name)
+            if target is None:
+                raise InputError("not a file of this results folder", path=str(self.folder / name))
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:  # e.g. a file where the folder should be
@@ -408,8 +422,8 @@ class Store:
 
     def _remove(self, names: set[str]) -> None:
         for name in names:
-            path = self.folder / name
-            if Path(name).parts[:1] in ((SOLUTIONS,), (SWEEPS,)) and path.is_file():
+            path = inside(self.folder, name)  # never a file out of the folder
+            if path is not None and path.is_file():
                 path.unlink()
 
     def compact(self) -> None:

@@ -33,7 +33,7 @@ from solver.formats.puzzle import parse_puzzle
 from solver.pictures.svg import board
 from solver.tasks.endgame import answer_record, endgame_check, joint_check
 from solver.tasks.solve import SolveResult, solve
-from solver.trust.rows import ColourRecord, Row
+from solver.trust.rows import SOLUTIONS, SWEEPS, ColourRecord, Row
 
 # The search kernel's module is imported where its dispatcher is asked for: it loads numba,
 # which the batch command's start-up (and --help, which imports every command) would pay.
@@ -43,12 +43,6 @@ if TYPE_CHECKING:
 
     from solver.core.position import Position
     from solver.formats.game import Game
-
-#: the folder of the output directory that holds the solution files
-SOLUTIONS = "solutions"
-#: the folder of the output directory that holds a seed sweep's solution files: a folder
-#: of its own, since any name under SOLUTIONS may be some puzzle's own solution file
-SWEEPS = "sweeps"
 
 #: the suffix of the picture written beside each solution file that has a layout. SVG, not
 #: PNG: it is text (written like the JSON), the same bytes on every machine (PNG bytes

@@ -202,13 +202,20 @@ def _batch_command_line(
 )
 def batch_merge_command(shards: tuple[str, ...], out: str, partial: bool) -> None:
     """Merge the output folders of `batch --shard I/N`, shards 1..N, into one results
-    folder equal to a single run's (the same rows and summary). Refuses (exit status 2)
-    shards of different inputs or settings, a shard missing or given twice, and unless
-    --partial a shard with items not done."""
+    folder equal to a single run's (the same rows and summary). A row is copied only as a
+    resumed batch would keep it (its files inside its folder, its solution files replayed
+    by the rule checker, a no only from an engine that proves it). Refuses (exit status 2,
+    nothing written) shards of different inputs or settings, a shard missing or given
+    twice, records that are not one split, and unless --partial a shard with items
+    without a result it can keep."""
     import shlex
 
     command = shlex.join(["blokus-solo", "batch-merge", *shards, "--out", out])
     done = merge(shards, Path(out), partial=partial, command=command)
+    for line in done.notes[:10]:
+        click.echo(f"note: {line}")
+    if len(done.notes) > 10:
+        click.echo(f"note: and {len(done.notes) - 10} more")
     left = f"; {done.missing} items without a result left out" if done.missing else ""
     click.echo(f"merged {done.shards} shards: {done.rows} results{left}")
     folder = Path(out)

@@ -23,6 +23,17 @@ _UTF16_32_BOMS = (
 )
 
 
+def is_file(path: str | Path) -> bool:
+    """Whether ``path`` is a regular file here (links followed): for a name a file gave
+    (a solution file's ``puzzle``, a results row's ``path``, a manifest's ``puzzle``),
+    which may be one the file system refuses to look up (longer than it takes, a NUL byte,
+    a folder on the way that cannot be entered): False then, never an error."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def read_text(path: str | Path) -> str:
     """The text of a file (see :func:`decode`).
 

@@ -34,6 +34,7 @@ from solver.core.variants import colour_name
 from solver.errors import InputError, SolverBug
 from solver.formats.game import load_game
 from solver.formats.sources import is_game_file, load_source
+from solver.formats.text import is_file
 from solver.tasks.solve import solve
 from solver.trust.compare import position_difference, question_difference
 
@@ -122,18 +123,18 @@ def _find(name: str, absolute: object, where: Path | None) -> list[tuple[str, st
     edited ``puzzle`` must still be compared with the file the solve read)."""
     out: list[tuple[str, str]] = []
     if Path(name).is_absolute():
-        if Path(name).is_file():
+        if is_file(name):
             out.append((name, ""))
     else:
         for folder, words in (
             (where, "the solution file's folder"),
             (Path.cwd(), "the current folder"),
         ):
-            if folder is not None and (folder / name).is_file():
+            if folder is not None and is_file(folder / name):
                 place = f" (found in {words}, {str(folder.resolve())[:80]!r})"
                 out.append((str(folder / name), place))
                 break
-    if isinstance(absolute, str) and Path(absolute).is_absolute() and Path(absolute).is_file():
+    if isinstance(absolute, str) and Path(absolute).is_absolute() and is_file(absolute):
         if not any(Path(p).resolve() == Path(absolute).resolve() for p, _ in out):
             out.append((absolute, f" (recorded as {absolute[:80]!r})"))
     return out

@@ -28,14 +28,13 @@ from solver.core.position import Placement
 from solver.core.problem import Problem
 from solver.errors import InputError, SolverBug
 from solver.formats.puzzle import parse_puzzle
-from solver.formats.structured import SyntaxRefused, parse_json
-from solver.formats.text import read_text
+from solver.formats.text import is_file, read_text
 from solver.quoting import shown
 from solver.tasks.cubes import MANIFEST, Cube, cube_file, cube_text, read_manifest, sha256, split
 from solver.tasks.solve import SolveResult, checked_result, solve
 from solver.trust.compare import question_difference
 from solver.trust.proofs import can_prove, untrusted_claim
-from solver.trust.rows import Row, read_row
+from solver.trust.rows import Row, inside, read_line
 
 
 def named_puzzle(folder: Path, source: str, text: str) -> str:
@@ -54,7 +53,7 @@ def named_puzzle(folder: Path, source: str, text: str) -> str:
     tried = [Path(source)]
     if not Path(source).is_absolute():
         tried.append(folder / source)
-    found = next((p for p in tried if p.is_file()), None)
+    found = next((p for p in tried if is_file(p)), None)
     copy = f"not compared; the answer is about the copy in {MANIFEST}"
     if found is None:
         return f"puzzle: {shown(source)} is not here, {copy}"
@@ -154,14 +153,9 @@ def read_rows(results: Path, notes: list[str] | None = None) -> dict[str, list[C
         raise InputError(f"cannot read: {e.strerror or e}", path=str(path)) from None
     rows: dict[str, list[CubeRow]] = {}
     for number, line in enumerate(data.splitlines(), start=1):
-        try:
-            row = read_row(parse_json(line.decode("utf-8")))
-        except UnicodeDecodeError:
-            row = "not UTF-8"
-        except SyntaxRefused:
+        row = read_line(line)
+        if row is None:  # not JSON: cut short by a crash
             continue
-        except InputError as e:  # nested too deeply, a number out of range, a key twice
-            row = str(e)
         if isinstance(row, str):
             if notes is not None:
                 notes.append(f"{path} line {number}: dropped ({row})")
@@ -257,7 +251,13 @@ def _join_cube(
         row = one.row
         answer = row.get("answer") if row.get("status") == "done" else "error"
         if answer == "solved":
-            solution = one.folder / (row.get("solution") or "")  # (read_row: a solved row names it)
+            # (read_row: a solved row names it, below solutions/ or sweeps/)
+            solution = inside(one.folder, row.get("solution") or "")
+            if solution is None:
+                out.problems.append(
+                    f"{name}: its solution file leads out of {shown(str(one.folder))}"
+                )
+                continue
             if not _count_layout(original, cube, solution, out, name):
                 continue
         elif answer == "no" and recheck is not None:
