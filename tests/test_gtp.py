@@ -359,6 +359,66 @@ def test_savesgf_keeps_a_loaded_setup(tmp_path):
     assert game.has_setup and game.final == engine.position and game.num_placements == 2
 
 
+#: setup in mid-game: AE takes purple's first piece away and purple's next piece covers
+#: those squares; AW adds an orange piece; a last PL gives the turn to orange again
+MID_GAME_SETUP = (
+    "(;GM[Blokus Duo];B[e10,d11,e11,f11,e12];W[i4,h5,i5,j5,i6];AE[e10,d11,e11,f11,e12]"
+    ";B[e10,e11,e12,e13,e14];AW[a1];W[j7,k7];PL[W])"
+)
+
+
+def positions(engine: Engine) -> list:
+    """The engine's start and the position after each move (what undo steps back to)."""
+    return [engine.start, *(p.after for p in engine.played)]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "mid-game.blksgf",
+        "ae-duo.blksgf",
+        "ae-junior.blksgf",
+        "duo-regained-by-setup.blksgf",
+        "passes.blksgf",
+        "setup-classic.blksgf",
+    ],
+)
+@pytest.mark.parametrize("number", [None, 4])
+def test_savesgf_writes_setup_in_mid_game_where_it_was(tmp_path, name, number):
+    path = tmp_path / name
+    if name == "mid-game.blksgf":
+        path.write_text(MID_GAME_SETUP)
+    else:
+        path.write_bytes((Path(__file__).parent / "data" / "sgf" / name).read_bytes())
+    engine = Engine()
+    assert session(engine, f"loadsgf {path}" + (f" {number}" if number else "")) == [(True, "")]
+    out = tmp_path / "saved.blksgf"
+    assert session(engine, f"savesgf {out}") == [(True, "")]
+    again = Engine()
+    assert session(again, f"loadsgf {out}") == [(True, "")], out.read_text()
+    assert positions(again) == positions(engine)
+    assert [p.colour for p in again.played] == [p.colour for p in engine.played]
+    assert session(again, "showboard") == session(engine, "showboard")
+
+
+def test_savesgf_writes_mid_game_setup_as_pentobi_reads_it(tmp_path):
+    # Pentobi's AE takes away a piece whose squares are the value's exactly; within a node
+    # our reader adds before it takes away: so one node per kind, each piece its own value
+    path, out = tmp_path / "mid.blksgf", tmp_path / "saved.blksgf"
+    path.write_text(MID_GAME_SETUP)
+    session(Engine(), f"loadsgf {path}", f"savesgf {out}")
+    assert out.read_text().splitlines()[1:] == [
+        ";B[e10,d11,e11,f11,e12]",
+        ";W[i4,h5,i5,j5,i6]",
+        ";AE[e10,d11,e11,f11,e12]",
+        ";B[e10,e11,e12,e13,e14]",
+        ";AW[a1]",
+        ";W[j7,k7]",
+        ";PL[W]",
+        ")",
+    ]
+
+
 def test_savesgf_to_a_missing_folder_fails(tmp_path):
     ok, text = session(Engine(), f"savesgf {tmp_path / 'no' / 'such' / 'x.blksgf'}")[0]
     assert not ok and text

@@ -408,9 +408,11 @@ class Engine:
         return ""
 
     def savesgf(self, command: Command) -> str:
-        """``savesgf FILE``: the game so far (its start and every move) as Pentobi SGF."""
+        """``savesgf FILE``: the game so far as Pentobi SGF: its start, every move, and a
+        loaded file's setup in mid-game where it was (after the move it followed)."""
         command.check_size(1)
-        text = write_moves(self.start, [(p.colour, p.placement) for p in self.played])
+        moves = [(p.colour, p.placement) for p in self.played]
+        text = write_moves(self.start, moves, after=[p.after for p in self.played])
         try:
             write_text_atomic(command.arg(0), text)
         except OSError as e:
