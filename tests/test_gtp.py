@@ -12,6 +12,7 @@ PATH) and is skipped otherwise.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -30,7 +31,7 @@ from solver.gtp.compare import move_set_key, normalised
 from solver.gtp.engine import Engine
 from solver.gtp.genmove import Settings
 from solver.gtp.moves import legal_rows, move_texts
-from solver.gtp.protocol import parse_line, response
+from solver.gtp.protocol import parse_line, response, run
 from solver.tasks.endgame import endgame_check
 
 DATA = Path(__file__).parent / "data" / "gtp"
@@ -329,6 +330,88 @@ def test_a_bug_is_answered_and_the_engine_goes_on(monkeypatch):
     assert session(engine, "showboard", "name") == [
         (False, "internal error (please report): RuntimeError: boom"),
         (True, "blokus-solo"),
+    ]
+
+
+# -- our own errors: one short line, whatever they quote ------------------------------------
+
+
+def test_numbers_in_arguments_are_read_within_their_range():
+    path = game_path("duo-L4-s29.blksgf")
+    huge = "9" * 5000  # Python converts no integer of more than 4,300 digits
+    assert session(
+        Engine(),
+        f"set_random_seed {huge}",
+        f"set_random_seed -{huge}",
+        "set_random_seed 4294967296",
+        "set_random_seed 4294967295",  # Pentobi's largest seed (uint32_t)
+        f"loadsgf {path} {huge}",
+        f"loadsgf {path} 2147483648",
+        f"loadsgf {path} 2147483647",  # C++'s int, as Pentobi reads N: past the end, the end
+    ) == [
+        (False, "argument 1 must be less or equal 4294967295"),
+        (False, "argument 1 must be greater or equal 0"),
+        (False, "argument 1 must be less or equal 4294967295"),
+        (True, ""),
+        (False, "argument 2 must be less or equal 2147483647"),
+        (False, "argument 2 must be less or equal 2147483647"),
+        (True, ""),
+    ]
+
+
+def test_a_file_name_no_system_takes_is_bad_input(tmp_path):
+    answers = session(Engine(), "loadsgf a\x00b", "savesgf a\x00b", "loadsgf x\ud800", 'savesgf ""')
+    assert answers == [
+        (False, "a\\x00b: a file name cannot hold a NUL character (\\x00)"),
+        (False, "a\\x00b: savesgf: a file name cannot hold a NUL character (\\x00)"),
+        (
+            False,
+            "x\\ud800: a file name cannot hold \\ud800 (the file system's encoding cannot write it)",
+        ),
+        (False, "savesgf: empty file name"),
+    ]
+
+
+#: lines whose failures quote what they were sent: control characters, 3 MB, 1 MB
+HOSTILE = {
+    "fo\x1bo\x07": "unknown command (fo\\x1bo\\x07)",
+    "x" * 3_000_000: "unknown command (xxx",
+    "all_legal " + "q" * 1_000_000: "invalid color argument 'qqq",
+    "play 1\x1b[2J e8": "invalid color argument '1\\x1b[2j'",
+    "loadsgf " + "d/" * 500_000 + "\x1b.blksgf": "d/d/d/",
+}
+
+
+@pytest.mark.parametrize(
+    "line", HOSTILE, ids=["escapes", "3 MB name", "1 MB colour", "colour", "path"]
+)
+def test_a_failure_is_one_short_escaped_line(line):
+    ok, text = Engine(VARIANTS["duo"]).ask(line)
+    assert not ok and text.startswith(HOSTILE[line])
+    assert len(text) <= 600 and text.isprintable(), text[:100]
+    assert len(line) < 600 or "…" in text  # cut in the middle: the end is kept
+    assert "internal error" not in text
+
+
+def test_every_answer_on_the_wire_is_escaped_and_short():
+    """The protocol layer writes every failure through one door (protocol.failure_text),
+    and the id too; a line that is not UTF-8 is read byte for byte, not the end of the
+    engine (it was, where standard input decodes strictly: a UTF-8 desktop locale)."""
+    lines = [*HOSTILE, "1\x1b[31m name", "1" * 50 + " name", "foo\udcff", "7 name"]
+    raw = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
+    stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="strict")
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    run(Engine(VARIANTS["duo"]).handle, stdin, stdout, lambda: False)
+    stdout.flush()
+    answers = stdout.buffer.getvalue().decode("utf-8").split("\n\n")[:-1]
+    assert len(answers) == len(lines)
+    for answer in answers:
+        assert len(answer) < 620 and answer.isprintable(), answer[:100]
+    assert answers[len(HOSTILE) :] == [
+        "=1\\x1b[31m blokus-solo",
+        "? unknown command (" + "1" * 50 + ")",  # past C++'s int: not an id (as Pentobi)
+        "? unknown command (foo\\udcff)",
+        "=7 blokus-solo",
     ]
 
 
