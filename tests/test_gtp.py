@@ -415,6 +415,23 @@ def test_every_answer_on_the_wire_is_escaped_and_short():
     ]
 
 
+def test_the_client_says_an_engines_failure_in_one_short_line():
+    """Another engine's ``?`` text is any program's text: 1 MB with an escape sequence."""
+    from solver.gtp.client import EngineError
+
+    fake = (
+        "import sys\n"
+        "for line in iter(sys.stdin.readline, 'quit\\n'):\n"
+        "    print('? ' + 'x' * 10**6 + '\\x1b[2J', end='\\n\\n', flush=True)"
+    )
+    with Client([sys.executable, "-c", fake]) as engine:
+        with pytest.raises(EngineError) as e:
+            engine.send("name")
+    message = str(e.value)
+    assert message.startswith(sys.executable) and message.endswith("xxx\\x1b[2J")
+    assert len(message) <= 600 and message.isprintable()
+
+
 # -- savesgf ------------------------------------------------------------------------------
 
 
