@@ -29,14 +29,16 @@ _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\
 
 
 def _is_control(ch: str) -> bool:
-    """Control characters (C0, DEL, C1), line and paragraph separators, and the
-    bidirectional controls."""
-    return ch in _BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+    """Control characters (C0, DEL, C1), line and paragraph separators, the
+    bidirectional controls, and lone surrogates (a byte that was not UTF-8, read with
+    ``surrogateescape``, as file names from the command line are: no stream with a
+    strict encoding can write one)."""
+    return ch in _BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs")
 
 
 def escaped(text: str) -> str:
-    """``text`` with every control character written as an escape (``\\n``, ``\\x1b``);
-    other characters (accents, emoji) are kept."""
+    """``text`` with every control character written as an escape (``\\n``, ``\\x1b``;
+    a lone surrogate ``\\udcff``); other characters (accents, emoji) are kept."""
     if text.isprintable():  # the common case, fast
         return text
     return "".join(_escape(ch) if _is_control(ch) else ch for ch in text)

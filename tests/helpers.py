@@ -9,10 +9,12 @@ fixtures among them).
 - ``SGF_FIXTURES``: small hand-written SGF files, good and bad (``tests/data/sgf``).
 
 And two helpers for command-line tests: :func:`run_cli` and :func:`one_line_error`; the
-fixture :func:`fresh_first_run` (re-exported by ``tests/conftest.py``, where pytest finds it).
+fixture :func:`fresh_first_run` (re-exported by ``tests/conftest.py``, where pytest finds it);
+for a command's worker processes (Linux, ``/proc``): :func:`children` and :func:`alive`.
 """
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,22 @@ def one_line_error(result, *fragments: str) -> str:
     for f in fragments:
         assert f in lines[0], lines[0]
     return lines[0]
+
+
+def children(pid: int) -> set[int]:
+    """The process ids of a process's children (Linux: ``/proc``; empty if it is gone)."""
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return {int(p) for p in path.read_text().split()} if path.exists() else set()
+
+
+def alive(pid: int) -> bool:
+    """Whether a process is running (a zombie, ended but not yet reaped, is not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    state = Path(f"/proc/{pid}/stat")
+    return not (state.exists() and state.read_text().split(")")[-1].split()[0] == "Z")
 
 
 #: Classic colours in turn order; their corners: top-left, top-right, bottom-right, bottom-left

@@ -32,6 +32,7 @@ PUZZLES = helpers.PUZZLES
 GAMES = helpers.GAMES
 GAME = GAMES / "duo-L4-s29.blksgf"
 one_line_error = helpers.one_line_error
+children, alive = helpers.children, helpers.alive
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -263,20 +264,6 @@ def test_point_of_no_return():
     )
 
 
-def _children(pid: int) -> set[int]:
-    path = Path(f"/proc/{pid}/task/{pid}/children")
-    return {int(p) for p in path.read_text().split()} if path.exists() else set()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    state = Path(f"/proc/{pid}/stat")
-    return not (state.exists() and state.read_text().split(")")[-1].split()[0] == "Z")
-
-
 def _start(command: list[str], out: Path, lines: int) -> subprocess.Popen:
     """Start a batch and wait until it has finished ``lines`` items."""
     process = subprocess.Popen(
@@ -323,14 +310,14 @@ def test_interrupt_then_kill_9_then_resume(tmp_path):
     assert 2 <= len(interrupted) < 14
     assert f"| {len(interrupted)} (interrupted) | 0 |" in (out / "README.md").read_text()
     process = _start(command, out, len(interrupted) + 2)
-    workers = _children(process.pid)
+    workers = children(process.pid)
     process.kill()
     process.wait()
     assert workers, "the batch had no worker processes"
     deadline = time.monotonic() + 10
-    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(_alive(w) for w in workers), "workers outlived their parent"
+    assert not any(alive(w) for w in workers), "workers outlived their parent"
     before = rows(out)  # every line whole (json.loads would fail on a torn one)
     assert before[: len(interrupted)] == interrupted
     assert len(interrupted) < len(before) < 14

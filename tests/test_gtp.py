@@ -12,6 +12,7 @@ PATH) and is skipped otherwise.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -30,7 +31,7 @@ from solver.gtp.compare import move_set_key, normalised
 from solver.gtp.engine import Engine
 from solver.gtp.genmove import Settings
 from solver.gtp.moves import legal_rows, move_texts
-from solver.gtp.protocol import parse_line, response
+from solver.gtp.protocol import parse_line, response, run
 from solver.tasks.endgame import endgame_check
 
 DATA = Path(__file__).parent / "data" / "gtp"
@@ -332,6 +333,105 @@ def test_a_bug_is_answered_and_the_engine_goes_on(monkeypatch):
     ]
 
 
+# -- our own errors: one short line, whatever they quote ------------------------------------
+
+
+def test_numbers_in_arguments_are_read_within_their_range():
+    path = game_path("duo-L4-s29.blksgf")
+    huge = "9" * 5000  # Python converts no integer of more than 4,300 digits
+    assert session(
+        Engine(),
+        f"set_random_seed {huge}",
+        f"set_random_seed -{huge}",
+        "set_random_seed 4294967296",
+        "set_random_seed 4294967295",  # Pentobi's largest seed (uint32_t)
+        f"loadsgf {path} {huge}",
+        f"loadsgf {path} 2147483648",
+        f"loadsgf {path} 2147483647",  # C++'s int, as Pentobi reads N: past the end, the end
+    ) == [
+        (False, "argument 1 must be less or equal 4294967295"),
+        (False, "argument 1 must be greater or equal 0"),
+        (False, "argument 1 must be less or equal 4294967295"),
+        (True, ""),
+        (False, "argument 2 must be less or equal 2147483647"),
+        (False, "argument 2 must be less or equal 2147483647"),
+        (True, ""),
+    ]
+
+
+def test_a_file_name_no_system_takes_is_bad_input(tmp_path):
+    answers = session(Engine(), "loadsgf a\x00b", "savesgf a\x00b", "loadsgf x\ud800", 'savesgf ""')
+    assert answers == [
+        (False, "a\\x00b: a file name cannot hold a NUL character (\\x00)"),
+        (False, "a\\x00b: savesgf: a file name cannot hold a NUL character (\\x00)"),
+        (
+            False,
+            "x\\ud800: a file name cannot hold \\ud800 (the file system's encoding cannot write it)",
+        ),
+        (False, "savesgf: empty file name"),
+    ]
+
+
+#: lines whose failures quote what they were sent: control characters, 3 MB, 1 MB
+HOSTILE = {
+    "fo\x1bo\x07": "unknown command (fo\\x1bo\\x07)",
+    "x" * 3_000_000: "unknown command (xxx",
+    "all_legal " + "q" * 1_000_000: "invalid color argument 'qqq",
+    "play 1\x1b[2J e8": "invalid color argument '1\\x1b[2j'",
+    "loadsgf " + "d/" * 500_000 + "\x1b.blksgf": "d/d/d/",
+}
+
+
+@pytest.mark.parametrize(
+    "line", HOSTILE, ids=["escapes", "3 MB name", "1 MB colour", "colour", "path"]
+)
+def test_a_failure_is_one_short_escaped_line(line):
+    ok, text = Engine(VARIANTS["duo"]).ask(line)
+    assert not ok and text.startswith(HOSTILE[line])
+    assert len(text) <= 600 and text.isprintable(), text[:100]
+    assert len(line) < 600 or "…" in text  # cut in the middle: the end is kept
+    assert "internal error" not in text
+
+
+def test_every_answer_on_the_wire_is_escaped_and_short():
+    """The protocol layer writes every failure through one door (protocol.failure_text),
+    and the id too; a line that is not UTF-8 is read byte for byte, not the end of the
+    engine (it was, where standard input decodes strictly: a UTF-8 desktop locale)."""
+    lines = [*HOSTILE, "1\x1b[31m name", "1" * 50 + " name", "foo\udcff", "7 name"]
+    raw = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
+    stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="strict")
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    run(Engine(VARIANTS["duo"]).handle, stdin, stdout, lambda: False)
+    stdout.flush()
+    answers = stdout.buffer.getvalue().decode("utf-8").split("\n\n")[:-1]
+    assert len(answers) == len(lines)
+    for answer in answers:
+        assert len(answer) < 620 and answer.isprintable(), answer[:100]
+    assert answers[len(HOSTILE) :] == [
+        "=1\\x1b[31m blokus-solo",
+        "? unknown command (" + "1" * 50 + ")",  # past C++'s int: not an id (as Pentobi)
+        "? unknown command (foo\\udcff)",
+        "=7 blokus-solo",
+    ]
+
+
+def test_the_client_says_an_engines_failure_in_one_short_line():
+    """Another engine's ``?`` text is any program's text: 1 MB with an escape sequence."""
+    from solver.gtp.client import EngineError
+
+    fake = (
+        "import sys\n"
+        "for line in iter(sys.stdin.readline, 'quit\\n'):\n"
+        "    print('? ' + 'x' * 10**6 + '\\x1b[2J', end='\\n\\n', flush=True)"
+    )
+    with Client([sys.executable, "-c", fake]) as engine:
+        with pytest.raises(EngineError) as e:
+            engine.send("name")
+    message = str(e.value)
+    assert message.startswith(sys.executable) and message.endswith("xxx\\x1b[2J")
+    assert len(message) <= 600 and message.isprintable()
+
+
 # -- savesgf ------------------------------------------------------------------------------
 
 
@@ -357,6 +457,66 @@ def test_savesgf_keeps_a_loaded_setup(tmp_path):
     session(engine, f"savesgf {out}")
     game = read_sgf_text(out.read_text())
     assert game.has_setup and game.final == engine.position and game.num_placements == 2
+
+
+#: setup in mid-game: AE takes purple's first piece away and purple's next piece covers
+#: those squares; AW adds an orange piece; a last PL gives the turn to orange again
+MID_GAME_SETUP = (
+    "(;GM[Blokus Duo];B[e10,d11,e11,f11,e12];W[i4,h5,i5,j5,i6];AE[e10,d11,e11,f11,e12]"
+    ";B[e10,e11,e12,e13,e14];AW[a1];W[j7,k7];PL[W])"
+)
+
+
+def positions(engine: Engine) -> list:
+    """The engine's start and the position after each move (what undo steps back to)."""
+    return [engine.start, *(p.after for p in engine.played)]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "mid-game.blksgf",
+        "ae-duo.blksgf",
+        "ae-junior.blksgf",
+        "duo-regained-by-setup.blksgf",
+        "passes.blksgf",
+        "setup-classic.blksgf",
+    ],
+)
+@pytest.mark.parametrize("number", [None, 4])
+def test_savesgf_writes_setup_in_mid_game_where_it_was(tmp_path, name, number):
+    path = tmp_path / name
+    if name == "mid-game.blksgf":
+        path.write_text(MID_GAME_SETUP)
+    else:
+        path.write_bytes((Path(__file__).parent / "data" / "sgf" / name).read_bytes())
+    engine = Engine()
+    assert session(engine, f"loadsgf {path}" + (f" {number}" if number else "")) == [(True, "")]
+    out = tmp_path / "saved.blksgf"
+    assert session(engine, f"savesgf {out}") == [(True, "")]
+    again = Engine()
+    assert session(again, f"loadsgf {out}") == [(True, "")], out.read_text()
+    assert positions(again) == positions(engine)
+    assert [p.colour for p in again.played] == [p.colour for p in engine.played]
+    assert session(again, "showboard") == session(engine, "showboard")
+
+
+def test_savesgf_writes_mid_game_setup_as_pentobi_reads_it(tmp_path):
+    # Pentobi's AE takes away a piece whose squares are the value's exactly; within a node
+    # our reader adds before it takes away: so one node per kind, each piece its own value
+    path, out = tmp_path / "mid.blksgf", tmp_path / "saved.blksgf"
+    path.write_text(MID_GAME_SETUP)
+    session(Engine(), f"loadsgf {path}", f"savesgf {out}")
+    assert out.read_text().splitlines()[1:] == [
+        ";B[e10,d11,e11,f11,e12]",
+        ";W[i4,h5,i5,j5,i6]",
+        ";AE[e10,d11,e11,f11,e12]",
+        ";B[e10,e11,e12,e13,e14]",
+        ";AW[a1]",
+        ";W[j7,k7]",
+        ";PL[W]",
+        ")",
+    ]
 
 
 def test_savesgf_to_a_missing_folder_fails(tmp_path):

@@ -150,3 +150,29 @@ def test_control_characters_in_a_name_in_normal_output_are_escaped(tmp_path):
         assert result.exit_code == 0, result.output
         assert "\x1b" not in result.output and "two\\nlines\\x1b[31m.toml" in result.output
         assert not any(line.startswith("lines") for line in result.output.splitlines())
+
+
+@pytest.mark.parametrize("name", ["a\x00b.toml", "x\ud800.toml", ""])
+def test_a_file_name_no_file_system_takes_is_bad_input_everywhere(tmp_path, name):
+    """A NUL character or an unencodable character reaches no system call (Python raised
+    ValueError: "internal error"), and an empty name is not the current folder."""
+    import solver.api as blokus
+    from solver.errors import InputError
+    from solver.formats.files import check_output, check_output_folder, write_text_atomic
+
+    for door in (
+        lambda: blokus.load(name),
+        lambda: write_text_atomic(name, "x"),
+        lambda: check_output(name),
+        lambda: check_output_folder(name),
+    ):
+        with pytest.raises(InputError) as e:
+            door()
+        assert str(e.value).isprintable() and "file name" in str(e.value)
+
+
+def test_a_byte_that_is_not_utf8_is_escaped_in_messages():
+    from solver.quoting import shown
+
+    # a file name from the command line (surrogateescape): no strict stream can write it
+    assert shown("a\udcffb.toml") == "a\\udcffb.toml"

@@ -5,6 +5,12 @@ Pentobi's counts: ``python benchmarks/perft.py`` drives pentobi-gtp (all_legal, 
 undo) to the same depth; docs/perft.md has the whole table.
 """
 
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import helpers
 import pytest
 from brute import brute_perft
@@ -117,3 +123,28 @@ def test_bad_arguments():
     with pytest.raises(InputError):
         perft(Position.empty(VARIANTS["duo"]), -1)
     assert PASS == "pass"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
+@pytest.mark.parametrize("group", [False, True], ids=["the parent", "the group, as a terminal"])
+def test_ctrl_c_of_perft_in_workers_ends_it_at_once_and_its_workers_with_it(group):
+    # each worker is deep in a numba count (no signal reaches it): the command must not
+    # wait for their counts (it waited about 10-20 s), nor leave one running
+    command = [sys.executable, "-c", "from solver.cli.commands import main; main()", "perft"]
+    command += ["--variant", "classic", "--depth", "5", "--only", "--jobs", "2"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    deadline = time.monotonic() + 60
+    while len(helpers.children(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    workers = helpers.children(process.pid)
+    assert len(workers) == 2, "no workers started"
+    time.sleep(0.3)  # at work
+    sent = time.monotonic()
+    (os.killpg if group else os.kill)(process.pid, signal.SIGINT)
+    output = process.communicate(timeout=60)[0].decode()
+    took = time.monotonic() - sent
+    assert process.returncode == 130 and output.endswith("interrupted\n"), output
+    assert took < 3, f"{took:.1f} s after Ctrl-C"
+    assert not [w for w in workers if helpers.alive(w)], "workers outlived Ctrl-C"

@@ -49,6 +49,32 @@ _PATH_MAX = 4096
 Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
+def check_file_name(name: str | Path, where: str | None = None) -> None:
+    """Refuse a file name that no file system takes, before it reaches one: an empty name
+    (the current folder to ``os.path.realpath``), a NUL character (``\\x00``, the end of
+    a name in every system call; Python raises ValueError, not OSError), or a character
+    the file system's encoding cannot write (a lone surrogate such as ``\\ud800``; the
+    bytes of a name that is not UTF-8, read with ``surrogateescape``, can).
+
+    Raises:
+        InputError: naming the file (escaped, :func:`solver.quoting.shown`) and ``where``.
+    """
+    text = str(name)
+    if not text:
+        raise InputError("empty file name", where=where)
+    if "\x00" in text:
+        raise InputError("a file name cannot hold a NUL character (\\x00)", path=text, where=where)
+    try:
+        os.fsencode(text)
+    except UnicodeEncodeError as e:
+        bad = shown(e.object[e.start : e.end])
+        raise InputError(
+            f"a file name cannot hold {bad} (the file system's encoding cannot write it)",
+            path=text,
+            where=where,
+        ) from None
+
+
 def write_text_atomic(path: str | Path, text: str | bytes) -> None:
     """Write a file (text as UTF-8, or bytes as they are) so that it is either fully
     written or left as it was (a temporary file in the same folder, then renamed over
@@ -61,6 +87,7 @@ def write_text_atomic(path: str | Path, text: str | bytes) -> None:
         InputError: the folder does not exist or is not writable, the disk is full, an I/O
             error (the old file is kept, no temporary file is left).
     """
+    check_file_name(path)
     path = Path(os.path.realpath(path))
     tmp: str | None = None
     with _signals_deferred():
@@ -160,8 +187,7 @@ def check_output(out: str | Path, where: str = "--out") -> Path:
             read-only file) cannot be written.
     """
     given = Path(out)
-    if not str(out):
-        raise InputError("empty file name", where=where)
+    check_file_name(out, where)
     try:
         target = Path(os.path.realpath(out))
         folder = target.parent
@@ -255,6 +281,7 @@ def check_output_folder(out: str | Path, longest: int = 40, where: str = "--out"
             is too long, or it cannot be written or made.
     """
     folder = Path(out)
+    check_file_name(out, where)
     try:
         target = Path(os.path.realpath(out))
         if target.exists() and not target.is_dir():

@@ -581,17 +581,26 @@ def _setup(position: Position, v: Variant) -> list[str]:
 
 
 def write_moves(
-    start: Position, moves: Sequence[tuple[str, Placement]], *, name: str | None = None
+    start: Position,
+    moves: Sequence[tuple[str, Placement]],
+    *,
+    after: Sequence[Position] | None = None,
+    name: str | None = None,
 ) -> str:
     """A game as a ``.blksgf`` text that Pentobi opens: the start (the variant's empty
     board, or the pieces on it as setup in the root node, with ``PL``) and then the moves,
-    each in its own node, in the order given. Reading it back (:func:`read_sgf_text`)
-    replays the same moves, so the last position is the same.
+    each in its own node, in the order given; with ``after``, each move is followed by the
+    setup that made the position after it (:func:`_setup_nodes`). Reading it back
+    (:func:`read_sgf_text`) replays the same moves (and setup), so every position after a
+    move is the same: ``after[k]``, or the move played (and the next colour to move).
 
     Args:
         start: a position of a built-in variant: where the moves start.
         moves: (colour, placement) in order of play, each legal where it is played (not
             checked here).
+        after: the position after each move, as a game record has it (``Game.position(k +
+            1)``: setup in mid-game, passes and ``PL`` before the next move included);
+            None: each move's own.
         name: a game name for ``GN``.
 
     Raises:
@@ -601,11 +610,61 @@ def write_moves(
     root = _root(v, name)
     if any(state.placed for state in start.colours):
         root += _setup(start, v)
-    lines = [
-        ";" + format_property(colour_id(v, colour), [squares_text(start.board, p.squares)])
-        for colour, p in moves
-    ]
+    elif start.to_move not in (None, v.colours[0]):
+        root.append(format_property("PL", [colour_id(v, start.to_move)]))
+    lines = []
+    current = start
+    for k, (colour, p) in enumerate(moves):
+        lines.append(
+            ";" + format_property(colour_id(v, colour), [squares_text(start.board, p.squares)])
+        )
+        played = current.with_placement(colour, p)
+        played = replace(played, to_move=v.colours[(v.colours.index(colour) + 1) % len(v.colours)])
+        current = played if after is None else after[k]
+        lines += [";" + node for node in _setup_nodes(played, current, v)]
     return "(;" + "".join(root) + "".join("\n" + line for line in lines) + "\n)\n"
+
+
+def _setup_nodes(before: Position, after: Position, v: Variant) -> list[str]:
+    """The setup nodes that turn ``before`` into ``after`` (none when they are the same):
+    an ``AE`` node taking away the pieces ``after`` lacks (one value per piece, its squares
+    exactly, as Pentobi's ``AE`` wants them), then a node adding the new ones (``AB``/``AW``
+    or ``A1``..``A4``, in order of play), and ``PL`` in the last node when the colour to
+    move is not the one after the mover. Two nodes, because within a node setup adds
+    before it takes away."""
+    removed: list[str] = []
+    added: list[str] = []
+    for old, new in zip(before.colours, after.colours):
+        gone, extra = _placed_change(old.placed, new.placed)
+        removed += [squares_text(before.board, p.squares) for p in gone]
+        if extra:
+            added.append(
+                format_property(
+                    setup_id(v, new.name), [squares_text(before.board, p.squares) for p in extra]
+                )
+            )
+    nodes = [format_property("AE", removed)] if removed else []
+    if added:
+        nodes.append("".join(added))
+    if after.to_move is not None and after.to_move != before.to_move:
+        player = format_property("PL", [colour_id(v, after.to_move)])
+        nodes = [*nodes[:-1], nodes[-1] + player] if nodes else [player]
+    return nodes
+
+
+def _placed_change(
+    before: Sequence[Placement], after: Sequence[Placement]
+) -> tuple[list[Placement], list[Placement]]:
+    """(the pieces to take away, the pieces to add, in order) that turn one colour's
+    placed pieces ``before`` into ``after``, order of play kept: setup keeps the pieces
+    not taken away in their order and adds new ones at the end."""
+    kept = [p for p in before if p in after]
+    if list(after[: len(kept)]) != kept:  # another order: take back from where they part
+        n = 0
+        while n < min(len(before), len(after)) and before[n] == after[n]:
+            n += 1
+        kept = list(before[:n])
+    return [p for p in before if p not in kept], list(after[len(kept) :])
 
 
 def write_sgf(

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from solver.errors import InputError
+from solver.formats.files import check_file_name
 
 _UTF16_32_BOMS = (
     (codecs.BOM_UTF32_LE, "UTF-32"),
@@ -38,11 +39,12 @@ def read_text(path: str | Path) -> str:
     """The text of a file (see :func:`decode`).
 
     Raises:
-        InputError: the file cannot be read (missing, a folder, no permission), or is not
-            UTF-8; ``path`` is set, and ``where`` names the line and column of the first
-            byte that is not UTF-8.
+        InputError: the file cannot be read (an empty name, a name no file system takes,
+            missing, a folder, no permission), or is not UTF-8; ``path`` is set, and
+            ``where`` names the line and column of the first byte that is not UTF-8.
     """
     name = str(path)
+    check_file_name(name)
     try:
         data = Path(path).read_bytes()
     except OSError as e:

@@ -12,9 +12,16 @@ import subprocess
 from collections.abc import Sequence
 from types import TracebackType
 
+from solver.gtp.protocol import failure_text
+
 
 class EngineError(Exception):
-    """The engine answered ``?`` (the message is its text), or stopped answering."""
+    """The engine answered ``?`` (the message is its text), or stopped answering. The
+    message is one line, escaped and cut (:func:`solver.gtp.protocol.failure_text`): the
+    engine's text and our command are any program's text."""
+
+    def __init__(self, message: str):
+        super().__init__(failure_text(message))
 
 
 class Client:

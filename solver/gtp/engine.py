@@ -27,15 +27,17 @@ from solver.core.position import Placement, Position
 from solver.core.rules import move_problem, shape_name
 from solver.core.variants import VARIANTS, Variant
 from solver.errors import InputError, SquareError
-from solver.formats.files import write_text_atomic
+from solver.formats.files import check_output, write_text_atomic
 from solver.formats.game import Game, load_game, squares_text, start_position, write_moves
 from solver.gtp.board_text import BoardInfo, board_text
 from solver.gtp.genmove import DEFAULT_SETTINGS, Settings, choose
 from solver.gtp.moves import has_moves, legal_texts
-from solver.gtp.protocol import Command, GtpError, parse_line
-from solver.quoting import shown
+from solver.gtp.protocol import Command, GtpError, failure_text, parse_line
 
 NAME = "blokus-solo"
+
+#: ``set_random_seed``'s largest seed: Pentobi's (its random generator's ``uint32_t``)
+SEED_MAX = 2**32 - 1
 
 #: ``set_game`` and ``--game``: Pentobi's GM names (case-insensitive), its variant ids and
 #: abbreviations, and our variant names
@@ -265,20 +267,20 @@ class Engine:
     # -- commands ---------------------------------------------------------------------
 
     def handle(self, command: Command) -> tuple[bool, str]:
-        """Run a command: (success, the response text)."""
-        handler = self.commands.get(command.name)
-        if handler is None:
-            return False, f"unknown command ({command.name})"
+        """Run a command: (success, the response text). Every failure's text is one line,
+        escaped and cut (:func:`solver.gtp.protocol.failure_text`)."""
         try:
+            handler = self.commands.get(command.name)
+            if handler is None:
+                raise GtpError(f"unknown command ({command.name})")
             return True, handler(command)
-        except GtpError as e:
-            return False, str(e)
-        except InputError as e:
-            return False, str(e)
+        except (GtpError, InputError) as e:
+            message = str(e)
         except Exception as e:  # a bug: answered, the engine goes on (BLOKUS_DEBUG=1 raises)
             if os.environ.get("BLOKUS_DEBUG"):
                 raise
-            return False, shown(f"internal error (please report): {type(e).__name__}: {e}")
+            message = f"internal error (please report): {type(e).__name__}: {e}"
+        return False, failure_text(message)
 
     def ask(self, line: str) -> tuple[bool, str]:
         """Run one command line, as a controller would send it: (success, response text).
@@ -363,7 +365,7 @@ class Engine:
         of the main line; an N past the end also gives the end)."""
         command.check_at_most(2)
         path = command.arg(0)
-        number = command.int_arg(1, least=1) if len(command.words) == 2 else None
+        number = command.int_arg(1, least=1) if len(command.words) == 2 else None  # an int
         self.load(load_game(path), number)
         return ""
 
@@ -408,13 +410,14 @@ class Engine:
         return ""
 
     def savesgf(self, command: Command) -> str:
-        """``savesgf FILE``: the game so far (its start and every move) as Pentobi SGF."""
+        """``savesgf FILE``: the game so far as Pentobi SGF: its start, every move, and a
+        loaded file's setup in mid-game where it was (after the move it followed)."""
         command.check_size(1)
-        text = write_moves(self.start, [(p.colour, p.placement) for p in self.played])
-        try:
-            write_text_atomic(command.arg(0), text)
-        except OSError as e:
-            raise GtpError(e.strerror or str(e)) from None
+        moves = [(p.colour, p.placement) for p in self.played]
+        text = write_moves(self.start, moves, after=[p.after for p in self.played])
+        path = command.arg(0)
+        check_output(path, where="savesgf")  # one line naming the file, as --out's
+        write_text_atomic(path, text)
         return ""
 
     def set_game(self, command: Command) -> str:
@@ -425,7 +428,7 @@ class Engine:
     def set_random_seed(self, command: Command) -> str:
         """``set_random_seed N``: restart ``genmove``'s random generator."""
         command.check_size(1)
-        self.seed = command.int_arg(0, least=0)
+        self.seed = command.int_arg(0, least=0, most=SEED_MAX)
         self.rng = random.Random(self.seed)
         return ""
 

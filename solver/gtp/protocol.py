@@ -25,8 +25,43 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO
 
+from solver.errors import MESSAGE_LIMIT
+from solver.quoting import shown
+
 _ID = re.compile(r"^[+-]?[0-9]+")
 _INT = re.compile(r"^\s*[+-]?[0-9]+")
+
+#: C++'s ``int``, the type Pentobi reads ids and most integer arguments as
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+
+#: digits past which a number is past every bound without being converted (19 digits
+#: hold every 64-bit number), and the number it then stands as (with its sign)
+_DIGITS = 19
+_PAST: int = 10**_DIGITS
+
+#: characters of a ``?`` answer at most, as of an error's message on the command line
+FAILURE_LIMIT = MESSAGE_LIMIT
+
+
+def failure_text(message: str) -> str:
+    """The text of a ``?`` answer: one line, control characters written as escapes
+    (``\\x1b``, ``\\n``), cut in the middle to :data:`FAILURE_LIMIT` characters
+    (:func:`solver.quoting.shown`), whatever user text (a command name, an argument, a file
+    name) it quotes."""
+    return shown(message, FAILURE_LIMIT)
+
+
+def leading_int(text: str) -> int | None:
+    """The integer ``text`` starts with (spaces, a sign, digits: C++'s ``>>``), or None.
+    A number of more than 19 digits is given as ``±10**19``, past every bound a command
+    takes (it is never converted whole)."""
+    m = _INT.match(text)
+    if not m:
+        return None
+    digits = m.group().strip()
+    if len(digits.lstrip("+-").lstrip("0")) > _DIGITS:
+        return -_PAST if digits.startswith("-") else _PAST
+    return int(digits)
 
 
 class GtpError(Exception):
@@ -77,19 +112,22 @@ class Command:
             return self.words[i]
         raise GtpError(f"missing argument {i + 1}")
 
-    def int_arg(self, i: int, least: int | None = None) -> int:
-        """Argument ``i`` as an integer (its leading digits, as C++'s ``>>`` reads them).
+    def int_arg(self, i: int, least: int = INT_MIN, most: int = INT_MAX) -> int:
+        """Argument ``i`` as an integer from ``least`` to ``most`` (its leading digits, as
+        C++'s ``>>`` reads them; by default the range of C++'s ``int``).
 
         Raises:
-            GtpError: absent, not a number, or below ``least``.
+            GtpError: absent, not a number, below ``least`` or above ``most`` (Pentobi's
+                texts: "argument 2 must be greater or equal 1", "... less or equal ...").
         """
         text = self.arg(i)
-        m = _INT.match(text)
-        if not m:
+        value = leading_int(text)
+        if value is None:
             raise GtpError(f"argument {i + 1} ('{text}') has invalid type")
-        value = int(m.group())
-        if least is not None and value < least:
+        if value < least:
             raise GtpError(f"argument {i + 1} must be greater or equal {least}")
+        if value > most:
+            raise GtpError(f"argument {i + 1} must be less or equal {most}")
         return value
 
     def rest_after(self, i: int) -> str:
@@ -143,19 +181,30 @@ def parse_line(line: str) -> Command | None:
     if not words:  # only quotes: the name is empty
         return Command(line, None, "", (), "", ("",))
     ident = None
-    if len(words) >= 2 and _ID.match(words[0][0]):
+    if len(words) >= 2 and _is_id(words[0][0]):
         ident, words = words[0][0], words[1:]
     tails = tuple(_tail(line, end) for _, end in words)
     return Command(line, ident, words[0][0], tuple(w for w, _ in words[1:]), tails[0], tails)
 
 
+def _is_id(word: str) -> bool:
+    """Whether a line's first word is a command id: it starts with an integer that fits
+    C++'s ``int`` (Pentobi ``CmdLine::parse_id``)."""
+    value = leading_int(word) if _ID.match(word) else None
+    return value is not None and INT_MIN <= value <= INT_MAX
+
+
 def response(ok: bool, ident: str | None, text: str) -> str:
     """The response text: status, id, a space, the text, an empty line (Pentobi
-    ``Response::write``: an empty line inside becomes a line with one space)."""
+    ``Response::write``: an empty line inside becomes a line with one space). A failure's
+    text is :func:`failure_text`'s, and the id is written as user text
+    (:func:`solver.quoting.shown`) too."""
+    if not ok:
+        text = failure_text(text)
     body = text.replace("\n\n", "\n \n").replace("\n\n", "\n \n")
     if not body.endswith("\n"):
         body += "\n"
-    return f"{'=' if ok else '?'}{ident or ''} {body}\n"
+    return f"{'=' if ok else '?'}{shown(ident) if ident else ''} {body}\n"
 
 
 def run(
@@ -165,13 +214,19 @@ def run(
     done: Callable[[], bool],
 ) -> None:
     """The command loop: read a line, answer it, flush; until ``done()`` after a command,
-    or the end of the input.
+    or the end of the input. A stream that can be reconfigured (a text file) reads bytes
+    that are not UTF-8 as ``surrogateescape`` does (a file name in another encoding still
+    opens; an answer writes such a byte as ``\\udcff``).
 
     Args:
         handle: a command -> (success, response text).
         stdin, stdout: the streams.
         done: whether the engine has quit.
     """
+    for stream in (stdin, stdout):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="surrogateescape")
     for line in stdin:
         command = parse_line(line)
         if command is None:

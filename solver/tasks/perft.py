@@ -19,9 +19,12 @@ board as Classic, so their perft numbers are Classic's.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from solver.core.movegen import MoveState
@@ -161,14 +164,55 @@ def _in_workers(
     progress: Callable[[str, int], None] | None,
 ) -> list[int]:
     """The first moves' counts from ``jobs`` processes (forked where the system can: they
-    inherit the loaded kernel; else spawned, each loading it from numba's cache)."""
+    inherit the loaded kernel; else spawned, each loading it from numba's cache).
+
+    Ctrl-C (KeyboardInterrupt), or any other failure here, kills the workers at once and
+    is raised again: a worker is in a numba kernel, which no signal interrupts, so waiting
+    for it (as leaving the pool's ``with`` block does) would take as long as its count.
+    """
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = [pool.submit(_subtree, (position, c, m, depth)) for m in moves]
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+    )
+    try:
+        futures: list[Future[int]] = [pool.submit(_subtree, (position, c, m, depth)) for m in moves]
         counts = []
         for future, m in zip(futures, moves):
             counts.append(future.result())
             if progress is not None:
                 progress(_name(state, m), counts[-1])
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
     return counts
+
+
+def _worker_start(parent: int) -> None:
+    """A worker's start: Ctrl-C is the parent's to handle (a terminal sends it to every
+    process of the group; the parent then stops the workers), and on Linux the kernel
+    kills the worker when its parent (process id ``parent``) dies, even by SIGKILL, so
+    none counts for nobody."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:  # the parent died before the line above
+            os._exit(1)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Kill a pool's workers now and wait for them to end (no count is waited for)."""
+    # The executor has no public way to stop a running worker before Python 3.14
+    # (``terminate_workers``); its processes, by pid, are ``_processes``.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)  # quick: its workers are gone
+    for process in processes:
+        process.join()
