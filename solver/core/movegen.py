@@ -224,7 +224,7 @@ def legal_placements(position: Position, colour: str) -> list[Placement]:
     """
     c = _colour_number(position, colour)
     index, tables, state = _loaded(position)
-    return index.placements(_generate(tables, state, c).tolist())
+    return index.placements(_generate(tables, state, c))
 
 
 def has_legal_move(position: Position, colour: str) -> bool:
