@@ -17,8 +17,13 @@ from functools import cached_property
 import numpy as np
 
 from solver.errors import SquareError
+from solver.ranges import Range
 
 MAX_SIDE = 60  # large enough for any board a user will ask for (30x30 and well beyond)
+
+#: a board's size and squares as arguments: whole numbers (Python's or NumPy's, no bool);
+#: their ranges are checked by :class:`Board` itself, with the board in the message
+_ROWS, _COLS, _BLOCKED = (Range(name, whole=True) for name in ("rows", "cols", "blocked"))
 
 _SQUARE_RE = re.compile(r"^([a-z]{1,2})([0-9]{1,3})$")
 
@@ -46,7 +51,14 @@ class Board:
     Attributes:
         rows: number of rows (1..60).
         cols: number of columns (1..60).
-        blocked: square numbers that no piece may cover.
+        blocked: square numbers that no piece may cover (any iterable of whole numbers:
+            copied into a frozenset at construction, so a set changed later does not
+            change the board).
+
+    Raises:
+        InputError: a size or a square that is not a whole number (``where`` names the
+            field), a size outside 1..60 or a blocked square off the board
+            (:class:`SquareError`).
     """
 
     rows: int
@@ -54,6 +66,11 @@ class Board:
     blocked: frozenset[int] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", int(_ROWS.check(self.rows)))
+        object.__setattr__(self, "cols", int(_COLS.check(self.cols)))
+        if type(self.blocked) is not frozenset or not all(type(s) is int for s in self.blocked):
+            blocked = frozenset(int(_BLOCKED.check(s)) for s in self.blocked)
+            object.__setattr__(self, "blocked", blocked)
         if not (1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE):
             raise SquareError(f"board size {self.rows}x{self.cols} is outside 1..{MAX_SIDE}")
         bad = [s for s in self.blocked if not 0 <= s < self.size]
