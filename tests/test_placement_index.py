@@ -175,3 +175,20 @@ def test_the_size_array_is_read_only():
     assert index.size[0] == 1 and variant_index("duo").size is index.size
     for arr in (index.piece, index.orientation, index.anchor, index.squares):
         assert not arr.flags.writeable
+
+
+def test_a_board_size_or_a_piece_set_that_is_none_is_refused():
+    """build_index took 1.5 x 3 and True x 5 (an index of 12 and 15 placements), 61 x 61
+    (past every board's 60: 319,934 placements), and 0 x 5 or an unknown piece raised
+    NumPy's or list's ValueError."""
+    import numpy as np
+
+    for rows, cols in ((1.5, 3), (True, 5), (61, 61), (0, 5), (-2, 4)):
+        with pytest.raises(InputError):
+            build_index(rows, cols)
+    for pieces in ((), ("Q",), ["1", "Q"]):
+        with pytest.raises(InputError, match="pieces"):
+            build_index(5, 5, pieces)
+    index = build_index(np.int64(3), 4, ["1", "2"])  # any iterable; NumPy's integers
+    assert index is build_index(3, 4, ("1", "2")) and type(index.rows) is int
+    assert len(index) == 12 + 17

@@ -225,18 +225,29 @@ def _square_rows(squares: np.ndarray) -> np.ndarray:
     return rows
 
 
-@lru_cache(maxsize=16)
-def build_index(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAMES) -> PlacementIndex:
+def build_index(rows: int, cols: int, pieces: Iterable[str] = PIECE_NAMES) -> PlacementIndex:
     """The index of every placement of ``pieces`` (a subset of the set, standard order) on
-    an empty rows x cols board, numbered as the module docstring says.
+    an empty rows x cols board, numbered as the module docstring says (built once per
+    process for each size and set).
 
     Raises:
-        InputError: an unknown piece, or pieces not in the standard order.
+        InputError: a size that is not a whole number from 1 to 60 (as :class:`Board`),
+            no pieces, an unknown piece, or pieces not in the standard order.
     """
-    if list(pieces) != sorted(set(pieces), key=PIECE_NAMES.index) or not set(pieces) <= set(
-        PIECE_NAMES
+    board = Board(rows, cols)  # (its checks: a float, a bool, 0 or 61 is no size)
+    names = tuple(pieces)
+    if (
+        not names
+        or not set(names) <= set(PIECE_NAMES)
+        or list(names) != sorted(set(names), key=PIECE_NAMES.index)
     ):
-        raise InputError(f"pieces {pieces} are not distinct pieces in the standard order")
+        raise InputError(f"pieces {names} are not distinct pieces in the standard order")
+    return _build_index(board.rows, board.cols, names)
+
+
+@lru_cache(maxsize=16)
+def _build_index(rows: int, cols: int, pieces: tuple[str, ...]) -> PlacementIndex:
+    """:func:`build_index` of checked arguments."""
     piece_col, orient_col, anchor_col, square_rows = [], [], [], []
     for piece, k, anchors, block in placement_blocks(rows, cols, pieces):
         square_rows.append(block)
