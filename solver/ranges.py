@@ -77,7 +77,7 @@ class Range:
             or (low is not None and number < low)
             or (high is not None and number > high)
         ):
-            raise InputError(f"expected {self.text()}, got {_number(number)}", where=self.name)
+            raise InputError(f"expected {self.text()}, got {number_text(number)}", where=self.name)
         return number
 
     def optional(self, value: object) -> int | float | None:
@@ -100,7 +100,7 @@ class Range:
         return f"{kind}, {self.high} or less" if self.high is not None else kind
 
 
-def _number(number: int | float) -> str:
+def number_text(number: int | float) -> str:
     """A number for a message: a whole number past 30 digits by its size (Python refuses
     to print one of more than 4300)."""
     if isinstance(number, int) and number.bit_length() > 100:

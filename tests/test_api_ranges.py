@@ -173,3 +173,20 @@ def test_the_companion_refuses_the_issue_numbers_before_any_work(subjects):
     with pytest.raises(InputError):  # an answer known already does not skip the check
         companion.answer(time_limit=math.nan)
     assert companion.answer() is first
+
+
+def test_a_game_position_is_asked_by_a_whole_number(subjects):
+    """game.position(n), the API's way to a game's positions (docs/api.md): True was
+    position 1, 1.5 a TypeError, and a number of 5000 digits a ValueError from the
+    message that printed it; the range of --after applies, as blokus.load(after=...)."""
+    game = subjects["game"]
+    assert game.position(np.int64(1)) == game.position(1)
+    for bad in (True, 1.5, "1", np.float64(1)):
+        with pytest.raises(InputError, match="expected a whole number") as refused:
+            game.position(bad)
+        assert refused.value.where == "after"
+    for past in (-1, 999, 10**5000, -(10**5000)):
+        with pytest.raises(InputError, match="there is no position after") as refused:
+            game.position(past)
+        assert len(str(refused.value)) < 300
+    assert refused.value.where.startswith("--after a whole number of about 500")
