@@ -89,3 +89,21 @@ def test_a_board_copies_its_blocked_squares_and_takes_whole_numbers_only():
         assert refused.value.where == where
     with pytest.raises(SquareError, match="off the board"):
         Board(3, 4, [12])
+
+
+def test_a_number_off_the_board_has_no_name_and_no_place():
+    """A square number off the board was named as if on it: -1 't21', 400 'a0' and True
+    'b20' on 20x20; square(0, 25) was b19's number (the next row's), row_col(400) (20, 0)."""
+    import numpy as np
+
+    b = Board(20, 20)
+    for bad in (-1, 400, True, 1.5):
+        with pytest.raises(SquareError, match="off the 20x20 board"):
+            b.name(bad)
+        with pytest.raises(SquareError, match="off the 20x20 board"):
+            b.row_col(bad)
+    for row, col in ((0, 25), (20, 0), (-1, 3), (3, -1)):
+        with pytest.raises(SquareError, match="off the 20x20 board"):
+            b.square(row, col)
+    assert b.name(np.int64(399)) == "t1" and b.row_col(399) == (19, 19)
+    assert b.square(19, 19) == 399

@@ -83,17 +83,36 @@ class Board:
         return self.rows * self.cols
 
     def square(self, row: int, col: int) -> int:
-        """Square number of (row from top, column from left)."""
+        """Square number of (row from top, column from left).
+
+        Raises:
+            SquareError: off the board (column 25 of a 20-column board is no square
+                of the next row).
+        """
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise SquareError(f"row {row}, column {col} is off the {self.rows}x{self.cols} board")
         return row * self.cols + col
 
     def row_col(self, square: int) -> tuple[int, int]:
-        """(row from top, column from left) of a square number."""
-        return divmod(square, self.cols)
+        """(row from top, column from left) of a square number. Raises SquareError for a
+        number off the board."""
+        return divmod(self._on_board(square), self.cols)
 
     def name(self, square: int) -> str:
-        """Pentobi name of a square number, e.g. 0 -> 'a20' on a 20x20 board."""
-        row, col = divmod(square, self.cols)
+        """Pentobi name of a square number, e.g. 0 -> 'a20' on a 20x20 board.
+
+        Raises:
+            SquareError: a number off the board (-1 was 't21', 400 'a0' on 20x20).
+        """
+        row, col = divmod(self._on_board(square), self.cols)
         return f"{column_name(col)}{self.rows - row}"
+
+    def _on_board(self, square: int) -> int:
+        """``square``, if it is a square number of this board (an int or a NumPy
+        integer). Raises SquareError (a bool or a float is no square)."""
+        if isinstance(square, bool | float) or not 0 <= square < self.rows * self.cols:
+            raise SquareError(f"square number {square!r} is off the {self.rows}x{self.cols} board")
+        return square
 
     def parse(self, text: str) -> int:
         """Square number of a Pentobi square name such as 'e10' (case-insensitive).
