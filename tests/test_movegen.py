@@ -220,6 +220,20 @@ def test_the_numbers_the_generator_gives_are_taken_back_and_others_refused():
             state.legal(colour)
 
 
+def test_the_tables_every_state_shares_are_read_only():
+    """The kernel's tables of an index are built once per process and shared by every
+    MoveState and one-call function of the variant (``state.tables``); their docstring
+    said read-only, but a write to a move list changed every position's legal moves."""
+    position = Position.empty(VARIANTS["duo"])
+    state = MoveState(position)
+    assert MoveState(position).tables is state.tables
+    for name, array in zip(state.tables._fields, state.tables):
+        assert not array.flags.writeable, name
+    with pytest.raises(ValueError, match="read-only"):
+        state.tables.pm_moves[:] = 0
+    assert state.count("purple") == 414 == len(legal_indices(position, "purple"))
+
+
 def test_observation_planes(games):
     position = games["classic-L1-s56.blksgf"].position(30)
     planes = observation(position)

@@ -71,7 +71,8 @@ def status_squares(board: Board) -> np.ndarray:
 @lru_cache(maxsize=8)
 def tables_for(index: PlacementIndex) -> kernel.Tables:
     """The kernel's read-only tables of a placement index (built once per process: about
-    0.1 s for Classic, whose move lists hold 2.5 million entries, 11 MB)."""
+    0.1 s for Classic, whose move lists hold 2.5 million entries, 11 MB; shared by every
+    :class:`MoveState` of the index, so no array of them can be written)."""
     board = index.board
     sq = np.ascontiguousarray(index.squares, dtype=np.int32)
     size = index.size.astype(np.int32)
@@ -81,7 +82,7 @@ def tables_for(index: PlacementIndex) -> kernel.Tables:
     )
     status = status_squares(board)
     ptr, moves = kernel.move_lists(sq, size, piece, status, board.size)
-    return kernel.Tables(
+    tables = kernel.Tables(
         sq,
         size,
         piece,
@@ -93,6 +94,9 @@ def tables_for(index: PlacementIndex) -> kernel.Tables:
         ptr,
         moves,
     )
+    for array in tables:
+        array.setflags(write=False)
+    return tables
 
 
 def _new_state(ncol: int, n: int, p_count: int) -> kernel.State:
