@@ -53,7 +53,7 @@ from solver.formats.game import load_game as _load_game
 from solver.formats.sources import load_source
 from solver.formats.text import read_text
 from solver.quoting import shown
-from solver.ranges import JOBS, LIMIT, PERFT_DEPTH, PLACEMENTS, SECONDS, SEED, WORKERS, Range
+from solver.ranges import JOBS, LIMIT, PERFT_DEPTH, PLACEMENTS, SECONDS, SEED, WORKERS
 from solver.tasks.endgame import EndgameAnswer, endgame_check
 from solver.tasks.hints import Hints, hints, play
 from solver.tasks.perft import PerftResult
@@ -90,7 +90,8 @@ def load(path: str | Path, after: int | None = None) -> Problem:
         InputError: a bad file, or ``after`` given for a puzzle, past the game's end or
             not a whole number 0 or more.
     """
-    return load_source(path, _optional(PLACEMENTS, after))
+    checked = PLACEMENTS.optional(after)
+    return load_source(path, None if checked is None else int(checked))
 
 
 def load_game(path: str | Path) -> Game:
@@ -111,12 +112,6 @@ class Options(TypedDict, total=False):
     time_limit: float | None
     workers: int
     seed: int
-
-
-def _optional(shared: Range, value: Any) -> Any:
-    """``value`` checked against a range of :mod:`solver.ranges`, None kept. Raises
-    InputError."""
-    return None if value is None else shared.check(value)
 
 
 #: the solving options that take numbers, by keyword
@@ -181,8 +176,14 @@ def count(
         InputError: ``limit`` or ``time_limit`` out of range (as ``count --limit`` and
             ``--time-limit``).
     """
-    limit, time_limit = _optional(LIMIT, limit), _optional(SECONDS, time_limit)
-    return _count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
+    checked = LIMIT.optional(limit)
+    seconds = SECONDS.optional(time_limit)
+    return _count(
+        problem,
+        limit=None if checked is None else int(checked),
+        up_to_symmetry=up_to_symmetry,
+        time_limit=seconds,
+    )
 
 
 def hint(problem: Problem, moves: Iterable[str] = (), *, time_limit: float | None = None) -> Hints:
@@ -203,8 +204,8 @@ def hint(problem: Problem, moves: Iterable[str] = (), *, time_limit: float | Non
         InputError: a move the rules refuse (``where`` is "move N", 1 for the first), a
             max-score problem, or ``time_limit`` out of range.
     """
-    time_limit = _optional(SECONDS, time_limit)
-    return hints(play(problem, list(moves), label="move"), time_limit)
+    seconds = SECONDS.optional(time_limit)
+    return hints(play(problem, list(moves), label="move"), seconds)
 
 
 def review(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import SupportsFloat, SupportsInt, cast
 
 from solver.errors import InputError
@@ -77,8 +77,18 @@ class Range:
             or (low is not None and number < low)
             or (high is not None and number > high)
         ):
-            raise InputError(f"expected {self.text()}, got {_number(number)}", where=self.name)
+            raise InputError(f"expected {self.text()}, got {number_text(number)}", where=self.name)
         return number
+
+    def optional(self, value: object) -> int | float | None:
+        """:meth:`check`, None kept (an optional argument: ``time_limit=None`` is no
+        limit)."""
+        return None if value is None else self.check(value)
+
+    def named(self, name: str) -> Range:
+        """The same range for an argument of another name (``seconds`` of the companion's
+        ``ponder``: a time limit by another name), as messages name it."""
+        return replace(self, name=name)
 
     def text(self) -> str:
         """The range in words: "a whole number from 1 to 256", "a finite number, 0 or more"."""
@@ -90,7 +100,7 @@ class Range:
         return f"{kind}, {self.high} or less" if self.high is not None else kind
 
 
-def _number(number: int | float) -> str:
+def number_text(number: int | float) -> str:
     """A number for a message: a whole number past 30 digits by its size (Python refuses
     to print one of more than 4300)."""
     if isinstance(number, int) and number.bit_length() > 100:

@@ -95,6 +95,11 @@ CALLS = {
     "count": (lambda s, **kw: blokus.count(s["problem"], **kw), ["limit", "time_limit"]),
     "hint": (lambda s, **kw: blokus.hint(s["problem"], **kw), ["time_limit"]),
     "load": (lambda s, **kw: blokus.load(DUO_GAME, **kw), ["after"]),
+    "Companion": (lambda s, **kw: blokus.Companion(s["position"], **kw), ["time_limit", "seed"]),
+    "Companion.answer": (
+        lambda s, **kw: blokus.Companion(s["position"], book=False).answer(**kw),
+        ["time_limit"],
+    ),
 }
 REFUSED = {
     "time_limit": [math.nan, math.inf, -1, -1e-9, "10", 10**5000],
@@ -132,3 +137,56 @@ def test_the_issue_cases_and_the_edges_that_are_taken(subjects):
     assert blokus.count(subjects["problem"], limit=2**62).count == 146
     start, end = blokus.load(DUO_GAME, after=0), blokus.load(DUO_GAME)
     assert len(start.position.occupied) < len(end.position.occupied)
+
+
+def test_the_companion_refuses_the_issue_numbers_before_any_work(subjects):
+    """Issue 41 item 6: blokus.Companion checked none of its numbers: time_limit nan
+    answered "yes", -1 "unknown", True was 1 second; seed -1 and 1.5 raised NumPy's
+    errors from inside a search and 2**70 was taken; answer(time_limit=...) and
+    ponder(seconds) likewise. Each is refused as the command line refuses it, before any
+    work: the companion keeps its position and answers after."""
+    position = subjects["position"]
+    for kw in (
+        {"time_limit": math.nan},
+        {"time_limit": -1},
+        {"time_limit": math.inf},
+        {"time_limit": True},
+        {"seed": -1},
+        {"seed": 1.5},
+        {"seed": 2**70},
+    ):
+        with pytest.raises(InputError) as refused:
+            blokus.Companion(position, **kw)
+        (where,) = kw
+        assert refused.value.where == where
+    companion = blokus.Companion(position, time_limit=np.float64(2), seed=np.int64(3), book=False)
+    for bad in (math.nan, -1, math.inf, True, "1"):
+        with pytest.raises(InputError) as refused:
+            companion.answer(time_limit=bad)
+        assert refused.value.where == "time_limit"
+        with pytest.raises(InputError, match="expected a finite number, 0 or more") as refused:
+            companion.ponder(bad)
+        assert refused.value.where == "seconds"
+    assert companion.moves == [] and companion.pool is None  # nothing was answered
+    first = companion.answer(time_limit=np.float32(2))
+    assert first.answer in ("yes", "unknown")
+    with pytest.raises(InputError):  # an answer known already does not skip the check
+        companion.answer(time_limit=math.nan)
+    assert companion.answer() is first
+
+
+def test_a_game_position_is_asked_by_a_whole_number(subjects):
+    """game.position(n), the API's way to a game's positions (docs/api.md): True was
+    position 1, 1.5 a TypeError, and a number of 5000 digits a ValueError from the
+    message that printed it; the range of --after applies, as blokus.load(after=...)."""
+    game = subjects["game"]
+    assert game.position(np.int64(1)) == game.position(1)
+    for bad in (True, 1.5, "1", np.float64(1)):
+        with pytest.raises(InputError, match="expected a whole number") as refused:
+            game.position(bad)
+        assert refused.value.where == "after"
+    for past in (-1, 999, 10**5000, -(10**5000)):
+        with pytest.raises(InputError, match="there is no position after") as refused:
+            game.position(past)
+        assert len(str(refused.value)) < 300
+    assert refused.value.where.startswith("--after a whole number of about 500")

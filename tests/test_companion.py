@@ -162,3 +162,24 @@ def test_a_repair_start_whose_pieces_hang_from_the_monomino_stays_legal(corner):
     assert found is not None
     report = check_layout(position, {c: list(ps) for c, ps in found.items()})
     assert report.legal and report.report("blue").all_placed
+
+
+def test_after_the_last_placement_the_answer_is_done():
+    """Issue 41 item 6: with a pool whose layout contains the last move, answer() said
+    "yes" (how "pool") after the last placement, where docs/companion.md promises "done"
+    (no colour has pieces left); so did the last answer of a companion whose move before
+    was never asked about."""
+    game = load_game(LAYOUT_GAME)
+    n = game.num_placements
+    assert not any(c.remaining for c in game.final.colours)
+    for asked in (True, False):
+        k = n - 2
+        companion = Companion(game.position(k), time_limit=5, known=[_rest(game, k)])
+        assert companion.answer().answer == "yes"
+        for j in range(k, n):
+            companion.play(game.moves[j].placement, game.moves[j].colour)
+            if asked or j == n - 1:
+                step = companion.answer()
+        assert (step.answer, step.how, step.pieces_left) == ("done", "done", 0)
+        assert step.move is not None and step.move.placement == game.moves[n - 1].placement
+        assert companion.to_move is None and companion.answer() is step

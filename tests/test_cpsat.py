@@ -624,3 +624,17 @@ def test_the_record_proofs_use_the_proof_params():
     assert len(named) >= 5
     for path in named:
         assert f"--params '{cpsat.PROOF_PARAMS}'" in path.read_text(), path.name
+
+
+def test_a_seed_derived_past_int32_wraps_round():
+    """CP-SAT's random_seed is an int32; the companion derives seeds from the user's
+    (seed + 1000 per move, + 1 per candidate pondered), so from a seed near 2^31 - 1 the
+    solves of a ponder raised TypeError from OR-tools (found with issue 41 item 6)."""
+    board = Board(3, 3)
+    position = Position(board, (ColourState("blue", 0, (), ("1", "2")),))
+    problem = Problem(position, ("blue",))
+    result = solve(problem, SolveOptions(backend="cpsat", seed=2**31 + 5, time_limit=10))
+    assert result.status == "solved"
+    solver = cp_model.CpSolver()
+    cpsat._configure(solver, SolveOptions(seed=2**31 + 5), "", None)
+    assert solver.parameters.random_seed == 5

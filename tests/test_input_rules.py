@@ -462,3 +462,40 @@ def test_position_prints_its_diagram():
         ).position.board
         == problem.position.board
     )
+
+
+def test_a_position_copies_what_it_is_given():
+    """Issue 41 item 9: ColourState(remaining=a_list) kept the caller's list, so the
+    colour (and every answer cached on it: legal moves, scores) changed when the list
+    did; the same for a Placement's squares, a Position's colours and a Problem's
+    colours, stars and colours to connect."""
+    from solver.core.board import Board
+    from solver.core.movegen import MoveState, legal_indices
+    from solver.core.position import ColourState, Position
+    from solver.core.problem import Problem
+
+    left = ["1", "2"]
+    squares = {0, 1}
+    colour = ColourState("blue", 0, [Placement("2", squares)], left)
+    squares.add(2)
+    left.append("I3")
+    assert colour.remaining == ("1", "2") and colour.placed[0].squares == frozenset({0, 1})
+    assert hash(colour.placed[0]) == hash(Placement("2", frozenset({0, 1})))
+    colours = [colour]
+    position = Position(Board(4, 4), colours)
+    colours.append(ColourState("red", 15, (), ("1",)))
+    assert position.colour_names == ("blue",) and isinstance(position.colours, tuple)
+    before = legal_indices(position, "blue").tolist()
+    left.append("V3")
+    assert legal_indices(position, "blue").tolist() == before
+    assert MoveState(position).observation()["pieces_left"].sum() == 2
+    played, stars = ["blue"], {5}
+    problem = Problem(position, played, cover=stars)
+    played.append("red")
+    stars.add(6)
+    assert problem.colours == ("blue",) and problem.cover == frozenset({5})
+    hash(problem)  # (a list or a set inside could not be hashed)
+    with pytest.raises(InputError, match="start"):
+        ColourState("blue", 1.5)
+    with pytest.raises(InputError, match="no colour"):
+        position.colour(["blue"])  # a list is no colour name (was a TypeError)

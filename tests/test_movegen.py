@@ -178,6 +178,62 @@ def test_play_refuses_an_illegal_move_and_undo_an_empty_stack():
     assert state.undo() == first and state.placed == 0
 
 
+def test_the_numbers_the_generator_gives_are_taken_back_and_others_refused():
+    """Issue 41 item 9: play refused the NumPy integers legal() returns (TypeError), a
+    mask(out=...) of the wrong length was filled (stale marks past P, or placements
+    lost), and perft(0, 1.5) raised numba's TypingError, 2**40 a MemoryError."""
+    state = MoveState(Position.empty(VARIANTS["duo"]))
+    first = state.legal("purple")[0]
+    assert isinstance(first, np.int32)
+    assert state.play(np.int64(0), first) == int(first) and state.placed == 1
+    assert state.is_legal(np.int8(1), state.legal(1)[0]) and state.count(np.int64(1)) == 414
+    state.undo()
+    p = len(state.index)
+    for bad in (np.zeros(p + 1, dtype=bool), np.zeros(p - 1, dtype=bool), np.zeros(p, np.uint8)):
+        with pytest.raises(InputError, match=rf"shape \({p},\)") as refused:
+            state.mask("purple", out=bad)
+        assert refused.value.where == "out" and not bad.any()
+    with pytest.raises(InputError, match="out"):
+        state.mask("purple", out=[False] * p)
+    out = np.ones(p, dtype=bool)
+    assert state.mask("purple", out=out) is out and int(out.sum()) == 414
+    for depth in (1.5, 2**40, -1, True, "2", np.float64(1.0)):
+        with pytest.raises(InputError, match="depth") as refused:
+            state.perft(0, depth)
+        assert refused.value.where == "depth"
+    assert state.perft(0, np.int64(1)) == 414 and state.perft(0, 0) == 1
+    # a placement number that is not a whole number, or no placement: refused even
+    # unchecked (with check=False the kernel would write past its arrays)
+    for bad in (1.5, True, "3", np.float32(2)):
+        with pytest.raises(InputError, match="placement"):
+            state.play(0, bad, check=False)
+        with pytest.raises(InputError, match="placement"):
+            state.is_legal(0, bad)
+    for outside in (-1, p, 2**70):
+        with pytest.raises(InputError, match="outside"):
+            state.play(0, outside, check=False)
+        assert not state.is_legal(0, outside)
+    assert state.placed == 0 and state.count(0) == 414
+    # a colour by its number: True is not colour 1
+    for colour in (True, 2, -1, 1.0):
+        with pytest.raises(InputError, match="no colour"):
+            state.legal(colour)
+
+
+def test_the_tables_every_state_shares_are_read_only():
+    """The kernel's tables of an index are built once per process and shared by every
+    MoveState and one-call function of the variant (``state.tables``); their docstring
+    said read-only, but a write to a move list changed every position's legal moves."""
+    position = Position.empty(VARIANTS["duo"])
+    state = MoveState(position)
+    assert MoveState(position).tables is state.tables
+    for name, array in zip(state.tables._fields, state.tables):
+        assert not array.flags.writeable, name
+    with pytest.raises(ValueError, match="read-only"):
+        state.tables.pm_moves[:] = 0
+    assert state.count("purple") == 414 == len(legal_indices(position, "purple"))
+
+
 def test_observation_planes(games):
     position = games["classic-L1-s56.blksgf"].position(30)
     planes = observation(position)

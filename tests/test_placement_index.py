@@ -110,3 +110,85 @@ def test_custom_boards():
     assert index is build_index(3, 4) and index.rows == 3 and index.cols == 4
     # blocked squares are numbered (a legal mask just never marks them)
     assert (index.squares == 5).any()
+
+
+def test_a_row_with_a_square_off_the_board_is_no_placement():
+    """Issue 41 item 5: an off-board number carried into the next digit of the key, so
+    [-1, -1, -1, -1, 402] (square 402 of a 400-square board) was the domino a20-b20 (400),
+    and 199 of 200 such rows aliased a real placement."""
+    index = variant_index("classic")
+    n = 400
+    assert index.indices_of(np.array([[-1, -1, -1, -1, 402]])).tolist() == [-1]
+    rng = np.random.default_rng(41)
+    rows = np.full((600, 5), -1, dtype=np.int64)
+    rows[:, 4] = rng.integers(n, 5 * n, 600)  # one square past the board
+    rows[:200, 3] = rng.integers(0, n, 200)  # with a square on it
+    rows[400:, 4] = -rng.integers(2, 5 * n, 200)  # below the padding
+    assert (index.indices_of(rows) == -1).all()
+    assert (index.keys_of(rows) == -1).all()
+    # unsigned: 2**64 - 1 is not the padding -1
+    top = np.array([[2**64 - 1] * 4 + [0]], dtype=np.uint64)
+    assert index.indices_of(top).tolist() == [-1]
+    assert index.indices_of(np.array([[65535] * 4 + [0]], dtype=np.uint16)).tolist() == [-1]
+    assert index.indices_of(np.array([[0, -1, -1, -1, -1]], dtype=np.int8)).tolist() == [0]
+
+
+def test_numbers_that_are_no_square_or_placement_numbers_are_refused():
+    index = variant_index("duo")
+    for bad in (np.array([[0.0, -1, -1, -1, -1]]), np.ones((1, 5), dtype=bool)):
+        with pytest.raises(InputError, match="whole numbers"):
+            index.indices_of(bad)
+    with pytest.raises(InputError, match=r"shape \(k, 5\)"):
+        index.indices_of(np.array([0, 1, -1, -1, -1, -1, -1, -1, -1, -1]))  # was read as 2 rows
+    with pytest.raises(InputError):
+        index.indices_of(np.array([[2**70, -1, -1, -1, -1]], dtype=object))
+    assert index.indices_of(np.empty((0, 5), dtype=np.int32)).tolist() == []
+    # placement numbers: NumPy's integers are numbers; a negative one counts from no end
+    assert index.placement(np.int32(5)) == index.placement(5)
+    assert index.placements(np.array([5, 0])) == [index.placement(5), index.placement(0)]
+    for bad_number in (-1, len(index)):
+        with pytest.raises(IndexError, match="outside"):
+            index.placements([bad_number])
+        with pytest.raises(IndexError, match="outside"):
+            index.placements(np.array([0, bad_number]))
+    for not_whole in (1.5, True, "3"):
+        with pytest.raises(InputError, match="placement"):
+            index.placement(not_whole)
+        with pytest.raises(InputError, match="placement"):
+            index.placements([not_whole])
+    with pytest.raises(InputError, match="placement"):
+        index.placements(np.array([1.0]))
+    # squares given as a set: 1.0 and True are not square 1
+    one = index.board.parse("b14")
+    assert index.index({one}) == index.index({np.int64(one)})
+    for not_whole in (float(one), True):
+        with pytest.raises(InputError, match="squares"):
+            index.index({not_whole})
+
+
+def test_the_size_array_is_read_only():
+    """Issue 41 item 9: ``size`` is shared by every position of the variant (the index is
+    built once per process); a write through it changed every agent's square counts."""
+    index = variant_index("duo")
+    with pytest.raises(ValueError, match="read-only"):
+        index.size[0] = 5
+    assert index.size[0] == 1 and variant_index("duo").size is index.size
+    for arr in (index.piece, index.orientation, index.anchor, index.squares):
+        assert not arr.flags.writeable
+
+
+def test_a_board_size_or_a_piece_set_that_is_none_is_refused():
+    """build_index took 1.5 x 3 and True x 5 (an index of 12 and 15 placements), 61 x 61
+    (past every board's 60: 319,934 placements), and 0 x 5 or an unknown piece raised
+    NumPy's or list's ValueError."""
+    import numpy as np
+
+    for rows, cols in ((1.5, 3), (True, 5), (61, 61), (0, 5), (-2, 4)):
+        with pytest.raises(InputError):
+            build_index(rows, cols)
+    for pieces in ((), ("Q",), ["1", "Q"]):
+        with pytest.raises(InputError, match="pieces"):
+            build_index(5, 5, pieces)
+    index = build_index(np.int64(3), 4, ["1", "2"])  # any iterable; NumPy's integers
+    assert index is build_index(3, 4, ("1", "2")) and type(index.rows) is int
+    assert len(index) == 12 + 17

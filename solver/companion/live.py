@@ -29,6 +29,7 @@ from dataclasses import replace
 
 from solver.backends.base import Cancel, SolveOptions
 from solver.companion.follow import Follower, JointStep
+from solver.companion.layouts import open_colours
 from solver.companion.ponder import Focus, Pondered, ponder
 from solver.companion.pool import Pool, pool_of
 from solver.core.position import Placement, Position
@@ -37,6 +38,7 @@ from solver.core.rules import move_problem
 from solver.errors import InputError
 from solver.formats.game import GameMove
 from solver.formats.sgf import Location
+from solver.ranges import SECONDS, SEED
 from solver.tasks.hints import play
 from solver.tasks.review import DEFAULT_TIME_LIMIT
 
@@ -56,6 +58,11 @@ class Companion:
         name: what the answers are about, for messages.
         known: layouts of ``position`` known already (e.g. the rest of a game record):
             those the rule checker accepts there start the pool.
+
+    Raises:
+        InputError: ``time_limit`` or ``seed`` out of the command line's ranges
+            (:mod:`solver.ranges`: a finite number 0 or more; a whole number from 0 to
+            2^31 - 1), before any work; ``where`` names the argument.
     """
 
     def __init__(
@@ -68,9 +75,10 @@ class Companion:
         name: str = "game",
         known: Sequence[Mapping[str, Sequence[Placement]]] = (),
     ) -> None:
+        options = SolveOptions(time_limit=SECONDS.optional(time_limit), seed=int(SEED.check(seed)))
         self.position = position.position if isinstance(position, Problem) else position
         self.moves: list[tuple[str, Placement]] = []
-        self._follower = Follower(SolveOptions(time_limit=time_limit, seed=seed), name, book=book)
+        self._follower = Follower(options, name, book=book)
         if known:
             pool = pool_of(self.position, known, "known")
             if len(pool):
@@ -132,18 +140,29 @@ class Companion:
         """Can every colour with pieces left still place all of them? Answered at once
         from the pool (or the book) when a layout there contains the last move; else by
         the repairs and the full solvers within ``time_limit`` seconds (default: the
-        companion's). Asked again in the same position, the same answer."""
+        companion's). Asked again in the same position, the same answer. "done" once no
+        colour has pieces left (docs/companion.md), whatever the pool holds.
+
+        Raises:
+            InputError: ``time_limit`` out of range (as the constructor's), before any work.
+        """
+        seconds = SECONDS.optional(time_limit)
         if self._answer is not None:
             return self._answer
         follower = self._follower
         saved = follower.options
-        if time_limit is not None:
+        if seconds is not None:
             follower.options = SolveOptions(
-                time_limit=time_limit, seed=saved.seed, backend=saved.backend
+                time_limit=seconds, seed=saved.seed, backend=saved.backend
             )
         try:
             k = len(self.moves)
-            if self._unanswered is not None:
+            if not open_colours(self.position):  # the end: the pool's "yes" is no answer
+                move = None
+                if self._unanswered is not None:
+                    move = GameMove(k, *self._unanswered, Location(0, 0))
+                step = follower.check(k, move, self.position, 0)
+            elif self._unanswered is not None:
                 colour, placement = self._unanswered
                 move = GameMove(k, colour, placement, Location(0, 0))
                 step = follower.step(k, move, self.position)
@@ -165,7 +184,13 @@ class Companion:
         the position if none is known yet (within the time), then the candidate moves of
         the colour to move (``focus``: the colour, piece and placement the player looks
         at, or a callable asked again before each candidate; see
-        :func:`solver.companion.ponder.ponder`). Stops early when ``stop`` is set."""
+        :func:`solver.companion.ponder.ponder`). Stops early when ``stop`` is set.
+
+        Raises:
+            InputError: ``seconds`` is not a finite number 0 or more (the range of a time
+                limit), before any work.
+        """
+        seconds = float(_PONDER_SECONDS.check(seconds))
         started = time.perf_counter()
         if self._answer is None:
             self.answer(time_limit=max(0.05, seconds))
@@ -203,6 +228,10 @@ class Companion:
                     if move_problem(self.position, c, p) is None:
                         return c, p
         return None
+
+
+#: ``ponder(seconds)``: a time limit by another name
+_PONDER_SECONDS = SECONDS.named("seconds")
 
 
 def _next_colour(position: Position, moved: str) -> str | None:

@@ -17,8 +17,13 @@ from functools import cached_property
 import numpy as np
 
 from solver.errors import SquareError
+from solver.ranges import Range
 
 MAX_SIDE = 60  # large enough for any board a user will ask for (30x30 and well beyond)
+
+#: a board's size and squares as arguments: whole numbers (Python's or NumPy's, no bool);
+#: their ranges are checked by :class:`Board` itself, with the board in the message
+_ROWS, _COLS, _BLOCKED = (Range(name, whole=True) for name in ("rows", "cols", "blocked"))
 
 _SQUARE_RE = re.compile(r"^([a-z]{1,2})([0-9]{1,3})$")
 
@@ -46,7 +51,14 @@ class Board:
     Attributes:
         rows: number of rows (1..60).
         cols: number of columns (1..60).
-        blocked: square numbers that no piece may cover.
+        blocked: square numbers that no piece may cover (any iterable of whole numbers:
+            copied into a frozenset at construction, so a set changed later does not
+            change the board).
+
+    Raises:
+        InputError: a size or a square that is not a whole number (``where`` names the
+            field), a size outside 1..60 or a blocked square off the board
+            (:class:`SquareError`).
     """
 
     rows: int
@@ -54,6 +66,11 @@ class Board:
     blocked: frozenset[int] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", int(_ROWS.check(self.rows)))
+        object.__setattr__(self, "cols", int(_COLS.check(self.cols)))
+        if type(self.blocked) is not frozenset or not all(type(s) is int for s in self.blocked):
+            blocked = frozenset(int(_BLOCKED.check(s)) for s in self.blocked)
+            object.__setattr__(self, "blocked", blocked)
         if not (1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE):
             raise SquareError(f"board size {self.rows}x{self.cols} is outside 1..{MAX_SIDE}")
         bad = [s for s in self.blocked if not 0 <= s < self.size]
@@ -66,17 +83,36 @@ class Board:
         return self.rows * self.cols
 
     def square(self, row: int, col: int) -> int:
-        """Square number of (row from top, column from left)."""
+        """Square number of (row from top, column from left).
+
+        Raises:
+            SquareError: off the board (column 25 of a 20-column board is no square
+                of the next row).
+        """
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise SquareError(f"row {row}, column {col} is off the {self.rows}x{self.cols} board")
         return row * self.cols + col
 
     def row_col(self, square: int) -> tuple[int, int]:
-        """(row from top, column from left) of a square number."""
-        return divmod(square, self.cols)
+        """(row from top, column from left) of a square number. Raises SquareError for a
+        number off the board."""
+        return divmod(self._on_board(square), self.cols)
 
     def name(self, square: int) -> str:
-        """Pentobi name of a square number, e.g. 0 -> 'a20' on a 20x20 board."""
-        row, col = divmod(square, self.cols)
+        """Pentobi name of a square number, e.g. 0 -> 'a20' on a 20x20 board.
+
+        Raises:
+            SquareError: a number off the board (-1 was 't21', 400 'a0' on 20x20).
+        """
+        row, col = divmod(self._on_board(square), self.cols)
         return f"{column_name(col)}{self.rows - row}"
+
+    def _on_board(self, square: int) -> int:
+        """``square``, if it is a square number of this board (an int or a NumPy
+        integer). Raises SquareError (a bool or a float is no square)."""
+        if isinstance(square, bool | float) or not 0 <= square < self.rows * self.cols:
+            raise SquareError(f"square number {square!r} is off the {self.rows}x{self.cols} board")
+        return square
 
     def parse(self, text: str) -> int:
         """Square number of a Pentobi square name such as 'e10' (case-insensitive).

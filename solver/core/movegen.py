@@ -19,6 +19,7 @@ and cached on disk (a few seconds once; :func:`warm`).
 
 from __future__ import annotations
 
+import numbers
 import threading
 import weakref
 from functools import lru_cache
@@ -28,11 +29,12 @@ import numpy as np
 from solver.core import movegen_kernel as kernel
 from solver.core.board import Board, neighbour_table
 from solver.core.pieces import PIECES
-from solver.core.placement_index import PlacementIndex, index_for
+from solver.core.placement_index import PLACEMENT, PlacementIndex, index_for
 from solver.core.placements import PlacementTable, ring_squares
 from solver.core.position import ColourState, Placement, Position
 from solver.core.rules import move_problem
 from solver.errors import InputError, RuleError
+from solver.ranges import PERFT_DEPTH
 
 _PIECE_NUMBER = {name: piece.index for name, piece in PIECES.items()}
 #: the most squares sharing an edge with a piece (I5: 12) and sharing only a corner (8)
@@ -69,7 +71,8 @@ def status_squares(board: Board) -> np.ndarray:
 @lru_cache(maxsize=8)
 def tables_for(index: PlacementIndex) -> kernel.Tables:
     """The kernel's read-only tables of a placement index (built once per process: about
-    0.1 s for Classic, whose move lists hold 2.5 million entries, 11 MB)."""
+    0.1 s for Classic, whose move lists hold 2.5 million entries, 11 MB; shared by every
+    :class:`MoveState` of the index, so no array of them can be written)."""
     board = index.board
     sq = np.ascontiguousarray(index.squares, dtype=np.int32)
     size = index.size.astype(np.int32)
@@ -79,7 +82,7 @@ def tables_for(index: PlacementIndex) -> kernel.Tables:
     )
     status = status_squares(board)
     ptr, moves = kernel.move_lists(sq, size, piece, status, board.size)
-    return kernel.Tables(
+    tables = kernel.Tables(
         sq,
         size,
         piece,
@@ -91,6 +94,9 @@ def tables_for(index: PlacementIndex) -> kernel.Tables:
         ptr,
         moves,
     )
+    for array in tables:
+        array.setflags(write=False)
+    return tables
 
 
 def _new_state(ncol: int, n: int, p_count: int) -> kernel.State:
@@ -224,7 +230,7 @@ def legal_placements(position: Position, colour: str) -> list[Placement]:
     """
     c = _colour_number(position, colour)
     index, tables, state = _loaded(position)
-    return index.placements(_generate(tables, state, c).tolist())
+    return index.placements(_generate(tables, state, c))
 
 
 def has_legal_move(position: Position, colour: str) -> bool:
@@ -267,12 +273,31 @@ class MoveState:
         return f"<MoveState {self.index.rows}x{self.index.cols}, {self.placed} played>"
 
     def colour_number(self, colour: str | int) -> int:
-        """A colour's number (turn order, from 0). Raises InputError for none."""
-        if isinstance(colour, int) and 0 <= colour < len(self.colours):
-            return colour
-        if isinstance(colour, str) and colour in self._numbers:
+        """A colour's number (turn order, from 0): of its name, or its number (an int or
+        a NumPy integer; not a bool). Raises InputError for none."""
+        if isinstance(colour, numbers.Integral) and not isinstance(colour, bool):
+            if 0 <= colour < len(self.colours):
+                return int(colour)
+        elif isinstance(colour, str) and colour in self._numbers:
             return self._numbers[colour]
         raise InputError(f"no colour {colour!r} here (colours: {', '.join(self.colours)})")
+
+    def placement_number(self, placement: int | Placement) -> int:
+        """The number of a placement given by its number (an int or a NumPy integer, as
+        :meth:`legal` gives them) or as a :class:`Placement`.
+
+        Raises:
+            InputError: not a whole number (a float, a bool), a number outside 0..P-1, or
+                a Placement that is no placement of the index.
+        """
+        if isinstance(placement, Placement):
+            return self.index.index(placement)
+        m = int(PLACEMENT.check(placement))
+        if not 0 <= m < len(self.index):
+            raise InputError(
+                f"placement number {m} is outside 0..{len(self.index) - 1}", where="placement"
+            )
+        return m
 
     @property
     def placed(self) -> int:
@@ -285,12 +310,20 @@ class MoveState:
 
     def mask(self, colour: str | int, out: np.ndarray | None = None) -> np.ndarray:
         """Shape (P,), bool: True at the colour's legal placements. ``out``: an array of
-        that shape to fill (cleared first) instead of a new one."""
+        that shape and type to fill (cleared first) instead of a new one.
+
+        Raises:
+            InputError: no such colour, or ``out`` is not a writable bool array of shape
+                (P,) (a longer one would keep stale marks past P, a shorter one lose
+                placements; ``where`` is "out").
+        """
+        c = self.colour_number(colour)
         if out is None:
             out = np.zeros(len(self.index), dtype=bool)
         else:
+            _check_out(out, len(self.index))
             out.fill(False)
-        return _mask(self.tables, self.state, self.colour_number(colour), out)
+        return _mask(self.tables, self.state, c, out)
 
     def count(self, colour: str | int) -> int:
         """The number of the colour's legal placements."""
@@ -303,8 +336,14 @@ class MoveState:
         return bool(kernel.generate(self.tables, self.state, c, np.empty(0, np.int32), 1) > 0)
 
     def is_legal(self, colour: str | int, placement: int) -> bool:
-        """Whether placement number ``placement`` is a legal move of the colour now."""
+        """Whether placement number ``placement`` (an int or a NumPy integer) is a legal
+        move of the colour now (False for a number outside 0..P-1).
+
+        Raises:
+            InputError: no such colour, or ``placement`` is not a whole number.
+        """
         c = self.colour_number(colour)
+        placement = int(PLACEMENT.check(placement))
         if not 0 <= placement < len(self.index):
             return False
         s = self.state
@@ -316,16 +355,17 @@ class MoveState:
         return bool(s.isatt[c, sq].any())
 
     def play(self, colour: str | int, placement: int | Placement, check: bool = True) -> int:
-        """The colour places a placement (its number, or a :class:`Placement`); returns
-        its number.
+        """The colour places a placement (its number, an int or a NumPy integer as
+        :meth:`legal` gives them, or a :class:`Placement`); returns its number.
 
         Raises:
             RuleError: ``check`` and the move is not legal (:func:`solver.core.rules.move_problem`
                 says why); with ``check=False`` an illegal move corrupts the state.
-            InputError: a Placement that is no placement of the index.
+            InputError: no such colour, or no placement of the index
+                (:meth:`placement_number`; checked with ``check=False`` too).
         """
         c = self.colour_number(colour)
-        m = placement if isinstance(placement, int) else self.index.index(placement)
+        m = self.placement_number(placement)
         if check and not self.is_legal(c, m):
             why = move_problem(self.position(), self.colours[c], self.index.placement(m))
             raise RuleError(why or f"placement {m} is not a legal move of {self.colours[c]}")
@@ -380,11 +420,28 @@ class MoveState:
 
     def perft(self, colour: str | int, depth: int) -> int:
         """The number of lines of ``depth`` turns from here, ``colour`` to move first
-        (docs/perft.md); the state is unchanged after."""
-        if depth < 0:
-            raise InputError(f"depth {depth} is negative")
+        (docs/perft.md); the state is unchanged after.
+
+        Raises:
+            InputError: no such colour, or ``depth`` is not a whole number from 0 to 100
+                (the range of ``perft --depth``, :data:`solver.ranges.PERFT_DEPTH`).
+        """
+        depth = int(PERFT_DEPTH.check(depth))
         c = self.colour_number(colour)
         return int(kernel.perft(self.tables, self.state, c, depth))
+
+
+def _check_out(out: object, size: int) -> None:
+    """Raises InputError unless ``out`` is a writable bool array of shape (size,)."""
+    if not isinstance(out, np.ndarray):
+        raise InputError(f"expected a NumPy array, got {type(out).__name__}", where="out")
+    if out.dtype != np.bool_ or out.shape != (size,) or not out.flags.writeable:
+        what = "" if out.flags.writeable else "read-only "
+        raise InputError(
+            f"expected a writable bool array of shape ({size},), got a {what}{out.dtype} "
+            f"array of shape {out.shape}",
+            where="out",
+        )
 
 
 def observation(position: Position, perspective: str | None = None) -> dict[str, np.ndarray]:

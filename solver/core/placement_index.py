@@ -35,6 +35,12 @@ from solver.core.placements import empty_board_placements, placement_blocks
 from solver.core.position import Placement, Position
 from solver.core.variants import JUNIOR_SET, VARIANTS
 from solver.errors import InputError
+from solver.ranges import Range
+
+#: a placement number as an argument: a whole number (Python's or NumPy's; not a bool)
+PLACEMENT = Range("placement", whole=True)
+#: a square number as an argument, as :data:`PLACEMENT`
+SQUARE = Range("squares", whole=True)
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,12 +84,20 @@ class PlacementIndex:
 
     @cached_property
     def size(self) -> np.ndarray:
-        """Shape (P,), int8: each placement's number of squares."""
+        """Shape (P,), int8, read-only (shared by every user of the index, as the other
+        arrays): each placement's number of squares."""
         size: np.ndarray = (self.squares >= 0).sum(axis=1).astype(np.int8)
+        size.setflags(write=False)
         return size
 
     def placement(self, i: int) -> Placement:
-        """Placement number ``i``. Raises IndexError outside 0..P-1."""
+        """Placement number ``i`` (an int or a NumPy integer).
+
+        Raises:
+            IndexError: ``i`` outside 0..P-1.
+            InputError: ``i`` is not a whole number (a float, a bool, text).
+        """
+        i = int(PLACEMENT.check(i))
         if not 0 <= i < len(self):
             raise IndexError(f"placement number {i} is outside 0..{len(self) - 1}")
         sq = self.squares[i]
@@ -93,11 +107,31 @@ class PlacementIndex:
     def _placements(self) -> tuple[Placement, ...]:
         return tuple(self.placement(i) for i in range(len(self)))
 
-    def placements(self, indices: Iterable[int]) -> list[Placement]:
+    def placements(self, indices: Iterable[int] | np.ndarray) -> list[Placement]:
         """The placements of these numbers (each :class:`Placement` made once per index and
-        shared: cheap for many calls)."""
+        shared: cheap for many calls).
+
+        Raises:
+            IndexError: a number outside 0..P-1 (a negative one too: it names no
+                placement, it does not count from the end).
+            InputError: a number that is not a whole number.
+        """
+        if isinstance(indices, np.ndarray):
+            if indices.dtype.kind not in "iu":
+                raise InputError(
+                    f"expected whole numbers, got an array of {indices.dtype}", where="placement"
+                )
+            numbers: list[int] = indices.reshape(-1).tolist()
+        else:
+            numbers = [int(PLACEMENT.check(i)) for i in indices]
         table = self._placements
-        return [table[i] for i in indices]
+        try:
+            if numbers and min(numbers) < 0:
+                raise IndexError
+            return [table[i] for i in numbers]
+        except IndexError:
+            bad = next(i for i in numbers if not 0 <= i < len(self))
+            raise IndexError(f"placement number {bad} is outside 0..{len(self) - 1}") from None
 
     @cached_property
     def _keys(self) -> tuple[np.ndarray, np.ndarray]:
@@ -107,27 +141,42 @@ class PlacementIndex:
 
     def keys_of(self, squares: np.ndarray) -> np.ndarray:
         """One int64 per row of squares (shape (k, 5), any order, padded with -1) that is
-        equal for equal sets: the sorted squares + 1 as digits of base rows*cols + 1."""
-        base = self.rows * self.cols + 1
-        digits = np.sort(np.asarray(squares, dtype=np.int64), axis=1) + 1
+        equal for equal sets: the sorted squares + 1 as digits of base rows*cols + 1; -1
+        for a row with a number off the board (below -1, or rows*cols or more), which
+        would otherwise carry into another row's digits.
+
+        Raises:
+            InputError: not an array of whole numbers of shape (k, 5).
+        """
+        rows = _square_rows(squares)
+        n = self.rows * self.cols
+        off = ((rows < -1) | (rows >= n)).any(axis=1)
+        clean = np.full(rows.shape, -1, dtype=np.int64)
+        clean[~off] = rows[~off]
+        digits = np.sort(clean, axis=1) + 1
         key = np.zeros(len(digits), dtype=np.int64)
         for k in range(digits.shape[1]):
-            key = key * base + digits[:, k]
+            key = key * (n + 1) + digits[:, k]
+        key[off] = -1
         return key
 
     def indices_of(self, squares: np.ndarray) -> np.ndarray:
         """The numbers of placements given by their squares (vectorised).
 
         Args:
-            squares: shape (k, 5), int: each row a placement's squares in any order,
-                padded with -1.
+            squares: shape (k, 5), whole numbers: each row a placement's squares in any
+                order, padded with -1.
 
         Returns:
             Shape (k,), int32: each row's number, -1 for a row that is no placement of
-            this index (not a piece of the set, or off the board).
+            this index (not a piece of the set, or a square off the board).
+
+        Raises:
+            InputError: not an array of whole numbers of shape (k, 5) (floats, bools,
+                numbers past 64 bits, another shape).
         """
         keys, order = self._keys
-        want = self.keys_of(np.asarray(squares).reshape(-1, 5))
+        want = self.keys_of(squares)
         at = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
         return np.where(keys[at] == want, order[at], -1).astype(np.int32)
 
@@ -140,9 +189,13 @@ class PlacementIndex:
 
         Raises:
             InputError: the squares form no placement of this index, or (for a
-                :class:`Placement`) form another piece than the one named.
+                :class:`Placement`) form another piece than the one named, or a square
+                is not a whole number.
         """
-        squares = frozenset(placement.squares if isinstance(placement, Placement) else placement)
+        if isinstance(placement, Placement):
+            squares = placement.squares
+        else:  # 1.0 or True would find square 1's placement: whole numbers only
+            squares = frozenset(int(SQUARE.check(s)) for s in placement)
         i = self._by_squares.get(squares, -1)
         named = PIECES[placement.piece].index if isinstance(placement, Placement) else None
         if i < 0 or named not in (None, self.piece[i]):
@@ -162,18 +215,39 @@ class PlacementIndex:
         return tuple(",".join(board.names(p.squares)) for p in self._placements)
 
 
-@lru_cache(maxsize=16)
-def build_index(rows: int, cols: int, pieces: tuple[str, ...] = PIECE_NAMES) -> PlacementIndex:
+def _square_rows(squares: np.ndarray) -> np.ndarray:
+    """``squares`` as an integer array of shape (k, 5). Raises InputError."""
+    rows = np.asarray(squares)
+    if rows.dtype.kind not in "iu" and rows.size:
+        raise InputError(f"expected whole numbers, got an array of {rows.dtype}", where="squares")
+    if rows.ndim != 2 or rows.shape[1] != 5:
+        raise InputError(f"expected shape (k, 5), got {rows.shape}", where="squares")
+    return rows
+
+
+def build_index(rows: int, cols: int, pieces: Iterable[str] = PIECE_NAMES) -> PlacementIndex:
     """The index of every placement of ``pieces`` (a subset of the set, standard order) on
-    an empty rows x cols board, numbered as the module docstring says.
+    an empty rows x cols board, numbered as the module docstring says (built once per
+    process for each size and set).
 
     Raises:
-        InputError: an unknown piece, or pieces not in the standard order.
+        InputError: a size that is not a whole number from 1 to 60 (as :class:`Board`),
+            no pieces, an unknown piece, or pieces not in the standard order.
     """
-    if list(pieces) != sorted(set(pieces), key=PIECE_NAMES.index) or not set(pieces) <= set(
-        PIECE_NAMES
+    board = Board(rows, cols)  # (its checks: a float, a bool, 0 or 61 is no size)
+    names = tuple(pieces)
+    if (
+        not names
+        or not set(names) <= set(PIECE_NAMES)
+        or list(names) != sorted(set(names), key=PIECE_NAMES.index)
     ):
-        raise InputError(f"pieces {pieces} are not distinct pieces in the standard order")
+        raise InputError(f"pieces {names} are not distinct pieces in the standard order")
+    return _build_index(board.rows, board.cols, names)
+
+
+@lru_cache(maxsize=16)
+def _build_index(rows: int, cols: int, pieces: tuple[str, ...]) -> PlacementIndex:
+    """:func:`build_index` of checked arguments."""
     piece_col, orient_col, anchor_col, square_rows = [], [], [], []
     for piece, k, anchors, block in placement_blocks(rows, cols, pieces):
         square_rows.append(block)

@@ -15,6 +15,10 @@ from solver.core.board import Board
 from solver.core.pieces import MONOMINO, PIECES, sort_key
 from solver.core.variants import COLOUR_LETTERS, Variant
 from solver.errors import InputError
+from solver.ranges import Range
+
+#: a start square as an argument: a whole number (its place on the board is the rules')
+_START = Range("start", whole=True)
 
 # solver.pictures.svg is imported where a Position draws itself (_repr_svg_, Jupyter):
 # pictures is a layer above the core (the one import the layer contract lists as ignored).
@@ -31,11 +35,16 @@ class Placement:
 
     Attributes:
         piece: Pentobi's piece name, e.g. "V3".
-        squares: board square numbers covered (1..5 of them).
+        squares: board square numbers covered (1..5 of them; any iterable, copied into
+            a frozenset at construction).
     """
 
     piece: str
     squares: frozenset[int]
+
+    def __post_init__(self) -> None:
+        if type(self.squares) is not frozenset:
+            object.__setattr__(self, "squares", frozenset(self.squares))
 
     def names(self, board: Board) -> list[str]:
         """Square names in Pentobi's order (a1, b1, ..., a2, ...)."""
@@ -69,12 +78,25 @@ class ColourState:
             board (a colour the solver never plays on a custom board may have none).
         placed: the pieces it has on the board, in order of play.
         remaining: the pieces it still has to place (a multiset, standard order).
+
+    ``placed`` and ``remaining`` may be given as any iterable (a list): they are copied
+    into tuples at construction, so a list changed later does not change the colour.
+
+    Raises:
+        InputError: ``start`` is not a whole number (nor None).
     """
 
     name: str
     start: int | None
     placed: tuple[Placement, ...] = ()
     remaining: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.start is not None and type(self.start) is not int:
+            object.__setattr__(self, "start", int(_START.check(self.start)))
+        for name in ("placed", "remaining"):
+            if type(getattr(self, name)) is not tuple:
+                object.__setattr__(self, name, tuple(getattr(self, name)))
 
     @cached_property
     def squares(self) -> frozenset[int]:
@@ -98,7 +120,7 @@ class Position:
 
     Attributes:
         board: the board (size and blocked squares).
-        colours: the colours in turn order.
+        colours: the colours in turn order (any iterable: copied into a tuple).
         bonus: whether the +15 / +5 bonuses are scored (False in Junior).
         to_move: the colour to move, if known (from a game record).
         variant: the built-in variant's name, or "custom".
@@ -112,6 +134,8 @@ class Position:
     _index: dict[str, int] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
+        if type(self.colours) is not tuple:
+            object.__setattr__(self, "colours", tuple(self.colours))
         object.__setattr__(self, "_index", {c.name: i for i, c in enumerate(self.colours)})
         seen: dict[int, str] = {}
         for c in self.colours:
@@ -160,8 +184,9 @@ class Position:
         return board(self)
 
     def colour(self, name: str) -> ColourState:
-        """The state of one colour. Raises InputError if the position has no such colour."""
-        if name not in self._index:
+        """The state of one colour. Raises InputError if the position has no such colour
+        (or ``name`` is no colour name: a number, a list)."""
+        if not isinstance(name, str) or name not in self._index:
             raise InputError(
                 f"no colour {name!r} in this position (colours: {', '.join(self.colour_names)})"
             )

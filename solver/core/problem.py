@@ -117,6 +117,9 @@ class Problem:
         connect: played colours whose pieces must end as one group joined by corner
             contact ("Connect the Blocks"; place-all only); each has pieces on the board.
 
+    ``colours``, ``cover`` and ``connect`` may be given as any iterable: they are copied
+    at construction, so a list or set changed later does not change the problem.
+
     Raises:
         InputError: an unknown goal (``where="goal"``), monomino-last with max-score or
             with a played colour that has no monomino left (``where="monomino-last"``), a
@@ -136,6 +139,9 @@ class Problem:
     connect: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        for name, kind in (("colours", tuple), ("cover", frozenset), ("connect", tuple)):
+            if type(getattr(self, name)) is not kind:  # a list or set given: copied
+                object.__setattr__(self, name, kind(getattr(self, name)))
         with located(where="goal"):
             check_goal(self.goal)
         with located(where="monomino-last"):

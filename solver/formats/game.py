@@ -58,6 +58,10 @@ from solver.core.variants import VARIANTS, Variant, colour_id, read_colour
 from solver.errors import InputError, PieceError, RuleError, SquareError, located
 from solver.formats.sgf import Location, Node, Property, format_property, parse
 from solver.formats.text import decode, read_text
+from solver.ranges import PLACEMENTS, Range, number_text
+
+#: ``Game.position(after)``: a whole number (its range is the game's own)
+_AFTER = Range(PLACEMENTS.name, whole=True)
 
 APPLICATION = "blokus-solo"
 
@@ -168,16 +172,20 @@ class Game:
         in the module docstring.
 
         Raises:
-            InputError: ``after`` is negative or past the end (``where="--after N"``).
+            InputError: ``after`` is negative or past the end (``where="--after N"``; a
+                number of 5000 digits is named by its size), or not a whole number (1.5,
+                True: ``where="after"``).
         """
         if after is None:
             return self._positions[-1]
+        after = int(_AFTER.check(after))
         if not 0 <= after <= self.num_placements:
+            number = number_text(after)
             raise InputError(
                 f"the game has {self.num_placements} placements; there is no position "
-                f"after {after}",
+                f"after {number}",
                 path=self.path,
-                where=f"--after {after}",
+                where=f"--after {number}",
             )
         return self._positions[after]
 

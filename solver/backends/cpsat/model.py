@@ -99,6 +99,7 @@ from solver.core.placements import PlacementTable, corner_squares, placements_fo
 from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem, connect_groups
 from solver.errors import InputError
+from solver.ranges import MAX_SEED
 
 MONOMINO_INDEX = PIECES[MONOMINO].index
 
@@ -858,7 +859,9 @@ def _configure(
     params = solver.parameters
     if "num_search_workers" not in extra:  # CP-SAT refuses both
         params.num_workers = options.workers
-    params.random_seed = options.seed
+    # CP-SAT's random_seed is an int32: a seed derived from the user's (seed + run, the
+    # companion's seed + 1000 per move) may pass 2^31 - 1; it wraps round, as symmetric.py's
+    params.random_seed = options.seed % (MAX_SEED + 1)
     params.catch_sigint_signal = False  # Ctrl-C is ours: see _solve_interruptibly
     if extra and not params.merge_text_format(extra):
         raise InputError(f"bad CP-SAT parameters {options.params!r}", where="params")
