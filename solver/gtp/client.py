@@ -12,16 +12,19 @@ import subprocess
 from collections.abc import Sequence
 from types import TracebackType
 
-from solver.gtp.protocol import failure_text
+from solver.errors import MESSAGE_LIMIT
+from solver.quoting import shown
 
 
 class EngineError(Exception):
     """The engine answered ``?`` (the message is its text), or stopped answering. The
-    message is one line, escaped and cut (:func:`solver.gtp.protocol.failure_text`): the
-    engine's text and our command are any program's text."""
+    message is one line, escaped and cut to an error message's length
+    (:func:`solver.quoting.shown`, as :func:`solver.gtp.protocol.failure_text` cuts our own
+    ``?`` answers; the controller is beside the protocol, not above it): the engine's text
+    and our command are any program's text."""
 
     def __init__(self, message: str):
-        super().__init__(failure_text(message))
+        super().__init__(shown(message, MESSAGE_LIMIT))
 
 
 class Client:
