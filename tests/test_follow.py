@@ -9,7 +9,7 @@ import pytest
 from helpers import GAMES, one_line_error, run_cli
 
 from solver.backends.base import SolveOptions
-from solver.companion.follow import Follower, follow_game, from_later
+from solver.companion.follow import Follower, follow, follow_game, from_later
 from solver.companion.layouts import carry
 from solver.core.checker import check_layout
 from solver.core.placements import legal_moves
@@ -241,6 +241,19 @@ def test_a_position_first_checked_cold_is_checked_again_with_the_carried_layout(
     last = followed.steps[16]
     assert [s.answer for s in followed.steps] == ["yes"] * 17
     assert _all_placed(game.position(16), last.layout)
+
+
+def test_following_live_a_game_that_places_everything_ends_done_not_from_the_pool():
+    # the pool's layout contains the last move too, so step() answered "yes" (how "pool")
+    # after it, where docs/companion.md promises "done" once no colour has pieces left
+    game = load_game(LAYOUT_GAME)
+    steps = list(follow(game, OPTIONS, start=_final_layout(game)))
+    n = game.num_placements
+    assert [s.answer for s in steps] == ["yes"] * n + ["done"]
+    assert [s.how for s in steps[1:-1]] == ["pool"] * (n - 1)
+    last = steps[-1]
+    assert (last.placement, last.how, last.pieces_left, last.layout) == (n, "done", 0, None)
+    assert last.move is not None and last.move.placement == game.moves[n - 1].placement
 
 
 def test_an_unknown_carries_its_best_partial_layout_the_bound_and_the_short_colours():

@@ -225,9 +225,10 @@ class Follower:
         a layout of the pool contains the move (how "pool", or "book" for the book's);
         else the pool's layouts and the carried layout are carried over the move (the
         nearest first) and :meth:`check` repairs them. A complete layout that does not
-        contain the move is first repaired by :func:`solver.companion.repair.reconnect`."""
+        contain the move is first repaired by :func:`solver.companion.repair.reconnect`.
+        "done" when no colour has pieces left (:meth:`check`), whatever the pool holds."""
         started = time.perf_counter()
-        if move is None or move.placement is None:
+        if move is None or move.placement is None or not open_colours(position):
             return self.check(k, move, position, 0, started=started)
         colour, placed = move.colour, move.placement
         pool, self.pool = self.pool, None

@@ -29,7 +29,6 @@ from dataclasses import replace
 
 from solver.backends.base import Cancel, SolveOptions
 from solver.companion.follow import Follower, JointStep
-from solver.companion.layouts import open_colours
 from solver.companion.ponder import Focus, Pondered, ponder
 from solver.companion.pool import Pool, pool_of
 from solver.core.position import Placement, Position
@@ -157,12 +156,7 @@ class Companion:
             )
         try:
             k = len(self.moves)
-            if not open_colours(self.position):  # the end: the pool's "yes" is no answer
-                move = None
-                if self._unanswered is not None:
-                    move = GameMove(k, *self._unanswered, Location(0, 0))
-                step = follower.check(k, move, self.position, 0)
-            elif self._unanswered is not None:
+            if self._unanswered is not None:  # "done" at the end (Follower.step)
                 colour, placement = self._unanswered
                 move = GameMove(k, colour, placement, Location(0, 0))
                 step = follower.step(k, move, self.position)
