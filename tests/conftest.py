@@ -10,7 +10,7 @@ from helpers import ROOT, fresh_first_run  # noqa: F401  (a fixture: pytest find
 
 def pytest_configure(config):
     """On a fresh checkout, compile the numba kernels (the search's, the domain search's,
-    the move generator's) before the tests start, one process each at the same time, and
+    the move generator's, the repair search's) before the tests start, one process each at the same time, and
     cache them on disk: otherwise
     each xdist worker, and each command a test starts before the cache is written,
     compiles them again. Nothing to do when they are cached (the usual run)."""
@@ -18,6 +18,7 @@ def pytest_configure(config):
         return
     from solver.backends import warmup
     from solver.backends.domain import kernel as domain_kernel
+    from solver.backends.repair import kernel as repair_kernel
     from solver.backends.search import kernel as search_kernel
     from solver.core import movegen_kernel
 
@@ -25,6 +26,7 @@ def pytest_configure(config):
         "search": search_kernel.run,
         "domain": domain_kernel.run,
         "movegen": movegen_kernel.perft,
+        "repair": repair_kernel.run,
     }
     missing = [name for name, run in kernels.items() if not warmup.compiled_or_cached(run)]
     compiles = [

@@ -100,10 +100,14 @@ class RepairTuning:
             (:func:`solver.library.layouts.best_start`): each new start is the best of guided plays
             towards it (:func:`solver.backends.repair.greedy.guided`) and plain greedy plays;
             see docs/warmstart.md for what it measured.
+        compiled: run the compiled repair search (:mod:`solver.backends.repair.compiled`)
+            where it applies; off: today's Python one (the reference
+            ``benchmarks/repair_kernel.py`` pairs it with).
     """
 
     restarts: int = 8
     warm_start: bool = False
+    compiled: bool = True
 
 
 @dataclass(frozen=True)

@@ -256,7 +256,8 @@ def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
     """Compile (or load) the kernels ``auto`` runs by solving tiny puzzles with the search
     and the fundamental-domain search (``kernels``: which of the two; two processes may
     compile one each at the same time, as the test suite's start does); ``"movegen"`` in
-    ``kernels``: the legal-move generator's too (:func:`solver.core.movegen.warm`)."""
+    ``kernels``: the legal-move generator's too (:func:`solver.core.movegen.warm`);
+    ``"repair"``: the compiled repair search's (:mod:`solver.backends.repair.kernel`)."""
     import numpy as np
 
     from solver.backends.base import SolveOptions
@@ -279,6 +280,11 @@ def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
         search.solve(problem, SolveOptions(backend="search", workers=1))
         rows = np.zeros((2, 4), dtype=np.int64)
         kernel.memo_rehash(rows, np.zeros((4, 4), dtype=np.int64))  # the memo's growth
+    if "repair" in kernels:
+        # (by name, as KERNELS: the repair package sits above this module's layer)
+        import importlib
+
+        importlib.import_module("solver.backends.repair.compiled").warm_up()
     if "domain" not in kernels:
         return
     pair = Board(2, 2)  # two colours from opposite corners, a monomino each: the half turn
@@ -287,7 +293,7 @@ def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
 
 
 if __name__ == "__main__":
-    compile_kernel(("search", "domain", "movegen"))
+    compile_kernel(("search", "domain", "movegen", "repair"))
     index = cache_index()
     if index is not None:
         index.with_name("blokus-solo-warmup.lock").unlink(missing_ok=True)

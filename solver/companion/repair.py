@@ -15,6 +15,8 @@ from typing import Literal
 
 from solver.backends.base import Cancel, SolveOptions
 from solver.backends.driver import luby
+from solver.backends.repair import compiled
+from solver.backends.repair.greedy import held_back
 from solver.backends.repair.repairer import Repairer, RepairState
 from solver.backends.search import exact as search
 from solver.companion.layouts import (
@@ -246,6 +248,10 @@ def repair_search(
         SolverBug: the search's layout is refused by the rule checker.
     """
     colours = open_colours(position)
+    if compiled.ready():
+        answer = _compiled_search(position, colours, start, deadline, seed, stop, steps)
+        if answer is not None:
+            return answer
     event = stop if stop is not None else threading.Event()
     run = _Warm(Problem(position, colours, "place-all"), seed, event, deadline, start, steps)
     state = run.run()
@@ -260,6 +266,46 @@ def repair_search(
         return found, {c: list(p) for c, p in found.items()}
     best = run.best
     partial = legal_part(position, best.placed) if best is not None else None
+    if partial is None or squares_left(position, partial) > squares_left(position, start):
+        partial = {c: list(start.get(c, ())) for c in colours}
+    return None, partial
+
+
+def _compiled_search(
+    position: Position,
+    colours: tuple[str, ...],
+    start: Layout,
+    deadline: float,
+    seed: int,
+    stop: Cancel | None,
+    steps: int | None,
+) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]]] | None:
+    """:func:`repair_search` on the compiled kernel (:class:`solver.backends.repair.compiled.Run`),
+    started as :class:`_Warm` starts: the held monominoes out of the start, with the
+    pieces that reached their colour only through them. None when the kernel refuses the
+    start (then the Python search runs)."""
+    placed = {
+        c: connected_part(
+            position,
+            c,
+            [p for p in start.get(c, ()) if not (held_back(position, c) and p.piece == MONOMINO)],
+        )
+        for c in colours
+    }
+    try:
+        run = compiled.Run(position, colours, seed, placed)
+    except ValueError:
+        return None
+    if run.advance(deadline, stop, steps):
+        layout = run.layout()
+        found = checked(position, layout)
+        if found is None:
+            raise SolverBug(
+                "the compiled repair search's layout is refused by the rule checker: "
+                + refusal(position, layout)
+            )
+        return found, {c: list(p) for c, p in found.items()}
+    partial = legal_part(position, run.best())
     if partial is None or squares_left(position, partial) > squares_left(position, start):
         partial = {c: list(start.get(c, ())) for c in colours}
     return None, partial

@@ -54,7 +54,22 @@ import numpy as np
 
 from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.race import first_proven
+from solver.backends.repair import compiled
 from solver.backends.repair.greedy import Masks, greedy, guided, held_back, match_monominoes
+from solver.backends.repair.settings import (
+    ACCEPT_WORSE,
+    CENTRES,
+    EJECT,
+    EJECT_CANDIDATES,
+    EJECT_OWN,
+    EJECT_TIME,
+    EXACT_PIECES,
+    MAX_FREED,
+    REPAIR_TIME,
+    STAGNATION,
+    TABU,
+    WINDOW,
+)
 from solver.backends.search import exact as search
 from solver.backends.tuning import RepairTuning
 from solver.backends.warmup import compiling_elsewhere
@@ -64,31 +79,6 @@ from solver.core.problem import Problem
 
 # The library of layouts (solver.library: read as board diagrams) is imported where a warm
 # start asks it: RepairTuning.warm_start is off by default (docs/warmstart.md).
-
-#: repairs without a lower cost before a new greedy start
-STAGNATION = 1000
-#: window side: smallest, largest, first
-WINDOW = (4, 12, 6)
-#: most pieces one repair frees
-MAX_FREED = 10
-#: random centres weighed per window repair (the roomiest wins)
-CENTRES = 12
-#: seconds per exact window repair
-REPAIR_TIME = 0.1
-#: share of steps that are ejections
-EJECT = 0.8
-#: placements of the piece weighed per ejection
-EJECT_CANDIDATES = 300
-#: seconds for putting ejected pieces back
-EJECT_TIME = 0.1
-#: probability of accepting a step that raises the cost
-ACCEPT_WORSE = 0.02
-#: may an ejection take off pieces of the piece's own colour
-EJECT_OWN = True
-#: most pieces put back exactly after an ejection (more: greedy play first)
-EXACT_PIECES = 8
-#: ejection steps during which a piece may not go back where it was taken off
-TABU = 30
 
 
 @dataclass
@@ -697,6 +687,11 @@ def solve(
     that fits the position best (:func:`solver.library.layouts.best_start`), as
     :func:`solve_from` does.
 
+    Without a warm start the runs are the compiled repair search's
+    (:func:`solver.backends.repair.compiled.solve`, the same algorithm on an incremental
+    state) once its kernel is ready (:func:`solver.backends.repair.compiled.ready`) and
+    ``options.tuning.repair.compiled`` is on; else this module's.
+
     Returns:
         "solved" with a layout, or "unknown" (time limit, ``cancel``, or a goal other
         than place-all or with card goals: ``stats["unknown_reason"]``) with the best
@@ -707,6 +702,9 @@ def solve(
         from solver.library.layouts import best_start
 
         start = best_start(problem.position, problem.colours)
+    if start is None and problem.goal == "place-all" and not problem.has_card_goals:
+        if options.tuning.repair.compiled and compiled.ready():
+            return compiled.solve(problem, options, cancel)
     return solve_from(problem, start, options, cancel)
 
 

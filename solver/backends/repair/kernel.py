@@ -1,0 +1,1879 @@
+"""The compiled repair search: construction, ejection chains, window repairs and the
+monominoes' matching in one numba loop (``@njit(cache=True)``) on an incremental state.
+
+The algorithm is the one of :mod:`solver.backends.repair.repairer` (its module docstring
+says what each step does and why); this module runs it without a Python object per step.
+:mod:`solver.backends.repair.compiled` builds the arrays and drives :func:`run` in slices
+of steps (numba has no clock: the Python side checks the deadline between slices).
+
+The state is kept in **cells and neighbour tables** (no row masks of a square grid), so
+that any board geometry that gives its cells' edge and corner neighbours and a coordinate
+pair per cell (for the repair windows) runs it unchanged. C colours, N cells, S slots
+(one per piece a colour has left, held monominoes apart), P placements of the empty board:
+
+* ``occ[s]``: -2 hard (blocked or covered in the position), -1 free, else the slot on s.
+* ``edge[c, s]`` / ``corner[c, s]``: how many of c's cells (the position's and the added
+  ones) share an edge / a corner with s. s is *allowed* for c iff free and ``edge == 0``;
+  an *attach cell* of c iff allowed and ``corner > 0`` (while c covers nothing: its start).
+* ``nown[c]``: c's cells; ``slot_row[k]``: the placement on slot k, -1 for none.
+
+Adding or removing a piece is an O(piece) update of these counters. The corner-contact
+graph needs no table of its own: a slot's neighbours are the slots on its cells' corner
+neighbours (``occ``), so the pieces cut off by a removal (:func:`_closure`) are one walk
+over at most 21 pieces a colour.
+
+The exact re-placements (an ejection's max-score put-back, a window's place-all) are a
+small depth-first search of their own (:func:`_search`), specialised for a few freed
+pieces on a frozen board: it branches on the attach cell of fewest live placements (the
+pieces left of that colour covering it, then "c never covers it"), which is complete, and
+prunes a colour that has pieces left and no live attach cell (place-all) or bounds the
+score by the pieces of the colours still live (max-score). It runs on the same counters
+(plus ``excl``, the cells its decisions exclude), within a node budget.
+
+With ``IP_DEBUG`` set every step ends with the state recomputed from scratch (the
+position plus ``slot_row``) and compared, and every placed piece checked against the
+rules (edges, corner contact to its colour's roots): a mismatch stops the run with
+:data:`ERROR` (the tests run it so).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+# run() return codes
+FOUND = 0  # cost 0: every piece placed (slot_row, mono hold the layout)
+PAUSE = 1  # the slice's steps are used up: call run() again
+ERROR = 2  # debug mode: the incremental state differs from a recomputed one
+
+# the int64 scalars st[...]
+(
+    S_COST,  # the current state's cost: cells left unplaced (+1 per held monomino short)
+    S_BEST,  # the best cost seen (best_row, best_mono hold it)
+    S_STEPS,  # steps (ejections and window repairs) made
+    S_EJECT,  # ejection steps
+    S_REPAIR,  # window repair steps
+    S_IMPROVED,
+    S_SIDEWAYS,
+    S_TIMEOUTS,
+    S_RESTARTS,
+    S_WINDOW,  # the window's side
+    S_LOW,  # the lowest cost since the last start
+    S_SINCE,  # steps since it fell
+    S_STARTED,  # 1 once the first layout is made (warm: set by the caller)
+    S_MONOS,  # 1 when mono[] holds a matching (every other piece placed)
+    S_NODES,  # nodes of the exact re-placements
+    S_ERROR,  # debug: the step at which the state was found wrong (0: none)
+    S_NSCAN,  # the exact search's cells: scan[:nscan] (the free cells of its region)
+    S_RP_NS,  # (not used)
+) = range(18)
+N_SCALARS = 18
+
+# the int64 settings ip[...]
+(
+    IP_RESTARTS,  # greedy layouts made per start (the best is kept)
+    IP_STAGNATION,  # steps without a lower cost before a new start
+    IP_MAX_FREED,  # most pieces a window frees
+    IP_CENTRES,  # random centres weighed per window
+    IP_EJECT_CANDS,  # placements weighed per ejection
+    IP_EXACT_PIECES,  # most pieces an ejection puts back exactly (more: greedy first)
+    IP_TABU,  # ejection steps during which a piece may not go back where it was taken off
+    IP_REPAIR_NODES,  # node budget of each exact window repair
+    IP_EJECT_NODES,  # node budget of each exact put-back
+    IP_DEBUG,  # 1: recompute and compare the state after every step
+    IP_WMIN,
+    IP_WMAX,
+    IP_MRV,  # the exact search weighs at most this many live attach cells per node
+    IP_MARGIN,  # a window repair's pieces go back within the window grown by this much
+    IP_EJECT_REACH,  # an ejection's pieces go back within this many king steps of the move
+) = range(15)
+N_IP = 15
+
+# the float64 settings fp[...]
+FP_EJECT, FP_ACCEPT_WORSE, FP_BLOCK, FP_NOISE = range(4)
+N_FP = 4
+
+# the exact search's modes and answers
+PLACE_ALL = 0
+MAX_SCORE = 1
+X_FOUND = 0  # place-all: every todo slot placed (the state holds them)
+X_DONE = 1  # the tree is exhausted (place-all: none; max-score: the best is optimal)
+X_LIMIT = 2  # the node budget ran out
+
+
+class Tables(NamedTuple):
+    """The read-only arrays of one position: P placements of the empty board, T pieces,
+    C colours, N cells, S slots."""
+
+    edge_nb: np.ndarray  # (N, E) int32: edge neighbours, padded with -1
+    corner_nb: np.ndarray  # (N, K) int32: corner neighbours, padded with -1
+    pl_sq: np.ndarray  # (P, W) int32: a placement's cells, padded with -1
+    pl_piece: np.ndarray  # (P,) int32: its piece
+    pl_size: np.ndarray  # (P,) int32
+    pl_ring: np.ndarray  # (P, R) int32: cells sharing a corner but no edge with it
+    pp_ptr: np.ndarray  # (T + 1,) int64: CSR pointers of pp_idx by piece
+    pp_idx: np.ndarray  # int32: the placements of each piece
+    cv_ptr: np.ndarray  # (T * N + 1,) int64: CSR pointers of cv_idx by (piece, cell)
+    cv_idx: np.ndarray  # int32: the placements of a piece covering a cell
+    cv_sq: np.ndarray  # (len(cv_idx), W) int16: ... their cells, in line
+    psize: np.ndarray  # (T,) int32: cells of each piece
+    start: np.ndarray  # (C,) int32: the start cell, -1 for none
+    hasbase: np.ndarray  # (C,) int8: the colour covers cells in the position
+    baseown: np.ndarray  # (C, N) int8: ... which
+    occ0: np.ndarray  # (N,) int32: occ of the position (-2 hard, -1 free)
+    edge0: np.ndarray  # (C, N) int16: edge of the position
+    corner0: np.ndarray  # (C, N) int16: corner of the position
+    nown0: np.ndarray  # (C,) int64: nown of the position
+    slot_col: np.ndarray  # (S,) int32: a slot's colour
+    slot_piece: np.ndarray  # (S,) int32: its piece
+    col_lo: np.ndarray  # (C + 1,) int32: colour c's slots are col_lo[c]:col_lo[c + 1]
+    held: np.ndarray  # (C,) int8: the colour's monomino is held back for the end
+    cell_y: np.ndarray  # (N,) float64: a cell's coordinates (the repair windows)
+    cell_x: np.ndarray  # (N,) float64
+    ip: np.ndarray  # (N_IP,) int64: settings
+    fp: np.ndarray  # (N_FP,) float64: settings
+
+
+class State(NamedTuple):
+    """The run's state and scratch arrays, updated in place (a PAUSE resumes)."""
+
+    occ: np.ndarray  # (N,) int32
+    edge: np.ndarray  # (C, N) int16
+    corner: np.ndarray  # (C, N) int16
+    nown: np.ndarray  # (C,) int64
+    excl: np.ndarray  # (C, N) int8: cells the exact search's decisions exclude for c
+    slot_row: np.ndarray  # (S,) int32
+    mono: np.ndarray  # (C,) int32: the held monominoes' cells when S_MONOS
+    best_row: np.ndarray  # (S,) int32: the best state's slot_row
+    best_mono: np.ndarray  # (C,) int32 (-1: none; valid when the best's S_MONOS)
+    st: np.ndarray  # (N_SCALARS,) int64
+    rng: np.ndarray  # (1,) uint64: the generator's state (splitmix64)
+    tabu: np.ndarray  # (C, P) int64: the ejection step a piece left that placement
+    stamp: np.ndarray  # (P,) int64: scratch: placements seen (greedy's union of lists)
+    nstamp: np.ndarray  # (1,) int64: the stamp's counter
+    save_a: np.ndarray  # (S,) int32: scratch: a saved slot_row (the step's start)
+    save_b: np.ndarray  # (S,) int32: scratch: another (after an ejection, before put-back)
+    save_m: np.ndarray  # (C,) int32: scratch: a saved mono
+    gone: np.ndarray  # (S,) int8: scratch: slots taken off
+    seen: np.ndarray  # (S,) int8: scratch: slots reached by the closure's walk
+    squeue: np.ndarray  # (S,) int32: scratch: its queue
+    todo: np.ndarray  # (S,) int8: scratch: slots the exact search places
+    cand: np.ndarray  # (P,) int32: scratch: candidate placements
+    cslot: np.ndarray  # (P,) int32: scratch: ... their slots
+    cval: np.ndarray  # (P,) float64: scratch: ... their scores
+    hits: np.ndarray  # (64,) int32: scratch: slots one candidate takes off
+    fr_c: np.ndarray  # (D,) int32: the exact search's frames: colour
+    fr_x: np.ndarray  # (D,) int32: branching cell
+    fr_lo: np.ndarray  # (D,) int64: children ch[fr_lo:fr_hi]
+    fr_hi: np.ndarray  # (D,) int64
+    fr_cur: np.ndarray  # (D,) int64: the child being searched
+    ch: np.ndarray  # (H,) int32: children: a placement or -1 ("exclude fr_x")
+    ch_slot: np.ndarray  # (H,) int32: the slot a placement child fills
+    xbest: np.ndarray  # (S,) int32: max-score: the best found (a row per slot, -1)
+    sqmark: np.ndarray  # (N,) int64: scratch: stamps per cell (matching)
+    sqown: np.ndarray  # (N,) int32: scratch: the matching's colour per cell
+    colpar: np.ndarray  # (C,) int32: scratch: matching: the cell a colour was reached by
+    colprev: np.ndarray  # (C,) int32: ... from which colour
+    cqueue: np.ndarray  # (C,) int32
+    dpc: np.ndarray  # (C, 64) int32: scratch: distinct pieces left per colour (piece, slot)
+    nd: np.ndarray  # (C,) int64: how many
+    dead: np.ndarray  # (C, N) int8: the exact search: c has no live placement covering s
+    trail: np.ndarray  # (C * N,) int32: ... the marks made, c * N + s, in order
+    fr_tr: np.ndarray  # (D,) int64: ... the trail's top when a frame's node was reached
+    fmark: np.ndarray  # (N,) int64: the exact search's reach flood: stamps
+    fq: np.ndarray  # (N,) int32: ... its queue
+    region: np.ndarray  # (N,) int8: scratch: the cells an exact re-placement may fill
+    scan: np.ndarray  # (N,) int32: ... the free ones, the exact search's cells to scan
+    ga: np.ndarray  # (N,) int8: scratch of greedy play: a cell c would gain as attach cell
+    othatt: np.ndarray  # (N,) int8: ... the other colours that could attach there
+
+
+# ---------------------------------------------------------------- the generator
+
+
+@njit(cache=True, inline="always")
+def _next(rng):
+    """splitmix64: the next 64 random bits."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _random(rng):
+    """A float in [0, 1)."""
+    return float(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def _below(rng, n):
+    """An integer in [0, n)."""
+    return int(_next(rng) % np.uint64(n))
+
+
+@njit(cache=True, inline="always")
+def _gumbel(rng):
+    u = _random(rng)
+    if u <= 0.0:
+        u = 1e-300
+    return -np.log(-np.log(u) + 1e-300)
+
+
+# ---------------------------------------------------------------- on arrays
+# (the hot helpers take the arrays themselves: a field read off the Tables / State
+# records costs about 0.1 us in numba, as much as the check it feeds)
+
+
+@njit(cache=True, inline="always")
+def _legal_i(cv_sq, i, occ, edge, excl, corner, nown, start, c):
+    """Whether colour c may add the placement at ``cv_idx[i]`` now, read from
+    ``cv_sq[i]`` (the lists by (piece, cell) hold their placements' cells in line): every
+    cell free, sharing no edge with c and not excluded; one an attach cell (its start
+    while c covers nothing)."""
+    touch = False
+    for j in range(cv_sq.shape[1]):
+        s = cv_sq[i, j]
+        if s < 0:
+            break
+        if occ[s] != -1 or edge[c, s] != 0 or excl[c, s] != 0:
+            return False
+        if not touch:
+            if nown[c] > 0:
+                touch = corner[c, s] > 0
+            else:
+                touch = s == start[c]
+    return touch
+
+
+@njit(cache=True, inline="always")
+def _attach_a(occ, edge, excl, corner, nown, start, c, s):
+    """Whether s is an attach cell of c (not excluded)."""
+    if occ[s] != -1 or edge[c, s] != 0 or excl[c, s] != 0:
+        return False
+    if nown[c] > 0:
+        return corner[c, s] > 0
+    return s == start[c]
+
+
+@njit(cache=True, inline="always")
+def _mark_a(pl_sq, pl_size, edge_nb, corner_nb, edge, corner, nown, c, row, sign):
+    for j in range(pl_sq.shape[1]):
+        s = pl_sq[row, j]
+        if s < 0:
+            break
+        for q in range(edge_nb.shape[1]):
+            x = edge_nb[s, q]
+            if x < 0:
+                break
+            edge[c, x] += sign
+        for q in range(corner_nb.shape[1]):
+            x = corner_nb[s, q]
+            if x < 0:
+                break
+            corner[c, x] += sign
+    nown[c] += sign * pl_size[row]
+
+
+@njit(cache=True, inline="always")
+def _count_a(cv_sq, cv_ptr, cv_idx, occ, edge, excl, corner, nown, start, dpc, c, x, nd, cap):
+    """Placements of the ``nd`` pieces in ``dpc[c]`` covering x that c may add now,
+    counted up to ``cap``."""
+    N = len(occ)
+    n = 0
+    for d in range(nd):
+        base = dpc[c, 2 * d] * N + x
+        for i in range(cv_ptr[base], cv_ptr[base + 1]):
+            if _legal_i(cv_sq, i, occ, edge, excl, corner, nown, start, c):
+                n += 1
+                if n >= cap:
+                    return n
+    return n
+
+
+@njit(cache=True, inline="always")
+def _place_a(
+    pl_sq, pl_size, edge_nb, corner_nb, slot_col, occ, edge, corner, nown, slot_row, k, row
+):
+    for j in range(pl_sq.shape[1]):
+        s = pl_sq[row, j]
+        if s < 0:
+            break
+        occ[s] = k
+    _mark_a(pl_sq, pl_size, edge_nb, corner_nb, edge, corner, nown, slot_col[k], row, 1)
+    slot_row[k] = row
+
+
+@njit(cache=True, inline="always")
+def _remove_a(pl_sq, pl_size, edge_nb, corner_nb, slot_col, occ, edge, corner, nown, slot_row, k):
+    row = slot_row[k]
+    for j in range(pl_sq.shape[1]):
+        s = pl_sq[row, j]
+        if s < 0:
+            break
+        occ[s] = -1
+    _mark_a(pl_sq, pl_size, edge_nb, corner_nb, edge, corner, nown, slot_col[k], row, -1)
+    slot_row[k] = -1
+
+
+@njit(cache=True, inline="always")
+def _distinct_a(col_lo, slot_row, todo, slot_piece, psize, c, only_todo, size, out):
+    """Colour c's pieces not placed (``only_todo``: of the slots flagged in ``todo``;
+    ``size`` > 0: of that size only), each piece once, into ``out[c]``: a (piece, slot)
+    pair per column pair; returns how many."""
+    seen = np.int64(0)
+    n = 0
+    for k in range(col_lo[c], col_lo[c + 1]):
+        if slot_row[k] >= 0 or (only_todo and not todo[k]):
+            continue
+        t = slot_piece[k]
+        if size > 0 and psize[t] != size:
+            continue
+        bit = np.int64(1) << np.int64(t)
+        if seen & bit:
+            continue
+        seen |= bit
+        out[c, 2 * n] = t
+        out[c, 2 * n + 1] = k
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _is_root_a(pl_sq, hasbase, corner0, start, c, row):
+    """Whether a piece of colour c on ``row`` connects to c's start by itself: it touches
+    c's cells in the position at a corner, or covers the start while c has none there."""
+    for j in range(pl_sq.shape[1]):
+        s = pl_sq[row, j]
+        if s < 0:
+            break
+        if hasbase[c]:
+            if corner0[c, s] > 0:
+                return True
+        elif s == start[c]:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _reach_a(
+    edge_nb,
+    corner_nb,
+    occ,
+    edge,
+    excl,
+    corner,
+    nown,
+    start,
+    dead,
+    fmark,
+    fq,
+    stampv,
+    c,
+    cap,
+    scan,
+    nscan,
+):
+    """Cells colour c could still cover (a king-step flood through cells free, sharing no
+    edge with c, neither excluded nor dead, from its attach cells), counted up to
+    ``cap``: a piece covers edge-joined cells from an attach cell and the next attaches
+    at a corner of it, so c's pieces left fit in no more than this."""
+    n = 0
+    for si in range(nscan):
+        s = scan[si]
+        if dead[c, s] or not _attach_a(occ, edge, excl, corner, nown, start, c, s):
+            continue
+        fmark[s] = stampv
+        fq[n] = s
+        n += 1
+        if n >= cap:
+            return n
+    i = 0
+    while i < n:
+        s = fq[i]
+        i += 1
+        for q in range(edge_nb.shape[1] + corner_nb.shape[1]):
+            if q < edge_nb.shape[1]:
+                x = edge_nb[s, q]
+            else:
+                x = corner_nb[s, q - edge_nb.shape[1]]
+            if x < 0 or fmark[x] == stampv:
+                continue
+            if occ[x] != -1 or edge[c, x] != 0 or excl[c, x] != 0 or dead[c, x]:
+                continue
+            fmark[x] = stampv
+            fq[n] = x
+            n += 1
+            if n >= cap:
+                return n
+    return n
+
+
+@njit(cache=True, inline="always")
+def _fits_a(cv_sq, cv_ptr, fmark, fq, stampv, room, t):
+    """Whether piece t has a placement inside the reach just flooded (``fq[:room]``,
+    cells stamped ``stampv``)."""
+    N = len(fmark)
+    for i in range(room):
+        base = t * N + fq[i]
+        for m in range(cv_ptr[base], cv_ptr[base + 1]):
+            ok = True
+            for j in range(cv_sq.shape[1]):
+                s = cv_sq[m, j]
+                if s < 0:
+                    break
+                if fmark[s] != stampv:
+                    ok = False
+                    break
+            if ok:
+                return True
+    return False
+
+
+# ---------------------------------------------------------------- cells and pieces
+
+
+@njit(cache=True, inline="always")
+def _attach(T, S, c, s):
+    """Whether s is an attach cell of c (:func:`_attach_a`)."""
+    return _attach_a(S.occ, S.edge, S.excl, S.corner, S.nown, T.start, c, s)
+
+
+@njit(cache=True)
+def _place(T, S, k, row):
+    """Slot k takes placement ``row`` (no rule checked)."""
+    _place_a(
+        T.pl_sq,
+        T.pl_size,
+        T.edge_nb,
+        T.corner_nb,
+        T.slot_col,
+        S.occ,
+        S.edge,
+        S.corner,
+        S.nown,
+        S.slot_row,
+        k,
+        row,
+    )
+
+
+@njit(cache=True)
+def _remove(T, S, k):
+    """Slot k's piece comes off."""
+    _remove_a(
+        T.pl_sq,
+        T.pl_size,
+        T.edge_nb,
+        T.corner_nb,
+        T.slot_col,
+        S.occ,
+        S.edge,
+        S.corner,
+        S.nown,
+        S.slot_row,
+        k,
+    )
+
+
+@njit(cache=True)
+def _restore(T, S, rows):
+    """Bring slot_row back to ``rows`` (the pieces that differ come off, then on)."""
+    for k in range(len(rows)):
+        if S.slot_row[k] >= 0 and S.slot_row[k] != rows[k]:
+            _remove(T, S, k)
+    for k in range(len(rows)):
+        if rows[k] >= 0 and S.slot_row[k] != rows[k]:
+            _place(T, S, k, rows[k])
+
+
+@njit(cache=True, inline="always")
+def _left_cells(T, S, c):
+    """Cells of colour c's pieces not placed (held monomino not counted)."""
+    n = 0
+    for k in range(T.col_lo[c], T.col_lo[c + 1]):
+        if S.slot_row[k] < 0:
+            n += T.psize[T.slot_piece[k]]
+    return n
+
+
+# ---------------------------------------------------------------- the contact graph
+
+
+@njit(cache=True)
+def _walk(T, S, c):
+    """``seen[k]`` for colour c's slots: placed, not in ``gone``, and joined to c's roots
+    by corner contacts through such slots (a breadth-first walk of the contact graph)."""
+    start = T.start
+    col_lo = T.col_lo
+    gone = S.gone
+    seen = S.seen
+    slot_row = S.slot_row
+    pl_sq = T.pl_sq
+    squeue = S.squeue
+    corner_nb = T.corner_nb
+    occ = S.occ
+    lo, hi = col_lo[c], col_lo[c + 1]
+    n = 0
+    for k in range(lo, hi):
+        seen[k] = 0
+        r = slot_row[k]
+        if r >= 0 and not gone[k] and _is_root_a(pl_sq, T.hasbase, T.corner0, start, c, r):
+            seen[k] = 1
+            squeue[n] = k
+            n += 1
+    i = 0
+    while i < n:
+        k = squeue[i]
+        i += 1
+        row = slot_row[k]
+        for j in range(pl_sq.shape[1]):
+            s = pl_sq[row, j]
+            if s < 0:
+                break
+            for q in range(corner_nb.shape[1]):
+                x = corner_nb[s, q]
+                if x < 0:
+                    break
+                o = occ[x]
+                if o >= lo and o < hi and not seen[o] and not gone[o]:
+                    seen[o] = 1
+                    squeue[n] = o
+                    n += 1
+
+
+@njit(cache=True)
+def _closure(T, S):
+    """``gone`` (slots flagged to come off) plus every placed slot of their colours that
+    loses its corner connection to the colour's roots once they are off; returns the
+    cells all of them cover."""
+    gone = S.gone
+    slot_row = S.slot_row
+    for c in range(len(T.start)):
+        lo, hi = T.col_lo[c], T.col_lo[c + 1]
+        hit = False
+        for k in range(lo, hi):
+            if gone[k]:
+                hit = True
+                break
+        if not hit:
+            continue
+        _walk(T, S, c)
+        for k in range(lo, hi):
+            if slot_row[k] >= 0 and not S.seen[k]:
+                gone[k] = 1
+    cells = 0
+    for k in range(len(gone)):
+        if gone[k] and slot_row[k] >= 0:
+            cells += T.pl_size[slot_row[k]]
+    return cells
+
+
+@njit(cache=True, inline="always")
+def _touches(T, S, c, row):
+    """Whether ``row`` would connect to colour c once the slots in ``gone`` are off: a
+    corner contact with c's cells in the position or a kept piece, or its start while c
+    has nothing left on the board."""
+    col_lo = T.col_lo
+    slot_row = S.slot_row
+    gone = S.gone
+    hasbase = T.hasbase
+    pl_sq = T.pl_sq
+    start = T.start
+    corner_nb = T.corner_nb
+    baseown = T.baseown
+    occ = S.occ
+    kept = False
+    for k in range(col_lo[c], col_lo[c + 1]):
+        if slot_row[k] >= 0 and not gone[k]:
+            kept = True
+            break
+    if not hasbase[c] and not kept:
+        for j in range(pl_sq.shape[1]):
+            if pl_sq[row, j] == start[c]:
+                return True
+        return False
+    for j in range(pl_sq.shape[1]):
+        s = pl_sq[row, j]
+        if s < 0:
+            break
+        for q in range(corner_nb.shape[1]):
+            x = corner_nb[s, q]
+            if x < 0:
+                break
+            if baseown[c, x]:
+                return True
+            o = occ[x]
+            if o >= col_lo[c] and o < col_lo[c + 1] and not gone[o]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _take_off_gone(T, S):
+    for k in range(len(S.gone)):
+        if S.gone[k] and S.slot_row[k] >= 0:
+            _remove(T, S, k)
+
+
+# ---------------------------------------------------------------- greedy play
+
+
+@njit(cache=True)
+def _choose(T, S, c, only_todo):
+    """Greedy play's move for colour c: of its largest pieces left that have a legal
+    placement, the placement scoring best on new attach cells for c, minus FP_BLOCK per
+    attach cell of another colour covered, plus FP_NOISE Gumbel noise. Returns
+    (row, slot), or (-1, -1) if no piece fits. ``only_todo``: only slots flagged in
+    ``todo``."""
+    start = T.start
+    occ = S.occ
+    col_lo = T.col_lo
+    fp = T.fp
+    slot_row = S.slot_row
+    todo = S.todo
+    psize = T.psize
+    slot_piece = T.slot_piece
+    nstamp = S.nstamp
+    dpc = S.dpc
+    ga = S.ga
+    edge = S.edge
+    corner = S.corner
+    othatt = S.othatt
+    excl = S.excl
+    nown = S.nown
+    cv_ptr = T.cv_ptr
+    cv_idx = T.cv_idx
+    cv_sq = T.cv_sq
+    stamp = S.stamp
+    pl_ring = T.pl_ring
+    pl_sq = T.pl_sq
+    rng = S.rng
+    C = len(start)
+    N = len(occ)
+    lo, hi = col_lo[c], col_lo[c + 1]
+    block = fp[FP_BLOCK]
+    noise = fp[FP_NOISE]
+    last = 1 << 30
+    ready = False
+    while True:
+        size = -1
+        for k in range(lo, hi):
+            if slot_row[k] < 0 and (not only_todo or todo[k]):
+                z = psize[slot_piece[k]]
+                if z < last and z > size:
+                    size = z
+        if size < 0:
+            return -1, -1
+        last = size
+        nstamp[0] += 1
+        mark = nstamp[0]
+        best = -1
+        bslot = -1
+        bscore = -1e300
+        nd = _distinct_a(col_lo, slot_row, todo, slot_piece, psize, c, only_todo, size, dpc)
+        if nd > 0 and not ready:
+            # per cell: a new attach cell for c if covered by a corner ring (gain), and
+            # how many other colours could attach there (loss)
+            for s in range(N):
+                ga[s] = occ[s] == -1 and edge[c, s] == 0 and corner[c, s] == 0
+                n = 0
+                for e in range(C):
+                    if e != c and _attach_a(occ, edge, excl, corner, nown, start, e, s):
+                        n += 1
+                othatt[s] = n
+            ready = True
+        for s in range(N):
+            if nd == 0 or not _attach_a(occ, edge, excl, corner, nown, start, c, s):
+                continue
+            for d in range(nd):
+                t = dpc[c, 2 * d]
+                k = dpc[c, 2 * d + 1]
+                base = t * N + s
+                for i in range(cv_ptr[base], cv_ptr[base + 1]):
+                    r = cv_idx[i]
+                    if stamp[r] == mark:
+                        continue
+                    stamp[r] = mark
+                    if not _legal_i(cv_sq, i, occ, edge, excl, corner, nown, start, c):
+                        continue
+                    gain = 0
+                    for j in range(pl_ring.shape[1]):
+                        x = pl_ring[r, j]
+                        if x < 0:
+                            break
+                        gain += ga[x]
+                    loss = 0
+                    for j in range(pl_sq.shape[1]):
+                        x = pl_sq[r, j]
+                        if x < 0:
+                            break
+                        loss += othatt[x]
+                    score = gain - block * loss + noise * _gumbel(rng)
+                    if score > bscore:
+                        bscore = score
+                        best = r
+                        bslot = k
+        if best >= 0:
+            return best, bslot
+
+
+@njit(cache=True)
+def _greedy(T, S, only_todo):
+    """Greedy play: the colours in turn, each placing by :func:`_choose` until none has a
+    piece that fits (``only_todo``: the slots flagged in ``todo`` only)."""
+    start = T.start
+    col_lo = T.col_lo
+    slot_row = S.slot_row
+    todo = S.todo
+    pl_sq = T.pl_sq
+    pl_size = T.pl_size
+    edge_nb = T.edge_nb
+    corner_nb = T.corner_nb
+    slot_col = T.slot_col
+    occ = S.occ
+    edge = S.edge
+    corner = S.corner
+    nown = S.nown
+    C = len(start)
+    active = np.zeros(C, dtype=np.int8)
+    for c in range(C):
+        for k in range(col_lo[c], col_lo[c + 1]):
+            if slot_row[k] < 0 and (not only_todo or todo[k]):
+                active[c] = 1
+    more = True
+    while more:
+        more = False
+        for c in range(C):
+            if not active[c]:
+                continue
+            row, k = _choose(T, S, c, only_todo)
+            if row < 0:
+                active[c] = 0
+                continue
+            _place_a(
+                pl_sq,
+                pl_size,
+                edge_nb,
+                corner_nb,
+                slot_col,
+                occ,
+                edge,
+                corner,
+                nown,
+                slot_row,
+                k,
+                row,
+            )
+            active[c] = 0
+            for k2 in range(col_lo[c], col_lo[c + 1]):
+                if slot_row[k2] < 0 and (not only_todo or todo[k2]):
+                    active[c] = 1
+                    more = True
+                    break
+
+
+# ---------------------------------------------------------------- the cost
+
+
+@njit(cache=True)
+def _match(T, S):
+    """The held monominoes on distinct attach cells of their colours, as many as can be
+    (augmenting paths, breadth first); ``mono[c]`` the cell or -1; returns how many are
+    short."""
+    start = T.start
+    occ = S.occ
+    sqown = S.sqown
+    mono = S.mono
+    held = T.held
+    nstamp = S.nstamp
+    colprev = S.colprev
+    cqueue = S.cqueue
+    sqmark = S.sqmark
+    edge = S.edge
+    excl = S.excl
+    corner = S.corner
+    nown = S.nown
+    C = len(start)
+    N = len(occ)
+    for s in range(N):
+        sqown[s] = -1
+    for c in range(C):
+        mono[c] = -1
+    short = 0
+    for c0 in range(C):
+        if not held[c0]:
+            continue
+        nstamp[0] += 1
+        mark = nstamp[0]
+        for c in range(C):
+            colprev[c] = -2  # not reached
+        colprev[c0] = -1
+        cqueue[0] = c0
+        n = 1
+        i = 0
+        end = -1
+        endc = -1
+        while i < n and end < 0:
+            u = cqueue[i]
+            i += 1
+            for s in range(N):
+                if sqmark[s] == mark or not _attach_a(occ, edge, excl, corner, nown, start, u, s):
+                    continue
+                sqmark[s] = mark
+                o = sqown[s]
+                if o < 0:
+                    end = s
+                    endc = u
+                    break
+                if colprev[o] == -2:
+                    colprev[o] = u  # u would take o's cell, o another
+                    cqueue[n] = o
+                    n += 1
+        if end < 0:
+            short += 1
+            continue
+        # along the path back to c0, each colour takes the next cell
+        cur = endc
+        cell = end
+        while True:
+            old = mono[cur]
+            mono[cur] = cell
+            sqown[cell] = cur
+            if cur == c0:
+                break
+            cell = old
+            cur = colprev[cur]
+    return short
+
+
+@njit(cache=True)
+def _cost(T, S):
+    """The state's cost: cells left unplaced, plus 1 per held monomino with no cell of
+    its own (matched only once nothing else is left); sets S_MONOS and mono."""
+    C = len(T.start)
+    cost = 0
+    need = 0
+    for c in range(C):
+        cost += _left_cells(T, S, c)
+        need += T.held[c]
+    S.st[S_MONOS] = 0
+    if cost == 0 and need > 0:
+        cost = _match(T, S)
+        S.st[S_MONOS] = 1
+    else:
+        cost += need
+    S.st[S_COST] = cost
+    return cost
+
+
+@njit(cache=True)
+def _keep_best(T, S):
+    if S.st[S_COST] < S.st[S_BEST]:
+        S.st[S_BEST] = S.st[S_COST]
+        S.best_row[:] = S.slot_row
+        if S.st[S_MONOS]:
+            S.best_mono[:] = S.mono
+        else:
+            S.best_mono[:] = -1
+
+
+# ---------------------------------------------------------------- the exact search
+
+
+@njit(cache=True)
+def _search(T, S, mode, budget):
+    """Place the slots flagged in ``todo`` (all of them: PLACE_ALL; as many cells as
+    possible: MAX_SCORE) on the state as it stands, within ``budget`` nodes.
+
+    Returns X_FOUND (place-all: the state holds them), X_DONE (place-all: there is no
+    way; max-score: the best, now on the state, is optimal) or X_LIMIT (the budget ran
+    out: place-all leaves the state as it was; max-score puts the best found on it)."""
+    start = T.start
+    occ = S.occ
+    slot_row = S.slot_row
+    todo = S.todo
+    psize = T.psize
+    slot_piece = T.slot_piece
+    slot_col = T.slot_col
+    xbest = S.xbest
+    fr_c = S.fr_c
+    ch = S.ch
+    nd = S.nd
+    col_lo = T.col_lo
+    dpc = S.dpc
+    edge = S.edge
+    excl = S.excl
+    corner = S.corner
+    nown = S.nown
+    pl_sq = T.pl_sq
+    cv_ptr = T.cv_ptr
+    cv_idx = T.cv_idx
+    cv_sq = T.cv_sq
+    ip = T.ip
+    ch_slot = S.ch_slot
+    fr_x = S.fr_x
+    fr_lo = S.fr_lo
+    fr_hi = S.fr_hi
+    fr_cur = S.fr_cur
+    pl_size = T.pl_size
+    edge_nb = T.edge_nb
+    corner_nb = T.corner_nb
+    st = S.st
+    dead = S.dead
+    trail = S.trail
+    fr_tr = S.fr_tr
+    nstamp = S.nstamp
+    fmark = S.fmark
+    fq = S.fq
+    scan = S.scan
+    nscan = st[S_NSCAN]
+    ttop = 0  # the trail of dead marks: a (colour, cell) found without live placements
+    C = len(start)
+    N = len(occ)
+    nslot = len(slot_row)
+    area = np.zeros(C, dtype=np.int64)  # todo cells left per colour
+    total = 0
+    for k in range(nslot):
+        if todo[k] and slot_row[k] < 0:
+            a = psize[slot_piece[k]]
+            area[slot_col[k]] += a
+            total += a
+    placed = 0
+    best = -1
+    for k in range(nslot):
+        xbest[k] = -1
+    depth = 0
+    htop = 0
+    nodes = 0
+    result = X_DONE
+    maxd = len(fr_c)
+    maxh = len(ch)
+    trunc = False  # children left out for want of room: an exhausted tree proves nothing
+    while True:
+        # X1 [evaluate the node]
+        nodes += 1
+        t0 = ttop
+        leaf = False
+        fail = False
+        bc = -1
+        bx = -1
+        if placed == total:
+            leaf = True
+        else:
+            # liveness of every colour with pieces to place (one live placement
+            # suffices), then the fewest-live attach cell of the live colour with the
+            # most cells to place
+            live_area = 0
+            top = -1
+            for c in range(C):
+                nd[c] = 0
+                if area[c] == 0:
+                    continue
+                nd[c] = _distinct_a(col_lo, slot_row, todo, slot_piece, psize, c, True, 0, dpc)
+                live = False
+                for si in range(nscan):
+                    s = scan[si]
+                    if dead[c, s] or not _attach_a(occ, edge, excl, corner, nown, start, c, s):
+                        continue
+                    if (
+                        _count_a(
+                            cv_sq,
+                            cv_ptr,
+                            cv_idx,
+                            occ,
+                            edge,
+                            excl,
+                            corner,
+                            nown,
+                            start,
+                            dpc,
+                            c,
+                            s,
+                            nd[c],
+                            1,
+                        )
+                        > 0
+                    ):
+                        live = True
+                        break
+                    # no live placement here now, so none in this subtree (cells only
+                    # get taken, the pieces left only fewer): marked until backtracked
+                    dead[c, s] = 1
+                    trail[ttop] = c * N + s
+                    ttop += 1
+                if live:
+                    # the reach bound: c's pieces left need as many cells in reach
+                    nstamp[0] += 1
+                    mark = nstamp[0]
+                    room = _reach_a(
+                        edge_nb,
+                        corner_nb,
+                        occ,
+                        edge,
+                        excl,
+                        corner,
+                        nown,
+                        start,
+                        dead,
+                        fmark,
+                        fq,
+                        mark,
+                        c,
+                        N,
+                        scan,
+                        nscan,
+                    )
+                    # ... and each piece a place inside the reach
+                    short = 0
+                    for d in range(nd[c]):
+                        t = dpc[c, 2 * d]
+                        if not _fits_a(cv_sq, cv_ptr, fmark, fq, mark, room, t):
+                            for k in range(col_lo[c], col_lo[c + 1]):
+                                if todo[k] and slot_row[k] < 0 and slot_piece[k] == t:
+                                    short += psize[t]
+                    can = min(room, area[c] - short)
+                    if can < area[c] and mode == PLACE_ALL:
+                        fail = True
+                        break
+                    live_area += can
+                    if top < 0 or area[c] > area[top]:
+                        top = c
+                elif mode == PLACE_ALL:
+                    fail = True
+                    break
+            if not fail and top >= 0:
+                bcount = 1 << 30
+                bc = top
+                looked = 0
+                for si in range(nscan):
+                    s = scan[si]
+                    if dead[top, s] or not _attach_a(occ, edge, excl, corner, nown, start, top, s):
+                        continue
+                    n = _count_a(
+                        cv_sq,
+                        cv_ptr,
+                        cv_idx,
+                        occ,
+                        edge,
+                        excl,
+                        corner,
+                        nown,
+                        start,
+                        dpc,
+                        top,
+                        s,
+                        nd[top],
+                        bcount,
+                    )
+                    if n == 0:
+                        dead[top, s] = 1
+                        trail[ttop] = top * N + s
+                        ttop += 1
+                    if n > 0:
+                        looked += 1
+                        if n < bcount:
+                            bcount = n
+                            bx = s
+                        if n == 1 or looked >= ip[IP_MRV]:
+                            break
+            if not fail:
+                if bc < 0:
+                    leaf = True
+                elif mode == MAX_SCORE and placed + live_area <= best:
+                    fail = True
+        if leaf and not fail:
+            if placed > best:
+                best = placed
+                for k in range(nslot):
+                    xbest[k] = slot_row[k] if todo[k] else -1
+            if placed == total:
+                result = X_FOUND
+                break
+        if nodes >= budget:
+            result = X_LIMIT
+            break
+        if not (leaf or fail):
+            if depth >= maxd - 1 or htop + 4096 >= maxh:
+                fail = True  # no room: a dead end, and the tree's end proves nothing
+                trunc = True
+        if not (leaf or fail):
+            # X2 [open a frame: the live placements covering bx, then "exclude bx"]
+            lo = htop
+            for d in range(nd[bc]):
+                t = dpc[bc, 2 * d]
+                k = dpc[bc, 2 * d + 1]
+                base = t * N + bx
+                for i in range(cv_ptr[base], cv_ptr[base + 1]):
+                    r = cv_idx[i]
+                    if _legal_i(cv_sq, i, occ, edge, excl, corner, nown, start, bc):
+                        if htop >= maxh - 2:
+                            trunc = True
+                            continue
+                        ch[htop] = r
+                        ch_slot[htop] = k
+                        htop += 1
+            ch[htop] = -1
+            ch_slot[htop] = -1
+            htop += 1
+            fr_c[depth] = bc
+            fr_x[depth] = bx
+            fr_lo[depth] = lo
+            fr_hi[depth] = htop
+            fr_cur[depth] = lo
+            fr_tr[depth] = t0
+            depth += 1
+        else:
+            # X4 [backtrack: undo the top frame's child, go to the next]
+            while ttop > t0:
+                ttop -= 1
+                dead[trail[ttop] // N, trail[ttop] % N] = 0
+            while depth > 0:
+                f = depth - 1
+                i = fr_cur[f]
+                r = ch[i]
+                if r >= 0:
+                    k = ch_slot[i]
+                    _remove_a(
+                        pl_sq,
+                        pl_size,
+                        edge_nb,
+                        corner_nb,
+                        slot_col,
+                        occ,
+                        edge,
+                        corner,
+                        nown,
+                        slot_row,
+                        k,
+                    )
+                    area[slot_col[k]] += pl_size[r]
+                    placed -= pl_size[r]
+                else:
+                    excl[fr_c[f], fr_x[f]] = 0
+                fr_cur[f] = i + 1
+                if i + 1 < fr_hi[f]:
+                    break
+                htop = fr_lo[f]
+                while ttop > fr_tr[f]:
+                    ttop -= 1
+                    dead[trail[ttop] // N, trail[ttop] % N] = 0
+                depth -= 1
+            if depth == 0:
+                result = X_LIMIT if trunc else X_DONE
+                break
+        # X3 [apply the top frame's current child]
+        f = depth - 1
+        i = fr_cur[f]
+        r = ch[i]
+        if r >= 0:
+            k = ch_slot[i]
+            _place_a(
+                pl_sq,
+                pl_size,
+                edge_nb,
+                corner_nb,
+                slot_col,
+                occ,
+                edge,
+                corner,
+                nown,
+                slot_row,
+                k,
+                r,
+            )
+            area[slot_col[k]] -= pl_size[r]
+            placed += pl_size[r]
+        else:
+            excl[fr_c[f], fr_x[f]] = 1
+    st[S_NODES] += nodes
+    while ttop > 0:
+        ttop -= 1
+        dead[trail[ttop] // N, trail[ttop] % N] = 0
+    # X5 [leave the state: place-all's layout as found, else as it was plus the best]
+    for f in range(depth):
+        i = fr_cur[f]
+        if ch[i] < 0:
+            excl[fr_c[f], fr_x[f]] = 0
+    if result == X_FOUND:
+        return result
+    for f in range(depth - 1, -1, -1):
+        i = fr_cur[f]
+        if ch[i] >= 0:
+            _remove_a(
+                pl_sq,
+                pl_size,
+                edge_nb,
+                corner_nb,
+                slot_col,
+                occ,
+                edge,
+                corner,
+                nown,
+                slot_row,
+                ch_slot[i],
+            )
+    if mode == MAX_SCORE:
+        for k in range(nslot):
+            if xbest[k] >= 0:
+                _place_a(
+                    pl_sq,
+                    pl_size,
+                    edge_nb,
+                    corner_nb,
+                    slot_col,
+                    occ,
+                    edge,
+                    corner,
+                    nown,
+                    slot_row,
+                    k,
+                    xbest[k],
+                )
+    return result
+
+
+@njit(cache=True)
+def _region_on(T, S):
+    """The exact search's region: the cells flagged in ``region`` are its scan list (the
+    free ones), every other cell excluded for every colour (cleared by
+    :func:`_region_off`)."""
+    C = len(T.start)
+    n = 0
+    for s in range(len(S.occ)):
+        if S.region[s]:
+            if S.occ[s] == -1:
+                S.scan[n] = s
+                n += 1
+        else:
+            for c in range(C):
+                S.excl[c, s] = 1
+    S.st[S_NSCAN] = n
+
+
+@njit(cache=True)
+def _region_off(T, S):
+    S.excl[:] = 0
+    S.st[S_NSCAN] = 0
+
+
+@njit(cache=True)
+def _region_near(T, S, reach, row):
+    """``region``: the cells within ``reach`` king steps of the cells of the slots in
+    ``gone`` (before they come off) and of placement ``row``."""
+    N = len(S.occ)
+    S.nstamp[0] += 1
+    mark = S.nstamp[0]
+    n = 0
+    for s in range(N):
+        S.region[s] = 0
+        o = S.occ[s]
+        if o >= 0 and S.gone[o]:
+            S.region[s] = 1
+            S.fmark[s] = mark
+            S.fq[n] = s
+            n += 1
+    for j in range(T.pl_sq.shape[1]):
+        s = T.pl_sq[row, j]
+        if s >= 0 and S.fmark[s] != mark:
+            S.region[s] = 1
+            S.fmark[s] = mark
+            S.fq[n] = s
+            n += 1
+    lo = 0
+    for _ in range(reach):
+        hi = n
+        for i in range(lo, hi):
+            s = S.fq[i]
+            for q in range(T.edge_nb.shape[1] + T.corner_nb.shape[1]):
+                if q < T.edge_nb.shape[1]:
+                    x = T.edge_nb[s, q]
+                else:
+                    x = T.corner_nb[s, q - T.edge_nb.shape[1]]
+                if x < 0 or S.fmark[x] == mark:
+                    continue
+                S.fmark[x] = mark
+                S.region[x] = 1
+                S.fq[n] = x
+                n += 1
+        lo = hi
+
+
+# ---------------------------------------------------------------- construct
+
+
+@njit(cache=True)
+def _construct(T, S):
+    """A new start: the best of IP_RESTARTS greedy layouts from the position."""
+    nslot = len(S.slot_row)
+    empty = np.full(nslot, -1, dtype=np.int32)
+    bestc = 1 << 40
+    for _ in range(max(1, T.ip[IP_RESTARTS])):
+        _restore(T, S, empty)
+        _greedy(T, S, False)
+        cost = _cost(T, S)
+        if cost < bestc:
+            bestc = cost
+            S.save_a[:] = S.slot_row
+        if cost == 0:
+            break
+    _restore(T, S, S.save_a)
+    _cost(T, S)
+    S.st[S_RESTARTS] += 1
+    S.st[S_LOW] = S.st[S_COST]
+    S.st[S_SINCE] = 0
+
+
+# ---------------------------------------------------------------- ejection
+
+
+@njit(cache=True)
+def _pick_colour(T, S, mono_weight):
+    """A colour drawn with weight its cells left (plus 1 for a held monomino without a
+    cell, with ``mono_weight``); -1 if every weight is 0."""
+    C = len(T.start)
+    w = np.zeros(C, dtype=np.float64)
+    tot = 0.0
+    for c in range(C):
+        w[c] = _left_cells(T, S, c)
+        if mono_weight and T.held[c] and S.st[S_MONOS] and S.mono[c] < 0:
+            w[c] += 1
+        tot += w[c]
+    if tot <= 0:
+        return -1
+    u = _random(S.rng) * tot
+    for c in range(C):
+        u -= w[c]
+        if u < 0 and w[c] > 0:
+            return c
+    for c in range(C - 1, -1, -1):
+        if w[c] > 0:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def _accept(T, S, before):
+    """Keep the step's state if its cost did not rise (with FP_ACCEPT_WORSE even so);
+    else back to ``save_a``."""
+    cost = _cost(T, S)
+    if cost <= before or _random(S.rng) < T.fp[FP_ACCEPT_WORSE]:
+        if cost < before:
+            S.st[S_IMPROVED] += 1
+        return True
+    _restore(T, S, S.save_a)
+    S.mono[:] = S.save_m
+    _cost(T, S)
+    return False
+
+
+@njit(cache=True)
+def _eject(T, S):
+    """One ejection step: a piece left of a colour goes where it takes off the fewest
+    cells (with the corner subtrees cut off), then the pieces off and left are put back
+    (greedy play while many, then the exact max-score). Returns False when it could not
+    run (the caller makes a window repair instead)."""
+    C = len(T.start)
+    nslot = len(S.slot_row)
+    c = _pick_colour(T, S, False)
+    if c < 0:
+        return False
+    lo, hi = T.col_lo[c], T.col_lo[c + 1]
+    nleft = 0
+    for k in range(lo, hi):
+        if S.slot_row[k] < 0:
+            nleft += 1
+    pick = _below(S.rng, nleft)
+    slot = -1
+    for k in range(lo, hi):
+        if S.slot_row[k] < 0:
+            if pick == 0:
+                slot = k
+                break
+            pick -= 1
+    t = T.slot_piece[slot]
+    # E1 [candidates: the piece's placements on cells neither hard nor next to c's own
+    # cells of the position]
+    n = 0
+    for i in range(T.pp_ptr[t], T.pp_ptr[t + 1]):
+        r = T.pp_idx[i]
+        ok = True
+        for j in range(T.pl_sq.shape[1]):
+            s = T.pl_sq[r, j]
+            if s < 0:
+                break
+            if S.occ[s] == -2 or T.edge0[c, s] > 0:
+                ok = False
+                break
+        if ok:
+            S.cand[n] = r
+            n += 1
+    if n == 0:
+        return False
+    m = min(n, T.ip[IP_EJECT_CANDS])
+    for i in range(m):  # a random sample of m (a partial shuffle)
+        j = i + _below(S.rng, n - i)
+        tmp = S.cand[i]
+        S.cand[i] = S.cand[j]
+        S.cand[j] = tmp
+    S.st[S_EJECT] += 1
+    step = S.st[S_EJECT]
+    # E2 [a lower bound per candidate: the distinct pieces it overlaps or, of c, touches
+    # at an edge]
+    for i in range(m):
+        r = S.cand[i]
+        nh = 0
+        for j in range(T.pl_sq.shape[1]):
+            s = T.pl_sq[r, j]
+            if s < 0:
+                break
+            o = S.occ[s]
+            if o >= 0:
+                S.hits[nh] = o
+                nh += 1
+            for q in range(T.edge_nb.shape[1]):
+                x = T.edge_nb[s, q]
+                if x < 0:
+                    break
+                o = S.occ[x]
+                if o >= lo and o < hi:
+                    S.hits[nh] = o
+                    nh += 1
+        cells = 0
+        for a in range(nh):
+            dup = False
+            for b in range(a):
+                if S.hits[b] == S.hits[a]:
+                    dup = True
+                    break
+            if not dup:
+                cells += T.pl_size[S.slot_row[S.hits[a]]]
+        S.cval[i] = cells + _random(S.rng)  # (the noise breaks ties, as in the reference)
+    order = np.argsort(S.cval[:m])
+    # E3 [the cheapest candidate by the cells it really takes off that is not tabu and
+    # still touches c]
+    best = -1
+    bval = 1e300
+    for oi in range(m):
+        i = order[oi]
+        lower = S.cval[i]
+        if lower >= bval:
+            break
+        r = S.cand[i]
+        if step - S.tabu[c, r] < T.ip[IP_TABU]:
+            continue
+        noise = lower - np.floor(lower)
+        for k in range(nslot):
+            S.gone[k] = 0
+        for j in range(T.pl_sq.shape[1]):
+            s = T.pl_sq[r, j]
+            if s < 0:
+                break
+            o = S.occ[s]
+            if o >= 0:
+                S.gone[o] = 1
+            for q in range(T.edge_nb.shape[1]):
+                x = T.edge_nb[s, q]
+                if x < 0:
+                    break
+                o = S.occ[x]
+                if o >= lo and o < hi:
+                    S.gone[o] = 1
+        val = _closure(T, S) + noise
+        if val >= bval or not _touches(T, S, c, r):
+            continue
+        best = i
+        bval = val
+    if best < 0:
+        return False
+    # E4 [apply: the pieces off, the piece on]
+    r = S.cand[best]
+    before = S.st[S_COST]
+    S.save_a[:] = S.slot_row
+    S.save_m[:] = S.mono
+    for k in range(nslot):
+        S.gone[k] = 0
+    for j in range(T.pl_sq.shape[1]):
+        s = T.pl_sq[r, j]
+        if s < 0:
+            break
+        o = S.occ[s]
+        if o >= 0:
+            S.gone[o] = 1
+        for q in range(T.edge_nb.shape[1]):
+            x = T.edge_nb[s, q]
+            if x < 0:
+                break
+            o = S.occ[x]
+            if o >= lo and o < hi:
+                S.gone[o] = 1
+    _closure(T, S)
+    freed_cols = np.zeros(C, dtype=np.int8)
+    nfreed = 0
+    for k in range(nslot):
+        if S.gone[k] and S.slot_row[k] >= 0:
+            S.tabu[T.slot_col[k], S.slot_row[k]] = step
+            freed_cols[T.slot_col[k]] = 1
+            nfreed += 1
+    _region_near(T, S, T.ip[IP_EJECT_REACH], r)
+    _take_off_gone(T, S)
+    _place(T, S, slot, r)
+    S.save_b[:] = S.slot_row
+    # E5 [put back: greedy play while many pieces are off or left]
+    ntodo = 0
+    for k in range(nslot):
+        S.todo[k] = S.slot_row[k] < 0
+        ntodo += S.todo[k]
+    if ntodo > T.ip[IP_EXACT_PIECES]:
+        _greedy(T, S, True)
+        cost = _cost(T, S)
+        if cost <= before or _random(S.rng) < T.fp[FP_ACCEPT_WORSE]:
+            if cost < before:
+                S.st[S_IMPROVED] += 1
+            return True
+        _restore(T, S, S.save_b)
+        ntodo = 0
+        for k in range(nslot):
+            S.todo[k] = S.gone[k] or (S.slot_row[k] < 0 and freed_cols[T.slot_col[k]])
+            ntodo += S.todo[k]
+        if ntodo > T.ip[IP_EXACT_PIECES]:
+            ntodo = 0
+            for k in range(nslot):
+                S.todo[k] = S.gone[k]
+                ntodo += S.todo[k]
+    # E6 [the exact max-score put-back, the rest frozen]
+    if ntodo > 0:
+        _region_on(T, S)
+        _search(T, S, MAX_SCORE, T.ip[IP_EJECT_NODES])
+        _region_off(T, S)
+    _accept(T, S, before)
+    return True
+
+
+# ---------------------------------------------------------------- window repair
+
+
+@njit(cache=True, inline="always")
+def _in_window(T, s, y0, x0, half):
+    y = T.cell_y[s]
+    x = T.cell_x[s]
+    return y0 - half <= y and y < y0 + half and x0 - half <= x and x < x0 + half
+
+
+@njit(cache=True)
+def _repair(T, S):
+    """One window repair: the pieces meeting a window next to where a colour with pieces
+    left could attach come off with their corner subtrees, and are placed again exactly
+    (with every piece left of the colours involved; else with one more; else alone)."""
+    C = len(T.start)
+    N = len(S.occ)
+    nslot = len(S.slot_row)
+    S.st[S_REPAIR] += 1
+    target = _pick_colour(T, S, True)
+    if target < 0:
+        target = 0
+    # W1 [spots: the target's attach cells, else its cells, else the free cells]
+    spots = S.cand
+    ns = 0
+    for s in range(N):
+        if _attach(T, S, target, s):
+            spots[ns] = s
+            ns += 1
+    if ns == 0:
+        for s in range(N):
+            if S.occ[s] >= 0 and T.slot_col[S.occ[s]] == target:
+                spots[ns] = s
+                ns += 1
+            elif T.baseown[target, s]:
+                spots[ns] = s
+                ns += 1
+    if ns == 0:
+        for s in range(N):
+            if S.occ[s] == -1:
+                spots[ns] = s
+                ns += 1
+    if ns == 0:
+        return
+    # W2 [the roomiest of IP_CENTRES random spots]
+    half = S.st[S_WINDOW] / 2.0
+    picks = min(T.ip[IP_CENTRES], ns)
+    centre = -1
+    most = -1
+    for i in range(picks):
+        j = i + _below(S.rng, ns - i)
+        tmp = spots[i]
+        spots[i] = spots[j]
+        spots[j] = tmp
+        x = spots[i]
+        room = 0
+        for s in range(N):
+            if S.occ[s] == -1 and _in_window(T, s, T.cell_y[x], T.cell_x[x], half):
+                room += 1
+        if room > most:
+            most = room
+            centre = x
+    y0 = T.cell_y[centre]
+    x0 = T.cell_x[centre]
+    # W3 [the pieces in the window and their subtrees, the window shrunk to MAX_FREED]
+    while True:
+        for k in range(nslot):
+            S.gone[k] = 0
+            r = S.slot_row[k]
+            if r < 0:
+                continue
+            for j in range(T.pl_sq.shape[1]):
+                s = T.pl_sq[r, j]
+                if s < 0:
+                    break
+                if _in_window(T, s, y0, x0, half):
+                    S.gone[k] = 1
+                    break
+        _closure(T, S)
+        freed = 0
+        for k in range(nslot):
+            if S.gone[k] and S.slot_row[k] >= 0:
+                freed += 1
+        if freed <= T.ip[IP_MAX_FREED] or half <= 1:
+            break
+        half -= 0.5
+    before = S.st[S_COST]
+    S.save_a[:] = S.slot_row
+    S.save_m[:] = S.mono
+    involved = np.zeros(C, dtype=np.int8)
+    involved[target] = 1
+    anygone = False
+    for k in range(nslot):
+        if S.gone[k] and S.slot_row[k] >= 0:
+            involved[T.slot_col[k]] = 1
+            anygone = True
+    # the target's piece of the second try, drawn now
+    ntl = 0
+    other_left = False
+    for k in range(nslot):
+        if S.slot_row[k] < 0:
+            if T.slot_col[k] == target:
+                ntl += 1
+            elif involved[T.slot_col[k]]:
+                other_left = True
+    extra = -1
+    if ntl > 0 and other_left:
+        pick = _below(S.rng, ntl)
+        for k in range(T.col_lo[target], T.col_lo[target + 1]):
+            if S.slot_row[k] < 0:
+                if pick == 0:
+                    extra = k
+                    break
+                pick -= 1
+    # W4 [the region the pieces go back into: the window grown by IP_MARGIN and the
+    # cells of the pieces off; elsewhere excluded for the exact search]
+    for s in range(N):
+        inside = _in_window(T, s, y0, x0, half + T.ip[IP_MARGIN])
+        if not inside and S.occ[s] >= 0 and S.gone[S.occ[s]]:
+            inside = True
+        S.region[s] = inside
+    _take_off_gone(T, S)
+    _region_on(T, S)
+    timed_out = False
+    for attempt in range(3):
+        if attempt == 1 and extra < 0:
+            continue
+        if attempt == 2 and not anygone:
+            continue
+        for k in range(nslot):
+            if attempt == 0:
+                S.todo[k] = S.gone[k] or (S.save_a[k] < 0 and involved[T.slot_col[k]])
+            elif attempt == 1:
+                S.todo[k] = S.gone[k] or k == extra
+            else:
+                S.todo[k] = S.gone[k]
+        res = _search(T, S, PLACE_ALL, T.ip[IP_REPAIR_NODES])
+        if res == X_LIMIT:
+            timed_out = True
+        if res != X_FOUND:
+            continue
+        cost = _cost(T, S)
+        if cost < before:
+            S.st[S_IMPROVED] += 1
+            S.st[S_WINDOW] = max(T.ip[IP_WMIN], S.st[S_WINDOW] - 1)
+        else:
+            S.st[S_SIDEWAYS] += 1
+            S.st[S_WINDOW] = min(T.ip[IP_WMAX], S.st[S_WINDOW] + 1)
+        if cost <= before:
+            _region_off(T, S)
+            return
+        _restore(T, S, S.save_a)
+        _take_off_gone(T, S)
+    _region_off(T, S)
+    if timed_out:
+        S.st[S_TIMEOUTS] += 1
+        S.st[S_WINDOW] = max(T.ip[IP_WMIN], S.st[S_WINDOW] - 1)
+    _restore(T, S, S.save_a)
+    S.mono[:] = S.save_m
+    _cost(T, S)
+
+
+# ---------------------------------------------------------------- debug
+
+
+@njit(cache=True)
+def _verify(T, S):
+    """Debug: the state recomputed from the position and slot_row equals the incremental
+    one, and every placed piece keeps the rules (no cell taken twice, no edge with its
+    colour, connected to its colour's roots). True when all holds."""
+    C, N = T.edge0.shape
+    occ = T.occ0.copy()
+    edge = T.edge0.copy()
+    corner = T.corner0.copy()
+    nown = T.nown0.copy()
+    for k in range(len(S.slot_row)):
+        r = S.slot_row[k]
+        if r < 0:
+            continue
+        c = T.slot_col[k]
+        if T.pl_piece[r] != T.slot_piece[k]:
+            return False
+        for j in range(T.pl_sq.shape[1]):
+            s = T.pl_sq[r, j]
+            if s < 0:
+                break
+            if occ[s] != -1:
+                return False
+            occ[s] = k
+            for q in range(T.edge_nb.shape[1]):
+                x = T.edge_nb[s, q]
+                if x < 0:
+                    break
+                edge[c, x] += 1
+            for q in range(T.corner_nb.shape[1]):
+                x = T.corner_nb[s, q]
+                if x < 0:
+                    break
+                corner[c, x] += 1
+        nown[c] += T.pl_size[r]
+    for s in range(N):
+        if occ[s] != S.occ[s]:
+            return False
+        for c in range(C):
+            if edge[c, s] != S.edge[c, s] or corner[c, s] != S.corner[c, s]:
+                return False
+            if S.excl[c, s] != 0:
+                return False
+    for c in range(C):
+        if nown[c] != S.nown[c]:
+            return False
+    # the rules: no edge with the own colour, every piece connected to its roots
+    for k in range(len(S.slot_row)):
+        r = S.slot_row[k]
+        if r < 0:
+            continue
+        c = T.slot_col[k]
+        for j in range(T.pl_sq.shape[1]):
+            s = T.pl_sq[r, j]
+            if s < 0:
+                break
+            for q in range(T.edge_nb.shape[1]):
+                x = T.edge_nb[s, q]
+                if x < 0:
+                    break
+                if T.baseown[c, x]:
+                    return False
+                o = occ[x]
+                if o >= 0 and o != k and T.slot_col[o] == c:
+                    return False
+    S.gone[:] = 0
+    for c in range(C):  # each colour walked from its roots reaches all its pieces
+        _walk(T, S, c)
+        for k in range(T.col_lo[c], T.col_lo[c + 1]):
+            if S.slot_row[k] >= 0 and not S.seen[k]:
+                return False
+    return True
+
+
+# ---------------------------------------------------------------- the loop
+
+
+@njit(cache=True, nogil=True)
+def run(T, S, steps):
+    """Run the repair search for at most ``steps`` more steps (R1-R4 below); FOUND when
+    the cost is 0 (``slot_row`` and ``mono`` hold the layout), PAUSE when the steps are
+    used up, ERROR (debug mode) when the state went wrong (``st[S_ERROR]`` the step)."""
+    # R1 [the first layout: greedy play, unless the caller gave a warm start]
+    if S.st[S_STARTED] == 0:
+        _construct(T, S)
+        S.st[S_STARTED] = 1
+        _keep_best(T, S)
+    else:
+        _cost(T, S)
+    done = 0
+    while S.st[S_COST] > 0 and done < steps:
+        # R2 [a step: an ejection (share FP_EJECT) or a window repair]
+        if _random(S.rng) < T.fp[FP_EJECT]:
+            if not _eject(T, S):
+                _repair(T, S)
+        else:
+            _repair(T, S)
+        done += 1
+        S.st[S_STEPS] += 1
+        if T.ip[IP_DEBUG] and not _verify(T, S):
+            S.st[S_ERROR] = S.st[S_STEPS]
+            return ERROR
+        # R3 [the best and the stagnation counter]
+        _keep_best(T, S)
+        if S.st[S_COST] < S.st[S_LOW]:
+            S.st[S_LOW] = S.st[S_COST]
+            S.st[S_SINCE] = 0
+        else:
+            S.st[S_SINCE] += 1
+        # R4 [a new start after IP_STAGNATION steps without a lower cost]
+        if S.st[S_SINCE] >= T.ip[IP_STAGNATION]:
+            _construct(T, S)
+            _keep_best(T, S)
+    return FOUND if S.st[S_COST] == 0 else PAUSE
+
+
+@njit(cache=True)
+def init_state(T, S):
+    """Put the slots' placements given in ``slot_row`` (a warm start, or all -1) on the
+    position's counters; returns the cost."""
+    rows = S.slot_row.copy()
+    S.occ[:] = T.occ0
+    S.edge[:] = T.edge0
+    S.corner[:] = T.corner0
+    S.nown[:] = T.nown0
+    S.slot_row[:] = -1
+    for k in range(len(rows)):
+        if rows[k] >= 0:
+            _place(T, S, k, rows[k])
+    return _cost(T, S)
+
+
+@njit(cache=True)
+def exact_place(T, S, mode, budget):
+    """The exact search alone (tests): place the slots flagged in ``todo`` anywhere on the
+    board, within ``budget`` nodes; returns X_FOUND, X_DONE or X_LIMIT."""
+    S.region[:] = 1
+    _region_on(T, S)
+    res = _search(T, S, mode, budget)
+    _region_off(T, S)
+    return res
+
+
+@njit(cache=True)
+def closure_of(T, S):
+    """:func:`_closure` alone, for tests: ``gone`` grown by the subtrees cut off."""
+    return _closure(T, S)
+
+
+@njit(cache=True)
+def verify(T, S):
+    """:func:`_verify` alone, for tests."""
+    return _verify(T, S)
+
+
+@njit(cache=True)
+def match_monos(T, S):
+    """:func:`_match` alone: the held monominoes on the state as it stands."""
+    return _match(T, S)
