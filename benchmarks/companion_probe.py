@@ -15,7 +15,7 @@ Every "yes" is re-checked here by the rule checker against the position it answe
 
 Usage:
     python benchmarks/companion_probe.py [--seeds 1 2 3] [--after 10] [--moves 12]
-        [--time-limit 30] [--layout-limit 120]
+        [--time-limit 30] [--layout-limit 120] [--python-repair]
 """
 
 from __future__ import annotations
@@ -98,7 +98,14 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=12, help="candidate moves per position")
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per answer")
     parser.add_argument("--layout-limit", type=float, default=120.0, help="seconds per solve")
+    parser.add_argument(
+        "--python-repair", action="store_true", help="today's Python repair search, not the kernel"
+    )
     args = parser.parse_args()
+    if args.python_repair:
+        from solver.backends.repair import compiled
+
+        compiled.ready = lambda: False  # (the companion asks it before each repair search)
     warmup.compile_kernel()
     print(f"load at start: {os.getloadavg()}", flush=True)
     times: list[float] = []

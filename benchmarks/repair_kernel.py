@@ -20,9 +20,14 @@ Positions:
 
 Every layout either finds is checked by the rule checker here.
 
+``--backend N``: instead, the ``repair`` backend on ``puzzles/asym-classic-84.toml``
+(``solve`` as the command runs it, one worker, ``--limit`` seconds) for seeds 0..N-1,
+compiled and today's Python search in turn: solved, seconds, cells left.
+
 Usage:
     python benchmarks/repair_kernel.py [--seconds 10] [--seeds 0 1] [--moves 4]
         [--people 1 2] [--after 10] [--only NAME ...] [--kinds] [--out FILE.md]
+    python benchmarks/repair_kernel.py --backend 10 [--limit 60]
 """
 
 from __future__ import annotations
@@ -168,6 +173,16 @@ def python_run(case: Case, seed: int, seconds: float, eject: float | None = None
         else:
             run = _Warm(problem, seed, stop, deadline, start)
         timed = _Timed(run)
+        first: list[int] = []
+        construct = run.construct
+
+        def constructed() -> ref.RepairState:
+            state = construct()
+            if not first:
+                first.append(state.cost)  # the first start's cost: the trace starts there
+            return state
+
+        run.construct = constructed  # type: ignore[method-assign]
         state = run.run()
         took = time.perf_counter() - began
     finally:
@@ -178,7 +193,6 @@ def python_run(case: Case, seed: int, seconds: float, eject: float | None = None
         assert legal(position, layout), f"{name}: today's layout is refused"
         found = took
     trace = [(t, c) for t, c in run.trace]
-    first = run.best.cost if run.best is not None else None
     return {
         "steps": timed.count["eject"] + timed.count["repair"],
         "ejections": timed.count["eject"],
@@ -189,7 +203,7 @@ def python_run(case: Case, seed: int, seconds: float, eject: float | None = None
         "found": found,
         "best": run.best.cost if run.best is not None else None,
         "trace": trace,
-        "first": first,
+        "first": first[0] if first else None,
     }
 
 
@@ -228,6 +242,35 @@ def best_at(trace: list[tuple[float, int]], first: int | None, t: float) -> int 
     return best
 
 
+def backend_runs(seeds: int, limit: float) -> None:
+    """The repair backend on the 84 pieces, compiled and today's in turn, per seed."""
+    import statistics
+
+    from solver.backends.base import SolveOptions
+    from solver.backends.tuning import RepairTuning, Tuning
+    from solver.tasks.solve import solve
+
+    problem = blokus.load(str(ROOT / "puzzles" / "asym-classic-84.toml"))
+    times: dict[bool, list[float]] = {True: [], False: []}
+    for seed in range(seeds):
+        for compiled in (True, False):
+            tuning = Tuning(repair=RepairTuning(compiled=compiled))
+            options = SolveOptions(
+                backend="repair", workers=1, seed=seed, time_limit=limit, tuning=tuning
+            )
+            began = time.perf_counter()
+            result = solve(problem, options)
+            took = time.perf_counter() - began
+            times[compiled].append(took if result.status == "solved" else limit)
+            name = "compiled" if compiled else "python"
+            left = result.stats.get("best_left")
+            print(f"seed {seed} {name}: {result.status} {took:.2f} s, left {left}", flush=True)
+    for compiled, name in ((True, "compiled"), (False, "python")):
+        done = sum(t < limit for t in times[compiled])
+        median = statistics.median(times[compiled])
+        print(f"{name}: {done} of {seeds} solved, median {median:.1f} s")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -238,7 +281,12 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("--kinds", action="store_true", help="each kind of step on its own")
     parser.add_argument("--out", type=Path, help="also write the table here (Markdown)")
+    parser.add_argument("--backend", type=int, default=0, help="the backend, N seeds")
+    parser.add_argument("--limit", type=float, default=60.0, help="seconds per backend run")
     args = parser.parse_args()
+    if args.backend:
+        backend_runs(args.backend, args.limit)
+        return 0
     from solver.backends import warmup
 
     warmup.compile_kernel()
