@@ -97,29 +97,28 @@ def test_pieces_cut_off_agree_with_the_contact_graph():
 
 
 def small_positions(n, seed=11):
-    """Small random positions: a 5x5 or 6x5 board, a few blocked squares, one or two
-    colours from corners with 2-4 pieces each (no monomino: it would be held back)."""
+    """Small random positions: a 4x4 to 5x6 board, 2-6 blocked squares, one or two
+    colours from corners with 2-3 pieces each (no monomino: it would be held back)."""
     rng = np.random.default_rng(seed)
     shapes = ["2", "I3", "V3", "O", "L4", "T4", "Z4", "I4"]
     for _ in range(n):
-        rows, cols = 5, int(rng.integers(5, 7))
-        board = Board(
-            rows, cols, frozenset(int(x) for x in rng.choice(rows * cols, 2, replace=False))
-        )
+        rows, cols = int(rng.integers(4, 6)), int(rng.integers(4, 7))
+        blocked = rng.choice(rows * cols, int(rng.integers(2, 7)), replace=False)
+        board = Board(rows, cols, frozenset(int(x) for x in blocked))
         starts = [0, board.size - 1]
         colours = []
         for i in range(int(rng.integers(1, 3))):
             if starts[i] in board.blocked:
                 continue
             pieces = tuple(
-                sorted(str(p) for p in rng.choice(shapes, int(rng.integers(2, 5)), replace=False))
+                sorted(str(p) for p in rng.choice(shapes, int(rng.integers(2, 4)), replace=False))
             )
             colours.append(ColourState(("blue", "red")[i], starts[i], (), pieces))
         if colours:
             yield Position(board, tuple(colours))
 
 
-@pytest.mark.parametrize("position", list(small_positions(14)))
+@pytest.mark.parametrize("position", list(small_positions(16)))
 def test_the_exact_re_placement_agrees_with_brute_force(position):
     """Place-all finds a layout iff one exists; max-score's best is brute force's."""
     colours = tuple(c.name for c in position.colours)
@@ -140,6 +139,12 @@ def test_the_exact_re_placement_agrees_with_brute_force(position):
     assert res in (rk.X_FOUND, rk.X_DONE)
     assert rk.verify(t, s)
     assert int(sum(t.pl_size[r] for r in s.slot_row if r >= 0)) == best
+
+
+def test_the_brute_force_cases_hold_layouts_and_dead_ends():
+    """The cases above are worth their run: some have a layout, some none."""
+    found = [bool(brute_layouts(p, tuple(c.name for c in p.colours))) for p in small_positions(16)]
+    assert 0 < sum(found) < len(found)
 
 
 def test_monominoes_are_matched_as_the_python_matching():
