@@ -12,6 +12,10 @@ Positions:
   (greedy play's start);
 * ``ladder-k12``, ``ladder-k18``: ``puzzles/asym-ladder-k12.toml`` / ``k18`` (a verified
   layout with that many placements per colour taken off);
+* ``GAME@N`` (``--games DIR``): real Classic game records (the first ``--game-count`` of
+  ``DIR``, e.g. ``../shared/data/games``, records nobody here chose) after ``--game-after``
+  placements: every colour places all its pieces left, from greedy play's start (whether a
+  layout exists is not known: the steps per second and the best cost are what count);
 * ``person-sS-mK``: the companion's case. A person-like game (``benchmarks/person.py``,
   seed S) after ``--after`` placements; a layout placing everything left there (found once
   by the compiled repair and cached under ``results/companion/``, checked by the rule
@@ -27,6 +31,7 @@ compiled and today's Python search in turn: solved, seconds, cells left.
 Usage:
     python benchmarks/repair_kernel.py [--seconds 10] [--seeds 0 1] [--moves 4]
         [--people 1 2] [--after 10] [--only NAME ...] [--kinds] [--out FILE.md]
+        [--games DIR [--game-count 3] [--game-after 12]]
     python benchmarks/repair_kernel.py --backend 10 [--limit 60]
 """
 
@@ -119,6 +124,12 @@ def cases(args: argparse.Namespace) -> list[Case]:
             after = position.with_placement(colour, move)
             start, _ = carry(layout, colour, move, after)
             out.append((f"person-s{seed}-m{k}", after, open_colours(after), start))
+    if args.games:
+        records = sorted(Path(args.games).glob("classic-*.blksgf"))[: args.game_count]
+        for record in records:
+            position = blokus.load_game(str(record)).position(args.game_after)
+            name = f"{record.stem}@{args.game_after}"
+            out.append((name, position, open_colours(position), None))
     if args.only:
         out = [c for c in out if any(c[0].startswith(o) for o in args.only)]
     return out
@@ -275,10 +286,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
-    parser.add_argument("--people", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--people", type=int, nargs="*", default=[1, 2])
     parser.add_argument("--after", type=int, default=10)
     parser.add_argument("--moves", type=int, default=4)
     parser.add_argument("--only", nargs="*", default=[])
+    parser.add_argument("--games", type=Path, help="real Classic game records' folder")
+    parser.add_argument("--game-count", type=int, default=3)
+    parser.add_argument("--game-after", type=int, default=12)
     parser.add_argument("--kinds", action="store_true", help="each kind of step on its own")
     parser.add_argument("--out", type=Path, help="also write the table here (Markdown)")
     parser.add_argument("--backend", type=int, default=0, help="the backend, N seeds")

@@ -192,3 +192,18 @@ def test_a_warm_start_that_breaks_the_rules_is_refused():
                     Run(problem.position, problem.colours, seed=0, start={colour: [p]})
                 return
     raise AssertionError("no piece away from its colour's squares in the position")
+
+
+def test_a_new_start_is_the_best_of_its_greedy_layouts():
+    """``restarts`` greedy layouts per start, the best kept: the first of them is the one
+    a single play makes (the same seed), so more can only do as well or better."""
+    problem = blokus.load(str(PUZZLES / "asym-classic-84.toml"))
+    costs = []
+    for seed in range(4):
+        one = Run(problem.position, problem.colours, seed, restarts=1)
+        eight = Run(problem.position, problem.colours, seed, restarts=8)
+        one.advance(steps=0)
+        eight.advance(steps=0)
+        costs.append((one.best_cost, eight.best_cost))
+    assert all(b <= a for a, b in costs)
+    assert any(b < a for a, b in costs)

@@ -255,19 +255,35 @@ def repair_search(
     event = stop if stop is not None else threading.Event()
     run = _Warm(Problem(position, colours, "place-all"), seed, event, deadline, start, steps)
     state = run.run()
-    if state is not None:
-        layout = run.layout(state)
+    layout = run.layout(state) if state is not None else None
+    best = run.best.placed if run.best is not None else None
+    return _outcome(position, start, layout, best, "the repair search")
+
+
+def _outcome(
+    position: Position,
+    start: Layout,
+    layout: dict[str, list[Placement]] | None,
+    best: dict[str, list[Placement]] | None,
+    search: str,
+) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]]]:
+    """A repair search's answer: its complete ``layout`` checked by the rule checker, or
+    else its ``best`` partial layout in an order of play (``start`` when that is not
+    legal or leaves more squares).
+
+    Raises:
+        SolverBug: ``layout`` is refused by the rule checker (``search`` names who made it).
+    """
+    if layout is not None:
         found = checked(position, layout)
         if found is None:
             raise SolverBug(
-                "the repair search's layout is refused by the rule checker: "
-                + refusal(position, layout)
+                f"{search}'s layout is refused by the rule checker: " + refusal(position, layout)
             )
         return found, {c: list(p) for c, p in found.items()}
-    best = run.best
-    partial = legal_part(position, best.placed) if best is not None else None
+    partial = legal_part(position, best) if best is not None else None
     if partial is None or squares_left(position, partial) > squares_left(position, start):
-        partial = {c: list(start.get(c, ())) for c in colours}
+        partial = {c: list(start.get(c, ())) for c in open_colours(position)}
     return None, partial
 
 
@@ -296,19 +312,9 @@ def _compiled_search(
         run = compiled.Run(position, colours, seed, placed)
     except ValueError:
         return None
-    if run.advance(deadline, stop, steps):
-        layout = run.layout()
-        found = checked(position, layout)
-        if found is None:
-            raise SolverBug(
-                "the compiled repair search's layout is refused by the rule checker: "
-                + refusal(position, layout)
-            )
-        return found, {c: list(p) for c, p in found.items()}
-    partial = legal_part(position, run.best())
-    if partial is None or squares_left(position, partial) > squares_left(position, start):
-        partial = {c: list(start.get(c, ())) for c in colours}
-    return None, partial
+    found = run.advance(deadline, stop, steps)
+    layout = run.layout() if found else None
+    return _outcome(position, start, layout, run.best(), "the compiled repair search")
 
 
 def repair_from(

@@ -121,11 +121,13 @@ def _board(rows: int, cols: int) -> _Board:
     )
 
 
-def settings(debug: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def settings(debug: bool = False, restarts: int = 8) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's settings (``ip``, ``fp``): the reference's constants
-    (:mod:`solver.backends.repair.repairer`) and this module's node budgets."""
+    (:mod:`solver.backends.repair.repairer`) and this module's node budgets;
+    ``restarts``: greedy layouts per new start
+    (:attr:`solver.backends.tuning.RepairTuning.restarts`)."""
     ip = np.zeros(rk.N_IP, dtype=np.int64)
-    ip[rk.IP_RESTARTS] = 8
+    ip[rk.IP_RESTARTS] = max(1, restarts)
     ip[rk.IP_STAGNATION] = ref.STAGNATION
     ip[rk.IP_MAX_FREED] = ref.MAX_FREED
     ip[rk.IP_CENTRES] = ref.CENTRES
@@ -180,7 +182,9 @@ def _slots(position: Position, colours: Sequence[str]) -> Slots:
     )
 
 
-def tables(position: Position, colours: Sequence[str], debug: bool = False) -> rk.Tables:
+def tables(
+    position: Position, colours: Sequence[str], debug: bool = False, restarts: int = 8
+) -> rk.Tables:
     """The kernel's read-only arrays for placing every piece left of ``colours`` (in
     turn order) in ``position``: its cells, the colours' counters and the slots.
 
@@ -188,6 +192,7 @@ def tables(position: Position, colours: Sequence[str], debug: bool = False) -> r
         position: the position (its pieces stay).
         colours: the colours that play (names of the position's colours).
         debug: recompute and compare the state after every step (tests).
+        restarts: greedy layouts made for each new start (the best is kept).
     """
     board = position.board
     geo = _board(board.rows, board.cols)
@@ -213,7 +218,7 @@ def tables(position: Position, colours: Sequence[str], debug: bool = False) -> r
             d = geo.corner_nb[own].ravel()
             np.add.at(corner0[i], d[d >= 0], 1)
     slots = _slots(position, colours)
-    ip, fp = settings(debug)
+    ip, fp = settings(debug, restarts)
     return rk.Tables(
         geo.edge_nb,
         geo.corner_nb,
@@ -276,7 +281,6 @@ def new_state(t: rk.Tables, seed: int) -> rk.State:
         squeue=np.zeros(max(1, s_n), dtype=np.int32),
         todo=np.zeros(s_n, dtype=np.int8),
         cand=np.zeros(max(p_n, n), dtype=np.int32),
-        cslot=np.zeros(max(p_n, n), dtype=np.int32),
         cval=np.zeros(max(p_n, n), dtype=np.float64),
         hits=np.zeros(64, dtype=np.int32),
         fr_c=np.zeros(MAX_FRAMES, dtype=np.int32),
@@ -289,7 +293,6 @@ def new_state(t: rk.Tables, seed: int) -> rk.State:
         xbest=np.full(s_n, -1, dtype=np.int32),
         sqmark=np.zeros(n, dtype=np.int64),
         sqown=np.full(n, -1, dtype=np.int32),
-        colpar=np.zeros(c_n, dtype=np.int32),
         colprev=np.zeros(c_n, dtype=np.int32),
         cqueue=np.zeros(c_n, dtype=np.int32),
         dpc=np.zeros((c_n, 64), dtype=np.int32),
@@ -377,6 +380,7 @@ class Run:
         seed: the run's random seed (the same seed, the same steps).
         start: a warm start (a legal partial layout; None: greedy play's).
         debug: recompute and compare the state after every step (slow; tests).
+        restarts: greedy layouts made for each new start (the best is kept).
     """
 
     def __init__(
@@ -386,10 +390,11 @@ class Run:
         seed: int,
         start: Mapping[str, Sequence[Placement]] | None = None,
         debug: bool = False,
+        restarts: int = 8,
     ) -> None:
         self.position = position
         self.colours = tuple(colours)
-        self.tables = tables(position, self.colours, debug)
+        self.tables = tables(position, self.colours, debug, restarts)
         self.state = new_state(self.tables, seed)
         self.seed = seed
         if start is not None:
@@ -513,8 +518,9 @@ def solve(
     """
     started = time.perf_counter()
     deadline = None if options.time_limit is None else started + options.time_limit
+    restarts = options.tuning.repair.restarts
     runs = [
-        Run(problem.position, problem.colours, (options.seed + k) % 2**31)
+        Run(problem.position, problem.colours, (options.seed + k) % 2**31, restarts=restarts)
         for k in range(max(1, options.workers))
     ]
 

@@ -67,9 +67,8 @@ ERROR = 2  # debug mode: the incremental state differs from a recomputed one
     S_NODES,  # nodes of the exact re-placements
     S_ERROR,  # debug: the step at which the state was found wrong (0: none)
     S_NSCAN,  # the exact search's cells: scan[:nscan] (the free cells of its region)
-    S_RP_NS,  # (not used)
-) = range(18)
-N_SCALARS = 18
+) = range(17)
+N_SCALARS = 17
 
 # the int64 settings ip[...]
 (
@@ -161,7 +160,6 @@ class State(NamedTuple):
     squeue: np.ndarray  # (S,) int32: scratch: its queue
     todo: np.ndarray  # (S,) int8: scratch: slots the exact search places
     cand: np.ndarray  # (P,) int32: scratch: candidate placements
-    cslot: np.ndarray  # (P,) int32: scratch: ... their slots
     cval: np.ndarray  # (P,) float64: scratch: ... their scores
     hits: np.ndarray  # (64,) int32: scratch: slots one candidate takes off
     fr_c: np.ndarray  # (D,) int32: the exact search's frames: colour
@@ -174,7 +172,6 @@ class State(NamedTuple):
     xbest: np.ndarray  # (S,) int32: max-score: the best found (a row per slot, -1)
     sqmark: np.ndarray  # (N,) int64: scratch: stamps per cell (matching)
     sqown: np.ndarray  # (N,) int32: scratch: the matching's colour per cell
-    colpar: np.ndarray  # (C,) int32: scratch: matching: the cell a colour was reached by
     colprev: np.ndarray  # (C,) int32: ... from which colour
     cqueue: np.ndarray  # (C,) int32
     dpc: np.ndarray  # (C, 64) int32: scratch: distinct pieces left per colour (piece, slot)
