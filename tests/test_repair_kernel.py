@@ -10,7 +10,7 @@ import pytest
 
 import solver.api as blokus
 from solver.backends.repair import kernel as rk
-from solver.backends.repair.compiled import Run
+from solver.backends.repair.compiled import Run, layout_of
 from solver.backends.repair.greedy import match_monominoes
 from solver.backends.repair.repairer import ContactGraph
 from solver.core.board import Board
@@ -156,17 +156,27 @@ def test_monominoes_are_matched_as_the_python_matching():
         run.advance(steps=0)
         t, s = run.tables, run.state
         short = rk.match_monos(t, s)
-        n = len(s.occ)
+        board = problem.position.board
+        layout = layout_of(t, problem.position, run.colours, s.slot_row, -np.ones_like(s.mono))
+        taken = set(problem.position.occupied) | {
+            x for ps in layout.values() for p in ps for x in p.squares
+        }
         options = {}
         for i, c in enumerate(run.colours):
             if not t.held[i]:
                 continue
+            own = set(problem.position.colour(c).squares)
+            own |= {x for p in layout[c] for x in p.squares}
             options[c] = {
                 x
-                for x in range(n)
-                if s.occ[x] == -1
-                and s.edge[i, x] == 0
-                and (s.corner[i, x] > 0 if s.nown[i] > 0 else x == t.start[i])
+                for x in range(board.size)
+                if x not in taken
+                and not own & set(board.edge_neighbours[x])
+                and (
+                    own & set(board.corner_neighbours[x])
+                    if own
+                    else x == problem.position.colour(c).start
+                )
             }
         python = match_monominoes(options)
         assert len(options) - short == len(python)

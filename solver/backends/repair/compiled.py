@@ -46,6 +46,11 @@ WINDOW_MARGIN = 4
 #: an ejection's exact put-back places its pieces within this many king steps of the
 #: pieces taken off and the piece put on
 EJECT_REACH = 3
+#: the reach and fit bounds in the exact search's place-all runs too (always in its
+#: max-score runs, where they bound the score): off, as measured on the benchmark's
+#: positions (33 runs of 3 s: 22 layouts without them, 14 with; they cost more nodes a
+#: second than they prune: docs/benchmarks.md, issue 45's attempts)
+REACH_ALL = False
 #: the kernel's exact search: deepest stack of decisions, most children on it
 MAX_FRAMES = 4096
 MAX_CHILDREN = 1 << 17
@@ -142,6 +147,7 @@ def settings(debug: bool = False, restarts: int = 8) -> tuple[np.ndarray, np.nda
     ip[rk.IP_MRV] = MRV_CELLS
     ip[rk.IP_MARGIN] = WINDOW_MARGIN
     ip[rk.IP_EJECT_REACH] = EJECT_REACH
+    ip[rk.IP_REACH_ALL] = int(REACH_ALL)
     fp = np.zeros(rk.N_FP, dtype=np.float64)
     fp[rk.FP_EJECT] = ref.EJECT
     fp[rk.FP_ACCEPT_WORSE] = ref.ACCEPT_WORSE
@@ -182,6 +188,28 @@ def _slots(position: Position, colours: Sequence[str]) -> Slots:
     )
 
 
+def _ejection_lists(
+    geo: _Board, occ0: np.ndarray, edge0: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The placements an ejection weighs, by (colour, piece) as CSR pointers and rows:
+    those on cells neither hard in the position nor next to the colour's own cells there
+    (a colour may never cover those, whatever the repair moves)."""
+    n_pieces = len(geo.pp_ptr) - 1
+    ptr = [np.zeros(1, dtype=np.int64)]
+    rows = []
+    total = 0
+    for i in range(len(edge0)):
+        bad = np.append((occ0 == -2) | (edge0[i] > 0), False)  # index -1: the padding
+        ok = ~bad[geo.pl_sq].any(axis=1)
+        for t in range(n_pieces):
+            own = geo.pp_idx[geo.pp_ptr[t] : geo.pp_ptr[t + 1]]
+            keep = own[ok[own]]
+            rows.append(keep)
+            total += len(keep)
+            ptr.append(np.array([total], dtype=np.int64))
+    return np.concatenate(ptr), np.concatenate(rows).astype(np.int32)
+
+
 def tables(
     position: Position, colours: Sequence[str], debug: bool = False, restarts: int = 8
 ) -> rk.Tables:
@@ -217,6 +245,10 @@ def tables(
             np.add.at(edge0[i], e[e >= 0], 1)
             d = geo.corner_nb[own].ravel()
             np.add.at(corner0[i], d[d >= 0], 1)
+    # bl of the position: a hard cell is forbidden to every colour, a cell next to a
+    # colour's own cells to that colour
+    bl0 = edge0 + (occ0 == -2).astype(np.int16)[None, :]
+    ej_ptr, ej_idx = _ejection_lists(geo, occ0, edge0)
     slots = _slots(position, colours)
     ip, fp = settings(debug, restarts)
     return rk.Tables(
@@ -226,8 +258,8 @@ def tables(
         geo.pl_piece,
         geo.pl_size,
         geo.pl_ring,
-        geo.pp_ptr,
-        geo.pp_idx,
+        ej_ptr,
+        ej_idx,
         geo.cv_ptr,
         geo.cv_idx,
         geo.cv_sq,
@@ -236,7 +268,7 @@ def tables(
         (nown0 > 0).astype(np.int8),
         baseown,
         occ0,
-        edge0,
+        bl0.astype(np.int16),
         corner0,
         nown0,
         slots.colour,
@@ -252,7 +284,7 @@ def tables(
 
 def new_state(t: rk.Tables, seed: int) -> rk.State:
     """A fresh state for the tables ``t`` (nothing added; the generator seeded)."""
-    c_n, n = t.edge0.shape
+    c_n, n = t.bl0.shape
     s_n = len(t.slot_col)
     p_n = len(t.pl_piece)
     st = np.zeros(rk.N_SCALARS, dtype=np.int64)
@@ -260,7 +292,7 @@ def new_state(t: rk.Tables, seed: int) -> rk.State:
     st[rk.S_WINDOW] = ref.WINDOW[2]
     return rk.State(
         occ=t.occ0.copy(),
-        edge=t.edge0.copy(),
+        bl=t.bl0.copy(),
         corner=t.corner0.copy(),
         nown=t.nown0.copy(),
         excl=np.zeros((c_n, n), dtype=np.int8),
@@ -299,7 +331,6 @@ def new_state(t: rk.Tables, seed: int) -> rk.State:
         nd=np.zeros(c_n, dtype=np.int64),
         ga=np.zeros(n, dtype=np.int8),
         othatt=np.zeros(n, dtype=np.int8),
-        dead=np.zeros((c_n, n), dtype=np.int8),
         trail=np.zeros(c_n * n + 1, dtype=np.int32),
         fr_tr=np.zeros(MAX_FRAMES, dtype=np.int64),
         fmark=np.zeros(n, dtype=np.int64),

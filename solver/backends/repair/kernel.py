@@ -12,9 +12,13 @@ pair per cell (for the repair windows) runs it unchanged. C colours, N cells, S 
 (one per piece a colour has left, held monominoes apart), P placements of the empty board:
 
 * ``occ[s]``: -2 hard (blocked or covered in the position), -1 free, else the slot on s.
-* ``edge[c, s]`` / ``corner[c, s]``: how many of c's cells (the position's and the added
-  ones) share an edge / a corner with s. s is *allowed* for c iff free and ``edge == 0``;
-  an *attach cell* of c iff allowed and ``corner > 0`` (while c covers nothing: its start).
+* ``bl[c, s]``: how many reasons forbid s to c: s taken (by anyone, or hard), each of c's
+  cells (the position's and the added ones) sharing an edge with s, an exclusion of the
+  exact search (``excl``: a decision "c never covers s", or s outside its region) and a
+  dead mark of the exact search (c has no live placement covering s). s is *allowed* for
+  c iff ``bl == 0``, so a placement's legality is one read per cell.
+* ``corner[c, s]``: how many of c's cells share a corner with s. s is an *attach cell*
+  of c iff allowed and ``corner > 0`` (while c covers nothing: its start).
 * ``nown[c]``: c's cells; ``slot_row[k]``: the placement on slot k, -1 for none.
 
 Adding or removing a piece is an O(piece) update of these counters. The corner-contact
@@ -28,7 +32,14 @@ pieces on a frozen board: it branches on the attach cell of fewest live placemen
 pieces left of that colour covering it, then "c never covers it"), which is complete, and
 prunes a colour that has pieces left and no live attach cell (place-all) or bounds the
 score by the pieces of the colours still live (max-score). It runs on the same counters
-(plus ``excl``, the cells its decisions exclude), within a node budget.
+(its exclusions and dead marks counted in ``bl``), within a node budget.
+
+Written as game engines write their move loops: the loops over cells and placements are
+written out where they run, not calls of small helpers. A numba function that takes
+arrays increments and decrements each array's reference count on every call (an atomic
+operation, about 10 ns each): the helpers called per placement and per cell (even with
+``inline="always"``) took 70 % of a window repair's time (perf, research/notes). Helpers
+here run once per node or per step.
 
 With ``IP_DEBUG`` set every step ends with the state recomputed from scratch (the
 position plus ``slot_row``) and compared, and every placed piece checked against the
@@ -87,8 +98,9 @@ N_SCALARS = 17
     IP_MRV,  # the exact search weighs at most this many live attach cells per node
     IP_MARGIN,  # a window repair's pieces go back within the window grown by this much
     IP_EJECT_REACH,  # an ejection's pieces go back within this many king steps of the move
-) = range(15)
-N_IP = 15
+    IP_REACH_ALL,  # 1: the reach and fit bounds in place-all searches too (else max-score only)
+) = range(16)
+N_IP = 16
 
 # the float64 settings fp[...]
 FP_EJECT, FP_ACCEPT_WORSE, FP_BLOCK, FP_NOISE = range(4)
@@ -112,8 +124,9 @@ class Tables(NamedTuple):
     pl_piece: np.ndarray  # (P,) int32: its piece
     pl_size: np.ndarray  # (P,) int32
     pl_ring: np.ndarray  # (P, R) int32: cells sharing a corner but no edge with it
-    pp_ptr: np.ndarray  # (T + 1,) int64: CSR pointers of pp_idx by piece
-    pp_idx: np.ndarray  # int32: the placements of each piece
+    ej_ptr: np.ndarray  # (C * T + 1,) int64: CSR pointers of ej_idx by (colour, piece)
+    ej_idx: np.ndarray  # int32: the placements an ejection weighs for a colour's piece (on
+    # cells neither hard nor next to the colour's cells of the position)
     cv_ptr: np.ndarray  # (T * N + 1,) int64: CSR pointers of cv_idx by (piece, cell)
     cv_idx: np.ndarray  # int32: the placements of a piece covering a cell
     cv_sq: np.ndarray  # (len(cv_idx), W) int16: ... their cells, in line
@@ -122,7 +135,7 @@ class Tables(NamedTuple):
     hasbase: np.ndarray  # (C,) int8: the colour covers cells in the position
     baseown: np.ndarray  # (C, N) int8: ... which
     occ0: np.ndarray  # (N,) int32: occ of the position (-2 hard, -1 free)
-    edge0: np.ndarray  # (C, N) int16: edge of the position
+    bl0: np.ndarray  # (C, N) int16: bl of the position (hard cells and edge0)
     corner0: np.ndarray  # (C, N) int16: corner of the position
     nown0: np.ndarray  # (C,) int64: nown of the position
     slot_col: np.ndarray  # (S,) int32: a slot's colour
@@ -139,10 +152,10 @@ class State(NamedTuple):
     """The run's state and scratch arrays, updated in place (a PAUSE resumes)."""
 
     occ: np.ndarray  # (N,) int32
-    edge: np.ndarray  # (C, N) int16
+    bl: np.ndarray  # (C, N) int16
     corner: np.ndarray  # (C, N) int16
     nown: np.ndarray  # (C,) int64
-    excl: np.ndarray  # (C, N) int8: cells the exact search's decisions exclude for c
+    excl: np.ndarray  # (C, N) int8: cells the exact search excludes for c (also in bl)
     slot_row: np.ndarray  # (S,) int32
     mono: np.ndarray  # (C,) int32: the held monominoes' cells when S_MONOS
     best_row: np.ndarray  # (S,) int32: the best state's slot_row
@@ -176,9 +189,8 @@ class State(NamedTuple):
     cqueue: np.ndarray  # (C,) int32
     dpc: np.ndarray  # (C, 64) int32: scratch: distinct pieces left per colour (piece, slot)
     nd: np.ndarray  # (C,) int64: how many
-    dead: np.ndarray  # (C, N) int8: the exact search: c has no live placement covering s
-    trail: np.ndarray  # (C * N,) int32: ... the marks made, c * N + s, in order
-    fr_tr: np.ndarray  # (D,) int64: ... the trail's top when a frame's node was reached
+    trail: np.ndarray  # (C * N,) int32: the exact search's dead marks, c * N + s, in order
+    fr_tr: np.ndarray  # (D,) int64: the trail's top when a frame's node was reached
     fmark: np.ndarray  # (N,) int64: the exact search's reach flood: stamps
     fq: np.ndarray  # (N,) int32: ... its queue
     region: np.ndarray  # (N,) int8: scratch: the cells an exact re-placement may fill
@@ -220,236 +232,53 @@ def _gumbel(rng):
     return -np.log(-np.log(u) + 1e-300)
 
 
-# ---------------------------------------------------------------- on arrays
-# (the hot helpers take the arrays themselves: a field read off the Tables / State
-# records costs about 0.1 us in numba, as much as the check it feeds)
+# ---------------------------------------------------------------- cells and pieces
+# (helpers take the arrays themselves, bound once by their caller: a field read off the
+# Tables / State records costs a reference count per read)
 
 
-@njit(cache=True, inline="always")
-def _legal_i(cv_sq, i, occ, edge, excl, corner, nown, start, c):
-    """Whether colour c may add the placement at ``cv_idx[i]`` now, read from
-    ``cv_sq[i]`` (the lists by (piece, cell) hold their placements' cells in line): every
-    cell free, sharing no edge with c and not excluded; one an attach cell (its start
-    while c covers nothing)."""
-    touch = False
-    for j in range(cv_sq.shape[1]):
-        s = cv_sq[i, j]
-        if s < 0:
-            break
-        if occ[s] != -1 or edge[c, s] != 0 or excl[c, s] != 0:
-            return False
-        if not touch:
-            if nown[c] > 0:
-                touch = corner[c, s] > 0
-            else:
-                touch = s == start[c]
-    return touch
-
-
-@njit(cache=True, inline="always")
-def _attach_a(occ, edge, excl, corner, nown, start, c, s):
-    """Whether s is an attach cell of c (not excluded)."""
-    if occ[s] != -1 or edge[c, s] != 0 or excl[c, s] != 0:
-        return False
-    if nown[c] > 0:
-        return corner[c, s] > 0
-    return s == start[c]
-
-
-@njit(cache=True, inline="always")
-def _mark_a(pl_sq, pl_size, edge_nb, corner_nb, edge, corner, nown, c, row, sign):
+@njit(cache=True)
+def _move_a(pl_sq, pl_size, edge_nb, corner_nb, slot_col, occ, bl, corner, nown, slot_row, k, row):
+    """Slot k takes placement ``row`` (``row >= 0``, no rule checked) or, with ``row < 0``,
+    its piece comes off: ``occ``, ``bl``, ``corner`` and ``nown`` follow, O(piece)."""
+    sign = 1
+    if row < 0:
+        sign = -1
+        row = slot_row[k]
+    c = slot_col[k]
+    C = bl.shape[0]
     for j in range(pl_sq.shape[1]):
         s = pl_sq[row, j]
         if s < 0:
             break
+        occ[s] = k if sign > 0 else -1
+        for e in range(C):
+            bl[e, s] += sign
         for q in range(edge_nb.shape[1]):
             x = edge_nb[s, q]
             if x < 0:
                 break
-            edge[c, x] += sign
+            bl[c, x] += sign
         for q in range(corner_nb.shape[1]):
             x = corner_nb[s, q]
             if x < 0:
                 break
             corner[c, x] += sign
     nown[c] += sign * pl_size[row]
-
-
-@njit(cache=True, inline="always")
-def _count_a(cv_sq, cv_ptr, cv_idx, occ, edge, excl, corner, nown, start, dpc, c, x, nd, cap):
-    """Placements of the ``nd`` pieces in ``dpc[c]`` covering x that c may add now,
-    counted up to ``cap``."""
-    N = len(occ)
-    n = 0
-    for d in range(nd):
-        base = dpc[c, 2 * d] * N + x
-        for i in range(cv_ptr[base], cv_ptr[base + 1]):
-            if _legal_i(cv_sq, i, occ, edge, excl, corner, nown, start, c):
-                n += 1
-                if n >= cap:
-                    return n
-    return n
-
-
-@njit(cache=True, inline="always")
-def _place_a(
-    pl_sq, pl_size, edge_nb, corner_nb, slot_col, occ, edge, corner, nown, slot_row, k, row
-):
-    for j in range(pl_sq.shape[1]):
-        s = pl_sq[row, j]
-        if s < 0:
-            break
-        occ[s] = k
-    _mark_a(pl_sq, pl_size, edge_nb, corner_nb, edge, corner, nown, slot_col[k], row, 1)
-    slot_row[k] = row
-
-
-@njit(cache=True, inline="always")
-def _remove_a(pl_sq, pl_size, edge_nb, corner_nb, slot_col, occ, edge, corner, nown, slot_row, k):
-    row = slot_row[k]
-    for j in range(pl_sq.shape[1]):
-        s = pl_sq[row, j]
-        if s < 0:
-            break
-        occ[s] = -1
-    _mark_a(pl_sq, pl_size, edge_nb, corner_nb, edge, corner, nown, slot_col[k], row, -1)
-    slot_row[k] = -1
-
-
-@njit(cache=True, inline="always")
-def _distinct_a(col_lo, slot_row, todo, slot_piece, psize, c, only_todo, size, out):
-    """Colour c's pieces not placed (``only_todo``: of the slots flagged in ``todo``;
-    ``size`` > 0: of that size only), each piece once, into ``out[c]``: a (piece, slot)
-    pair per column pair; returns how many."""
-    seen = np.int64(0)
-    n = 0
-    for k in range(col_lo[c], col_lo[c + 1]):
-        if slot_row[k] >= 0 or (only_todo and not todo[k]):
-            continue
-        t = slot_piece[k]
-        if size > 0 and psize[t] != size:
-            continue
-        bit = np.int64(1) << np.int64(t)
-        if seen & bit:
-            continue
-        seen |= bit
-        out[c, 2 * n] = t
-        out[c, 2 * n + 1] = k
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _is_root_a(pl_sq, hasbase, corner0, start, c, row):
-    """Whether a piece of colour c on ``row`` connects to c's start by itself: it touches
-    c's cells in the position at a corner, or covers the start while c has none there."""
-    for j in range(pl_sq.shape[1]):
-        s = pl_sq[row, j]
-        if s < 0:
-            break
-        if hasbase[c]:
-            if corner0[c, s] > 0:
-                return True
-        elif s == start[c]:
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
-def _reach_a(
-    edge_nb,
-    corner_nb,
-    occ,
-    edge,
-    excl,
-    corner,
-    nown,
-    start,
-    dead,
-    fmark,
-    fq,
-    stampv,
-    c,
-    cap,
-    scan,
-    nscan,
-):
-    """Cells colour c could still cover (a king-step flood through cells free, sharing no
-    edge with c, neither excluded nor dead, from its attach cells), counted up to
-    ``cap``: a piece covers edge-joined cells from an attach cell and the next attaches
-    at a corner of it, so c's pieces left fit in no more than this."""
-    n = 0
-    for si in range(nscan):
-        s = scan[si]
-        if dead[c, s] or not _attach_a(occ, edge, excl, corner, nown, start, c, s):
-            continue
-        fmark[s] = stampv
-        fq[n] = s
-        n += 1
-        if n >= cap:
-            return n
-    i = 0
-    while i < n:
-        s = fq[i]
-        i += 1
-        for q in range(edge_nb.shape[1] + corner_nb.shape[1]):
-            if q < edge_nb.shape[1]:
-                x = edge_nb[s, q]
-            else:
-                x = corner_nb[s, q - edge_nb.shape[1]]
-            if x < 0 or fmark[x] == stampv:
-                continue
-            if occ[x] != -1 or edge[c, x] != 0 or excl[c, x] != 0 or dead[c, x]:
-                continue
-            fmark[x] = stampv
-            fq[n] = x
-            n += 1
-            if n >= cap:
-                return n
-    return n
-
-
-@njit(cache=True, inline="always")
-def _fits_a(cv_sq, cv_ptr, fmark, fq, stampv, room, t):
-    """Whether piece t has a placement inside the reach just flooded (``fq[:room]``,
-    cells stamped ``stampv``)."""
-    N = len(fmark)
-    for i in range(room):
-        base = t * N + fq[i]
-        for m in range(cv_ptr[base], cv_ptr[base + 1]):
-            ok = True
-            for j in range(cv_sq.shape[1]):
-                s = cv_sq[m, j]
-                if s < 0:
-                    break
-                if fmark[s] != stampv:
-                    ok = False
-                    break
-            if ok:
-                return True
-    return False
-
-
-# ---------------------------------------------------------------- cells and pieces
-
-
-@njit(cache=True, inline="always")
-def _attach(T, S, c, s):
-    """Whether s is an attach cell of c (:func:`_attach_a`)."""
-    return _attach_a(S.occ, S.edge, S.excl, S.corner, S.nown, T.start, c, s)
+    slot_row[k] = row if sign > 0 else -1
 
 
 @njit(cache=True)
 def _place(T, S, k, row):
     """Slot k takes placement ``row`` (no rule checked)."""
-    _place_a(
+    _move_a(
         T.pl_sq,
         T.pl_size,
         T.edge_nb,
         T.corner_nb,
         T.slot_col,
         S.occ,
-        S.edge,
+        S.bl,
         S.corner,
         S.nown,
         S.slot_row,
@@ -459,41 +288,69 @@ def _place(T, S, k, row):
 
 
 @njit(cache=True)
-def _remove(T, S, k):
-    """Slot k's piece comes off."""
-    _remove_a(
-        T.pl_sq,
-        T.pl_size,
-        T.edge_nb,
-        T.corner_nb,
-        T.slot_col,
-        S.occ,
-        S.edge,
-        S.corner,
-        S.nown,
-        S.slot_row,
-        k,
-    )
+def _restore(T, S, rows):
+    """Bring slot_row back to ``rows`` (the pieces that differ come off, then on)."""
+    pl_sq = T.pl_sq
+    pl_size = T.pl_size
+    edge_nb = T.edge_nb
+    corner_nb = T.corner_nb
+    slot_col = T.slot_col
+    occ = S.occ
+    bl = S.bl
+    corner = S.corner
+    nown = S.nown
+    slot_row = S.slot_row
+    for k in range(len(rows)):
+        if slot_row[k] >= 0 and slot_row[k] != rows[k]:
+            _move_a(
+                pl_sq, pl_size, edge_nb, corner_nb, slot_col, occ, bl, corner, nown, slot_row, k, -1
+            )
+    for k in range(len(rows)):
+        if rows[k] >= 0 and slot_row[k] != rows[k]:
+            _move_a(
+                pl_sq,
+                pl_size,
+                edge_nb,
+                corner_nb,
+                slot_col,
+                occ,
+                bl,
+                corner,
+                nown,
+                slot_row,
+                k,
+                rows[k],
+            )
 
 
 @njit(cache=True)
-def _restore(T, S, rows):
-    """Bring slot_row back to ``rows`` (the pieces that differ come off, then on)."""
-    for k in range(len(rows)):
-        if S.slot_row[k] >= 0 and S.slot_row[k] != rows[k]:
-            _remove(T, S, k)
-    for k in range(len(rows)):
-        if rows[k] >= 0 and S.slot_row[k] != rows[k]:
-            _place(T, S, k, rows[k])
+def _take_off_gone(T, S):
+    """The pieces of the slots flagged in ``gone`` come off."""
+    pl_sq = T.pl_sq
+    pl_size = T.pl_size
+    edge_nb = T.edge_nb
+    corner_nb = T.corner_nb
+    slot_col = T.slot_col
+    occ = S.occ
+    bl = S.bl
+    corner = S.corner
+    nown = S.nown
+    slot_row = S.slot_row
+    gone = S.gone
+    for k in range(len(gone)):
+        if gone[k] and slot_row[k] >= 0:
+            _move_a(
+                pl_sq, pl_size, edge_nb, corner_nb, slot_col, occ, bl, corner, nown, slot_row, k, -1
+            )
 
 
-@njit(cache=True, inline="always")
-def _left_cells(T, S, c):
+@njit(cache=True)
+def _left_cells(col_lo, slot_row, slot_piece, psize, c):
     """Cells of colour c's pieces not placed (held monomino not counted)."""
     n = 0
-    for k in range(T.col_lo[c], T.col_lo[c + 1]):
-        if S.slot_row[k] < 0:
-            n += T.psize[T.slot_piece[k]]
+    for k in range(col_lo[c], col_lo[c + 1]):
+        if slot_row[k] < 0:
+            n += psize[slot_piece[k]]
     return n
 
 
@@ -501,24 +358,29 @@ def _left_cells(T, S, c):
 
 
 @njit(cache=True)
-def _walk(T, S, c):
+def _walk_a(
+    start, col_lo, hasbase, corner0, pl_sq, corner_nb, occ, slot_row, gone, seen, squeue, c
+):
     """``seen[k]`` for colour c's slots: placed, not in ``gone``, and joined to c's roots
-    by corner contacts through such slots (a breadth-first walk of the contact graph)."""
-    start = T.start
-    col_lo = T.col_lo
-    gone = S.gone
-    seen = S.seen
-    slot_row = S.slot_row
-    pl_sq = T.pl_sq
-    squeue = S.squeue
-    corner_nb = T.corner_nb
-    occ = S.occ
+    by corner contacts through such slots (a breadth-first walk of the contact graph). A
+    root touches c's cells of the position at a corner, or covers c's start while c has
+    none there."""
     lo, hi = col_lo[c], col_lo[c + 1]
     n = 0
     for k in range(lo, hi):
         seen[k] = 0
         r = slot_row[k]
-        if r >= 0 and not gone[k] and _is_root_a(pl_sq, T.hasbase, T.corner0, start, c, r):
+        if r < 0 or gone[k]:
+            continue
+        root = False
+        for j in range(pl_sq.shape[1]):
+            s = pl_sq[r, j]
+            if s < 0:
+                break
+            if (hasbase[c] and corner0[c, s] > 0) or (not hasbase[c] and s == start[c]):
+                root = True
+                break
+        if root:
             seen[k] = 1
             squeue[n] = k
             n += 1
@@ -543,14 +405,14 @@ def _walk(T, S, c):
 
 
 @njit(cache=True)
-def _closure(T, S):
+def _closure_a(
+    start, col_lo, hasbase, corner0, pl_sq, pl_size, corner_nb, occ, slot_row, gone, seen, squeue
+):
     """``gone`` (slots flagged to come off) plus every placed slot of their colours that
     loses its corner connection to the colour's roots once they are off; returns the
     cells all of them cover."""
-    gone = S.gone
-    slot_row = S.slot_row
-    for c in range(len(T.start)):
-        lo, hi = T.col_lo[c], T.col_lo[c + 1]
+    for c in range(len(start)):
+        lo, hi = col_lo[c], col_lo[c + 1]
         hit = False
         for k in range(lo, hi):
             if gone[k]:
@@ -558,31 +420,43 @@ def _closure(T, S):
                 break
         if not hit:
             continue
-        _walk(T, S, c)
+        _walk_a(
+            start, col_lo, hasbase, corner0, pl_sq, corner_nb, occ, slot_row, gone, seen, squeue, c
+        )
         for k in range(lo, hi):
-            if slot_row[k] >= 0 and not S.seen[k]:
+            if slot_row[k] >= 0 and not seen[k]:
                 gone[k] = 1
     cells = 0
     for k in range(len(gone)):
         if gone[k] and slot_row[k] >= 0:
-            cells += T.pl_size[slot_row[k]]
+            cells += pl_size[slot_row[k]]
     return cells
 
 
-@njit(cache=True, inline="always")
-def _touches(T, S, c, row):
+@njit(cache=True)
+def _closure(T, S):
+    """:func:`_closure_a` on the run's arrays."""
+    return _closure_a(
+        T.start,
+        T.col_lo,
+        T.hasbase,
+        T.corner0,
+        T.pl_sq,
+        T.pl_size,
+        T.corner_nb,
+        S.occ,
+        S.slot_row,
+        S.gone,
+        S.seen,
+        S.squeue,
+    )
+
+
+@njit(cache=True)
+def _touches_a(col_lo, slot_row, gone, hasbase, pl_sq, start, corner_nb, baseown, occ, c, row):
     """Whether ``row`` would connect to colour c once the slots in ``gone`` are off: a
     corner contact with c's cells in the position or a kept piece, or its start while c
     has nothing left on the board."""
-    col_lo = T.col_lo
-    slot_row = S.slot_row
-    gone = S.gone
-    hasbase = T.hasbase
-    pl_sq = T.pl_sq
-    start = T.start
-    corner_nb = T.corner_nb
-    baseown = T.baseown
-    occ = S.occ
     kept = False
     for k in range(col_lo[c], col_lo[c + 1]):
         if slot_row[k] >= 0 and not gone[k]:
@@ -609,13 +483,6 @@ def _touches(T, S, c, row):
     return False
 
 
-@njit(cache=True)
-def _take_off_gone(T, S):
-    for k in range(len(S.gone)):
-        if S.gone[k] and S.slot_row[k] >= 0:
-            _remove(T, S, k)
-
-
 # ---------------------------------------------------------------- greedy play
 
 
@@ -627,36 +494,36 @@ def _choose(T, S, c, only_todo):
     (row, slot), or (-1, -1) if no piece fits. ``only_todo``: only slots flagged in
     ``todo``."""
     start = T.start
-    occ = S.occ
     col_lo = T.col_lo
-    fp = T.fp
-    slot_row = S.slot_row
-    todo = S.todo
     psize = T.psize
     slot_piece = T.slot_piece
-    nstamp = S.nstamp
-    dpc = S.dpc
-    ga = S.ga
-    edge = S.edge
-    corner = S.corner
-    othatt = S.othatt
-    excl = S.excl
-    nown = S.nown
     cv_ptr = T.cv_ptr
     cv_idx = T.cv_idx
     cv_sq = T.cv_sq
-    stamp = S.stamp
     pl_ring = T.pl_ring
     pl_sq = T.pl_sq
+    slot_row = S.slot_row
+    todo = S.todo
+    nstamp = S.nstamp
+    dpc = S.dpc
+    ga = S.ga
+    bl = S.bl
+    corner = S.corner
+    othatt = S.othatt
+    nown = S.nown
+    stamp = S.stamp
     rng = S.rng
     C = len(start)
-    N = len(occ)
+    N = bl.shape[1]
+    W = cv_sq.shape[1]
     lo, hi = col_lo[c], col_lo[c + 1]
-    block = fp[FP_BLOCK]
-    noise = fp[FP_NOISE]
+    block = T.fp[FP_BLOCK]
+    noise = T.fp[FP_NOISE]
+    own = nown[c] > 0
     last = 1 << 30
     ready = False
     while True:
+        # G1 [the largest size left below the last one tried]
         size = -1
         for k in range(lo, hi):
             if slot_row[k] < 0 and (not only_todo or todo[k]):
@@ -671,20 +538,37 @@ def _choose(T, S, c, only_todo):
         best = -1
         bslot = -1
         bscore = -1e300
-        nd = _distinct_a(col_lo, slot_row, todo, slot_piece, psize, c, only_todo, size, dpc)
+        # G2 [the distinct pieces of that size, a slot each]
+        nd = 0
+        seen = np.int64(0)
+        for k in range(lo, hi):
+            if slot_row[k] >= 0 or (only_todo and not todo[k]):
+                continue
+            t = slot_piece[k]
+            bit = np.int64(1) << np.int64(t)
+            if psize[t] != size or seen & bit:
+                continue
+            seen |= bit
+            dpc[c, 2 * nd] = t
+            dpc[c, 2 * nd + 1] = k
+            nd += 1
         if nd > 0 and not ready:
-            # per cell: a new attach cell for c if covered by a corner ring (gain), and
-            # how many other colours could attach there (loss)
+            # G3 [per cell: a new attach cell for c if covered by a corner ring (gain), and
+            # how many other colours could attach there (loss)]
             for s in range(N):
-                ga[s] = occ[s] == -1 and edge[c, s] == 0 and corner[c, s] == 0
+                ga[s] = bl[c, s] == 0 and corner[c, s] == 0
                 n = 0
                 for e in range(C):
-                    if e != c and _attach_a(occ, edge, excl, corner, nown, start, e, s):
-                        n += 1
+                    if e != c and bl[e, s] == 0:
+                        if (nown[e] > 0 and corner[e, s] > 0) or (nown[e] == 0 and s == start[e]):
+                            n += 1
                 othatt[s] = n
             ready = True
+        # G4 [every legal placement of those pieces, found from c's attach cells]
         for s in range(N):
-            if nd == 0 or not _attach_a(occ, edge, excl, corner, nown, start, c, s):
+            if nd == 0 or bl[c, s] != 0:
+                continue
+            if (own and corner[c, s] == 0) or (not own and s != start[c]):
                 continue
             for d in range(nd):
                 t = dpc[c, 2 * d]
@@ -695,7 +579,15 @@ def _choose(T, S, c, only_todo):
                     if stamp[r] == mark:
                         continue
                     stamp[r] = mark
-                    if not _legal_i(cv_sq, i, occ, edge, excl, corner, nown, start, c):
+                    ok = True  # (it covers the attach cell s: legal iff every cell allowed)
+                    for j in range(W):
+                        x = cv_sq[i, j]
+                        if x < 0:
+                            break
+                        if bl[c, x] != 0:
+                            ok = False
+                            break
+                    if not ok:
                         continue
                     gain = 0
                     for j in range(pl_ring.shape[1]):
@@ -722,20 +614,10 @@ def _choose(T, S, c, only_todo):
 def _greedy(T, S, only_todo):
     """Greedy play: the colours in turn, each placing by :func:`_choose` until none has a
     piece that fits (``only_todo``: the slots flagged in ``todo`` only)."""
-    start = T.start
     col_lo = T.col_lo
     slot_row = S.slot_row
     todo = S.todo
-    pl_sq = T.pl_sq
-    pl_size = T.pl_size
-    edge_nb = T.edge_nb
-    corner_nb = T.corner_nb
-    slot_col = T.slot_col
-    occ = S.occ
-    edge = S.edge
-    corner = S.corner
-    nown = S.nown
-    C = len(start)
+    C = len(T.start)
     active = np.zeros(C, dtype=np.int8)
     for c in range(C):
         for k in range(col_lo[c], col_lo[c + 1]):
@@ -751,20 +633,7 @@ def _greedy(T, S, only_todo):
             if row < 0:
                 active[c] = 0
                 continue
-            _place_a(
-                pl_sq,
-                pl_size,
-                edge_nb,
-                corner_nb,
-                slot_col,
-                occ,
-                edge,
-                corner,
-                nown,
-                slot_row,
-                k,
-                row,
-            )
+            _place(T, S, k, row)
             active[c] = 0
             for k2 in range(col_lo[c], col_lo[c + 1]):
                 if slot_row[k2] < 0 and (not only_todo or todo[k2]):
@@ -782,20 +651,18 @@ def _match(T, S):
     (augmenting paths, breadth first); ``mono[c]`` the cell or -1; returns how many are
     short."""
     start = T.start
-    occ = S.occ
+    held = T.held
     sqown = S.sqown
     mono = S.mono
-    held = T.held
     nstamp = S.nstamp
     colprev = S.colprev
     cqueue = S.cqueue
     sqmark = S.sqmark
-    edge = S.edge
-    excl = S.excl
+    bl = S.bl
     corner = S.corner
     nown = S.nown
     C = len(start)
-    N = len(occ)
+    N = bl.shape[1]
     for s in range(N):
         sqown[s] = -1
     for c in range(C):
@@ -817,8 +684,11 @@ def _match(T, S):
         while i < n and end < 0:
             u = cqueue[i]
             i += 1
+            own = nown[u] > 0
             for s in range(N):
-                if sqmark[s] == mark or not _attach_a(occ, edge, excl, corner, nown, start, u, s):
+                if sqmark[s] == mark or bl[u, s] != 0:
+                    continue
+                if (own and corner[u, s] == 0) or (not own and s != start[u]):
                     continue
                 sqmark[s] = mark
                 o = sqown[s]
@@ -855,7 +725,7 @@ def _cost(T, S):
     cost = 0
     need = 0
     for c in range(C):
-        cost += _left_cells(T, S, c)
+        cost += _left_cells(T.col_lo, S.slot_row, T.slot_piece, T.psize, c)
         need += T.held[c]
     S.st[S_MONOS] = 0
     if cost == 0 and need > 0:
@@ -882,55 +752,152 @@ def _keep_best(T, S):
 
 
 @njit(cache=True)
+def _room_a(
+    edge_nb,
+    corner_nb,
+    bl,
+    corner,
+    nown,
+    start,
+    fmark,
+    fq,
+    stampv,
+    scan,
+    nscan,
+    cv_sq,
+    cv_ptr,
+    dpc,
+    col_lo,
+    todo,
+    slot_row,
+    slot_piece,
+    psize,
+    c,
+    nd,
+    area,
+):
+    """The reach bound of colour c: its cells left (``area``) need as many cells it could
+    still cover (a king-step flood through cells allowed to c from its attach cells: a
+    piece covers edge-joined cells from an attach cell and the next attaches at a corner
+    of it), and each of its pieces left a place inside that reach. Returns the cells c can
+    still place at most."""
+    N = bl.shape[1]
+    W = cv_sq.shape[1]
+    own = nown[c] > 0
+    # R1 [the flood's seeds: c's attach cells]
+    n = 0
+    for si in range(nscan):
+        s = scan[si]
+        if bl[c, s] != 0:
+            continue
+        if (own and corner[c, s] == 0) or (not own and s != start[c]):
+            continue
+        fmark[s] = stampv
+        fq[n] = s
+        n += 1
+    # R2 [the flood through allowed cells]
+    i = 0
+    while i < n:
+        s = fq[i]
+        i += 1
+        for q in range(edge_nb.shape[1]):
+            x = edge_nb[s, q]
+            if x < 0:
+                break
+            if fmark[x] != stampv and bl[c, x] == 0:
+                fmark[x] = stampv
+                fq[n] = x
+                n += 1
+        for q in range(corner_nb.shape[1]):
+            x = corner_nb[s, q]
+            if x < 0:
+                break
+            if fmark[x] != stampv and bl[c, x] == 0:
+                fmark[x] = stampv
+                fq[n] = x
+                n += 1
+    room = n
+    # R3 [each piece left a placement inside the reach, else its cells are short]
+    short = 0
+    for d in range(nd):
+        t = dpc[c, 2 * d]
+        fits = False
+        for a in range(room):
+            base = t * N + fq[a]
+            for m in range(cv_ptr[base], cv_ptr[base + 1]):
+                ok = True
+                for j in range(W):
+                    x = cv_sq[m, j]
+                    if x < 0:
+                        break
+                    if fmark[x] != stampv:
+                        ok = False
+                        break
+                if ok:
+                    fits = True
+                    break
+            if fits:
+                break
+        if not fits:
+            for k in range(col_lo[c], col_lo[c + 1]):
+                if todo[k] and slot_row[k] < 0 and slot_piece[k] == t:
+                    short += psize[t]
+    return min(room, area - short)
+
+
+@njit(cache=True)
 def _search(T, S, mode, budget):
     """Place the slots flagged in ``todo`` (all of them: PLACE_ALL; as many cells as
-    possible: MAX_SCORE) on the state as it stands, within ``budget`` nodes.
+    possible: MAX_SCORE) on the state as it stands, within ``budget`` nodes, on the cells
+    of the region (``scan[:st[S_NSCAN]]``; every other cell excluded by the caller).
 
     Returns X_FOUND (place-all: the state holds them), X_DONE (place-all: there is no
     way; max-score: the best, now on the state, is optimal) or X_LIMIT (the budget ran
     out: place-all leaves the state as it was; max-score puts the best found on it)."""
     start = T.start
-    occ = S.occ
-    slot_row = S.slot_row
-    todo = S.todo
     psize = T.psize
     slot_piece = T.slot_piece
     slot_col = T.slot_col
-    xbest = S.xbest
-    fr_c = S.fr_c
-    ch = S.ch
-    nd = S.nd
     col_lo = T.col_lo
-    dpc = S.dpc
-    edge = S.edge
-    excl = S.excl
-    corner = S.corner
-    nown = S.nown
     pl_sq = T.pl_sq
+    pl_size = T.pl_size
     cv_ptr = T.cv_ptr
     cv_idx = T.cv_idx
     cv_sq = T.cv_sq
+    edge_nb = T.edge_nb
+    corner_nb = T.corner_nb
     ip = T.ip
-    ch_slot = S.ch_slot
+    occ = S.occ
+    slot_row = S.slot_row
+    todo = S.todo
+    xbest = S.xbest
+    fr_c = S.fr_c
     fr_x = S.fr_x
     fr_lo = S.fr_lo
     fr_hi = S.fr_hi
     fr_cur = S.fr_cur
-    pl_size = T.pl_size
-    edge_nb = T.edge_nb
-    corner_nb = T.corner_nb
-    st = S.st
-    dead = S.dead
-    trail = S.trail
     fr_tr = S.fr_tr
+    ch = S.ch
+    ch_slot = S.ch_slot
+    nd = S.nd
+    dpc = S.dpc
+    bl = S.bl
+    excl = S.excl
+    corner = S.corner
+    nown = S.nown
+    st = S.st
+    trail = S.trail
     nstamp = S.nstamp
     fmark = S.fmark
     fq = S.fq
     scan = S.scan
     nscan = st[S_NSCAN]
+    mrv = ip[IP_MRV]
+    bounds = mode == MAX_SCORE or ip[IP_REACH_ALL] != 0
     ttop = 0  # the trail of dead marks: a (colour, cell) found without live placements
     C = len(start)
     N = len(occ)
+    W = cv_sq.shape[1]
     nslot = len(slot_row)
     area = np.zeros(C, dtype=np.int64)  # todo cells left per colour
     total = 0
@@ -961,78 +928,87 @@ def _search(T, S, mode, budget):
         if placed == total:
             leaf = True
         else:
-            # liveness of every colour with pieces to place (one live placement
-            # suffices), then the fewest-live attach cell of the live colour with the
-            # most cells to place
+            # X1a [liveness of every colour with pieces to place (one live placement
+            # suffices), the bounds, and the live colour with the most cells to place]
             live_area = 0
             top = -1
             for c in range(C):
                 nd[c] = 0
                 if area[c] == 0:
                     continue
-                nd[c] = _distinct_a(col_lo, slot_row, todo, slot_piece, psize, c, True, 0, dpc)
+                n = 0
+                seen = np.int64(0)
+                for k in range(col_lo[c], col_lo[c + 1]):
+                    if slot_row[k] >= 0 or not todo[k]:
+                        continue
+                    t = slot_piece[k]
+                    bit = np.int64(1) << np.int64(t)
+                    if seen & bit:
+                        continue
+                    seen |= bit
+                    dpc[c, 2 * n] = t
+                    dpc[c, 2 * n + 1] = k
+                    n += 1
+                nd[c] = n
+                own = nown[c] > 0
                 live = False
                 for si in range(nscan):
                     s = scan[si]
-                    if dead[c, s] or not _attach_a(occ, edge, excl, corner, nown, start, c, s):
+                    if bl[c, s] != 0:
                         continue
-                    if (
-                        _count_a(
-                            cv_sq,
-                            cv_ptr,
-                            cv_idx,
-                            occ,
-                            edge,
-                            excl,
-                            corner,
-                            nown,
-                            start,
-                            dpc,
-                            c,
-                            s,
-                            nd[c],
-                            1,
-                        )
-                        > 0
-                    ):
-                        live = True
+                    if (own and corner[c, s] == 0) or (not own and s != start[c]):
+                        continue
+                    for d in range(n):
+                        base = dpc[c, 2 * d] * N + s
+                        for i in range(cv_ptr[base], cv_ptr[base + 1]):
+                            ok = True  # (covers the attach cell s: legal iff all allowed)
+                            for j in range(W):
+                                x = cv_sq[i, j]
+                                if x < 0:
+                                    break
+                                if bl[c, x] != 0:
+                                    ok = False
+                                    break
+                            if ok:
+                                live = True
+                                break
+                        if live:
+                            break
+                    if live:
                         break
-                    # no live placement here now, so none in this subtree (cells only
-                    # get taken, the pieces left only fewer): marked until backtracked
-                    dead[c, s] = 1
+                    # no live placement covers s now, so none in this subtree (cells
+                    # only get taken, the pieces left only fewer): dead until backtracked
+                    bl[c, s] += 1
                     trail[ttop] = c * N + s
                     ttop += 1
                 if live:
-                    # the reach bound: c's pieces left need as many cells in reach
-                    nstamp[0] += 1
-                    mark = nstamp[0]
-                    room = _reach_a(
-                        edge_nb,
-                        corner_nb,
-                        occ,
-                        edge,
-                        excl,
-                        corner,
-                        nown,
-                        start,
-                        dead,
-                        fmark,
-                        fq,
-                        mark,
-                        c,
-                        N,
-                        scan,
-                        nscan,
-                    )
-                    # ... and each piece a place inside the reach
-                    short = 0
-                    for d in range(nd[c]):
-                        t = dpc[c, 2 * d]
-                        if not _fits_a(cv_sq, cv_ptr, fmark, fq, mark, room, t):
-                            for k in range(col_lo[c], col_lo[c + 1]):
-                                if todo[k] and slot_row[k] < 0 and slot_piece[k] == t:
-                                    short += psize[t]
-                    can = min(room, area[c] - short)
+                    can = area[c]
+                    if bounds:
+                        nstamp[0] += 1
+                        can = _room_a(
+                            edge_nb,
+                            corner_nb,
+                            bl,
+                            corner,
+                            nown,
+                            start,
+                            fmark,
+                            fq,
+                            nstamp[0],
+                            scan,
+                            nscan,
+                            cv_sq,
+                            cv_ptr,
+                            dpc,
+                            col_lo,
+                            todo,
+                            slot_row,
+                            slot_piece,
+                            psize,
+                            c,
+                            n,
+                            area[c],
+                        )
                     if can < area[c] and mode == PLACE_ALL:
                         fail = True
                         break
@@ -1042,41 +1018,49 @@ def _search(T, S, mode, budget):
                 elif mode == PLACE_ALL:
                     fail = True
                     break
+            # X1b [the branching cell: of the top colour's first IP_MRV live attach cells,
+            # the one with the fewest live placements]
             if not fail and top >= 0:
                 bcount = 1 << 30
                 bc = top
                 looked = 0
+                own = nown[top] > 0
+                n = nd[top]
                 for si in range(nscan):
                     s = scan[si]
-                    if dead[top, s] or not _attach_a(occ, edge, excl, corner, nown, start, top, s):
+                    if bl[top, s] != 0:
                         continue
-                    n = _count_a(
-                        cv_sq,
-                        cv_ptr,
-                        cv_idx,
-                        occ,
-                        edge,
-                        excl,
-                        corner,
-                        nown,
-                        start,
-                        dpc,
-                        top,
-                        s,
-                        nd[top],
-                        bcount,
-                    )
-                    if n == 0:
-                        dead[top, s] = 1
+                    if (own and corner[top, s] == 0) or (not own and s != start[top]):
+                        continue
+                    cnt = 0
+                    for d in range(n):
+                        base = dpc[top, 2 * d] * N + s
+                        for i in range(cv_ptr[base], cv_ptr[base + 1]):
+                            ok = True
+                            for j in range(W):
+                                x = cv_sq[i, j]
+                                if x < 0:
+                                    break
+                                if bl[top, x] != 0:
+                                    ok = False
+                                    break
+                            if ok:
+                                cnt += 1
+                                if cnt >= bcount:
+                                    break
+                        if cnt >= bcount:
+                            break
+                    if cnt == 0:
+                        bl[top, s] += 1
                         trail[ttop] = top * N + s
                         ttop += 1
-                    if n > 0:
-                        looked += 1
-                        if n < bcount:
-                            bcount = n
-                            bx = s
-                        if n == 1 or looked >= ip[IP_MRV]:
-                            break
+                        continue
+                    looked += 1
+                    if cnt < bcount:
+                        bcount = cnt
+                        bx = s
+                    if cnt == 1 or looked >= mrv:
+                        break
             if not fail:
                 if bc < 0:
                     leaf = True
@@ -1105,14 +1089,22 @@ def _search(T, S, mode, budget):
                 k = dpc[bc, 2 * d + 1]
                 base = t * N + bx
                 for i in range(cv_ptr[base], cv_ptr[base + 1]):
-                    r = cv_idx[i]
-                    if _legal_i(cv_sq, i, occ, edge, excl, corner, nown, start, bc):
-                        if htop >= maxh - 2:
-                            trunc = True
-                            continue
-                        ch[htop] = r
-                        ch_slot[htop] = k
-                        htop += 1
+                    ok = True
+                    for j in range(W):
+                        x = cv_sq[i, j]
+                        if x < 0:
+                            break
+                        if bl[bc, x] != 0:
+                            ok = False
+                            break
+                    if not ok:
+                        continue
+                    if htop >= maxh - 2:
+                        trunc = True
+                        continue
+                    ch[htop] = cv_idx[i]
+                    ch_slot[htop] = k
+                    htop += 1
             ch[htop] = -1
             ch_slot[htop] = -1
             htop += 1
@@ -1127,37 +1119,39 @@ def _search(T, S, mode, budget):
             # X4 [backtrack: undo the top frame's child, go to the next]
             while ttop > t0:
                 ttop -= 1
-                dead[trail[ttop] // N, trail[ttop] % N] = 0
+                bl[trail[ttop] // N, trail[ttop] % N] -= 1
             while depth > 0:
                 f = depth - 1
                 i = fr_cur[f]
                 r = ch[i]
                 if r >= 0:
                     k = ch_slot[i]
-                    _remove_a(
+                    _move_a(
                         pl_sq,
                         pl_size,
                         edge_nb,
                         corner_nb,
                         slot_col,
                         occ,
-                        edge,
+                        bl,
                         corner,
                         nown,
                         slot_row,
                         k,
+                        -1,
                     )
                     area[slot_col[k]] += pl_size[r]
                     placed -= pl_size[r]
                 else:
                     excl[fr_c[f], fr_x[f]] = 0
+                    bl[fr_c[f], fr_x[f]] -= 1
                 fr_cur[f] = i + 1
                 if i + 1 < fr_hi[f]:
                     break
                 htop = fr_lo[f]
                 while ttop > fr_tr[f]:
                     ttop -= 1
-                    dead[trail[ttop] // N, trail[ttop] % N] = 0
+                    bl[trail[ttop] // N, trail[ttop] % N] -= 1
                 depth -= 1
             if depth == 0:
                 result = X_LIMIT if trunc else X_DONE
@@ -1168,62 +1162,54 @@ def _search(T, S, mode, budget):
         r = ch[i]
         if r >= 0:
             k = ch_slot[i]
-            _place_a(
-                pl_sq,
-                pl_size,
-                edge_nb,
-                corner_nb,
-                slot_col,
-                occ,
-                edge,
-                corner,
-                nown,
-                slot_row,
-                k,
-                r,
+            _move_a(
+                pl_sq, pl_size, edge_nb, corner_nb, slot_col, occ, bl, corner, nown, slot_row, k, r
             )
             area[slot_col[k]] -= pl_size[r]
             placed += pl_size[r]
         else:
             excl[fr_c[f], fr_x[f]] = 1
+            bl[fr_c[f], fr_x[f]] += 1
     st[S_NODES] += nodes
     while ttop > 0:
         ttop -= 1
-        dead[trail[ttop] // N, trail[ttop] % N] = 0
+        bl[trail[ttop] // N, trail[ttop] % N] -= 1
     # X5 [leave the state: place-all's layout as found, else as it was plus the best]
     for f in range(depth):
         i = fr_cur[f]
         if ch[i] < 0:
             excl[fr_c[f], fr_x[f]] = 0
+            bl[fr_c[f], fr_x[f]] -= 1
     if result == X_FOUND:
         return result
     for f in range(depth - 1, -1, -1):
         i = fr_cur[f]
         if ch[i] >= 0:
-            _remove_a(
+            _move_a(
                 pl_sq,
                 pl_size,
                 edge_nb,
                 corner_nb,
                 slot_col,
                 occ,
-                edge,
+                bl,
                 corner,
                 nown,
                 slot_row,
                 ch_slot[i],
+                -1,
             )
     if mode == MAX_SCORE:
         for k in range(nslot):
             if xbest[k] >= 0:
-                _place_a(
+                _move_a(
                     pl_sq,
                     pl_size,
                     edge_nb,
                     corner_nb,
                     slot_col,
                     occ,
-                    edge,
+                    bl,
                     corner,
                     nown,
                     slot_row,
@@ -1238,22 +1224,35 @@ def _region_on(T, S):
     """The exact search's region: the cells flagged in ``region`` are its scan list (the
     free ones), every other cell excluded for every colour (cleared by
     :func:`_region_off`)."""
+    occ = S.occ
+    region = S.region
+    scan = S.scan
+    excl = S.excl
+    bl = S.bl
     C = len(T.start)
     n = 0
-    for s in range(len(S.occ)):
-        if S.region[s]:
-            if S.occ[s] == -1:
-                S.scan[n] = s
+    for s in range(len(occ)):
+        if region[s]:
+            if occ[s] == -1:
+                scan[n] = s
                 n += 1
         else:
             for c in range(C):
-                S.excl[c, s] = 1
+                excl[c, s] = 1
+                bl[c, s] += 1
     S.st[S_NSCAN] = n
 
 
 @njit(cache=True)
 def _region_off(T, S):
-    S.excl[:] = 0
+    excl = S.excl
+    bl = S.bl
+    C, N = excl.shape
+    for c in range(C):
+        for s in range(N):
+            if excl[c, s]:
+                excl[c, s] = 0
+                bl[c, s] -= 1
     S.st[S_NSCAN] = 0
 
 
@@ -1261,40 +1260,48 @@ def _region_off(T, S):
 def _region_near(T, S, reach, row):
     """``region``: the cells within ``reach`` king steps of the cells of the slots in
     ``gone`` (before they come off) and of placement ``row``."""
-    N = len(S.occ)
+    occ = S.occ
+    gone = S.gone
+    region = S.region
+    fmark = S.fmark
+    fq = S.fq
+    pl_sq = T.pl_sq
+    edge_nb = T.edge_nb
+    corner_nb = T.corner_nb
+    N = len(occ)
     S.nstamp[0] += 1
     mark = S.nstamp[0]
     n = 0
     for s in range(N):
-        S.region[s] = 0
-        o = S.occ[s]
-        if o >= 0 and S.gone[o]:
-            S.region[s] = 1
-            S.fmark[s] = mark
-            S.fq[n] = s
+        region[s] = 0
+        o = occ[s]
+        if o >= 0 and gone[o]:
+            region[s] = 1
+            fmark[s] = mark
+            fq[n] = s
             n += 1
-    for j in range(T.pl_sq.shape[1]):
-        s = T.pl_sq[row, j]
-        if s >= 0 and S.fmark[s] != mark:
-            S.region[s] = 1
-            S.fmark[s] = mark
-            S.fq[n] = s
+    for j in range(pl_sq.shape[1]):
+        s = pl_sq[row, j]
+        if s >= 0 and fmark[s] != mark:
+            region[s] = 1
+            fmark[s] = mark
+            fq[n] = s
             n += 1
     lo = 0
     for _ in range(reach):
         hi = n
         for i in range(lo, hi):
-            s = S.fq[i]
-            for q in range(T.edge_nb.shape[1] + T.corner_nb.shape[1]):
-                if q < T.edge_nb.shape[1]:
-                    x = T.edge_nb[s, q]
+            s = fq[i]
+            for q in range(edge_nb.shape[1] + corner_nb.shape[1]):
+                if q < edge_nb.shape[1]:
+                    x = edge_nb[s, q]
                 else:
-                    x = T.corner_nb[s, q - T.edge_nb.shape[1]]
-                if x < 0 or S.fmark[x] == mark:
+                    x = corner_nb[s, q - edge_nb.shape[1]]
+                if x < 0 or fmark[x] == mark:
                     continue
-                S.fmark[x] = mark
-                S.region[x] = 1
-                S.fq[n] = x
+                fmark[x] = mark
+                region[x] = 1
+                fq[n] = x
                 n += 1
         lo = hi
 
@@ -1335,7 +1342,7 @@ def _pick_colour(T, S, mono_weight):
     w = np.zeros(C, dtype=np.float64)
     tot = 0.0
     for c in range(C):
-        w[c] = _left_cells(T, S, c)
+        w[c] = _left_cells(T.col_lo, S.slot_row, T.slot_piece, T.psize, c)
         if mono_weight and T.held[c] and S.st[S_MONOS] and S.mono[c] < 0:
             w[c] += 1
         tot += w[c]
@@ -1368,179 +1375,208 @@ def _accept(T, S, before):
 
 
 @njit(cache=True)
+def _hit_a(pl_sq, edge_nb, occ, gone, lo, hi, r):
+    """Flag in ``gone`` the slots placement ``r`` of a colour with slots lo:hi would take
+    off: those on its cells and the colour's own sharing an edge with it."""
+    for j in range(pl_sq.shape[1]):
+        s = pl_sq[r, j]
+        if s < 0:
+            break
+        o = occ[s]
+        if o >= 0:
+            gone[o] = 1
+        for q in range(edge_nb.shape[1]):
+            x = edge_nb[s, q]
+            if x < 0:
+                break
+            o = occ[x]
+            if o >= lo and o < hi:
+                gone[o] = 1
+
+
+@njit(cache=True)
 def _eject(T, S):
     """One ejection step: a piece left of a colour goes where it takes off the fewest
     cells (with the corner subtrees cut off), then the pieces off and left are put back
     (greedy play while many, then the exact max-score). Returns False when it could not
     run (the caller makes a window repair instead)."""
-    C = len(T.start)
-    nslot = len(S.slot_row)
+    start = T.start
+    col_lo = T.col_lo
+    hasbase = T.hasbase
+    corner0 = T.corner0
+    baseown = T.baseown
+    pl_sq = T.pl_sq
+    pl_size = T.pl_size
+    ej_ptr = T.ej_ptr
+    ej_idx = T.ej_idx
+    edge_nb = T.edge_nb
+    corner_nb = T.corner_nb
+    slot_col = T.slot_col
+    occ = S.occ
+    slot_row = S.slot_row
+    gone = S.gone
+    seen = S.seen
+    squeue = S.squeue
+    cand = S.cand
+    cval = S.cval
+    hits = S.hits
+    tabu = S.tabu
+    rng = S.rng
+    C = len(start)
+    nslot = len(slot_row)
     c = _pick_colour(T, S, False)
     if c < 0:
         return False
-    lo, hi = T.col_lo[c], T.col_lo[c + 1]
+    lo, hi = col_lo[c], col_lo[c + 1]
     nleft = 0
     for k in range(lo, hi):
-        if S.slot_row[k] < 0:
+        if slot_row[k] < 0:
             nleft += 1
-    pick = _below(S.rng, nleft)
+    pick = _below(rng, nleft)
     slot = -1
     for k in range(lo, hi):
-        if S.slot_row[k] < 0:
+        if slot_row[k] < 0:
             if pick == 0:
                 slot = k
                 break
             pick -= 1
     t = T.slot_piece[slot]
     # E1 [candidates: the piece's placements on cells neither hard nor next to c's own
-    # cells of the position]
-    n = 0
-    for i in range(T.pp_ptr[t], T.pp_ptr[t + 1]):
-        r = T.pp_idx[i]
-        ok = True
-        for j in range(T.pl_sq.shape[1]):
-            s = T.pl_sq[r, j]
-            if s < 0:
-                break
-            if S.occ[s] == -2 or T.edge0[c, s] > 0:
-                ok = False
-                break
-        if ok:
-            S.cand[n] = r
-            n += 1
+    # cells of the position (listed once per position)]
+    base = c * len(T.psize) + t
+    n = ej_ptr[base + 1] - ej_ptr[base]
+    cand[:n] = ej_idx[ej_ptr[base] : ej_ptr[base + 1]]
     if n == 0:
         return False
     m = min(n, T.ip[IP_EJECT_CANDS])
     for i in range(m):  # a random sample of m (a partial shuffle)
-        j = i + _below(S.rng, n - i)
-        tmp = S.cand[i]
-        S.cand[i] = S.cand[j]
-        S.cand[j] = tmp
+        j = i + _below(rng, n - i)
+        tmp = cand[i]
+        cand[i] = cand[j]
+        cand[j] = tmp
     S.st[S_EJECT] += 1
     step = S.st[S_EJECT]
     # E2 [a lower bound per candidate: the distinct pieces it overlaps or, of c, touches
     # at an edge]
+    N = len(occ)
+    lowest = N
     for i in range(m):
-        r = S.cand[i]
+        r = cand[i]
         nh = 0
-        for j in range(T.pl_sq.shape[1]):
-            s = T.pl_sq[r, j]
+        for j in range(pl_sq.shape[1]):
+            s = pl_sq[r, j]
             if s < 0:
                 break
-            o = S.occ[s]
+            o = occ[s]
             if o >= 0:
-                S.hits[nh] = o
+                hits[nh] = o
                 nh += 1
-            for q in range(T.edge_nb.shape[1]):
-                x = T.edge_nb[s, q]
+            for q in range(edge_nb.shape[1]):
+                x = edge_nb[s, q]
                 if x < 0:
                     break
-                o = S.occ[x]
+                o = occ[x]
                 if o >= lo and o < hi:
-                    S.hits[nh] = o
+                    hits[nh] = o
                     nh += 1
         cells = 0
         for a in range(nh):
             dup = False
             for b in range(a):
-                if S.hits[b] == S.hits[a]:
+                if hits[b] == hits[a]:
                     dup = True
                     break
             if not dup:
-                cells += T.pl_size[S.slot_row[S.hits[a]]]
-        S.cval[i] = cells + _random(S.rng)  # (the noise breaks ties, as in the reference)
-    order = np.argsort(S.cval[:m])
+                cells += pl_size[slot_row[hits[a]]]
+        cval[i] = cells + _random(rng)  # (the noise breaks ties, as in the reference)
+        lowest = min(lowest, cells)
     # E3 [the cheapest candidate by the cells it really takes off that is not tabu and
-    # still touches c]
+    # still touches c: the candidates by their lower bound's whole cells, bucket after
+    # bucket, until the bound reaches the best (the same best as in sorted order)]
     best = -1
     bval = 1e300
-    for oi in range(m):
-        i = order[oi]
-        lower = S.cval[i]
-        if lower >= bval:
-            break
-        r = S.cand[i]
-        if step - S.tabu[c, r] < T.ip[IP_TABU]:
-            continue
-        noise = lower - np.floor(lower)
-        for k in range(nslot):
-            S.gone[k] = 0
-        for j in range(T.pl_sq.shape[1]):
-            s = T.pl_sq[r, j]
-            if s < 0:
-                break
-            o = S.occ[s]
-            if o >= 0:
-                S.gone[o] = 1
-            for q in range(T.edge_nb.shape[1]):
-                x = T.edge_nb[s, q]
-                if x < 0:
-                    break
-                o = S.occ[x]
-                if o >= lo and o < hi:
-                    S.gone[o] = 1
-        val = _closure(T, S) + noise
-        if val >= bval or not _touches(T, S, c, r):
-            continue
-        best = i
-        bval = val
+    b = lowest
+    while b < bval and b <= N:
+        for i in range(m):
+            lower = cval[i]
+            if lower < b or lower >= b + 1 or lower >= bval:
+                continue
+            r = cand[i]
+            if step - tabu[c, r] < T.ip[IP_TABU]:
+                continue
+            noise = lower - b
+            for k in range(nslot):
+                gone[k] = 0
+            _hit_a(pl_sq, edge_nb, occ, gone, lo, hi, r)
+            val = (
+                _closure_a(
+                    start,
+                    col_lo,
+                    hasbase,
+                    corner0,
+                    pl_sq,
+                    pl_size,
+                    corner_nb,
+                    occ,
+                    slot_row,
+                    gone,
+                    seen,
+                    squeue,
+                )
+                + noise
+            )
+            if val >= bval:
+                continue
+            if not _touches_a(
+                col_lo, slot_row, gone, hasbase, pl_sq, start, corner_nb, baseown, occ, c, r
+            ):
+                continue
+            best = i
+            bval = val
+        b += 1
     if best < 0:
         return False
     # E4 [apply: the pieces off, the piece on]
-    r = S.cand[best]
+    r = cand[best]
     before = S.st[S_COST]
-    S.save_a[:] = S.slot_row
+    S.save_a[:] = slot_row
     S.save_m[:] = S.mono
     for k in range(nslot):
-        S.gone[k] = 0
-    for j in range(T.pl_sq.shape[1]):
-        s = T.pl_sq[r, j]
-        if s < 0:
-            break
-        o = S.occ[s]
-        if o >= 0:
-            S.gone[o] = 1
-        for q in range(T.edge_nb.shape[1]):
-            x = T.edge_nb[s, q]
-            if x < 0:
-                break
-            o = S.occ[x]
-            if o >= lo and o < hi:
-                S.gone[o] = 1
+        gone[k] = 0
+    _hit_a(pl_sq, edge_nb, occ, gone, lo, hi, r)
     _closure(T, S)
     freed_cols = np.zeros(C, dtype=np.int8)
-    nfreed = 0
     for k in range(nslot):
-        if S.gone[k] and S.slot_row[k] >= 0:
-            S.tabu[T.slot_col[k], S.slot_row[k]] = step
-            freed_cols[T.slot_col[k]] = 1
-            nfreed += 1
+        if gone[k] and slot_row[k] >= 0:
+            tabu[slot_col[k], slot_row[k]] = step
+            freed_cols[slot_col[k]] = 1
     _region_near(T, S, T.ip[IP_EJECT_REACH], r)
     _take_off_gone(T, S)
     _place(T, S, slot, r)
-    S.save_b[:] = S.slot_row
+    S.save_b[:] = slot_row
     # E5 [put back: greedy play while many pieces are off or left]
+    todo = S.todo
     ntodo = 0
     for k in range(nslot):
-        S.todo[k] = S.slot_row[k] < 0
-        ntodo += S.todo[k]
+        todo[k] = slot_row[k] < 0
+        ntodo += todo[k]
     if ntodo > T.ip[IP_EXACT_PIECES]:
         _greedy(T, S, True)
         cost = _cost(T, S)
-        if cost <= before or _random(S.rng) < T.fp[FP_ACCEPT_WORSE]:
+        if cost <= before or _random(rng) < T.fp[FP_ACCEPT_WORSE]:
             if cost < before:
                 S.st[S_IMPROVED] += 1
             return True
         _restore(T, S, S.save_b)
         ntodo = 0
         for k in range(nslot):
-            S.todo[k] = S.gone[k] or (S.slot_row[k] < 0 and freed_cols[T.slot_col[k]])
-            ntodo += S.todo[k]
+            todo[k] = gone[k] or (slot_row[k] < 0 and freed_cols[slot_col[k]])
+            ntodo += todo[k]
         if ntodo > T.ip[IP_EXACT_PIECES]:
             ntodo = 0
             for k in range(nslot):
-                S.todo[k] = S.gone[k]
-                ntodo += S.todo[k]
+                todo[k] = gone[k]
+                ntodo += todo[k]
     # E6 [the exact max-score put-back, the rest frozen]
     if ntodo > 0:
         _region_on(T, S)
@@ -1553,21 +1589,31 @@ def _eject(T, S):
 # ---------------------------------------------------------------- window repair
 
 
-@njit(cache=True, inline="always")
-def _in_window(T, s, y0, x0, half):
-    y = T.cell_y[s]
-    x = T.cell_x[s]
-    return y0 - half <= y and y < y0 + half and x0 - half <= x and x < x0 + half
-
-
 @njit(cache=True)
 def _repair(T, S):
     """One window repair: the pieces meeting a window next to where a colour with pieces
     left could attach come off with their corner subtrees, and are placed again exactly
     (with every piece left of the colours involved; else with one more; else alone)."""
-    C = len(T.start)
-    N = len(S.occ)
-    nslot = len(S.slot_row)
+    start = T.start
+    col_lo = T.col_lo
+    baseown = T.baseown
+    slot_col = T.slot_col
+    pl_sq = T.pl_sq
+    cell_y = T.cell_y
+    cell_x = T.cell_x
+    occ = S.occ
+    bl = S.bl
+    corner = S.corner
+    nown = S.nown
+    slot_row = S.slot_row
+    gone = S.gone
+    todo = S.todo
+    region = S.region
+    save_a = S.save_a
+    rng = S.rng
+    C = len(start)
+    N = len(occ)
+    nslot = len(slot_row)
     S.st[S_REPAIR] += 1
     target = _pick_colour(T, S, True)
     if target < 0:
@@ -1575,21 +1621,21 @@ def _repair(T, S):
     # W1 [spots: the target's attach cells, else its cells, else the free cells]
     spots = S.cand
     ns = 0
+    own = nown[target] > 0
     for s in range(N):
-        if _attach(T, S, target, s):
+        if bl[target, s] != 0:
+            continue
+        if (own and corner[target, s] > 0) or (not own and s == start[target]):
             spots[ns] = s
             ns += 1
     if ns == 0:
         for s in range(N):
-            if S.occ[s] >= 0 and T.slot_col[S.occ[s]] == target:
-                spots[ns] = s
-                ns += 1
-            elif T.baseown[target, s]:
+            if (occ[s] >= 0 and slot_col[occ[s]] == target) or baseown[target, s]:
                 spots[ns] = s
                 ns += 1
     if ns == 0:
         for s in range(N):
-            if S.occ[s] == -1:
+            if occ[s] == -1:
                 spots[ns] = s
                 ns += 1
     if ns == 0:
@@ -1600,77 +1646,82 @@ def _repair(T, S):
     centre = -1
     most = -1
     for i in range(picks):
-        j = i + _below(S.rng, ns - i)
+        j = i + _below(rng, ns - i)
         tmp = spots[i]
         spots[i] = spots[j]
         spots[j] = tmp
         x = spots[i]
+        y0 = cell_y[x]
+        x0 = cell_x[x]
         room = 0
         for s in range(N):
-            if S.occ[s] == -1 and _in_window(T, s, T.cell_y[x], T.cell_x[x], half):
+            if occ[s] != -1:
+                continue
+            if y0 - half <= cell_y[s] < y0 + half and x0 - half <= cell_x[s] < x0 + half:
                 room += 1
         if room > most:
             most = room
             centre = x
-    y0 = T.cell_y[centre]
-    x0 = T.cell_x[centre]
+    y0 = cell_y[centre]
+    x0 = cell_x[centre]
     # W3 [the pieces in the window and their subtrees, the window shrunk to MAX_FREED]
     while True:
         for k in range(nslot):
-            S.gone[k] = 0
-            r = S.slot_row[k]
+            gone[k] = 0
+            r = slot_row[k]
             if r < 0:
                 continue
-            for j in range(T.pl_sq.shape[1]):
-                s = T.pl_sq[r, j]
+            for j in range(pl_sq.shape[1]):
+                s = pl_sq[r, j]
                 if s < 0:
                     break
-                if _in_window(T, s, y0, x0, half):
-                    S.gone[k] = 1
+                if y0 - half <= cell_y[s] < y0 + half and x0 - half <= cell_x[s] < x0 + half:
+                    gone[k] = 1
                     break
         _closure(T, S)
         freed = 0
         for k in range(nslot):
-            if S.gone[k] and S.slot_row[k] >= 0:
+            if gone[k] and slot_row[k] >= 0:
                 freed += 1
         if freed <= T.ip[IP_MAX_FREED] or half <= 1:
             break
         half -= 0.5
     before = S.st[S_COST]
-    S.save_a[:] = S.slot_row
+    save_a[:] = slot_row
     S.save_m[:] = S.mono
     involved = np.zeros(C, dtype=np.int8)
     involved[target] = 1
     anygone = False
     for k in range(nslot):
-        if S.gone[k] and S.slot_row[k] >= 0:
-            involved[T.slot_col[k]] = 1
+        if gone[k] and slot_row[k] >= 0:
+            involved[slot_col[k]] = 1
             anygone = True
     # the target's piece of the second try, drawn now
     ntl = 0
     other_left = False
     for k in range(nslot):
-        if S.slot_row[k] < 0:
-            if T.slot_col[k] == target:
+        if slot_row[k] < 0:
+            if slot_col[k] == target:
                 ntl += 1
-            elif involved[T.slot_col[k]]:
+            elif involved[slot_col[k]]:
                 other_left = True
     extra = -1
     if ntl > 0 and other_left:
-        pick = _below(S.rng, ntl)
-        for k in range(T.col_lo[target], T.col_lo[target + 1]):
-            if S.slot_row[k] < 0:
+        pick = _below(rng, ntl)
+        for k in range(col_lo[target], col_lo[target + 1]):
+            if slot_row[k] < 0:
                 if pick == 0:
                     extra = k
                     break
                 pick -= 1
     # W4 [the region the pieces go back into: the window grown by IP_MARGIN and the
     # cells of the pieces off; elsewhere excluded for the exact search]
+    wide = half + T.ip[IP_MARGIN]
     for s in range(N):
-        inside = _in_window(T, s, y0, x0, half + T.ip[IP_MARGIN])
-        if not inside and S.occ[s] >= 0 and S.gone[S.occ[s]]:
+        inside = y0 - wide <= cell_y[s] < y0 + wide and x0 - wide <= cell_x[s] < x0 + wide
+        if not inside and occ[s] >= 0 and gone[occ[s]]:
             inside = True
-        S.region[s] = inside
+        region[s] = inside
     _take_off_gone(T, S)
     _region_on(T, S)
     timed_out = False
@@ -1681,16 +1732,17 @@ def _repair(T, S):
             continue
         for k in range(nslot):
             if attempt == 0:
-                S.todo[k] = S.gone[k] or (S.save_a[k] < 0 and involved[T.slot_col[k]])
+                todo[k] = gone[k] or (save_a[k] < 0 and involved[slot_col[k]])
             elif attempt == 1:
-                S.todo[k] = S.gone[k] or k == extra
+                todo[k] = gone[k] or k == extra
             else:
-                S.todo[k] = S.gone[k]
+                todo[k] = gone[k]
         res = _search(T, S, PLACE_ALL, T.ip[IP_REPAIR_NODES])
         if res == X_LIMIT:
             timed_out = True
         if res != X_FOUND:
             continue
+        _region_off(T, S)
         cost = _cost(T, S)
         if cost < before:
             S.st[S_IMPROVED] += 1
@@ -1699,15 +1751,15 @@ def _repair(T, S):
             S.st[S_SIDEWAYS] += 1
             S.st[S_WINDOW] = min(T.ip[IP_WMAX], S.st[S_WINDOW] + 1)
         if cost <= before:
-            _region_off(T, S)
             return
-        _restore(T, S, S.save_a)
+        _restore(T, S, save_a)
         _take_off_gone(T, S)
+        _region_on(T, S)
     _region_off(T, S)
     if timed_out:
         S.st[S_TIMEOUTS] += 1
         S.st[S_WINDOW] = max(T.ip[IP_WMIN], S.st[S_WINDOW] - 1)
-    _restore(T, S, S.save_a)
+    _restore(T, S, save_a)
     S.mono[:] = S.save_m
     _cost(T, S)
 
@@ -1720,9 +1772,9 @@ def _verify(T, S):
     """Debug: the state recomputed from the position and slot_row equals the incremental
     one, and every placed piece keeps the rules (no cell taken twice, no edge with its
     colour, connected to its colour's roots). True when all holds."""
-    C, N = T.edge0.shape
+    C, N = T.bl0.shape
     occ = T.occ0.copy()
-    edge = T.edge0.copy()
+    bl = T.bl0.copy()
     corner = T.corner0.copy()
     nown = T.nown0.copy()
     for k in range(len(S.slot_row)):
@@ -1739,11 +1791,13 @@ def _verify(T, S):
             if occ[s] != -1:
                 return False
             occ[s] = k
+            for e in range(C):
+                bl[e, s] += 1
             for q in range(T.edge_nb.shape[1]):
                 x = T.edge_nb[s, q]
                 if x < 0:
                     break
-                edge[c, x] += 1
+                bl[c, x] += 1
             for q in range(T.corner_nb.shape[1]):
                 x = T.corner_nb[s, q]
                 if x < 0:
@@ -1754,7 +1808,7 @@ def _verify(T, S):
         if occ[s] != S.occ[s]:
             return False
         for c in range(C):
-            if edge[c, s] != S.edge[c, s] or corner[c, s] != S.corner[c, s]:
+            if bl[c, s] != S.bl[c, s] or corner[c, s] != S.corner[c, s]:
                 return False
             if S.excl[c, s] != 0:
                 return False
@@ -1782,7 +1836,20 @@ def _verify(T, S):
                     return False
     S.gone[:] = 0
     for c in range(C):  # each colour walked from its roots reaches all its pieces
-        _walk(T, S, c)
+        _walk_a(
+            T.start,
+            T.col_lo,
+            T.hasbase,
+            T.corner0,
+            T.pl_sq,
+            T.corner_nb,
+            S.occ,
+            S.slot_row,
+            S.gone,
+            S.seen,
+            S.squeue,
+            c,
+        )
         for k in range(T.col_lo[c], T.col_lo[c + 1]):
             if S.slot_row[k] >= 0 and not S.seen[k]:
                 return False
@@ -1837,7 +1904,7 @@ def init_state(T, S):
     position's counters; returns the cost."""
     rows = S.slot_row.copy()
     S.occ[:] = T.occ0
-    S.edge[:] = T.edge0
+    S.bl[:] = T.bl0
     S.corner[:] = T.corner0
     S.nown[:] = T.nown0
     S.slot_row[:] = -1
