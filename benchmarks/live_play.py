@@ -24,9 +24,23 @@ for the check from scratch) and the placement's round trip. Then, over all moves
 answered within 1 s, the median, the unknowns; the empty board and the first placement of
 each colour apart. The start (the empty board) is asked too, before the first move.
 
+A winning game (issue 45 item 5), ``--winning N``: instead of the person-like games of
+``--seeds``, N games in each of which the person plays the pieces of a verified 84-piece
+layout (``benchmarks/winning_layouts.py``: found with the benchmark's own seeds 9001,
+9002, ..., new to the product, cached in ``results/companion/winning-layouts.json``;
+searched before the server starts when missing, ``--layout-limit`` seconds a seed) in a
+person's order (``person.winning_line``: colours in turn, each playing the largest piece of
+its layout still unplayed whose placement is legal now, nearest the middle first), thinking
+and clicking as above. Every true answer is then "yes": an "unknown" is a miss, and a "no"
+is a bug (printed loudly at once, and the exit status is 1). The summary gives the target
+of issue 45: at least 80 % of moves answered "yes" within 1 s, no "no", at most 1 in 20
+unknown. The rows name the layout's seed in ``seed`` and ``winning`` in ``game``.
+
 Usage:
     python benchmarks/live_play.py [--seeds 1 2 3] [--moves 24] [--think 10]
         [--time-limit 30] [--no-ponder] [--csv FILE]
+    python benchmarks/live_play.py --winning 3 [--moves 20] [--think 8] [--time-limit 30]
+        [--layout-limit 120] [--no-ponder] [--csv FILE]
 """
 
 from __future__ import annotations
@@ -40,11 +54,12 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx2 as httpx
 import numpy as np
-from person import ranked
+from person import layout_move, ranked, winning_line
 
 from solver.core.placements import piece_moves
 from solver.core.position import Placement, Position
@@ -116,9 +131,48 @@ def ask(client: httpx.Client, headers: dict[str, str], limit: float) -> dict:
         time.sleep(0.05)
 
 
-def play(url: str, seed: int, moves: int, think: float, limit: float) -> list[dict]:
-    """One game of the scripted person; one row per answer (the start, then each move)."""
+#: the person's move in a position for a colour (None: it passes)
+Chooser = Callable[[Position, str], Placement | None]
+
+
+def person_chooser(seed: int) -> Chooser:
+    """The person's own moves: one of the best 4 of :func:`person.ranked` at random."""
     rng = np.random.default_rng(seed)
+
+    def choose(position: Position, colour: str) -> Placement | None:
+        options = ranked(position, colour)
+        if not options:
+            return None
+        return options[int(rng.integers(min(4, len(options))))]
+
+    return choose
+
+
+def winning_chooser(layout: dict[str, list[Placement]]) -> Chooser:
+    """The pieces of ``layout`` in a person's order (:func:`person.layout_move`)."""
+    left = {c: list(ps) for c, ps in layout.items()}
+
+    def choose(position: Position, colour: str) -> Placement | None:
+        move = layout_move(position, colour, left.get(colour, ()))
+        if move is not None:
+            left[colour].remove(move)
+        return move
+
+    return choose
+
+
+def play(
+    url: str,
+    seed: int,
+    moves: int,
+    think: float,
+    limit: float,
+    choose: Chooser | None = None,
+    game: str = "person",
+) -> list[dict]:
+    """One game of the scripted person (its own moves, seeded, or ``choose``'s); one row
+    per answer (the start, then each move)."""
+    choose = choose or person_chooser(seed)
     rows: list[dict] = []
     with httpx.Client(base_url=url, timeout=120) as client:
         headers = {"X-Token": TOKEN.search(client.get("/").text).group(1)}
@@ -127,18 +181,17 @@ def play(url: str, seed: int, moves: int, think: float, limit: float) -> list[di
         position = start_position("classic")
         started = time.perf_counter()
         answer = ask(client, headers, limit)
-        rows.append(row(seed, 0, "start", "", answer, time.perf_counter() - started, 0.0))
+        rows.append(row(game, seed, 0, "start", "", answer, time.perf_counter() - started, 0.0))
         firsts: set[str] = set()
         for k in range(1, moves + 1):
             state = client.get("/api/state", headers=headers).json()
             colour = state["selected"]
             if colour is None:
                 break
-            options = ranked(position, colour)
-            if not options:
+            move = choose(position, colour)
+            if move is None:
                 client.post("/api/pass", headers=headers).raise_for_status()
                 continue
-            move = options[int(rng.integers(min(4, len(options))))]
             # thinking: the piece picked at once, the mouse over the board, then the click
             think_started = time.perf_counter()
             client.post("/api/select", headers=headers, json={"colour": colour})
@@ -167,15 +220,29 @@ def play(url: str, seed: int, moves: int, think: float, limit: float) -> list[di
             seconds = time.perf_counter() - clicked
             what = "first" if colour not in firsts else "move"
             firsts.add(colour)
-            rows.append(row(seed, k, colour, f"{move.piece} {what}", answer, seconds, trip))
+            rows.append(row(game, seed, k, colour, f"{move.piece} {what}", answer, seconds, trip))
             print(format_row(rows[-1]), flush=True)
+            if game == "winning" and answer.get("answer") == "no":
+                print(
+                    f"!!! BUG: 'no' after move {k} of the winning game {seed}: its layout "
+                    f"places every piece !!!",
+                    flush=True,
+                )
     return rows
 
 
 def row(
-    seed: int, k: int, colour: str, move: str, answer: dict, seconds: float, trip: float
+    game: str,
+    seed: int,
+    k: int,
+    colour: str,
+    move: str,
+    answer: dict,
+    seconds: float,
+    trip: float,
 ) -> dict:
     return {
+        "game": game,
         "seed": seed,
         "move": k,
         "colour": colour,
@@ -189,8 +256,9 @@ def row(
 
 
 def format_row(r: dict) -> str:
+    label = "layout" if r["game"] == "winning" else "seed"
     return (
-        f"seed {r['seed']} move {r['move']:2d} {r['colour']:6} {r['piece']:10} {r['answer']:8} "
+        f"{label} {r['seed']} move {r['move']:2d} {r['colour']:6} {r['piece']:10} {r['answer']:8} "
         f"{r['how']:9} {r['seconds']:6.2f} s  (solver {r['solver_seconds']:.2f} s, "
         f"placement {r['trip_ms']:.0f} ms)"
     )
@@ -213,6 +281,29 @@ def summary(rows: list[dict], what: str) -> str:
     )
 
 
+def winning_summary(rows: list[dict]) -> list[str]:
+    """The winning games against issue 45's target (every true answer is yes)."""
+    n = len(rows)
+    if not n:
+        return ["winning games: no moves"]
+    fast = sum(r["answer"] == "yes" and r["seconds"] <= 1.0 for r in rows)
+    no = [r for r in rows if r["answer"] == "no"]
+    unknown = sum(r["answer"] == "unknown" for r in rows)
+    other = sum(r["answer"] not in ("yes", "no", "unknown") for r in rows)
+    met = fast >= 0.8 * n and not no and not other and unknown * 20 <= n
+    line = (
+        f"winning games: {n} moves, yes within 1 s {fast}/{n} ({100 * fast / n:.0f} %; "
+        f"target at least 80 %), no {len(no)} (target 0), unknown {unknown}/{n} "
+        f"(misses; target at most 1 in 20)"
+    )
+    if other:
+        line += f", other answers {other} (misses)"
+    out = [line, f"issue 45 target: {'met' if met else 'not met'}"]
+    for r in no:
+        out.append(f"!!! BUG: 'no' on a winning game: {format_row(r)} !!!")
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
@@ -221,14 +312,34 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=30.0, help="the page's limit")
     parser.add_argument("--no-ponder", action="store_true", help="the server without pondering")
     parser.add_argument("--csv", help="one row per answer")
+    parser.add_argument(
+        "--winning",
+        type=int,
+        metavar="N",
+        help="N winning games (the pieces of N new verified layouts) instead of --seeds",
+    )
+    parser.add_argument(
+        "--layout-limit", type=float, default=120.0, help="seconds per seed finding a layout"
+    )
     args = parser.parse_args()
+    games: list[tuple[int, Chooser | None, str]] = [(s, None, "person") for s in args.seeds]
+    if args.winning is not None:
+        from winning_layouts import winning_layouts  # (a search when none is cached)
+
+        games = []
+        for w in winning_layouts(args.winning, args.layout_limit):
+            line = winning_line(w.layout)
+            assert len(line) == sum(len(ps) for ps in w.layout.values()), "no person's order"
+            print(f"winning layout seed {w.seed} ({w.backend}, found in {w.seconds} s)")
+            games.append((w.seed, winning_chooser(w.layout), "winning"))
     print(f"load at start: {os.getloadavg()}", flush=True)
     port = free_port()
     server = start_server(port, not args.no_ponder)
     rows: list[dict] = []
     try:
-        for seed in args.seeds:
-            rows += play(f"http://127.0.0.1:{port}", seed, args.moves, args.think, args.time_limit)
+        for seed, choose, game in games:
+            url = f"http://127.0.0.1:{port}"
+            rows += play(url, seed, args.moves, args.think, args.time_limit, choose, game)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -243,13 +354,20 @@ def main() -> int:
             f"placement round trip: median {statistics.median(trips):.0f} ms, "
             f"worst {max(trips):.0f} ms"
         )
+    failed = False
+    if args.winning is not None:
+        for seed, _, _ in games:
+            print(summary([r for r in moves if r["seed"] == seed], f"layout {seed}"))
+        for line in winning_summary(moves):
+            print(line)
+        failed = any(r["answer"] == "no" for r in rows)  # the empty board too
     print(f"load at end: {os.getloadavg()}")
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

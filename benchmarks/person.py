@@ -14,15 +14,27 @@ each colour pushing out from its corner*. Each move of a colour:
 
 A colour with no legal move passes. :func:`ranked` gives the whole ranking (the probe
 asks about its first moves: what such a person would most likely play).
+
+The same person can play a *winning* game (``benchmarks/live_play.py --winning``): the
+pieces of a verified layout that places every piece, in a person's order
+(:func:`winning_line`): colours in turn, each playing next the largest piece of its layout
+still unplayed whose placement is legal now, ties broken by the same preference (nearest
+the middle, then most corners opened). Such a piece always exists while the colour has
+pieces left: its layout's pieces are joined by corner contact to its start, so some
+unplayed piece touches a played one (or covers the start square); and, the layout's
+monomino last, the monomino is the colour's last move.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
+from solver.core.rules import move_problem
 
 #: the person picks one of the best few moves at random
 TOP = 4
@@ -96,4 +108,51 @@ def person_line(
                 continue
             line.append((colour, move))
             position = position.with_placement(colour, move)
+    return line
+
+
+def layout_move(position: Position, colour: str, left: Iterable[Placement]) -> Placement | None:
+    """A person's next move in a winning game: of ``left`` (the colour's layout pieces not
+    yet played), the largest whose placement is legal in ``position`` (by the rules,
+    :func:`solver.core.rules.move_problem`), nearest the middle first, then most corners
+    opened (as :func:`ranked`); None when none is legal (or none is left)."""
+    legal = [p for p in left if move_problem(position, colour, p) is None]
+    if not legal:
+        return None
+    size = max(PIECES[p.piece].size for p in legal)
+    largest = [p for p in legal if PIECES[p.piece].size == size]
+    return min(
+        largest,
+        key=lambda m: (
+            -reach(position, m),
+            -corners_opened(position, colour, m),
+            m.piece,
+            sorted(m.squares),
+        ),
+    )
+
+
+def winning_line(
+    layout: Mapping[str, Sequence[Placement]], variant: str = "classic"
+) -> list[tuple[str, Placement]]:
+    """Every piece of ``layout`` (colour -> placements, any order; a layout of the empty
+    board) in a person's order (module docstring): colours in turn, each playing
+    :func:`layout_move`, a colour with nothing legal left passing; as ``(colour,
+    placement)``. Shorter than the layout only if the layout has no legal order."""
+    from solver.formats.game import start_position
+
+    position = start_position(variant)
+    left = {c: list(layout.get(c, ())) for c in position.colour_names}
+    line: list[tuple[str, Placement]] = []
+    moved = True
+    while moved:
+        moved = False
+        for colour in position.colour_names:
+            move = layout_move(position, colour, left[colour])
+            if move is None:
+                continue
+            left[colour].remove(move)
+            line.append((colour, move))
+            position = position.with_placement(colour, move)
+            moved = True
     return line
