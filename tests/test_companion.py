@@ -183,3 +183,24 @@ def test_after_the_last_placement_the_answer_is_done():
         assert (step.answer, step.how, step.pieces_left) == ("done", "done", 0)
         assert step.move is not None and step.move.placement == game.moves[n - 1].placement
         assert companion.to_move is None and companion.answer() is step
+
+
+def test_repair_from_on_two_workers_finds_a_checked_layout_and_counts_its_runs():
+    """Two threads of the compiled repair search from a carried layout (the Duo record's
+    layout after 12 placements, its pieces of 6 placements later taken off): the layout
+    found places every piece and passes the rule checker; ``max_runs`` bounds the runs of
+    both workers together."""
+    from solver.companion.repair import repair_from
+
+    game = load_game(LAYOUT_GAME)
+    position = game.position(12)
+    rest = _rest(game, 12)
+    start = {c: pieces[:-3] for c, pieces in rest.items()}  # the last 3 of each colour off
+    found, partial, runs = repair_from(position, [start], time.perf_counter() + 30, workers=2)
+    assert found is not None and runs >= 1
+    assert _places_all(position, found)
+    assert sum(len(v) for v in partial.values()) == sum(
+        len(position.colour(c).remaining) for c in position.colour_names
+    )
+    _, _, one = repair_from(position, [start], time.perf_counter() + 30, max_runs=1, workers=2)
+    assert one == 1

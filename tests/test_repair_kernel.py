@@ -5,6 +5,8 @@ monominoes' matching against the Python one, and its layouts through the rule ch
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -19,6 +21,8 @@ from solver.core.order import order_of_play
 from solver.core.position import ColourState, Position
 from tests.brute import brute_layouts
 from tests.helpers import PUZZLES
+
+FOLLOW = Path(__file__).parent / "data" / "follow"
 
 
 def legal_complete(position, layout) -> bool:
@@ -217,3 +221,40 @@ def test_a_new_start_is_the_best_of_its_greedy_layouts():
         costs.append((one.best_cost, eight.best_cost))
     assert all(b <= a for a, b in costs)
     assert any(b < a for a, b in costs)
+
+
+def test_a_warm_run_makes_its_new_starts_from_its_warm_start():
+    """A run from a carried layout (the Duo record's layout after 12 placements, the
+    last 8 pieces of each colour off) begins, and starts again after stagnating, from that
+    layout with greedy play adding the rest: the warm pieces stay on their slots; with
+    IP_WARM_RESTART off a new start is greedy play from the position, which keeps none of
+    them in place here."""
+    game = blokus.load_game(str(FOLLOW / "duo-both-layout.blksgf"))
+    position = game.position(12)
+    layout = {
+        c: list(game.final.colour(c).placed[len(position.colour(c).placed) :])
+        for c in position.colour_names
+    }
+    warm = {c: ps[:-8] for c, ps in layout.items()}
+    kept = {(c, p) for c, ps in warm.items() for p in ps}
+    for restart in (1, 0):
+        run = Run(position, position.colour_names, seed=2, start=warm, debug=True)
+        ip = run.tables.ip.copy()
+        ip[rk.IP_WARM_RESTART] = restart
+        ip[rk.IP_STAGNATION] = 1  # a new start after a step without progress
+        run.tables = run.tables._replace(ip=ip)
+        run.advance(steps=0)  # the first start: the warm layout completed greedily
+        on = {(c, p) for c, ps in run.layout().items() for p in ps}
+        assert (kept <= on) == bool(restart)
+        assert run.best_cost <= sum(len(p.squares) for ps in layout.values() for p in ps)
+        if not restart:
+            continue
+        restarts = run.stats()["restarts"]
+        for _ in range(200):  # a step at a time: a new start is a step's last act
+            if run.advance(steps=1):
+                break
+            if run.stats()["restarts"] > restarts:
+                on = {(c, p) for c, ps in run.layout().items() for p in ps}
+                assert kept <= on
+                restarts = run.stats()["restarts"]
+        assert restarts > 10  # (seeded: 187 new starts in the 200 steps, each checked)

@@ -414,7 +414,9 @@ class Follower:
         if pieces <= FULL_FIRST:
             return self._full(answer, no, position, deadline, tried)
         share = REPAIR_SHARE * (limit if limit is not None else 30.0)
-        found, partial, runs = repair_from(position, starts, started + share, self.options.seed + k)
+        found, partial, runs = repair_from(
+            position, starts, started + share, self.options.seed + k, workers=self.options.workers
+        )
         if found is not None:
             tried.append(f"repair: solved ({runs} runs)")
             return answer("yes", "repaired", layout=found, left=0)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Literal
 
 from solver.backends.base import Cancel, SolveOptions
 from solver.backends.driver import luby
+from solver.backends.race import first_proven
 from solver.backends.repair import compiled
 from solver.backends.repair.greedy import held_back
 from solver.backends.repair.repairer import Repairer, RepairState
@@ -70,8 +71,10 @@ FULL_FIRST = 16
 #: goes to the full solvers (the only ones that prove "no").
 REPAIR_SHARE = 0.6
 #: Repair steps of the first runs of :func:`repair_from` (later ones: times Luby's
-#: sequence); a step takes about 10 ms of one core in the opening.
-REPAIR_SLICE = 500
+#: sequence): about 1 s of the compiled search (4,000-6,000 steps a second; a run makes a
+#: new start from its carried layout itself after 1,000 steps without progress). The
+#: Python search, while the kernel is not built yet, takes about 10 ms a step.
+REPAIR_SLICE = 4000
 
 
 def exact_repair(
@@ -325,16 +328,20 @@ def repair_from(
     stop: Cancel | None = None,
     slice_steps: int = REPAIR_SLICE,
     max_runs: int | None = None,
+    workers: int = 1,
 ) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]], int]:
     """The repair search from several starts (legal partial layouts, the nearest first:
     e.g. the pool's layouts carried over the move), in runs: the k-th run gets
     ``slice_steps`` times the k-th term of Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...)
     repair steps and starts from ``starts[k % len(starts)]`` with its own seed, until
     ``deadline`` (a ``time.perf_counter()`` value), ``stop`` or ``max_runs`` runs. The
-    repair search's time
-    to a layout is heavy-tailed: a run that has not found one soon is better restarted,
-    and another start gives it other pieces to move. (Steps, not seconds: the runs do
-    the same work however loaded the machine is.)
+    repair search's time to a layout is heavy-tailed: a run that has not found one soon
+    is better restarted, and another start gives it other pieces to move. (Steps, not
+    seconds: the runs do the same work however loaded the machine is.)
+
+    ``workers`` > 1 (and the compiled search ready: it releases the GIL): that many
+    threads, worker w making runs w, w + workers, w + 2 workers, ... (each with Luby's
+    budget of its own sequence), the first layout found stopping the others.
 
     Returns:
         (a checked layout placing everything, or None; the best partial layout found, in
@@ -344,24 +351,76 @@ def repair_from(
         SolverBug: a layout the rule checker refuses.
     """
     colours = open_colours(position)
-    best: dict[str, list[Placement]] = {
+    first: dict[str, list[Placement]] = {
         c: list(starts[0].get(c, ())) if starts else [] for c in colours
     }
     if not starts:
-        starts = [best]
-    runs = 0
+        starts = [first]
+    if workers > 1 and compiled.ready():
+        runners = [
+            _runner(position, starts, deadline, seed, slice_steps, max_runs, w, workers)
+            for w in range(workers)
+        ]
+        results, winner = first_proven(runners, lambda r: r[0] is not None, stop)
+        runs = sum(r[2] for r in results)
+        if winner is not None:
+            return results[winner][0], results[winner][1], runs
+        best = min((r[1] for r in results), key=lambda b: squares_left(position, b))
+        return None, best, runs
+    return _runs(position, starts, deadline, seed, stop, slice_steps, max_runs, 0, 1)
+
+
+def _runner(
+    position: Position,
+    starts: Sequence[Layout],
+    deadline: float,
+    seed: int,
+    slice_steps: int,
+    max_runs: int | None,
+    worker: int,
+    workers: int,
+) -> Callable[[Cancel], _Runs]:
+    def go(stop: Cancel) -> _Runs:
+        return _runs(position, starts, deadline, seed, stop, slice_steps, max_runs, worker, workers)
+
+    return go
+
+
+_Runs = tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]], int]
+
+
+def _runs(
+    position: Position,
+    starts: Sequence[Layout],
+    deadline: float,
+    seed: int,
+    stop: Cancel | None,
+    slice_steps: int,
+    max_runs: int | None,
+    worker: int,
+    workers: int,
+) -> _Runs:
+    """One worker's runs of :func:`repair_from`: runs ``worker``, ``worker + workers``,
+    ... (at most ``max_runs`` in all workers), the j-th of them ``slice_steps`` times
+    Luby's j-th term."""
+    best: dict[str, list[Placement]] = {
+        c: list(starts[0].get(c, ())) for c in open_colours(position)
+    }
+    made = 0
+    k = worker
     while time.perf_counter() < deadline and not (stop is not None and stop.is_set()):
-        if max_runs is not None and runs >= max_runs:
+        if max_runs is not None and k >= max_runs:
             break
-        start = starts[runs % len(starts)]
-        steps = slice_steps * luby(runs + 1)
-        found, partial = repair_search(position, start, deadline, seed + runs, stop, steps)
-        runs += 1
+        start = starts[k % len(starts)]
+        steps = slice_steps * luby(made + 1)
+        found, partial = repair_search(position, start, deadline, seed + k, stop, steps)
+        made += 1
+        k += workers
         if found is not None:
-            return found, partial, runs
+            return found, partial, made
         if squares_left(position, partial) < squares_left(position, best) or not any(best.values()):
             best = partial
-    return None, best, runs
+    return None, best, made
 
 
 def alone_no(

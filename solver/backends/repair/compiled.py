@@ -51,6 +51,17 @@ EJECT_REACH = 3
 #: positions (33 runs of 3 s: 22 layouts without them, 14 with; they cost more nodes a
 #: second than they prune: docs/benchmarks.md, issue 45's attempts)
 REACH_ALL = False
+#: the share of ejection steps (today's Python search: 0.8, ``settings.EJECT``): at the
+#: compiled speed a window repair costs about 4 ejections, and more ejections found more
+#: layouts, from the companion's carried layouts (48 runs: 40 within 1 s against 35) and
+#: from scratch (12 runs of 4 s: 8 layouts against 4); all ejections (1.0) lost from
+#: scratch (4 of 12): docs/benchmarks.md, issue 45's attempts
+EJECT_SHARE = 0.95
+#: a run from a warm start (the companion's carried layouts) makes its new starts from
+#: it, the pieces it lacks added by greedy play, instead of greedy play from the position
+WARM_RESTART = True
+#: a warm start is first completed by greedy play (as a new start), not repaired as it is
+WARM_FILL = True
 #: the kernel's exact search: deepest stack of decisions, most children on it
 MAX_FRAMES = 4096
 MAX_CHILDREN = 1 << 17
@@ -148,8 +159,10 @@ def settings(debug: bool = False, restarts: int = 8) -> tuple[np.ndarray, np.nda
     ip[rk.IP_MARGIN] = WINDOW_MARGIN
     ip[rk.IP_EJECT_REACH] = EJECT_REACH
     ip[rk.IP_REACH_ALL] = int(REACH_ALL)
+    ip[rk.IP_WARM_RESTART] = int(WARM_RESTART)
+    ip[rk.IP_WARM_FILL] = int(WARM_FILL)
     fp = np.zeros(rk.N_FP, dtype=np.float64)
-    fp[rk.FP_EJECT] = ref.EJECT
+    fp[rk.FP_EJECT] = EJECT_SHARE
     fp[rk.FP_ACCEPT_WORSE] = ref.ACCEPT_WORSE
     fp[rk.FP_BLOCK] = 1.0
     fp[rk.FP_NOISE] = 0.3
@@ -308,6 +321,7 @@ def new_state(t: rk.Tables, seed: int) -> rk.State:
         save_a=np.full(s_n, -1, dtype=np.int32),
         save_b=np.full(s_n, -1, dtype=np.int32),
         save_m=np.full(c_n, -1, dtype=np.int32),
+        warm_row=np.full(s_n, -1, dtype=np.int32),
         gone=np.zeros(s_n, dtype=np.int8),
         seen=np.zeros(s_n, dtype=np.int8),
         squeue=np.zeros(max(1, s_n), dtype=np.int32),
@@ -372,7 +386,8 @@ def warm(
     cost = int(rk.init_state(t, s))
     if not rk.verify(t, s):
         raise ValueError("the warm start is not a legal partial layout of the position")
-    s.st[rk.S_STARTED] = 1
+    s.warm_row[:] = s.slot_row
+    s.st[rk.S_STARTED] = 0 if t.ip[rk.IP_WARM_FILL] else 1
     s.st[rk.S_LOW] = cost
     s.st[rk.S_BEST] = cost
     s.best_row[:] = s.slot_row

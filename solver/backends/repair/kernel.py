@@ -99,8 +99,10 @@ N_SCALARS = 17
     IP_MARGIN,  # a window repair's pieces go back within the window grown by this much
     IP_EJECT_REACH,  # an ejection's pieces go back within this many king steps of the move
     IP_REACH_ALL,  # 1: the reach and fit bounds in place-all searches too (else max-score only)
-) = range(16)
-N_IP = 16
+    IP_WARM_RESTART,  # 1: a new start fills the warm start (warm_row) greedily, not the position
+    IP_WARM_FILL,  # 1: a warm start begins with a new start (the driver's choice: warm())
+) = range(18)
+N_IP = 18
 
 # the float64 settings fp[...]
 FP_EJECT, FP_ACCEPT_WORSE, FP_BLOCK, FP_NOISE = range(4)
@@ -168,6 +170,7 @@ class State(NamedTuple):
     save_a: np.ndarray  # (S,) int32: scratch: a saved slot_row (the step's start)
     save_b: np.ndarray  # (S,) int32: scratch: another (after an ejection, before put-back)
     save_m: np.ndarray  # (C,) int32: scratch: a saved mono
+    warm_row: np.ndarray  # (S,) int32: the warm start's slot_row (all -1 without one)
     gone: np.ndarray  # (S,) int8: scratch: slots taken off
     seen: np.ndarray  # (S,) int8: scratch: slots reached by the closure's walk
     squeue: np.ndarray  # (S,) int32: scratch: its queue
@@ -1311,12 +1314,17 @@ def _region_near(T, S, reach, row):
 
 @njit(cache=True)
 def _construct(T, S):
-    """A new start: the best of IP_RESTARTS greedy layouts from the position."""
+    """A new start: the best of IP_RESTARTS greedy layouts from the position, or (with
+    IP_WARM_RESTART) from the warm start: its pieces stay, greedy play adds the rest (a
+    run that started near a layout, as the companion's from a carried layout, restarts
+    there, not from scratch)."""
     nslot = len(S.slot_row)
-    empty = np.full(nslot, -1, dtype=np.int32)
+    base = np.full(nslot, -1, dtype=np.int32)
+    if T.ip[IP_WARM_RESTART]:
+        base[:] = S.warm_row
     bestc = 1 << 40
     for _ in range(max(1, T.ip[IP_RESTARTS])):
-        _restore(T, S, empty)
+        _restore(T, S, base)
         _greedy(T, S, False)
         cost = _cost(T, S)
         if cost < bestc:
