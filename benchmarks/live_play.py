@@ -252,6 +252,8 @@ def row(
         "seconds": round(seconds, 3),
         "solver_seconds": round(float(answer.get("solver_seconds") or 0.0), 3),
         "trip_ms": round(1000 * trip, 1),
+        # the tiers the companion tried, as the page's tooltip says them
+        "tried": str(answer.get("text", "")).rpartition(" [")[2].rstrip("]"),
     }
 
 

@@ -40,13 +40,19 @@ from solver.core.placements import legal_moves, piece_moves
 from solver.core.position import Placement, Position
 from solver.tasks.endgame import area_shortfall
 
-#: repair steps per candidate move in the first round (doubled each round)
-CANDIDATE_STEPS = 150
+#: repair steps per candidate move in the first round (doubled each round): about 0.2 s
+#: of the compiled search (a carried layout is rarely completed in fewer: issue 45's
+#: live play, where 150 steps found almost none of the moves played)
+CANDIDATE_STEPS = 1000
+#: threads per candidate (one run of the repair search each: the player is thinking, the
+#: cores are free)
+PONDER_WORKERS = 2
 #: most candidate moves per round
 MAX_CANDIDATES = 400
 #: most seconds of each proof (each colour alone, the full solve) per candidate move
 CANDIDATE_SECONDS = 1.5
-#: tries of a candidate move before pondering leaves it unknown
+#: tries of a candidate move before pondering leaves it unknown (the placement under the
+#: mouse is tried as long as it stays there)
 MAX_TRIES = 4
 #: the placement under the mouse counts as tried this many times fewer
 FOCUS_BONUS = 2
@@ -165,7 +171,16 @@ def answer_candidate(
     found = None
     if pieces > FULL_FIRST:  # with fewer, the full solve decides at once
         starts = [layout for layout, _ in pool.nearest(colour, move, after)[:MAX_STARTS]]
-        found, _, _ = repair_from(after, starts, deadline, seed, stop, steps, max_runs=1)
+        found, _, _ = repair_from(
+            after,
+            starts,
+            deadline,
+            seed,
+            stop,
+            steps,
+            max_runs=PONDER_WORKERS,
+            workers=PONDER_WORKERS,
+        )
     until = min(deadline, time.perf_counter() + CANDIDATE_SECONDS)
     options = SolveOptions(time_limit=CANDIDATE_SECONDS, seed=seed)
     if found is None and pieces <= ALONE_FIRST and len(open_) > 1:
@@ -204,8 +219,9 @@ def ponder(
     The next candidate is the one tried fewest times so far (the pool counts them, across
     calls: :attr:`solver.companion.pool.Pool.tries`), in the order of :func:`candidates`;
     the placement under the mouse counts as tried :data:`FOCUS_BONUS` times fewer. A
-    candidate tried k times gets :data:`CANDIDATE_STEPS` x 2^k repair steps; after
-    :data:`MAX_TRIES` tries it is left unknown."""
+    candidate tried k times gets :data:`CANDIDATE_STEPS` x 2^k repair steps (at most
+    2^10 times) on each of :data:`PONDER_WORKERS` threads; after :data:`MAX_TRIES` tries
+    it is left unknown, unless it is the placement under the mouse."""
     started = time.perf_counter()
     deadline = started + seconds
     report = Pondered()
@@ -216,7 +232,7 @@ def ponder(
         best: tuple[int, int, Placement] | None = None
         for k, m in enumerate(candidates(pool.position, colour, now)):
             tries = pool.tries.get((colour, m), 0)
-            if tries >= MAX_TRIES or pool.status(colour, m) != "unknown":
+            if (tries >= MAX_TRIES and m != hovered) or pool.status(colour, m) != "unknown":
                 continue
             key = (tries - (FOCUS_BONUS if m == hovered else 0), k, m)
             if best is None or key[:2] < best[:2]:
@@ -227,7 +243,7 @@ def ponder(
         tries = pool.tries.get((colour, move), 0)
         pool.tries[(colour, move)] = tries + 1
         t0 = time.perf_counter()
-        steps = CANDIDATE_STEPS * 2**tries
+        steps = CANDIDATE_STEPS * 2 ** min(tries, 10)
         result = answer_candidate(pool, colour, move, deadline, steps, seed + report.tried, stop)
         report.tried += 1
         report.kept += result == "keeps"
