@@ -1,6 +1,7 @@
 """``blokus-solo serve``: the HTTP interface with Starlette's test client (no browser)."""
 
 import dataclasses
+import json
 import os
 import re
 import subprocess
@@ -23,6 +24,7 @@ from solver.web.app import create_app
 from solver.web.files import MAX_UPLOAD
 
 TOKEN = re.compile(r'name="token" content="([^"]+)"')
+FOLLOW = ROOT / "tests" / "data" / "follow"
 
 
 def page(client) -> dict:
@@ -265,14 +267,16 @@ def test_questions_answer_as_the_api(client):
     assert mine["answer"] == "yes" and "Hint and Show a solution follow the card" in mine["text"]
 
 
-def play_unpaired_firsts(client, headers) -> None:
-    """On the Classic solo board: blue's W in its corner and yellow's I5 along the top edge,
-    two first placements that no layout of the opening book holds together, so that the
-    joint question is a cold solve of minutes."""
-    for colour, cells in (
-        ("blue", [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2]]),  # W
-        ("yellow", [[0, 19], [0, 18], [0, 17], [0, 16], [0, 15]]),  # I5 along the edge
-    ):
+def play_far_line(client, headers) -> None:
+    """On the Classic solo board: the first 30 placements of a person-like game
+    (``tests/data/follow/person-s1-30.json``), after which the joint question is a cold
+    solve of minutes: no layout is known (the compiled repair search leaves 11 squares
+    or more after 8 s) and no proof of "no" either (each colour alone fits). Two first
+    placements that no book layout holds together were used before; the compiled repair
+    search answers those in about a second now."""
+    moves = json.loads((FOLLOW / "person-s1-30.json").read_text())["moves"]
+    for colour, _, squares in moves:
+        cells = [[s // 20, s % 20] for s in squares]
         placed = client.post("/api/place", headers=headers, json={"colour": colour, "cells": cells})
         assert placed.status_code == 200 and "refused" not in placed.json(), placed.text
 
@@ -280,7 +284,7 @@ def play_unpaired_firsts(client, headers) -> None:
 def test_solves_limited_cancelled_and_reaped(monkeypatch):
     with TestClient(create_app(hosts=["testserver"], limit=1, ponder=False)) as client:
         headers = page(client)
-        play_unpaired_firsts(client, headers)  # from the empty board the book answers at once
+        play_far_line(client, headers)  # from the empty board the book answers at once
         start = client.post("/api/ask", headers=headers, json={"kind": "joint", "time_limit": None})
         job = start.json()["job"]
         busy = client.post("/api/ask", headers=headers, json={"kind": "hint", "time_limit": 5})
@@ -401,7 +405,7 @@ def test_time_limit_covers_the_whole_answer(client, monkeypatch):
     running past it (plus the grace) is stopped and answered unknown, never no."""
     headers = page(client)
     client.post("/api/open", headers=headers, json={"id": "classic-84"})
-    play_unpaired_firsts(client, headers)  # the companion: far from an answer in 5 s
+    play_far_line(client, headers)  # the companion: far from an answer in 5 s
     # how far a loaded machine runs over is for the benchmark (benchmarks/serve_speed.py):
     # here a wide grace lets the joint check answer itself, then the watchdog is tested
     monkeypatch.setattr(jobs_module, "GRACE", 20.0)

@@ -154,12 +154,15 @@ def play(page, colour, piece, squares) -> None:
     click_square(page, target)
 
 
-def play_unpaired_firsts(page) -> None:
-    """Blue's W in its corner and yellow's I5 along the top edge, clicked: two first
-    placements that no layout of the opening book holds together."""
-    play(page, "blue", "W", [0, 20, 21, 41, 42])
-    play(page, "yellow", "I5", [15, 16, 17, 18, 19])
-    page.wait_for_function("S.moves === 2")
+def play_far_line(page) -> None:
+    """The first 30 placements of a person-like game (``tests/data/follow/
+    person-s1-30.json``), clicked: after them the joint question is a cold solve of
+    minutes (no layout known, no proof of "no"; tests/test_serve.py's ``play_far_line``)."""
+    path = Path(__file__).parent / "data" / "follow" / "person-s1-30.json"
+    moves = json.loads(path.read_text())["moves"]
+    for colour, piece, squares in moves:
+        play(page, colour, piece, squares)
+    page.wait_for_function(f"S.moves === {len(moves)}")
 
 
 def wait_answer(page, kind: str, timeout: float = 60_000) -> dict:
@@ -325,10 +328,10 @@ def test_closing_the_page_stops_its_solve(browser, served_app, tmp_path):
     app, url = served_app
     page = new_page(browser, url)
     steps = Steps(page, tmp_path)
-    # the joint question, no limit, after two first placements that no layout of the
-    # book holds together: a cold solve of minutes (from the empty board the book answers
-    # at once, and a solution of the 84 pieces takes the symmetric reduction a second)
-    play_unpaired_firsts(page)
+    # the joint question, no limit, after 30 placements of a person-like game: a cold
+    # solve of minutes (from the empty board the book answers at once, and a solution of
+    # the 84 pieces takes the symmetric reduction a second)
+    play_far_line(page)
     page.select_option("#timelimit", "none")
     page.click("button[data-ask='joint']")
     page.wait_for_selector("#answers li[data-job] .badge.running")
@@ -526,7 +529,7 @@ def test_card_printed_pieces_and_hint_drawn_apart(steps):
 @pytest.mark.slow
 def test_unknown_joint_offers_each_colour_alone(steps):
     page = steps.page
-    play_unpaired_firsts(page)  # (the empty board, and one first placement: the book)
+    play_far_line(page)  # (the empty board, and one first placement: the book)
     page.evaluate(  # a 1 s limit (the menu's shortest is 5 s): the Classic joint times out
         "(() => { const o = new Option('1 s', '1'); $('timelimit').add(o); o.selected = true; })()"
     )
