@@ -320,6 +320,7 @@ def test_game_stepped_with_review_chart(steps):
     steps.shot("review-current-at-the-start")
 
 
+@pytest.mark.slow  # (30 placements clicked first: about 20 s)
 def test_closing_the_page_stops_its_solve(browser, served_app, tmp_path):
     """The page's goodbye stops its solve at once and forgets its session (the game is
     kept in the browser)."""
