@@ -370,6 +370,9 @@ def repair_from(
     return _runs(position, starts, deadline, seed, stop, slice_steps, max_runs, 0, 1)
 
 
+_Runs = tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]], int]
+
+
 def _runner(
     position: Position,
     starts: Sequence[Layout],
@@ -384,9 +387,6 @@ def _runner(
         return _runs(position, starts, deadline, seed, stop, slice_steps, max_runs, worker, workers)
 
     return go
-
-
-_Runs = tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]], int]
 
 
 def _runs(

@@ -160,7 +160,6 @@ def settings(debug: bool = False, restarts: int = 8) -> tuple[np.ndarray, np.nda
     ip[rk.IP_EJECT_REACH] = EJECT_REACH
     ip[rk.IP_REACH_ALL] = int(REACH_ALL)
     ip[rk.IP_WARM_RESTART] = int(WARM_RESTART)
-    ip[rk.IP_WARM_FILL] = int(WARM_FILL)
     fp = np.zeros(rk.N_FP, dtype=np.float64)
     fp[rk.FP_EJECT] = EJECT_SHARE
     fp[rk.FP_ACCEPT_WORSE] = ref.ACCEPT_WORSE
@@ -387,7 +386,7 @@ def warm(
     if not rk.verify(t, s):
         raise ValueError("the warm start is not a legal partial layout of the position")
     s.warm_row[:] = s.slot_row
-    s.st[rk.S_STARTED] = 0 if t.ip[rk.IP_WARM_FILL] else 1
+    s.st[rk.S_STARTED] = 0 if WARM_FILL else 1  # 0: run() begins with a new start
     s.st[rk.S_LOW] = cost
     s.st[rk.S_BEST] = cost
     s.best_row[:] = s.slot_row

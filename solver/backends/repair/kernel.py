@@ -100,9 +100,8 @@ N_SCALARS = 17
     IP_EJECT_REACH,  # an ejection's pieces go back within this many king steps of the move
     IP_REACH_ALL,  # 1: the reach and fit bounds in place-all searches too (else max-score only)
     IP_WARM_RESTART,  # 1: a new start fills the warm start (warm_row) greedily, not the position
-    IP_WARM_FILL,  # 1: a warm start begins with a new start (the driver's choice: warm())
-) = range(18)
-N_IP = 18
+) = range(17)
+N_IP = 17
 
 # the float64 settings fp[...]
 FP_EJECT, FP_ACCEPT_WORSE, FP_BLOCK, FP_NOISE = range(4)
@@ -849,6 +848,32 @@ def _room_a(
 
 
 @njit(cache=True)
+def _live_at(cv_sq, cv_ptr, bl, dpc, c, s, nd, cap):
+    """Colour c's live placements covering its attach cell s (of the ``nd`` pieces in
+    ``dpc[c]``), counted up to ``cap``: covering the attach cell, a placement is legal iff
+    every cell of it is allowed (one call per cell weighed: the loop over placements runs
+    inside, so the arrays' reference counts are paid once per cell, not per placement)."""
+    N = bl.shape[1]
+    cnt = 0
+    for d in range(nd):
+        base = dpc[c, 2 * d] * N + s
+        for i in range(cv_ptr[base], cv_ptr[base + 1]):
+            ok = True
+            for j in range(cv_sq.shape[1]):
+                x = cv_sq[i, j]
+                if x < 0:
+                    break
+                if bl[c, x] != 0:
+                    ok = False
+                    break
+            if ok:
+                cnt += 1
+                if cnt >= cap:
+                    return cnt
+    return cnt
+
+
+@njit(cache=True)
 def _search(T, S, mode, budget):
     """Place the slots flagged in ``todo`` (all of them: PLACE_ALL; as many cells as
     possible: MAX_SCORE) on the state as it stands, within ``budget`` nodes, on the cells
@@ -961,23 +986,8 @@ def _search(T, S, mode, budget):
                         continue
                     if (own and corner[c, s] == 0) or (not own and s != start[c]):
                         continue
-                    for d in range(n):
-                        base = dpc[c, 2 * d] * N + s
-                        for i in range(cv_ptr[base], cv_ptr[base + 1]):
-                            ok = True  # (covers the attach cell s: legal iff all allowed)
-                            for j in range(W):
-                                x = cv_sq[i, j]
-                                if x < 0:
-                                    break
-                                if bl[c, x] != 0:
-                                    ok = False
-                                    break
-                            if ok:
-                                live = True
-                                break
-                        if live:
-                            break
-                    if live:
+                    if _live_at(cv_sq, cv_ptr, bl, dpc, c, s, n, 1) > 0:
+                        live = True
                         break
                     # no live placement covers s now, so none in this subtree (cells
                     # only get taken, the pieces left only fewer): dead until backtracked
@@ -1035,24 +1045,7 @@ def _search(T, S, mode, budget):
                         continue
                     if (own and corner[top, s] == 0) or (not own and s != start[top]):
                         continue
-                    cnt = 0
-                    for d in range(n):
-                        base = dpc[top, 2 * d] * N + s
-                        for i in range(cv_ptr[base], cv_ptr[base + 1]):
-                            ok = True
-                            for j in range(W):
-                                x = cv_sq[i, j]
-                                if x < 0:
-                                    break
-                                if bl[top, x] != 0:
-                                    ok = False
-                                    break
-                            if ok:
-                                cnt += 1
-                                if cnt >= bcount:
-                                    break
-                        if cnt >= bcount:
-                            break
+                    cnt = _live_at(cv_sq, cv_ptr, bl, dpc, top, s, n, bcount)
                     if cnt == 0:
                         bl[top, s] += 1
                         trail[ttop] = top * N + s
