@@ -114,6 +114,45 @@ def test_pondering_answers_candidates_with_checked_layouts_or_proofs():
     assert companion.answer().how == "pool"
 
 
+def test_the_placement_under_the_mouse_is_tried_while_it_stays_there(monkeypatch):
+    """Pondering's order (ponder.ponder): the hovered placement first on every try while
+    it is unanswered, each try at most HOVER_STEPS a thread; moved away, the other
+    candidates get their turns, each at most MAX_TRIES times."""
+    import solver.companion.ponder as ponder_module
+
+    game = load_game(LAYOUT_GAME)
+    k = 26
+    position = game.position(k)
+    colour = game.moves[k].colour
+    pool = Pool(position)
+    assert pool.add(_rest(game, k), "known")
+    legal = [m for m in legal_moves(position, colour) if pool.status(colour, m) == "unknown"]
+    hovered = legal[len(legal) // 2]
+    calls: list[tuple[Placement, int]] = []
+
+    def unknown(pool, colour, move, deadline, steps, seed=0, stop=None):
+        calls.append((move, steps))
+        return "unknown"
+
+    monkeypatch.setattr(ponder_module, "answer_candidate", unknown)
+    focus = Focus(colour, hovered.piece, hovered)
+    state = {"focus": focus}
+    ponder(pool, colour, 30.0, lambda: state["focus"] if len(calls) < 12 else Focus(colour))
+    first = calls[:12]
+    assert [m for m, _ in first] == [hovered] * 12
+    steps = [n for _, n in first]
+    assert steps[0] == ponder_module.CANDIDATE_STEPS
+    assert max(steps) == ponder_module.HOVER_STEPS
+    rest = calls[12:]
+    assert rest and all(m != hovered for m, _ in rest)
+    tries: dict[Placement, int] = {}
+    for m, _ in rest:
+        tries[m] = tries.get(m, 0) + 1
+    assert max(tries.values()) == ponder_module.MAX_TRIES
+    open_ = {m for m in candidates(position, colour) if pool.status(colour, m) == "unknown"}
+    assert set(tries) == open_ - {hovered}
+
+
 def test_the_hint_is_a_legal_move_of_a_verified_layout():
     game = load_game(LAYOUT_GAME)
     companion = Companion(game.position(30), time_limit=2, known=[_rest(game, 30)])

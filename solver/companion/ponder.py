@@ -54,8 +54,10 @@ CANDIDATE_SECONDS = 1.5
 #: tries of a candidate move before pondering leaves it unknown (the placement under the
 #: mouse is tried as long as it stays there)
 MAX_TRIES = 4
-#: the placement under the mouse counts as tried this many times fewer
-FOCUS_BONUS = 2
+#: most repair steps on each thread per try of the placement under the mouse (about
+#: 0.7 s of the compiled search): it is tried again and again while it stays there, and
+#: the mouse is looked at again between tries
+HOVER_STEPS = 4000
 
 
 @dataclass(frozen=True)
@@ -216,12 +218,14 @@ def ponder(
     callable, asked again before each candidate (the player moves the mouse); ``each``
     is called with each candidate tried and its result.
 
-    The next candidate is the one tried fewest times so far (the pool counts them, across
-    calls: :attr:`solver.companion.pool.Pool.tries`), in the order of :func:`candidates`;
-    the placement under the mouse counts as tried :data:`FOCUS_BONUS` times fewer. A
+    The placement under the mouse comes first, as long as it stays there and is not
+    answered (the move a person is about to play: each try at most :data:`HOVER_STEPS`
+    repair steps a thread, the mouse looked at again after each). Otherwise the next
+    candidate is the one tried fewest times so far (the pool counts them, across calls:
+    :attr:`solver.companion.pool.Pool.tries`), in the order of :func:`candidates`. A
     candidate tried k times gets :data:`CANDIDATE_STEPS` x 2^k repair steps (at most
     2^10 times) on each of :data:`PONDER_WORKERS` threads; after :data:`MAX_TRIES` tries
-    it is left unknown, unless it is the placement under the mouse."""
+    it is left unknown."""
     started = time.perf_counter()
     deadline = started + seconds
     report = Pondered()
@@ -234,7 +238,7 @@ def ponder(
             tries = pool.tries.get((colour, m), 0)
             if (tries >= MAX_TRIES and m != hovered) or pool.status(colour, m) != "unknown":
                 continue
-            key = (tries - (FOCUS_BONUS if m == hovered else 0), k, m)
+            key = (-1 if m == hovered else tries, k, m)
             if best is None or key[:2] < best[:2]:
                 best = key
         if best is None:
@@ -244,6 +248,8 @@ def ponder(
         pool.tries[(colour, move)] = tries + 1
         t0 = time.perf_counter()
         steps = CANDIDATE_STEPS * 2 ** min(tries, 10)
+        if move == hovered:
+            steps = min(steps, HOVER_STEPS)
         result = answer_candidate(pool, colour, move, deadline, steps, seed + report.tried, stop)
         report.tried += 1
         report.kept += result == "keeps"
