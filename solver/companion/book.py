@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 
+from solver.companion.pair_book import pair_layouts
+from solver.companion.pair_book import warm as warm_pairs
 from solver.core.position import Placement, Position
 from solver.core.variants import VARIANTS
 from solver.library.layouts import Entry, images, read_entries
@@ -69,9 +71,10 @@ def _images(variant: str) -> tuple[Layout, ...]:
 
 
 def book_layouts(position: Position, most: int = MAX_LAYOUTS) -> list[Layout]:
-    """The book layouts that answer ``position`` (module docstring), less the pieces on
-    its board: each places every piece left of every colour (not checked here: shown, a
-    layout is checked against the position it answers). Empty for a position of a
+    """The book layouts that answer ``position`` (module docstring), then the pair
+    book's (:mod:`solver.companion.pair_book`), less the pieces on its board: each
+    places every piece left of every colour (not checked here: shown, a layout is
+    checked against the position it answers). Empty for a position of a
     variant without a book, with a blocked square, or off every book layout.
 
     Args:
@@ -92,8 +95,8 @@ def book_layouts(position: Position, most: int = MAX_LAYOUTS) -> list[Layout]:
         if all(_same_pieces(position.colour(c).remaining, ps) for c, ps in rest.items()):
             out.append(rest)
             if len(out) >= most:
-                break
-    return out
+                return out
+    return out + pair_layouts(position, most - len(out))
 
 
 def _same_pieces(left: Sequence[str], placements: Sequence[Placement]) -> bool:
@@ -113,7 +116,8 @@ def first_placements(variant: str) -> Mapping[str, set[Placement]]:
 
 
 def warm() -> None:
-    """Read the book and make its images for every variant it has (a worker process
-    forked after this finds them made)."""
+    """Read the book and make its images for every variant it has, and read the pair
+    book (a worker process forked after this finds them made)."""
     for variant in sorted({e.variant for e in entries()}):
         _images(variant)
+    warm_pairs()

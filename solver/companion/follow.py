@@ -61,6 +61,7 @@ from solver.companion.layouts import (
     Layout,
     carry,
     checked,
+    laid_over,
     legal_part,
     missing_pieces,
     open_colours,
@@ -68,6 +69,7 @@ from solver.companion.layouts import (
     squares_left,
     squares_of,
 )
+from solver.companion.pair_book import pair_images
 from solver.companion.pool import Pool, layout_key, pool_of
 from solver.companion.repair import (
     ALONE_FIRST,
@@ -77,6 +79,7 @@ from solver.companion.repair import (
     FULL_FIRST,
     MAX_STARTS,
     RECONNECT_BUDGET,
+    RECONNECT_STARTS,
     REPAIR_SHARE,
     Answer,
     alone_no,
@@ -94,6 +97,10 @@ from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, lost_runs
 from solver.tasks.solve import area_fit
 
 How = Literal["book", "pool", "repaired", "solved", "inferred", "done"]
+
+#: in the opening, the pair book's layouts of neighbouring colours' first pieces laid over
+#: the position join the carried layouts the repair starts from (the nearest first)
+PAIR_STARTS = True
 
 
 @dataclass(frozen=True)
@@ -222,10 +229,11 @@ class Follower:
 
     def step(self, k: int, move: GameMove | None, position: Position) -> JointStep:
         """The answer after ``move`` (placement ``k``, ``position`` after it): at once when
-        a layout of the pool contains the move (how "pool", or "book" for the book's);
-        else the pool's layouts and the carried layout are carried over the move (the
-        nearest first) and :meth:`check` repairs them. A complete layout that does not
-        contain the move is first repaired by :func:`solver.companion.repair.reconnect`.
+        a layout of the pool contains the move (how "pool", or "book" for the book's) or
+        a book layout answers the position; else the pool's layouts and the carried
+        layout are carried over the move (the nearest first) and :meth:`check` repairs
+        them. A complete layout that does not contain the move is first repaired by
+        :func:`solver.companion.repair.reconnect` (:data:`RECONNECT_STARTS` of them).
         "done" when no colour has pieces left (:meth:`check`), whatever the pool holds."""
         started = time.perf_counter()
         if move is None or move.placement is None or not open_colours(position):
@@ -236,6 +244,8 @@ class Follower:
             after = pool.after(colour, placed, position)
             if len(after):
                 return self._from_pool(k, move, position, after, started)
+        if self.book and self.no_since is None and book_layouts(position, 1):
+            return self.check(k, move, position, 0, started=started, starts=[])  # the book's
         completes: list[Layout] = list(pool.layouts) if pool is not None else []
         if self.witness is not None and _complete_before(self.witness, position):
             key = layout_key(self.witness)
@@ -245,7 +255,7 @@ class Follower:
         gone = 0
         if any(placed in layout.get(colour, ()) for layout in completes):
             completes = []  # the carried layout contains the move: kept below
-        for layout in completes[:MAX_STARTS]:
+        for layout in completes[:RECONNECT_STARTS]:
             found = reconnect(layout, colour, placed, position, RECONNECT_BUDGET)
             tried.append(f"reconnect: {'solved' if found else 'failed'}")
             if found is not None:
@@ -255,11 +265,20 @@ class Follower:
         carried = list(pool.nearest(colour, placed, position)) if pool is not None else []
         if self.witness is not None:
             carried.append(carry(self.witness, colour, placed, position))
+        carried += self._pair_starts(position)
         carried.sort(key=lambda t: squares_left(position, t[0]))
         starts = [layout for layout, _ in carried[:MAX_STARTS]]
         gone = carried[0][1] if carried else 0
         self.witness = {c: list(v) for c, v in starts[0].items()} if starts else None
         return self.check(k, move, position, gone, tried, started, starts=starts)
+
+    def _pair_starts(self, position: Position) -> list[tuple[dict[str, list[Placement]], int]]:
+        """In the opening (no colour has more than its first piece on the board), the pair
+        book's layouts of neighbouring colours' first pieces laid over the position; none
+        later, where they are far from it (:data:`PAIR_STARTS`)."""
+        if not (self.book and PAIR_STARTS) or any(len(c.placed) > 1 for c in position.colours):
+            return []
+        return [laid_over(layout, position) for layout in pair_images(position)]
 
     def advance(self, colour: str, placed: Placement, position: Position) -> None:
         """Carry what is known over a move that is not answered (``position``: after it):
@@ -277,6 +296,7 @@ class Follower:
         carried = pool.nearest(colour, placed, position) if pool is not None else []
         if self.witness is not None:
             carried.append(carry(self.witness, colour, placed, position))
+        carried += self._pair_starts(position)
         carried.sort(key=lambda t: squares_left(position, t[0]))
         self.witness = carried[0][0] if carried else None
 

@@ -68,6 +68,31 @@ def carry(
     return out, gone
 
 
+def laid_over(layout: Layout, position: Position) -> tuple[dict[str, list[Placement]], int]:
+    """A whole layout of the empty board laid over ``position``: per colour with pieces
+    left, its pieces that are not on the board yet, whose piece is still left, that cover
+    no taken square and share no edge with the colour's pieces on the board, and that
+    still connect to the colour; and how many of its pieces were not kept."""
+    board = position.board
+    taken = set(position.occupied) | set(board.blocked)
+    out: dict[str, list[Placement]] = {}
+    gone = 0
+    for d in open_colours(position):
+        state = position.colour(d)
+        own = {n for p in state.placed for s in p.squares for n in board.edge_neighbours[s]}
+        refused = taken | own
+        left = list(state.remaining)
+        stay = []
+        for p in layout.get(d, ()):
+            if p in state.placed or p.piece not in left or p.squares & refused:
+                continue
+            left.remove(p.piece)
+            stay.append(p)
+        out[d] = connected_part(position, d, stay)
+        gone += len(state.remaining) - len(out[d])
+    return out, gone
+
+
 def own_copy(
     pieces: Sequence[Placement], placed: Placement, hit: AbstractSet[int]
 ) -> Placement | None:

@@ -47,6 +47,11 @@ EXACT_FREED = 14
 EXACT_SHARE = (0.2, 1.0)
 #: Most placements the search of :func:`reconnect` tries (each costs about 3 ms on 20x20).
 RECONNECT_BUDGET = 300
+#: Most complete carried layouts :func:`reconnect` is tried on after a move, the nearest
+#: first (one try: about 50 ms of Python on 20x20; on Classic it found 0 of 43 tries of
+#: issue 45's winning games and 1 of 89 in its openings, the compiled repair after it
+#: finds those layouts: docs/benchmarks.md, issue 45 attempt 25)
+RECONNECT_STARTS = 1
 #: Share of the budget (and most seconds) for each colour alone (a proof of "no").
 ALONE_SHARE = (0.1, 1.0)
 #: Fewest seconds worth starting a solve with.
