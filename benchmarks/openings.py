@@ -6,16 +6,19 @@ green) on the Classic board, each drawn at random among the colour's legal first
 placements (58 each: a piece covering its corner), as a person at the page may; after
 each, the companion (:class:`solver.api.Companion`, the follower the page runs, two
 threads) answers with ``--time-limit`` seconds. Nothing is pondered between moves: the
-answer is worked out from the click. Per answer: the answer, how it came about (``book``,
-``pool``, ``repaired``, ``solved``), the seconds. Then: the share answered "yes" within
-1 s, per colour and over all, and any "no" (every first placement keeps a layout as far
-as anyone knows: a "no" would be a proof, printed loudly) and unknowns.
+answer is worked out from the click; with ``--hover SECONDS``, the companion ponders that
+long before each placement with the placement under the mouse (as the page does while a
+person holds the piece over the board before the click). Per answer: the answer, how it
+came about (``book``, ``pool``, ``repaired``, ``solved``), the seconds. Then: the share
+answered "yes" within 1 s, per colour and over all, and any "no" (every first placement
+keeps a layout as far as anyone knows: a "no" would be a proof, printed loudly) and
+unknowns.
 
 Every "yes" is re-checked here by the rule checker against the position it answers.
 
 Usage:
     python benchmarks/openings.py [--openings 100] [--seed 0] [--time-limit 10]
-        [--csv FILE]
+        [--hover 0] [--csv FILE]
 """
 
 from __future__ import annotations
@@ -66,6 +69,13 @@ def main() -> int:
     parser.add_argument("--openings", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0, help="the first opening's seed")
     parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument(
+        "--hover",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="ponder this long before each placement, the placement under the mouse (0: none)",
+    )
     parser.add_argument("--csv", type=Path)
     args = parser.parse_args()
     from solver.backends import warmup
@@ -73,6 +83,9 @@ def main() -> int:
     warmup.compile_kernel()
     start = start_position("classic")
     blokus.Companion(start, time_limit=5).answer()  # load the kernels and the book
+    from solver.companion.book import warm
+
+    warm()  # both books read, as the page's workers have them (solver/web/worker.py)
     print(f"load at start: {os.getloadavg()[0]:.1f}", flush=True)
     rows: list[tuple[int, str, str, str, str, float]] = []
     noes = 0
@@ -80,6 +93,8 @@ def main() -> int:
         seed = args.seed + n
         game = blokus.Companion(start, time_limit=args.time_limit, seed=seed)
         for colour, move in opening(seed):
+            if args.hover:  # the person's mouse over the placement before the click
+                game.ponder(args.hover, focus=blokus.Focus(colour, move.piece, move))
             game.play(move, colour)
             began = time.perf_counter()
             step = game.answer()
