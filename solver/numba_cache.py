@@ -152,6 +152,21 @@ def remove(paths: list[Path]) -> None:
             path.unlink(missing_ok=True)
 
 
+def prune(folder: Path) -> None:
+    """Remove the folders above ``folder`` (one :func:`remove` removed) up to this package's
+    own folder of the user's cache folder (``blokus-solo``) while they are empty, so that
+    nothing of ours is left; nothing when no folder above is called ``blokus-solo`` (the
+    temporary folder, a folder of the user's own)."""
+    names = [parent.name for parent in folder.parents]
+    if "blokus-solo" not in names:
+        return
+    for parent in folder.parents[: names.index("blokus-solo") + 1]:
+        try:
+            parent.rmdir()
+        except OSError:  # not empty (or already gone): keep it and those above it
+            return
+
+
 def _can_write_in(folder: Path) -> bool:
     """Whether a file can be made in ``folder`` (made if missing, private to the user, as
     numba would make it): tried, not asked, since some folders say they are writable and

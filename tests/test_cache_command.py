@@ -42,6 +42,10 @@ def test_clear_removes_exactly_our_folder(caches, tmp_path):
     assert not caches.exists()
     assert (tmp_path / "xdg" / "blokus-solo" / "settings.toml").read_text() == "kept"
     assert (tmp_path / "xdg" / "numba" / "other.nbi").read_text() == "kept"
+    (tmp_path / "xdg" / "blokus-solo" / "settings.toml").unlink()
+    caches.mkdir()
+    assert run_cli("cache", "--clear").exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "xdg").iterdir()) == ["numba"]  # none of ours
     assert run_cli("cache").output.startswith(f"compiled kernels: {caches}, 0.0 MB in 0 files")
 
 

@@ -166,3 +166,19 @@ def test_a_kernel_compiled_after_the_package_caches_in_the_user_folder(tmp_path)
     assert written and all(name.startswith("tiny.twice-") for name in written)
     assert not list(source.parent.rglob("*.nb?"))  # nothing beside the source
     assert Path(run.stdout.strip()).is_relative_to(numba_cache.kernel_subfolders(folder)[0])
+
+
+def test_prune_stops_at_our_folder_or_a_full_one(tmp_path):
+    ours = tmp_path / "cache" / "blokus-solo" / "Cache" / "numba"
+    ours.mkdir(parents=True)
+    ours.rmdir()
+    numba_cache.prune(ours)
+    assert list((tmp_path / "cache").iterdir()) == []  # up to blokus-solo, not above
+    (ours.parent / "kept").mkdir(parents=True)
+    numba_cache.prune(ours)
+    assert (ours.parent / "kept").is_dir()
+    other = tmp_path / "tmp" / "blokus-solo-numba-0"
+    other.mkdir(parents=True)
+    other.rmdir()
+    numba_cache.prune(other)  # not below a blokus-solo folder: nothing removed
+    assert (tmp_path / "tmp").is_dir()

@@ -40,6 +40,8 @@ def cache_command(clear: bool) -> None:
                 numba_cache.remove([path])
             except OSError as e:
                 raise InputError(f"cannot remove it: {e.strerror}", path=str(path)) from None
+        if chosen and numba_cache.ours(chosen):  # our folder: its empty parents too
+            numba_cache.prune(Path(chosen))
     click.echo(f"{'removed' if clear else 'compiled kernels'}: {place}, {sized}")
     if left:
         where = "beside the package (an earlier version's)"
