@@ -5,8 +5,9 @@ placements (:mod:`solver.core.placements`) -> model and search (:mod:`solver.bac
 solution -> checker (:mod:`solver.core.checker`) -> output (:mod:`solver.cli`).
 """
 
-from solver.numba_cache import ensure_writable
+from solver.numba_cache import choose_folder
 
-# a read-only install without a writable home still gets a cache for the compiled kernels
-# (numba would otherwise refuse to import them): solver/numba_cache.py
-ensure_writable()
+# the compiled kernels' cache goes to the user's cache folder, never beside the sources in
+# site-packages (pip uninstall would leave it behind), unless NUMBA_CACHE_DIR says where:
+# solver/numba_cache.py
+choose_folder()
