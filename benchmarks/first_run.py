@@ -1,7 +1,10 @@
 """The first command after installing (the kernels not compiled yet), then the same command
 again (loaded from numba's cache).
 
-For each run: a fresh, empty numba cache folder (``NUMBA_CACHE_DIR``); the command (by
+For each run: a fresh, empty numba cache folder (``NUMBA_CACHE_DIR``; with
+``--default-cache``, ``NUMBA_CACHE_DIR`` unset and a fresh ``XDG_CACHE_HOME`` instead, so
+that the package picks its own folder, ``blokus-solo/numba`` below it, as after a plain
+install); the command (by
 default an endgame check that greedy play does not answer: Duo after 20 placements, purple
 has 11 pieces and cannot place them all) as a user runs it, timed whole; then how long
 after its start the background compile it started ended (its lock file gone); then the
@@ -9,7 +12,7 @@ same command again, warm. ``--python`` picks the interpreter, so that an install
 (``pip install .``, not editable) can be measured beside the checkout.
 
 Usage: python benchmarks/first_run.py [--python PATH] [--runs 2] [--cap 240]
-       [-- COMMAND ARGS ...]   (default: check tests/data/games/duo-L1-s15.blksgf
+       [--default-cache] [-- COMMAND ARGS ...]   (default: check tests/data/games/duo-L1-s15.blksgf
        --after 20 --colour purple)
 """
 
@@ -73,12 +76,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", default=sys.executable, help="the interpreter to run")
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--cap", type=float, default=240.0, help="seconds a command may take")
+    parser.add_argument(
+        "--default-cache",
+        action="store_true",
+        help="a fresh XDG_CACHE_HOME instead of NUMBA_CACHE_DIR: the package's own folder",
+    )
     parser.add_argument("command", nargs="*", default=DEFAULT)
     args = parser.parse_args(argv)
     for i in range(args.runs):
         with tempfile.TemporaryDirectory(prefix="numba-cold-") as folder:
             cache = Path(folder)
             env = {**os.environ, "NUMBA_CACHE_DIR": folder}
+            if args.default_cache:
+                del env["NUMBA_CACHE_DIR"]
+                env["XDG_CACHE_HOME"] = folder
             cold, said, ready = run(args.python, args.command, env, args.cap, cache)
             warm, said_warm, _ = run(args.python, args.command, env, args.cap)
             shown = "not seen" if ready is None else f"{ready:.1f} s"

@@ -2,10 +2,18 @@
 :mod:`helpers`, with the shared data and helpers, which tests import from there), and the
 numba kernels compiled once before the test workers start."""
 
+import signal
 import subprocess
 import sys
 
 from helpers import ROOT, fresh_first_run  # noqa: F401  (a fixture: pytest finds it here)
+
+# A suite started in the background by a shell without job control (`cmd &` in a script,
+# `nohup`) inherits SIGINT ignored, and so would every command a test starts: the tests of
+# Ctrl-C (tests/test_perft.py, tests/test_batch.py) need it delivered, as in a terminal.
+# A handler set here is reset to the default in the children when they start.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_configure(config):
