@@ -22,6 +22,7 @@ answers (:meth:`solver.companion.follow.Follower.check`).
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
@@ -57,8 +58,6 @@ def _starts() -> dict[str, int]:
 def read_rows(data: bytes | None = None) -> np.ndarray:
     """The book's rows (module docstring), from ``data`` (an ``.npz`` file's bytes) or
     the package data; shape (0, 84) when the file is absent."""
-    import io
-
     if data is None:
         path = resources.files(__package__).joinpath(FILE)
         if not path.is_file():
