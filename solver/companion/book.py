@@ -22,10 +22,11 @@ the position it answers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 
+from solver.companion.layouts import rest_of
 from solver.companion.pair_book import pair_layouts
 from solver.companion.pair_book import warm as warm_pairs
 from solver.core.position import Placement, Position
@@ -84,23 +85,14 @@ def book_layouts(position: Position, most: int = MAX_LAYOUTS) -> list[Layout]:
     variant = position.variant
     if variant not in VARIANTS or position.board.blocked:
         return []
-    placed = {(c.name, p) for c in position.colours for p in c.placed}
     out: list[Layout] = []
     for layout in _images(variant):
-        if set(layout) != {c.name for c in position.colours}:
-            continue
-        if not all(p in layout[c] for c, p in placed):
-            continue
-        rest = {c: tuple(p for p in ps if (c, p) not in placed) for c, ps in layout.items()}
-        if all(_same_pieces(position.colour(c).remaining, ps) for c, ps in rest.items()):
+        rest = rest_of(layout, position)
+        if rest is not None:
             out.append(rest)
             if len(out) >= most:
                 return out
     return out + pair_layouts(position, most - len(out))
-
-
-def _same_pieces(left: Sequence[str], placements: Sequence[Placement]) -> bool:
-    return sorted(left) == sorted(p.piece for p in placements)
 
 
 def first_placements(variant: str) -> Mapping[str, set[Placement]]:

@@ -93,6 +93,25 @@ def laid_over(layout: Layout, position: Position) -> tuple[dict[str, list[Placem
     return out, gone
 
 
+def rest_of(
+    layout: Mapping[str, Sequence[Placement]], position: Position
+) -> dict[str, tuple[Placement, ...]] | None:
+    """A whole layout of the empty board (colour -> placements) as an answer of
+    ``position``: its placements less those on the board, when it holds every piece on the
+    board (same colour, piece and squares), has the position's colours and places exactly
+    the pieces each has left; else None (no rule checked: shown, it is checked)."""
+    if set(layout) != {c.name for c in position.colours}:
+        return None
+    placed = {(c.name, p) for c in position.colours for p in c.placed}
+    if not all(p in layout[c] for c, p in placed):
+        return None
+    rest = {c: tuple(p for p in ps if (c, p) not in placed) for c, ps in layout.items()}
+    for c, ps in rest.items():
+        if sorted(position.colour(c).remaining) != sorted(p.piece for p in ps):
+            return None
+    return rest
+
+
 def own_copy(
     pieces: Sequence[Placement], placed: Placement, hit: AbstractSet[int]
 ) -> Placement | None:

@@ -29,6 +29,7 @@ from importlib import resources
 
 import numpy as np
 
+from solver.companion.layouts import rest_of
 from solver.core.pieces import PIECE_NAMES
 from solver.core.placement_index import variant_index
 from solver.core.position import Placement, Position
@@ -199,16 +200,10 @@ def pair_layouts(position: Position, most: int = 1) -> list[Layout]:
         position: any position.
         most: at most this many.
     """
-    placed = {(c.name, p) for c in position.colours for p in c.placed}
     out: list[Layout] = []
     for layout in pair_images(position, single=True):
-        if not all(p in layout[c] for c, p in placed):
-            continue
-        rest = {c: tuple(p for p in ps if (c, p) not in placed) for c, ps in layout.items()}
-        if all(
-            sorted(position.colour(c).remaining) == sorted(p.piece for p in ps)
-            for c, ps in rest.items()
-        ):
+        rest = rest_of(layout, position)
+        if rest is not None:
             out.append(rest)
             if len(out) >= most:
                 break
