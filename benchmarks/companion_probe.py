@@ -103,9 +103,12 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.python_repair:
+        from solver.backends import repair
         from solver.backends.repair import compiled
 
-        compiled.ready = lambda: False  # (the companion asks it before each repair search)
+        # (the repair engine asks it before each repair search, the companion before it
+        # runs several workers)
+        compiled.kernel_ready = repair.kernel_ready = lambda: False
     warmup.compile_kernel()
     print(f"load at start: {os.getloadavg()}", flush=True)
     times: list[float] = []

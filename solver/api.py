@@ -38,8 +38,8 @@ from typing import Any, TypedDict, Unpack
 from solver.answers.annotate import annotated_sgf
 from solver.backends.base import SolveOptions
 from solver.backends.registry import BACKENDS
-from solver.backends.search.exact import CountResult
-from solver.backends.search.exact import count as _count
+from solver.backends.search import CountResult
+from solver.backends.search import count as _count
 from solver.companion.follow import Followed, JointStep, follow_game
 from solver.companion.follow import follow as _follow
 from solver.companion.live import Companion, Focus

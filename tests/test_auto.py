@@ -95,7 +95,7 @@ def test_repair_runs_when_the_symmetric_reduction_gives_up(monkeypatch):
     gives up early (no symmetric layout), the repair search gets the time left."""
     from solver.backends.base import BackendResult
     from solver.backends.domain import quadrants as domain
-    from solver.backends.orbits import engine as symmetric
+    from solver.backends.symmetric import engine as symmetric
 
     calls = []
 
@@ -241,7 +241,7 @@ def test_four_colours_give_the_symmetric_reduction_every_worker_first(
     AutoTuning.symmetric_alone seconds the repair search joins it on one worker fewer (with
     one worker: not while it runs), and every worker when the reduction gives up."""
     from solver.backends.base import BackendResult
-    from solver.backends.orbits import engine as symmetric
+    from solver.backends.symmetric import engine as symmetric
 
     calls: dict[str, list[int]] = {}
 

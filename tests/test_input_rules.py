@@ -181,14 +181,14 @@ def test_the_largest_seed_runs_on_every_backend():
 def test_the_largest_seed_with_several_symmetric_workers():
     """Symmetric runs seeds seed, seed + 1, ...: they wrap round below 2^31 (CP-SAT's int32)."""
     from solver.backends.base import SolveOptions
-    from solver.backends.cpsat import symmetric
+    from solver.backends.cpsat import solve_symmetric
 
     problem = parse_puzzle(
         'variant = "custom"\nsize = [4, 4]\ncolours = ["blue", "red"]\n'
         '[start]\nblue = "a4"\nred = "d1"\n[pieces]\nblue = ["2"]\nred = ["2"]\n'
     )
     options = SolveOptions(backend="symmetric", workers=2, seed=2**31 - 1)
-    assert symmetric.solve(problem, options).status == "solved"
+    assert solve_symmetric(problem, options).status == "solved"
 
 
 # --- every variant docs/formats.md names ---------------------------------------------------------

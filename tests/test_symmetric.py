@@ -1,4 +1,4 @@
-"""Symmetric layouts (solver.backends.orbits: the exact search's reduction, CP-SAT's):
+"""Symmetric layouts (solver.backends.symmetric: the exact search's reduction, CP-SAT's):
 which problems reduce, layouts that really are symmetric and pass the rule checker, counts
 of the exact search's reduction against brute force, and "no symmetric layout" never shown
 as a "no"."""

@@ -39,7 +39,7 @@ from solver.backends.base import (
     layout_score,
 )
 from solver.backends.race import EitherEvent, Race
-from solver.backends.repair.greedy import complete
+from solver.backends.repair import complete
 from solver.backends.tuning import AutoTuning
 from solver.backends.warmup import compiling_elsewhere
 from solver.core.colour_symmetry import colour_symmetries
@@ -67,7 +67,7 @@ def portfolio(
     in a game: :class:`solver.backends.tuning.AutoTuning`), or with any number when the
     search kernel is not ready (first run: it compiles in another process, and greedy play
     may answer at once)."""
-    from solver.backends.domain import quadrants as domain
+    from solver.backends import domain
 
     joining = [engines.CPSAT]
     if domain.suits(problem):
@@ -193,7 +193,7 @@ def _symmetric_first(
     lp_first: BackendResult | None,
 ) -> BackendResult:
     """Many pieces, a colour symmetry (not one for the domain search) and the search kernel
-    ready: the exact search's symmetric reduction (:mod:`solver.backends.orbits.engine`) takes
+    ready: the exact search's symmetric reduction (:mod:`solver.backends.symmetric`) takes
     every worker at once (it solves the 84-piece solo puzzle in about a second:
     docs/benchmarks.md, issue 35); after ``options.tuning.auto.symmetric_alone`` seconds without an
     answer the repair search joins it on one worker fewer (with one worker, only if it gives

@@ -20,49 +20,49 @@ if TYPE_CHECKING:
 
 
 def _cpsat() -> BackendSolve:
-    from solver.backends.cpsat.model import solve
+    from solver.backends.cpsat import solve
 
     return solve
 
 
 def _search() -> BackendSolve:
-    from solver.backends.search.exact import solve
+    from solver.backends.search import solve
 
     return solve
 
 
 def _domain_check() -> Callable[[Problem], None]:
-    from solver.backends.domain.quadrants import refuse
+    from solver.backends.domain import refuse
 
     return refuse
 
 
 def _symmetric_check() -> Callable[[Problem], None]:
-    from solver.backends.orbits.engine import refuse
+    from solver.backends.symmetric import refuse
 
     return refuse
 
 
 def _symmetric() -> BackendSolve:
-    from solver.backends.orbits.engine import solve
+    from solver.backends.symmetric import solve
 
     return solve
 
 
 def _domain() -> BackendSolve:
-    from solver.backends.domain.quadrants import solve
+    from solver.backends.domain import solve
 
     return solve
 
 
 def _lp() -> BackendSolve:
-    from solver.backends.bounds.lp import solve
+    from solver.backends.bounds import solve
 
     return solve
 
 
 def _repair() -> BackendSolve:
-    from solver.backends.repair.repairer import solve
+    from solver.backends.repair import solve
 
     return solve
 

@@ -63,13 +63,21 @@ def reset() -> None:
     state = FirstRun()
 
 
+def search_kernel() -> Any:
+    """The numba dispatcher of the exact search's kernel (its entry point ``run``),
+    imported (numba with it) on first use: the kernel most commands wait for."""
+    from solver.backends.search.kernel import run
+
+    return run
+
+
 def cache_index(kernel: Any = None) -> Path | None:
     """The path of the numba cache index of a kernel's entry point (a numba dispatcher;
     default: the search kernel's ``run``), whether or not the file exists; None if numba's
     cache internals are not as expected. The background compile's lock file lies beside
     it."""
     if kernel is None:
-        from solver.backends.search.kernel import run as kernel
+        kernel = search_kernel()
     try:
         return Path(kernel._cache._cache_file._index_path)
     except AttributeError:
@@ -90,9 +98,7 @@ def kernel_ready() -> bool:
     the first call only loads it); when unsure, True (the old behaviour: compile in
     process). The fundamental-domain search's kernel is not needed for that
     (:func:`before_search`)."""
-    from solver.backends.search import kernel as search_kernel
-
-    return compiled_or_cached(search_kernel.run)
+    return compiled_or_cached(search_kernel())
 
 
 def kernel_loaded() -> bool:
@@ -149,9 +155,7 @@ def compiling_elsewhere() -> bool:
     the kernel itself: ``auto`` then leaves the search (and the repair search) out."""
     if not state.started:
         return False  # (without importing numba: a command that never searches skips it)
-    from solver.backends.search import kernel as search_kernel
-
-    return not search_kernel.run.signatures
+    return not search_kernel().signatures
 
 
 #: set by the command line to allow :func:`before_search` to compile in the background;

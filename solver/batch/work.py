@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, TypedDict, cast
 
 import solver.formats.game  # noqa: F401 (imported once here, not per item)
 from solver.answers.solution import solution_text
+from solver.backends import warmup
 from solver.backends.base import SolveOptions
 from solver.backends.registry import backend as backend_entry
 from solver.batch.items import Item
@@ -145,9 +146,7 @@ def _kernel_dispatcher() -> Dispatcher | None:
     """The numba dispatcher of the search kernel, or None if it cannot be found (then the
     warm-up still runs, it only cannot say whether it compiled)."""
     try:
-        from solver.backends.search import kernel as search_kernel
-
-        kernel = search_kernel.run
+        kernel: Dispatcher = warmup.search_kernel()
         kernel.stats  # noqa: B018 (numba dispatchers have it; anything else does not)
         return kernel
     except (ImportError, AttributeError):

@@ -27,7 +27,7 @@ from solver.tasks.solve import checked_result
 # command's --help (it imports this module) would pay.
 
 if TYPE_CHECKING:
-    from solver.backends.search.exact import CountResult
+    from solver.backends.search import CountResult
 
 
 @click.command("count")
@@ -68,7 +68,7 @@ def count_command(
     A stopped count prints a true lower bound and what stopped it (the limit or the time
     limit); up to symmetry that bound is ceil(layouts found / symmetries), since an orbit
     holds at most one layout per symmetry."""
-    from solver.backends.search.exact import count
+    from solver.backends.search import count
 
     problem = with_colours(load_source(source, after), source, colours)
     problem = dataclasses.replace(problem, goal="place-all")  # what count counts
@@ -77,7 +77,7 @@ def count_command(
     _count_line(result, up_to_symmetry)
     if writer is None:
         return
-    from solver.backends.search.exact import first_layout
+    from solver.backends.search import first_layout
 
     started = time.perf_counter()
     found = first_layout(problem) if result.layouts else None

@@ -227,7 +227,7 @@ def check_params(options: SolveOptions) -> None:
         raise InputError(
             "--params sets CP-SAT parameters; the search backend has none", where="--params"
         )
-    from solver.backends.cpsat.model import parse_params
+    from solver.backends.cpsat import parse_params
 
     parse_params(options.params)
 

@@ -13,13 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Literal
 
+from solver.backends import repair, search
 from solver.backends.base import Cancel, SolveOptions
 from solver.backends.driver import luby
 from solver.backends.race import first_proven
-from solver.backends.repair import compiled
-from solver.backends.repair.greedy import held_back
-from solver.backends.repair.repairer import Repairer, RepairState
-from solver.backends.search import exact as search
 from solver.companion.layouts import (
     Layout,
     checked,
@@ -32,7 +29,7 @@ from solver.companion.layouts import (
     with_pieces,
 )
 from solver.core.order import connected_part
-from solver.core.pieces import MONOMINO, PIECES
+from solver.core.pieces import PIECES
 from solver.core.placements import piece_moves
 from solver.core.position import Placement, Position, pieces_less
 from solver.core.problem import Problem
@@ -192,51 +189,6 @@ def _reconnect_dfs(
     return None
 
 
-class _Warm(Repairer):
-    """The repair search started from a partial layout instead of greedy play, for at most
-    ``steps`` repair steps (None: no limit).
-
-    A subclass rather than an option of :mod:`solver.backends.repair.repairer`, so that following a
-    game stays in this module (warm starts without a history may add their own start)."""
-
-    def __init__(
-        self,
-        problem: Problem,
-        seed: int,
-        stop: Cancel,
-        deadline: float,
-        start: Layout,
-        steps: int | None = None,
-    ) -> None:
-        super().__init__(problem, seed, stop, deadline)
-        # the held monomino is taken out of the start (it is placed last), and with it the
-        # pieces that reached their colour only through it: the state stays legal
-        placed = {
-            c: connected_part(
-                problem.position,
-                c,
-                [p for p in start.get(c, ()) if not (self.held[c] and p.piece == MONOMINO)],
-            )
-            for c in self.colours
-        }
-        left = {c: pieces_less(self.todo[c], [p.piece for p in placed[c]]) for c in self.colours}
-        self._warm: RepairState | None = self._finish(RepairState(placed, left))
-        self._steps_left = steps
-
-    def construct(self) -> RepairState:
-        warm, self._warm = self._warm, None
-        return warm if warm is not None else super().construct()
-
-    def _stopped(self) -> bool:
-        # asked once before each repair step (Repairer.run): a budget in steps, not in
-        # seconds, does the same work whatever else runs on the machine
-        if self._steps_left is not None:
-            self._steps_left -= 1
-            if self._steps_left < 0:
-                return True
-        return super()._stopped()
-
-
 def repair_search(
     position: Position,
     start: Layout,
@@ -255,17 +207,11 @@ def repair_search(
     Raises:
         SolverBug: the search's layout is refused by the rule checker.
     """
-    colours = open_colours(position)
-    if compiled.ready():
-        answer = _compiled_search(position, colours, start, deadline, seed, stop, steps)
-        if answer is not None:
-            return answer
     event = stop if stop is not None else threading.Event()
-    run = _Warm(Problem(position, colours, "place-all"), seed, event, deadline, start, steps)
-    state = run.run()
-    layout = run.layout(state) if state is not None else None
-    best = run.best.placed if run.best is not None else None
-    return _outcome(position, start, layout, best, "the repair search")
+    layout, best, who = repair.search_from(
+        position, open_colours(position), start, deadline, seed, event, steps
+    )
+    return _outcome(position, start, layout, best, who)
 
 
 def _outcome(
@@ -293,36 +239,6 @@ def _outcome(
     if partial is None or squares_left(position, partial) > squares_left(position, start):
         partial = {c: list(start.get(c, ())) for c in open_colours(position)}
     return None, partial
-
-
-def _compiled_search(
-    position: Position,
-    colours: tuple[str, ...],
-    start: Layout,
-    deadline: float,
-    seed: int,
-    stop: Cancel | None,
-    steps: int | None,
-) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]]] | None:
-    """:func:`repair_search` on the compiled kernel (:class:`solver.backends.repair.compiled.Run`),
-    started as :class:`_Warm` starts: the held monominoes out of the start, with the
-    pieces that reached their colour only through them. None when the kernel refuses the
-    start (then the Python search runs)."""
-    placed = {
-        c: connected_part(
-            position,
-            c,
-            [p for p in start.get(c, ()) if not (held_back(position, c) and p.piece == MONOMINO)],
-        )
-        for c in colours
-    }
-    try:
-        run = compiled.Run(position, colours, seed, placed)
-    except ValueError:
-        return None
-    found = run.advance(deadline, stop, steps)
-    layout = run.layout() if found else None
-    return _outcome(position, start, layout, run.best(), "the compiled repair search")
 
 
 def repair_from(
@@ -361,7 +277,7 @@ def repair_from(
     }
     if not starts:
         starts = [first]
-    if workers > 1 and compiled.ready():
+    if workers > 1 and repair.kernel_ready():
         runners = [
             _runner(position, starts, deadline, seed, slice_steps, max_runs, w, workers)
             for w in range(workers)

@@ -129,7 +129,7 @@ def colour_symmetries(problem: Problem) -> list[ColourSymmetry]:
 def refuse(problem: Problem) -> None:
     """Raise InputError when no board symmetry maps ``problem`` onto itself with the
     played colours permuted (:func:`colour_symmetries`): the ``symmetric`` backend
-    (:mod:`solver.backends.orbits.engine`) cannot take it."""
+    (:mod:`solver.backends.symmetric`) cannot take it."""
     if not colour_symmetries(problem):
         raise InputError(
             "no board symmetry maps this problem onto itself with the played "

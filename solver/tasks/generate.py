@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.backends.base import Layout
-from solver.backends.search.exact import count, layouts
+from solver.backends.search import count, layouts
 from solver.core.board import Board
 from solver.core.movegen import legal_placements
 from solver.core.pieces import PIECE_NAMES

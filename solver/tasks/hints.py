@@ -16,7 +16,7 @@ import dataclasses
 import time
 from dataclasses import dataclass
 
-from solver.backends.search.exact import CountResult, count
+from solver.backends.search import CountResult, count
 from solver.core.pieces import PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.backends.search.exact import count
+from solver.backends.search import count
 from solver.core.board import Board
 from solver.core.pieces import MONOMINO, PIECE_NAMES
 from solver.core.placements import placements_for

@@ -22,9 +22,9 @@ from solver.backends.base import (
     order_and_check_partial,
     total_score,
 )
-from solver.backends.cpsat.params import NOT_A_PROOF, params_can_prove
+from solver.backends.cpsat import NOT_A_PROOF, params_can_prove
 from solver.backends.registry import backend, every
-from solver.backends.repair.greedy import closest
+from solver.backends.repair import closest
 from solver.core.checker import CheckReport
 from solver.core.problem import Problem
 from solver.errors import SolverBug

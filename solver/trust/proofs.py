@@ -21,7 +21,7 @@ cube unknown. A "yes" needs none of this: its layout is re-checked by the rule c
 
 from __future__ import annotations
 
-from solver.backends.cpsat.params import NOT_A_PROOF, params_can_prove
+from solver.backends.cpsat import NOT_A_PROOF, params_can_prove
 from solver.backends.registry import every
 from solver.trust.rows import ColourRecord, Row
 

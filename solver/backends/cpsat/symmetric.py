@@ -61,7 +61,7 @@ def add_orbit_constraints(built: cpsat.BuiltModel, symmetry: ColourSymmetry) -> 
             model.add_at_most_one(list(lits.values()))
 
 
-def solve(
+def solve_symmetric(
     problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
 ) -> BackendResult:
     """Look for a layout that the best :func:`colour_symmetries` maps onto itself, with

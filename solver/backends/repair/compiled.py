@@ -537,7 +537,7 @@ class Run:
         return layout_of(t, self.position, self.colours, probe.slot_row, probe.mono)
 
 
-def ready() -> bool:
+def kernel_ready() -> bool:
     """Whether the compiled repair search may run now: its kernel compiled in this
     process or cached on disk, or a library call (which compiles in process, 20-60 s
     the first time). On the command line while the kernel is not built yet, callers use

@@ -18,7 +18,7 @@ while a player gets close by just playing. So, in each of ``options.workers`` in
      corner-contact graph of the added pieces (:class:`ContactGraph`). The freed pieces and
      the pieces left of their colours are then put back: by greedy play while there are
      more than :data:`EXACT_PIECES` of them, else (or if greedy play raised the cost) exactly, by
-     the search's max-score (:func:`solver.backends.search.exact.solve`, the rest frozen,
+     the search's max-score (:func:`solver.backends.search.solve`, the rest frozen,
      :data:`EJECT_TIME` s). The step is kept if the cost did not rise (with probability
      :data:`ACCEPT_WORSE` even if it did).
    * *Window repair* (the rest): every added piece meeting a w x w window next to where a
@@ -52,6 +52,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from solver.backends import search
 from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.race import first_proven
 from solver.backends.repair import compiled
@@ -70,7 +71,6 @@ from solver.backends.repair.settings import (
     TABU,
     WINDOW,
 )
-from solver.backends.search import exact as search
 from solver.backends.tuning import RepairTuning
 from solver.backends.warmup import compiling_elsewhere
 from solver.core.pieces import MONOMINO, PIECES
@@ -689,7 +689,7 @@ def solve(
 
     Without a warm start the runs are the compiled repair search's
     (:func:`solver.backends.repair.compiled.solve`, the same algorithm on an incremental
-    state) once its kernel is ready (:func:`solver.backends.repair.compiled.ready`) and
+    state) once its kernel is ready (:func:`solver.backends.repair.compiled.kernel_ready`) and
     ``options.tuning.repair.compiled`` is on; else this module's.
 
     Returns:
@@ -703,7 +703,7 @@ def solve(
 
         start = best_start(problem.position, problem.colours)
     if start is None and problem.goal == "place-all" and not problem.has_card_goals:
-        if options.tuning.repair.compiled and compiled.ready():
+        if options.tuning.repair.compiled and compiled.kernel_ready():
             return compiled.solve(problem, options, cancel)
     return solve_from(problem, start, options, cancel)
 

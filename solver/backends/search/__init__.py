@@ -1,2 +1,28 @@
-"""The exact search: a Blokus-aware depth-first search (``exact``: solve, count,
-list layouts) and its numba kernel (``kernel``)."""
+"""The exact search: a Blokus-aware depth-first search (``exact``: solve, count, list
+layouts) and its numba kernel (``kernel``).
+
+The front door (what other layers and engines may use; each name is imported from its
+home on first use, :mod:`solver.backends.face`): :func:`solve` (a backend's solve),
+:func:`solve_symmetric` (the reduction to one colour per orbit of a board symmetry),
+:func:`count`, :class:`CountResult`, :func:`layouts` and :func:`first_layout`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from solver.backends.face import lazy
+
+if TYPE_CHECKING:
+    from solver.backends.search.exact import (
+        CountResult,
+        count,
+        first_layout,
+        layouts,
+        solve,
+        solve_symmetric,
+    )
+
+__all__ = ["CountResult", "count", "first_layout", "layouts", "solve", "solve_symmetric"]
+
+__getattr__ = lazy(__name__, dict.fromkeys(__all__, "exact"))
