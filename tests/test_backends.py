@@ -256,18 +256,23 @@ def test_a_clone_shares_the_tables_and_copies_the_state():
 
 
 def test_every_subpackage_is_installed():
-    """pyproject.toml lists the packages to install by name: every folder of solver/ with
-    an __init__.py must be in the list, or the installed command misses it."""
+    """setup.py finds the packages to install: every folder of solver/ holding Python
+    files must be a package (an __init__.py, or find_packages skips it and the installed
+    command misses it), and the shipped puzzles' folders, mapped by pyproject.toml's
+    package-dir, must be in the list too."""
+    import runpy
     import tomllib
 
     root = helpers.ROOT
     setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
-    # data-only packages installed from folders outside solver/ (the shipped puzzles)
+    assert "packages" not in setuptools  # one list: setup.py's
     elsewhere = setuptools.get("package-dir", {})
     assert all((root / folder).is_dir() for folder in elsewhere.values())
-    listed = set(setuptools["packages"]) - set(elsewhere)
-    found = {
-        ".".join(init.parent.relative_to(root).parts)
-        for init in (root / "solver").rglob("__init__.py")
+    listed = set(runpy.run_path(str(root / "setup.py"), run_name="setup")["PACKAGES"])
+    assert set(elsewhere) <= listed
+    folders = {
+        ".".join(py.parent.relative_to(root).parts)
+        for py in (root / "solver").rglob("*.py")
+        if "__pycache__" not in py.parts
     }
-    assert found == listed
+    assert folders == listed - set(elsewhere)

@@ -14,13 +14,18 @@ END = "<!-- /engines -->"
 
 def engine_table() -> str:
     """The markdown table of every engine, from the registry."""
-    rows = ["| `--backend` | what it is | answers |", "|---|---|---|"]
+    rows = [
+        "| `--backend` | what it is | answers | `check`, `review` | compiled kernel |",
+        "|---|---|---|---|---|",
+    ]
     for b in (*BACKENDS.values(), *AUTO_ONLY):
         name = f"`{b.name}`" if b.name in BACKENDS else f"({b.name}: run by `auto` only)"
         answers = "yes or unknown" if b.layouts_only else "yes, no or unknown"
         if b in AUTO_ONLY:
             answers = "no or unknown"
-        rows.append(f"| {name} | {b.summary} | {answers} |")
+        endgames = ("yes" if b.endgames else "no") if b.choice else "(by `auto`)"
+        kernel = f"`{b.kernel.split('.')[-2]}`" if b.kernel else "none"
+        rows.append(f"| {name} | {b.summary} | {answers} | {endgames} | {kernel} |")
     return "\n".join(rows)
 
 

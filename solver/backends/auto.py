@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from solver.backends import engines, warmup
+from solver.backends import registry, warmup
 from solver.backends.base import (
     Backend,
     BackendResult,
@@ -49,7 +49,7 @@ from solver.core.problem import Problem
 # numba, which a problem greedy play answers never needs (auto's quick path, docs/engines.md).
 
 #: the backend that runs alone first
-FIRST = engines.SEARCH
+FIRST = registry.SEARCH
 
 
 def portfolio(
@@ -69,23 +69,23 @@ def portfolio(
     may answer at once)."""
     from solver.backends import domain
 
-    joining = [engines.CPSAT]
+    joining = [registry.CPSAT]
     if domain.suits(problem):
         # two colours or tight boards: there it found layouts where CP-SAT's reduction and
         # the retired restarts found none, and was as fast or faster where they did (the
         # boards, times and commands: docs/records.md, research/notes/record_attempts.md).
         # It needs neither the search's kernel nor a cache: its own compiles in process in
         # about 2 s, so it joins on a first run too
-        joining.append(engines.DOMAIN)
+        joining.append(registry.DOMAIN)
     elif colour_symmetries(problem):
-        joining.append(engines.SYMMETRIC)
+        joining.append(registry.SYMMETRIC)
     early = len(problem.colours) == 1 and (
         len(problem.position.colour(problem.colours[0]).remaining) >= tuning.repair_pieces
     )
     if problem.goal == "place-all" and (len(problem.colours) >= 2 or not search_ready or early):
-        joining.append(engines.REPAIR)
+        joining.append(registry.REPAIR)
     if problem.goal == "place-all":
-        joining.append(engines.LP)
+        joining.append(registry.LP)
     return tuple(joining)
 
 
@@ -124,7 +124,7 @@ def solve(
     if lp_first is not None and lp_first.status == "infeasible":
         return lp_first
     warmup.before_search()
-    if many and not compiling_elsewhere() and engines.SYMMETRIC in portfolio(problem):
+    if many and not compiling_elsewhere() and registry.SYMMETRIC in portfolio(problem):
         return _symmetric_first(problem, options, cancel, started, lp_first)
     entrants: list[Backend] = []
     race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
@@ -144,17 +144,17 @@ def solve(
         joining = list(portfolio(problem, ready, options.tuning.auto))
         joining += [] if ready or many else [warmup.when_compiled(FIRST)]  # once compiled
         if many:
-            joining.remove(engines.LP)  # it ran first (_lp_proof)
+            joining.remove(registry.LP)  # it ran first (_lp_proof)
         # the LP bound takes one core for a few seconds at most: it does not share the workers
-        sharing = max(1, len(joining) - (engines.LP in joining))
-        if not ready and not (many and engines.DOMAIN in joining):
+        sharing = max(1, len(joining) - (registry.LP in joining))
+        if not ready and not (many and registry.DOMAIN in joining):
             workers = max(1, options.workers // sharing)
         elif many:  # (first run included for the domain search: it compiles in process)
             stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
-            joining.remove(engines.CPSAT)
-            compiled = {engines.DOMAIN}.intersection(joining)
-            symmetric = {engines.SYMMETRIC}.union(compiled).intersection(joining)
-            if symmetric and engines.REPAIR in joining:
+            joining.remove(registry.CPSAT)
+            compiled = {registry.DOMAIN}.intersection(joining)
+            symmetric = {registry.SYMMETRIC}.union(compiled).intersection(joining)
+            if symmetric and registry.REPAIR in joining:
                 # with one core, or for the compiled fundamental-domain search (two colours
                 # and tight boards, which the repair search does not match), the symmetric reduction
                 # takes every core and the repair search runs if it gives up with time
@@ -162,8 +162,8 @@ def solve(
                 # each wins on some seeds (research/notes/asymmetric_attempts.md, turn 5)
                 alone = options.workers <= options.tuning.auto.symmetric_cores
                 if alone or compiled:
-                    joining.remove(engines.REPAIR)
-                    later.append(engines.REPAIR)
+                    joining.remove(registry.REPAIR)
+                    later.append(registry.REPAIR)
             workers = max(1, options.workers // len(joining))
         else:
             workers = max(1, (options.workers - 1) // sharing)
@@ -200,8 +200,8 @@ def _symmetric_first(
     up), and if it gives up (no symmetric layout) the repair search gets every worker for
     the time left."""
     race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
-    entrants = [engines.SYMMETRIC]
-    race.enter(_runner(engines.SYMMETRIC, problem, options), name="auto-symmetric")
+    entrants = [registry.SYMMETRIC]
+    race.enter(_runner(registry.SYMMETRIC, problem, options), name="auto-symmetric")
     alone = options.tuning.auto.symmetric_alone
     race.wait(alone if options.time_limit is None else min(alone, options.time_limit))
     left = _seconds_left(options.time_limit, started)
@@ -209,7 +209,7 @@ def _symmetric_first(
     if race.winner is None and (left is None or left > 0.05) and not race.stop.is_set():
         if not running or options.workers > 1:
             workers = max(1, options.workers - 1) if running else options.workers
-            _enter(race, entrants, [engines.REPAIR], problem, options, left, workers)
+            _enter(race, entrants, [registry.REPAIR], problem, options, left, workers)
     results = race.results()
     if race.winner is not None:
         return results[race.winner]
@@ -268,7 +268,7 @@ def _lp_proof(
         seconds = min(seconds, options.time_limit / 2)
     if seconds <= 0:
         return None
-    return engines.LP.solve(problem, dataclasses.replace(options, time_limit=seconds), cancel)
+    return registry.LP.solve(problem, dataclasses.replace(options, time_limit=seconds), cancel)
 
 
 def _runner(

@@ -115,15 +115,16 @@ class BackendSolve(Protocol):
 
 @dataclass(frozen=True)
 class Backend:
-    """A backend's entry in :data:`solver.backends.registry.BACKENDS`.
+    """An engine's record in the registry (:mod:`solver.backends.registry`): what it is
+    called, where its front door is and what it can do.
 
     Attributes:
         name: what ``--backend`` and :attr:`SolveOptions.backend` call it.
-        load: returns its solve function, importing its module on first use (so that
-            importing the package does not load OR-tools or numba).
+        load: returns its solve function, importing its package on first use (so that
+            importing the registry does not load OR-tools or numba).
         layouts_only: it only finds layouts: it answers "solved" or "unknown", never
             "infeasible" or "optimal" (:func:`solver.tasks.solve.solve` holds it to that).
-        summary: one line for ``--help``.
+        summary: one line for ``--help`` and the table of docs/engines.md.
         proves: the claims its own answer can prove: "no" (status infeasible), "best"
             (status optimal or a bound); empty for a backend that only finds layouts and
             for one that only hands the problem on (``auto`` names the engine that
@@ -131,6 +132,11 @@ class Backend:
         precheck: None, or returns a function that raises InputError when the backend
             cannot take a problem at all (e.g. the domain search without a symmetry),
             imported on first use like ``load``; :meth:`check` runs it.
+        endgames: ``check`` and ``review`` may run it: it answers their max-score solve
+            after a "no" (the symmetric reduction and the domain search do not).
+        kernel: the module of the compiled kernel it needs before its first answer (the
+            first run compiles it: :mod:`solver.backends.warmup`), or None.
+        choice: a ``--backend`` choice; False for an engine only ``auto`` runs.
     """
 
     name: str
@@ -139,6 +145,9 @@ class Backend:
     summary: str = ""
     proves: frozenset[str] = frozenset({"no", "best"})
     precheck: Callable[[], Callable[[Problem], None]] | None = None
+    endgames: bool = True
+    kernel: str | None = None
+    choice: bool = True
 
     def check(self, problem: Problem) -> None:
         """Refuse, before any work or output, a problem the backend cannot take.

@@ -1,20 +1,30 @@
-"""The backends by name: every ``--backend`` choice (``auto``, the default, first) and
-the engines only ``auto`` runs.
+"""The registry: one record per engine (:class:`solver.backends.base.Backend`), the one
+place that says what each is called, where its front door is and what it can do.
 
-To add an engine: write its module with a ``solve(problem, options, cancel=None)``
-function, add a loader and an entry in :mod:`solver.backends.engines`, name it here, and,
-if "auto" should race it, in :func:`solver.backends.auto.portfolio`.
+The command line's ``--backend`` choices and their ``--help``, ``check``'s and
+``review``'s choices (``endgames``), ``auto``'s entrants (:mod:`solver.backends.auto`),
+the kernels a first run compiles (:mod:`solver.backends.warmup`, ``kernel``), the claims
+an answer may make (:mod:`solver.trust.proofs`, ``proves``) and the table of
+docs/engines.md (tests/test_docs.py) are all read from these records.
+
+To add an engine: its package under ``solver/backends/``, whose ``__init__`` (its front
+door, :mod:`solver.backends.face`) has ``solve(problem, options, cancel=None)`` (and
+``refuse(problem)`` if it refuses some problems), and one record here; if ``auto`` should
+race it, name it in :func:`solver.backends.auto.portfolio` (CONTRIBUTING.md).
+
+Each record's loader imports its package by name when the engine first runs, so that
+importing the registry, as every command does for ``--backend``, loads neither numba nor
+OR-tools (and the registry sits below the engines in the import layers).
 """
 
 from __future__ import annotations
 
-from solver.backends.base import Backend, BackendSolve
-from solver.backends.engines import CPSAT, DOMAIN, LP, REPAIR, SEARCH, SYMMETRIC
-from solver.backends.tuning import AutoTuning
+import importlib
+from collections.abc import Callable
 
-# auto is loaded when it runs, as every engine is (its entry's loader, solver/backends/
-# engines.py): every command imports the registry for --backend, and auto's race, greedy
-# play and colour symmetries (about 30 ms) only a solve needs.
+from solver.backends.base import Backend, BackendSolve
+from solver.backends.tuning import AutoTuning
+from solver.core.problem import Problem
 
 __all__ = [
     "AUTO",
@@ -31,16 +41,31 @@ __all__ = [
 ]
 
 
-def _auto() -> BackendSolve:
-    from solver.backends.auto import solve
+def _door(package: str) -> Callable[[], BackendSolve]:
+    """The loader of an engine's ``solve``, from its package's front door."""
 
-    return solve
+    def load() -> BackendSolve:
+        solve: BackendSolve = importlib.import_module(package).solve
+        return solve
+
+    return load
 
 
-# The description of auto, as the engines' in solver/backends/engines.py.
+def _refusal(package: str) -> Callable[[], Callable[[Problem], None]]:
+    """The loader of an engine's ``refuse``, from its package's front door."""
+
+    def load() -> Callable[[Problem], None]:
+        refuse: Callable[[Problem], None] = importlib.import_module(package).refuse
+        return refuse
+
+    return load
+
+
+_SEARCH_KERNEL = "solver.backends.search.kernel"
+
 AUTO = Backend(
     "auto",
-    _auto,
+    _door("solver.backends.auto"),
     proves=frozenset(),  # it names the engine that answered
     summary="for place-all a few greedy plays first (under 0.05 s), then the search alone "
     "for 2 s, then the search, CP-SAT and the LP bound (the repair search too for several "
@@ -51,22 +76,75 @@ AUTO = Backend(
     "symmetric reduction (for two colours or on tight boards, few empty squares: the domain "
     "search, on every worker)",
 )
+CPSAT = Backend(
+    "cpsat",
+    _door("solver.backends.cpsat"),
+    summary="OR-tools CP-SAT model, lazy connectivity cuts",
+)
+DOMAIN = Backend(
+    "domain",
+    _door("solver.backends.domain"),
+    layouts_only=True,
+    proves=frozenset(),
+    summary="Gottfried's quadrant method, one fundamental domain of a board symmetry tiled in "
+    "scan order with colour labels, with restarts (place-all without monomino-last on an "
+    "empty board; finds layouts only)",
+    precheck=_refusal("solver.backends.domain"),
+    endgames=False,
+    kernel="solver.backends.domain.kernel",
+)
+REPAIR = Backend(
+    "repair",
+    _door("solver.backends.repair"),
+    layouts_only=True,
+    proves=frozenset(),
+    summary="greedy play, then repairs re-placed exactly by the search (finds layouts only)",
+    kernel=_SEARCH_KERNEL,
+)
+SEARCH = Backend(
+    "search",
+    _door("solver.backends.search"),
+    summary="Blokus-aware exact search",
+    kernel=_SEARCH_KERNEL,
+)
+SYMMETRIC = Backend(
+    "symmetric",
+    _door("solver.backends.symmetric"),
+    layouts_only=True,
+    proves=frozenset(),
+    summary="layouts that a board symmetry maps onto themselves with the colours permuted: the "
+    "exact search on the orbits with restarts (CP-SAT while a first run compiles the kernel; "
+    "finds layouts only)",
+    precheck=_refusal("solver.backends.symmetric"),
+    endgames=False,
+)
+#: not a ``--backend`` choice: "auto" runs it on place-all, first on many-piece problems with
+#: several colours, else beside CP-SAT once the search has not answered alone
+LP = Backend(
+    "lp",
+    _door("solver.backends.bounds"),
+    proves=frozenset({"no"}),
+    summary="the LP bound of solver/backends/bounds/relaxation.py (proves 'no' only)",
+    choice=False,
+)
 
-#: every backend by name, "auto" (the default) first
-BACKENDS: dict[str, Backend] = {b.name: b for b in (AUTO, CPSAT, DOMAIN, REPAIR, SEARCH, SYMMETRIC)}
+_RECORDS = (AUTO, CPSAT, DOMAIN, REPAIR, SEARCH, SYMMETRIC, LP)
 
-#: the backends only ``auto`` runs
-AUTO_ONLY: tuple[Backend, ...] = (LP,)
+#: every ``--backend`` choice by name, "auto" (the default) first
+BACKENDS: dict[str, Backend] = {b.name: b for b in _RECORDS if b.choice}
+
+#: the engines only ``auto`` runs
+AUTO_ONLY: tuple[Backend, ...] = tuple(b for b in _RECORDS if not b.choice)
 
 
 def every() -> dict[str, Backend]:
-    """Every backend that may answer by name: :data:`BACKENDS` and :data:`AUTO_ONLY` (for
-    the checks of what a backend may claim)."""
+    """Every engine that may answer, by name: :data:`BACKENDS` and :data:`AUTO_ONLY` (for
+    the checks of what an engine may claim), read from those two at each call."""
     return {**BACKENDS, **{b.name: b for b in AUTO_ONLY}}
 
 
 def backend(name: str) -> Backend:
-    """The backend called ``name``.
+    """The ``--backend`` choice called ``name``.
 
     Raises:
         ValueError: unknown backend name.

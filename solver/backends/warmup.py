@@ -216,16 +216,7 @@ def when_compiled(entry: Backend) -> Backend:
             left = max(0.05, left - (time.perf_counter() - started))
         return entry.solve(problem, replace(options, time_limit=left), cancel)
 
-    return Backend(entry.name, lambda: solve, entry.layouts_only, entry.summary, entry.proves)
-
-
-#: the compiled kernel each backend needs before its first answer (``auto`` needs none:
-#: :func:`before_search`; ``cpsat`` and ``symmetric`` none at all)
-KERNELS = {
-    "search": "solver.backends.search.kernel",
-    "repair": "solver.backends.search.kernel",
-    "domain": "solver.backends.domain.kernel",
-}
+    return replace(entry, load=lambda: solve)
 
 
 def compile_wait(backend: str) -> str | None:
@@ -236,7 +227,10 @@ def compile_wait(backend: str) -> str | None:
     where it is called)."""
     import importlib
 
-    name = KERNELS.get(backend)
+    from solver.backends.registry import every
+
+    record = every().get(backend)
+    name = None if record is None else record.kernel
     if name is None:
         return None
     kernel = importlib.import_module(name).run
@@ -285,7 +279,7 @@ def compile_kernel(kernels: tuple[str, ...] = ("search", "domain")) -> None:
         rows = np.zeros((2, 4), dtype=np.int64)
         kernel.memo_rehash(rows, np.zeros((4, 4), dtype=np.int64))  # the memo's growth
     if "repair" in kernels:
-        # (by name, as KERNELS: the repair package sits above this module's layer)
+        # (by name: the repair package sits above this module's layer)
         import importlib
 
         importlib.import_module("solver.backends.repair.compiled").warm_up()

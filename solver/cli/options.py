@@ -33,8 +33,8 @@ from solver.ranges import MAX_SEED, MAX_WORKERS
 # command imports this module, and OR-tools takes about half a second to load.
 
 #: the backends of ``check`` and ``review``: their solves include max-score after a "no",
-#: which the symmetric reduction and the domain search do not answer
-ENDGAME_BACKENDS = tuple(b for b in BACKENDS if b not in ("domain", "symmetric"))
+#: which not every engine answers (the registry's ``endgames``)
+ENDGAME_BACKENDS = tuple(name for name, b in BACKENDS.items() if b.endgames)
 
 #: ``--after``'s help where it takes a game record's or a puzzle's position
 AFTER_HELP = "Game records: the position after N placements."
