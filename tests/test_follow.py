@@ -17,6 +17,11 @@ from solver.formats.game import load_game, read_sgf_text
 from solver.tasks.endgame import joint_check
 
 LAYOUT_GAME = Path(__file__).parent / "data" / "follow" / "duo-both-layout.blksgf"
+#: A Duo position (28 pieces left) whose joint answer is "no" (no layout exists: the LP
+#: bound proves it after 13.5 s, `check --together`, 2 workers) but no solver settles in 8 s
+#: on one worker (repair 14 squares short, full solvers unknown): "unknown" under a short
+#: budget on any machine, never "yes".
+UNSETTLED = (GAMES / "duo-L1-4-s35.blksgf", 14)
 OPTIONS = SolveOptions(time_limit=2.0, workers=1)
 
 
@@ -75,6 +80,11 @@ def test_a_move_that_displaces_witness_pieces_is_repaired_and_agrees_with_a_cold
                for c in game.variant.colours}  # fmt: skip
     mover = game.moves[k].colour
     repaired = 0
+    # one step first loads the kernels and solvers the steps call (on a loaded machine,
+    # loading them took the first step's 2 s: "unknown" where the cold check said "no")
+    warm = Follower(OPTIONS, "warm")
+    warm.witness = {c: list(p) for c, p in witness.items()}
+    warm.step(k + 1, game.moves[k], before.with_placement(mover, game.moves[k].placement))
     for move in legal_moves(before, mover):
         if move in witness[mover]:
             continue
@@ -257,17 +267,19 @@ def test_following_live_a_game_that_places_everything_ends_done_not_from_the_poo
 
 
 def test_an_unknown_carries_its_best_partial_layout_the_bound_and_the_short_colours():
-    game = load_game(LAYOUT_GAME)
-    position = game.position(16)
-    # one check first, to load the kernels and solvers it calls: a budget spent loading
-    # them leaves no partial layout (the file run alone failed here; in the whole suite
-    # other tests had loaded them); 0.5 s, short of a layout, still gives the repair a run
-    # on a loaded machine (0.2 s gave it none)
-    options = SolveOptions(time_limit=0.5, workers=1)
-    Follower(options, "warm").check(16, game.moves[15], position, 0)
+    # a "no" no solver settles in seconds (UNSETTLED), so 2 s is "unknown"; one
+    # check first loads the kernels and solvers it calls (a budget spent loading them
+    # leaves no partial layout)
+    game = load_game(UNSETTLED[0])
+    k = UNSETTLED[1]
+    position = game.position(k)
+    # (at 0.5 s each colour alone, asked first here, could leave the repair no run)
+    options = SolveOptions(time_limit=2.0, workers=1)
+    Follower(options, "warm").check(k, game.moves[k - 1], position, 0)
     follower = Follower(options, "test")
-    step = follower.check(16, game.moves[15], position, 0)
+    step = follower.check(k, game.moves[k - 1], position, 0)
     assert step.answer == "unknown", step.tried
+    assert step.partial is not None, step.tried
     report = check_layout(position, step.partial)
     assert report.legal
     short = {r.colour: r.remaining for r in report.colours if r.remaining}
@@ -280,11 +292,11 @@ def test_an_unknown_carries_its_best_partial_layout_the_bound_and_the_short_colo
 
 def test_check_follow_prints_and_draws_an_unknowns_best_partial_layout_and_bound():
     result = run_cli(
-        "check", str(LAYOUT_GAME), "--after", "16", "--together", "--follow",
-        "--time-limit", "0.2", "--board", "--plain",
+        "check", str(UNSETTLED[0]), "--after", str(UNSETTLED[1]), "--together", "--follow",
+        "--time-limit", "0.3", "--board", "--plain",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "unknown for all 26 pieces" in result.output
+    assert "unknown for all 28 pieces" in result.output
     line = next(x for x in result.output.splitlines() if "best partial layout:" in x)
     assert "pieces placed" in line and "short:" in line
     assert "best bound proved: " in result.output
