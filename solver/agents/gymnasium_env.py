@@ -183,6 +183,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         number = int(action)
         if not (0 <= number < self.pass_action and self.state.is_legal(colour, number)):
             self.to_move = None
+            self._mask.fill(0)
             info = self._info()
             info["illegal"] = True
             return self._observation(), self.illegal_reward, True, False, info
