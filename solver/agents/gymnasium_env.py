@@ -57,12 +57,16 @@ from solver.agents.planes import RENDER_MODES, Observer, check_render_mode, reco
 from solver.agents.seats import agent_variant
 from solver.backends.base import SolveOptions
 from solver.core.movegen import MoveState
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.core.position import Position
 from solver.errors import InputError
 from solver.tasks.endgame import area_shortfall, joint_check
 
 ENV_ID = "blokus_solo/Solo-v0"
 JOINT_MODES = ("area", "check")
+#: squares of each piece, in the standard order (the move generator's piece numbers)
+_SIZES = np.array([PIECES[name].size for name in PIECE_NAMES], dtype=np.int64)
+_MONOMINO = PIECES[MONOMINO].index
 
 
 class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -202,11 +206,11 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 reward += self.joint_reward
                 info["joint"] = reason
         if self.to_move is None:
-            position = self.position()
-            scores = self.scores(position)
+            scores = self.scores()
             info["scores"] = scores
             # the bonuses: each final score less the squares left unplaced
-            reward += sum(s + position.colour(c).remaining_squares for c, s in scores.items())
+            left = self.state.state.left
+            reward += sum(scores.values()) + int((left[list(self.in_play)] @ _SIZES).sum())
         return self._observation(), reward, self.to_move is None, False, info
 
     def _turn_from(self, first: int, after: int | None = None) -> None:
@@ -259,12 +263,24 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """The position now, as a :class:`Position` (its scores, its pieces)."""
         return self.state.position()
 
-    def scores(self, position: Position | None = None) -> dict[str, int]:
-        """Each colour in play's score now (:meth:`Position.score`: -1 per unplaced
-        square; +15 / +5 once every piece is placed); ``position``: the position now, if
-        already made."""
-        position = self.position() if position is None else position
-        return {self.state.colours[c]: position.score(self.state.colours[c]) for c in self.in_play}
+    def scores(self) -> dict[str, int]:
+        """Each colour in play's score now, as :meth:`Position.score` scores it (-1 per
+        unplaced square; +15 once every piece is placed, +5 more with the monomino last;
+        Junior: no bonus), read from the move generator's arrays (no Position built: the
+        tests hold it to :meth:`Position.score`)."""
+        kernel_state = self.state.state
+        n = self.state.placed
+        placed = kernel_state.hmove[:n]
+        by = kernel_state.hcol[:n]
+        out: dict[str, int] = {}
+        for c in self.in_play:
+            score = -int(kernel_state.left[c] @ _SIZES)
+            mine = placed[by == c]
+            if self.start.bonus and score == 0 and len(mine):
+                last = int(self.state.tables.piece[mine[-1]])
+                score += 15 + (5 if last == _MONOMINO else 0)
+            out[self.state.colours[c]] = score
+        return out
 
     def record(self, name: str | None = None) -> str:
         """The placements so far as a Pentobi game record (``.blksgf`` text) that
