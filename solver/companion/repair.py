@@ -21,7 +21,6 @@ from solver.backends.repair.greedy import held_back
 from solver.backends.repair.repairer import Repairer, RepairState
 from solver.backends.search import exact as search
 from solver.companion.layouts import (
-    Layout,
     checked,
     legal_part,
     missing_pieces,
@@ -34,7 +33,7 @@ from solver.companion.layouts import (
 from solver.core.order import connected_part
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import piece_moves
-from solver.core.position import Placement, Position, pieces_less
+from solver.core.position import LayoutView, Placement, Position, pieces_less
 from solver.core.problem import Problem
 from solver.errors import SolverBug
 from solver.tasks.solve import SolveResult, solve
@@ -83,7 +82,7 @@ REPAIR_SLICE = 4000
 
 
 def exact_repair(
-    position: Position, kept: Layout, seconds: float, seed: int = 0
+    position: Position, kept: LayoutView, seconds: float, seed: int = 0
 ) -> tuple[str, dict[str, tuple[Placement, ...]] | None]:
     """Put the pieces ``kept`` lacks back by the exact search (place-all, one worker,
     ``kept`` frozen), checked from ``position``.
@@ -114,7 +113,7 @@ def exact_repair(
 
 
 def reconnect(
-    witness: Layout, colour: str, placed: Placement, position: Position, budget: int
+    witness: LayoutView, colour: str, placed: Placement, position: Position, budget: int
 ) -> dict[str, tuple[Placement, ...]] | None:
     """Repair a complete witness around one move without dropping what the move cuts off:
     every piece that still fits stays where it is (islands too), and the displaced pieces
@@ -205,7 +204,7 @@ class _Warm(Repairer):
         seed: int,
         stop: Cancel,
         deadline: float,
-        start: Layout,
+        start: LayoutView,
         steps: int | None = None,
     ) -> None:
         super().__init__(problem, seed, stop, deadline)
@@ -239,7 +238,7 @@ class _Warm(Repairer):
 
 def repair_search(
     position: Position,
-    start: Layout,
+    start: LayoutView,
     deadline: float,
     seed: int = 0,
     stop: Cancel | None = None,
@@ -270,7 +269,7 @@ def repair_search(
 
 def _outcome(
     position: Position,
-    start: Layout,
+    start: LayoutView,
     layout: dict[str, list[Placement]] | None,
     best: dict[str, list[Placement]] | None,
     search: str,
@@ -298,7 +297,7 @@ def _outcome(
 def _compiled_search(
     position: Position,
     colours: tuple[str, ...],
-    start: Layout,
+    start: LayoutView,
     deadline: float,
     seed: int,
     stop: Cancel | None,
@@ -327,7 +326,7 @@ def _compiled_search(
 
 def repair_from(
     position: Position,
-    starts: Sequence[Layout],
+    starts: Sequence[LayoutView],
     deadline: float,
     seed: int = 0,
     stop: Cancel | None = None,
@@ -380,7 +379,7 @@ _Runs = tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]
 
 def _runner(
     position: Position,
-    starts: Sequence[Layout],
+    starts: Sequence[LayoutView],
     deadline: float,
     seed: int,
     slice_steps: int,
@@ -396,7 +395,7 @@ def _runner(
 
 def _runs(
     position: Position,
-    starts: Sequence[Layout],
+    starts: Sequence[LayoutView],
     deadline: float,
     seed: int,
     stop: Cancel | None,
