@@ -80,7 +80,6 @@ from solver.companion.repair import (
     RECONNECT_BUDGET,
     RECONNECT_STARTS,
     REPAIR_SHARE,
-    Answer,
     alone_no,
     exact_repair,
     full_check,
@@ -88,7 +87,7 @@ from solver.companion.repair import (
     repair_from,
 )
 from solver.core.position import LayoutView, Placement, Position
-from solver.core.problem import Problem
+from solver.core.problem import Problem, StepAnswer
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import area_shortfall
@@ -142,7 +141,7 @@ class JointStep:
 
     placement: int
     move: GameMove | None
-    answer: Answer
+    answer: StepAnswer
     how: How
     seconds: float
     colours: tuple[str, ...]
@@ -348,7 +347,7 @@ class Follower:
             starts = [self.witness] if self.witness is not None else []
 
         def answer(
-            a: Answer,
+            a: StepAnswer,
             how: How,
             reason: str = "",
             layout: LayoutView | None = None,
@@ -697,7 +696,7 @@ class _Bracket:
             out.append(step)
         return from_later(self.game, out)
 
-    def _blank(self, k: int, answer: Answer, reason: str) -> JointStep:
+    def _blank(self, k: int, answer: StepAnswer, reason: str) -> JointStep:
         position = self.game.position(k)
         colours = open_colours(position)
         return JointStep(

@@ -11,7 +11,6 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Literal
 
 from solver.backends.base import Cancel, SolveOptions
 from solver.backends.driver import luby
@@ -34,11 +33,9 @@ from solver.core.order import connected_part
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import piece_moves
 from solver.core.position import LayoutView, Placement, Position, pieces_less
-from solver.core.problem import Problem
+from solver.core.problem import Problem, StepAnswer
 from solver.errors import SolverBug
 from solver.tasks.solve import SolveResult, solve
-
-Answer = Literal["yes", "no", "unknown", "done"]
 
 #: Most displaced and cut-off pieces the exact search puts back (more: the repair search).
 EXACT_FREED = 14
@@ -454,7 +451,7 @@ def alone_no(
 
 def full_check(
     position: Position, options: SolveOptions, deadline: float, name: str = ""
-) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None, SolveResult | None]:
+) -> tuple[StepAnswer, str, dict[str, tuple[Placement, ...]] | None, SolveResult | None]:
     """The joint solve until ``deadline`` (``options.backend``, ``auto`` by default: the
     LP bound first in mid-game, the search, the repair search, the symmetric reduction
     where it applies); not started with less than :data:`MIN_FULL` seconds left (or, for
