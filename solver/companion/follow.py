@@ -94,6 +94,9 @@ from solver.tasks.endgame import area_shortfall
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, lost_runs
 from solver.tasks.solve import area_fit
 
+#: How the companion's joint answer (:class:`JointStep`) came about: "book", "pool",
+#: "repaired", "solved", "inferred" or "done" (:attr:`JointStep.how`; a review's verdicts
+#: have fewer ways, :data:`solver.tasks.review.VerdictHow`).
 How = Literal["book", "pool", "repaired", "solved", "inferred", "done"]
 
 #: in the opening, the pair book's layouts of neighbouring colours' first pieces laid over

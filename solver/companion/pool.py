@@ -29,7 +29,7 @@ from solver.core.position import LayoutView, Placement, Position
 #: most layouts a pool keeps (the oldest are dropped first, the book's last)
 MAX_LAYOUTS = 96
 
-Checked = dict[str, tuple[Placement, ...]]
+#: A move as the pool keys it: (colour, placement).
 Move = tuple[str, Placement]
 
 
@@ -55,7 +55,7 @@ class Pool:
     """
 
     position: Position
-    layouts: list[Checked] = field(default_factory=list)
+    layouts: list[LayoutView] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     refuted: dict[Move, str] = field(default_factory=dict)
     tries: dict[Move, int] = field(default_factory=dict)

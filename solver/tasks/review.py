@@ -60,7 +60,11 @@ from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import EndgameAnswer, cap_after_no, endgame_check, no_bound
 from solver.tasks.solve import SolveResult, solve
 
-How = Literal["solved", "kept", "inferred", "done"]
+#: How a review's :class:`Verdict` came about: "solved" (a solver ran), "kept" (the layout
+#: found earlier still fits and was re-checked), "inferred" (from a later layout), "done"
+#: (nothing left to place). The companion's joint answers have more ways
+#: (:data:`solver.companion.follow.How`).
+VerdictHow = Literal["solved", "kept", "inferred", "done"]
 
 #: The default time budget of each check in a review (one colour after one placement, all
 #: its solves together; for ``review --together`` and the companion, the joint question after
@@ -107,7 +111,7 @@ class Verdict:
     best: int | None
     bound: int | None
     bonus: Answer | None
-    how: How
+    how: VerdictHow
     seconds: float
     layout: tuple[Placement, ...] | None = field(default=None, repr=False)
 
@@ -487,7 +491,7 @@ def _verdict(track: _Track, position: Position, colour: str, runner: _Runner) ->
     if track.witness is not None:
         found = repaired_witness(position, colour, track.witness, track.displaced)
     track.displaced = []
-    how: How = "kept" if found is not None else "solved"
+    how: VerdictHow = "kept" if found is not None else "solved"
     runner.kept += found is not None
     if _wants_monomino_last(track, position, colour, found):
         # while the +5 is open, ask for it first: its layout answers both questions
