@@ -56,7 +56,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Cadical195
 
-from solver.backends.base import BackendResult, Layout, SolveOptions
+from solver.backends.base import BackendResult, SolveOptions
 from solver.backends.cpsat import model as cpsat
 from solver.backends.cpsat.model import (
     MONOMINO_INDEX,
@@ -71,6 +71,7 @@ from solver.backends.cpsat.model import (
 from solver.backends.repair import repairer as repair
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.core.placements import corner_squares, placements_for
+from solver.core.position import Layout
 from solver.core.problem import Problem
 from solver.formats.puzzle import load_puzzle
 from solver.tasks.solve import checked_result

@@ -37,15 +37,13 @@ from solver.backends import warmup  # noqa: E402
 from solver.backends.base import SolveOptions  # noqa: E402
 from solver.companion.follow import Follower  # noqa: E402
 from solver.core.checker import check_layout  # noqa: E402
-from solver.core.position import Placement, Position  # noqa: E402
+from solver.core.position import Layout, Placement, Position  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402
 from solver.formats.game import GameMove, start_position  # noqa: E402
 from solver.formats.sgf import Location  # noqa: E402
 from solver.tasks.solve import solve  # noqa: E402
 
 CACHE = ROOT / "results" / "companion"
-
-Layout = dict[str, list[Placement]]
 
 
 def carried_layout(seed: int, after: int, position: Position, limit: float) -> Layout:

@@ -33,7 +33,7 @@ from solver.formats.game import VARIANTS_BY_SGF, load_game, read_sgf_text
 from solver.gtp.client import Client
 from solver.gtp.compare import move_set_key, normalised
 from solver.gtp.engine import PLAYERS, Engine
-from solver.gtp.genmove import Settings
+from solver.gtp.genmove import GenmoveSettings
 from solver.gtp.protocol import parse_line
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -295,7 +295,7 @@ def main() -> int:
     p.add_argument("--level", type=int, default=1, help="Pentobi's level (1-9)")
     p.add_argument("--time-limit", type=float, default=1.0, help="our genmove's search")
     args = parser.parse_args()
-    assert VARIANTS_BY_SGF and Settings  # the variants and settings this driver knows
+    assert VARIANTS_BY_SGF and GenmoveSettings  # the variants and settings this driver knows
     return legal(args) if args.mode == "legal" else games(args)
 
 

@@ -59,12 +59,11 @@ from solver.backends.repair.compiled import Run  # noqa: E402
 from solver.companion.layouts import carry, open_colours  # noqa: E402
 from solver.companion.repair import _Warm  # noqa: E402
 from solver.core.checker import check_layout  # noqa: E402
-from solver.core.position import Placement, Position  # noqa: E402
+from solver.core.position import Layout, Placement, Position  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402
 from solver.formats.game import start_position  # noqa: E402
 
 CACHE = ROOT / "results" / "companion"
-Layout = dict[str, list[Placement]]
 Case = tuple[str, Position, tuple[str, ...], Layout | None]
 
 

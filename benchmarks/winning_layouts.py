@@ -46,7 +46,7 @@ from solver.answers.solution import read_solution_text  # noqa: E402
 from solver.companion import book  # noqa: E402
 from solver.core.checker import check_layout  # noqa: E402
 from solver.core.order import order_of_play  # noqa: E402
-from solver.core.position import Placement, Position  # noqa: E402
+from solver.core.position import Layout, Placement, Position  # noqa: E402
 from solver.core.symmetry import board_symmetries  # noqa: E402
 from solver.core.variants import VARIANTS  # noqa: E402
 from solver.errors import InputError  # noqa: E402
@@ -59,7 +59,6 @@ RESULTS = ROOT / "results"
 FIRST_SEED = 9001
 PIECES_ALL = 84
 
-Layout = dict[str, list[Placement]]
 Key = frozenset[tuple[str, str, frozenset[int]]]
 
 

@@ -39,14 +39,14 @@ from typing import Any
 import numpy as np
 
 from research import tight_kernel as core
-from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
+from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.driver import luby
 from solver.backends.race import first_proven
 from solver.core.board import neighbour_table
 from solver.core.colour_symmetry import ColourSymmetry, colour_symmetries
 from solver.core.pieces import PIECE_NAMES, PIECES
 from solver.core.placements import empty_board_placements
-from solver.core.position import ColourState, Placement, Position
+from solver.core.position import ColourState, Layout, Placement, Position
 from solver.core.problem import Problem
 from solver.core.rules import corner_groups
 from solver.errors import InputError

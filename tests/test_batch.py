@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from solver.answers.solution import read_solution, verify
 from solver.batch.report import NoReturn, no_return
 from solver.batch.runner import BatchOptions, run_batch
-from solver.batch.work import Settings
+from solver.batch.work import BatchSettings
 from solver.cli.commands import main
 from solver.pictures.picture import COLOURS, with_layout
 
@@ -370,7 +370,7 @@ def test_a_worker_that_dies_costs_only_its_item(tmp_path, monkeypatch):
     monkeypatch.setattr(pools, "run_item", _crash_on_ring)  # forked workers inherit it
     out = tmp_path / "out"
     names = ("tiny-5x5-corner.toml", "ring-6x6.toml", "tiny-5x5-four.toml", "duo-purple.toml")
-    options = BatchOptions([PUZZLES / n for n in names], out, Settings(), jobs=2)
+    options = BatchOptions([PUZZLES / n for n in names], out, BatchSettings(), jobs=2)
     report = run_batch(options)
     assert report.ran == 4 and report.counts["error"] == 1 and report.counts["solved"] == 3
     crashed = by_key(out)["ring-6x6.toml", None]
@@ -388,12 +388,14 @@ def test_dask_on_a_local_cluster_gives_the_same_rows(tmp_path):
     distributed = pytest.importorskip("distributed")
     paths = [PUZZLES / "tiny-5x5-corner.toml", PUZZLES / "tiny-4x4-impossible.toml", GAME]
     local, dask = tmp_path / "local", tmp_path / "dask"
-    run_batch(BatchOptions(paths, local, Settings(), every=10, jobs=2))
+    run_batch(BatchOptions(paths, local, BatchSettings(), every=10, jobs=2))
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
     ) as cluster:
         report = run_batch(
-            BatchOptions(paths, dask, Settings(), every=10, scheduler=cluster.scheduler_address)
+            BatchOptions(
+                paths, dask, BatchSettings(), every=10, scheduler=cluster.scheduler_address
+            )
         )
     assert report.ran == 5 and report.counts["error"] == 0
 
@@ -633,7 +635,7 @@ def test_together_yes_writes_a_layout_that_verifies(tmp_path):
         states.append(replace(state, remaining=tuple(pieces)))
     position = replace(position, colours=tuple(states))
     item = Item(Source(GAME, GAME.name, "game"), GAME.read_bytes(), "0" * 64, 16)
-    row, files = game_together(item, Settings(time_limit=30, together=True), position)
+    row, files = game_together(item, BatchSettings(time_limit=30, together=True), position)
     (record,) = row["colours"]
     assert record["answer"] == "yes" and record["score"] is not None
     assert record["solution"] == "solutions/duo-L4-s29-after-16-together.json"
@@ -674,7 +676,7 @@ def test_a_seed_sweep_runs_each_seed_until_one_settles_its_puzzle(tmp_path):
     batch runs only the seeds it has not run; a plain run beside it keeps its own row."""
     out = tmp_path / "out"
     paths = [PUZZLES / "tiny-5x5-corner.toml", PUZZLES / "tiny-4x4-impossible.toml"]
-    settings = Settings(backend="repair", time_limit=0.2)  # repair never says no
+    settings = BatchSettings(backend="repair", time_limit=0.2)  # repair never says no
     report = run_batch(BatchOptions(paths, out, settings, jobs=1, seeds=3))
     assert (report.ran, report.skipped, report.not_run) == (4, 0, 2)
     sweep = _sweep_rows(out)
@@ -714,7 +716,7 @@ def test_a_new_sweep_of_changed_content_replaces_the_old_rows(tmp_path):
     folder.mkdir()
     shutil.copy(PUZZLES / "tiny-5x5-corner.toml", folder / "p.toml")
     shutil.copy(PUZZLES / "tiny-5x5-corner.toml", folder / "p-seed-1.toml")
-    settings = Settings(backend="search")
+    settings = BatchSettings(backend="search")
     run_batch(BatchOptions([folder], out, settings, jobs=2, seeds=3))
     plain = run_batch(BatchOptions([folder], out, settings, jobs=1))
     assert plain.ran == 2
@@ -738,7 +740,7 @@ def test_sweep_seeds_step_by_the_workers_and_stay_in_range(tmp_path):
     from solver.errors import InputError
 
     def options(**kw):
-        return BatchOptions([], tmp_path, Settings(**kw.pop("settings", {})), **kw)
+        return BatchOptions([], tmp_path, BatchSettings(**kw.pop("settings", {})), **kw)
 
     assert sweep_seeds(options(seeds=1)) is None
     assert list(sweep_seeds(options(seeds=3, settings={"seed": 5, "workers": 2}))) == [5, 7, 9]
@@ -772,7 +774,7 @@ def test_a_seed_sweep_on_dask_cancels_the_other_seeds(tmp_path):
             BatchOptions(
                 [PUZZLES / "tiny-5x5-corner.toml"],
                 out,
-                Settings(),
+                BatchSettings(),
                 scheduler=cluster.scheduler_address,
                 seeds=4,
             )
@@ -804,7 +806,7 @@ def test_a_sweep_stops_the_seeds_still_running_once_one_answers(tmp_path, monkey
     monkeypatch.setattr(pools, "run_item", _seed_0_hangs)  # forked workers inherit it
     out = tmp_path / "out"
     report = run_batch(
-        BatchOptions([PUZZLES / "tiny-5x5-corner.toml"], out, Settings(), jobs=2, seeds=3)
+        BatchOptions([PUZZLES / "tiny-5x5-corner.toml"], out, BatchSettings(), jobs=2, seeds=3)
     )
     assert (report.ran, report.not_run) == (1, 2)
     assert [(r["seed"], r["answer"]) for r in rows(out)] == [(1, "solved")]
@@ -828,7 +830,7 @@ def test_a_max_score_sweep_is_settled_only_by_a_proven_best(tmp_path):
     assert not settles({"goal": "place-all", "solve_status": "unknown", "answer": "unknown"})
     out = tmp_path / "out"
     paths = [PUZZLES / "max-score-5x5.toml"]
-    report = run_batch(BatchOptions(paths, out, Settings(backend="search"), jobs=1, seeds=3))
+    report = run_batch(BatchOptions(paths, out, BatchSettings(backend="search"), jobs=1, seeds=3))
     assert [r["solve_status"] for r in rows(out)] == ["optimal"] and report.not_run == 2
 
 
@@ -841,7 +843,7 @@ def test_a_results_file_with_junk_or_a_stale_sweep_reopens_cleanly(tmp_path):
     folder, out = tmp_path / "in", tmp_path / "out"
     folder.mkdir()
     shutil.copy(PUZZLES / "tiny-5x5-corner.toml", folder / "p.toml")
-    settings = Settings(backend="repair", time_limit=0.2)
+    settings = BatchSettings(backend="repair", time_limit=0.2)
     run_batch(BatchOptions([folder], out, settings, jobs=1, seeds=2))
     first = (out / "results.jsonl").read_text()
     shutil.copy(PUZZLES / "tiny-4x4-impossible.toml", folder / "p.toml")

@@ -14,7 +14,7 @@ from helpers import corner_problem, run_cli
 from solver.api import count
 from solver.backends.base import SolveOptions
 from solver.batch.runner import BatchOptions, run_batch
-from solver.batch.work import Settings
+from solver.batch.work import BatchSettings
 from solver.core.placements import legal_moves
 from solver.core.symmetry import position_symmetries
 from solver.errors import InputError
@@ -100,7 +100,7 @@ def test_split_batch_join_agrees_with_the_search(tmp_path, name, depth):
     manifest = write_cubes(str(path), read_text(path), depth, tmp_path)
     full = solve(parse_puzzle(read_text(path)), SolveOptions(backend="search"))
     results = tmp_path / "results"
-    run_batch(BatchOptions([tmp_path / "cubes"], results, Settings(backend="search"), jobs=1))
+    run_batch(BatchOptions([tmp_path / "cubes"], results, BatchSettings(backend="search"), jobs=1))
     answer = join(tmp_path, results)
     assert answer.cubes == len(manifest["cubes"]) > 5
     assert answer.missing == answer.unknown == answer.rejected == 0
@@ -121,7 +121,7 @@ def test_split_batch_join_agrees_with_the_search(tmp_path, name, depth):
         # that cube run again into another folder: both folders together prove it again
         lost = json.loads(lines[0])["path"]
         other = tmp_path / "again"
-        run_batch(BatchOptions([lost], other, Settings(backend="search"), jobs=1))
+        run_batch(BatchOptions([lost], other, BatchSettings(backend="search"), jobs=1))
         both = join(tmp_path, [results, other])
         assert both.status == "infeasible" and both.infeasible == answer.cubes
 
@@ -217,7 +217,7 @@ def feasible_cubes(tmp_path_factory):
     path = PUZZLES / "tiny-5x5-four.toml"
     write_cubes(str(path), read_text(path), 2, folder)
     results = folder / "results"
-    run_batch(BatchOptions([folder / "cubes"], results, Settings(backend="search"), jobs=1))
+    run_batch(BatchOptions([folder / "cubes"], results, BatchSettings(backend="search"), jobs=1))
     rows = [json.loads(line) for line in (results / "results.jsonl").read_text().splitlines()]
     assert {r["answer"] for r in rows} == {"solved", "no"}
     return folder, rows
@@ -291,7 +291,7 @@ def infeasible_cubes(tmp_path_factory):
     path = PUZZLES / "tiny-4x4-impossible.toml"
     write_cubes(str(path), read_text(path), 3, folder)
     results = folder / "results"
-    run_batch(BatchOptions([folder / "cubes"], results, Settings(backend="search"), jobs=1))
+    run_batch(BatchOptions([folder / "cubes"], results, BatchSettings(backend="search"), jobs=1))
     return folder
 
 

@@ -29,7 +29,7 @@ from solver.formats.game import load_game, read_sgf_text
 from solver.gtp.client import Client
 from solver.gtp.compare import move_set_key, normalised
 from solver.gtp.engine import Engine
-from solver.gtp.genmove import Settings
+from solver.gtp.genmove import GenmoveSettings
 from solver.gtp.moves import legal_rows, move_texts
 from solver.gtp.protocol import parse_line, response, run
 from solver.tasks.endgame import endgame_check
@@ -37,7 +37,7 @@ from solver.tasks.endgame import endgame_check
 DATA = Path(__file__).parent / "data" / "gtp"
 STORED = [json.loads(line) for line in (DATA / "pentobi_all_legal.jsonl").read_text().splitlines()]
 FULL = json.loads((DATA / "pentobi_all_legal_full.json").read_text())
-HEURISTIC = Settings(time_limit=0)
+HEURISTIC = GenmoveSettings(time_limit=0)
 
 
 def game_path(name: str) -> Path:

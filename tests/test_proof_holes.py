@@ -121,14 +121,14 @@ def test_lp_proves_no_only_and_auto_proves_nothing_itself():
 def _split(tmp_path, name="tiny-4x4-impossible.toml"):
     """A split of a copy of a shipped puzzle, solved by the search: (folder, the copy)."""
     from solver.batch.runner import BatchOptions, run_batch
-    from solver.batch.work import Settings
+    from solver.batch.work import BatchSettings
     from solver.tasks.cubes import write_cubes
 
     copy = tmp_path / "the-puzzle.toml"
     copy.write_bytes((PUZZLES / name).read_bytes())
     folder = tmp_path / "split"
     write_cubes(str(copy), copy.read_text(), 2, folder)
-    options = BatchOptions([folder / "cubes"], folder / "results", Settings(backend="search"))
+    options = BatchOptions([folder / "cubes"], folder / "results", BatchSettings(backend="search"))
     run_batch(options)
     return folder, copy
 
@@ -343,14 +343,14 @@ def test_a_sweep_row_settles_other_seeds_only_if_its_file_replays(tmp_path):
 
     from solver.batch.items import find_sources, make_items
     from solver.batch.store import Store
-    from solver.batch.work import Settings
+    from solver.batch.work import BatchSettings
 
     folder, out = tmp_path / "in", tmp_path / "out"
     folder.mkdir()
     shutil.copy(PUZZLES / "tiny-5x5-corner.toml", folder / "a.toml")
     _batch(folder, out, "--seeds", 2)
     (settler,) = _rows(out)  # seed 0 solved it; seed 1 was not run
-    settings = Settings(backend="search")
+    settings = BatchSettings(backend="search")
     items = make_items(find_sources([folder]), None, None, seeds=[0, 1])
     seed1 = next(i for i in items if i.seed == 1)
 

@@ -145,7 +145,7 @@ def cubes(args) -> int:
     import tempfile
 
     from solver.batch.runner import BatchOptions, run_batch
-    from solver.batch.work import Settings
+    from solver.batch.work import BatchSettings
     from solver.formats.puzzle import puzzle_text
     from solver.tasks.cubes import write_cubes
     from solver.trust.cube_join import join
@@ -159,7 +159,7 @@ def cubes(args) -> int:
     files = [folder / e["file"] for e in manifest["cubes"]]
     if args.sample:
         files = sorted(random.Random(0).sample(files, min(args.sample, len(files))))
-    settings = Settings(backend=args.backend, time_limit=args.time_limit)
+    settings = BatchSettings(backend=args.backend, time_limit=args.time_limit)
     results = folder / f"results-{args.backend}-{args.time_limit:g}"
     run_batch(BatchOptions(files, results, settings, jobs=args.jobs))
     answer = join(folder, results)

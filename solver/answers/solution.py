@@ -62,6 +62,7 @@ from solver.core.order import order_of_play
 from solver.core.pieces import PIECES, canonical_name
 from solver.core.position import ColourState, Placement, Position, sorted_pieces
 from solver.core.problem import (
+    ANSWERS,
     check_connect,
     check_connect_groups,
     check_goal,
@@ -85,7 +86,6 @@ from solver.formats.files import write_text_atomic
 from solver.formats.structured import parse_json
 from solver.formats.text import depth_limited, is_file, read_text
 from solver.pictures.picture import layout_pieces, with_layout
-from solver.tasks.endgame import ANSWERS
 from solver.tasks.solve import SolveResult
 
 # The SVG writer is imported where a solution file draws itself (_repr_svg_, Jupyter): it

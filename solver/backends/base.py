@@ -16,12 +16,11 @@ from typing import Any, Literal, Protocol
 from solver.backends.tuning import Tuning
 from solver.core.checker import CheckReport, check_layout
 from solver.core.order import order_of_play
-from solver.core.position import Placement
+from solver.core.position import Layout
 from solver.core.problem import Problem
 from solver.errors import SolverBug
 
 Status = Literal["solved", "optimal", "infeasible", "unknown"]
-Layout = dict[str, list[Placement]]
 
 
 class Cancel(Protocol):

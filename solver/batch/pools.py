@@ -28,7 +28,7 @@ from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Literal, cast
 
 from solver.batch.items import Item
-from solver.batch.work import Outcome, Settings, error_row, run_item, warm_kernel
+from solver.batch.work import BatchSettings, Outcome, error_row, run_item, warm_kernel
 from solver.formats.files import Handler
 from solver.quoting import shown
 
@@ -48,7 +48,7 @@ def _never(item: Item) -> bool:
     return False
 
 
-def crash_outcome(item: Item, settings: Settings, message: str) -> Outcome:
+def crash_outcome(item: Item, settings: BatchSettings, message: str) -> Outcome:
     """The outcome of an item whose worker died."""
     return {"row": error_row(item, settings, message, "crash"), "files": {}}
 
@@ -86,7 +86,7 @@ def _die_with_parent() -> None:
         pass
 
 
-def _worker_main(conn: Connection, settings: Settings, quiet: bool) -> None:
+def _worker_main(conn: Connection, settings: BatchSettings, quiet: bool) -> None:
     """A worker process: items in, outcomes out, until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _die_with_parent()
@@ -106,7 +106,9 @@ def _worker_main(conn: Connection, settings: Settings, quiet: bool) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: ForkContext | SpawnContext, settings: Settings, quiet: bool) -> None:
+    def __init__(
+        self, ctx: ForkContext | SpawnContext, settings: BatchSettings, quiet: bool
+    ) -> None:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(
             target=_worker_main, args=(child, settings, quiet), daemon=True, name="blokus-worker"
@@ -131,7 +133,7 @@ def start_method() -> Literal["fork", "spawn"]:
 class LocalPool:
     """``jobs`` worker processes that stay alive across items."""
 
-    def __init__(self, jobs: int, settings: Settings, quiet: bool = True):
+    def __init__(self, jobs: int, settings: BatchSettings, quiet: bool = True):
         self.jobs = jobs
         self.settings = settings
         self.quiet = quiet and not os.environ.get("BLOKUS_DEBUG")
@@ -364,7 +366,7 @@ def probe_scheduler(address: str) -> None:
 class DaskPool:
     """Items sent to a Dask cluster as tasks; results come back to this process."""
 
-    def __init__(self, client: Client, settings: Settings):
+    def __init__(self, client: Client, settings: BatchSettings):
         self.client = client
         self.settings = settings
         self._siblings: dict[str, list[Future[Outcome]]] = {}

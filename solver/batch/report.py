@@ -390,27 +390,28 @@ def _item_name(row: Row) -> str:
     return row["item"] + (f" seed {row.get('seed')}" if row.get("sweep") else "")
 
 
-#: the settings of a row but its seed: backend, time limit, CP-SAT parameters
-Settings = tuple[str | None, float | None, str]
+#: what the rows of one seed sweep share, the settings of a row but its seed: backend,
+#: time limit, CP-SAT parameters
+SweepKey = tuple[str | None, float | None, str]
 
 
-def _sweep_seeds(rows: list[Row]) -> dict[Settings, list[int]]:
+def _sweep_seeds(rows: list[Row]) -> dict[SweepKey, list[int]]:
     """The seeds of the sweep rows, by (backend, time limit, CP-SAT parameters)."""
-    out: dict[Settings, list[int]] = {}
+    out: dict[SweepKey, list[int]] = {}
     for r in rows:
         if r.get("sweep"):
-            same: Settings = (r.get("backend"), r.get("time_limit"), r.get("params") or "")
+            same: SweepKey = (r.get("backend"), r.get("time_limit"), r.get("params") or "")
             out.setdefault(same, []).append(r["seed"])
     return out
 
 
 def _settings_of(
-    row: Row, swept: dict[Settings, list[int]]
+    row: Row, swept: dict[SweepKey, list[int]]
 ) -> tuple[str | None, float | None, str, str]:
     """(backend, time limit, seed text, CP-SAT parameters) of a row; the seed text is
     "seed S", or for a seed sweep's row "a seed sweep (seeds A-B ran)" over the sweep rows
     with its settings (``swept``: :func:`_sweep_seeds`)."""
-    same: Settings = (row.get("backend"), row.get("time_limit"), row.get("params") or "")
+    same: SweepKey = (row.get("backend"), row.get("time_limit"), row.get("params") or "")
     if not row.get("sweep"):
         return (same[0], same[1], f"seed {row.get('seed')}", same[2])
     seeds = swept[same]

@@ -35,15 +35,16 @@ from solver.batch.pools import (
 )
 from solver.batch.report import COUNTED
 from solver.batch.store import README, RESULTS, SUMMARY, Store
-from solver.batch.work import Outcome, Settings, picture_name, solution_name
+from solver.batch.work import BatchSettings, Outcome, picture_name, solution_name
 from solver.core.variants import COLOUR_LETTERS
 from solver.errors import InputError
 from solver.formats.files import check_names_inside, check_output_folder
 from solver.ranges import MAX_SEED
 from solver.trust.rows import Row
 
-#: where the items run: local worker processes or a Dask cluster
-Pool = LocalPool | DaskPool
+#: the worker pool (docs/glossary.md#pool) the items run in: local worker processes or a
+#: Dask cluster
+WorkerPool = LocalPool | DaskPool
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class BatchOptions:
 
     paths: Sequence[str | Path]
     out: Path
-    settings: Settings = field(default_factory=Settings)
+    settings: BatchSettings = field(default_factory=BatchSettings)
     every: int | None = None
     after: int | None = None
     jobs: int | None = None
@@ -178,7 +179,7 @@ def _output_checked(item: Item, out: Path) -> Item:
     return item
 
 
-def _pool(scheduler: str | None, jobs: int, settings: Settings) -> Pool:
+def _pool(scheduler: str | None, jobs: int, settings: BatchSettings) -> WorkerPool:
     if scheduler is None:
         return LocalPool(jobs, settings)
     try:
@@ -190,7 +191,7 @@ def _pool(scheduler: str | None, jobs: int, settings: Settings) -> Pool:
 def _run(
     options: BatchOptions,
     out: Path,
-    pool: Pool,
+    pool: WorkerPool,
     items: list[Item],
     console: Console,
     shard: shards.ShardRecord | None = None,
@@ -286,7 +287,7 @@ def _describe(console: Console, items: list[Item], skipped: int, store: Store) -
         )
 
 
-def _warm(console: Console, pool: Pool) -> None:
+def _warm(console: Console, pool: WorkerPool) -> None:
     """Load (or compile, once) the search kernel before any worker starts, and say so."""
     with console.status("search kernel: loading (the first run compiles it: 10-30 s)"):
         how, seconds = pool.warm()
@@ -298,7 +299,7 @@ def _warm(console: Console, pool: Pool) -> None:
 
 
 def _finish(
-    store: Store, display: Display, item: Item, outcome: Outcome | None, settings: Settings
+    store: Store, display: Display, item: Item, outcome: Outcome | None, settings: BatchSettings
 ) -> None:
     if outcome is None:  # a sweep's seed not run: another seed answered its puzzle
         by: Row = (
@@ -345,7 +346,7 @@ def _write_summary(
     ran: int,
     skipped: int,
     seconds: float,
-    pool: Pool,
+    pool: WorkerPool,
     interrupted: bool,
     dropped: int,
 ) -> Counter[str]:

@@ -49,7 +49,7 @@ from solver.batch.store import (
     settings_differ,
     settles,
 )
-from solver.batch.work import Settings, SettingsKey, settings_for
+from solver.batch.work import BatchSettings, SettingsKey, settings_for
 from solver.errors import InputError
 from solver.formats.files import check_output_folder, write_text_atomic
 from solver.formats.structured import shape_problem
@@ -119,7 +119,7 @@ def fingerprint(items: Sequence[Item]) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
-def record(shard: Shard, items: Sequence[Item], settings: Settings) -> ShardRecord:
+def record(shard: Shard, items: Sequence[Item], settings: BatchSettings) -> ShardRecord:
     """What ``shard.json`` holds for one shard of these items (all of the batch's)."""
     own = select(items, shard)
     return {
@@ -526,7 +526,7 @@ def _merge_problem(folder: Path, row: Row, item: Item, data: ShardRecord) -> str
     keep (:func:`solver.batch.store.keep_problem`)."""
     held = data.get("settings")
     if held is not None:
-        differ = settings_differ(row, settings_for(item, Settings(**held)))
+        differ = settings_differ(row, settings_for(item, BatchSettings(**held)))
         if differ:
             return f"not run with the shard's settings ({', '.join(differ)} differ)"
     status = row.get("status")

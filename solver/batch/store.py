@@ -30,7 +30,7 @@ from solver.batch import report
 from solver.batch.items import Item
 from solver.batch.replay import replay_problem
 from solver.batch.report import RunRecord
-from solver.batch.work import PICTURE_SUFFIX, Settings, base_row, settings_for
+from solver.batch.work import PICTURE_SUFFIX, BatchSettings, base_row, settings_for
 from solver.errors import InputError
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.structured import parse_json, shape_problem
@@ -112,8 +112,8 @@ def row_files(row: Row) -> set[str]:
     return {n for n in names if n}
 
 
-def settings_differ(row: Row, settings: Settings) -> list[str]:
-    """The settings (:meth:`solver.batch.work.Settings.key`: backend, time limit, seed,
+def settings_differ(row: Row, settings: BatchSettings) -> list[str]:
+    """The settings (:meth:`solver.batch.work.BatchSettings.key`: backend, time limit, seed,
     CP-SAT parameters, joint check) in which ``row`` differs from ``settings`` (an item's:
     :func:`solver.batch.work.settings_for`); empty: it was run with them."""
     return [k for k, v in settings.key().items() if row.get(k, _OLD_DEFAULTS.get(k)) != v]
@@ -298,7 +298,7 @@ class Store:
                 if settles(row):
                     self._settled.setdefault(sweep_question(row), (row, False))
 
-    def is_done(self, item: Item, settings: Settings) -> bool:
+    def is_done(self, item: Item, settings: BatchSettings) -> bool:
         """Whether the folder holds a result for this item that can be kept: same content
         (the SHA-256 of the file now) and settings, and finished (an error row counts only
         for bad input, which would fail again; a crash or an internal error is worth
@@ -323,7 +323,7 @@ class Store:
             self.notes.append(f"{shown(row['item'])}: not kept ({shown(why)}): done again")
         return why is None
 
-    def settled(self, item: Item, settings: Settings, this_run: bool = False) -> Row | None:
+    def settled(self, item: Item, settings: BatchSettings, this_run: bool = False) -> Row | None:
         """For one seed of a seed sweep: the row of another run of the same puzzle (same
         content and settings but the seed) that answered it ("solved" or "no") or found
         it bad input (every seed would), so that this one need not run; None if there is

@@ -64,7 +64,7 @@ blue = ["1", "2"]
 
 
 class SettingsKey(TypedDict):
-    """The settings a stored result must match to be reused (:meth:`Settings.key`); a
+    """The settings a stored result must match to be reused (:meth:`BatchSettings.key`); a
     results row and ``shard.json`` hold them."""
 
     backend: str
@@ -82,7 +82,7 @@ class Outcome(TypedDict):
 
 
 @dataclass(frozen=True)
-class Settings:
+class BatchSettings:
     """How every item of a batch is solved (the options ``solve`` and ``check`` take).
 
     ``backend``, ``time_limit``, ``seed``, ``params`` and ``together`` (game positions:
@@ -169,7 +169,7 @@ def solution_name(
     return str(PurePosixPath(SOLUTIONS) / stem.with_name(stem.stem + tail + ".json"))
 
 
-def settings_for(item: Item, settings: Settings) -> Settings:
+def settings_for(item: Item, settings: BatchSettings) -> BatchSettings:
     """The settings an item runs with: the batch's, with its own seed in a seed sweep;
     ``together`` (a question about game positions) is off for a puzzle."""
     if item.seed is not None:
@@ -196,7 +196,7 @@ def add_picture(files: dict[str, str], solution: str, result: SolveResult) -> st
     return name
 
 
-def base_row(item: Item, settings: Settings) -> Row:
+def base_row(item: Item, settings: BatchSettings) -> Row:
     """The fields of a results row that do not depend on the answer; ``sweep``: the row is
     one seed's run of a seed sweep (its ``seed`` is part of the item's key)."""
     settings = settings_for(item, settings)
@@ -218,7 +218,9 @@ def base_row(item: Item, settings: Settings) -> Row:
     }
 
 
-def error_row(item: Item, settings: Settings, message: str, kind: str, seconds: float = 0.0) -> Row:
+def error_row(
+    item: Item, settings: BatchSettings, message: str, kind: str, seconds: float = 0.0
+) -> Row:
     """A results row for an item that failed: kind is "input" (bad input: the same file
     fails the same way, so a resumed batch does not redo it), "bug" (the rule checker
     refused a backend's answer), "internal" (an unexpected exception) or "crash" (the
@@ -242,7 +244,7 @@ def error_row(item: Item, settings: Settings, message: str, kind: str, seconds: 
     return row
 
 
-def run_item(item: Item, settings: Settings) -> Outcome:
+def run_item(item: Item, settings: BatchSettings) -> Outcome:
     """Do one item; never raises for bad input or a solver failure.
 
     Returns:
@@ -272,7 +274,7 @@ def run_item(item: Item, settings: Settings) -> Outcome:
     return {"row": row, "files": files}
 
 
-def _puzzle(item: Item, settings: Settings) -> tuple[Row, dict[str, str]]:
+def _puzzle(item: Item, settings: BatchSettings) -> tuple[Row, dict[str, str]]:
     assert item.data is not None
     path = str(item.source.path)
     try:
@@ -348,7 +350,7 @@ def read_game(data: bytes, path: str) -> Game:
     return read_sgf_bytes(data, path)
 
 
-def _game(item: Item, settings: Settings) -> tuple[Row, dict[str, str]]:
+def _game(item: Item, settings: BatchSettings) -> tuple[Row, dict[str, str]]:
     assert item.data is not None
     path = str(item.source.path)
     position = read_game(item.data, path).position(item.after)
@@ -378,7 +380,7 @@ def _game(item: Item, settings: Settings) -> tuple[Row, dict[str, str]]:
 
 def _game_row(
     item: Item,
-    settings: Settings,
+    settings: BatchSettings,
     answer: str | None,
     colours: list[ColourRecord],
     answered_by: str,
@@ -412,7 +414,9 @@ def _game_row(
 TOGETHER = "together"
 
 
-def game_together(item: Item, settings: Settings, position: Position) -> tuple[Row, dict[str, str]]:
+def game_together(
+    item: Item, settings: BatchSettings, position: Position
+) -> tuple[Row, dict[str, str]]:
     """The row of a game item run with ``--together`` (``settings.together``): one joint
     check of the colours with pieces left in ``position`` (the item's position); its record
     stands in the row's colours under the name :data:`TOGETHER` (its ``colours`` lists

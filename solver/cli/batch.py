@@ -13,7 +13,7 @@ from solver.backends.base import SolveOptions
 from solver.backends.registry import BACKENDS
 from solver.batch.runner import BatchOptions, run_batch
 from solver.batch.shards import Shard, merge
-from solver.batch.work import Settings
+from solver.batch.work import BatchSettings
 from solver.cli.options import (
     after_option,
     check_params,
@@ -25,7 +25,7 @@ from solver.cli.options import (
 
 if TYPE_CHECKING:
     from solver.batch.shards import Shard
-    from solver.batch.work import Settings
+    from solver.batch.work import BatchSettings
 
 
 @click.command("batch")
@@ -118,7 +118,7 @@ def batch_command(
     """
     check_params(options)
     part = Shard.parse(shard) if shard is not None else None
-    settings = Settings(
+    settings = BatchSettings(
         options.backend,
         options.time_limit,
         options.seed,
@@ -156,7 +156,7 @@ def _batch_command_line(
     out: str,
     every: int | None,
     after: int | None,
-    settings: Settings,
+    settings: BatchSettings,
     jobs: int | None,
     scheduler: str | None,
     seeds: int = 1,

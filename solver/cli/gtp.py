@@ -53,8 +53,8 @@ def gtp_command(game: str, seed: int, time_limit: float, endgame_pieces: int) ->
     Classic, Two-Player, Three-Player, Duo and Junior. For controllers such as Pentobi's
     twogtp, and for programs that want our rules engine. See docs/gtp.md."""
     from solver.gtp.engine import Engine
-    from solver.gtp.genmove import Settings
+    from solver.gtp.genmove import GenmoveSettings
 
-    settings = Settings(time_limit=time_limit, endgame_pieces=endgame_pieces)
+    settings = GenmoveSettings(time_limit=time_limit, endgame_pieces=endgame_pieces)
     engine = Engine(VARIANTS[game], seed=seed, settings=settings)
     run(engine.handle, sys.stdin, sys.stdout, lambda: engine.quit)

@@ -29,15 +29,13 @@ from importlib import resources
 from solver.companion.layouts import rest_of
 from solver.companion.pair_book import pair_layouts
 from solver.companion.pair_book import warm as warm_pairs
-from solver.core.position import Placement, Position
+from solver.core.position import LayoutView, Placement, Position
 from solver.core.variants import VARIANTS
 from solver.library.layouts import Entry, images, read_entries
 
 #: most book layouts handed out for one position (the empty board has one per layout
 #: and symmetry)
 MAX_LAYOUTS = 24
-
-Layout = dict[str, tuple[Placement, ...]]
 
 
 @lru_cache(maxsize=1)
@@ -48,11 +46,11 @@ def entries() -> tuple[Entry, ...]:
 
 
 @lru_cache(maxsize=8)
-def _images(variant: str) -> tuple[Layout, ...]:
+def _images(variant: str) -> tuple[LayoutView, ...]:
     """Every book layout of ``variant`` under every board symmetry that maps its colours'
     start squares to start squares (colours following them), as colour -> placements."""
     empty = Position.empty(VARIANTS[variant])
-    out: list[Layout] = []
+    out: list[LayoutView] = []
     seen: set[frozenset[tuple[str, Placement]]] = set()
     for entry in entries():
         if entry.variant != variant:
@@ -71,7 +69,7 @@ def _images(variant: str) -> tuple[Layout, ...]:
     return tuple(out)
 
 
-def book_layouts(position: Position, most: int = MAX_LAYOUTS) -> list[Layout]:
+def book_layouts(position: Position, most: int = MAX_LAYOUTS) -> list[LayoutView]:
     """The book layouts that answer ``position`` (module docstring), then the pair
     book's (:mod:`solver.companion.pair_book`), less the pieces on its board: each
     places every piece left of every colour (not checked here: shown, a layout is
@@ -85,7 +83,7 @@ def book_layouts(position: Position, most: int = MAX_LAYOUTS) -> list[Layout]:
     variant = position.variant
     if variant not in VARIANTS or position.board.blocked:
         return []
-    out: list[Layout] = []
+    out: list[LayoutView] = []
     for layout in _images(variant):
         rest = rest_of(layout, position)
         if rest is not None:

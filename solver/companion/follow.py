@@ -58,7 +58,6 @@ from typing import Literal
 from solver.backends.base import FitBound, SolveOptions
 from solver.companion.book import book_layouts
 from solver.companion.layouts import (
-    Layout,
     carry,
     checked,
     laid_over,
@@ -81,21 +80,23 @@ from solver.companion.repair import (
     RECONNECT_BUDGET,
     RECONNECT_STARTS,
     REPAIR_SHARE,
-    Answer,
     alone_no,
     exact_repair,
     full_check,
     reconnect,
     repair_from,
 )
-from solver.core.position import Placement, Position
-from solver.core.problem import Problem
+from solver.core.position import LayoutView, Placement, Position
+from solver.core.problem import Problem, StepAnswer
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import area_shortfall
 from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, lost_runs
 from solver.tasks.solve import area_fit
 
+#: How the companion's joint answer (:class:`JointStep`) came about: "book", "pool",
+#: "repaired", "solved", "inferred" or "done" (:attr:`JointStep.how`; a review's verdicts
+#: have fewer ways, :data:`solver.tasks.review.VerdictHow`).
 How = Literal["book", "pool", "repaired", "solved", "inferred", "done"]
 
 #: in the opening, the pair book's layouts of neighbouring colours' first pieces laid over
@@ -143,7 +144,7 @@ class JointStep:
 
     placement: int
     move: GameMove | None
-    answer: Answer
+    answer: StepAnswer
     how: How
     seconds: float
     colours: tuple[str, ...]
@@ -246,7 +247,7 @@ class Follower:
                 return self._from_pool(k, move, position, after, started)
         if self.book and self.no_since is None and book_layouts(position, 1):
             return self.check(k, move, position, 0, started=started, starts=[])  # the book's
-        completes: list[Layout] = list(pool.layouts) if pool is not None else []
+        completes: list[LayoutView] = list(pool.layouts) if pool is not None else []
         if self.witness is not None and _complete_before(self.witness, position):
             key = layout_key(self.witness)
             if not any(layout_key(layout) == key for layout in completes):
@@ -333,7 +334,7 @@ class Follower:
         tried: list[str] | None = None,
         started: float | None = None,
         how_kept: How = "pool",
-        starts: Sequence[Layout] | None = None,
+        starts: Sequence[LayoutView] | None = None,
     ) -> JointStep:
         """The joint answer in ``position`` (after placement ``k``, made by ``move``),
         from the carried layouts ``starts`` (legal partial layouts, the nearest first;
@@ -349,12 +350,12 @@ class Follower:
             starts = [self.witness] if self.witness is not None else []
 
         def answer(
-            a: Answer,
+            a: StepAnswer,
             how: How,
             reason: str = "",
-            layout: Layout | None = None,
+            layout: LayoutView | None = None,
             left: int | None = None,
-            partial: Layout | None = None,
+            partial: LayoutView | None = None,
             fit: FitBound | None = None,
         ) -> JointStep:
             if layout is not None:
@@ -487,7 +488,7 @@ class Follower:
         self.witness, self.no_since, self.reason, self.pool = None, None, "", None
 
 
-def _complete_before(layout: Layout, position: Position) -> bool:
+def _complete_before(layout: LayoutView, position: Position) -> bool:
     """Whether ``layout`` places every piece left before the move that led to
     ``position`` (one piece more than ``position`` has left)."""
     total = sum(len(v) for v in layout.values())
@@ -498,7 +499,7 @@ def follow(
     game: Game,
     options: SolveOptions = SolveOptions(time_limit=DEFAULT_TIME_LIMIT),
     upto: int | None = None,
-    start: Layout | None = None,
+    start: LayoutView | None = None,
 ) -> Iterator[JointStep]:
     """The joint answer after each placement as it comes (the start first), carrying the
     witness; earlier unknowns are not yet upgraded by later layouts (:func:`follow_game`
@@ -539,7 +540,7 @@ def follow_game(
     options: SolveOptions = SolveOptions(time_limit=DEFAULT_TIME_LIMIT),
     progress: Callable[[int, int], None] | None = None,
     upto: int | None = None,
-    start: Layout | None = None,
+    start: LayoutView | None = None,
 ) -> Followed:
     """Review a game with the joint question (``review --together``): the answer after
     every placement, in the order that settles most with fewest solves.
@@ -600,7 +601,7 @@ class _Bracket:
         self.yes = -1  # the last placement known "yes" (by a check)
         self.no = end + 1  # the first placement known "no"
 
-    def check(self, k: int, witness: Layout | None, gone: int = 0) -> JointStep:
+    def check(self, k: int, witness: LayoutView | None, gone: int = 0) -> JointStep:
         follower = Follower(self.options, self.game.path or "")
         follower.witness = None if witness is None else {c: list(p) for c, p in witness.items()}
         step = follower.check(k, self.moves[k], self.game.position(k), gone)
@@ -617,11 +618,11 @@ class _Bracket:
             self.progress(len(self.steps), self.end)
         return step
 
-    def carried(self, k: int) -> tuple[Layout | None, int]:
+    def carried(self, k: int) -> tuple[LayoutView | None, int]:
         """The last "yes" layout before ``k`` carried over the moves up to ``k``."""
         if self.yes < 0 or self.yes >= k:
             return None, 0
-        witness: Layout | None = self.steps[self.yes].layout
+        witness: LayoutView | None = self.steps[self.yes].layout
         gone = 0
         for j in range(self.yes + 1, k + 1):
             move = self.moves[j]
@@ -630,7 +631,7 @@ class _Bracket:
             gone += lost
         return witness, gone
 
-    def run(self, start: Layout | None) -> None:
+    def run(self, start: LayoutView | None) -> None:
         last = self.check(self.end, None)
         if last.answer in ("yes", "done"):
             return
@@ -698,7 +699,7 @@ class _Bracket:
             out.append(step)
         return from_later(self.game, out)
 
-    def _blank(self, k: int, answer: Answer, reason: str) -> JointStep:
+    def _blank(self, k: int, answer: StepAnswer, reason: str) -> JointStep:
         position = self.game.position(k)
         colours = open_colours(position)
         return JointStep(

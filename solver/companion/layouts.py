@@ -11,15 +11,13 @@ the position it answers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 from solver.core.checker import check_layout
 from solver.core.order import connected_part, order_of_play
 from solver.core.pieces import PIECES
-from solver.core.position import Placement, Position, pieces_less
-
-Layout = Mapping[str, Sequence[Placement]]
+from solver.core.position import Layout, LayoutView, Placement, Position, pieces_less
 
 
 def open_colours(position: Position) -> tuple[str, ...]:
@@ -33,8 +31,8 @@ def squares_of(position: Position, colours: Sequence[str]) -> int:
 
 
 def carry(
-    witness: Layout, colour: str, placed: Placement, position: Position
-) -> tuple[dict[str, list[Placement]], int]:
+    witness: LayoutView, colour: str, placed: Placement, position: Position
+) -> tuple[Layout, int]:
     """The witness (a legal layout, maybe partial, from the position before the move) over
     one move: the pieces that still fit and still connect to their colour.
 
@@ -48,7 +46,7 @@ def carry(
         (colour -> the pieces that stay, in an order of play; the number of pieces that
         left: displaced by the move, or cut off from their colour by that).
     """
-    out: dict[str, list[Placement]] = {}
+    out: Layout = {}
     gone = 0
     board = position.board
     around = placed.squares | {n for s in placed.squares for n in board.edge_neighbours[s]}
@@ -68,14 +66,14 @@ def carry(
     return out, gone
 
 
-def laid_over(layout: Layout, position: Position) -> tuple[dict[str, list[Placement]], int]:
+def laid_over(layout: LayoutView, position: Position) -> tuple[Layout, int]:
     """A whole layout of the empty board laid over ``position``: per colour with pieces
     left, its pieces that are not on the board yet, whose piece is still left, that cover
     no taken square and share no edge with the colour's pieces on the board, and that
     still connect to the colour; and how many of its pieces were not kept."""
     board = position.board
     taken = set(position.occupied) | set(board.blocked)
-    out: dict[str, list[Placement]] = {}
+    out: Layout = {}
     gone = 0
     for d in open_colours(position):
         state = position.colour(d)
@@ -93,9 +91,7 @@ def laid_over(layout: Layout, position: Position) -> tuple[dict[str, list[Placem
     return out, gone
 
 
-def rest_of(
-    layout: Mapping[str, Sequence[Placement]], position: Position
-) -> dict[str, tuple[Placement, ...]] | None:
+def rest_of(layout: LayoutView, position: Position) -> dict[str, tuple[Placement, ...]] | None:
     """A whole layout of the empty board (colour -> placements) as an answer of
     ``position``: its placements less those on the board, when it holds every piece on the
     board (same colour, piece and squares), has the position's colours and places exactly
@@ -125,7 +121,7 @@ def own_copy(
     return copies[0] if copies else None
 
 
-def checked(position: Position, pieces: Layout) -> dict[str, tuple[Placement, ...]] | None:
+def checked(position: Position, pieces: LayoutView) -> dict[str, tuple[Placement, ...]] | None:
     """The layout in a legal order of play, if the rule checker accepts it and it places
     every piece left of every colour; None otherwise."""
     ordered: dict[str, tuple[Placement, ...]] = {}
@@ -140,7 +136,7 @@ def checked(position: Position, pieces: Layout) -> dict[str, tuple[Placement, ..
     return ordered
 
 
-def refusal(position: Position, pieces: Layout) -> str:
+def refusal(position: Position, pieces: LayoutView) -> str:
     """Why :func:`checked` refuses a layout, in words (for a bug report)."""
     for c in open_colours(position):
         if order_of_play(position, c, pieces.get(c, ()), monomino_last=True) is None:
@@ -154,9 +150,9 @@ def refusal(position: Position, pieces: Layout) -> str:
     return check_layout(position, ordered).problem or "refused"
 
 
-def legal_part(position: Position, pieces: Layout) -> dict[str, list[Placement]] | None:
+def legal_part(position: Position, pieces: LayoutView) -> Layout | None:
     """A partial layout in an order of play if the rule checker accepts it, else None."""
-    ordered: dict[str, list[Placement]] = {}
+    ordered: Layout = {}
     for c in open_colours(position):
         order = order_of_play(position, c, pieces.get(c, ()))
         if order is None:
@@ -165,7 +161,7 @@ def legal_part(position: Position, pieces: Layout) -> dict[str, list[Placement]]
     return ordered if check_layout(position, ordered).legal else None
 
 
-def missing_pieces(position: Position, pieces: Layout) -> dict[str, list[str]]:
+def missing_pieces(position: Position, pieces: LayoutView) -> dict[str, list[str]]:
     """Per colour with pieces left, the pieces ``pieces`` does not place."""
     return {
         c: pieces_less(list(position.colour(c).remaining), [p.piece for p in pieces.get(c, ())])
@@ -173,7 +169,7 @@ def missing_pieces(position: Position, pieces: Layout) -> dict[str, list[str]]:
     }
 
 
-def with_pieces(position: Position, pieces: Layout) -> Position:
+def with_pieces(position: Position, pieces: LayoutView) -> Position:
     """The position with ``pieces`` (colour -> placements) on the board (no rule checked)."""
     for c, placements in pieces.items():
         for p in placements:
@@ -182,7 +178,7 @@ def with_pieces(position: Position, pieces: Layout) -> Position:
 
 
 def shown_partial(
-    position: Position, pieces: Layout | None
+    position: Position, pieces: LayoutView | None
 ) -> tuple[dict[str, tuple[Placement, ...]] | None, dict[str, tuple[str, ...]] | None]:
     """An unknown's best partial layout as shown (in an order of play, accepted by the rule
     checker as a partial) and the pieces it leaves per short colour; (None, None) when it
@@ -196,6 +192,6 @@ def shown_partial(
     return {c: tuple(p) for c, p in legal.items()}, short
 
 
-def squares_left(position: Position, pieces: Layout) -> int:
+def squares_left(position: Position, pieces: LayoutView) -> int:
     """Squares a partial layout leaves unplaced."""
     return sum(PIECES[p].size for t in missing_pieces(position, pieces).values() for p in t)

@@ -32,7 +32,7 @@ import numpy as np
 from solver.companion.layouts import rest_of
 from solver.core.pieces import PIECE_NAMES
 from solver.core.placement_index import variant_index
-from solver.core.position import Placement, Position
+from solver.core.position import LayoutView, Placement, Position
 from solver.core.symmetry import board_symmetries
 from solver.core.variants import VARIANTS
 
@@ -43,8 +43,6 @@ VARIANT = "classic"
 PAIR = ("blue", "yellow")
 #: most layouts a symmetry gives for one colour's first placement alone
 MOST_SINGLE = 4
-
-Layout = dict[str, tuple[Placement, ...]]
 
 
 def _colours() -> tuple[str, ...]:
@@ -138,7 +136,7 @@ def _first(position: Position, colour: str, start: int) -> Placement | None:
     return None
 
 
-def pair_images(position: Position, single: bool = False) -> list[Layout]:
+def pair_images(position: Position, single: bool = False) -> list[LayoutView]:
     """The layouts of the pair book that some board symmetry (the colours following
     their start squares) maps onto ``position``'s first placements of a pair of
     neighbouring colours; with ``single``, also those mapped onto the first placement of
@@ -154,7 +152,7 @@ def pair_images(position: Position, single: bool = False) -> list[Layout]:
     index = variant_index(VARIANT)
     starts = _starts()
     by_start = {c.start: c.name for c in position.colours}
-    out: list[Layout] = []
+    out: list[LayoutView] = []
     for perm in board_symmetries(position.board):
         cmap = {c: by_start.get(int(perm[s])) for c, s in starts.items()}
         if None in cmap.values() or len(set(cmap.values())) < len(cmap):
@@ -187,7 +185,7 @@ def pair_images(position: Position, single: bool = False) -> list[Layout]:
     return out
 
 
-def pair_layouts(position: Position, most: int = 1) -> list[Layout]:
+def pair_layouts(position: Position, most: int = 1) -> list[LayoutView]:
     """The pair book's layouts that answer ``position``: under a board symmetry, a
     layout of the pair of its first two colours' first placements (or, before the second
     colour's, of the first colour's: e.g. blue's monomino, which the opening book, every
@@ -200,7 +198,7 @@ def pair_layouts(position: Position, most: int = 1) -> list[Layout]:
         position: any position.
         most: at most this many.
     """
-    out: list[Layout] = []
+    out: list[LayoutView] = []
     for layout in pair_images(position, single=True):
         rest = rest_of(layout, position)
         if rest is not None:

@@ -23,17 +23,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from solver.companion.layouts import Layout, carry, checked, open_colours
-from solver.core.position import Placement, Position
+from solver.companion.layouts import carry, checked, open_colours
+from solver.core.position import LayoutView, Placement, Position
 
 #: most layouts a pool keeps (the oldest are dropped first, the book's last)
 MAX_LAYOUTS = 96
 
-Checked = dict[str, tuple[Placement, ...]]
+#: A move as the pool keys it: (colour, placement).
 Move = tuple[str, Placement]
 
 
-def layout_key(layout: Layout) -> frozenset[Move]:
+def layout_key(layout: LayoutView) -> frozenset[Move]:
     """What tells two layouts apart: their (colour, placement) pairs."""
     return frozenset((c, p) for c, ps in layout.items() for p in ps)
 
@@ -55,7 +55,7 @@ class Pool:
     """
 
     position: Position
-    layouts: list[Checked] = field(default_factory=list)
+    layouts: list[LayoutView] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     refuted: dict[Move, str] = field(default_factory=dict)
     tries: dict[Move, int] = field(default_factory=dict)
@@ -65,7 +65,7 @@ class Pool:
     def __len__(self) -> int:
         return len(self.layouts)
 
-    def add(self, layout: Layout, source: str, trusted: bool = False) -> bool:
+    def add(self, layout: LayoutView, source: str, trusted: bool = False) -> bool:
         """Add a layout of the pool's position if the rule checker accepts it there (it
         places every piece left of every colour with pieces left) and it is new.
 

@@ -11,14 +11,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Literal
 
 from solver.backends import repair, search
 from solver.backends.base import Cancel, SolveOptions
 from solver.backends.driver import luby
 from solver.backends.race import first_proven
 from solver.companion.layouts import (
-    Layout,
     checked,
     legal_part,
     missing_pieces,
@@ -31,12 +29,10 @@ from solver.companion.layouts import (
 from solver.core.order import connected_part
 from solver.core.pieces import PIECES
 from solver.core.placements import piece_moves
-from solver.core.position import Placement, Position, pieces_less
-from solver.core.problem import Problem
+from solver.core.position import LayoutView, Placement, Position, pieces_less
+from solver.core.problem import Problem, StepAnswer
 from solver.errors import SolverBug
 from solver.tasks.solve import SolveResult, solve
-
-Answer = Literal["yes", "no", "unknown", "done"]
 
 #: Most displaced and cut-off pieces the exact search puts back (more: the repair search).
 EXACT_FREED = 14
@@ -80,7 +76,7 @@ REPAIR_SLICE = 4000
 
 
 def exact_repair(
-    position: Position, kept: Layout, seconds: float, seed: int = 0
+    position: Position, kept: LayoutView, seconds: float, seed: int = 0
 ) -> tuple[str, dict[str, tuple[Placement, ...]] | None]:
     """Put the pieces ``kept`` lacks back by the exact search (place-all, one worker,
     ``kept`` frozen), checked from ``position``.
@@ -111,7 +107,7 @@ def exact_repair(
 
 
 def reconnect(
-    witness: Layout, colour: str, placed: Placement, position: Position, budget: int
+    witness: LayoutView, colour: str, placed: Placement, position: Position, budget: int
 ) -> dict[str, tuple[Placement, ...]] | None:
     """Repair a complete witness around one move without dropping what the move cuts off:
     every piece that still fits stays where it is (islands too), and the displaced pieces
@@ -191,7 +187,7 @@ def _reconnect_dfs(
 
 def repair_search(
     position: Position,
-    start: Layout,
+    start: LayoutView,
     deadline: float,
     seed: int = 0,
     stop: Cancel | None = None,
@@ -216,7 +212,7 @@ def repair_search(
 
 def _outcome(
     position: Position,
-    start: Layout,
+    start: LayoutView,
     layout: dict[str, list[Placement]] | None,
     best: dict[str, list[Placement]] | None,
     search: str,
@@ -243,7 +239,7 @@ def _outcome(
 
 def repair_from(
     position: Position,
-    starts: Sequence[Layout],
+    starts: Sequence[LayoutView],
     deadline: float,
     seed: int = 0,
     stop: Cancel | None = None,
@@ -296,7 +292,7 @@ _Runs = tuple[dict[str, tuple[Placement, ...]] | None, dict[str, list[Placement]
 
 def _runner(
     position: Position,
-    starts: Sequence[Layout],
+    starts: Sequence[LayoutView],
     deadline: float,
     seed: int,
     slice_steps: int,
@@ -312,7 +308,7 @@ def _runner(
 
 def _runs(
     position: Position,
-    starts: Sequence[Layout],
+    starts: Sequence[LayoutView],
     deadline: float,
     seed: int,
     stop: Cancel | None,
@@ -371,7 +367,7 @@ def alone_no(
 
 def full_check(
     position: Position, options: SolveOptions, deadline: float, name: str = ""
-) -> tuple[Answer, str, dict[str, tuple[Placement, ...]] | None, SolveResult | None]:
+) -> tuple[StepAnswer, str, dict[str, tuple[Placement, ...]] | None, SolveResult | None]:
     """The joint solve until ``deadline`` (``options.backend``, ``auto`` by default: the
     LP bound first in mid-game, the search, the repair search, the symmetric reduction
     where it applies); not started with less than :data:`MIN_FULL` seconds left (or, for

@@ -7,7 +7,7 @@ monomino bonus of a finished colour can be judged from the piece it really place
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -49,6 +49,16 @@ class Placement:
     def names(self, board: Board) -> list[str]:
         """Square names in Pentobi's order (a1, b1, ..., a2, ...)."""
         return board.names(self.squares)
+
+
+#: A layout (docs/glossary.md#layout): colour name -> the placements it adds, in an order
+#: of play where one is known. The shape a solve builds and returns, and the one to build.
+Layout = dict[str, list[Placement]]
+
+#: A layout only read: any mapping of colour name -> a sequence of placements, a
+#: :data:`Layout` or one kept with tuples (the companion's book and pool layouts, which
+#: nothing may change). What a function takes when it does not change the layout.
+LayoutView = Mapping[str, Sequence[Placement]]
 
 
 def sorted_pieces(pieces: Iterable[str]) -> tuple[str, ...]:

@@ -24,6 +24,18 @@ from solver.errors import InputError, located
 Goal = Literal["place-all", "max-score"]
 GOALS: tuple[str, ...] = ("place-all", "max-score")
 
+#: An answer (docs/glossary.md#answer) to a yes/no question about a problem (can a colour
+#: place every piece it has left? can every colour together? can it still end with its
+#: monomino?): "yes" (a layout found and accepted by the rule checker), "no" (proven
+#: impossible), "unknown" (a time limit ran out first: never a "no").
+Answer = Literal["yes", "no", "unknown"]
+ANSWERS: tuple[str, ...] = ("yes", "no", "unknown")
+
+#: The answer after one placement of a game (a review's :class:`~solver.tasks.review.Verdict`,
+#: the companion's :class:`~solver.companion.follow.JointStep`): an :data:`Answer`, or "done"
+#: when nothing is left to place (the question no longer applies).
+StepAnswer = Literal["yes", "no", "unknown", "done"]
+
 
 def check_goal(goal: str) -> Goal:
     """``goal`` as a :data:`Goal`. Raises InputError if it is none of :data:`GOALS`."""

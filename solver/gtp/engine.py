@@ -30,7 +30,7 @@ from solver.errors import InputError, SquareError
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.game import Game, load_game, squares_text, start_position, write_moves
 from solver.gtp.board_text import BoardInfo, board_text
-from solver.gtp.genmove import DEFAULT_SETTINGS, Settings, choose
+from solver.gtp.genmove import DEFAULT_SETTINGS, GenmoveSettings, choose
 from solver.gtp.moves import has_moves, legal_texts
 from solver.gtp.protocol import Command, GtpError, failure_text, parse_line
 
@@ -115,14 +115,14 @@ class Engine:
     Args:
         variant: the variant at start-up (Pentobi's default is Classic).
         seed: the random seed of ``genmove``.
-        settings: how ``genmove`` chooses (:class:`solver.gtp.genmove.Settings`).
+        settings: how ``genmove`` chooses (:class:`solver.gtp.genmove.GenmoveSettings`).
     """
 
     def __init__(
         self,
         variant: Variant = VARIANTS["classic"],
         seed: int = 0,
-        settings: Settings = DEFAULT_SETTINGS,
+        settings: GenmoveSettings = DEFAULT_SETTINGS,
     ):
         self.settings = settings
         self.seed = seed

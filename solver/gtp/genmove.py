@@ -39,7 +39,7 @@ from solver.tasks.solve import solve
 
 
 @dataclass(frozen=True)
-class Settings:
+class GenmoveSettings:
     """How ``genmove`` chooses.
 
     Attributes:
@@ -53,7 +53,7 @@ class Settings:
 
 
 #: the defaults: 2 s of search per move, from 7 pieces left
-DEFAULT_SETTINGS = Settings()
+DEFAULT_SETTINGS = GenmoveSettings()
 
 
 def choose(
@@ -61,7 +61,7 @@ def choose(
     colour: str,
     opponents: tuple[str, ...],
     rng: random.Random,
-    settings: Settings = DEFAULT_SETTINGS,
+    settings: GenmoveSettings = DEFAULT_SETTINGS,
     seed: int = 0,
 ) -> Placement | None:
     """The move ``colour`` plays in ``position``, or None to pass (no legal move).

@@ -28,12 +28,10 @@ from importlib import resources
 import numpy as np
 
 from solver.core.board import Board
-from solver.core.position import Placement, Position
+from solver.core.position import Layout, Placement, Position
 from solver.core.symmetry import board_symmetries
 from solver.core.variants import variant_or_custom
 from solver.formats.diagram import Diagram
-
-Layout = dict[str, list[Placement]]
 
 __all__ = ["Entry", "Start", "best_start", "entries", "images", "read_entries", "starts"]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Literal, TypedDict
+from typing import TypedDict
 
 import numpy as np
 
@@ -30,12 +30,9 @@ from solver.core.checker import check_layout
 from solver.core.pieces import PIECES
 from solver.core.placements import reach
 from solver.core.position import Position
-from solver.core.problem import Problem
+from solver.core.problem import Answer, Problem
 from solver.errors import SolverBug
 from solver.tasks.solve import SolveResult, solve
-
-Answer = Literal["yes", "no", "unknown"]
-ANSWERS: tuple[str, ...] = ("yes", "no", "unknown")
 
 
 @dataclass(frozen=True)

@@ -38,13 +38,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.backends.base import Layout
 from solver.backends.search import count, layouts
 from solver.core.board import Board
 from solver.core.movegen import legal_placements
 from solver.core.pieces import PIECE_NAMES
 from solver.core.placements import empty_board_placements
-from solver.core.position import ColourState, Placement, Position, sorted_pieces
+from solver.core.position import ColourState, Layout, Placement, Position, sorted_pieces
 from solver.core.problem import Problem
 from solver.core.rules import corner_touches
 from solver.errors import InputError

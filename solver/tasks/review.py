@@ -54,15 +54,17 @@ from solver.core.order import connected_part, order_of_play
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import piece_moves
 from solver.core.position import Placement, Position
-from solver.core.problem import Problem
+from solver.core.problem import Answer, Problem, StepAnswer
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import EndgameAnswer, cap_after_no, endgame_check, no_bound
 from solver.tasks.solve import SolveResult, solve
 
-Answer = Literal["yes", "no", "unknown", "done"]
-Bonus = Literal["yes", "no", "unknown"]
-How = Literal["solved", "kept", "inferred", "done"]
+#: How a review's :class:`Verdict` came about: "solved" (a solver ran), "kept" (the layout
+#: found earlier still fits and was re-checked), "inferred" (from a later layout), "done"
+#: (nothing left to place). The companion's joint answers have more ways
+#: (:data:`solver.companion.follow.How`).
+VerdictHow = Literal["solved", "kept", "inferred", "done"]
 
 #: The default time budget of each check in a review (one colour after one placement, all
 #: its solves together; for ``review --together`` and the companion, the joint question after
@@ -103,13 +105,13 @@ class Verdict:
     """
 
     colour: str
-    answer: Answer
+    answer: StepAnswer
     pieces_left: int
     squares_left: int
     best: int | None
     bound: int | None
-    bonus: Bonus | None
-    how: How
+    bonus: Answer | None
+    how: VerdictHow
     seconds: float
     layout: tuple[Placement, ...] | None = field(default=None, repr=False)
 
@@ -254,7 +256,7 @@ def setup_between(game: Game, loss: Loss) -> int | None:
     return between[-1] if between else None
 
 
-def _all_state(answer: Answer) -> str:
+def _all_state(answer: StepAnswer) -> str:
     """Whether placing everything is still possible: "done" counts as "yes"."""
     return "yes" if answer == "done" else answer
 
@@ -478,7 +480,7 @@ def _verdict(track: _Track, position: Position, colour: str, runner: _Runner) ->
     if not state.remaining:
         track.witness = None
         score = position.score(colour)
-        bonus: Bonus | None = None
+        bonus: Answer | None = None
         if position.bonus:
             bonus = "yes" if state.last_piece == MONOMINO else "no"
         return Verdict(colour, "done", 0, 0, score, score, bonus, "done", 0.0, ())
@@ -489,7 +491,7 @@ def _verdict(track: _Track, position: Position, colour: str, runner: _Runner) ->
     if track.witness is not None:
         found = repaired_witness(position, colour, track.witness, track.displaced)
     track.displaced = []
-    how: How = "kept" if found is not None else "solved"
+    how: VerdictHow = "kept" if found is not None else "solved"
     runner.kept += found is not None
     if _wants_monomino_last(track, position, colour, found):
         # while the +5 is open, ask for it first: its layout answers both questions
@@ -514,7 +516,7 @@ def _verdict(track: _Track, position: Position, colour: str, runner: _Runner) ->
     assert track.bound is not None
     if best is not None and best > track.bound:
         _contradiction(colour, f"a layout scores {best}, above the proven bound {track.bound}")
-    answer: Answer = "unknown"
+    answer: StepAnswer = "unknown"
     if found is not None and found.all_placed(colour):
         answer = "yes"
         if track.no_proven:
@@ -606,7 +608,7 @@ def _monomino_last(
 
 def _bonus(
     track: _Track, position: Position, colour: str, found: CheckedLayout | None
-) -> Bonus | None:
+) -> Answer | None:
     if not position.bonus:
         return None
     if found is not None and found.all_placed(colour) and found.report.report(colour).monomino_last:
@@ -678,7 +680,7 @@ def _inferred(verdict: Verdict, found: CheckedLayout) -> Verdict:
     bonus = verdict.bonus
     if found.all_placed(colour) and found.report.report(colour).monomino_last:
         bonus = "yes"
-    answer: Answer = "yes" if found.all_placed(colour) else verdict.answer
+    answer: StepAnswer = "yes" if found.all_placed(colour) else verdict.answer
     if answer == "yes" and verdict.answer == "no":
         _contradiction(colour, "a later layout places every piece after a proven no")
     return replace(

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from solver.backends.base import (
     BackendResult,
     FitBound,
-    Layout,
     SolveOptions,
     Status,
     order_and_check,
@@ -34,7 +33,7 @@ from solver.errors import SolverBug
 # solver.pictures.picture takes about 15 ms: every solve's start-up would pay them.
 
 if TYPE_CHECKING:
-    from solver.core.position import Position
+    from solver.core.position import Layout, Position
     from solver.pictures.picture import PictureOptions
 
 __all__ = ["SolveResult", "area_fit", "checked_result", "solve"]

@@ -59,7 +59,7 @@ class Row(TypedDict, total=False):
     sha256: str | None  # None: the file could not be read (an error row)
     after: int | None
     end: bool
-    # the settings (solver.batch.work.Settings.key) and the threads per solve
+    # the settings (solver.batch.work.BatchSettings.key) and the threads per solve
     backend: str
     time_limit: float | None
     seed: int

@@ -23,7 +23,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from solver.web.bodies import MAX_BODY
 from solver.web.context import Server
-from solver.web.files import MAX_UPLOAD, Entry, catalogue
+from solver.web.files import MAX_UPLOAD, CatalogueEntry, catalogue
 from solver.web.jobs import Jobs
 from solver.web.middleware import BodyLimit, OriginCheck
 from solver.web.pondering import Ponderer
@@ -41,7 +41,7 @@ def create_app(
     hosts: Iterable[str] = ("127.0.0.1", "localhost"),
     port: int | None = None,
     limit: int | None = None,
-    entries: dict[str, Entry] | None = None,
+    entries: dict[str, CatalogueEntry] | None = None,
     ponder: bool = True,
 ) -> Starlette:
     """The application.

@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from solver.web.files import Entry
+from solver.web.files import CatalogueEntry
 from solver.web.jobs import Jobs
 from solver.web.pondering import Ponderer
 from solver.web.session import Session
@@ -40,7 +40,7 @@ class Server:
             that never ponders).
     """
 
-    entries: dict[str, Entry]
+    entries: dict[str, CatalogueEntry]
     jobs: Jobs
     sessions: SessionStore
     ponderer: Ponderer | None = None

@@ -52,7 +52,7 @@ def shipped_puzzles() -> Path | None:
 
 
 @dataclass(frozen=True)
-class Entry:
+class CatalogueEntry:
     """One thing the page can open: ``id`` (what the page sends), ``label``, ``group``
     (a heading in the menu) and ``make`` (builds a fresh session)."""
 
@@ -85,7 +85,9 @@ BUILT_IN: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
 )
 
 
-def catalogue(files: tuple[str, ...] = (), puzzles: Path | None = None) -> dict[str, Entry]:
+def catalogue(
+    files: tuple[str, ...] = (), puzzles: Path | None = None
+) -> dict[str, CatalogueEntry]:
     """Everything the page can open, by id: the built-in challenges (each monomino last),
     the shipped puzzles (``puzzles/*.toml``) and cards (``puzzles/cards/*.toml``; from
     ``puzzles``, default :func:`shipped_puzzles`), and ``files`` (named on the command
@@ -94,9 +96,9 @@ def catalogue(files: tuple[str, ...] = (), puzzles: Path | None = None) -> dict[
     Raises:
         InputError: a file of ``files`` that cannot be read (checked here, at start).
     """
-    out: dict[str, Entry] = {}
+    out: dict[str, CatalogueEntry] = {}
     for key, variant, colours, title in BUILT_IN:
-        out[key] = Entry(key, title, "Solo challenge", _challenge(variant, colours, title))
+        out[key] = CatalogueEntry(key, title, "Solo challenge", _challenge(variant, colours, title))
     puzzles = puzzles or shipped_puzzles()
     if puzzles is not None and puzzles.is_dir():
         for path in sorted(puzzles.glob("*.toml")):
@@ -111,7 +113,7 @@ def catalogue(files: tuple[str, ...] = (), puzzles: Path | None = None) -> dict[
     return out
 
 
-def _file_entry(path: Path, key: str, group: str) -> Entry:
+def _file_entry(path: Path, key: str, group: str) -> CatalogueEntry:
     def make() -> Session:
         try:
             data = path.read_bytes()
@@ -119,7 +121,7 @@ def _file_entry(path: Path, key: str, group: str) -> Entry:
             raise InputError(f"cannot read: {e.strerror or e}", path=str(path)) from None
         return read_upload(path.name, data, label=str(path))
 
-    return Entry(key, path.stem, group, make)
+    return CatalogueEntry(key, path.stem, group, make)
 
 
 def read_upload(name: str, data: bytes, label: str | None = None) -> Session:

@@ -38,7 +38,7 @@ Mode = Literal["solo", "cards", "game"]
 
 
 @dataclass(frozen=True)
-class Move:
+class SessionMove:
     """One entry of the history: a placement (or a pass, ``placement`` None) and the
     problem after it."""
 
@@ -73,8 +73,8 @@ class Session:
     start: Problem
     mode: Mode = "solo"
     source: str = ""
-    moves: list[Move] = field(default_factory=list)
-    undone: list[Move] = field(default_factory=list)
+    moves: list[SessionMove] = field(default_factory=list)
+    undone: list[SessionMove] = field(default_factory=list)
     selected: str | None = None
     turn_order: bool = False
     game: Game | None = None
@@ -119,7 +119,7 @@ class Session:
         except InputError as e:
             raise InputError(e.message) from None
         state = after.position.colour(colour)
-        self.moves.append(Move(colour, state.placed[-1], after))
+        self.moves.append(SessionMove(colour, state.placed[-1], after))
         self.undone.clear()
         self.shown = None
         self._advance(colour)
@@ -128,7 +128,7 @@ class Session:
         """The colour to move passes: the next colour with pieces left is to move."""
         if self.game is not None or self.selected is None:
             return
-        self.moves.append(Move(self.selected, None, self.problem))
+        self.moves.append(SessionMove(self.selected, None, self.problem))
         self.undone.clear()
         self.selected = self._next_colour(self.selected)
 

@@ -24,8 +24,8 @@ from typing import Any
 from solver.errors import InputError, located
 from solver.quoting import shown
 from solver.web.bodies import flag, text
-from solver.web.files import Entry
-from solver.web.session import Move, Session, from_here
+from solver.web.files import CatalogueEntry
+from solver.web.session import Session, SessionMove, from_here
 
 VERSION = 1
 #: the most moves (placements and passes, played and taken back) a snapshot may hold
@@ -47,12 +47,14 @@ def snapshot(session: Session) -> dict[str, Any]:
     }
 
 
-def _move(move: Move) -> list[Any]:
+def _move(move: SessionMove) -> list[Any]:
     squares = sorted(move.placement.squares) if move.placement is not None else None
     return [move.colour, squares]
 
 
-def restored(kept: Mapping[str, Any], current: Session, entries: Mapping[str, Entry]) -> Session:
+def restored(
+    kept: Mapping[str, Any], current: Session, entries: Mapping[str, CatalogueEntry]
+) -> Session:
     """The session a snapshot describes, every move played again through the rules.
 
     Args:
@@ -69,7 +71,9 @@ def restored(kept: Mapping[str, Any], current: Session, entries: Mapping[str, En
         return _restored(kept, current, entries)
 
 
-def _restored(kept: Mapping[str, Any], current: Session, entries: Mapping[str, Entry]) -> Session:
+def _restored(
+    kept: Mapping[str, Any], current: Session, entries: Mapping[str, CatalogueEntry]
+) -> Session:
     if kept.get("version") != VERSION:
         raise InputError("not a snapshot of this version of the page")
     opened = text(kept, "opened")

@@ -85,18 +85,11 @@ from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
-from solver.backends.base import (
-    BackendResult,
-    Cancel,
-    Layout,
-    SolveOptions,
-    Status,
-    layout_score,
-)
+from solver.backends.base import BackendResult, Cancel, SolveOptions, Status, layout_score
 from solver.core.board import Board, neighbour_table
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.core.placements import PlacementTable, corner_squares, placements_for
-from solver.core.position import ColourState, Placement, Position
+from solver.core.position import ColourState, Layout, Placement, Position
 from solver.core.problem import Problem, connect_groups
 from solver.errors import InputError
 from solver.ranges import MAX_SEED

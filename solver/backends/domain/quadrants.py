@@ -39,14 +39,14 @@ from typing import Any
 import numpy as np
 
 from solver.backends import driver
-from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
+from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.domain import kernel as core
 from solver.backends.race import first_proven
 from solver.core.board import Board
 from solver.core.colour_symmetry import ColourSymmetry, colour_symmetries
 from solver.core.pieces import PIECE_NAMES, PIECES
 from solver.core.placements import empty_board_placements
-from solver.core.position import Placement
+from solver.core.position import Layout, Placement
 from solver.core.problem import Problem
 from solver.core.symmetry import group_tables
 from solver.errors import InputError

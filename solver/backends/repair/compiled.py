@@ -30,7 +30,7 @@ from solver.backends.repair.greedy import held_back
 from solver.core.board import Board, neighbour_table
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.core.placements import corner_squares, empty_board_placements
-from solver.core.position import ColourState, Placement, Position
+from solver.core.position import ColourState, Layout, Placement, Position
 from solver.core.problem import Problem
 
 #: node budgets of the kernel's exact re-placements (a window's place-all, an
@@ -67,8 +67,6 @@ MAX_FRAMES = 4096
 MAX_CHILDREN = 1 << 17
 #: seconds a slice of steps should take (the deadline and stop are checked between)
 SLICE_SECONDS = 0.01
-
-Layout = dict[str, list[Placement]]
 
 
 @dataclass(frozen=True, eq=False)

@@ -86,7 +86,7 @@ from typing import Any
 import numpy as np
 
 from solver.backends import driver
-from solver.backends.base import BackendResult, Cancel, Layout, SolveOptions
+from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.race import first_proven
 from solver.backends.search import kernel as core
 from solver.backends.tuning import SearchTuning
@@ -94,7 +94,7 @@ from solver.core.board import Board, neighbour_table
 from solver.core.colour_symmetry import ColourSymmetry, expand
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.core.placements import empty_board_placements, fitting_rows
-from solver.core.position import Placement, Position
+from solver.core.position import Layout, Placement, Position
 from solver.core.problem import Problem, connect_groups
 from solver.core.symmetry import position_symmetries
 
