@@ -2,7 +2,7 @@
 
 One thread, in this process: the reduction under a group (``--group``, an index into
 :func:`solver.core.colour_symmetry.colour_symmetries`, 0 the quarter turn) is built once,
-then for each seed the restarted search of :func:`solver.backends.search.exact.solve_symmetric`
+then for each seed the restarted search of :func:`solver.backends.search.symmetric.solve_symmetric`
 runs (run k: value order of seed (S, 0, k), ``--base`` x luby(k) nodes) until a layout,
 or ``--cap`` seconds. Each setting (``--settings``, a list of ``name=value,...``: ``base``,
 ``strong``, ``blocks``, ``late``, ``order``) prints the seconds per seed, the median and the
@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver.backends import driver  # noqa: E402
-from solver.backends.search import exact  # noqa: E402
 from solver.backends.search import kernel as core  # noqa: E402
+from solver.backends.search import symmetric as search_symmetric  # noqa: E402
+from solver.backends.search import tables as search_tables  # noqa: E402
 from solver.core.colour_symmetry import colour_symmetries  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402
 from solver.formats.puzzle import load_puzzle  # noqa: E402
@@ -44,7 +45,7 @@ def seeds_of(text: str) -> list[int]:
     return [int(s) for s in text.split(",")]
 
 
-def one_seed(root: exact.ExactSearch, seed: int, setting: dict[str, int], cap: float):
+def one_seed(root: search_tables.ExactSearch, seed: int, setting: dict[str, int], cap: float):
     """(seconds to the first layout, inf at the cap; nodes) of one seed's restarts."""
     started = time.perf_counter()
     nodes, k = 0, 0
@@ -54,7 +55,7 @@ def one_seed(root: exact.ExactSearch, seed: int, setting: dict[str, int], cap: f
         for name, slot in SLOTS.items():
             if name in setting:
                 search.params[slot] = setting[name]
-        budget = setting.get("base", exact.SYMMETRIC_RUN_NODES) * driver.luby(k)
+        budget = setting.get("base", search_symmetric.SYMMETRIC_RUN_NODES) * driver.luby(k)
         code = driver.sliced_run(search, started + cap - time.perf_counter(), nodes=budget)
         nodes += search.nodes
         if code == core.FOUND:
@@ -77,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     reduced = Problem(
         problem.position, symmetry.representatives, "place-all", problem.monomino_last
     )
-    root = exact.build(reduced, core.FIND, symmetry=symmetry)
+    root = search_tables.build(reduced, core.FIND, symmetry=symmetry)
     root.reordered((0, 0, 0)).run(1)  # (the kernel from numba's cache, not timed)
     print(f"{args.puzzle.name}, {symmetry.name}: {len(root.tables.pl_sq)} placements")
     for text in args.settings:

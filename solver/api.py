@@ -169,7 +169,7 @@ def count(
     time_limit: float | None = None,
 ) -> CountResult:
     """The number of distinct final layouts that place every remaining piece of the
-    problem's colours (:func:`solver.backends.search.exact.count`); ``result.complete`` says
+    problem's colours (:func:`solver.backends.search.counting.count`); ``result.complete`` says
     whether the count is exact or a lower bound (stopped by ``limit`` or ``time_limit``).
 
     Raises:

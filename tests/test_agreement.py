@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from solver.backends.base import SolveOptions
-from solver.backends.search import exact as search
+from solver.backends.search import counting as search_counting
 from solver.core.board import Board
 from solver.core.pieces import PIECE_NAMES
 from solver.core.position import ColourState, Position
@@ -69,7 +69,7 @@ def test_search_and_cpsat_agree(problem):
     area = sum(c.remaining_squares for c in problem.position.colours)
     if board.rows * board.cols <= 25 and area <= 9:
         event("brute force")
-        count = search.count(problem, time_limit=LIMIT)
+        count = search_counting.count(problem, time_limit=LIMIT)
         assert count.complete
         assert count.count == brute_count(problem.position, problem.colours, problem.monomino_last)
         assert (count.count > 0) == (by_search.status == "solved")

@@ -16,8 +16,8 @@ from solver.backends import auto, registry
 from solver.backends.base import Backend, BackendResult, SolveOptions
 from solver.backends.race import Race, first_proven
 from solver.backends.registry import BACKENDS
-from solver.backends.search import exact as search
 from solver.backends.search import kernel as core
+from solver.backends.search import tables as search_tables
 from solver.backends.tuning import AutoTuning
 from solver.core.board import Board
 from solver.core.pieces import PIECE_NAMES
@@ -232,10 +232,10 @@ def test_parameter_slots_are_distinct():
     assert sorted(slots) == list(range(core.N_PARAMS))
 
 
-def built() -> search.ExactSearch:
+def built() -> search_tables.ExactSearch:
     board = Board(5, 5)
     pos = Position(board, (ColourState("blue", board.square(0, 0), (), ("1", "V3", "L4")),))
-    return search.build(Problem(pos, ("blue",)), core.FIND)
+    return search_tables.build(Problem(pos, ("blue",)), core.FIND)
 
 
 def test_built_arrays_are_numpy_arrays_the_kernel_accepts():

@@ -13,7 +13,7 @@ import pytest
 from brute import all_placements
 
 from solver.backends.base import SolveOptions
-from solver.backends.search.exact import count, layouts
+from solver.backends.search.counting import count, layouts
 from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.pieces import MONOMINO

@@ -7,7 +7,7 @@ import helpers
 import pytest
 from click.testing import CliRunner
 
-from solver.backends.search import exact as search
+from solver.backends.search import counting as search_counting
 from solver.cli.commands import main
 from solver.formats.puzzle import load_puzzle
 
@@ -39,7 +39,7 @@ def run(*args):
 @pytest.mark.parametrize("name", sorted(TRUE))
 def test_exact_counts(name):
     layouts, orbits, groups = TRUE[name]
-    r = search.count(problem(name))
+    r = search_counting.count(problem(name))
     assert (r.count, r.complete, r.layouts, r.stopped_by, r.symmetries) == (
         layouts,
         True,
@@ -47,7 +47,7 @@ def test_exact_counts(name):
         None,
         1,
     )
-    r = search.count(problem(name), up_to_symmetry=True)
+    r = search_counting.count(problem(name), up_to_symmetry=True)
     assert (r.count, r.complete, r.layouts, r.stopped_by, r.symmetries) == (
         orbits,
         True,
@@ -61,10 +61,10 @@ def test_exact_counts(name):
 def test_limit_below_equal_and_above_the_true_count(name):
     layouts = TRUE[name][0]
     for limit in (1, 2, 7, layouts - 1):
-        r = search.count(problem(name), limit=limit)
+        r = search_counting.count(problem(name), limit=limit)
         assert (r.count, r.complete, r.layouts, r.stopped_by) == (limit, False, limit, "limit")
     for limit in (layouts, layouts + 1, 10 * layouts):
-        r = search.count(problem(name), limit=limit)
+        r = search_counting.count(problem(name), limit=limit)
         assert (r.count, r.complete, r.layouts, r.stopped_by) == (layouts, True, layouts, None)
 
 
@@ -72,14 +72,14 @@ def test_limit_is_exact_when_a_leaf_adds_several_layouts():
     # ring-6x6 holds its monomino back (monomino-last): one leaf of the search counts every
     # square left for it, so the kernel overshoots a limit; the result never does
     for limit in range(1, 30):
-        r = search.count(problem("ring-6x6"), limit=limit)
+        r = search_counting.count(problem("ring-6x6"), limit=limit)
         assert (r.count, r.layouts, r.complete, r.stopped_by) == (limit, limit, False, "limit")
 
 
 def test_limit_up_to_symmetry_applies_to_layouts_and_bounds_orbits():
     # centre: 8 layouts, one orbit of 8
     for limit in range(1, 8):
-        r = search.count(problem("tiny-5x5-centre"), limit=limit, up_to_symmetry=True)
+        r = search_counting.count(problem("tiny-5x5-centre"), limit=limit, up_to_symmetry=True)
         assert (r.count, r.layouts, r.complete, r.stopped_by, r.symmetries) == (
             1,
             limit,
@@ -88,13 +88,13 @@ def test_limit_up_to_symmetry_applies_to_layouts_and_bounds_orbits():
             8,
         )
     for limit in (8, 9, 100):
-        r = search.count(problem("tiny-5x5-centre"), limit=limit, up_to_symmetry=True)
+        r = search_counting.count(problem("tiny-5x5-centre"), limit=limit, up_to_symmetry=True)
         assert (r.count, r.layouts, r.complete, r.stopped_by) == (1, 8, True, None)
     # corner: 146 layouts, 73 orbits of 2
     for limit, bound in ((1, 1), (2, 1), (3, 2), (100, 50), (101, 51), (145, 73)):
-        r = search.count(problem("tiny-5x5-corner"), limit=limit, up_to_symmetry=True)
+        r = search_counting.count(problem("tiny-5x5-corner"), limit=limit, up_to_symmetry=True)
         assert (r.count, r.layouts, r.complete, r.stopped_by) == (bound, limit, False, "limit")
-    r = search.count(problem("tiny-5x5-corner"), limit=146, up_to_symmetry=True)
+    r = search_counting.count(problem("tiny-5x5-corner"), limit=146, up_to_symmetry=True)
     assert (r.count, r.layouts, r.complete) == (73, 146, True)
 
 
@@ -102,7 +102,7 @@ def test_limit_up_to_symmetry_applies_to_layouts_and_bounds_orbits():
 def test_every_limit_gives_a_true_lower_bound(name):
     layouts, orbits, groups = TRUE[name]
     for limit in range(1, layouts + 2, max(1, layouts // 40)):
-        r = search.count(problem(name), limit=limit, up_to_symmetry=True)
+        r = search_counting.count(problem(name), limit=limit, up_to_symmetry=True)
         assert r.count <= orbits
         assert r.count == (orbits if r.complete else math.ceil(r.layouts / groups))
         assert r.complete == (limit >= layouts)
@@ -112,20 +112,20 @@ def test_time_limit_is_named_and_gives_a_lower_bound():
     # time limit 0: the first chunk of 2000 nodes runs, then the clock stops the search
     # (ring-6x6 needs about 10 000 nodes)
     layouts, orbits, groups = TRUE["ring-6x6"]
-    r = search.count(problem("ring-6x6"), time_limit=0)
+    r = search_counting.count(problem("ring-6x6"), time_limit=0)
     assert (r.complete, r.stopped_by) == (False, "time limit")
     assert 0 < r.count == r.layouts < layouts
-    r = search.count(problem("ring-6x6"), time_limit=0, up_to_symmetry=True, limit=10_000)
+    r = search_counting.count(problem("ring-6x6"), time_limit=0, up_to_symmetry=True, limit=10_000)
     assert (r.complete, r.stopped_by, r.symmetries) == (False, "time limit", 2)
     assert 0 < r.layouts < layouts and r.count == math.ceil(r.layouts / groups) <= orbits
     # the limit is reached within the first chunk: the limit stopped it
-    r = search.count(problem("ring-6x6"), time_limit=0, limit=5)
+    r = search_counting.count(problem("ring-6x6"), time_limit=0, limit=5)
     assert (r.count, r.complete, r.stopped_by) == (5, False, "limit")
 
 
 def test_limit_must_be_positive():
     with pytest.raises(ValueError, match="at least 1"):
-        search.count(problem("tiny-5x5-centre"), limit=0)
+        search_counting.count(problem("tiny-5x5-centre"), limit=0)
 
 
 # ---------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.backends.base import SolveOptions
-from solver.backends.search.exact import count
+from solver.backends.search.counting import count
 from solver.cli.commands import main
 from solver.core.board import Board
 from solver.core.checker import check_layout

@@ -8,7 +8,7 @@ from itertools import combinations
 import helpers
 import pytest
 
-from solver.backends.search.exact import count
+from solver.backends.search.counting import count
 from solver.core.pieces import PIECES
 from solver.core.problem import Problem
 from solver.formats.game import load_game

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from solver.backends.base import SolveOptions
 from solver.backends.cpsat import model as cpsat
-from solver.backends.search import exact as search
+from solver.backends.search import counting as search_counting
 from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.pieces import PIECE_NAMES
@@ -160,10 +160,10 @@ def test_counts_match_brute_force(seed, kind):
     assume(area <= 10)
     layouts = brute(problem)
     event(f"{kind}: {'some' if layouts else 'no'} layout")
-    count = search.count(problem, time_limit=LIMIT)
+    count = search_counting.count(problem, time_limit=LIMIT)
     assert count.complete and count.count == len(layouts)
     perms = position_symmetries(problem.position, (problem.cover,))
-    up_to = search.count(problem, up_to_symmetry=True, time_limit=LIMIT)
+    up_to = search_counting.count(problem, up_to_symmetry=True, time_limit=LIMIT)
     assert up_to.complete and up_to.count == orbits(layouts, perms)
     for backend in ("search", "cpsat"):
         result = solve(problem, SolveOptions(backend=backend, time_limit=LIMIT))
@@ -192,7 +192,7 @@ def test_a_star_no_piece_can_reach_is_infeasible(backend):
     position = one_colour_card(6, 6, ("I3", "V3"), placed=[("1", ["a6"])])
     star = position.board.parse("f1")
     problem = Problem(position, ("blue",), cover=frozenset({star}))
-    assert search.count(problem).count == 0
+    assert search_counting.count(problem).count == 0
     assert solve(problem, SolveOptions(backend=backend)).status == "infeasible"
     # the same star, with a piece that can get there: solved
     near = Problem(position, ("blue",), cover=frozenset({position.board.parse("c4")}))
@@ -211,7 +211,7 @@ def test_groups_that_cannot_be_joined_are_infeasible(backend):
     )
     problem = Problem(position, ("blue",), connect=("blue",))
     assert len(connect_groups(position, "blue")) == 2
-    assert search.count(problem).count == 0
+    assert search_counting.count(problem).count == 0
     assert solve(problem, SolveOptions(backend=backend)).status == "infeasible"
     # without the goal, the pieces fit
     free = dataclasses.replace(problem, connect=())
@@ -229,17 +229,17 @@ def test_a_wall_between_the_groups_is_infeasible(backend):
         blocked=[f"d{r}" for r in range(1, 7)],
     )
     problem = Problem(position, ("blue",), connect=("blue",))
-    assert search.count(problem).count == 0
+    assert search_counting.count(problem).count == 0
     assert solve(problem, SolveOptions(backend=backend)).status == "infeasible"
 
 
 def test_a_joined_colour_with_nothing_left_meets_the_goal_or_not():
     position = one_colour_card(4, 4, (), placed=[("1", ["a4"]), ("2", ["c1", "d1"])])
     problem = Problem(position, ("blue",), connect=("blue",))
-    assert search.count(problem).count == 0
+    assert search_counting.count(problem).count == 0
     assert cpsat.solve(problem, SolveOptions()).status == "infeasible"
     joined = one_colour_card(4, 4, (), placed=[("1", ["a4"]), ("2", ["b3", "c3"])])
-    assert search.count(Problem(joined, ("blue",), connect=("blue",))).count == 1
+    assert search_counting.count(Problem(joined, ("blue",), connect=("blue",))).count == 1
 
 
 def test_the_checker_names_the_missed_goals():
@@ -261,7 +261,7 @@ def test_a_printed_piece_is_the_only_start():
     position = one_colour_card(4, 4, ("V3",), placed=[("2", ["a4", "b4"])])
     problem = Problem(position, ("blue",))
     layouts = brute(problem)
-    assert search.count(problem).count == len(layouts) > 0
+    assert search_counting.count(problem).count == len(layouts) > 0
     for layout in layouts:  # b4's only free corner is c3 (a3 and b3 share an edge with it)
         ((_, placement),) = layout
         assert position.board.parse("c3") in placement.squares

@@ -13,7 +13,9 @@ from brute import brute_count, brute_layouts, orbits
 
 from solver.backends import driver
 from solver.backends.base import SolveOptions
+from solver.backends.search import counting as search_counting
 from solver.backends.search import exact as search
+from solver.backends.search import tables as search_tables
 from solver.backends.tuning import SearchTuning
 from solver.core.board import Board
 from solver.core.checker import check_layout
@@ -49,7 +51,7 @@ def problem(pos, colours=None, goal="place-all", monomino_last=False):
     ],
 )
 def test_issue_counts(n, start, pieces, expected):
-    r = search.count(problem(one_colour(n, start, pieces)))
+    r = search_counting.count(problem(one_colour(n, start, pieces)))
     assert r.complete
     assert r.count == expected
 
@@ -63,7 +65,7 @@ def test_issue_counts(n, start, pieces, expected):
 )
 def test_issue_counts_match_brute_force(n, start, pieces):
     pos = one_colour(n, start, pieces)
-    assert search.count(problem(pos)).count == brute_count(pos, ("blue",))
+    assert search_counting.count(problem(pos)).count == brute_count(pos, ("blue",))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -114,7 +116,7 @@ def test_count_matches_brute_force(name):
     pos = CASES[name]()
     colours = ("blue",) if name == "existing squares" else tuple(c.name for c in pos.colours)
     expected = brute_count(pos, colours)
-    r = search.count(problem(pos, colours))
+    r = search_counting.count(problem(pos, colours))
     assert r.complete and r.count == expected
     assert expected > 0
 
@@ -126,7 +128,7 @@ def test_count_monomino_last_matches_brute_force(name):
     pos = CASES[name]()
     colours = ("blue",) if name == "existing squares" else tuple(c.name for c in pos.colours)
     expected = brute_count(pos, colours, monomino_last=True)
-    r = search.count(problem(pos, colours, monomino_last=True))
+    r = search_counting.count(problem(pos, colours, monomino_last=True))
     assert r.complete and r.count == expected
     assert 0 < expected < brute_count(pos, colours)
 
@@ -139,14 +141,14 @@ def test_count_up_to_symmetry_matches_brute_force(name):
     colours = tuple(c.name for c in pos.colours)
     perms = position_symmetries(pos)
     expected = orbits(brute_layouts(pos, colours), perms)
-    r = search.count(problem(pos, colours), up_to_symmetry=True)
+    r = search_counting.count(problem(pos, colours), up_to_symmetry=True)
     assert r.complete and r.count == expected and r.symmetries == len(perms)
 
 
 def test_symmetric_position_has_fewer_orbits():
     # 5x5, start in the centre: 8 symmetries; {L5, T5, Y} has 8 layouts, all one orbit
     pos = one_colour(5, "c3", ("L5", "T5", "Y"))
-    r = search.count(problem(pos), up_to_symmetry=True)
+    r = search_counting.count(problem(pos), up_to_symmetry=True)
     assert (r.count, r.symmetries) == (1, 8)
 
 
@@ -154,15 +156,17 @@ def test_symmetric_position_has_fewer_orbits():
 def test_search_options_keep_counts_exact(strong, blocks):
     tuning = SearchTuning(strong=strong, blocks=blocks)
     pos = one_colour(5, "a5", ("V3", "L5", "I3", "2"))
-    assert search.count(problem(pos), tuning=tuning).count == 104
+    assert search_counting.count(problem(pos), tuning=tuning).count == 104
     for name in ("two colours blocked", "existing squares", "junior copies"):
         pos = CASES[name]()
         colours = ("blue",) if name == "existing squares" else tuple(c.name for c in pos.colours)
-        assert search.count(problem(pos, colours), tuning=tuning).count == brute_count(pos, colours)
+        assert search_counting.count(problem(pos, colours), tuning=tuning).count == brute_count(
+            pos, colours
+        )
 
 
 def test_count_limit_stops_early():
-    r = search.count(problem(one_colour(5, "a5", ("1", "2", "V3"))), limit=10)
+    r = search_counting.count(problem(one_colour(5, "a5", ("1", "2", "V3"))), limit=10)
     assert not r.complete and r.count == 10
 
 
@@ -246,7 +250,7 @@ def test_time_limit_gives_unknown_never_infeasible():
     result = search.solve(problem(pos), SolveOptions(time_limit=0.2))
     assert result.status in ("unknown", "solved")
     assert result.stats["nodes"] > 0
-    r = search.count(problem(pos, ("blue",)), time_limit=0.2)
+    r = search_counting.count(problem(pos, ("blue",)), time_limit=0.2)
     assert not r.complete
 
 
@@ -263,8 +267,8 @@ def test_monomino_alone_is_last():
     """The bonus looks at the last piece placed: a colour's only piece, the monomino, is
     last (before: monomino-last said infeasible, count 0, max-score 15)."""
     pos = one_colour(3, "a3", ("1",))
-    assert search.count(problem(pos)).count == 1
-    assert search.count(problem(pos, monomino_last=True)).count == 1
+    assert search_counting.count(problem(pos)).count == 1
+    assert search_counting.count(problem(pos, monomino_last=True)).count == 1
     assert search.solve(problem(pos, monomino_last=True)).status == "solved"
     best = solve(problem(pos, goal="max-score"), SolveOptions(backend="search"))
     assert (best.status, best.score, best.bound) == ("optimal", 20, 20)
@@ -276,7 +280,7 @@ DATA = helpers.GAMES
 def test_portfolio_members_count_the_same():
     pos = CASES["two colours blocked"]()
     colours = ("blue", "red")
-    built = search.build(problem(pos, colours), search.core.COUNT)
+    built = search_tables.build(problem(pos, colours), search.core.COUNT)
     expected = brute_count(pos, colours)
     for late, seed in ((0, 0),) + SearchTuning().portfolio:
         member = built.clone(late, seed)

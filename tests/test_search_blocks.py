@@ -9,8 +9,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from solver.backends.search import exact
 from solver.backends.search import kernel as core
+from solver.backends.search import tables as search_tables
 
 
 def _bound_block_by_block(squares, cols, rem, pextra):
@@ -31,7 +31,7 @@ def test_block_bound_by_bits_equals_the_count_block_by_block(rows, cols):
     rng = np.random.default_rng(rows * 100 + cols)
     rem = np.zeros((1, core.NPIECES), dtype=np.int64)
     rem[0, rng.choice(core.NPIECES, 5, replace=False)] = 1
-    pextra = exact._PIECE_EXTRA
+    pextra = search_tables._PIECE_EXTRA
     ext = np.zeros((4, core.NPIECES), dtype=np.int64)
     seen = set()
     for density in (0.1, 0.5, 0.9, 1.0):

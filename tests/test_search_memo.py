@@ -23,6 +23,7 @@ from test_search import brute_layouts, brute_max_score
 
 from solver.backends.base import SolveOptions
 from solver.backends.search import exact as search
+from solver.backends.search import tables as search_tables
 from solver.backends.tuning import SearchTuning, Tuning
 from solver.core.board import Board
 from solver.core.pieces import PIECE_NAMES, PIECES
@@ -50,8 +51,8 @@ def walled(cols: int, pieces, blocked=(), bonus=True, walls=None) -> Position:
 
 
 def components(pos: Position) -> int:
-    built = search.build(Problem(pos, ("blue",), "max-score"), search.core.MAXSCORE)
-    return search.components(built)[1]
+    built = search_tables.build(Problem(pos, ("blue",), "max-score"), search.core.MAXSCORE)
+    return search_tables.components(built)[1]
 
 
 def brute_place_all(pos: Position) -> bool:
@@ -109,7 +110,7 @@ def test_memo_switched_on_deep_in_a_running_search(name, nodes):
     expected_best, expected_all = brute(name)
     tuning = SearchTuning()
     for goal, mode in (("max-score", search.core.MAXSCORE), ("place-all", search.core.FIND)):
-        built = search.build(Problem(pos, ("blue",), goal), mode)
+        built = search_tables.build(Problem(pos, ("blue",), goal), mode)
         code = built.run(nodes)
         assert search._memo_applies(built)
         search._memo_on(built, tuning)
@@ -127,14 +128,18 @@ def test_memo_keys_do_not_compile_the_kernel_again():
     array compiled the kernel a second time, inside the first timed memo solve)."""
     import numba
 
-    built = search.build(Problem(CASES["loss"](), ("blue",), "max-score"), search.core.MAXSCORE)
+    built = search_tables.build(
+        Problem(CASES["loss"](), ("blue",), "max-score"), search.core.MAXSCORE
+    )
     before = [numba.typeof(a) for a in (*built.tables, *built.state)]
     search._memo_on(built, SearchTuning())
     assert [numba.typeof(a) for a in (*built.tables, *built.state)] == before
 
 
 def test_memo_rows_must_be_a_power_of_two():
-    built = search.build(Problem(CASES["loss"](), ("blue",), "max-score"), search.core.MAXSCORE)
+    built = search_tables.build(
+        Problem(CASES["loss"](), ("blue",), "max-score"), search.core.MAXSCORE
+    )
     with pytest.raises(ValueError, match="power of 2"):
         search._memo_on(built, SearchTuning(memo_rows=1000))
 
@@ -148,8 +153,8 @@ def test_memo_prunes():
 
 def test_components_are_ranked_smallest_first():
     pos = walled(9, ("1", "V3"), blocked={0, 9})  # left pocket smaller than the right one
-    built = search.build(Problem(pos, ("blue",), "place-all"), search.core.FIND)
-    rank, k = search.components(built)
+    built = search_tables.build(Problem(pos, ("blue",), "place-all"), search.core.FIND)
+    rank, k = search_tables.components(built)
     board = pos.board
     assert k == 2
     left, right = rank[board.square(2, 3)], rank[board.square(2, 5)]
@@ -267,7 +272,7 @@ def test_a_full_memo_table_grows_and_keeps_its_entries(name):
     """From 2 rows, run a node at a time: every time the table is full it doubles (the
     entries rehashed), and the best is still the brute-force one."""
     pos = CASES[name]()
-    built = search.build(Problem(pos, ("blue",), "max-score"), search.core.MAXSCORE)
+    built = search_tables.build(Problem(pos, ("blue",), "max-score"), search.core.MAXSCORE)
     search._memo_on(built, SearchTuning(memo_rows=2))
     sizes = set()
     while (code := built.run(1)) == search.core.PAUSE:

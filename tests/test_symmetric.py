@@ -213,11 +213,12 @@ def reduction_count(problem: Problem, symmetry) -> int:
     """Layouts of the exact search's symmetric reduction of ``problem`` under ``symmetry``."""
     from solver.backends import driver
     from solver.backends.search import exact as search
+    from solver.backends.search import tables as search_tables
 
     reduced = Problem(
         problem.position, symmetry.representatives, "place-all", problem.monomino_last
     )
-    built = search.build(reduced, search.core.COUNT, symmetry=symmetry)
+    built = search_tables.build(reduced, search.core.COUNT, symmetry=symmetry)
     if built.infeasible:
         return 0
     assert driver.sliced_run(built, None) == search.core.DONE

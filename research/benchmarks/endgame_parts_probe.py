@@ -26,6 +26,7 @@ from types import ModuleType
 from research.benchmarks import kernel_profile
 from solver.backends.base import SolveOptions
 from solver.backends.search import exact
+from solver.backends.search import tables as search_tables
 from solver.tasks.endgame import best_options
 
 _COUNT = """            if best_c >= 0 and mode == MAXSCORE and na > 0:
@@ -73,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         exact.core = core  # type: ignore[attr-defined]
         total = [0, 0, 0]
         for problem in kernel_profile.proofs(args.csv, args.over):
-            search = exact.build(problem, core.MAXSCORE, tuning=tuning)
-            parts = exact.components(search)[1]
+            search = search_tables.build(problem, core.MAXSCORE, tuning=tuning)
+            parts = search_tables.components(search)[1]
             exact._memo_on(search, tuning)
             while search.run(1 << 22) == core.PAUSE:
                 pass

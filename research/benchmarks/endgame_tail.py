@@ -38,6 +38,7 @@ from solver.backends import driver
 from solver.backends.base import SolveOptions
 from solver.backends.search import exact
 from solver.backends.search import kernel as core
+from solver.backends.search import tables as search_tables
 from solver.backends.warmup import compile_kernel
 from solver.core.position import Position
 from solver.core.problem import Problem
@@ -76,7 +77,7 @@ def timed(problem: Problem, options: SolveOptions = ONE) -> tuple[str, int | Non
 def memo_search(problem: Problem, incumbent: int | None = None) -> tuple[int, int, int]:
     """The max-score memo search run to the end: (nodes, best, root bound)."""
     tuning = ONE.tuning.search
-    built = exact.build(problem, core.MAXSCORE, tuning=tuning)
+    built = search_tables.build(problem, core.MAXSCORE, tuning=tuning)
     search = built
     if exact._memo_applies(search):
         exact._memo_on(search, tuning)
@@ -90,11 +91,11 @@ def memo_search(problem: Problem, incumbent: int | None = None) -> tuple[int, in
 def pocket_bests(problem: Problem) -> tuple[list[int], list[int]]:
     """(sizes of the root pockets, squares each one's best alone places)."""
     tuning = ONE.tuning.search
-    rank, k = exact.components(exact.build(problem, core.MAXSCORE, tuning=tuning))
+    rank, k = search_tables.components(search_tables.build(problem, core.MAXSCORE, tuning=tuning))
     area = problem.position.colour(problem.colours[0]).remaining_squares
     placed = []
     for j in range(k):
-        alone = exact.build(problem, core.MAXSCORE, tuning=tuning)
+        alone = search_tables.build(problem, core.MAXSCORE, tuning=tuning)
         alone.state.bl[0, rank != j] += 1  # every square outside pocket j blocked
         driver.sliced_run(alone, None, time.perf_counter(), None)
         placed.append(area + int(alone.st[core.S_BEST]))

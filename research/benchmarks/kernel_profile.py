@@ -24,6 +24,7 @@ from types import ModuleType
 
 from solver.backends.base import SolveOptions
 from solver.backends.search import exact
+from solver.backends.search import tables as search_tables
 from solver.core.problem import Problem
 from solver.formats.game import load_game
 from solver.tasks.endgame import best_options
@@ -100,7 +101,7 @@ def measure(core: ModuleType, problems: list[Problem]) -> tuple[int, float]:
     exact.core = core  # type: ignore[attr-defined]
 
     def one(problem: Problem) -> tuple[int, float]:
-        search = exact.build(problem, core.MAXSCORE, tuning=tuning)
+        search = search_tables.build(problem, core.MAXSCORE, tuning=tuning)
         exact._memo_on(search, tuning)
         started = time.perf_counter()
         while search.run(1 << 22) == core.PAUSE:

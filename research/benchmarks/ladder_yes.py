@@ -27,6 +27,7 @@ import numpy as np
 
 from solver.backends.search import exact as S
 from solver.backends.search import kernel as core
+from solver.backends.search import tables as search_tables
 from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.order import order_of_play
@@ -48,7 +49,7 @@ def find(position, colours, seed, budget, late=0):
     """A layout of ``colours`` alone (exact search, value order from ``seed``) within
     ``budget`` nodes: (layout or None, "found" / "none" / "budget", nodes)."""
     problem = Problem(position, tuple(colours), "place-all", False)
-    search = S.build(problem, core.FIND, seed=seed)
+    search = search_tables.build(problem, core.FIND, seed=seed)
     if search.infeasible:
         return None, "none", 0
     if late:
@@ -57,7 +58,7 @@ def find(position, colours, seed, budget, late=0):
     while code == core.PAUSE and search.nodes < budget:
         code = search.run(min(20000, budget - search.nodes))
     if code == core.FOUND:
-        return S._found_layout(search, problem), "found", search.nodes
+        return search_tables.found_layout(search, problem), "found", search.nodes
     return None, ("none" if code == core.DONE else "budget"), search.nodes
 
 

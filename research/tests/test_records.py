@@ -23,6 +23,7 @@ from research.records import (
     window_counts,
 )
 from solver.backends.search import exact as search
+from solver.backends.search import tables as search_tables
 from solver.core.board import Board
 from solver.core.pieces import PIECE_NAMES, PIECES
 from solver.core.placements import empty_board_placements
@@ -42,7 +43,7 @@ def test_neighbour_total_counted_on_a_board():
 
 def test_block_extra_total_matches_the_search():
     assert BLOCK_EXTRA_TOTAL == 18
-    assert int(search._PIECE_EXTRA.sum()) == BLOCK_EXTRA_TOTAL
+    assert int(search_tables._PIECE_EXTRA.sum()) == BLOCK_EXTRA_TOTAL
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 
 def lazy(package: str, homes: Mapping[str, str]) -> Callable[[str], object]:
     """The module ``__getattr__`` of ``package`` (its ``__name__``): ``homes`` maps each
-    public name to its home module's name inside the package (``"count": "exact"``).
+    public name to its home module's name inside the package (``"count": "counting"``).
 
     The returned function imports the home on first use (later uses find it in
     ``sys.modules``) and reads the name from it each time, so that the front door always

@@ -27,7 +27,7 @@ class SearchTuning:
             memo (most checks end within them).
         memo_rows: rows of the memo's hash table at first (a power of 2; 32 bytes each);
             a full table doubles, up to
-            :data:`solver.backends.search.exact.MEMO_MAX_ROWS` rows.
+            :data:`solver.backends.search.tables.MEMO_MAX_ROWS` rows.
     """
 
     strong: int = 2

@@ -14,13 +14,13 @@ cover them. A candidate is made from a seed in four steps:
 2. a planted solution: the printed piece at random, then a random legal playout of every
    piece to place (for "connect", the second printed piece then touches the playout's
    pieces and not the first printed piece, so only the placed pieces join them);
-3. every solution of the card so far is listed (:func:`solver.backends.search.exact.layouts`);
+3. every solution of the card so far is listed (:func:`solver.backends.search.counting.layouts`);
    stars (for "cover", 1 to 3 of them, at random, chosen greedily: the square of the
    planted solution that the fewest other solutions cover, while one rules any out) and
    then Xs (greedily: the free square outside
    the planted solution that the most other solutions cover) are added until the planted
    solution is the only one; then each X that is not needed is taken away again;
-4. the card is proved unique by :func:`solver.backends.search.exact.count` up to symmetry and
+4. the card is proved unique by :func:`solver.backends.search.counting.count` up to symmetry and
    rated (:func:`solver.tasks.rating.rate`).
 
 A candidate whose planted solution cannot be made unique (another solution covers the

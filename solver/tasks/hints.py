@@ -5,7 +5,7 @@ solutions, order of play ignored) that contain m: every such layout can be playe
 starting with m, since m touches the colour's pieces (or covers its start square) now and
 the layout's other pieces reach it through corner contact. So m still leads to a solution
 iff the problem after m has a layout, and the number it keeps is the count after m
-(:func:`solver.backends.search.exact.count`). Hints are the moves that keep at least one,
+(:func:`solver.backends.search.counting.count`). Hints are the moves that keep at least one,
 most first. When the whole position has no layout (one count, searched to the end), no
 move does, and that count is the proof.
 """

@@ -2,7 +2,7 @@
 
 Features (each measured, none guessed):
 
-* ``solutions``: layouts up to symmetry (:func:`solver.backends.search.exact.count` with
+* ``solutions``: layouts up to symmetry (:func:`solver.backends.search.counting.count` with
   ``up_to_symmetry``); ``nodes``: the nodes that count visited;
 * ``share``: the share of the legal first moves that still lead to a solution
   (:func:`solver.tasks.hints.hints`): a player who picks a first move at random keeps a

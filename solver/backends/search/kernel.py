@@ -746,7 +746,7 @@ def run(params, tables, state, budget):
     """Run the search for at most ``budget`` more nodes; returns DONE, FOUND, LIMIT or PAUSE.
 
     ``params``: int64, slots ``P_*``; ``tables`` (:class:`Tables`) and ``state``
-    (:class:`State`), built by :func:`solver.backends.search.exact.build`; the state is updated
+    (:class:`State`), built by :func:`solver.backends.search.tables.build`; the state is updated
     in place so that a PAUSE can be resumed by calling again (Python calls this through
     :func:`run_chunk`). Results: ``fix[g]`` = layouts found that symmetry g fixes
     (``fix[0]`` = all layouts), ``sol`` / ``sol_mono`` (FIND), ``best`` and ``st[S_BEST]``
