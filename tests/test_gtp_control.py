@@ -252,29 +252,87 @@ def test_a_match_between_two_of_our_engines(tmp_path):
     assert f"records and tables in {out}" in result.output
 
 
-def test_an_illegal_move_ends_the_match_naming_the_engine(tmp_path):
-    """White (the fake) answers orange's first move legally, then one that is not: the
-    match ends with one line, exit status 1, naming white and the command."""
+def match_against_fake(tmp_path, mode: str, *first: str, games: int = 3, timeout: float = 60):
+    """``match``: ours (seed 1) black, the fake engine white, in Duo."""
+    out = tmp_path / "m"
+    command = [*["match", "-b", ours_command(1), "-w", shlex.join(fake(mode, *first))]]
+    command += [*["-g", "duo", "-n", games, "--out", out, "--timeout", timeout]]
+    return out, run_cli(*command)
+
+
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("illegal", "answered 'a1': an illegal move: "),
+        ("garbage", "answered 'z99,q0': not a move"),
+        ("fail", "failed: no move today"),
+    ],
+)
+def test_a_fault_forfeits_the_game_and_the_match_goes_on(tmp_path, mode, words):
+    """White (the fake) answers orange's first move legally (j5), then faults: each of the
+    three games is lost by white with the reason, naming white and the command, in the
+    printed line, games.csv and the record's comment; the match ends normally."""
+    out, result = match_against_fake(tmp_path, mode, "j5")
+    assert result.exit_code == 0, result.output
+    games = rows(out / "games.csv")
+    # game 1: purple (ours), j5, purple, then white's fault; game 2: white's first genmove
+    # (purple's); game 3: purple, then white's first
+    assert [g["moves"] for g in games] == ["3", "0", "1"]
+    assert [(g["forfeit"], g["black_result"], g["resigned"]) for g in games] == [
+        ("white", "1", "")
+    ] * 3
+    command = ["'genmove w'", "'genmove b'", "'genmove w'"]
+    for g, asked in zip(games, command):
+        reason = g["reason"]
+        assert reason.startswith(f"white (fake): {asked} ") and words in reason, reason
+        assert f"black wins (white forfeits: {reason})" in result.output
+        record = load_game(out / g["record"])
+        assert record.num_placements == int(g["moves"])
+        assert f"C[white forfeits: {reason}]" in (out / g["record"]).read_text()
+    table = {r["engine"]: r for r in rows(out / "results.csv")}
+    assert [table["white"][k] for k in ("wins", "losses", "forfeits", "result")] == [
+        "0",
+        "3",
+        "3",
+        "0.0000",
+    ]
+    assert (table["black"]["wins"], table["black"]["forfeits"]) == ("3", "0")
+
+
+def test_an_engine_that_crashes_forfeits_and_ends_the_match(tmp_path):
+    """White answers j5, then crashes: game 1 is written, forfeited by white, and the
+    match ends with one line naming white and the command, exit status 2, before game 2."""
+    out, result = match_against_fake(tmp_path, "crash", "j5")
+    assert result.exit_code == 2, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert last == (
+        "error: game 1: white (fake) stopped answering (after 'genmove w', exit status 3)"
+    )
+    assert "Traceback" not in result.output
+    (game,) = rows(out / "games.csv")
+    assert (game["forfeit"], game["black_result"], game["moves"]) == ("white", "1", "3")
+    assert load_game(out / "game-0001.blksgf").num_placements == 3
+    assert not (out / "game-0002.blksgf").exists()
+    assert rows(out / "results.csv")[1]["forfeits"] == "1"
+
+
+def test_an_engine_past_the_timeout_forfeits_and_ends_the_match(tmp_path):
+    """Black (the fake) never answers its first genmove: stopped after --timeout, game 1
+    lost by black with no move, exit status 2."""
     out = tmp_path / "m"
     result = run_cli(
-        "match",
-        "-b",
-        ours_command(1),
-        "-w",
-        shlex.join(fake("illegal", "j5")),
-        "-g",
-        "duo",
-        "-n",
-        3,
-        "--out",
-        out,
+        *["match", "-b", shlex.join(fake("hang")), "-w", ours_command(1), "-g", "duo"],
+        *["-n", 2, "--out", out, "--timeout", 0.5],
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2, result.output
     last = result.output.strip().splitlines()[-1]
-    assert last.startswith(
-        "error: game 1: white (fake): 'genmove w' answered 'a1': an illegal move"
+    assert last == (
+        "error: game 1: black (fake): no answer to 'genmove b' within 0.5 s "
+        "(the engine was stopped)"
     )
-    assert "Traceback" not in result.output and not (out / "game-0001.blksgf").exists()
+    (game,) = rows(out / "games.csv")
+    assert (game["forfeit"], game["black_result"], game["moves"]) == ("black", "0", "0")
+    assert "black (purple) 0, white (orange) 0: white wins (black forfeits: " in result.output
 
 
 def test_a_resignation_loses_the_game(tmp_path):
@@ -293,8 +351,10 @@ def test_a_resignation_loses_the_game(tmp_path):
     assert result.exit_code == 0, result.output
     (game,) = rows(out / "games.csv")
     assert (game["resigned"], game["black_result"], game["moves"]) == ("black", "0", "0")
+    assert (game["forfeit"], game["reason"]) == ("", "black resigned")
     assert "white wins (black resigned)" in result.output
     assert load_game(out / "game-0001.blksgf").num_placements == 0
+    assert "C[black resigned]" in (out / "game-0001.blksgf").read_text()
 
 
 @pytest.mark.parametrize(

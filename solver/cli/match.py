@@ -13,18 +13,25 @@ from solver.cli.params import FiniteFloatRange
 from solver.errors import MESSAGE_LIMIT, InputError
 from solver.formats.files import check_output_folder
 from solver.gtp.control import EngineError, GtpEngine
-from solver.gtp.match import GameResult, run_match, standings, table_text, variant_named
+from solver.gtp.match import (
+    EngineFailed,
+    GameResult,
+    run_match,
+    standings,
+    table_text,
+    variant_named,
+)
 from solver.quoting import shown
 
 #: at most this many games in one match
 MAX_GAMES = 100_000
 
 
-class EngineFailed(click.ClickException):
-    """An engine failed during a game: one line, exit status 1 (the games before it are
-    written)."""
+class EngineStopped(click.ClickException):
+    """An engine stopped, or refused a new game, during a match: one line, exit status 2
+    (the games before it are written, the forfeited one with them)."""
 
-    exit_code = 1
+    exit_code = 2
 
     def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"error: {shown(self.format_message(), MESSAGE_LIMIT)}", err=True)
@@ -53,6 +60,9 @@ def _start(command: str, timeout: float, where: str) -> GtpEngine:
 
 def _outcome(game: GameResult) -> str:
     """A game's end in words: who won, and how."""
+    if game.forfeit:
+        other = "white" if game.forfeit == "black" else "black"
+        return f"{other} wins ({game.forfeit} forfeits: {game.reason})"
     if game.resigned:
         other = "white" if game.resigned == "black" else "black"
         return f"{other} wins ({game.resigned} resigned)"
@@ -115,10 +125,12 @@ def match_command(black: str, white: str, game: str, games: int, out: str, timeo
     """Play games between two GTP engines (Pentobi's pentobi-gtp, ours, any engine of
     Pentobi's dialect), every move checked by our rules, as Pentobi's twogtp does: black
     plays the first player's colours in game 1, the second's in game 2, and so on. Writes
-    each game as a Pentobi record and prints each engine's wins, draws, losses and mean
-    points. An engine that fails (an illegal move, a crash, no answer in time) ends the
-    match with one line and exit status 1, the games before it written. See
-    docs/commands.md."""
+    each game as a Pentobi record and prints each engine's wins, draws, losses, forfeits
+    and mean points. An engine's fault (a move our rules refuse, a failed genmove or
+    play) forfeits the game, its reason in the record and games.csv, and the match goes
+    on; an engine that stops (a crash, no answer within --timeout) forfeits its game and
+    ends the match: one line naming it and the command, exit status 2, every game so far
+    written. See docs/engine-api.md."""
     variant = variant_named(game)
     folder = check_output_folder(out)
     with _start(black, timeout, "--black") as first, _start(white, timeout, "--white") as second:
@@ -132,9 +144,12 @@ def match_command(black: str, white: str, game: str, games: int, out: str, timeo
 
         try:
             run_match(first, second, variant, games, folder, progress=report)
-        except EngineError as e:
+        except EngineFailed as e:
+            click.echo("\n" + table_text(standings(played, names)), nl=False)
+            raise EngineStopped(str(e)) from None
+        except EngineError as e:  # (a new game refused)
             if played:
                 click.echo("\n" + table_text(standings(played, names)), nl=False)
-            raise EngineFailed(f"game {len(played) + 1}: {e}") from None
+            raise EngineStopped(f"game {len(played) + 1}: {e}") from None
     click.echo("\n" + table_text(standings(played, names)), nl=False)
     click.echo(f"records and tables in {folder}")

@@ -59,6 +59,9 @@ __all__ = [
 #: seconds an engine has to answer a command that is not given a limit of its own
 DEFAULT_TIMEOUT = 60.0
 
+#: seconds an engine has, at the least, for its first answer (``name``): its start-up
+STARTUP_TIMEOUT = 60.0
+
 
 class IllegalMove(EngineError):
     """An engine answered a move our rules refuse: squares that are no piece of the set
@@ -248,7 +251,8 @@ class GtpEngine:
         argv: the command that starts the engine (a list, or one string split as a shell
             splits it).
         timeout: seconds any command may take (None: no limit); :class:`Limit` gives a
-            move a time of its own.
+            move a time of its own. The first command, ``name``, has at least
+            :data:`STARTUP_TIMEOUT` (the program's start-up).
         label: how error messages name the engine (default: the name it answers,
             ``Pentobi``, ``blokus-solo``).
         stderr: pass the engine's standard error through (default: discard it).
@@ -280,7 +284,8 @@ class GtpEngine:
             raise EngineError(f"cannot start {self.argv[0]}: {e.strerror or e}") from None
         self._folder = tempfile.TemporaryDirectory(prefix="blokus-solo-gtp-")
         try:
-            self.name = self.command("name")
+            first = None if timeout is None else max(timeout, STARTUP_TIMEOUT)
+            self.name = self.command("name", first)
             self.client.label = label or self.name or self.argv[0]
             known = self.client.ask("version", self.timeout)
             self.version = known[1] if known[0] else ""
@@ -466,6 +471,12 @@ class GtpEngine:
         """The engine's ``final_score``: ``B+n``, ``W+n`` or ``0`` in two-player variants,
         every colour's points in the others."""
         return self.command("final_score")
+
+    @property
+    def alive(self) -> bool:
+        """The engine's process is still running (False after :meth:`quit`, a crash, or a
+        deadline missed: :class:`EngineTimeout` ends it)."""
+        return self.client.process.poll() is None
 
     def _held_position(self) -> Position:
         if self.held is None:

@@ -19,6 +19,16 @@ players the rank of black's player among the players' points from 0 (last) to 1 
 tied ranks averaged (``get_multiplayer_result``), which counts as a win above 0.5, a loss
 below. White's result is 1 less black's. A resignation (two-player variants only, as in
 twogtp) loses the game.
+
+An engine's fault *forfeits* the game: a move our rules refuse (or a pass with a legal
+move, or squares that are no move), a ``?`` answer to ``genmove``, a legal move refused by
+the engine told it (``play``), a resignation where there are more than two players, no
+answer in time, or an engine that stops. The game ends there, lost by the side at fault
+(result 0, whatever the points), and its record and rows are written with the reason
+(the error's message, naming the engine and the command). Where twogtp stops at the first
+illegal move, the match goes on to its next game while the engine at fault still runs; an
+engine that has stopped (or was stopped past its time) ends the match after its
+forfeited game is written (:class:`EngineFailed`).
 """
 
 from __future__ import annotations
@@ -54,6 +64,19 @@ PENTOBI_IDS: dict[str, str] = {
 
 #: the two engines' names in the results, in order
 SIDES = ("black", "white")
+
+
+class EngineFailed(EngineError):
+    """An engine stopped (crashed, or was ended past its time) in a game of a match: that
+    game is written, forfeited, and the match can go no further.
+
+    Attributes:
+        games: the games played, this one (forfeited) last.
+    """
+
+    def __init__(self, message: str, games: Sequence[GameResult]):
+        super().__init__(message)
+        self.games = list(games)
 
 
 def variant_named(text: str) -> Variant:
@@ -125,6 +148,9 @@ class GameResult:
         points: (black's, white's) points: the sums over the players each moved.
         result: black's result, 0 to 1 (white's is 1 less it).
         resigned: the side that resigned ("black", "white"), or None.
+        forfeit: the side that forfeited the game by a fault ("black", "white"), or None.
+        reason: why the game ended early: the fault's message (naming the engine and the
+            command), or "black resigned" / "white resigned"; empty for a game played out.
         record: the game record's file, if written.
     """
 
@@ -137,13 +163,24 @@ class GameResult:
     points: tuple[int, int]
     result: float
     resigned: str | None
+    forfeit: str | None = None
+    reason: str = ""
     record: Path | None = None
 
     def colours_of(self, side: str) -> tuple[str, ...]:
-        """The colours a side moved, in turn order (Three-Player's green: both may)."""
+        """The colours a side plays, in turn order: those of its player(s); Three-Player's
+        green where the side moved it (either may)."""
         k = SIDES.index(side)
+        players = PLAYERS[self.variant.name]
         moved = {colour for (colour, _), mover in zip(self.moves, self.movers) if mover == k}
-        return tuple(c for c in self.variant.colours if c in moved)
+        out = []
+        for i, colour in enumerate(self.variant.colours):
+            if self.variant.name == "classic3" and i == 3:
+                if colour in moved:
+                    out.append(colour)
+            elif (i % players == self.black_player) == (k == 0):
+                out.append(colour)
+        return tuple(out)
 
 
 def effective_to_play(position: Position, variant: Variant, stuck: set[str]) -> str | None:
@@ -167,10 +204,13 @@ def play_game(
 ) -> GameResult:
     """Play game ``number`` (from 1) between the engines, every move checked.
 
+    An engine's fault in the game (a move our rules refuse, a failed ``genmove`` or
+    ``play``, a resignation with more than two players, no answer in time, a crash) is
+    not raised: the game ends there, forfeited by that engine (:attr:`GameResult.forfeit`,
+    :attr:`GameResult.reason`).
+
     Raises:
-        EngineError: an engine failed a command, stopped, took too long, or answered a
-            move our rules refuse (:class:`solver.gtp.control.IllegalMove`); a
-            resignation where there are more than two players.
+        EngineError: an engine refused the new game (``set_game``).
     """
     players = PLAYERS[variant.name]
     seat = (number - 1) % players
@@ -181,28 +221,44 @@ def play_game(
     movers: list[int] = []
     stuck: set[str] = set()
     resigned: str | None = None
+    fault: tuple[int, str] | None = None  # (the side at fault, why)
     while (colour := effective_to_play(position, variant, stuck)) is not None:
         side = 0 if player_of(variant, position, colour) == seat else 1
         mover, other = (black, white) if side == 0 else (white, black)
-        answer = mover.genmove(colour, limit)
+        try:
+            answer = mover.genmove(colour, limit)
+        except EngineError as e:  # (IllegalMove, EngineTimeout, a "?" answer, a crash)
+            fault = (side, str(e))
+            break
         if answer.resigned:
             if players > 2:
-                raise EngineError(
+                fault = (
+                    side,
                     f"{mover.client.label}: resigned in {variant.sgf_name}, where there are "
-                    f"{players} players (a resignation counts only with two)"
+                    f"{players} players (a resignation counts only with two)",
                 )
-            resigned = SIDES[side]
+            else:
+                resigned = SIDES[side]
             break
         assert answer.move is not None  # (a pass of a colour with a legal move is refused)
-        other.tell(colour, answer.move)
+        try:
+            other.tell(colour, answer.move)
+        except EngineError as e:  # a legal move refused, or the engine stopped
+            fault = (1 - side, f"{e} (a legal move)")
+            break
         moves.append((colour, answer.move))
         movers.append(side)
         position = answer.after(position)
     scores = player_points(variant, position)
     mine = scores[seat]
     theirs = sum(scores) - mine
-    if resigned is not None:
+    forfeit, reason = None, ""
+    if fault is not None:
+        forfeit, reason = SIDES[fault[0]], fault[1]
+        result = 0.0 if forfeit == "black" else 1.0
+    elif resigned is not None:
         result = 0.0 if resigned == "black" else 1.0
+        reason = f"{resigned} resigned"
     else:
         result = rank_result(scores, seat)
     return GameResult(
@@ -215,13 +271,21 @@ def play_game(
         (mine, theirs),
         result,
         resigned,
+        forfeit,
+        reason,
     )
 
 
 def record_text(game: GameResult, names: Sequence[str]) -> str:
-    """The game as a ``.blksgf`` record (``GN``: the game's number and the engines)."""
+    """The game as a ``.blksgf`` record (``GN``: the game's number and the engines; a
+    game that ended early says why in a comment, ``C``, on its last node)."""
     title = f"game {game.number}: black {names[0]}, white {names[1]}"
-    return write_moves(start_position(game.variant.name), game.moves, name=title)
+    comment = None
+    if game.forfeit is not None:
+        comment = f"{game.forfeit} forfeits: {game.reason}"
+    elif game.resigned is not None:
+        comment = game.reason
+    return write_moves(start_position(game.variant.name), game.moves, name=title, comment=comment)
 
 
 @dataclass(frozen=True)
@@ -232,6 +296,7 @@ class Standing:
         side: "black" or "white".
         name: the engine's name (its answer to ``name``) and its command.
         games, wins, draws, losses: counts (a win: a result above 0.5).
+        forfeits: the games it lost by a fault of its own (among the losses).
         result: the mean result, 0 to 1 (twogtp's ``Res``).
         points: the mean points of the players it moved, per game.
     """
@@ -242,6 +307,7 @@ class Standing:
     wins: int
     draws: int
     losses: int
+    forfeits: int
     result: float
     points: float
 
@@ -260,6 +326,7 @@ def standings(games: Sequence[GameResult], names: Sequence[str]) -> list[Standin
                 sum(r > 0.5 for r in results),
                 sum(r == 0.5 for r in results),
                 sum(r < 0.5 for r in results),
+                sum(g.forfeit == side for g in games),
                 sum(results) / n if n else 0.0,
                 sum(g.points[k] for g in games) / n if n else 0.0,
             )
@@ -269,7 +336,7 @@ def standings(games: Sequence[GameResult], names: Sequence[str]) -> list[Standin
 
 def table_text(rows: Sequence[Standing]) -> str:
     """The standings as a text table, one engine a line."""
-    head = ("engine", "name", "games", "wins", "draws", "losses", "result", "points")
+    head = ("engine", "name", "games", "wins", "draws", "losses", "forfeits", "result", "points")
     body = [
         (
             r.side,
@@ -278,6 +345,7 @@ def table_text(rows: Sequence[Standing]) -> str:
             str(r.wins),
             str(r.draws),
             str(r.losses),
+            str(r.forfeits),
             f"{100 * r.result:.1f}%",
             f"{r.points:.1f}",
         )
@@ -293,7 +361,7 @@ def table_text(rows: Sequence[Standing]) -> str:
 
 def games_csv(games: Sequence[GameResult]) -> str:
     """One row per game: its number, record file, the colours each engine moved, moves,
-    points, black's result, who resigned."""
+    points, black's result, who resigned, who forfeited and why the game ended early."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
@@ -307,6 +375,8 @@ def games_csv(games: Sequence[GameResult]) -> str:
             "white_points",
             "black_result",
             "resigned",
+            "forfeit",
+            "reason",
         ]
     )
     for g in games:
@@ -321,6 +391,8 @@ def games_csv(games: Sequence[GameResult]) -> str:
                 g.points[1],
                 f"{g.result:g}",
                 g.resigned or "",
+                g.forfeit or "",
+                g.reason,
             ]
         )
     return out.getvalue()
@@ -330,7 +402,9 @@ def standings_csv(rows: Sequence[Standing]) -> str:
     """The standings as CSV (the table's columns)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["engine", "name", "games", "wins", "draws", "losses", "result", "points"])
+    writer.writerow(
+        ["engine", "name", "games", "wins", "draws", "losses", "forfeits", "result", "points"]
+    )
     for r in rows:
         writer.writerow(
             [
@@ -340,6 +414,7 @@ def standings_csv(rows: Sequence[Standing]) -> str:
                 r.wins,
                 r.draws,
                 r.losses,
+                r.forfeits,
                 f"{r.result:.4f}",
                 f"{r.points:.2f}",
             ]
@@ -372,7 +447,9 @@ def run_match(
         The games, in order.
 
     Raises:
-        EngineError: as :func:`play_game` (the games finished before are written).
+        EngineFailed: an engine stopped in a game (crashed, or was ended past its time):
+            that game is written, forfeited, with those before it.
+        EngineError: an engine refused a new game (the games before it are written).
     """
     names = [f"{e.name} {e.version}".strip() for e in (black, white)]
     out.mkdir(parents=True, exist_ok=True)
@@ -387,4 +464,7 @@ def run_match(
         write_text_atomic(out / "results.csv", standings_csv(standings(done, names)))
         if progress is not None:
             progress(game)
+        at_fault = {"black": black, "white": white}.get(game.forfeit or "")
+        if at_fault is not None and not at_fault.alive:
+            raise EngineFailed(f"game {number}: {game.reason}", done)
     return done
