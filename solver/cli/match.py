@@ -118,8 +118,9 @@ def _game_line(game: GameResult) -> str:
     default=60.0,
     show_default=True,
     metavar="SECONDS",
-    help="Seconds an engine has to answer one command, genmove included; past it the "
-    "engine is stopped and the match ends.",
+    help="Seconds an engine has to answer one command, genmove included (its first "
+    "answer, at start-up, at least 60); past it the engine is stopped, forfeits the game "
+    "and the match ends.",
 )
 def match_command(black: str, white: str, game: str, games: int, out: str, timeout: float) -> None:
     """Play games between two GTP engines (Pentobi's pentobi-gtp, ours, any engine of
