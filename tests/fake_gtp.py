@@ -9,6 +9,7 @@
 - ``crash``: ends without answering;
 - ``fail``: ``? no move today``;
 - ``resign``: ``resign``.
+- ``nogame``: answers ``set_game`` with ``? unknown game``.
 
 A second argument is the first ``genmove``'s answer (``j5``: orange's monomino on its
 start square in Duo), so that a game gets under way before the fault.
@@ -34,6 +35,8 @@ for line in sys.stdin:
         answer = "= 0\n"
     elif name == "list_commands":
         answer = "= genmove\nplay\nloadsgf\nset_game\nquit\n"
+    elif name == "set_game" and mode == "nogame":
+        answer = "? unknown game\n"
     elif name == "genmove":
         asked += 1
         if first is not None and asked == 1:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from helpers import PUZZLES, one_line_error, run_cli
 
+from solver.core.placements import legal_moves
 from solver.core.rules import move_problem
 from solver.core.variants import VARIANTS
 from solver.errors import InputError
@@ -31,7 +32,7 @@ from solver.gtp.control import (
 )
 from solver.gtp.engine import Engine
 from solver.gtp.genmove import Settings
-from solver.gtp.match import rank_result, variant_named
+from solver.gtp.match import player_of, player_points, rank_result, variant_named
 
 DATA = Path(__file__).parent / "data"
 FAKE = Path(__file__).parent / "fake_gtp.py"
@@ -335,6 +336,15 @@ def test_an_engine_past_the_timeout_forfeits_and_ends_the_match(tmp_path):
     assert "black (purple) 0, white (orange) 0: white wins (black forfeits: " in result.output
 
 
+def test_an_engine_that_refuses_the_game_ends_the_match_before_it(tmp_path):
+    out, result = match_against_fake(tmp_path, "nogame")
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines()[-1] == (
+        "error: game 1: white (fake): 'set_game Blokus Duo' failed: unknown game"
+    )
+    assert not (out / "games.csv").exists()
+
+
 def test_a_resignation_loses_the_game(tmp_path):
     out = tmp_path / "m"
     result = run_cli(
@@ -379,6 +389,28 @@ def test_an_output_folder_that_is_a_file_is_refused(tmp_path):
     (tmp_path / "f").write_text("")
     result = run_cli("match", "-b", "x", "-w", "y", "-g", "duo", "--out", tmp_path / "f")
     one_line_error(result, "is a file, not a folder")
+
+
+def test_three_players_green_and_points():
+    """Three-Player's green is moved by the player whose turn it is by its pieces on the
+    board (0, 1, 2, 0, ...), and counts for no one's points; in Classic a colour each."""
+    v = VARIANTS["classic3"]
+    position = start_position("classic3")
+    movers = []
+    for _ in range(4):
+        movers.append(player_of(v, position, "green"))
+        green = legal_moves(position, "green")[0]
+        position = position.with_placement("green", green)
+    assert movers == [0, 1, 2, 0]
+    blue = legal_moves(position, "blue")[0]
+    position = position.with_placement("blue", blue)
+    assert player_points(v, position) == [len(blue.squares), 0, 0]
+    assert [player_of(VARIANTS["classic"], position, c) for c in VARIANTS["classic"].colours] == [
+        0,
+        1,
+        2,
+        3,
+    ]
 
 
 def test_variant_names_and_pentobis_results():
