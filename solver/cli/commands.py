@@ -62,6 +62,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("solver.cli.serve", "serve_command"),
     # a GTP engine in Pentobi's dialect (solver/gtp/)
     "gtp": ("solver.cli.gtp", "gtp_command"),
+    # games between two GTP engines, refereed by our rules (solver/gtp/match.py)
+    "match": ("solver.cli.match", "match_command"),
     # the compiled kernels' cache: where, how big; cleared
     "cache": ("solver.cli.cache", "cache_command"),
 }

@@ -594,6 +594,7 @@ def write_moves(
     *,
     after: Sequence[Position] | None = None,
     name: str | None = None,
+    comment: str | None = None,
 ) -> str:
     """A game as a ``.blksgf`` text that Pentobi opens: the start (the variant's empty
     board, or the pieces on it as setup in the root node, with ``PL``) and then the moves,
@@ -610,6 +611,8 @@ def write_moves(
             1)``: setup in mid-game, passes and ``PL`` before the next move included);
             None: each move's own.
         name: a game name for ``GN``.
+        comment: a comment (``C``) on the last node (the root when there are no moves),
+            which Pentobi shows beside the board there.
 
     Raises:
         InputError: ``start`` is not a built-in variant's position (see :func:`sgf_variant`).
@@ -630,6 +633,12 @@ def write_moves(
         played = replace(played, to_move=v.colours[(v.colours.index(colour) + 1) % len(v.colours)])
         current = played if after is None else after[k]
         lines += [";" + node for node in _setup_nodes(played, current, v)]
+    if comment:
+        note = format_property("C", [comment])
+        if lines:
+            lines[-1] += note
+        else:
+            root.append(note)
     return "(;" + "".join(root) + "".join("\n" + line for line in lines) + "\n)\n"
 
 
