@@ -8,7 +8,7 @@ SPEC 1): ``from solver.backends.search import count`` loads the search (and numb
 then, so that importing the package, as every command does for ``--backend``, loads
 neither numba nor OR-tools. The import contracts (``[tool.importlinter]`` in
 pyproject.toml) forbid other layers to import an engine's inner modules; the engines'
-faces are the only way in (CONTRIBUTING.md, "Adding an engine").
+faces are the only way in (CONTRIBUTING.md, "A new engine").
 """
 
 from __future__ import annotations
