@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from solver.web.kinds import ErrorAnswer, JointAnswer, Question, ReviewQuestion, answer_json
+from solver.web.kinds import ErrorAnswer, JointAnswer, PageQuestion, ReviewQuestion, answer_json
 
 #: seconds without a poll after which a running job is taken as abandoned and killed
 ABANDONED = 10.0
@@ -72,7 +72,7 @@ def _solver_limit(limit: float | None, asked: float) -> float | None:
     return max(0.05, left - min(RESERVE, 0.1 * limit))
 
 
-def _work(conn: Connection, question: Question, limit: float | None, asked: float) -> None:
+def _work(conn: Connection, question: PageQuestion, limit: float | None, asked: float) -> None:
     """The worker: answer one question and send back the page's JSON of the answer
     (:func:`solver.web.kinds.answer_json`; or the failure's line), its ``seconds``
     counting from ``asked`` (``time.time()`` when the question came), ``solver_seconds``
@@ -136,7 +136,7 @@ class Jobs:
             self._collect(job)
         return [j for j in self._jobs.values() if j.result is None]
 
-    def start(self, owner: str, question: Question, limit: float | None) -> str:
+    def start(self, owner: str, question: PageQuestion, limit: float | None) -> str:
         """Start a question in a worker; its job id.
 
         ``limit`` covers the whole answer (the review's is per check, not watched).

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from solver.companion.page import FollowRequest, Known, Rows
-from solver.core.problem import Problem
+from solver.core.problem import Answer, Problem, StepAnswer
 from solver.formats.game import Game
 
 
@@ -100,9 +100,9 @@ class ReviewQuestion:
 
 
 #: a question of the page, of any kind
-Question = ColourQuestion | JointQuestion | HintQuestion | SolutionQuestion | ReviewQuestion
+PageQuestion = ColourQuestion | JointQuestion | HintQuestion | SolutionQuestion | ReviewQuestion
 
-#: the kinds of question, by their name in ``POST /api/ask`` (``Question.kind``)
+#: the kinds of question, by their name in ``POST /api/ask`` (``PageQuestion.kind``)
 KINDS: tuple[str, ...] = tuple(
     q.kind for q in (ColourQuestion, JointQuestion, HintQuestion, SolutionQuestion, ReviewQuestion)
 )
@@ -113,14 +113,15 @@ class LayoutAnswer:
     """What the answers with a layout share (colour, joint, hint, solution).
 
     Attributes:
-        answer: "yes", "no" (proven) or "unknown" (a time-out is never "no").
+        answer: an :data:`~solver.core.problem.Answer`: "yes", "no" (proven) or "unknown"
+            (a time-out is never "no").
         seconds: the solver's wall time.
         text: one line for the page, most ending in "[engine, seconds]" (its tooltip).
         layout: for a "yes", ``(colour, piece, squares)`` rows in a legal order of play,
             checked by the rule checker; else empty.
     """
 
-    answer: str
+    answer: Answer
     seconds: float
     text: str
     layout: Rows = ()
@@ -146,7 +147,7 @@ class JointAnswer(LayoutAnswer):
     """
 
     how: str | None = None
-    alone: Mapping[str, str] | None = None
+    alone: Mapping[str, Answer] | None = None
     known: tuple[str, Known] | None = None
 
 
@@ -185,13 +186,13 @@ class ColourReview:
     """One colour's line of the review chart.
 
     Attributes:
-        answers: its answer after each placement, from the start ("yes", "no",
-            "unknown", "done").
+        answers: its answer after each placement, from the start (a
+            :data:`~solver.core.problem.StepAnswer`: "yes", "no", "unknown", "done").
         all: where it lost the +15 (placing all its pieces), or None.
         bonus: where it lost the +5 (the monomino last), or None.
     """
 
-    answers: tuple[str, ...]
+    answers: tuple[StepAnswer, ...]
     all: LossMark | None = None
     bonus: LossMark | None = None
 
@@ -227,7 +228,7 @@ class ErrorAnswer:
 
 
 #: an answer of the page, of any kind
-Answer = ColourAnswer | JointAnswer | HintAnswer | SolutionAnswer | ReviewAnswer | ErrorAnswer
+PageAnswer = ColourAnswer | JointAnswer | HintAnswer | SolutionAnswer | ReviewAnswer | ErrorAnswer
 
 
 def _rows_json(rows: Rows) -> list[list[object]]:
@@ -246,7 +247,7 @@ def _loss_json(mark: LossMark | None) -> dict[str, object] | None:
     }
 
 
-def answer_json(answer: Answer) -> dict[str, object]:
+def answer_json(answer: PageAnswer) -> dict[str, object]:
     """The JSON object the page receives for ``answer`` (``result`` of ``GET /api/job``,
     before the job adds its own ``seconds``): ``answer``, ``seconds``, ``text``,
     ``layout`` (``[colour, piece, [squares]]`` rows) and ``shows`` (whether the page draws

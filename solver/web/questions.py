@@ -34,14 +34,13 @@ from solver.companion.page import (
 )
 from solver.core.checker import check_layout
 from solver.core.position import Placement
-from solver.core.problem import Problem
+from solver.core.problem import Answer, Problem
 from solver.core.rules import move_problem
 from solver.errors import InputError
 from solver.tasks.endgame import joint_check
 from solver.tasks.review import Loss, Review, setup_between
 from solver.tasks.solve import SolveResult
 from solver.web.kinds import (
-    Answer,
     ColourAnswer,
     ColourQuestion,
     ColourReview,
@@ -51,7 +50,8 @@ from solver.web.kinds import (
     JointAnswer,
     JointQuestion,
     LossMark,
-    Question,
+    PageAnswer,
+    PageQuestion,
     ReviewAnswer,
     ReviewQuestion,
     SolutionAnswer,
@@ -259,8 +259,10 @@ def _first_move(
     raise RuntimeError("a checked layout with no legal first move")
 
 
-def _status_answer(result: SolveResult) -> str:
-    return {"solved": "yes", "optimal": "yes", "infeasible": "no"}.get(result.status, "unknown")
+def _status_answer(result: SolveResult) -> Answer:
+    """A solve's :data:`~solver.backends.base.Status` as the page's answer word."""
+    answers: dict[str, Answer] = {"solved": "yes", "optimal": "yes", "infeasible": "no"}
+    return answers.get(result.status, "unknown")
 
 
 def review_question(question: ReviewQuestion, time_limit: float | None) -> ReviewAnswer:
@@ -300,7 +302,7 @@ def _loss_words(loss: Loss, review: Review) -> str:
     return text + f" (given back by setup after placement {back})"
 
 
-def answer(question: Question, time_limit: float | None) -> Answer:
+def answer(question: PageQuestion, time_limit: float | None) -> PageAnswer:
     """The typed answer to one question of any kind (the function of its kind).
 
     Raises:
@@ -316,8 +318,8 @@ def answer(question: Question, time_limit: float | None) -> Answer:
     return review_question(question, time_limit)
 
 
-def run(question: Question, time_limit: float | None) -> Answer:
-    """Answer one question (what a worker runs), ``time_limit`` seconds for the solver
+def run(question: PageQuestion, time_limit: float | None) -> PageAnswer:
+    """PageAnswer one question (what a worker runs), ``time_limit`` seconds for the solver
     (None: no limit). Bad input (e.g. a colour with nothing left) is an answer too: an
     :class:`~solver.web.kinds.ErrorAnswer` with the one-line message."""
     started = time.perf_counter()

@@ -17,7 +17,7 @@ from solver.web.kinds import (
     ColourQuestion,
     HintQuestion,
     JointQuestion,
-    Question,
+    PageQuestion,
     ReviewQuestion,
     SolutionQuestion,
 )
@@ -55,7 +55,7 @@ def ask(call: Call) -> Response:
     return JSONResponse({"job": job})
 
 
-def _question(kind: str, session: Session, colour: str | None) -> Question:
+def _question(kind: str, session: Session, colour: str | None) -> PageQuestion:
     """The question of this kind (one of :data:`~solver.web.kinds.KINDS`) about the
     session's position as it stands, or its game record for "review"; a joint question
     carries the companion's request when an answer is known on the line of play
