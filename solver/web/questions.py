@@ -302,7 +302,7 @@ def _loss_words(loss: Loss, review: Review) -> str:
     return text + f" (given back by setup after placement {back})"
 
 
-def answer(question: PageQuestion, time_limit: float | None) -> PageAnswer:
+def answer_question(question: PageQuestion, time_limit: float | None) -> PageAnswer:
     """The typed answer to one question of any kind (the function of its kind).
 
     Raises:
@@ -319,11 +319,11 @@ def answer(question: PageQuestion, time_limit: float | None) -> PageAnswer:
 
 
 def run(question: PageQuestion, time_limit: float | None) -> PageAnswer:
-    """PageAnswer one question (what a worker runs), ``time_limit`` seconds for the solver
+    """Answer one question (what a worker runs), ``time_limit`` seconds for the solver
     (None: no limit). Bad input (e.g. a colour with nothing left) is an answer too: an
     :class:`~solver.web.kinds.ErrorAnswer` with the one-line message."""
     started = time.perf_counter()
     try:
-        return answer(question, time_limit)
+        return answer_question(question, time_limit)
     except InputError as e:
         return ErrorAnswer(str(e), time.perf_counter() - started)
