@@ -27,10 +27,10 @@ from pathlib import Path
 
 from real_games import GAMES
 
-from solver.backends.base import SolveOptions
+from solver.backends.base import DEFAULT_TIME_LIMIT, SolveOptions
 from solver.formats.game import Game, load_game
 from solver.tasks.endgame import endgame_check
-from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
+from solver.tasks.review import Review, review_game
 
 
 def main(argv=None) -> int:

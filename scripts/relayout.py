@@ -78,8 +78,10 @@ NAMES: dict[tuple[str, str], str] = {
     ("solver.tasks.solve", "SolveOptions"): "solver.backends.base",
     ("solver.tasks.solve", "BACKENDS"): "solver.backends.registry",  # (a dict of entries)
     ("solver.tasks.solve", "SolverBug"): "solver.errors",
-    ("solver.tasks.follow", "DEFAULT_TIME_LIMIT"): "solver.tasks.review",
-    ("solver.companion.follow", "DEFAULT_TIME_LIMIT"): "solver.tasks.review",
+    ("solver.tasks.follow", "DEFAULT_TIME_LIMIT"): "solver.backends.base",
+    ("solver.companion.follow", "DEFAULT_TIME_LIMIT"): "solver.backends.base",
+    # issue 42 item 3: the default time limit beside SolveOptions
+    ("solver.tasks.review", "DEFAULT_TIME_LIMIT"): "solver.backends.base",
     # issue 34 item 5: no cycles (a package's __init__ re-exporting a module that imports it)
     ("solver.batch", "BatchOptions"): "solver.batch.runner",
     ("solver.batch", "run_batch"): "solver.batch.runner",

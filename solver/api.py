@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, TypedDict, Unpack
 
 from solver.answers.annotate import annotated_sgf
-from solver.backends.base import SolveOptions
+from solver.backends.base import DEFAULT_TIME_LIMIT, SolveOptions
 from solver.backends.registry import BACKENDS
 from solver.backends.search import CountResult
 from solver.backends.search import count as _count
@@ -58,7 +58,7 @@ from solver.tasks.endgame import EndgameAnswer, endgame_check
 from solver.tasks.hints import Hints, hints, play
 from solver.tasks.perft import PerftResult
 from solver.tasks.perft import perft as _perft
-from solver.tasks.review import DEFAULT_TIME_LIMIT, Review, review_game
+from solver.tasks.review import Review, review_game
 from solver.tasks.solve import SolveResult
 from solver.tasks.solve import solve as _solve
 

@@ -14,7 +14,7 @@ from test_cli import one_line_error, run
 import solver.tasks.endgame
 import solver.tasks.review
 from solver.answers.annotate import annotated_sgf, summary_lines, verdict_text
-from solver.backends.base import SolveOptions
+from solver.backends.base import DEFAULT_TIME_LIMIT, SolveOptions
 from solver.core.checker import check_layout
 from solver.core.order import connected_part
 from solver.core.placements import legal_moves, piece_moves
@@ -365,7 +365,7 @@ def test_review_time_limit_is_a_budget_per_check(monkeypatch):
     assert seen and all(0 <= t <= 0.5 for t in seen)
     seen.clear()
     assert run("review", SGF / "passes.blksgf").exit_code == 0
-    assert seen and all(0 < t <= solver.tasks.review.DEFAULT_TIME_LIMIT for t in seen)
+    assert seen and all(0 < t <= DEFAULT_TIME_LIMIT for t in seen)
     assert solver.tasks.review.QUICK_TRY in seen
 
 

@@ -134,26 +134,33 @@ def test_a_companion_unknown_says_what_is_short():
     alone (issue 31 item 11). 0.05 s: far too short to settle the move off the layout."""
     import re
 
+    from solver.companion.page import FollowRequest
     from solver.core.pieces import PIECES
     from solver.web.files import read_upload
+    from solver.web.kinds import JointQuestion
     from solver.web.questions import joint_question
     from solver.web.session import from_here
+
+    def asked(session):  # the joint question the page asks, with the companion's request
+        request = session.joint_request()
+        assert isinstance(request, FollowRequest), request
+        return JointQuestion(request.problem, request)
 
     viewer = read_upload("duo.blksgf", LAYOUT_GAME.read_bytes())
     viewer.step = 14
     session = from_here(viewer)
-    first = joint_question(session.joint_request(), 30)
-    assert first["answer"] == "yes" and first["how"] == "pool"
-    session.learn(*first["known"])
+    first = joint_question(asked(session), 30)
+    assert first.answer == "yes" and first.how == "pool" and first.known is not None
+    session.learn(*first.known)
     state = session.state()
     colour = state["selected"]
-    witness = {(c, p, tuple(s)) for c, p, s in first["layout"]}
+    witness = set(first.layout)
     off = [(p, s) for p, s in state["legal"] if (colour, p, tuple(s)) not in witness]
     piece, squares = off[len(off) // 2]
     session.place(colour, [divmod(s, 14) for s in squares])
-    answer = joint_question(session.joint_request(), 0.05)
-    assert answer["answer"] == "unknown" and answer["how"] == "solved", answer["text"]
-    text = answer["text"]
+    answer = joint_question(asked(session), 0.05)
+    assert answer.answer == "unknown" and answer.how == "solved", answer.text
+    text = answer.text
     found = re.search(
         r"best partial layout: (\d+) of (\d+) pieces placed, (\d+) squares? left; "
         r"short: (.*?)  \[companion",

@@ -1,4 +1,5 @@
-"""What every backend shares: how to solve (:class:`SolveOptions`), what a backend returns
+"""What every backend shares: how to solve (:class:`SolveOptions`, :data:`DEFAULT_TIME_LIMIT`),
+what a backend returns
 (:class:`BackendResult`), a backend's entry in the registry (:class:`Backend`), and
 ordering and scoring a layout with the independent rule checker.
 
@@ -21,6 +22,15 @@ from solver.core.problem import Problem
 from solver.errors import SolverBug
 
 Status = Literal["solved", "optimal", "infeasible", "unknown"]
+
+#: The default time limit, in seconds (a float), where a question is asked many times and
+#: "no limit" would never end: each check of a review (one colour after one placement, all
+#: its solves together: :func:`solver.tasks.review.review_game`, ``blokus-solo review``,
+#: :func:`solver.api.review`), each joint question the companion follows
+#: (:func:`solver.companion.follow.follow`, :class:`solver.companion.live.Companion`,
+#: :func:`solver.api.follow`), and the share of it the companion gives each colour alone
+#: when it has no limit of its own. One solve (``SolveOptions().time_limit``) has none.
+DEFAULT_TIME_LIMIT = 10.0
 
 
 class Cancel(Protocol):

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from solver.answers.annotate import annotated_sgf, end_text, move_text
-from solver.backends.base import SolveOptions
+from solver.backends.base import DEFAULT_TIME_LIMIT, SolveOptions
 from solver.cli.options import (
     ENDGAME_BACKENDS,
     announce_compile,
@@ -43,7 +43,6 @@ from solver.formats.sources import is_game_file
 from solver.formats.text import read_text
 from solver.quoting import shown
 from solver.tasks.review import (
-    DEFAULT_TIME_LIMIT,
     Loss,
     Review,
     Verdict,

@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from solver.backends.base import FitBound, SolveOptions
+from solver.backends.base import DEFAULT_TIME_LIMIT, FitBound, SolveOptions
 from solver.companion.book import book_layouts
 from solver.companion.layouts import (
     carry,
@@ -91,7 +91,7 @@ from solver.core.problem import Problem, StepAnswer
 from solver.errors import SolverBug
 from solver.formats.game import Game, GameMove
 from solver.tasks.endgame import area_shortfall
-from solver.tasks.review import DEFAULT_TIME_LIMIT, Loss, lost_runs
+from solver.tasks.review import Loss, lost_runs
 from solver.tasks.solve import area_fit
 
 #: How the companion's joint answer (:class:`JointStep`) came about: "book", "pool",
@@ -453,7 +453,7 @@ class Follower:
     def _alone(self, position: Position, deadline: float, tried: list[str]) -> str:
         """Each colour alone (:func:`solver.companion.repair.alone_no`): the reason of a
         proven "no", or ""."""
-        cap = min(ALONE_SHARE[1], ALONE_SHARE[0] * (self.options.time_limit or 10.0))
+        cap = min(ALONE_SHARE[1], ALONE_SHARE[0] * (self.options.time_limit or DEFAULT_TIME_LIMIT))
         reason, note = alone_no(position, self.options, cap, deadline, self.name)
         tried.append(note)
         return reason

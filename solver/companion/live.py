@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from solver.backends.base import Cancel, SolveOptions
+from solver.backends.base import DEFAULT_TIME_LIMIT, Cancel, SolveOptions
 from solver.companion.follow import Follower, JointStep
 from solver.companion.ponder import Focus, Pondered, ponder
 from solver.companion.pool import Pool, pool_of
@@ -39,7 +39,6 @@ from solver.formats.game import GameMove
 from solver.formats.sgf import Location
 from solver.ranges import SECONDS, SEED
 from solver.tasks.hints import play
-from solver.tasks.review import DEFAULT_TIME_LIMIT
 
 __all__ = ["Companion", "Focus"]
 

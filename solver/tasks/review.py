@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from solver.backends.base import SolveOptions
+from solver.backends.base import DEFAULT_TIME_LIMIT, SolveOptions
 from solver.core.board import Board
 from solver.core.checker import CheckReport, check_layout
 from solver.core.order import connected_part, order_of_play
@@ -65,11 +65,6 @@ from solver.tasks.solve import SolveResult, solve
 #: (nothing left to place). The companion's joint answers have more ways
 #: (:data:`solver.companion.follow.How`).
 VerdictHow = Literal["solved", "kept", "inferred", "done"]
-
-#: The default time budget of each check in a review (one colour after one placement, all
-#: its solves together; for ``review --together`` and the companion, the joint question after
-#: one placement), in seconds.
-DEFAULT_TIME_LIMIT = 10.0
 
 #: Seconds of the first, quick try at a layout with the monomino last when no layout is
 #: known: it settles both questions when it succeeds (the common case); when it runs out,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from solver.core.problem import Problem
+from solver.web.kinds import ErrorAnswer, JointAnswer, PageQuestion, ReviewQuestion, answer_json
 
 #: seconds without a poll after which a running job is taken as abandoned and killed
 ABANDONED = 10.0
@@ -72,26 +72,25 @@ def _solver_limit(limit: float | None, asked: float) -> float | None:
     return max(0.05, left - min(RESERVE, 0.1 * limit))
 
 
-def _work(
-    conn: Connection,
-    kind: str,
-    problem: Problem,
-    colour: str | None,
-    limit: float | None,
-    asked: float,
-) -> None:
-    """The worker: answer one question and send the dict back (or the failure's line);
-    its ``seconds`` count from ``asked`` (``time.time()`` when the question came)."""
+def _work(conn: Connection, question: PageQuestion, limit: float | None, asked: float) -> None:
+    """The worker: answer one question and send back the page's JSON of the answer
+    (:func:`solver.web.kinds.answer_json`; or the failure's line), its ``seconds``
+    counting from ``asked`` (``time.time()`` when the question came), ``solver_seconds``
+    the answer's own, and a joint answer's ``known`` (for the session to file; the
+    handler takes it out before the page sees it)."""
     # here, in the worker: the questions load the solvers (OR-tools, the kernels), which the
     # server process itself never needs
     from solver.web.questions import run
 
     try:
-        out = run(kind, problem, colour, _solver_limit(limit, asked))
+        answer = run(question, _solver_limit(limit, asked))
     except Exception as e:  # a bug: reported on the page as such, never as an answer
-        out = {"answer": "error", "text": f"internal error: {e}"}
+        answer = ErrorAnswer(f"internal error: {e}")
+    out = {**answer_json(answer), "seconds": time.time() - asked, "solver_seconds": answer.seconds}
+    if isinstance(answer, JointAnswer) and answer.known is not None:
+        out["known"] = answer.known
     try:
-        conn.send({**out, "seconds": time.time() - asked, "solver_seconds": out.get("seconds")})
+        conn.send(out)
     finally:
         conn.close()
 
@@ -137,9 +136,7 @@ class Jobs:
             self._collect(job)
         return [j for j in self._jobs.values() if j.result is None]
 
-    def start(
-        self, owner: str, kind: str, problem: Problem, colour: str | None, limit: float | None
-    ) -> str:
+    def start(self, owner: str, question: PageQuestion, limit: float | None) -> str:
         """Start a question in a worker; its job id.
 
         ``limit`` covers the whole answer (the review's is per check, not watched).
@@ -156,12 +153,12 @@ class Jobs:
             )
         here, there = _CONTEXT.Pipe(duplex=False)
         process = _CONTEXT.Process(
-            target=_work, args=(there, kind, problem, colour, limit, time.time()), daemon=True
+            target=_work, args=(there, question, limit, time.time()), daemon=True
         )
         process.start()
         there.close()
-        watched = limit if kind != "review" else None
-        job = Job(secrets.token_hex(8), owner, kind, process, here, watched)
+        watched = limit if not isinstance(question, ReviewQuestion) else None
+        job = Job(secrets.token_hex(8), owner, question.kind, process, here, watched)
         self._jobs[job.id] = job
         return job.id
 

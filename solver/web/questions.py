@@ -1,17 +1,19 @@
 """The page's questions, answered by the project's own API in a worker process.
 
-Each function takes a :class:`~solver.core.problem.Problem` (the position as it stands, the
-played colours, the goal) and returns a JSON-ready dict: ``answer`` ("yes", "no" or
-"unknown"; a time-out is never "no"), ``seconds`` (wall time), ``text`` (one line for the
-page) and, for a "yes" with a layout, ``layout`` (``[colour, piece, [squares]]`` in a legal
-order of play, checked by the rule checker before it is returned).
+Each function takes one kind of question of :mod:`solver.web.kinds` (the problem as it
+stands: the position, the played colours, the goal) and a time limit in seconds (None: no
+limit), and returns that kind's typed answer: ``answer`` ("yes", "no" or "unknown"; a
+time-out is never "no"), ``seconds`` (wall time), ``text`` (one line for the page) and, for
+a "yes" with a layout, ``layout`` (``(colour, piece, squares)`` rows in a legal order of
+play, checked by the rule checker before it is returned). :func:`run` answers any kind;
+:func:`solver.web.kinds.answer_json` turns the answer into the page's JSON.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from solver import api
 from solver.answers.words import (
@@ -24,7 +26,6 @@ from solver.answers.words import (
 from solver.backends.base import SolveOptions
 from solver.companion.page import (
     HOW_WORDS,
-    FollowRequest,
     Known,
     fingerprint,
     follow_answer,
@@ -33,22 +34,29 @@ from solver.companion.page import (
 )
 from solver.core.checker import check_layout
 from solver.core.position import Placement
-from solver.core.problem import Problem
+from solver.core.problem import Answer, Problem
 from solver.core.rules import move_problem
 from solver.errors import InputError
-from solver.formats.game import Game
 from solver.tasks.endgame import joint_check
 from solver.tasks.review import Loss, Review, setup_between
 from solver.tasks.solve import SolveResult
-
-Answer = dict[str, object]
-
-
-def _layout_json(layout: Mapping[str, Sequence[Placement]] | None) -> list[list[object]]:
-    """A layout as ``[colour, piece, [squares]]`` rows (JSON), colour by colour."""
-    if not layout:
-        return []
-    return [[c, p.piece, sorted(p.squares)] for c, ps in layout.items() for p in ps]
+from solver.web.kinds import (
+    ColourAnswer,
+    ColourQuestion,
+    ColourReview,
+    ErrorAnswer,
+    HintAnswer,
+    HintQuestion,
+    JointAnswer,
+    JointQuestion,
+    LossMark,
+    PageAnswer,
+    PageQuestion,
+    ReviewAnswer,
+    ReviewQuestion,
+    SolutionAnswer,
+    SolutionQuestion,
+)
 
 
 def _checked(
@@ -65,10 +73,14 @@ def _checked(
         raise RuntimeError(f"the rule checker refused the layout: {report.problem or report.unmet}")
 
 
-def colour_question(problem: Problem, colour: str, time_limit: float | None) -> Answer:
+def colour_question(question: ColourQuestion, time_limit: float | None) -> ColourAnswer:
     """ "Can this colour still place everything?" (:func:`solver.api.check`, as
-    ``blokus-solo check --colour``): the others frozen; card goals are not asked."""
-    answer = api.check(problem.position, colour, time_limit=time_limit)
+    ``blokus-solo check --colour``): the others frozen; card goals are not asked.
+
+    Raises:
+        InputError: the colour cannot be asked about (e.g. nothing left to place)."""
+    problem = question.problem
+    answer = api.check(problem.position, question.colour, time_limit=time_limit)
     result = answer.place_all
     layout = result.layout if answer.answer == "yes" else None
     if layout:
@@ -79,27 +91,23 @@ def colour_question(problem: Problem, colour: str, time_limit: float | None) -> 
     if problem.has_card_goals:
         extra = " (this asks whether the pieces fit; Hint and Show a solution follow the card)"
         text = before_engine(text, extra)
-    return {
-        "answer": answer.answer,
-        "seconds": answer.seconds,
-        "text": text,
-        "layout": _layout_json(layout),
-    }
+    return ColourAnswer(answer.answer, answer.seconds, text, rows(layout))
 
 
-def joint_question(problem: Problem | FollowRequest, time_limit: float | None) -> Answer:
-    """ "Can all colours still place everything?": with a :class:`FollowRequest` (the
-    game followed move by move, an answer known earlier on the line of play), the solo
+def joint_question(question: JointQuestion, time_limit: float | None) -> JointAnswer:
+    """ "Can all colours still place everything?": with a follow request (the game
+    followed move by move, an answer known earlier on the line of play), the solo
     companion (:func:`solver.companion.page.follow_answer`); else the joint check of every
     played colour with pieces left (:func:`solver.tasks.endgame.joint_check`, as ``blokus-solo
     check --together``). ``known`` in the answer: ``(key, Known)`` for the session to
     file (:mod:`solver.companion.page`), or None."""
-    if isinstance(problem, FollowRequest):
-        return _companion_question(problem, time_limit)
+    if question.follow is not None:
+        return _companion_question(question, time_limit)
+    problem = question.problem
     position = problem.position
     open_ = tuple(c for c in problem.colours if position.colour(c).remaining)
     if not open_:
-        return {"answer": "yes", "seconds": 0.0, "text": "every piece is placed", "layout": []}
+        return JointAnswer("yes", 0.0, "every piece is placed")
     # the limit covers the whole check: each solve gets at most what is left of it
     deadline = None if time_limit is None else time.monotonic() + time_limit
     options = SolveOptions(time_limit=time_limit)
@@ -119,20 +127,15 @@ def joint_question(problem: Problem | FollowRequest, time_limit: float | None) -
     known = None
     if followable(problem) and answer.answer in ("yes", "no"):
         known = (fingerprint(position), Known(answer.answer, rows(layout), answer.reason))
-    return {
-        "answer": answer.answer,
-        "seconds": answer.seconds,
-        "text": text,
-        "layout": _layout_json(layout),
-        "alone": alone,
-        "known": known,
-    }
+    return JointAnswer(answer.answer, answer.seconds, text, rows(layout), alone=alone, known=known)
 
 
-def _companion_question(request: FollowRequest, time_limit: float | None) -> Answer:
+def _companion_question(question: JointQuestion, time_limit: float | None) -> JointAnswer:
     """The joint answer by the solo companion, carried from the nearest known answer;
     its text says how it was reached (kept, repaired, solved) and, in the closing
     bracket (the page's tooltip), the tiers tried."""
+    request = question.follow
+    assert request is not None  # (joint_question asks the companion only with one)
     problem = request.problem
     position = problem.position
     out = follow_answer(request, time_limit)
@@ -170,14 +173,14 @@ def _companion_question(request: FollowRequest, time_limit: float | None) -> Ans
             f"  [companion from the answer {since}: {out['how']}, tried {tried}, "
             f"{out['seconds']:.2f} s]"
         )
-    return {
-        "answer": answer if answer != "done" else "yes",
-        "how": out["how"],
-        "seconds": out["seconds"],
-        "text": text,
-        "layout": _layout_json(layout),
-        "known": (request.key, out["known"]),
-    }
+    return JointAnswer(
+        answer if answer != "done" else "yes",
+        out["seconds"],
+        text,
+        rows(layout),
+        how=out["how"],
+        known=(request.key, out["known"]),
+    )
 
 
 def _closeness(result: SolveResult) -> str:
@@ -199,9 +202,10 @@ def _solve(problem: Problem, time_limit: float | None) -> SolveResult:
     return api.solve(problem, time_limit=time_limit)
 
 
-def solution_question(problem: Problem, time_limit: float | None) -> Answer:
+def solution_question(question: SolutionQuestion, time_limit: float | None) -> SolutionAnswer:
     """ "Show a solution": a layout that completes the puzzle from here (its goal, cover
     and connect included), checked; or "no" (proven) or "unknown"."""
+    problem = question.problem
     result = _solve(problem, time_limit)
     answer = _status_answer(result)
     layout = result.layout if answer == "yes" else None
@@ -213,18 +217,16 @@ def solution_question(problem: Problem, time_limit: float | None) -> Answer:
         "unknown": "time limit reached before an answer (not a no)"
         + (_closeness(result) if answer == "unknown" else ""),
     }[answer]
-    return {
-        "answer": answer,
-        "seconds": result.wall_time,
-        "text": f"{text}  [{result.backend}, {result.wall_time:.2f} s]",
-        "layout": _layout_json(layout),
-    }
+    line = f"{text}  [{result.backend}, {result.wall_time:.2f} s]"
+    return SolutionAnswer(answer, result.wall_time, line, rows(layout))
 
 
-def hint_question(problem: Problem, colour: str | None, time_limit: float | None) -> Answer:
+def hint_question(question: HintQuestion, time_limit: float | None) -> HintAnswer:
     """ "Hint": a legal next move that keeps a solution, the first move of a checked
     solution from here (every layout can be played starting with any of its pieces that
-    touches the colour's pieces now: :mod:`solver.tasks.hints`). Prefers ``colour``."""
+    touches the colour's pieces now: :mod:`solver.tasks.hints`). Prefers the question's
+    colour."""
+    problem = question.problem
     result = _solve(problem, time_limit)
     answer = _status_answer(result)
     if answer != "yes" or result.layout is None:
@@ -234,18 +236,15 @@ def hint_question(problem: Problem, colour: str | None, time_limit: float | None
             else "time limit reached before a hint (not a no)" + _closeness(result)
         )
         text += f"  [{result.backend}, {result.wall_time:.2f} s]"
-        return {"answer": answer, "seconds": result.wall_time, "text": text, "layout": []}
+        return HintAnswer(answer, result.wall_time, text)
     _checked(problem, result.layout, goals=True)
-    move = _first_move(problem, result.layout, colour)
-    c, p = move
+    c, p = _first_move(problem, result.layout, question.colour)
     names = ",".join(problem.position.board.names(p.squares))
-    return {
-        "answer": "yes",
-        "seconds": result.wall_time,
-        "text": f"try {c} {p.piece} on {names}: it keeps a solution  "
-        f"[{result.backend}, {result.wall_time:.2f} s]",
-        "layout": _layout_json({c: [p]}),
-    }
+    text = (
+        f"try {c} {p.piece} on {names}: it keeps a solution  "
+        f"[{result.backend}, {result.wall_time:.2f} s]"
+    )
+    return HintAnswer("yes", result.wall_time, text, rows({c: [p]}))
 
 
 def _first_move(
@@ -260,36 +259,31 @@ def _first_move(
     raise RuntimeError("a checked layout with no legal first move")
 
 
-def _status_answer(result: SolveResult) -> str:
-    return {"solved": "yes", "optimal": "yes", "infeasible": "no"}.get(result.status, "unknown")
+def _status_answer(result: SolveResult) -> Answer:
+    """A solve's :data:`~solver.backends.base.Status` as the page's answer word."""
+    answers: dict[str, Answer] = {"solved": "yes", "optimal": "yes", "infeasible": "no"}
+    return answers.get(result.status, "unknown")
 
 
-def review_question(game: Game, time_limit: float | None) -> Answer:
+def review_question(question: ReviewQuestion, time_limit: float | None) -> ReviewAnswer:
     """The review of a game record (:func:`solver.api.review`, as ``blokus-solo review``)
     for the viewer's chart: per colour, its answer after every placement ("yes", "no",
     "unknown", "done") and its losses, after which placement the +15 (``all``) and the
     +5 (``bonus``) were lost (``first``; ``exact`` false when time limits left the
     placements from ``last_possible + 1`` to ``first`` unknown)."""
-    review = api.review(game, time_limit=time_limit)
-    colours: dict[str, dict[str, Any]] = {
-        c: {"answers": [s.verdict(c).answer for s in review.steps], "all": None, "bonus": None}
-        for c in review.colours
+    review = api.review(question.game, time_limit=time_limit)
+    colours = {
+        c: ColourReview(tuple(s.verdict(c).answer for s in review.steps)) for c in review.colours
     }
     for loss in review.losses():  # in order: the one that stands at the end is the last
-        colours[loss.colour][loss.what] = {
-            "first": loss.first,
-            "last_possible": loss.last_possible,
-            "exact": loss.exact,
-            "regained": loss.regained,
-        }
+        mark = LossMark(loss.first, loss.last_possible, loss.exact, loss.regained)
+        line = colours[loss.colour]
+        colours[loss.colour] = (
+            replace(line, all=mark) if loss.what == "all" else replace(line, bonus=mark)
+        )
     lost = [_loss_words(loss, review) for loss in review.losses()]
-    return {
-        "answer": "done",
-        "kind": "review",
-        "seconds": review.seconds,
-        "text": "; ".join(lost) or "no colour lost a bonus",
-        "review": {"colours": colours, "placements": len(review.steps) - 1},
-    }
+    text = "; ".join(lost) or "no colour lost a bonus"
+    return ReviewAnswer(review.seconds, text, colours, len(review.steps) - 1)
 
 
 def _loss_words(loss: Loss, review: Review) -> str:
@@ -308,28 +302,28 @@ def _loss_words(loss: Loss, review: Review) -> str:
     return text + f" (given back by setup after placement {back})"
 
 
-QUESTIONS: dict[str, Callable[..., Answer]] = {
-    "colour": colour_question,
-    "joint": joint_question,
-    "hint": hint_question,
-    "solution": solution_question,
-    "review": review_question,
-}
+def answer_question(question: PageQuestion, time_limit: float | None) -> PageAnswer:
+    """The typed answer to one question of any kind (the function of its kind).
+
+    Raises:
+        InputError: bad input (e.g. a colour with nothing left)."""
+    if isinstance(question, ColourQuestion):
+        return colour_question(question, time_limit)
+    if isinstance(question, JointQuestion):
+        return joint_question(question, time_limit)
+    if isinstance(question, HintQuestion):
+        return hint_question(question, time_limit)
+    if isinstance(question, SolutionQuestion):
+        return solution_question(question, time_limit)
+    return review_question(question, time_limit)
 
 
-def run(kind: str, problem: Any, colour: str | None, time_limit: float | None) -> Answer:
-    """Answer one question (what a worker runs): ``problem`` is the problem as it stands,
-    or the game record for "review"; ``shows`` in the answer says whether the page draws
-    its layout. Bad input (e.g. a colour with nothing
-    left) is an answer too: ``answer`` "error" and the one-line message."""
+def run(question: PageQuestion, time_limit: float | None) -> PageAnswer:
+    """Answer one question (what a worker runs), ``time_limit`` seconds for the solver
+    (None: no limit). Bad input (e.g. a colour with nothing left) is an answer too: an
+    :class:`~solver.web.kinds.ErrorAnswer` with the one-line message."""
     started = time.perf_counter()
     try:
-        if kind in ("colour", "hint"):
-            out = QUESTIONS[kind](problem, colour, time_limit)
-        else:
-            out = QUESTIONS[kind](problem, time_limit)
+        return answer_question(question, time_limit)
     except InputError as e:
-        return {"answer": "error", "seconds": time.perf_counter() - started, "text": str(e)}
-    # the page draws the layout of a hint or a solution; the layout behind a check's "yes"
-    # ignores a card's goals, so it is sent but not drawn
-    return {**out, "shows": kind in ("hint", "solution")}
+        return ErrorAnswer(str(e), time.perf_counter() - started)

@@ -4,17 +4,25 @@ stops its solves."""
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
+from solver.companion.page import FollowRequest
 from solver.errors import InputError
 from solver.web.bodies import seconds, text
 from solver.web.context import Call, error
 from solver.web.jobs import Busy
+from solver.web.kinds import (
+    KINDS,
+    ColourQuestion,
+    HintQuestion,
+    JointQuestion,
+    PageQuestion,
+    ReviewQuestion,
+    SolutionQuestion,
+)
+from solver.web.session import Session
 
-#: the questions the page asks (:data:`solver.web.questions.QUESTIONS`)
-KINDS = ("colour", "joint", "hint", "solution", "review")
 #: the longest time limit a question may ask for, in seconds
 MAX_TIME_LIMIT = 3600.0
 #: seconds per check of a game review from the page
@@ -35,20 +43,43 @@ def ask(call: Call) -> Response:
         colour = session.played(colour)
     if kind == "colour" and colour is None:
         raise InputError("no colour to move")
-    problem: Any = session.problem
     call.server.pondering.collect(call.server.sessions.find)  # what pondering found, filed
     call.server.pondering.make_room(call.token)  # real questions come first
-    if kind == "joint":  # the solo companion when an answer is known on the line
-        problem = session.joint_request()
-    if kind == "review":
-        if session.game is None:
-            raise InputError("no game record is open")
-        problem, limit = session.game, REVIEW_TIME_LIMIT
+    question = _question(kind, session, colour)
+    if isinstance(question, ReviewQuestion):
+        limit = REVIEW_TIME_LIMIT
     try:
-        job = call.server.jobs.start(call.token, kind, problem, colour, limit)
+        job = call.server.jobs.start(call.token, question, limit)
     except Busy as e:
         return error(str(e), 429)
     return JSONResponse({"job": job})
+
+
+def _question(kind: str, session: Session, colour: str | None) -> PageQuestion:
+    """The question of this kind (one of :data:`~solver.web.kinds.KINDS`) about the
+    session's position as it stands, or its game record for "review"; a joint question
+    carries the companion's request when an answer is known on the line of play
+    (:meth:`~solver.web.session.Session.joint_request`).
+
+    Raises:
+        InputError: no colour to ask about, or no game record to review."""
+    problem = session.problem
+    if kind == "colour":
+        if colour is None:
+            raise InputError("no colour to move")
+        return ColourQuestion(problem, colour)
+    if kind == "joint":
+        request = session.joint_request()
+        if isinstance(request, FollowRequest):
+            return JointQuestion(request.problem, request)
+        return JointQuestion(request)
+    if kind == "hint":
+        return HintQuestion(problem, colour)
+    if kind == "solution":
+        return SolutionQuestion(problem)
+    if session.game is None:
+        raise InputError("no game record is open")
+    return ReviewQuestion(session.game)
 
 
 def poll(call: Call) -> Response:
