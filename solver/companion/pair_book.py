@@ -23,7 +23,7 @@ answers (:meth:`solver.companion.follow.Follower.check`).
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -144,15 +144,20 @@ def pair_images(position: Position, single: bool = False) -> list[LayoutView]:
     :data:`MOST_SINGLE` a symmetry). Whole layouts of the empty board, which may disagree
     with the rest of the position (the repair's starts). Empty off the Classic board with
     its four colours or with a blocked square."""
+    return list(_images(position, single))
+
+
+def _images(position: Position, single: bool) -> Iterator[LayoutView]:
+    """:func:`pair_images` one at a time: each layout's 84 placements are mapped only when
+    it is asked for (:func:`pair_layouts` mostly needs the first)."""
     rows, keys, alone = _book()
     if not len(rows) or position.variant != VARIANT or position.board.blocked:
-        return []
+        return
     if {c.name for c in position.colours} != set(_colours()):
-        return []
+        return
     index = variant_index(VARIANT)
     starts = _starts()
     by_start = {c.start: c.name for c in position.colours}
-    out: list[LayoutView] = []
     for perm in board_symmetries(position.board):
         cmap = {c: by_start.get(int(perm[s])) for c, s in starts.items()}
         if None in cmap.values() or len(set(cmap.values())) < len(cmap):
@@ -174,15 +179,12 @@ def pair_images(position: Position, single: bool = False) -> list[LayoutView]:
         else:
             found = []
         for row in found:
-            out.append(
-                {
-                    str(cmap[c]): tuple(
-                        Placement(p.piece, frozenset(int(perm[s]) for s in p.squares)) for p in ps
-                    )
-                    for c, ps in layout_of(rows[row]).items()
-                }
-            )
-    return out
+            yield {
+                str(cmap[c]): tuple(
+                    Placement(p.piece, frozenset(int(perm[s]) for s in p.squares)) for p in ps
+                )
+                for c, ps in layout_of(rows[row]).items()
+            }
 
 
 def pair_layouts(position: Position, most: int = 1) -> list[LayoutView]:
@@ -199,7 +201,7 @@ def pair_layouts(position: Position, most: int = 1) -> list[LayoutView]:
         most: at most this many.
     """
     out: list[LayoutView] = []
-    for layout in pair_images(position, single=True):
+    for layout in _images(position, single=True):
         rest = rest_of(layout, position)
         if rest is not None:
             out.append(rest)
