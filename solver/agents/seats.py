@@ -26,17 +26,6 @@ from solver.core.position import Position
 from solver.core.variants import VARIANTS, Variant
 from solver.errors import InputError
 
-#: colour number (turn order) -> player number; Three-Player's green: see :data:`SHARED`
-PLAYERS: dict[str, tuple[int, ...]] = {
-    "classic": (0, 1, 2, 3),
-    "classic2": (0, 1, 0, 1),
-    "classic3": (0, 1, 2, -1),
-    "duo": (0, 1),
-    "junior": (0, 1),
-}
-#: the colour (its number) the players take turns with, per variant
-SHARED: dict[str, int] = {"classic3": 3}
-
 
 def agent_variant(name: object) -> Variant:
     """The built-in variant an environment is asked for, by our name (``classic``,
@@ -74,8 +63,7 @@ class Seats:
     @classmethod
     def of(cls, variant: Variant) -> Seats:
         """The seats of a built-in variant."""
-        owner = PLAYERS[variant.name]
-        return cls(variant, len({p for p in owner if p >= 0}), owner, SHARED.get(variant.name))
+        return cls(variant, variant.players, variant.seats, variant.shared)
 
     def player(self, colour: int, shared_placed: int = 0) -> int:
         """The player who places colour ``colour``'s next piece (``shared_placed``: pieces

@@ -66,7 +66,7 @@ def _outcome(game: GameResult) -> str:
     if game.resigned:
         other = "white" if game.resigned == "black" else "black"
         return f"{other} wins ({game.resigned} resigned)"
-    if game.variant.name in ("classic", "classic3"):
+    if game.variant.players > 2:
         return f"black's result {game.result:.2g}"
     return "draw" if game.result == 0.5 else "black wins" if game.result > 0.5 else "white wins"
 

@@ -45,6 +45,11 @@ class Variant:
         starts: each colour's start square name, same order.
         pieces: each colour's piece multiset (name -> count).
         bonus: whether +15 (all placed) and +5 (monomino last) are scored.
+        seats: each colour's player (same order as ``colours``); -1 for the colour the
+            players take turns with and no one scores (Three-Player's green). Source:
+            Pentobi's ``get_nu_players`` and its rules of Two- and Three-Player.
+        pentobi_ids: Pentobi's id of the variant and its abbreviation (``--game`` of
+            ``pentobi-gtp``, e.g. "classic_2", "c2").
     """
 
     name: str
@@ -55,6 +60,18 @@ class Variant:
     starts: tuple[str, ...]
     pieces: Counter[str]
     bonus: bool = True
+    seats: tuple[int, ...] = ()
+    pentobi_ids: tuple[str, ...] = ()
+
+    @property
+    def players(self) -> int:
+        """How many players the variant has (Pentobi's ``get_nu_players``)."""
+        return len({p for p in self.seats if p >= 0})
+
+    @property
+    def shared(self) -> int | None:
+        """The index of the colour the players take turns with, or None."""
+        return self.seats.index(-1) if -1 in self.seats else None
 
     def check_size(self, rows: int, cols: int) -> None:
         """Raises InputError unless the board is this variant's size."""
@@ -82,12 +99,26 @@ _CLASSIC = _Board(
 _DUO = _Board(rows=14, cols=14, colours=("purple", "orange"), starts=("e10", "j5"))
 
 VARIANTS: dict[str, Variant] = {
-    "classic": Variant("classic", "Blokus", pieces=FULL_SET, **_CLASSIC),
-    "classic2": Variant("classic2", "Blokus Two-Player", pieces=FULL_SET, **_CLASSIC),
-    "classic3": Variant("classic3", "Blokus Three-Player", pieces=FULL_SET, **_CLASSIC),
-    "duo": Variant("duo", "Blokus Duo", pieces=FULL_SET, **_DUO),
-    "junior": Variant("junior", "Blokus Junior", pieces=JUNIOR_SET, bonus=False, **_DUO),
-}
+    "classic": Variant(
+        "classic", "Blokus", pieces=FULL_SET, seats=(0, 1, 2, 3), pentobi_ids=("classic", "c"),
+        **_CLASSIC,
+    ),
+    "classic2": Variant(
+        "classic2", "Blokus Two-Player", pieces=FULL_SET, seats=(0, 1, 0, 1),
+        pentobi_ids=("classic_2", "c2"), **_CLASSIC,
+    ),
+    "classic3": Variant(
+        "classic3", "Blokus Three-Player", pieces=FULL_SET, seats=(0, 1, 2, -1),
+        pentobi_ids=("classic_3", "c3"), **_CLASSIC,
+    ),
+    "duo": Variant(
+        "duo", "Blokus Duo", pieces=FULL_SET, seats=(0, 1), pentobi_ids=("duo", "d"), **_DUO
+    ),
+    "junior": Variant(
+        "junior", "Blokus Junior", pieces=JUNIOR_SET, bonus=False, seats=(0, 1),
+        pentobi_ids=("junior", "j"), **_DUO,
+    ),
+}  # fmt: skip
 
 
 #: The variant name of a board that is none of the built-in ones (files may say so).

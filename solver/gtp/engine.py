@@ -43,8 +43,7 @@ SEED_MAX = 2**32 - 1
 #: abbreviations, and our variant names
 GAME_NAMES: dict[str, str] = {
     **{v.sgf_name.lower(): v.name for v in VARIANTS.values()},
-    **{"c": "classic", "classic_2": "classic2", "c2": "classic2"},
-    **{"classic_3": "classic3", "c3": "classic3", "d": "duo", "j": "junior"},
+    **{i: v.name for v in VARIANTS.values() for i in v.pentobi_ids},
     **{name: name for name in VARIANTS},
 }
 
@@ -64,16 +63,6 @@ OTHER_GAMES = (
     "gembloq two-player four-color",
     "gembloq three-player",
 )
-
-#: the players of each variant: colour index -> player index (Pentobi
-#: ``get_nu_players``; Three-Player's fourth colour is played in turn and scored by no one)
-PLAYERS: dict[str, tuple[int, ...]] = {
-    "classic": (0, 1, 2, 3),
-    "classic2": (0, 1, 0, 1),
-    "classic3": (0, 1, 2, 3),
-    "duo": (0, 1),
-    "junior": (0, 1),
-}
 
 
 def parse_game(text: str) -> Variant:
@@ -190,9 +179,7 @@ class Engine:
     def opponents(self, colour: str) -> tuple[str, ...]:
         """The colours of the other players (all others in Three-Player)."""
         colours = self.variant.colours
-        players = PLAYERS[self.variant.name]
-        if self.variant.name == "classic3":
-            return tuple(c for c in colours if c != colour)
+        players = self.variant.seats  # Three-Player's green (-1) is everyone's opponent
         mine = players[colours.index(colour)]
         return tuple(c for c, p in zip(colours, players) if p != mine)
 
@@ -314,7 +301,7 @@ class Engine:
         colours' points less player 2's), else every colour's points."""
         command.check_size(0)
         colours = self.variant.colours
-        players = PLAYERS[self.variant.name]
+        players = self.variant.seats
         if len(set(players)) > 2:
             return "".join(f"{self.points(c)} " for c in colours)
         score = sum(self.points(c) * (1 if p == 0 else -1) for c, p in zip(colours, players))

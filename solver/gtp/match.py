@@ -48,19 +48,8 @@ from solver.formats.files import write_text_atomic
 from solver.formats.game import start_position, write_moves
 from solver.gtp.control import EngineError, GtpEngine, Limit
 
-#: how many players each variant has (Pentobi's ``get_nu_players``)
-PLAYERS: dict[str, int] = {"classic": 4, "classic2": 2, "classic3": 3, "duo": 2, "junior": 2}
-
 #: ``--game``: Pentobi's variant ids and abbreviations (its GM names and ours are read too)
-PENTOBI_IDS: dict[str, str] = {
-    "c": "classic",
-    "classic_2": "classic2",
-    "c2": "classic2",
-    "classic_3": "classic3",
-    "c3": "classic3",
-    "d": "duo",
-    "j": "junior",
-}
+PENTOBI_IDS: dict[str, str] = {i: v.name for v in VARIANTS.values() for i in v.pentobi_ids}
 
 #: the two engines' names in the results, in order
 SIDES = ("black", "white")
@@ -114,12 +103,12 @@ def player_of(variant: Variant, position: Position, colour: str) -> int:
     k = variant.colours.index(colour)
     if variant.name == "classic3" and k == 3:
         return len(position.colour(colour).placed) % 3
-    return k % PLAYERS[variant.name]
+    return k % variant.players
 
 
 def player_points(variant: Variant, position: Position) -> list[int]:
     """Each player's points (Three-Player's green counts for no one)."""
-    out = [0] * PLAYERS[variant.name]
+    out = [0] * variant.players
     for k, colour in enumerate(variant.colours):
         if variant.name != "classic3" or k < 3:
             out[k % len(out)] += points(position, colour)
@@ -171,7 +160,7 @@ class GameResult:
         """The colours a side plays, in turn order: those of its player(s); Three-Player's
         green where the side moved it (either may)."""
         k = SIDES.index(side)
-        players = PLAYERS[self.variant.name]
+        players = self.variant.players
         moved = {colour for (colour, _), mover in zip(self.moves, self.movers) if mover == k}
         out = []
         for i, colour in enumerate(self.variant.colours):
@@ -212,7 +201,7 @@ def play_game(
     Raises:
         EngineError: an engine refused the new game (``set_game``).
     """
-    players = PLAYERS[variant.name]
+    players = variant.players
     seat = (number - 1) % players
     for engine in (black, white):
         engine.new_game(variant)
