@@ -185,6 +185,33 @@ def test_bad_settings_are_one_line(kwargs, words):
     assert "\n" not in str(raised.value)
 
 
+@pytest.mark.slow
+def test_the_joint_check_signal_is_a_proven_no():
+    """With joint="check" (the full joint check, a solver run each asked step), the step
+    that earns joint_reward is one after which the colours in play cannot all place every
+    piece left: an independent exact search (no time limit) says "no" there; the episode
+    is otherwise the same as without the signal."""
+    from solver.backends.base import SolveOptions
+    from solver.tasks.endgame import joint_check
+
+    plain = random_episode(SoloEnv(variant="duo"), 5)
+    env = SoloEnv(variant="duo", joint="check", joint_reward=-3.0, joint_time_limit=0.5,
+                  joint_every=4)  # fmt: skip
+    shaped = random_episode(env, 5)
+    assert [s[1] for s in shaped] == [s[1] for s in plain]
+    flagged = [k for k, s in enumerate(shaped) if "joint" in s[3]]
+    assert len(flagged) == 1  # a random game leaves pieces: a "no" is proven by the end
+    k = flagged[0]
+    assert (k + 1) % 4 == 0  # asked every 4th placement
+    assert shaped[k][2] == plain[k][2] - 3.0
+    position = env.start
+    for colour, action, *_ in shaped[: k + 1]:
+        position = position.with_placement(colour, env.state.index.placement(action))
+    left = tuple(c for c in ("purple", "orange") if position.colour(c).remaining)
+    again = joint_check(position, left, SolveOptions(backend="search", workers=1))
+    assert again.answer == "no"
+
+
 def test_the_joint_question_is_a_shaped_signal():
     """With joint="area", the first step after which the colours in play provably cannot
     all place every piece left (a colour stuck with pieces left, or the bound by area)
