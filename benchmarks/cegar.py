@@ -18,7 +18,7 @@ each played colour c over the placements of :func:`solver.core.placements.placem
 * local corner support: a placement not playable now implies ``OR(cover[c, s])`` over its
   corner squares (not connectivity).
 
-Each model is checked with :func:`solver.backends.cpsat.model.islands`; each island gives the two
+Each model is checked with :func:`solver.backends.cpsat.cuts.islands`; each island gives the two
 valid cuts of the CP-SAT backend (placement cut and separator cut, proofs there), added to
 the running solver (learnt clauses kept). UNSAT without assumptions is therefore a proof.
 Options: steering assumptions (per colour and piece: a chosen placement leans on a covered
@@ -28,7 +28,7 @@ first, playable placements true first), a repair-search state as phases and opti
 assumptions (dropped by cores). CaDiCaL cannot be interrupted through PySAT: it runs in
 conflict budgets of ``--chunk`` conflicts, the clock checked between them.
 
-CP-SAT engine (``--engine cpsat``): :func:`solver.backends.cpsat.model.solve` (the packing model
+CP-SAT engine (``--engine cpsat``): :func:`solver.backends.cpsat.solving.solve` (the packing model
 with the same cuts, one worker) with ``--cpsat base`` (as shipped: steering penalties
 minimised, cuts added when a solve ends), ``hard`` (every steering penalty fixed to 0:
 each packing is connected; incomplete), ``stop`` (each solve stopped at its first
@@ -58,16 +58,9 @@ from pysat.solvers import Cadical195
 
 from solver.backends.base import BackendResult, SolveOptions
 from solver.backends.cpsat import model as cpsat
-from solver.backends.cpsat.model import (
-    MONOMINO_INDEX,
-    ColourModel,
-    island_neighbours,
-    islands,
-    reachable,
-    root_distance,
-    roots,
-    separator,
-)
+from solver.backends.cpsat import solving as cpsat_solving
+from solver.backends.cpsat.cuts import island_neighbours, islands, separator
+from solver.backends.cpsat.model import MONOMINO_INDEX, ColourModel, reachable, root_distance, roots
 from solver.backends.repair import repairer as repair
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.core.placements import corner_squares, placements_for
@@ -432,7 +425,7 @@ def repair_state(problem: Problem, seed: int, seconds: float) -> Layout:
 def cpsat_variant(
     problem: Problem, options: SolveOptions, variant: str, hint: Layout | None
 ) -> BackendResult:
-    """:func:`solver.backends.cpsat.model.solve` with one of the ``--cpsat`` variants."""
+    """:func:`solver.backends.cpsat.solving.solve` with one of the ``--cpsat`` variants."""
 
     def constrain(built: cpsat.BuiltModel) -> None:
         model = built.model
@@ -446,7 +439,7 @@ def cpsat_variant(
                     model.add_hint(cm.x[i], cm.table.placement(i).squares in wanted)
 
     stop = variant == "stop"
-    raw = cpsat.solve(problem, options, constrain=constrain, first_solution=stop)
+    raw = cpsat_solving.solve(problem, options, constrain=constrain, first_solution=stop)
     if raw.status == "infeasible" and variant == "hard":  # not a proof: steering is no rule
         raw = BackendResult("unknown", None, None, raw.stats)
     return raw

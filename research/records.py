@@ -361,7 +361,7 @@ class Record:
 
 
 _FOUR = CORNER_COLOURS
-#: the CP-SAT parameters of the record proofs (solver.backends.cpsat.model.PROOF_PARAMS; not
+#: the CP-SAT parameters of the record proofs (solver.backends.cpsat.params.PROOF_PARAMS; not
 #: imported: this module needs no OR-tools)
 _PROOF = "linearization_level:2 root_lp_iterations:200000"
 _THREE = ("blue", "yellow", "red")  # three corners: top-left, top-right, bottom-right

@@ -14,7 +14,7 @@ import pytest
 
 from solver.backends import auto, warmup
 from solver.backends.base import SolveOptions
-from solver.backends.cpsat import model as cpsat
+from solver.backends.cpsat import solving as cpsat
 from solver.backends.repair import greedy
 from solver.backends.repair import repairer as repair
 from solver.backends.search import exact as search

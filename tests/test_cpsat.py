@@ -14,7 +14,10 @@ import pytest
 from ortools.sat.python import cp_model
 
 from solver.backends.base import SolveOptions
+from solver.backends.cpsat import cuts as cpsat_cuts
 from solver.backends.cpsat import model as cpsat
+from solver.backends.cpsat import params as cpsat_params
+from solver.backends.cpsat import solving as cpsat_solving
 from solver.core.board import Board
 from solver.core.position import ColourState, Placement, Position
 from solver.core.problem import Problem
@@ -205,7 +208,7 @@ def test_island_relaxation_has_a_layout_but_the_puzzle_has_none():
     assert solver.solve(built.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     cm = built.colours[0]
     chosen = np.array([i for i, v in enumerate(cm.x) if solver.boolean_value(v)])
-    assert len(chosen) == 3 and cpsat.islands(cm, chosen)
+    assert len(chosen) == 3 and cpsat_cuts.islands(cm, chosen)
     result = solve(problem, CPSAT)
     assert result.status == "infeasible"
     assert result.stats["cuts"] > 0
@@ -599,14 +602,16 @@ def test_proof_params_prove_a_rectangle_the_counting_bounds_leave():
     # 10 s here); without the block rows CP-SAT is unknown after 120 s
     from helpers import corner_problem
 
-    options = SolveOptions(backend="cpsat", workers=1, time_limit=300, params=cpsat.PROOF_PARAMS)
+    options = SolveOptions(
+        backend="cpsat", workers=1, time_limit=300, params=cpsat_params.PROOF_PARAMS
+    )
     assert solve(corner_problem(3, 47), options).status == "infeasible"
 
 
 def test_block_rows_come_with_the_full_relaxation_only():
-    assert cpsat.full_relaxation(cpsat.parse_params(cpsat.PROOF_PARAMS))
-    assert not cpsat.full_relaxation(cpsat.parse_params("linearization_level: 1"))
-    assert not cpsat.full_relaxation(cpsat.parse_params(""))
+    assert cpsat_params.full_relaxation(cpsat_params.parse_params(cpsat_params.PROOF_PARAMS))
+    assert not cpsat_params.full_relaxation(cpsat_params.parse_params("linearization_level: 1"))
+    assert not cpsat_params.full_relaxation(cpsat_params.parse_params(""))
     problem = parse_puzzle(
         'variant = "custom"\nsize = [6, 6]\ncolours = ["blue"]\n'
         '[pieces]\nblue = ["O", "V3"]\n[start]\nblue = "a6"\n'
@@ -623,7 +628,7 @@ def test_the_record_proofs_use_the_proof_params():
     named = [p for p in (PUZZLES / "records").glob("*.toml") if "--params" in p.read_text()]
     assert len(named) >= 5
     for path in named:
-        assert f"--params '{cpsat.PROOF_PARAMS}'" in path.read_text(), path.name
+        assert f"--params '{cpsat_params.PROOF_PARAMS}'" in path.read_text(), path.name
 
 
 def test_a_seed_derived_past_int32_wraps_round():
@@ -636,5 +641,5 @@ def test_a_seed_derived_past_int32_wraps_round():
     result = solve(problem, SolveOptions(backend="cpsat", seed=2**31 + 5, time_limit=10))
     assert result.status == "solved"
     solver = cp_model.CpSolver()
-    cpsat._configure(solver, SolveOptions(seed=2**31 + 5), "", None)
+    cpsat_solving._configure(solver, SolveOptions(seed=2**31 + 5), "", None)
     assert solver.parameters.random_seed == 5

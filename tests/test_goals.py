@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from solver.backends.base import SolveOptions
-from solver.backends.cpsat import model as cpsat
+from solver.backends.cpsat import solving as cpsat_solving
 from solver.backends.search import counting as search_counting
 from solver.core.board import Board
 from solver.core.checker import check_layout
@@ -237,7 +237,7 @@ def test_a_joined_colour_with_nothing_left_meets_the_goal_or_not():
     position = one_colour_card(4, 4, (), placed=[("1", ["a4"]), ("2", ["c1", "d1"])])
     problem = Problem(position, ("blue",), connect=("blue",))
     assert search_counting.count(problem).count == 0
-    assert cpsat.solve(problem, SolveOptions()).status == "infeasible"
+    assert cpsat_solving.solve(problem, SolveOptions()).status == "infeasible"
     joined = one_colour_card(4, 4, (), placed=[("1", ["a4"]), ("2", ["b3", "c3"])])
     assert search_counting.count(Problem(joined, ("blue",), connect=("blue",))).count == 1
 

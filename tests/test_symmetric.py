@@ -164,7 +164,7 @@ def test_cancel_set_before_cp_sat_starts_still_stops_it(monkeypatch):
 
     from ortools.sat.python import cp_model
 
-    from solver.backends.cpsat import model as cpsat
+    from solver.backends.cpsat import solving as cpsat_solving
 
     cancel = threading.Event()
     real = cp_model.CpSolver.solve
@@ -177,7 +177,7 @@ def test_cancel_set_before_cp_sat_starts_still_stops_it(monkeypatch):
     monkeypatch.setattr(cp_model.CpSolver, "solve", late_start)
     problem = Problem(Position.empty(VARIANTS["duo"]), VARIANTS["duo"].colours)
     started = time.perf_counter()
-    result = cpsat.solve(problem, SolveOptions(time_limit=20), cancel)
+    result = cpsat_solving.solve(problem, SolveOptions(time_limit=20), cancel)
     assert result.status == "unknown"
     assert time.perf_counter() - started < 10
 

@@ -86,12 +86,13 @@ def m_pairs(backend):
 
 
 def m_cpsat_relax(p, cols, limit):
-    from solver.backends.cpsat import model as cpsat
+    from solver.backends.cpsat import params as cpsat_params
+    from solver.backends.cpsat import solving as cpsat_solving
 
     t = time.perf_counter()
-    r = cpsat.solve(
+    r = cpsat_solving.solve(
         Problem(p, cols, "place-all", False),
-        SolveOptions(time_limit=limit, workers=1, params=cpsat.PROOF_PARAMS),
+        SolveOptions(time_limit=limit, workers=1, params=cpsat_params.PROOF_PARAMS),
         guide=False,
     )
     s = time.perf_counter() - t

@@ -25,7 +25,7 @@ as verified JSON to results/records/):
   (:func:`solver.backends.bounds.relaxation.check_certificate` re-checks it without an LP solver).
 * ``cpsat [--min-area A] [--max-area B] [--time-limit S] [BOARD ...]``: the second engine
   on the same rectangles (default area 89..140): the CP-SAT backend, 1 worker, with
-  :data:`solver.backends.cpsat.model.PROOF_PARAMS` (its full linear relaxation, which holds the
+  :data:`solver.backends.cpsat.params.PROOF_PARAMS` (its full linear relaxation, which holds the
   2x2-block rows); one line each: status, what the counting bounds say, seconds; a
   layout found is written to results/records/one-RxC.json.
 * ``cubes ROWSxCOLS --depth D [--backend search] [--time-limit S] [--jobs N] [--sample K]
@@ -225,7 +225,7 @@ def lp(args) -> int:
 
 
 def cpsat(args) -> int:
-    from solver.backends.cpsat.model import PROOF_PARAMS
+    from solver.backends.cpsat.params import PROOF_PARAMS
 
     print(f"board    area  CP-SAT ({PROOF_PARAMS}, 1 worker)  counting bounds  seconds")
     for rows, cols in _boards(args):

@@ -1,5 +1,6 @@
-"""CP-SAT: the model with its lazy connectivity cuts (``model``), symmetric layouts
-solved on it (``symmetric``), and which parameters keep a proof (``params``).
+"""CP-SAT: the model (``model``), its lazy connectivity cuts (``cuts``), the solve that
+alternates them (``solving``), symmetric layouts solved on it (``symmetric``), and the
+parameters: ``--params`` checked, which keep a proof (``params``).
 
 The front door (each name imported from its home on first use, so that OR-tools loads
 only when the model is built, :mod:`solver.backends.face`): :func:`solve` (a backend's
@@ -15,8 +16,8 @@ from typing import TYPE_CHECKING
 from solver.backends.face import lazy
 
 if TYPE_CHECKING:
-    from solver.backends.cpsat.model import parse_params, solve
-    from solver.backends.cpsat.params import NOT_A_PROOF, params_can_prove
+    from solver.backends.cpsat.params import NOT_A_PROOF, params_can_prove, parse_params
+    from solver.backends.cpsat.solving import solve
     from solver.backends.cpsat.symmetric import solve_symmetric
 
 __all__ = ["NOT_A_PROOF", "params_can_prove", "parse_params", "solve", "solve_symmetric"]
@@ -26,8 +27,8 @@ __getattr__ = lazy(
     {
         "NOT_A_PROOF": "params",
         "params_can_prove": "params",
-        "parse_params": "model",
-        "solve": "model",
+        "parse_params": "params",
+        "solve": "solving",
         "solve_symmetric": "symmetric",
     },
 )

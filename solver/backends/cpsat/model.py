@@ -1,5 +1,9 @@
 """The CP-SAT backend: one Boolean literal per placement, connectivity by lazy cuts.
 
+This module builds the model (:func:`build_model`); the cuts are in
+:mod:`solver.backends.cpsat.cuts` and the loop that solves, checks and cuts in
+:mod:`solver.backends.cpsat.solving`. What follows describes all three.
+
 Model (OR-tools CP-SAT), for each played colour c and each placement p of
 :func:`solver.core.placements.placements_for` (every placement that fits, not only the playable
 ones) that :func:`reachable` keeps:
@@ -72,33 +76,19 @@ The measurements behind these choices are in ``research/notes/cpsat_notes.md``.
 from __future__ import annotations
 
 import math
-import threading
-import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
-from google.protobuf import text_format
-from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
-from solver.backends.base import BackendResult, Cancel, SolveOptions, Status, layout_score
 from solver.core.board import Board, neighbour_table
 from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
 from solver.core.placements import PlacementTable, corner_squares, placements_for
-from solver.core.position import ColourState, Layout, Placement, Position
+from solver.core.position import ColourState, Position
 from solver.core.problem import Problem, connect_groups
-from solver.errors import InputError
-from solver.ranges import MAX_SEED
 
 MONOMINO_INDEX = PIECES[MONOMINO].index
-
-
-# ---------------------------------------------------------------------------------------------
-# Geometry
 
 
 def roots(state: ColourState) -> frozenset[int]:
@@ -177,10 +167,6 @@ def split_last_monomino(table: PlacementTable, copies: int) -> tuple[PlacementTa
     last = np.zeros(len(table), dtype=bool)
     last[len(table) - len(rows) :] = True
     return table, last
-
-
-# ---------------------------------------------------------------------------------------------
-# The model
 
 
 @dataclass(eq=False)
@@ -313,15 +299,7 @@ class BuiltModel:
         return min(found, self.best_possible)
 
 
-#: CP-SAT parameters for proving "no" (``--params``): the full linear relaxation
-#: (``linearization_level:2``: at-most-ones and clauses too), solved at the root for up to
-#: 200,000 simplex iterations. With the 2x2-block rows (:func:`_add_block_constraints`) this
-#: proves one-colour rectangles impossible that CP-SAT's defaults leave unknown (the boards,
-#: times and commands: docs/records.md; `research/notes/record_attempts.md`)
-PROOF_PARAMS = "linearization_level:2 root_lp_iterations:200000"
-
-
-class _Infeasible(Exception):
+class ModelInfeasible(Exception):
     """Raised while building: the problem has trivially no layout."""
 
 
@@ -334,7 +312,7 @@ def _build_colour(
     monos = wanted.get(MONOMINO, 0)
     if problem.goal == "place-all" and problem.monomino_last and not monos:
         if wanted or state.last_piece != MONOMINO:
-            raise _Infeasible(f"{colour} has no monomino left to place last")
+            raise ModelInfeasible(f"{colour} has no monomino left to place last")
     # the monomino must be last (place-all) or may have to be, for the bonus (max-score);
     # a monomino that is the only piece to add is last wherever it goes
     only_mono = wanted == Counter({MONOMINO: 1})
@@ -384,7 +362,7 @@ def _build_colour(
         start = None if state.start is None else cm.cover.get(state.start)
         if problem.goal == "place-all":
             if start is None:
-                raise _Infeasible(f"no piece of {colour} fits on its start square")
+                raise ModelInfeasible(f"no piece of {colour} fits on its start square")
             model.add_bool_or([start])
         else:  # pieces off the start square only with a piece on it
             later = [x[i] for i in np.flatnonzero(~table.playable)]
@@ -426,7 +404,7 @@ def _add_piece_counts(
         lits = [cm.x[i] for i in np.flatnonzero(rows)]
         if problem.goal == "place-all":
             if len(lits) < k:
-                raise _Infeasible(f"{cm.name}'s {name} fits nowhere")
+                raise ModelInfeasible(f"{cm.name}'s {name} fits nowhere")
             model.add(cp_model.LinearExpr.sum(lits) == k)
         else:
             model.add(cp_model.LinearExpr.sum(lits) <= k)
@@ -548,7 +526,7 @@ def build_model(problem: Problem, guide: bool = True, blocks: bool = False) -> B
         blocks: add the 2x2-block rows (:func:`_add_block_constraints`).
 
     Raises:
-        _Infeasible: a requirement can trivially not be met (a piece fits nowhere...).
+        ModelInfeasible: a requirement can trivially not be met (a piece fits nowhere...).
     """
     position = problem.position
     model = cp_model.CpModel()
@@ -559,7 +537,7 @@ def build_model(problem: Problem, guide: bool = True, blocks: bool = False) -> B
     for s in sorted(problem.stars_left):
         lits = [cm.cover[s] for cm in colours if s in cm.cover]
         if not lits:
-            raise _Infeasible(f"no piece can cover the star {position.board.name(s)}")
+            raise ModelInfeasible(f"no piece can cover the star {position.board.name(s)}")
         model.add_bool_or(lits)
     if len(colours) > 1:
         for s in range(position.board.size):
@@ -594,541 +572,3 @@ def build_model(problem: Problem, guide: bool = True, blocks: bool = False) -> B
     coefs += [-1] * len(penalties)
     model.maximize(cp_model.LinearExpr.weighted_sum(lits, coefs))
     return built
-
-
-# ---------------------------------------------------------------------------------------------
-# Islands and cuts
-
-
-def islands(cm: ColourModel, chosen: np.ndarray, without_last: bool = False) -> list[list[int]]:
-    """Components of a colour's chosen placements that reach no root.
-
-    Args:
-        cm: the colour's model.
-        chosen: rows of ``cm.table`` in the solution.
-        without_last: leave the held-back monomino (rows ``cm.last``) out of the graph
-            (monomino last).
-
-    Returns:
-        The islands, each a list of rows; roots are chosen rows playable now.
-    """
-    rows = [int(i) for i in chosen if not (without_last and cm.last[i])]
-    squares = {i: {int(s) for s in cm.table.squares[i] if s >= 0} for i in rows}
-    corner = {i: {int(s) for s in cm.corners[i] if s >= 0} for i in rows}
-    adj = {i: [j for j in rows if j != i and corner[i] & squares[j]] for i in rows}
-    seen = {i for i in rows if cm.table.playable[i]}
-    todo = list(seen)
-    out: list[list[int]] = []
-    for start in [None] + rows:
-        if start is not None:
-            if start in seen:
-                continue
-            seen.add(start)
-            todo = [start]
-            out.append([start])
-        while todo:
-            for j in adj[todo.pop()]:
-                if j not in seen:
-                    seen.add(j)
-                    todo.append(j)
-                    if start is not None:
-                        out[-1].append(j)
-    return out
-
-
-def apart(cm: ColourModel, chosen: np.ndarray) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """A colour to connect: the components of its groups and chosen placements (joined by
-    corner contact) that hold a group but not the first one.
-
-    Returns:
-        Each as (rows of ``cm.table``, indices into :attr:`ColourModel.groups`), sorted.
-    """
-    if len(cm.groups) < 2:
-        return []
-    rows = [int(i) for i in chosen]
-    touch = {g: set(cm.touching_group(g).tolist()) for g in range(len(cm.groups))}
-    squares = {i: {int(s) for s in cm.table.squares[i] if s >= 0} for i in rows}
-    corner = {i: {int(s) for s in cm.corners[i] if s >= 0} for i in rows}
-    # nodes: ("g", group) and ("p", row)
-    adj: dict[tuple[str, int], list[tuple[str, int]]] = {}
-    for i in rows:
-        adj[("p", i)] = [("p", j) for j in rows if j != i and corner[i] & squares[j]]
-        adj[("p", i)] += [("g", g) for g in touch if i in touch[g]]
-    for g in touch:
-        adj[("g", g)] = [("p", i) for i in rows if i in touch[g]]
-    seen: set[tuple[str, int]] = set()
-    out = []
-    for node in [("g", g) for g in range(len(cm.groups))]:
-        if node in seen:
-            continue
-        seen.add(node)
-        component, todo = [node], [node]
-        while todo:
-            for n in adj[todo.pop()]:
-                if n not in seen:
-                    seen.add(n)
-                    component.append(n)
-                    todo.append(n)
-        if node != ("g", 0):
-            out.append(
-                (
-                    tuple(sorted(k for kind, k in component if kind == "p")),
-                    tuple(sorted(k for kind, k in component if kind == "g")),
-                )
-            )
-    return out
-
-
-def add_connect_cut(
-    model: cp_model.CpModel, cm: ColourModel, rows: list[int], groups: list[int]
-) -> int:
-    """Add ``OR(x[q], q in N(C))`` for a component C of :func:`apart` (its rows and
-    groups): N(C) are the rows outside C touching a row or a group of C. Returns 1."""
-    near = [cm.touching(i) for i in rows] + [cm.touching_group(g) for g in groups]
-    joined = np.unique(np.concatenate(near + [np.zeros(0, dtype=np.int64)]))
-    joined = joined[~np.isin(joined, rows)]
-    model.add_bool_or([cm.x[int(q)] for q in joined])
-    return 1
-
-
-def island_neighbours(cm: ColourModel, island: list[int], without_last: bool = False) -> np.ndarray:
-    """N(C): rows outside the island C that touch one of its members legally at a corner."""
-    near = np.unique(np.concatenate([cm.touching(i) for i in island]))
-    near = near[~np.isin(near, island)]
-    if without_last:
-        near = near[~cm.last[near]]
-    return near
-
-
-def add_cuts(
-    model: cp_model.CpModel, cm: ColourModel, island: list[int], without_last: bool = False
-) -> int:
-    """Add ``x[p] => OR(x[q], q in N(C))`` for every p of the island C; returns the count.
-
-    With ``without_last`` in "max-score", the cuts are enforced only if the bonus is claimed.
-    """
-    near = [cm.x[int(q)] for q in island_neighbours(cm, island, without_last)]
-    guard = [cm.bonus.Not()] if without_last and cm.bonus is not None else []
-    for p in island:
-        model.add_bool_or([cm.x[p].Not(), *guard, *near])
-    return len(island)
-
-
-def separator(
-    cm: ColourModel,
-    position: Position,
-    chosen: list[int],
-    island: list[int],
-    without_last: bool = False,
-) -> tuple[list[int], list[int]] | None:
-    """A smallest set of uncovered squares separating an island from the colour's roots.
-
-    The graph: squares the colour can cover (``cover``, or ``cover_rest`` without the
-    held-back monomino) and its root squares (its squares, or its start square), joined by
-    king moves.
-    A maximum flow from the island's squares to the roots and the squares the solution
-    connects to them, through uncovered squares of capacity 1, gives a minimum vertex cut
-    Sep nearest the island, and S, the squares on the island's side.
-
-    Returns:
-        (S, Sep) as square lists, or None if there is no finite cut.
-    """
-    board = position.board
-    state = position.colour(cm.name)
-    root = roots(state)
-    cover = cm.cover_rest if without_last else cm.cover
-    rows = [i for i in chosen if not (without_last and cm.last[i])]
-    own = {i: [int(s) for s in cm.table.squares[i] if s >= 0] for i in rows}
-    covered = {s for i in rows for s in own[i]}
-    source = {s for i in island for s in own[i]}
-    lost = {i for c in islands(cm, np.array(rows, dtype=np.int64), without_last) for i in c}
-    sink = root | {s for i in rows if i not in lost for s in own[i]}
-    nodes = set(cover) | root
-    inf = 1 << 30
-    # node-split residual graph: 2*s = in, 2*s + 1 = out; -1 = source, -2 = sink
-    residual: dict[int, dict[int, int]] = {}
-
-    def arc(u: int, v: int, capacity: int) -> None:
-        residual.setdefault(u, {})[v] = residual.get(u, {}).get(v, 0) + capacity
-        residual.setdefault(v, {}).setdefault(u, 0)
-
-    for sq in nodes:
-        arc(2 * sq, 2 * sq + 1, inf if sq in covered or sq in root else 1)
-        for n in board.edge_neighbours[sq] + board.corner_neighbours[sq]:
-            if n in nodes:
-                arc(2 * sq + 1, 2 * n, inf)
-    for sq in source:
-        arc(-1, 2 * sq, inf)
-    for sq in sink:
-        arc(2 * sq + 1, -2, inf)
-    while True:
-        parent: dict[int, int | None] = {-1: None}
-        queue = [-1]
-        for u in queue:
-            for v, c in residual[u].items():
-                if c > 0 and v not in parent:
-                    parent[v] = u
-                    queue.append(v)
-            if -2 in parent:
-                break
-        if -2 not in parent:
-            break
-        path: list[tuple[int, int]] = []
-        head, tail = -2, parent[-2]
-        while tail is not None:
-            path.append((tail, head))
-            head, tail = tail, parent[tail]
-        push = min(residual[u][w] for u, w in path)
-        if push >= inf:
-            return None
-        for u, w in path:
-            residual[u][w] -= push
-            residual[w][u] += push
-    reached = set(parent)
-    inside = [sq for sq in nodes if 2 * sq + 1 in reached]
-    cut = [sq for sq in nodes if 2 * sq in reached and 2 * sq + 1 not in reached]
-    return inside, cut
-
-
-def add_separator_cut(
-    model: cp_model.CpModel,
-    cm: ColourModel,
-    inside: list[int],
-    cut: list[int],
-    without_last: bool = False,
-) -> int:
-    """Add ``OR(cover[b], b in S) => OR(cover[n], n in Sep)``; returns the count.
-
-    Valid for any S without root squares and any Sep that every king path from S to the
-    roots through coverable squares meets: the chain of corner contacts from a covered square
-    of S to the roots is such a path of covered squares.
-    """
-    cover = cm.cover_rest if without_last else cm.cover
-    guard = [cm.bonus.Not()] if without_last and cm.bonus is not None else []
-    lits = [cover[b] for b in inside if b in cover]
-    if not lits:
-        return 0
-    some = model.new_bool_var(f"{cm.name}_region")
-    for lit in lits:
-        model.add_implication(lit, some)
-    model.add_bool_or([some.Not()] + guard + [cover[n] for n in cut if n in cover])
-    return 1
-
-
-# ---------------------------------------------------------------------------------------------
-# Solving
-
-
-def parse_params(text: str) -> str:
-    """Check CP-SAT parameters in protobuf text format; return them normalised.
-
-    The text is parsed with ``google.protobuf.text_format`` into ``SatParameters`` (OR-tools
-    9.15's solver parameters are a C++ object that takes text, so they are handed over as
-    text afterwards).
-
-    Raises:
-        InputError: the text does not parse or names no field of SatParameters.
-    """
-    message = sat_parameters_pb2.SatParameters()
-    try:
-        text_format.Parse(text, message)
-    except text_format.ParseError as e:
-        raise InputError(f"bad CP-SAT parameters {text!r}: {e}", where="params") from None
-    return str(text_format.MessageToString(message, as_one_line=True))
-
-
-def full_relaxation(params: str) -> bool:
-    """True when CP-SAT parameters (normalised text, see :func:`parse_params`) ask for the
-    full linear relaxation (``linearization_level`` 2 or more), the one that uses the
-    2x2-block rows."""
-    message = sat_parameters_pb2.SatParameters()
-    text_format.Parse(params, message)
-    return message.linearization_level >= 2
-
-
-def _configure(
-    solver: cp_model.CpSolver, options: SolveOptions, extra: str, time_left: float | None
-) -> None:
-    params = solver.parameters
-    if "num_search_workers" not in extra:  # CP-SAT refuses both
-        params.num_workers = options.workers
-    # CP-SAT's random_seed is an int32: a seed derived from the user's (seed + run, the
-    # companion's seed + 1000 per move) may pass 2^31 - 1; it wraps round, as symmetric.py's
-    params.random_seed = options.seed % (MAX_SEED + 1)
-    params.catch_sigint_signal = False  # Ctrl-C is ours: see _solve_interruptibly
-    if extra and not params.merge_text_format(extra):
-        raise InputError(f"bad CP-SAT parameters {options.params!r}", where="params")
-    if time_left is not None:
-        params.max_time_in_seconds = time_left
-
-
-@dataclass
-class _Verdict:
-    """The connectivity check of one solution."""
-
-    layout: dict[str, list[Placement]]  # island pieces dropped
-    islands: int
-    score: int  # max-score: the score of ``layout`` (0 in place-all: not computed)
-
-
-_IslandKey = tuple[str, tuple[int, ...], bool]  # colour, island's placements, without the last
-
-
-class _Search:
-    """The state of the cut loop: cuts queued and added, best layouts seen."""
-
-    def __init__(self, problem: Problem, built: BuiltModel, cut_kind: str = "both"):
-        self.problem = problem
-        self.cut_kind = cut_kind
-        self.built = built
-        self.max_score = problem.goal == "max-score"
-        # island cuts to add: (colour, island, without the last piece) -> (its model, the
-        # island, without the last piece, the chosen placements); connect cuts: (colour,
-        # rows, groups) -> its model
-        self.pending: dict[_IslandKey, tuple[ColourModel, list[int], bool, list[int]]] = {}
-        self.pending_connect: dict[tuple[str, tuple[int, ...], tuple[int, ...]], ColourModel] = {}
-        self.added: set[_IslandKey] = set()
-        self.best: _Verdict | None = None  # max-score: best legal layout
-        self.connected: _Verdict | None = None  # a solution without islands
-        self.solutions = 0
-
-    def examine(self, values: np.ndarray) -> _Verdict:
-        """Check one solution (CP-SAT values by variable index) and queue its cuts."""
-        self.solutions += 1
-        layout: Layout = {}
-        found = 0
-        for cm in self.built.colours:
-            chosen = np.flatnonzero(values[cm.var_index] > 0)
-            full = islands(cm, chosen)
-            cuts = [(c, False) for c in full]
-            if cm.mono_last or (cm.bonus is not None and values[cm.bonus.index] > 0):
-                cuts += [(c, True) for c in islands(cm, chosen, True)]
-            for island, without_last in cuts:
-                key = (cm.name, tuple(sorted(island)), without_last)
-                self.pending.setdefault(key, (cm, island, without_last, [int(i) for i in chosen]))
-            found += len(cuts)
-            for rows, groups in apart(cm, chosen):
-                self.pending_connect.setdefault((cm.name, rows, groups), cm)
-                found += 1
-            dropped = {i for c in full for i in c}
-            layout[cm.name] = [cm.table.placement(int(i)) for i in chosen if int(i) not in dropped]
-        score = layout_score(self.problem, layout) if self.max_score else 0
-        verdict = _Verdict(layout, found, score)
-        if self.max_score and (self.best is None or score > self.best.score):
-            self.best = verdict
-        if not found:
-            self.connected = verdict
-        return verdict
-
-    def add_pending_cuts(self) -> int:
-        """Add the queued cuts to the model; returns the number of constraints added."""
-        count = 0
-        for key, (cm, island, without_last, chosen) in self.pending.items():
-            if self.cut_kind in ("placement", "both") and key not in self.added:
-                count += add_cuts(self.built.model, cm, island, without_last)
-            if self.cut_kind in ("separator", "both"):
-                found = separator(cm, self.problem.position, chosen, island, without_last)
-                if found is not None:
-                    count += add_separator_cut(self.built.model, cm, *found, without_last)
-            self.added.add(key)
-        self.pending.clear()
-        for (_, rows, groups), cm in self.pending_connect.items():
-            count += add_connect_cut(self.built.model, cm, list(rows), list(groups))
-        self.pending_connect.clear()
-        return count
-
-
-class _Watcher(cp_model.CpSolverSolutionCallback):
-    """Checks every solution CP-SAT finds; stops the search once the goal is met."""
-
-    def __init__(self, search: _Search, first: bool = False):
-        super().__init__()
-        self.search = search
-        self.first = first  # stop at the first solution, whatever it is
-
-    def on_solution_callback(self) -> None:
-        search = self.search
-        verdict = search.examine(np.asarray(self.response_proto.solution, dtype=np.int64))
-        best = search.best
-        if self.first:
-            self.stop_search()
-        elif not search.max_score:
-            if not verdict.islands:
-                self.stop_search()
-        elif best is not None and best.score >= search.built.score_bound(self.best_objective_bound):
-            self.stop_search()  # a legal layout reaches the relaxation's bound
-
-
-def _solve_interruptibly(
-    solver: cp_model.CpSolver, model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback
-) -> cp_model.CpSolverStatus:
-    """``solver.solve(model, callback)``; in the main thread it runs in a helper thread so
-    that Ctrl-C reaches Python at once: the search is stopped, then KeyboardInterrupt is
-    re-raised (CP-SAT's own SIGINT handling is off, see :func:`_configure`)."""
-    if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model, callback)
-    status: list[cp_model.CpSolverStatus] = []
-    thread = threading.Thread(
-        target=lambda: status.append(solver.solve(model, callback)), daemon=True
-    )
-    thread.start()
-    try:
-        thread.join()
-    except KeyboardInterrupt:
-        solver.stop_search()
-        thread.join()
-        raise
-    return status[0]
-
-
-@contextmanager
-def _stopped_by(cancel: Cancel | None, solver: cp_model.CpSolver) -> Iterator[None]:
-    """While the block runs, a watcher thread stops the solver when ``cancel`` is set."""
-    if cancel is None:
-        yield
-        return
-    done = threading.Event()
-
-    def watch() -> None:
-        # stop_search() is lost if it comes before solve() has started: keep calling it
-        while not done.wait(0.02):
-            if cancel.is_set():
-                solver.stop_search()
-
-    thread = threading.Thread(target=watch, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        done.set()
-        thread.join()
-
-
-def solve(
-    problem: Problem,
-    options: SolveOptions,
-    cancel: Cancel | None = None,
-    *,
-    guide: bool = True,
-    cut_kind: str = "both",
-    constrain: Callable[[BuiltModel], None] | None = None,
-    first_solution: bool = False,
-) -> BackendResult:
-    """Solve a problem with CP-SAT and lazy connectivity cuts.
-
-    Args:
-        problem: position, played colours, goal, ``monomino_last``.
-        options: ``time_limit`` (total wall seconds over all solves, None = none),
-            ``workers``, ``seed`` and ``params`` (CP-SAT parameters, protobuf text format;
-            with ``linearization_level`` 2 or more the model also gets the 2x2-block rows,
-            see :data:`PROOF_PARAMS`).
-        cancel: set from another thread to stop early, as the time limit does.
-        guide: steer with :func:`add_guide_penalties` (no effect on the answer).
-        cut_kind: "both" (default), "placement" (:func:`add_cuts` only) or "separator"
-            (:func:`add_separator_cut` only), for measurements.
-        constrain: called once on the built model to add constraints (e.g.
-            :func:`solver.backends.cpsat.symmetric.add_orbit_constraints`); "infeasible" then means
-            no layout meets them too.
-        first_solution: end each CP-SAT run at its first solution, a layout or not (its
-            islands become cuts for the next run), for measurements
-            (``benchmarks/cegar.py --cpsat stop``).
-
-    Returns:
-        A :class:`BackendResult`. "place-all": "solved", "infeasible" (CP-SAT proved the
-        model with its valid cuts infeasible) or "unknown" (time limit). "max-score":
-        "optimal" (a legal layout reaches a proven bound), "solved" (the best legal layout
-        seen, islands dropped, with the best proven bound) or "unknown" (no solution in
-        time). ``stats``: literals and constraints (final model), iterations (solves),
-        solutions (checked), cuts (constraints added), cpsat_wall, build and wall (s).
-
-    Raises:
-        InputError: ``options.params`` is not valid SatParameters text, or CP-SAT refuses
-            its values (MODEL_INVALID on a valid model).
-        RuntimeError: CP-SAT finds the model invalid, or an impossible status (a bug here).
-    """
-    started = time.perf_counter()
-    extra = parse_params(options.params)
-    stats: dict[str, Any] = {
-        "literals": 0,
-        "constraints": 0,
-        "iterations": 0,
-        "solutions": 0,
-        "cuts": 0,
-        "cpsat_wall": 0.0,
-    }
-    try:
-        built = build_model(problem, guide, blocks=full_relaxation(extra))
-    except _Infeasible as e:
-        stats["reason"] = str(e)
-        return BackendResult("infeasible", None, None, stats)
-    if constrain is not None:
-        constrain(built)
-    stats["build"] = round(time.perf_counter() - started, 3)
-    model = built.model
-    search = _Search(problem, built, cut_kind)
-    max_score = search.max_score
-    bound: int | None = None
-    status_name: Status = "unknown"
-    while True:
-        left = None
-        if options.time_limit is not None:
-            left = options.time_limit - (time.perf_counter() - started)
-            if left <= 0:
-                break
-        if cancel is not None and cancel.is_set():
-            break
-        solver = cp_model.CpSolver()
-        _configure(solver, options, extra, left)
-        seen = search.solutions
-        with _stopped_by(cancel, solver):
-            status = _solve_interruptibly(solver, model, _Watcher(search, first_solution))
-        stats["iterations"] += 1
-        stats["cpsat_wall"] += solver.wall_time
-        if status == cp_model.MODEL_INVALID:
-            problem_text = model.validate()
-            if problem_text:
-                raise RuntimeError(f"CP-SAT model invalid: {problem_text}")
-            raise InputError(
-                f"CP-SAT refused the parameters {options.params!r}: {solver.solution_info()}",
-                where="params",
-            )
-        if status == cp_model.INFEASIBLE:
-            if max_score:
-                raise RuntimeError("CP-SAT: a max-score model cannot be infeasible")
-            status_name = "infeasible"
-            break
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            break  # time limit
-        if search.solutions == seen:  # e.g. a model without variables: no callback
-            search.examine(np.asarray(solver.response_proto.solution, dtype=np.int64))
-        if max_score:
-            b = built.score_bound(solver.best_objective_bound)
-            bound = b if bound is None else min(bound, b)
-            if search.best is not None and search.best.score >= bound:
-                status_name = "optimal"
-                break
-        elif search.connected is not None:
-            status_name = "solved"
-            break
-        if not search.pending and not search.pending_connect:
-            break  # max-score stopped by the time limit on a layout without islands
-        stats["cuts"] += search.add_pending_cuts()
-        model.clear_hints()  # type: ignore[no-untyped-call]  # OR-tools leaves it unannotated
-        last = np.asarray(solver.response_proto.solution, dtype=np.int64)
-        for cm in built.colours:
-            for v in cm.x:
-                model.add_hint(v, bool(last[v.index]))
-    stats["solutions"] = search.solutions
-    stats["literals"] = len(model.proto.variables)
-    stats["constraints"] = len(model.proto.constraints)
-    stats["cpsat_wall"] = round(stats["cpsat_wall"], 3)
-    stats["wall"] = round(time.perf_counter() - started, 3)
-    if max_score:
-        if search.best is None:
-            return BackendResult("unknown", None, bound, stats)
-        if status_name != "optimal":
-            status_name = "solved"
-        return BackendResult(status_name, search.best.layout, bound, stats)
-    if status_name == "solved" and search.connected is not None:
-        return BackendResult("solved", search.connected.layout, None, stats)
-    return BackendResult(status_name, None, None, stats)

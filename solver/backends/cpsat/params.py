@@ -1,4 +1,5 @@
-"""Which CP-SAT parameters (``--params``) leave a "no" or a proven best a proof.
+"""CP-SAT's parameters: ``--params`` checked (:func:`parse_params`), the ones the record
+proofs use (:data:`PROOF_PARAMS`), and which leave a "no" or a proven best a proof.
 
 CP-SAT's SatParameters (``ortools/sat/sat_parameters.proto``, some 300 fields) hold more
 than tuning: some change what a solve means. ``fix_variables_to_their_hinted_value`` turns
@@ -16,9 +17,11 @@ Own code, as no library says which SatParameters fields keep a status sound.
 
 from __future__ import annotations
 
+from solver.errors import InputError
+
 #: fields that change only speed, logging, threads or the time given: a time limit ends a
 #: solve as UNKNOWN, never INFEASIBLE; ``linearization_level`` and ``root_lp_iterations``
-#: add valid LP relaxation rows (:data:`solver.backends.cpsat.model.PROOF_PARAMS`)
+#: add valid LP relaxation rows (:data:`PROOF_PARAMS`)
 HARMLESS = frozenset(
     {
         "log_search_progress",
@@ -64,3 +67,44 @@ def params_can_prove(params: object) -> bool:
         return False
     found = fields_set(params)
     return found is not None and found <= HARMLESS
+
+
+#: CP-SAT parameters for proving "no" (``--params``): the full linear relaxation
+#: (``linearization_level:2``: at-most-ones and clauses too), solved at the root for up to
+#: 200,000 simplex iterations. With the 2x2-block rows (:func:`_add_block_constraints`) this
+#: proves one-colour rectangles impossible that CP-SAT's defaults leave unknown (the boards,
+#: times and commands: docs/records.md; `research/notes/record_attempts.md`)
+PROOF_PARAMS = "linearization_level:2 root_lp_iterations:200000"
+
+
+def parse_params(text: str) -> str:
+    """Check CP-SAT parameters in protobuf text format; return them normalised.
+
+    The text is parsed with ``google.protobuf.text_format`` into ``SatParameters`` (OR-tools
+    9.15's solver parameters are a C++ object that takes text, so they are handed over as
+    text afterwards).
+
+    Raises:
+        InputError: the text does not parse or names no field of SatParameters.
+    """
+    from google.protobuf import text_format  # (here: params_can_prove loads no protobuf)
+    from ortools.sat import sat_parameters_pb2
+
+    message = sat_parameters_pb2.SatParameters()
+    try:
+        text_format.Parse(text, message)
+    except text_format.ParseError as e:
+        raise InputError(f"bad CP-SAT parameters {text!r}: {e}", where="params") from None
+    return str(text_format.MessageToString(message, as_one_line=True))
+
+
+def full_relaxation(params: str) -> bool:
+    """True when CP-SAT parameters (normalised text, see :func:`parse_params`) ask for the
+    full linear relaxation (``linearization_level`` 2 or more), the one that uses the
+    2x2-block rows."""
+    from google.protobuf import text_format  # (here: params_can_prove loads no protobuf)
+    from ortools.sat import sat_parameters_pb2
+
+    message = sat_parameters_pb2.SatParameters()
+    text_format.Parse(params, message)
+    return message.linearization_level >= 2

@@ -34,6 +34,7 @@ from ortools.sat.python import cp_model
 
 from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.cpsat import model as cpsat
+from solver.backends.cpsat import solving as cpsat_solving
 from solver.backends.race import first_proven
 from solver.core.colour_symmetry import ColourSymmetry, colour_symmetries, expand, refuse
 from solver.core.problem import Problem
@@ -65,7 +66,7 @@ def solve_symmetric(
     problem: Problem, options: SolveOptions = SolveOptions(), cancel: Cancel | None = None
 ) -> BackendResult:
     """Look for a layout that the best :func:`colour_symmetries` maps onto itself, with
-    CP-SAT on the reduced problem (:func:`solver.backends.cpsat.model.solve` plus
+    CP-SAT on the reduced problem (:func:`solver.backends.cpsat.solving.solve` plus
     :func:`add_orbit_constraints`): ``options.workers`` single-worker CP-SAT runs with
     seeds ``seed``, ``seed + 1``, ... raced in threads; the first answer stops the others
     (several seeds of one worker each found layouts much sooner than one run with several
@@ -114,7 +115,7 @@ def _seed_portfolio(
 
     def runner(seed: int) -> Callable[[Cancel], BackendResult]:
         one = dataclasses.replace(options, backend="cpsat", workers=1, seed=seed)
-        return lambda stop: cpsat.solve(
+        return lambda stop: cpsat_solving.solve(
             reduced, one, stop, constrain=lambda built: add_orbit_constraints(built, symmetry)
         )
 
