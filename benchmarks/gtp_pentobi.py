@@ -32,13 +32,12 @@ from solver.core.variants import VARIANTS, Variant
 from solver.formats.game import VARIANTS_BY_SGF, load_game, read_sgf_text
 from solver.gtp.client import Client
 from solver.gtp.compare import move_set_key, normalised
-from solver.gtp.engine import PLAYERS, Engine
+from solver.gtp.engine import Engine
 from solver.gtp.genmove import GenmoveSettings
 from solver.gtp.protocol import parse_line
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_DIRS = [ROOT / "tests" / "data" / "games", ROOT / "tests" / "data" / "gtp" / "games"]
-PENTOBI_IDS = {"classic": "c", "classic2": "c2", "classic3": "c3", "duo": "d", "junior": "j"}
 
 
 def colour_ids(v: Variant) -> list[str]:
@@ -188,14 +187,14 @@ def play_game(args: argparse.Namespace, v: Variant, number: int) -> Counter[str]
                 "--seed",
                 str(seed),
                 "--game",
-                PENTOBI_IDS[v.name],
+                v.pentobi_ids[-1],  # the abbreviation (c, c2, c3, d, j)
             )
         ) as them,
     ):
         for engine in (us, them):
             engine.send(f"set_game {v.sgf_name}")
             engine.send("clear_board")
-        players = PLAYERS[v.name]
+        players = v.seats  # Three-Player's shared green is -1: the same parity as 3
         # the players take turns being us; in Three-Player the shared colour goes by parity
         ours_colours = {c for c, p in zip(v.colours, players) if (p + number) % 2 == 0}
         while (colour := referee.to_play()) is not None:

@@ -56,8 +56,8 @@ import solver.api as blokus  # noqa: E402
 from solver.backends.repair import kernel as rk  # noqa: E402
 from solver.backends.repair import repairer as ref  # noqa: E402
 from solver.backends.repair.compiled import Run  # noqa: E402
+from solver.backends.repair.warm import WarmRepairer  # noqa: E402
 from solver.companion.layouts import carry, open_colours  # noqa: E402
-from solver.companion.repair import _Warm  # noqa: E402
 from solver.core.checker import check_layout  # noqa: E402
 from solver.core.position import Layout, Placement, Position  # noqa: E402
 from solver.core.problem import Problem  # noqa: E402
@@ -181,7 +181,7 @@ def python_run(case: Case, seed: int, seconds: float, eject: float | None = None
         if start is None:
             run: ref.Repairer = ref.Repairer(problem, seed, stop, deadline)
         else:
-            run = _Warm(problem, seed, stop, deadline, start)
+            run = WarmRepairer(problem, seed, stop, deadline, start)
         timed = _Timed(run)
         first: list[int] = []
         construct = run.construct
