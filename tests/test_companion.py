@@ -169,7 +169,7 @@ def test_a_repair_start_whose_pieces_hang_from_the_monomino_stays_legal(corner):
     rule checker refused such a layout). On 5x5, the domino on the start corner, the
     monomino diagonal to it, the I3 diagonal to the monomino only: the search's layout is
     checked, placing all three."""
-    from solver.companion.repair import repair_search
+    from solver.companion.tiers import repair_search
     from solver.formats.puzzle import parse_puzzle
 
     text = (
@@ -229,7 +229,7 @@ def test_repair_from_on_two_workers_finds_a_checked_layout_and_counts_its_runs()
     layout after 12 placements, its pieces of 6 placements later taken off): the layout
     found places every piece and passes the rule checker; ``max_runs`` bounds the runs of
     both workers together."""
-    from solver.companion.repair import repair_from
+    from solver.companion.tiers import repair_from
 
     game = load_game(LAYOUT_GAME)
     position = game.position(12)

@@ -203,7 +203,7 @@ def test_the_loss_is_bracketed_by_the_last_yes_and_written_into_the_comments():
 
 
 def test_reconnect_keeps_every_piece_the_move_does_not_displace():
-    from solver.companion.repair import RECONNECT_BUDGET, reconnect
+    from solver.companion.tiers import RECONNECT_BUDGET, reconnect
 
     game = load_game(LAYOUT_GAME)
     k = 26
@@ -331,7 +331,7 @@ def test_carry_in_junior_drops_one_copy_of_the_movers_piece_not_both():
 def test_the_full_solve_is_not_started_with_too_little_of_the_budget_left():
     import time
 
-    from solver.companion.repair import MIN_FULL, full_check
+    from solver.companion.tiers import MIN_FULL, full_check
 
     position = load_game(LAYOUT_GAME).position(16)
     started = time.perf_counter()

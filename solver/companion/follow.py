@@ -70,7 +70,7 @@ from solver.companion.layouts import (
 )
 from solver.companion.pair_book import pair_images
 from solver.companion.pool import Pool, layout_key, pool_of
-from solver.companion.repair import (
+from solver.companion.tiers import (
     ALONE_FIRST,
     ALONE_SHARE,
     EXACT_FREED,
@@ -234,7 +234,7 @@ class Follower:
         a book layout answers the position; else the pool's layouts and the carried
         layout are carried over the move (the nearest first) and :meth:`check` repairs
         them. A complete layout that does not contain the move is first repaired by
-        :func:`solver.companion.repair.reconnect` (:data:`RECONNECT_STARTS` of them).
+        :func:`solver.companion.tiers.reconnect` (:data:`RECONNECT_STARTS` of them).
         "done" when no colour has pieces left (:meth:`check`), whatever the pool holds."""
         started = time.perf_counter()
         if move is None or move.placement is None or not open_colours(position):
@@ -451,7 +451,7 @@ class Follower:
         return self._full(answer, no, position, deadline, tried)
 
     def _alone(self, position: Position, deadline: float, tried: list[str]) -> str:
-        """Each colour alone (:func:`solver.companion.repair.alone_no`): the reason of a
+        """Each colour alone (:func:`solver.companion.tiers.alone_no`): the reason of a
         proven "no", or ""."""
         cap = min(ALONE_SHARE[1], ALONE_SHARE[0] * (self.options.time_limit or DEFAULT_TIME_LIMIT))
         reason, note = alone_no(position, self.options, cap, deadline, self.name)

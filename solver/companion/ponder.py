@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from solver.backends.base import Cancel, SolveOptions
 from solver.companion.pool import Pool
-from solver.companion.repair import (
+from solver.companion.tiers import (
     ALONE_FIRST,
     FULL_FIRST,
     MAX_STARTS,
@@ -149,11 +149,11 @@ def answer_candidate(
     joined the pool), "loses" (proven: recorded in ``pool.refuted``) or "unknown".
 
     In order: the bound by area (a proof, milliseconds); with more than
-    :data:`solver.companion.repair.FULL_FIRST` pieces left after the move, one run of
+    :data:`solver.companion.tiers.FULL_FIRST` pieces left after the move, one run of
     the repair search (``steps`` repair steps) from the pool's layout nearest the move;
     with at most
-    :data:`solver.companion.repair.ALONE_FIRST` pieces left after the move, each colour
-    alone (a proof of "no"); with at most :data:`solver.companion.repair.FULL_FIRST`, the
+    :data:`solver.companion.tiers.ALONE_FIRST` pieces left after the move, each colour
+    alone (a proof of "no"); with at most :data:`solver.companion.tiers.FULL_FIRST`, the
     full joint solve (a layout or a proof), each for at most :data:`CANDIDATE_SECONDS`.
 
     Raises:

@@ -1,5 +1,9 @@
-"""The repair tiers: a move off the carried layout, the layout put right around it; and the
-full checks behind them (each colour alone, the joint solve), the only ones that prove "no".
+"""The companion's tiers, the ways it answers a position after a move, cheapest first
+(:mod:`solver.companion.follow` runs them in order): the repairs of the carried layout (a
+move off it, the layout put right around it: by the exact search with the rest frozen, by
+``reconnect``, by the repair search of :mod:`solver.backends.repair` from the nearest
+carried layouts), and the full checks behind them (each colour alone, the joint solve),
+the only ones that prove "no".
 
 The repairs only find layouts (each checked by the rule checker against the position it
 answers); :func:`alone_no` and :func:`full_check` may also prove "no".
