@@ -92,7 +92,7 @@ def test_bad_names_and_numbers_raise_square_error():
             geo.parse(bad)
     for bad_cell in (-1, 400, True, 1.0):
         with pytest.raises(SquareError):
-            geo.name(bad_cell)  # type: ignore[arg-type]
+            geo.name(bad_cell)
     with pytest.raises(SquareError, match="twice"):
         geo.parse_move("a1,a1")
     with pytest.raises(SquareError):
