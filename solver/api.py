@@ -46,7 +46,7 @@ from solver.companion.live import Companion, Focus
 from solver.core.movegen import legal_placements
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
-from solver.core.variants import VARIANTS, read_colour
+from solver.core.variants import ALL_VARIANTS, read_colour
 from solver.errors import InputError
 from solver.formats.game import Game
 from solver.formats.game import load_game as _load_game
@@ -155,7 +155,7 @@ def check(position: Position, colour: str, **options: Unpack[Options]) -> Endgam
     Raises:
         InputError: an unknown colour, or one with nothing left to place.
     """
-    name = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))
+    name = read_colour(colour, position.colour_names, ALL_VARIANTS.get(position.variant))
     if not position.colour(name).remaining:
         raise InputError(f"{name} has no pieces left to place")
     return endgame_check(position, name, _solve_options(options))
@@ -301,7 +301,7 @@ def legal_moves(position: Position, colour: str) -> list[Placement]:
     Raises:
         InputError: no such colour.
     """
-    name = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))
+    name = read_colour(colour, position.colour_names, ALL_VARIANTS.get(position.variant))
     return legal_placements(position, name)
 
 
@@ -317,5 +317,5 @@ def perft(position: Position, depth: int, colour: str | None = None, jobs: int =
     """
     first = None
     if colour is not None:
-        first = read_colour(colour, position.colour_names, VARIANTS.get(position.variant))
+        first = read_colour(colour, position.colour_names, ALL_VARIANTS.get(position.variant))
     return _perft(position, int(PERFT_DEPTH.check(depth)), first, int(JOBS.check(jobs)))

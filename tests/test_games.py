@@ -195,7 +195,7 @@ BAD = [
     ("junk-after", InputError, "unexpected 'x'", "line 2, column 1"),
     ("empty", InputError, "no game tree", "line 1, column 1"),
     ("latin1", InputError, "not valid UTF-8", "line 1, column 22"),
-    ("unknown-variant", InputError, "unsupported variant GM[Blokus Trigon]", "line 1, column 5"),
+    ("unknown-variant", InputError, "unsupported variant GM[Blokus Callisto]", "line 1, column 5"),
     ("no-gm", InputError, "no GM property", "line 1, column 2"),
     ("colour-3-in-duo", InputError, "3 is not a colour in Blokus Duo", "line 2, column 2"),
     ("colour-b-in-classic", InputError, "B is not a colour in Blokus", "line 2, column 2"),

@@ -25,7 +25,7 @@ from solver.backends.registry import backend as engine
 from solver.cli.params import PLACEMENTS, SECONDS, SEED, WORKERS, Command
 from solver.core.position import Position
 from solver.core.problem import Problem
-from solver.core.variants import VARIANTS, read_colour
+from solver.core.variants import ALL_VARIANTS, read_colour
 from solver.errors import InputError, located
 from solver.ranges import MAX_SEED, MAX_WORKERS
 
@@ -258,7 +258,7 @@ def chosen_colours(source: str, position: Position, texts: tuple[str, ...]) -> t
     Raises:
         InputError: a colour the position does not have (``where="--colour"``).
     """
-    variant = VARIANTS.get(position.variant)
+    variant = ALL_VARIANTS.get(position.variant)
     with located(path=source, where="--colour"):
         names = [read_colour(t, position.colour_names, variant) for t in texts]
     return tuple(dict.fromkeys(names))

@@ -167,7 +167,9 @@ def _connected_without(position: Position, colour: str, added: Sequence[Placemen
     if existing:
         reached = [p for p in pieces if corner_touches(board, p.squares, existing)]
     else:
-        reached = [p for p in pieces if position.colour(colour).start in p.squares]
+        start = position.colour(colour).start
+        starts = {start} if start is not None else position.starting_points - position.occupied
+        reached = [p for p in pieces if starts & p.squares]
     seen = {id(p) for p in reached}
     while reached:
         here = reached.pop()

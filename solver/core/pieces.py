@@ -154,3 +154,97 @@ def identify(cells: list[Cell] | Shape) -> Piece | None:
 def sort_key(name: str) -> int:
     """Sort key putting piece names in the standard order of the set."""
     return PIECES[name].index
+
+
+@dataclass(frozen=True, eq=False)
+class PieceFamily:
+    """The pieces of one grid: the 21 polyominoes (``square``) or Pentobi's 22 Trigon
+    pieces (``trigon``). Piece names are only unique inside a family (Trigon's ``X`` has 6
+    triangles, Classic's 5 squares), so a position's grid says which family its names
+    belong to (:func:`family`).
+
+    Attributes:
+        grid: ``"square"`` or ``"trigon"`` (:data:`solver.core.board.GRIDS`).
+        names: the piece names in the family's standard order (Pentobi's).
+        sizes: cells of each piece, same order.
+        shapes: each piece's cells as lattice tiles (:mod:`solver.core.geometry`), same order.
+    """
+
+    grid: str
+    names: tuple[str, ...]
+    sizes: tuple[int, ...]
+    shapes: tuple[tuple[tuple[int, int], ...], ...]
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Position of each name in :attr:`names`."""
+        return {n: i for i, n in enumerate(self.names)}
+
+    @cached_property
+    def size(self) -> dict[str, int]:
+        """Cells of each piece by name."""
+        return dict(zip(self.names, self.sizes, strict=True))
+
+    @property
+    def max_size(self) -> int:
+        """Cells of the largest piece (5 squares, 6 triangles)."""
+        return max(self.sizes)
+
+    @property
+    def monomino(self) -> str:
+        """The one-cell piece's name (``1`` in both families)."""
+        return MONOMINO
+
+    def canonical(self, name: str) -> str:
+        """The family's name for a piece name (case-insensitive; on squares also the
+        aliases of :data:`ALIASES`).
+
+        Raises:
+            PieceError: no piece of this family.
+        """
+        if self.grid == "square":
+            return canonical_name(name)
+        key = name.strip().upper()
+        if key in self.index:
+            return key
+        raise PieceError(f"unknown Trigon piece {name!r} (pieces: {', '.join(self.names)})")
+
+    def sort_key(self, name: str) -> int:
+        """Sort key putting piece names in the family's standard order."""
+        return self.index[name]
+
+
+def _trigon_family() -> PieceFamily:
+    from solver.core.geometry.shapes import TRIGON_PIECES
+
+    return PieceFamily(
+        "trigon",
+        tuple(p.name for p in TRIGON_PIECES),
+        tuple(p.size for p in TRIGON_PIECES),
+        tuple(p.cells for p in TRIGON_PIECES),
+    )
+
+
+#: the 21 pieces of the square grid (:data:`PIECES`), as a family; shapes as (col, row)
+#: lattice tiles, as :class:`solver.core.geometry.square.SquareGeometry` has them
+SQUARE_FAMILY = PieceFamily(
+    "square",
+    PIECE_NAMES,
+    tuple(p.size for p in PIECES.values()),
+    tuple(tuple(sorted((c, r) for r, c in p.cells)) for p in PIECES.values()),
+)
+
+_FAMILIES: dict[str, PieceFamily] = {"square": SQUARE_FAMILY}
+
+
+def family(grid: str) -> PieceFamily:
+    """The pieces of a grid (``"square"`` or ``"trigon"``).
+
+    Raises:
+        PieceError: an unknown grid.
+    """
+    if grid not in _FAMILIES:
+        if grid != "trigon":
+            raise PieceError(f"no pieces for grid {grid!r}")
+        _FAMILIES[grid] = _trigon_family()
+    return _FAMILIES[grid]

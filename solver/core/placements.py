@@ -4,7 +4,13 @@ A placement is a piece in one fixed orientation at one position on the board. Th
 every placement on an empty board is built once per board size and piece set; a position
 then filters it for one colour. Reference counts (Pentobi ``libpentobi_base/Move.h``):
 30,433 placements on an empty 20x20 board, 13,729 on 14x14, 7,217 for the Junior set on
-14x14; 58 legal first moves per colour in Classic, 414 in Duo, 189 in Junior.
+14x14; 58 legal first moves per colour in Classic, 414 in Duo, 189 in Junior; on Trigon
+32,131 (side 9) and 24,859 (side 8), 2,478 first moves per colour on side 9.
+
+The square grid's table is built here with row and column arithmetic (the hot path); any
+other grid's comes from its geometry (:func:`board_placements`,
+:func:`solver.core.geometry.shapes.enumerate_placements`), and its neighbours from the
+geometry's padded tables.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from solver.core.board import Board
-from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES, family
 from solver.core.position import Placement, Position
 
 MAX_PIECE = 5
@@ -27,12 +33,16 @@ class PlacementTable:
     """Placements as arrays, one row per placement.
 
     Attributes:
-        rows, cols: board size.
-        piece: shape (P,), int16: index of the piece in :data:`solver.core.pieces.PIECE_NAMES`.
-        squares: shape (P, 5), int32: square numbers covered, padded with -1.
+        rows, cols: board size (on Trigon, of the naming rectangle).
+        piece: shape (P,), int16: index of the piece in ``names``.
+        squares: shape (P, k), int32: square numbers covered, padded with -1 (k: 5 on
+            the square grid, 6 on Trigon).
         playable: shape (P,), bool: legal as the colour's next move right now (covers the
             start square on a first move, or touches the colour at a corner). All True in a
             table of an empty board.
+        names: the piece names ``piece`` indexes: :data:`solver.core.pieces.PIECE_NAMES`,
+            or the Trigon family's.
+        cells: the board's number of cells (``rows * cols`` on the square grid).
     """
 
     rows: int
@@ -40,6 +50,13 @@ class PlacementTable:
     piece: np.ndarray
     squares: np.ndarray
     playable: np.ndarray
+    names: tuple[str, ...] = PIECE_NAMES
+    cells: int = 0
+
+    @property
+    def board_cells(self) -> int:
+        """Cells of the board: :attr:`cells`, or ``rows * cols`` when not given."""
+        return self.cells or self.rows * self.cols
 
     def __len__(self) -> int:
         return len(self.piece)
@@ -53,12 +70,18 @@ class PlacementTable:
     def placement(self, i: int) -> Placement:
         """Row ``i`` as a :class:`Placement`."""
         sq = self.squares[i]
-        return Placement(PIECE_NAMES[self.piece[i]], frozenset(int(s) for s in sq[sq >= 0]))
+        return Placement(self.names[self.piece[i]], frozenset(int(s) for s in sq[sq >= 0]))
 
     def subset(self, keep: np.ndarray) -> PlacementTable:
         """The rows selected by a boolean mask or index array."""
         return PlacementTable(
-            self.rows, self.cols, self.piece[keep], self.squares[keep], self.playable[keep]
+            self.rows,
+            self.cols,
+            self.piece[keep],
+            self.squares[keep],
+            self.playable[keep],
+            self.names,
+            self.cells,
         )
 
     def covering(self) -> tuple[np.ndarray, np.ndarray]:
@@ -66,14 +89,14 @@ class PlacementTable:
 
         Returns:
             (indptr, indices): placements covering square s are
-            ``indices[indptr[s]:indptr[s + 1]]``; indptr has shape (rows*cols + 1,).
+            ``indices[indptr[s]:indptr[s + 1]]``; indptr has shape (cells + 1,).
         """
         flat_sq = self.squares.ravel()
-        flat_pl = np.repeat(np.arange(len(self)), MAX_PIECE)
+        flat_pl = np.repeat(np.arange(len(self)), self.squares.shape[1])
         keep = flat_sq >= 0
         flat_sq, flat_pl = flat_sq[keep], flat_pl[keep]
         order = np.argsort(flat_sq, kind="stable")
-        counts = np.bincount(flat_sq, minlength=self.rows * self.cols)
+        counts = np.bincount(flat_sq, minlength=self.board_cells)
         indptr = np.concatenate(([0], np.cumsum(counts)))
         return indptr, flat_pl[order]
 
@@ -127,6 +150,47 @@ def empty_board_placements(rows: int, cols: int) -> PlacementTable:
     return table
 
 
+def board_placements(board: Board) -> PlacementTable:
+    """Every placement of the board's piece family on the empty board, blocked cells
+    ignored: :func:`empty_board_placements` on the square grid; on Trigon the 22 pieces'
+    32,131 (side 9) or 24,859 (side 8) placements, in
+    :func:`~solver.core.geometry.shapes.enumerate_placements`' order, squares (P, 6)."""
+    if board.square_grid:
+        return empty_board_placements(board.rows, board.cols)
+    return _geometry_placements(board.grid, board.rows, board.cols)
+
+
+@lru_cache(maxsize=4)
+def _geometry_placements(grid: str, rows: int, cols: int) -> PlacementTable:
+    from solver.core.geometry.shapes import TRIGON_PIECES, enumerate_placements
+
+    board = Board(rows, cols, grid=grid)
+    found = enumerate_placements(board.geometry, TRIGON_PIECES)
+    names = family(grid).names
+    assert tuple(p.name for p in TRIGON_PIECES) == names
+    table = PlacementTable(
+        rows,
+        cols,
+        found.piece,
+        found.cells,
+        np.ones(len(found), dtype=bool),
+        names,
+        board.size,
+    )
+    table.playable.setflags(write=False)
+    return table
+
+
+def _neighbours_any(board: Board, mask: np.ndarray, corner: bool) -> np.ndarray:
+    """Cells that have a True cell of ``mask`` among their edge (or, with ``corner``,
+    corner) neighbours, from the geometry's padded tables (any grid)."""
+    geometry = board.geometry
+    table = geometry.corner_table if corner else geometry.edge_table
+    padded = np.append(mask, False)
+    out: np.ndarray = padded[table].any(axis=1)
+    return out
+
+
 def _grid_shift_any(
     mask: np.ndarray, rows: int, cols: int, steps: Iterable[tuple[int, int]]
 ) -> np.ndarray:
@@ -156,6 +220,8 @@ def colour_masks(position: Position, colour: str) -> tuple[np.ndarray, np.ndarra
     own[list(position.colour(colour).squares)] = True
     taken = board.blocked_mask.copy()
     taken[list(position.occupied)] = True
+    if not board.square_grid:
+        return _geometry_masks(position, colour, own, taken)
     allowed = ~taken & ~_grid_shift_any(own, board.rows, board.cols, EDGE_STEPS)
     if own.any():
         attach = allowed & _grid_shift_any(own, board.rows, board.cols, CORNER_STEPS)
@@ -164,6 +230,23 @@ def colour_masks(position: Position, colour: str) -> tuple[np.ndarray, np.ndarra
         start = position.colour(colour).start
         if start is not None:
             attach[start] = allowed[start]
+    return allowed, attach
+
+
+def _geometry_masks(
+    position: Position, colour: str, own: np.ndarray, taken: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`colour_masks` on any grid; a colour with no cell yet attaches at its start
+    square or, on Trigon, at a shared starting point that no piece covers."""
+    board = position.board
+    allowed = ~taken & ~_neighbours_any(board, own, corner=False)
+    if own.any():
+        return allowed, allowed & _neighbours_any(board, own, corner=True)
+    attach = np.zeros(board.size, dtype=bool)
+    start = position.colour(colour).start
+    starts = [start] if start is not None else sorted(position.starting_points)
+    for s in starts:
+        attach[s] = allowed[s]
     return allowed, attach
 
 
@@ -182,7 +265,7 @@ def reach(position: Position, colour: str) -> np.ndarray:
     """
     board = position.board
     allowed, attach = colour_masks(position, colour)
-    table = empty_board_placements(board.rows, board.cols)
+    table = board_placements(board)
     rows = fitting_rows(position, colour)
     squares = table.squares[rows]
     king = EDGE_STEPS + CORNER_STEPS
@@ -190,7 +273,11 @@ def reach(position: Position, colour: str) -> np.ndarray:
     while True:
         flood = attach & through
         while True:
-            grown = flood | (_grid_shift_any(flood, board.rows, board.cols, king) & through)
+            if board.square_grid:
+                near = _grid_shift_any(flood, board.rows, board.cols, king)
+            else:
+                near = _neighbours_any(board, flood, False) | _neighbours_any(board, flood, True)
+            grown = flood | (near & through)
             if (grown == flood).all():
                 break
             flood = grown
@@ -213,11 +300,12 @@ def fitting_rows(position: Position, colour: str, skip_monomino: bool = False) -
         Row numbers, shape (k,), increasing; a piece the colour has twice appears once.
     """
     board = position.board
-    table = empty_board_placements(board.rows, board.cols)
-    remaining = np.zeros(len(PIECE_NAMES), dtype=bool)
-    remaining[[PIECES[p].index for p in position.colour(colour).remaining]] = True
+    table = board_placements(board)
+    index = family(board.grid).index
+    remaining = np.zeros(len(table.names), dtype=bool)
+    remaining[[index[p] for p in position.colour(colour).remaining]] = True
     if skip_monomino:
-        remaining[PIECES[MONOMINO].index] = False
+        remaining[index[MONOMINO]] = False
     allowed, _ = colour_masks(position, colour)
     padded = np.append(allowed, True)  # index -1 (padding) is allowed
     rows = remaining[table.piece]
@@ -234,12 +322,14 @@ def placements_for(position: Position, colour: str) -> PlacementTable:
     touch at a corner). Rows for a piece the colour has twice (Junior) appear once.
     """
     board = position.board
-    table = empty_board_placements(board.rows, board.cols)
+    table = board_placements(board)
     keep = fitting_rows(position, colour)
     _, attach = colour_masks(position, colour)
     squares = table.squares[keep]
     playable = np.asarray(np.where(squares < 0, False, attach[squares]).any(axis=1))
-    return PlacementTable(board.rows, board.cols, table.piece[keep], squares, playable)
+    return PlacementTable(
+        board.rows, board.cols, table.piece[keep], squares, playable, table.names, table.cells
+    )
 
 
 def legal_moves(position: Position, colour: str) -> list[Placement]:
@@ -249,10 +339,10 @@ def legal_moves(position: Position, colour: str) -> list[Placement]:
 
 
 @lru_cache(maxsize=128)
-def _piece_rows(rows: int, cols: int, piece: str) -> np.ndarray:
-    """Rows of :func:`empty_board_placements` of one piece."""
-    table = empty_board_placements(rows, cols)
-    return np.flatnonzero(table.piece == PIECES[piece].index)
+def _piece_rows(board: Board, piece: str) -> np.ndarray:
+    """Rows of :func:`board_placements` of one piece (blocked cells do not matter)."""
+    table = board_placements(board)
+    return np.flatnonzero(table.piece == family(board.grid).index[piece])
 
 
 def piece_moves(position: Position, colour: str, piece: str) -> list[Placement]:
@@ -262,8 +352,8 @@ def piece_moves(position: Position, colour: str, piece: str) -> list[Placement]:
     if piece not in position.colour(colour).remaining:
         return []
     board = position.board
-    table = empty_board_placements(board.rows, board.cols)
-    rows = _piece_rows(board.rows, board.cols, piece)
+    table = board_placements(board)
+    rows = _piece_rows(Board(board.rows, board.cols, grid=board.grid), piece)
     allowed, attach = colour_masks(position, colour)
     squares = table.squares[rows]
     fits = np.append(allowed, True)[squares].all(axis=1)

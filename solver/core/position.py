@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from solver.core.board import Board
-from solver.core.pieces import MONOMINO, PIECES, sort_key
+from solver.core.pieces import MONOMINO, PIECES, family, sort_key
 from solver.core.variants import COLOUR_LETTERS, Variant
 from solver.errors import InputError
 from solver.ranges import Range
@@ -27,6 +27,8 @@ _START = Range("start", whole=True)
 #: colour's letter, :data:`solver.core.variants.COLOUR_LETTERS`).
 EMPTY = "."
 BLOCKED = "#"
+#: a place of the naming rectangle that is no cell (Trigon's corners outside the hexagon)
+OFF_BOARD = " "
 
 
 @dataclass(frozen=True)
@@ -61,9 +63,11 @@ Layout = dict[str, list[Placement]]
 LayoutView = Mapping[str, Sequence[Placement]]
 
 
-def sorted_pieces(pieces: Iterable[str]) -> tuple[str, ...]:
-    """Piece names as a multiset in the standard order of the set."""
-    return tuple(sorted(pieces, key=sort_key))
+def sorted_pieces(pieces: Iterable[str], grid: str = "square") -> tuple[str, ...]:
+    """Piece names as a multiset in the standard order of the set (of ``grid``'s family,
+    :func:`solver.core.pieces.family`)."""
+    key = sort_key if grid == "square" else family(grid).sort_key
+    return tuple(sorted(pieces, key=key))
 
 
 def pieces_less(pieces: Iterable[str], taken: Iterable[str]) -> list[str]:
@@ -88,6 +92,8 @@ class ColourState:
             board (a colour the solver never plays on a custom board may have none).
         placed: the pieces it has on the board, in order of play.
         remaining: the pieces it still has to place (a multiset, standard order).
+        grid: the grid whose pieces the names are (``"square"`` or ``"trigon"``,
+            :func:`solver.core.pieces.family`); the board's.
 
     ``placed`` and ``remaining`` may be given as any iterable (a list): they are copied
     into tuples at construction, so a list changed later does not change the colour.
@@ -100,6 +106,7 @@ class ColourState:
     start: int | None
     placed: tuple[Placement, ...] = ()
     remaining: tuple[str, ...] = ()
+    grid: str = "square"
 
     def __post_init__(self) -> None:
         if self.start is not None and type(self.start) is not int:
@@ -116,7 +123,10 @@ class ColourState:
     @property
     def remaining_squares(self) -> int:
         """Number of squares of the pieces still to place."""
-        return sum(PIECES[p].size for p in self.remaining)
+        if self.grid == "square":
+            return sum(PIECES[p].size for p in self.remaining)
+        size = family(self.grid).size
+        return sum(size[p] for p in self.remaining)
 
     @property
     def last_piece(self) -> str | None:
@@ -134,6 +144,13 @@ class Position:
         bonus: whether the +15 / +5 bonuses are scored (False in Junior).
         to_move: the colour to move, if known (from a game record).
         variant: the built-in variant's name, or "custom".
+        starting_points: cells any colour's first piece may cover, shared by all colours
+            and usable while uncovered (Trigon: Pentobi ``StartingPoints.cpp``); empty
+            where each colour has its own start square (``ColourState.start``).
+
+    Raises:
+        InputError: a cell taken twice, or blocked and taken; a colour whose pieces are
+            of another grid than the board's.
     """
 
     board: Board
@@ -141,12 +158,19 @@ class Position:
     bonus: bool = True
     to_move: str | None = None
     variant: str = "custom"
+    starting_points: frozenset[int] = frozenset()
     _index: dict[str, int] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         if type(self.colours) is not tuple:
             object.__setattr__(self, "colours", tuple(self.colours))
         object.__setattr__(self, "_index", {c.name: i for i, c in enumerate(self.colours)})
+        if type(self.starting_points) is not frozenset:
+            object.__setattr__(self, "starting_points", frozenset(self.starting_points))
+        for c in self.colours:
+            if c.grid != self.board.grid:
+                grid = self.board.grid
+                raise InputError(f"{c.name}'s pieces are {c.grid} pieces on a {grid} board")
         seen: dict[int, str] = {}
         for c in self.colours:
             for sq in c.squares:
@@ -168,7 +192,11 @@ class Position:
         letter (``B`` blue, ...) for a taken square. A puzzle file's ``diagram`` reads it
         back (:mod:`solver.formats.diagram`)."""
         board = self.board
-        cells = [[EMPTY] * board.cols for _ in range(board.rows)]
+        off = EMPTY if board.square_grid else OFF_BOARD
+        cells = [[off] * board.cols for _ in range(board.rows)]
+        if not board.square_grid:
+            for x, y in board.geometry.coords:
+                cells[y][x] = EMPTY
         for sq in board.blocked:
             r, c = board.row_col(sq)
             cells[r][c] = BLOCKED
@@ -180,6 +208,12 @@ class Position:
     @classmethod
     def empty(cls, v: Variant) -> Position:
         """The start position of a built-in variant: empty board, every piece to place."""
+        if v.grid != "square":
+            board = Board.trigon(v.rows // 2)
+            pieces = sorted_pieces(v.pieces.elements(), v.grid)
+            colours = tuple(ColourState(name, None, (), pieces, v.grid) for name in v.colours)
+            starts = frozenset(board.geometry.starting_points)  # type: ignore[attr-defined]
+            return cls(board, colours, v.bonus, v.colours[0], v.name, starts)
         board = Board(v.rows, v.cols)
         colours = tuple(
             ColourState(name, board.parse(start), (), sorted_pieces(v.pieces.elements()))

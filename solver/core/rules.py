@@ -7,16 +7,23 @@ Nothing here uses the precomputed placements or any solver. A move by a colour i
 2. the squares form that piece (in any rotation or reflection);
 3. every square is on the board, not blocked and not covered;
 4. no square shares an edge with a square of the same colour;
-5. if the colour has no square on the board, one square is its start square; otherwise one
-   square shares a corner with a square of the same colour.
+5. if the colour has no square on the board, one square is its start square (on Trigon:
+   one of the starting points shared by all colours that no piece covers yet, Pentobi
+   ``Board::is_legal`` and ``StartingPoints.cpp``); otherwise one square shares a corner
+   with a square of the same colour.
+
+On the Trigon grid a piece is recognised by the triangle lattice's own transforms
+(:meth:`solver.core.geometry.base.Lattice.normalise`), against the Trigon family's shapes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from solver.core.board import Board
-from solver.core.pieces import PIECES, Cell, Shape
+from solver.core.geometry.trigon import TRIANGLE_LATTICE
+from solver.core.pieces import PIECES, Cell, Shape, family
 from solver.core.position import ColourState, Placement, Position
 
 
@@ -41,8 +48,24 @@ def canonical_shape(cells: Iterable[Cell]) -> Shape:
 _CANONICAL = {canonical_shape(p.cells): p.name for p in PIECES.values()}
 
 
+@cache
+def _lattice_canonical(grid: str) -> dict[Shape, str]:
+    """Every fixed orientation of the ``grid`` family's pieces -> the piece's name."""
+    pieces = family(grid)
+    lattice = TRIANGLE_LATTICE  # the one grid besides squares
+    return {
+        o: n for n, cells in zip(pieces.names, pieces.shapes) for o in lattice.orientations(cells)
+    }
+
+
 def shape_name(board: Board, squares: Iterable[int]) -> str | None:
     """Name of the piece that these squares form, or None if they form none."""
+    if not board.square_grid:
+        geometry = board.geometry
+        tiles = [geometry.cells[s] for s in squares]
+        if not tiles:
+            return None
+        return _lattice_canonical(board.grid).get(geometry.lattice.normalise(tiles))
     cells = [board.row_col(s) for s in squares]
     if not cells:
         return None
@@ -77,7 +100,7 @@ def move_problem(position: Position, colour: str, placement: Placement) -> str |
         return f"square number {off[0]} is off the board"
     if (
         shape_name(board, squares) != placement.piece
-        or len(squares) != PIECES[placement.piece].size
+        or len(squares) != family(board.grid).size[placement.piece]
     ):
         return f"squares {','.join(board.names(squares))} do not form piece {placement.piece}"
     for s in sorted(squares):
@@ -89,6 +112,10 @@ def move_problem(position: Position, colour: str, placement: Placement) -> str |
     if edge_touches(board, squares, own):
         return f"{placement.piece} shares an edge with another {colour} piece"
     if not own:
+        if position.starting_points and state.start is None:
+            if not (position.starting_points - position.occupied) & squares:
+                return f"the first {colour} piece must cover a starting point not yet covered"
+            return None
         if state.start is None:
             return f"{colour} has no start square"
         if state.start not in squares:

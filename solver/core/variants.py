@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
-from solver.core.pieces import PIECE_NAMES
+from solver.core.pieces import PIECE_NAMES, family
 from solver.errors import InputError
 
 #: Colour names and the letter each one has in board diagrams.
@@ -31,6 +31,8 @@ FULL_SET: Counter[str] = Counter({name: 1 for name in PIECE_NAMES})
 JUNIOR_SET: Counter[str] = Counter(
     {name: 2 for name in ("1", "2", "I3", "V3", "I4", "L4", "T4", "O", "Z4", "I5", "L5", "P")}
 )
+#: the 22 Trigon pieces, one each (Pentobi ``BoardConst.cpp`` ``create_pieces_trigon``)
+TRIGON_SET: Counter[str] = Counter({name: 1 for name in family("trigon").names})
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,9 @@ class Variant:
             Pentobi's ``get_nu_players`` and its rules of Two- and Three-Player.
         pentobi_ids: Pentobi's id of the variant and its abbreviation (``--game`` of
             ``pentobi-gtp``, e.g. "classic_2", "c2").
+        grid: ``"square"``, or ``"trigon"``: then ``rows`` x ``cols`` is the naming
+            rectangle of the hexagon (18 x 35 for side 9), ``starts`` is empty and the six
+            starting points are shared (:attr:`Position.starting_points`).
     """
 
     name: str
@@ -62,6 +67,7 @@ class Variant:
     bonus: bool = True
     seats: tuple[int, ...] = ()
     pentobi_ids: tuple[str, ...] = ()
+    grid: str = "square"
 
     @property
     def players(self) -> int:
@@ -119,6 +125,28 @@ VARIANTS: dict[str, Variant] = {
         pentobi_ids=("junior", "j"), **_DUO,
     ),
 }  # fmt: skip
+
+#: The Trigon variants (Pentobi ``Variant.cpp``: hexagon side 9, or 8 for three colours;
+#: colours blue, yellow, red, green in turn). Not in :data:`VARIANTS` yet: the commands
+#: that know them read :data:`ALL_VARIANTS` (issue 43 moves the rest onto the geometry).
+_TRIGON_COLOURS = ("blue", "yellow", "red", "green")
+TRIGON_VARIANTS: dict[str, Variant] = {
+    "trigon": Variant(
+        "trigon", "Blokus Trigon", 18, 35, _TRIGON_COLOURS, (), TRIGON_SET, seats=(0, 1, 2, 3),
+        pentobi_ids=("trigon", "t"), grid="trigon",
+    ),
+    "trigon2": Variant(
+        "trigon2", "Blokus Trigon Two-Player", 18, 35, _TRIGON_COLOURS, (), TRIGON_SET,
+        seats=(0, 1, 0, 1), pentobi_ids=("trigon_2", "t2"), grid="trigon",
+    ),
+    "trigon3": Variant(
+        "trigon3", "Blokus Trigon Three-Player", 16, 31, _TRIGON_COLOURS[:3], (), TRIGON_SET,
+        seats=(0, 1, 2), pentobi_ids=("trigon_3", "t3"), grid="trigon",
+    ),
+}  # fmt: skip
+
+#: every variant: :data:`VARIANTS` and :data:`TRIGON_VARIANTS`
+ALL_VARIANTS: dict[str, Variant] = {**VARIANTS, **TRIGON_VARIANTS}
 
 
 #: The variant name of a board that is none of the built-in ones (files may say so).

@@ -3,9 +3,12 @@
 Meaning of the properties (Pentobi ``libpentobi_base/Pentobi-SGF.md``, ``NodeUtil.cpp``,
 ``BoardUpdater.cpp``):
 
-- ``GM`` (root): the variant, one of the ``sgf_name`` of :data:`solver.core.variants.VARIANTS`
-  (``Blokus``, ``Blokus Two-Player``, ``Blokus Three-Player``, ``Blokus Duo``,
-  ``Blokus Junior``). Any other value is an unsupported variant.
+- ``GM`` (root): the variant, one of the ``sgf_name`` of
+  :data:`solver.core.variants.ALL_VARIANTS` (``Blokus``, ``Blokus Two-Player``, ``Blokus
+  Three-Player``, ``Blokus Duo``, ``Blokus Junior``, ``Blokus Trigon``, ``Blokus Trigon
+  Two-Player``, ``Blokus Trigon Three-Player``). Any other value is an unsupported
+  variant. On Trigon a move lists triangles in Pentobi's Trigon coordinates
+  (:mod:`solver.core.geometry.trigon`).
 - Moves: in two-colour variants ``B`` / ``W`` (also ``1`` / ``2``, which Pentobi reads too);
   in the four-colour variants ``1``..``4`` (blue, yellow, red, green). ``B``/``W`` there are
   players, not colours, so a ``B``/``W`` move in a four-colour game is an error. Pentobi's
@@ -50,11 +53,11 @@ from pathlib import Path
 
 from solver.core.board import Board
 from solver.core.order import interleave
-from solver.core.pieces import PIECES
+from solver.core.pieces import family
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position, sorted_pieces
 from solver.core.rules import move_problem, shape_name
-from solver.core.variants import VARIANTS, Variant, colour_id, read_colour
+from solver.core.variants import ALL_VARIANTS, VARIANTS, Variant, colour_id, read_colour
 from solver.errors import InputError, PieceError, RuleError, SquareError, located
 from solver.formats.sgf import Location, Node, Property, format_property, parse
 from solver.formats.text import decode, read_text
@@ -66,7 +69,7 @@ _AFTER = Range(PLACEMENTS.name, whole=True)
 APPLICATION = "blokus-solo"
 
 #: Variants by Pentobi's ``GM`` value.
-VARIANTS_BY_SGF: dict[str, Variant] = {v.sgf_name: v for v in VARIANTS.values()}
+VARIANTS_BY_SGF: dict[str, Variant] = {v.sgf_name: v for v in ALL_VARIANTS.values()}
 
 _OLD_COLOUR_IDS = ("BLUE", "YELLOW", "RED", "GREEN")
 _SETUP_ORDER = ("A1", "A2", "A3", "A4", "AB", "AW")  # Pentobi's BoardUpdater order
@@ -258,7 +261,7 @@ def read_sgf_text(text: str, path: str | None = None) -> Game:
 @cache
 def start_position(variant_name: str) -> Position:
     """The empty start position of a built-in variant (one shared Board per variant)."""
-    return Position.empty(VARIANTS[variant_name])
+    return Position.empty(ALL_VARIANTS[variant_name])
 
 
 class _Replay:
@@ -391,9 +394,10 @@ class _Replay:
                 raise self.error(exc.message, location, where, SquareError) from None
         if len(set(squares)) != len(squares):
             raise self.error(f"a square is listed twice in [{text}]", location, where, SquareError)
-        if len(squares) > 5:
+        most = family(self.board.grid).max_size
+        if len(squares) > most:
             raise self.error(
-                f"[{text}] has {len(squares)} squares; a piece has at most 5",
+                f"[{text}] has {len(squares)} squares; a piece has at most {most}",
                 location,
                 where,
                 PieceError,
@@ -459,7 +463,9 @@ class _Replay:
                 removed = True
                 gone = [p.piece for p in state.placed if p.squares & squares]
                 state = replace(
-                    state, placed=keep, remaining=sorted_pieces(list(state.remaining) + gone)
+                    state,
+                    placed=keep,
+                    remaining=sorted_pieces(list(state.remaining) + gone, state.grid),
                 )
             colours.append(state)
         if not removed:
@@ -501,7 +507,7 @@ def sorted_moves(board: Board, placements: Iterable[Placement]) -> list[str]:
 
     def key(placement: Placement) -> tuple[int, list[tuple[int, int]]]:
         cells = sorted((board.rows - r, c) for r, c in map(board.row_col, placement.squares))
-        return PIECES[placement.piece].index, cells
+        return family(board.grid).index[placement.piece], cells
 
     return [squares_text(board, p.squares) for p in sorted(placements, key=key)]
 
@@ -531,14 +537,16 @@ def sgf_variant(position: Position) -> Variant:
     Raises:
         InputError: the position is not on a built-in variant's board with its colours.
     """
-    v = VARIANTS.get(position.variant)
+    v = ALL_VARIANTS.get(position.variant)
     board = position.board
     ok = v is not None and (
         board.rows == v.rows
         and board.cols == v.cols
+        and board.grid == v.grid
         and not board.blocked
         and position.colour_names == v.colours
         and all(c.start == board.parse(s) for c, s in zip(position.colours, v.starts))
+        and position.starting_points == start_position(v.name).starting_points
     )
     if v is None or not ok:
         raise InputError(

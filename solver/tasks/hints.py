@@ -22,7 +22,7 @@ from solver.core.placements import legal_moves
 from solver.core.position import Placement
 from solver.core.problem import Problem
 from solver.core.rules import move_problem, shape_name
-from solver.core.variants import VARIANTS, read_colour
+from solver.core.variants import ALL_VARIANTS, read_colour
 from solver.errors import InputError, located
 
 
@@ -98,7 +98,7 @@ def play(problem: Problem, moves: list[str], label: str = "--move") -> Problem:
         with located(where=f"{label} {k}"):
             colour, _, squares_text = text.rpartition(":")
             position = problem.position
-            variant = VARIANTS.get(position.variant)
+            variant = ALL_VARIANTS.get(position.variant)
             if colour:  # the one rule of colours a person types (read_colour)
                 colour = read_colour(colour, position.colour_names, variant)
             else:

@@ -28,7 +28,7 @@ from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
-from solver.core.variants import VARIANTS, read_colour
+from solver.core.variants import ALL_VARIANTS, read_colour
 from solver.errors import InputError
 from solver.formats.game import Game
 from solver.pictures.picture import COLOURS
@@ -183,7 +183,7 @@ class Session:
             InputError: not a colour here, or one that is not played.
         """
         position = self.problem.position
-        colour = read_colour(text, position.colour_names, VARIANTS.get(position.variant))
+        colour = read_colour(text, position.colour_names, ALL_VARIANTS.get(position.variant))
         if colour not in self.problem.colours:
             raise InputError(f"{colour} is not played here")
         return colour
