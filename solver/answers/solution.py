@@ -59,7 +59,7 @@ from typing import Any
 from solver.core.board import Board
 from solver.core.checker import CheckReport, ColourReport, check_layout
 from solver.core.order import order_of_play
-from solver.core.pieces import PIECES, canonical_name
+from solver.core.pieces import canonical_name, squares_of
 from solver.core.position import ColourState, Placement, Position, sorted_pieces
 from solver.core.problem import (
     ANSWERS,
@@ -171,7 +171,7 @@ def _partial_json(result: SolveResult) -> dict[str, Any]:
             for c in result.problem.colours
         },
         "remaining": left,
-        "squares_left": sum(PIECES[p].size for v in left.values() for p in v),
+        "squares_left": sum(squares_of(v, board.grid) for v in left.values()),
         "short": [c for c in result.problem.colours if left[c]],
     }
 
@@ -660,7 +660,7 @@ def _false_partial_claims(solution: SolutionFile) -> list[str]:
     left = 0
     for colour, pieces in record.get("remaining", {}).items():
         actual = list(report.report(colour_name(str(colour))).remaining)
-        left += sum(PIECES[p].size for p in actual)
+        left += squares_of(actual, solution.position.board.grid)
         if sorted_pieces(pieces) != sorted_pieces(actual):
             out.append(
                 f"partial layout: the file says {colour} leaves {pieces}, the rules give {actual}"

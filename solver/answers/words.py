@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from solver.backends.base import FitBound
-from solver.core.pieces import PIECES
+from solver.core.pieces import squares_of
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.tasks.endgame import EndgameAnswer, JointAnswer
@@ -36,7 +36,8 @@ def closeness_lines(result: SolveResult, idle_bound: bool = True) -> list[str]:
         total = sum(
             len(result.problem.position.colour(c).remaining) for c in result.problem.colours
         )
-        lines.append(partial_line(total, result.short()))
+        grid = result.problem.position.board.grid
+        lines.append(partial_line(total, result.short(), grid))
     bound = fit_line(result.fit, idle_bound)
     if bound:
         lines.append(bound)
@@ -52,25 +53,25 @@ def fit_line(fit: FitBound | None, idle: bool = False) -> str:
     return f"  best bound proved: {fit.text}"
 
 
-def partial_line(total: int, short: Mapping[str, tuple[str, ...]]) -> str:
+def partial_line(total: int, short: Mapping[str, tuple[str, ...]], grid: str = "square") -> str:
     """The line on an unknown's best partial layout, e.g. "  best partial layout: 40 of 42
     pieces placed, 9 squares left; short: ..." (``total``: the pieces asked for;
-    ``short``: colour -> the pieces it leaves)."""
+    ``short``: colour -> the pieces it leaves, of ``grid``'s piece family)."""
     pieces = sum(len(v) for v in short.values())
-    squares = sum(PIECES[p].size for v in short.values() for p in v)
+    squares = sum(squares_of(v, grid) for v in short.values())
     return (
         f"  best partial layout: {total - pieces} of {total} {plural(total, 'piece')} "
         f"placed, {squares} {plural(squares, 'square')} left"
-        + (f"; short: {short_text(short)}" if short else "")
+        + (f"; short: {short_text(short, grid)}" if short else "")
     )
 
 
-def short_text(short: Mapping[str, tuple[str, ...]]) -> str:
+def short_text(short: Mapping[str, tuple[str, ...]], grid: str = "square") -> str:
     """The short colours in words, e.g. "blue 2 pieces (9 squares: 4, V5), red 1 piece
     (1 square: 1)"."""
     parts = []
     for colour, left in short.items():
-        squares = sum(PIECES[p].size for p in left)
+        squares = squares_of(left, grid)
         parts.append(
             f"{colour} {len(left)} {plural(len(left), 'piece')} "
             f"({squares} {plural(squares, 'square')}: {', '.join(left)})"
@@ -96,7 +97,7 @@ def endgame_line(answer: EndgameAnswer) -> str:
     """One line per checked colour: pieces left, answer, best result for a "no", time."""
     pos = answer.place_all.problem.position
     left = pos.colour(answer.colour).remaining
-    squares = sum(PIECES[p].size for p in left)
+    squares = squares_of(left, pos.board.grid)
     text = (
         f"  {answer.colour:7} {len(left):2} {plural(len(left), 'piece'):6} ({squares:2} "
         f"{plural(squares, 'square')}) left: {answer.answer:7}"
@@ -111,7 +112,7 @@ def endgame_line(answer: EndgameAnswer) -> str:
         partial = answer.place_all.partial_report
         if partial is not None:
             left = partial.report(answer.colour).remaining
-            short = sum(PIECES[p].size for p in left)
+            short = squares_of(left, pos.board.grid)
             text += f"; at best {short} {plural(short, 'square')} left"
     elif answer.best is not None:
         best = answer.best

@@ -113,6 +113,11 @@ def solve(
     Raises:
         whatever a backend raised (e.g. :class:`solver.errors.SolverBug`).
     """
+    if not problem.position.board.square_grid:
+        # on Trigon only the search runs so far (issue 43): it has the whole time
+        from solver.backends.search import solve as search_solve
+
+        return search_solve(problem, options, cancel)
     started = time.perf_counter()
     many = _many_pieces(problem, options)
     # (greedy play does not place that many pieces of several colours: 84 left 35 squares

@@ -19,7 +19,7 @@ from solver.core.checker import CheckReport, check_layout
 from solver.core.order import order_of_play
 from solver.core.position import Layout
 from solver.core.problem import Problem
-from solver.errors import SolverBug
+from solver.errors import InputError, SolverBug
 
 Status = Literal["solved", "optimal", "infeasible", "unknown"]
 
@@ -146,6 +146,9 @@ class Backend:
         kernel: the module of the compiled kernel it needs before its first answer (the
             first run compiles it: :mod:`solver.backends.warmup`), or None.
         choice: a ``--backend`` choice; False for an engine only ``auto`` runs.
+        grids: the board grids it answers on (:data:`solver.core.board.GRIDS`): the
+            square grid only, unless its tables are built from the board's geometry;
+            :meth:`check` and :meth:`solve` refuse a board of another grid.
     """
 
     name: str
@@ -157,22 +160,46 @@ class Backend:
     endgames: bool = True
     kernel: str | None = None
     choice: bool = True
+    grids: frozenset[str] = frozenset({"square"})
 
     def check(self, problem: Problem) -> None:
         """Refuse, before any work or output, a problem the backend cannot take.
 
         Raises:
-            InputError: the backend's own refusal (the same it would raise when solving).
+            InputError: a board of a grid it does not know (:attr:`grids`), or the
+                backend's own refusal (the same it would raise when solving).
         """
+        self.check_grid(problem)
         if self.precheck is not None:
             self.precheck()(problem)
 
     def solve(
         self, problem: Problem, options: SolveOptions, cancel: Cancel | None = None
     ) -> BackendResult:
-        """Run the backend; its result, with ``answered_by`` filled in."""
+        """Run the backend; its result, with ``answered_by`` filled in.
+
+        Raises:
+            InputError: a board of a grid it does not know (:attr:`grids`).
+        """
+        self.check_grid(problem)
         result = self.load()(problem, options, cancel)
         return result if result.answered_by else _named(result, self.name)
+
+    def check_grid(self, problem: Problem) -> None:
+        """Raises InputError for a board of a grid the backend does not know."""
+        grid = problem.position.board.grid
+        if grid not in self.grids:
+            raise InputError(
+                f"the {self.name} backend does not run on {grid} boards yet "
+                f"(on {grid}: --backend {' or '.join(_answering(grid))})"
+            )
+
+
+def _answering(grid: str) -> list[str]:
+    """The ``--backend`` choices that answer on a grid."""
+    from solver.backends.registry import BACKENDS
+
+    return [b.name for b in BACKENDS.values() if grid in b.grids]
 
 
 def _named(result: BackendResult, name: str) -> BackendResult:

@@ -63,6 +63,10 @@ def _refusal(package: str) -> Callable[[], Callable[[Problem], None]]:
 
 _SEARCH_KERNEL = "solver.backends.search.kernel"
 
+#: the grids the search answers on: its tables come from the board's geometry (Trigon:
+#: issue 43; the other engines still assume squares and refuse it)
+_ANY_GRID = frozenset({"square", "trigon"})
+
 AUTO = Backend(
     "auto",
     _door("solver.backends.auto"),
@@ -75,6 +79,7 @@ AUTO = Backend(
     "the LP bound first, then the repair search, and on an empty board with a symmetry the "
     "symmetric reduction (for two colours or on tight boards, few empty squares: the domain "
     "search, on every worker)",
+    grids=_ANY_GRID,
 )
 CPSAT = Backend(
     "cpsat",
@@ -106,6 +111,7 @@ SEARCH = Backend(
     _door("solver.backends.search"),
     summary="Blokus-aware exact search",
     kernel=_SEARCH_KERNEL,
+    grids=_ANY_GRID,
 )
 SYMMETRIC = Backend(
     "symmetric",

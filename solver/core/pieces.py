@@ -9,6 +9,7 @@ so that its smallest row and column are 0; the 21 pieces have 91 distinct fixed 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -248,3 +249,15 @@ def family(grid: str) -> PieceFamily:
             raise PieceError(f"no pieces for grid {grid!r}")
         _FAMILIES[grid] = _trigon_family()
     return _FAMILIES[grid]
+
+
+def squares_of(pieces: Iterable[str], grid: str = "square") -> int:
+    """Cells of some pieces (names of ``grid``'s family, a multiset), e.g. a colour's
+    pieces left: ``squares_of(["1", "V3"]) == 4``; on Trigon ``squares_of(["X"],
+    "trigon") == 6``.
+
+    Raises:
+        KeyError: a name that is no piece of the family.
+    """
+    size = family(grid).size
+    return sum(size[p] for p in pieces)

@@ -27,7 +27,7 @@ import numpy as np
 
 from solver.backends.base import SolveOptions
 from solver.core.checker import check_layout
-from solver.core.pieces import PIECES
+from solver.core.pieces import family, squares_of
 from solver.core.placements import reach
 from solver.core.position import Position
 from solver.core.problem import Answer, Problem
@@ -63,7 +63,8 @@ class EndgameAnswer:
         """Squares the best layout places (for "no"), or None."""
         if self.best is None or self.best.layout is None:
             return None
-        return sum(PIECES[p.piece].size for p in self.best.layout.get(self.colour, []))
+        grid = self.place_all.problem.position.board.grid
+        return squares_of((p.piece for p in self.best.layout.get(self.colour, [])), grid)
 
 
 def endgame_check(
@@ -124,7 +125,8 @@ def no_bound(position: Position, colour: str) -> int:
     """The best score ``colour`` can reach once placing all its remaining pieces is proven
     impossible: -(size of its smallest remaining piece). At least that piece stays unplaced,
     and without every piece placed there is no +15 or +5 bonus."""
-    return -min(PIECES[p].size for p in position.colour(colour).remaining)
+    size = family(position.board.grid).size
+    return -min(size[p] for p in position.colour(colour).remaining)
 
 
 def cap_after_no(best: SolveResult, position: Position, colour: str) -> SolveResult:
@@ -333,7 +335,7 @@ def _add_closeness(record: EndgameRecord, answer: EndgameAnswer) -> None:
     if answer.answer != "unknown" or result.partial_report is None:
         return
     left = result.partial_report.report(answer.colour).remaining
-    record["best_left"] = sum(PIECES[p].size for p in left)
+    record["best_left"] = squares_of(left, result.problem.position.board.grid)
     if result.fit is not None:
         record["fit"] = result.fit.text
 

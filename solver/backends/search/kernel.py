@@ -202,10 +202,11 @@ def _apply_placement(
             t = img[s, h]
             for c2 in range(ncol):
                 bl[c2, t] += 1
-        for j in range(4):
+        for j in range(edge_nb.shape[1]):
             e = edge_nb[s, j]
             if e >= 0:
                 bl[c, e] += 1
+        for j in range(corner_nb.shape[1]):
             d = corner_nb[s, j]
             if d >= 0:
                 cornr[c, d] += 1
@@ -247,10 +248,11 @@ def _undo_placement(
             t = img[s, h]
             for c2 in range(ncol):
                 bl[c2, t] -= 1
-        for j in range(4):
+        for j in range(edge_nb.shape[1]):
             e = edge_nb[s, j]
             if e >= 0:
                 bl[c, e] -= 1
+        for j in range(corner_nb.shape[1]):
             d = corner_nb[s, j]
             if d >= 0:
                 cornr[c, d] -= 1
@@ -318,7 +320,7 @@ def _mono_last_ok(
                 touch = False
                 for k in range(pl_size[q]):
                     s = pl_sq[q, k]
-                    for d in range(4):
+                    for d in range(corner_nb.shape[1]):
                         n = corner_nb[s, d]
                         if n >= 0 and mark[n] == stamp:
                             touch = True
@@ -414,7 +416,7 @@ def _block_cap(c, qt, rem, pextra, ext, use_ext, rmask):
     best = qt
     for off in range(4):
         extra = 0
-        for t in range(NPIECES):
+        for t in range(rem.shape[1]):
             if rem[c, t] > 0:
                 extra += rem[c, t] * (ext[off, t] if use_ext else pextra[t])
         total = qt - _block_excess(rmask, off // 2, off % 2)
@@ -501,7 +503,7 @@ def _reach(
                     s = queue[qh]
                     qh += 1
                     dlab[s] = ncomp
-                    for j in range(8):
+                    for j in range(king_nb.shape[1]):
                         n = king_nb[s, j]
                         if n >= 0 and bl[c, n] == 0 and mark[n] != stamp:
                             mark[n] = stamp
@@ -520,7 +522,7 @@ def _reach(
             while qh < qt:
                 s = queue[qh]
                 qh += 1
-                for j in range(8):
+                for j in range(king_nb.shape[1]):
                     n = king_nb[s, j]
                     if n >= 0 and bl[c, n] == 0 and mark[n] != stamp and cmark[n] == cstamp:
                         mark[n] = stamp
@@ -544,13 +546,13 @@ def _reach(
         cstamp = st[S_STAMP]
         unplaceable = 0
         covered = 0
-        for t in range(NPIECES):
+        for t in range(rem.shape[1]):
             pcount[t] = 0
             for off in range(4):
                 ext[off, t] = 0
             if rem[c, t] <= 0:
                 continue
-            base = c * NPIECES + t
+            base = c * rem.shape[1] + t
             for ii in range(pp_ptr[base], pp_ptr[base + 1]):
                 p = pp_idx[ii]
                 if mark[pl_sq[p, 0]] == stamp and _live(p, c, pl_sq, pl_size, bl):
@@ -621,7 +623,7 @@ def _root_scan(c, scan, nsqc, bl, cornr, king_nb, mark, queue, st):
     while qh < qt:
         s = queue[qh]
         qh += 1
-        for j in range(8):
+        for j in range(king_nb.shape[1]):
             n = king_nb[s, j]
             if n >= 0 and bl[c, n] == 0 and mark[n] != stamp:
                 mark[n] = stamp
@@ -648,7 +650,7 @@ def achievable_loss(c, lo, lam, unplaceable, rem, pcount, psize):
         return lo
     full = (1 << width) - 1
     sums = 1
-    for t in range(NPIECES):
+    for t in range(rem.shape[1]):
         if rem[c, t] > 0 and pcount[t] > 0:
             for _ in range(rem[c, t]):
                 sums = (sums | (sums << psize[t])) & full
@@ -686,7 +688,7 @@ def _joinable(c, final, bl, sqcol, nsqc, king_nb, gmark, gqueue, st):
     while qh < qt:
         s = gqueue[qh]
         qh += 1
-        for j in range(8):
+        for j in range(king_nb.shape[1]):
             n = king_nb[s, j]
             if n < 0 or gmark[n] == stamp:
                 continue
@@ -992,7 +994,7 @@ def run(params, tables, state, budget):
                         if n_live == 0:
                             break
                 if order == 1 and best_c == c:
-                    for t in range(NPIECES):
+                    for t in range(rem.shape[1]):
                         porder[t] = pcount[t]
                 if best_n == 0 and mode != MAXSCORE:
                     partial = c < ncol - 1
@@ -1102,7 +1104,7 @@ def run(params, tables, state, budget):
                 # what is left depends only on the reach, its attach squares and the
                 # pieces left: a known failure of the same key prunes
                 code = 0
-                for t in range(NPIECES):
+                for t in range(rem.shape[1]):
                     code += rem[0, t] * rmult[t]
                 lam = 0 if mode != MAXSCORE else -st[S_BEST] - 1
                 if lam >= 0:  # (< 0: only a bonus can improve; it depends on more)

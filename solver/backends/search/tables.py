@@ -19,8 +19,8 @@ from solver.backends.search import kernel as core
 from solver.backends.tuning import SearchTuning
 from solver.core.board import Board, neighbour_table
 from solver.core.colour_symmetry import ColourSymmetry
-from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
-from solver.core.placements import empty_board_placements, fitting_rows
+from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES, family
+from solver.core.placements import board_placements, empty_board_placements, fitting_rows
 from solver.core.position import Layout, Placement, Position
 from solver.core.problem import Problem, connect_groups
 from solver.core.symmetry import position_symmetries
@@ -92,6 +92,7 @@ class ExactSearch:
     infeasible: bool = False  # decided before any search
     constant_score: int = 0  # max-score: played colours with nothing left
     stats: dict[str, Any] = field(default_factory=dict)
+    names: tuple[str, ...] = PIECE_NAMES  # the piece names pl_piece indexes (the family's)
 
     @property
     def st(self) -> np.ndarray:
@@ -138,6 +139,7 @@ class ExactSearch:
             self.infeasible,
             self.constant_score,
             dict(self.stats),
+            self.names,
         )
 
     def reordered(self, seed: tuple[int, ...]) -> ExactSearch:
@@ -158,6 +160,7 @@ class ExactSearch:
             self.infeasible,
             self.constant_score,
             dict(self.stats),
+            self.names,
         )
 
 
@@ -173,9 +176,21 @@ def _shuffled_children(tables: core.Tables, seed: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def _geometry(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Edge, corner and king neighbours of each square, shapes (N, 4), (N, 4), (N, 8),
-    padded with -1 (blocked squares do not matter here)."""
+def _geometry(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Edge, corner and king neighbours of each cell, shapes (N, 4), (N, 4), (N, 8) on the
+    square grid ((N, 3), (N, 9), (N, 12) on Trigon), padded with -1 (blocked squares do
+    not matter here)."""
+    if not board.square_grid:
+        geometry = board.geometry
+        edge, corner = geometry.edge_table, geometry.corner_table
+        king = np.concatenate((edge, corner), axis=1)
+        king = np.take_along_axis(king, np.argsort(king < 0, axis=1, kind="stable"), axis=1)
+        return edge, corner, np.ascontiguousarray(king, dtype=np.int32)
+    return _square_geometry(board.rows, board.cols)
+
+
+@lru_cache(maxsize=16)
+def _square_geometry(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     board = Board(rows, cols)
     king = tuple(e + c for e, c in zip(board.edge_neighbours, board.corner_neighbours))
     return (
@@ -230,28 +245,33 @@ class _PlacementArrays:
     """The placements of every playing colour, in one table."""
 
     piece: np.ndarray  # (P,) int32
-    squares: np.ndarray  # (P, 5) int32, padded with -1
+    squares: np.ndarray  # (P, 5) int32, padded with -1 ((P, 6) on Trigon)
     colour: np.ndarray  # (P,) int32: index into the playing colours
     extra: np.ndarray  # (P, 4) int8: see _placement_extra
     size: np.ndarray  # (P,) int32
     some_piece_fits_nowhere: bool  # (a remaining piece of some colour has no placement)
+    npieces: int = core.NPIECES  # pieces in the board's family (21; 22 on Trigon)
 
 
 def _placement_arrays(position: Position, roles: _Roles, seed: int) -> _PlacementArrays:
     """The placements that fit (:func:`solver.core.placements.fitting_rows`) for each playing
     colour, held monominoes left out; ``seed`` != 0 shuffles them."""
     board = position.board
-    table = empty_board_placements(board.rows, board.cols)
-    extra = _table_extra(board.rows, board.cols)
+    table = board_placements(board)
+    if board.square_grid:
+        extra = _table_extra(board.rows, board.cols)
+    else:  # the 2x2-block bound is the square grid's: no extra
+        extra = np.zeros((len(table), 4), dtype=np.int8)
+    index = family(board.grid).index
     pieces, squares, col, bx_rows = [], [], [], []
     nowhere = False
     for i, name in enumerate(roles.playing):
         held = name in roles.held
         rows = fitting_rows(position, name, skip_monomino=held)
         piece = table.piece[rows].astype(np.int32)
-        have = np.bincount(piece, minlength=len(PIECE_NAMES))
+        have = np.bincount(piece, minlength=len(table.names))
         nowhere |= any(
-            have[PIECES[p].index] == 0
+            have[index[p]] == 0
             for p in position.colour(name).remaining
             if not (p == MONOMINO and held)
         )
@@ -260,14 +280,15 @@ def _placement_arrays(position: Position, roles: _Roles, seed: int) -> _Placemen
         col.append(np.full(len(piece), i, dtype=np.int32))
         bx_rows.append(extra[rows])
     pl_piece = np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
-    pl_sq = np.concatenate(squares) if squares else np.zeros((0, 5), np.int32)
+    width = table.squares.shape[1]
+    pl_sq = np.concatenate(squares) if squares else np.zeros((0, width), np.int32)
     pl_col = np.concatenate(col) if col else np.zeros(0, np.int32)
     pl_bx = np.concatenate(bx_rows) if bx_rows else np.zeros((0, 4), np.int8)
     if seed:
         perm = np.random.default_rng(seed).permutation(len(pl_piece))
         pl_piece, pl_sq, pl_col, pl_bx = pl_piece[perm], pl_sq[perm], pl_col[perm], pl_bx[perm]
     pl_size = (pl_sq >= 0).sum(axis=1).astype(np.int32)
-    return _PlacementArrays(pl_piece, pl_sq, pl_col, pl_bx, pl_size, nowhere)
+    return _PlacementArrays(pl_piece, pl_sq, pl_col, pl_bx, pl_size, nowhere, len(table.names))
 
 
 def _pointers(keys: np.ndarray, n_keys: int) -> np.ndarray:
@@ -277,7 +298,7 @@ def _pointers(keys: np.ndarray, n_keys: int) -> np.ndarray:
 
 def _cover_lists(pl: _PlacementArrays, ncol: int, nsq: int) -> tuple[np.ndarray, np.ndarray]:
     """CSR (cov_ptr, cov_idx): the placements of colour c covering square s, largest first."""
-    flat_p = np.repeat(np.arange(len(pl.piece), dtype=np.int64), 5)
+    flat_p = np.repeat(np.arange(len(pl.piece), dtype=np.int64), pl.squares.shape[1])
     flat_s = pl.squares.ravel().astype(np.int64)
     ok = flat_s >= 0
     flat_p, flat_s = flat_p[ok], flat_s[ok]
@@ -288,9 +309,9 @@ def _cover_lists(pl: _PlacementArrays, ncol: int, nsq: int) -> tuple[np.ndarray,
 
 def _piece_lists(pl: _PlacementArrays, ncol: int) -> tuple[np.ndarray, np.ndarray]:
     """CSR (pp_ptr, pp_idx): the placements of colour c and piece t."""
-    key = pl.colour.astype(np.int64) * core.NPIECES + pl.piece
+    key = pl.colour.astype(np.int64) * pl.npieces + pl.piece
     order = np.argsort(key, kind="stable").astype(np.int32)
-    return _pointers(key, max(ncol, 1) * core.NPIECES), order
+    return _pointers(key, max(ncol, 1) * pl.npieces), order
 
 
 @dataclass(frozen=True)
@@ -315,7 +336,8 @@ def _colour_arrays(position: Position, roles: _Roles) -> _ColourArrays:
     cornr = np.zeros((ncol, nsq), dtype=np.int16)
     own0 = np.zeros((ncol, nsq), dtype=np.uint8)
     nsqc = np.zeros(ncol, dtype=np.int64)
-    rem = np.zeros((ncol, core.NPIECES), dtype=np.int64)
+    pieces = family(board.grid)
+    rem = np.zeros((ncol, len(pieces.names)), dtype=np.int64)
     remarea = np.zeros(ncol, dtype=np.int64)
     start = np.full(ncol, -1, dtype=np.int32)
     taken = list(set(board.blocked) | set(position.occupied))
@@ -339,18 +361,20 @@ def _colour_arrays(position: Position, roles: _Roles) -> _ColourArrays:
         for p in state.remaining:
             if p == MONOMINO and name in roles.held:
                 continue
-            rem[i, PIECES[p].index] += 1
-            remarea[i] += PIECES[p].size
+            rem[i, pieces.index[p]] += 1
+            remarea[i] += pieces.size[p]
     return _ColourArrays(bl, cornr, own0, nsqc, rem, remarea, start, sqcol)
 
 
-def _params(mode: int, limit: int, bonus: bool, tuning: SearchTuning) -> np.ndarray:
+def _params(
+    mode: int, limit: int, bonus: bool, tuning: SearchTuning, square: bool = True
+) -> np.ndarray:
     params = np.zeros(core.N_PARAMS, dtype=np.int64)
     params[core.P_MODE] = mode
     params[core.P_LIMIT] = limit
     params[core.P_BONUS] = int(bonus)
     params[core.P_STRONG] = tuning.strong
-    params[core.P_BLOCKS] = int(tuning.blocks)
+    params[core.P_BLOCKS] = int(tuning.blocks and square)
     params[core.P_LATE] = tuning.late
     params[core.P_MEMO] = 0  # switched on by _memo_on
     return params
@@ -367,13 +391,14 @@ def _state(
     """The search state at the root: the colours' arrays, an empty path, scratch space."""
     ncol = len(colours.nsqc)
     n_pieces = int(colours.rem.sum()) + 2
+    npieces = colours.rem.shape[1]  # the family's pieces (21; 22 on Trigon)
     max_depth = ncol * nsq + n_pieces + 2
     st = np.zeros(core.N_SCALARS, dtype=np.int64)
     st[core.S_NEED] = 1
     st[core.S_BEST] = core.NEG_INF
     at_least_one = max(ncol, 1)
     return core.State(
-        ext=np.zeros((4, core.NPIECES), dtype=np.int64),
+        ext=np.zeros((4, npieces), dtype=np.int64),
         bl=colours.bl,
         excl=np.zeros((ncol, nsq), dtype=np.int8),
         cornr=colours.cornr,
@@ -394,7 +419,7 @@ def _state(
         cmark=np.zeros(nsq, dtype=np.int64),
         queue=np.zeros(nsq, dtype=np.int32),
         attach=np.zeros(nsq, dtype=np.int32),
-        pcount=np.zeros(core.NPIECES, dtype=np.int64),
+        pcount=np.zeros(npieces, dtype=np.int64),
         cand=np.zeros((at_least_one, nsq), dtype=np.int32),
         ncand=np.zeros(at_least_one, dtype=np.int64),
         fix=np.zeros(groups, dtype=np.int64),
@@ -407,7 +432,7 @@ def _state(
         gmark=np.zeros(nsq, dtype=np.int64),
         gqueue=np.zeros(nsq, dtype=np.int32),
         omark=np.zeros(nsq, dtype=np.int64),
-        porder=np.zeros(core.NPIECES, dtype=np.int64),
+        porder=np.zeros(npieces, dtype=np.int64),
         dlab=np.zeros(nsq, dtype=np.int32),
         dsz=np.zeros(nsq, dtype=np.int64),
         rmask=np.zeros(rows, dtype=np.int64),
@@ -430,7 +455,9 @@ def _tables(
     ncol = len(roles.playing)
     cov_ptr, cov_idx = _cover_lists(pl, ncol, board.size)
     pp_ptr, pp_idx = _piece_lists(pl, ncol)
-    edge_nb, corner_nb, king_nb = _geometry(board.rows, board.cols)
+    edge_nb, corner_nb, king_nb = _geometry(board)
+    square = board.square_grid
+    pieces = family(board.grid)
     return core.Tables(
         pl_sq=pl.squares,
         pl_col=pl.colour,
@@ -443,8 +470,8 @@ def _tables(
         edge_nb=edge_nb,
         corner_nb=corner_nb,
         king_nb=king_nb,
-        psize=_PIECE_SIZE,
-        pextra=_PIECE_EXTRA,
+        psize=_PIECE_SIZE if square else np.array(pieces.sizes, dtype=np.int32),
+        pextra=_PIECE_EXTRA if square else np.zeros(len(pieces.names), dtype=np.int64),
         pl_bx=pl.extra,
         start=colours.start,
         own0=colours.own0,
@@ -454,15 +481,20 @@ def _tables(
         held=np.array([c in roles.held for c in roles.playing], dtype=np.int8),
         monochk=np.array([c in roles.checked for c in roles.playing], dtype=np.int8),
         gperm=gperm,
-        rmult=np.zeros(core.NPIECES + 1, dtype=np.int64),  # memo: off (see _memo_on)
+        rmult=np.zeros(len(pieces.names) + 1, dtype=np.int64),  # memo: off (see _memo_on)
         star=np.array(sorted(problem.stars_left), dtype=np.int32),
         conn=np.array([c in problem.connect for c in roles.playing], dtype=np.int8),
         img=np.zeros((board.size, 0), dtype=np.int32),
         orb=np.zeros(0, dtype=np.int32),
         tie=np.zeros(len(pl.piece), dtype=np.int64),
         zob=np.zeros((0, 4), dtype=np.int64),  # memo: off (see _memo_on)
-        sqr=(np.arange(board.size) // board.cols).astype(np.int32),
-        sqc=(np.arange(board.size) % board.cols).astype(np.int32),
+        # the 2x2-block bound's rows and columns (square grid only; P_BLOCKS is off on others)
+        sqr=(np.arange(board.size) // board.cols if square else np.zeros(board.size)).astype(
+            np.int32
+        ),
+        sqc=(np.arange(board.size) % board.cols if square else np.zeros(board.size)).astype(
+            np.int32
+        ),
     )
 
 
@@ -568,12 +600,13 @@ def build(
     return ExactSearch(
         roles.playing,
         roles.held,
-        _params(mode, limit, position.bonus, tuning),
+        _params(mode, limit, position.bonus, tuning, position.board.square_grid),
         tables,
         state,
         infeasible,
         roles.constant_score,
         {"placements": n_pl, "symmetries": len(gperm)},
+        family(position.board.grid).names,
     )
 
 
@@ -620,7 +653,7 @@ def placement_of(search: ExactSearch, p: int) -> tuple[str, Placement]:
     colour = search.colours[int(search.tables.pl_col[p])]
     sq = search.tables.pl_sq[p]
     squares = frozenset(int(s) for s in sq[sq >= 0])
-    return colour, Placement(PIECE_NAMES[search.tables.pl_piece[p]], squares)
+    return colour, Placement(search.names[search.tables.pl_piece[p]], squares)
 
 
 def layout_of(
