@@ -17,13 +17,14 @@ Coordinates are in squares: one square is 1 x 1, the board's top-left corner is 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypedDict
 
 from solver.core.board import Board, column_name
 from solver.core.order import interleave
 from solver.core.position import Placement, Position, sorted_pieces
+from solver.pictures.cells import Cells
 
 #: Fill colour of each colour's squares (hex RGB), close to Pentobi's default theme.
 COLOURS: dict[str, str] = {
@@ -40,6 +41,7 @@ BLOCKED_FILL = "#4d4d4d"
 GRID = "#000000"  # drawn with GRID_OPACITY, so it shows on empty and coloured squares
 GRID_OPACITY = 0.2
 OUTLINE = "#1a1a1a"
+START_SHARED = "#7a7a7a"  # a starting point shared by all colours (Trigon)
 HIGHLIGHT = "#ffffff"  # the line inside the last piece's outline
 LABEL = "#555555"
 
@@ -75,6 +77,16 @@ class Rect:
     colour: str = ""  # the colour name, for kind "square"
     stroke: str | None = None
     width: float = 0.0
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A filled polygon with no stroke: one cell of a board that is not square."""
+
+    points: tuple[Point, ...]
+    fill: str
+    kind: str  # "cell" (empty, or covered: ``colour`` is its colour's name), "blocked"
+    colour: str = ""
 
 
 @dataclass(frozen=True)
@@ -124,7 +136,7 @@ class Label:
     kind: str  # "coordinate" or "number"
 
 
-Shape = Rect | Lines | Outline | Circle | Label
+Shape = Rect | Polygon | Lines | Outline | Circle | Label
 
 
 @dataclass(frozen=True)
@@ -210,13 +222,6 @@ def scene(
     if size is not None and size < 1:
         raise ValueError(f"picture size must be at least 1 pixel, not {size}")
     palette = {**COLOURS, **(colours or {})}
-    board = position.board
-    left = LABEL_BAND if coordinates else MARGIN
-    bottom = LABEL_BAND if coordinates else MARGIN
-    width = left + board.cols + MARGIN
-    height = MARGIN + board.rows + bottom
-    pixels = size if size is not None else round(PIXELS_PER_SQUARE * width)
-    at = _Grid(board, left, MARGIN)
     pieces = [(c.name, p) for c in position.colours for p in c.placed]
     fills = {}
     for name, p in pieces:
@@ -225,6 +230,16 @@ def scene(
         fills[p] = palette[name] if new is None or p in new else _mix(palette[name], FADE)
     if last is not None and last not in fills:
         raise ValueError(f"the piece to highlight ({last.piece}) is not on the board")
+    if not position.board.square_grid:
+        marks = _Marks(start_squares, stars, numbers, order, last)
+        return _cell_scene(position, fills, palette, marks, size, coordinates)
+    board = position.board
+    left = LABEL_BAND if coordinates else MARGIN
+    bottom = LABEL_BAND if coordinates else MARGIN
+    width = left + board.cols + MARGIN
+    height = MARGIN + board.rows + bottom
+    pixels = size if size is not None else round(PIXELS_PER_SQUARE * width)
+    at = _Grid(board, left, MARGIN)
     shapes: list[Shape] = [
         Rect(0, 0, width, height, BACKGROUND, "background"),
         Rect(left, MARGIN, board.cols, board.rows, EMPTY_FILL, "board"),
@@ -258,7 +273,11 @@ def scene(
         shapes.append(Outline(loop, HIGHLIGHT, HIGHLIGHT_WIDTH, "last"))
     shapes += [Outline(_star(*at.centre(sq)), OUTLINE, STAR_WIDTH, "star") for sq in sorted(stars)]
     if numbers:
-        shapes += _numbers(at, fills, play_order(position) if order is None else order)
+        shapes += _numbers(
+            lambda squares: at.centre(_middle_square(board, squares)),
+            fills,
+            play_order(position) if order is None else order,
+        )
     if coordinates:
         shapes += _coordinates(board, left, MARGIN)
     return Scene(width, height, left, MARGIN, pixels, tuple(shapes))
@@ -304,11 +323,122 @@ def first_placements(
         replace(
             c,
             placed=tuple(p for p in c.placed if p not in later),
-            remaining=sorted_pieces([*c.remaining, *(p.piece for p in c.placed if p in later)]),
+            remaining=sorted_pieces(
+                [*c.remaining, *(p.piece for p in c.placed if p in later)], c.grid
+            ),
         )
         for c in position.colours
     )
     return replace(position, colours=colours)
+
+
+@dataclass(frozen=True)
+class _Marks:
+    """What :func:`scene` draws on top of the cells (its arguments of the same names)."""
+
+    start_squares: bool
+    stars: Collection[int]
+    numbers: bool
+    order: Sequence[tuple[str, Placement]] | None
+    last: Placement | None
+
+
+def _cell_scene(
+    position: Position,
+    fills: Mapping[Placement, str],
+    palette: Mapping[str, str],
+    marks: _Marks,
+    size: int | None,
+    coordinates: bool,
+) -> Scene:
+    """:func:`scene` on a board that is not square (Trigon's triangles): one
+    :class:`Polygon` per cell from the board's geometry (:class:`.cells.Cells`: a naming
+    column is 1 wide), the same outlines, marks and labels as on squares."""
+    board = position.board
+    left = LABEL_BAND if coordinates else MARGIN
+    at = Cells(board, left, MARGIN)
+    width = left + at.width + MARGIN
+    height = MARGIN + at.height + (LABEL_BAND if coordinates else MARGIN)
+    pixels = size if size is not None else round(PIXELS_PER_SQUARE * width)
+    shapes: list[Shape] = [Rect(0, 0, width, height, BACKGROUND, "background")]
+    shapes += _cell_polygons(position, at, fills)
+    if marks.start_squares:
+        shapes += _start_marks(position, at, palette)
+    shapes.append(Lines(at.grid_lines(), GRID, GRID_WIDTH, GRID_OPACITY, "grid"))
+    pieces = [(c.name, p) for c in position.colours for p in c.placed if p != marks.last]
+    shapes += [
+        Outline(loop, OUTLINE, OUTLINE_WIDTH, "piece", name)
+        for name, p in pieces
+        for loop in at.outline(p.squares)
+    ]
+    everything = frozenset(range(board.size))
+    shapes += [Outline(loop, OUTLINE, OUTLINE_WIDTH, "frame") for loop in at.outline(everything)]
+    if marks.last is not None:
+        colour = position.owner[min(marks.last.squares)]
+        for loop in at.outline(marks.last.squares):
+            shapes.append(Outline(loop, OUTLINE, LAST_WIDTH, "piece", colour))
+            shapes.append(Outline(loop, HIGHLIGHT, HIGHLIGHT_WIDTH, "last"))
+    shapes += [
+        Outline(_star(*at.centre(c)), OUTLINE, STAR_WIDTH, "star") for c in sorted(marks.stars)
+    ]
+    if marks.numbers:
+        order = play_order(position) if marks.order is None else marks.order
+        shapes += _numbers(lambda cells: at.centre(_middle_cell(at, cells)), fills, order)
+    if coordinates:
+        shapes += _cell_coordinates(at)
+    return Scene(width, height, left, MARGIN, pixels, tuple(shapes))
+
+
+def _cell_polygons(position: Position, at: Cells, fills: Mapping[Placement, str]) -> list[Polygon]:
+    """Every cell of the board, in cell order: in its piece's fill, blocked, or empty."""
+    piece = {c: p for colour in position.colours for p in colour.placed for c in p.squares}
+    owner = position.owner
+    out = []
+    for c in range(position.board.size):
+        if c in piece:
+            out.append(Polygon(at.corners(c), fills[piece[c]], "cell", owner[c]))
+        elif c in position.board.blocked:
+            out.append(Polygon(at.corners(c), BLOCKED_FILL, "blocked"))
+        else:
+            out.append(Polygon(at.corners(c), EMPTY_FILL, "cell"))
+    return out
+
+
+def _start_marks(position: Position, at: Cells, palette: Mapping[str, str]) -> list[Circle]:
+    """A dot on each free starting point shared by all colours (:data:`START_SHARED`) and
+    on each colour's own free start square (in its colour), at the cell's centroid."""
+    free = [c for c in sorted(position.starting_points) if c not in position.occupied]
+    dots = [Circle(*at.centre(c), START_RADIUS, START_SHARED, "start") for c in free]
+    return dots + [
+        Circle(*at.centre(c.start), START_RADIUS, palette.get(c.name, OUTLINE), "start", c.name)
+        for c in position.colours
+        if c.start is not None and c.start not in position.occupied
+    ]
+
+
+def _middle_cell(at: Cells, cells: frozenset[int]) -> int:
+    """The cell of a piece whose centroid is nearest the piece's (the lowest number on a
+    tie)."""
+    points = {c: at.centre(c) for c in cells}
+    mx = sum(x for x, _ in points.values()) / len(points)
+    my = sum(y for _, y in points.values()) / len(points)
+    return min(cells, key=lambda c: ((points[c][0] - mx) ** 2 + (points[c][1] - my) ** 2, c))
+
+
+def _cell_coordinates(at: Cells) -> list[Label]:
+    """Pentobi's names of the naming rectangle: a column's letters below the board under
+    the column's middle, a row's number left of the board level with the row's middle."""
+    below = at.top + at.height + LABEL_BAND / 2
+    height = at.geometry.height
+    letters = [
+        Label(x, below, column_name(col), LABEL_SIZE, LABEL, "coordinate")
+        for col, x in sorted(at.column_centres.items())
+    ]
+    numbers = [
+        Label(at.left / 2, y, str(height - row), LABEL_SIZE, LABEL, "coordinate")
+        for row, y in sorted(at.row_centres.items())
+    ]
+    return letters + numbers
 
 
 @dataclass(frozen=True)
@@ -392,13 +522,16 @@ def _collinear(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> bo
 
 
 def _numbers(
-    at: _Grid, fills: Mapping[Placement, str], order: Sequence[tuple[str, Placement]]
+    where: Callable[[frozenset[int]], Point],
+    fills: Mapping[Placement, str],
+    order: Sequence[tuple[str, Placement]],
 ) -> list[Label]:
+    """The number of each piece of ``order`` on the board, at ``where(its squares)``."""
     labels = []
     for k, (_, p) in enumerate(order, start=1):
         if p not in fills:
             continue
-        x, y = at.centre(_middle_square(at.board, p.squares))
+        x, y = where(p.squares)
         text = str(k)
         size = LABEL_SIZE if len(text) < 3 else LABEL_SIZE * 0.8
         labels.append(Label(x, y, text, size, _text_colour(fills[p]), "number"))

@@ -26,6 +26,7 @@ from solver.pictures.picture import (
     Lines,
     Outline,
     PictureOptions,
+    Polygon,
     Rect,
     Scene,
     rgb,
@@ -64,6 +65,8 @@ def draw(picture: Scene) -> Image.Image:
     for shape in picture.shapes:
         if isinstance(shape, Rect):
             _rect(pen, shape, k)
+        elif isinstance(shape, Polygon):
+            pen.polygon([_px(p, k) for p in shape.points], fill=shape.fill)
         elif isinstance(shape, Lines):
             layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
             colour = (*rgb(shape.stroke), round(255 * shape.opacity))

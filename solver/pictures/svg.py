@@ -9,7 +9,9 @@ The text is SVG 1.1 (it opens in any browser) and deterministic: the same positi
 options give the same bytes. Elements carry classes a style sheet or a test can select:
 ``square <colour>`` (one ``rect`` per covered square), ``piece <colour>`` (one ``path``
 per piece: its outline), ``blocked``, ``start <colour>``, ``grid``, ``frame``, ``last``
-(the highlight of the last piece), ``coordinate`` and ``number`` (``text``).
+(the highlight of the last piece), ``coordinate`` and ``number`` (``text``). On a board
+that is not square (Trigon) every cell is a ``polygon``: ``cell <colour>`` covered,
+``cell`` empty, ``blocked``; a shared starting point is a ``circle`` of class ``start``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from solver.pictures.picture import (
     Lines,
     Outline,
     PictureOptions,
+    Polygon,
     Rect,
     Scene,
     Shape,
@@ -68,6 +71,12 @@ def _element(shape: Shape) -> str:
         return (
             f'<rect class="{_class(shape.kind, shape.colour)}" x="{_n(shape.x)}" '
             f'y="{_n(shape.y)}" width="{_n(shape.w)}" height="{_n(shape.h)}" {paint}/>'
+        )
+    if isinstance(shape, Polygon):
+        points = " ".join(_xy(p) for p in shape.points)
+        return (
+            f'<polygon class="{_class(shape.kind, shape.colour)}" points="{points}" '
+            f'fill="{shape.fill}"/>'
         )
     if isinstance(shape, Lines):
         d = " ".join(f"M{_xy(a)}L{_xy(b)}" for a, b in shape.segments)
