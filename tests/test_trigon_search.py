@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.backends.base import SolveOptions
+from solver.backends.base import BackendResult, SolveOptions
+from solver.backends.search.starts import assignments, solve_each, unstarted
 from solver.cli.commands import main
 from solver.core.placements import legal_moves
-from solver.core.position import Position
+from solver.core.position import Placement, Position
 from solver.core.problem import Problem
+from solver.core.variants import ALL_VARIANTS
 from solver.formats.game import Game, load_game
 from solver.tasks.endgame import endgame_check
 from solver.tasks.solve import solve
@@ -116,11 +118,13 @@ def test_check_command_answers_on_a_trigon_record():
     assert result.exit_code == 0, result.output
     lines = [line for line in result.output.splitlines() if " left: " in line]
     assert [line.split()[0] for line in lines] == ["blue", "yellow", "red", "green"]
+    assert "after 60 placements: trigon side 9, " in result.output
     position = game("trigon-L1-s9100.blksgf").position(60)
     for line in lines:
         colour = line.split()[0]
         assert f"({position.colour(colour).remaining_squares} " in line
         assert " yes " in line or " no " in line
+        assert "triangles) left" in line
 
 
 def test_engines_that_assume_squares_refuse_trigon_in_one_line():
@@ -131,3 +135,68 @@ def test_engines_that_assume_squares_refuse_trigon_in_one_line():
         error = result.output.strip().splitlines()[-1]
         assert f"the {backend} backend does not run on trigon boards yet" in error
         assert "Traceback" not in result.output
+
+
+# --- colours with no piece yet: one search per assignment of free starting points ---------
+
+
+def test_a_colour_alone_on_the_empty_board_places_all_22_from_a_starting_point():
+    empty = Position.empty(ALL_VARIANTS["trigon"])
+    problem = Problem(empty, ("blue",), "place-all", True)
+    assert unstarted(problem) == ("blue",)
+    assert len(list(assignments(problem))) == 6
+    result = solve(problem, SolveOptions(backend="search", time_limit=60))
+    assert result.status == "solved" and result.report is not None and result.report.legal
+    placed = result.layout["blue"]
+    assert len(placed) == 22 and placed[-1].piece == "1"  # monomino last: +5
+    assert placed[0].squares & empty.starting_points
+    assert result.report.report("blue").score == 20
+
+
+def test_each_unstarted_colour_gets_its_own_starting_point():
+    empty = Position.empty(ALL_VARIANTS["trigon3"])
+    problem = Problem(empty, ("blue", "yellow"), "place-all", False)
+    starts = list(assignments(problem))
+    assert len(starts) == 6 * 5
+    assert all(a["blue"] != a["yellow"] for a in starts)
+    result = solve(problem, SolveOptions(backend="search", time_limit=60))
+    assert result.status == "solved"
+    firsts = [result.layout[c][0].squares & empty.starting_points for c in ("blue", "yellow")]
+    assert firsts[0] and firsts[1] and not firsts[0] & firsts[1]
+
+
+def test_no_free_starting_point_means_no():
+    position = game("trigon-L1-s9100.blksgf").position(3)  # blue, yellow, red have begun
+    assert not position.colour("green").placed
+    free = sorted(position.starting_points - position.occupied)
+    assert len(free) == 3
+    # the three free starting points covered (by hand: each colour has its monomino)
+    for colour, cell in zip(("blue", "yellow", "red"), free):
+        position = position.with_placement(colour, Placement("1", {cell}))
+    problem = Problem(position, ("green",), "place-all", False)
+    assert list(assignments(problem)) == []
+    result = solve(problem, SolveOptions(backend="search", time_limit=10))
+    assert result.status == "infeasible"
+
+
+def test_assignments_combine_as_one_answer():
+    empty = Position.empty(ALL_VARIANTS["trigon"])
+    problem = Problem(empty, ("blue",), "place-all", False)
+    answers = iter(["infeasible"] * 5 + ["unknown"])
+    unknown = solve_each(
+        problem, SolveOptions(), None, lambda p, o, c: BackendResult(next(answers))
+    )
+    assert unknown.status == "unknown" and unknown.stats["assignments"] == "6 of 6"
+    none = solve_each(problem, SolveOptions(), None, lambda p, o, c: BackendResult("infeasible"))
+    assert none.status == "infeasible"
+    seen = []
+
+    def first_solves(p, o, c):
+        seen.append(p.position.colour("blue").start)
+        return (
+            BackendResult("solved", {"blue": []}) if len(seen) == 2 else BackendResult("infeasible")
+        )
+
+    found = solve_each(problem, SolveOptions(time_limit=10), None, first_solves)
+    assert found.status == "solved" and len(seen) == 2 and seen[0] != seen[1]
+    assert found.stats["assignments"] == "2 of 6"

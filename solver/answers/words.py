@@ -61,7 +61,7 @@ def partial_line(total: int, short: Mapping[str, tuple[str, ...]], grid: str = "
     squares = sum(squares_of(v, grid) for v in short.values())
     return (
         f"  best partial layout: {total - pieces} of {total} {plural(total, 'piece')} "
-        f"placed, {squares} {plural(squares, 'square')} left"
+        f"placed, {squares} {plural(squares, cell_word(grid))} left"
         + (f"; short: {short_text(short, grid)}" if short else "")
     )
 
@@ -74,7 +74,7 @@ def short_text(short: Mapping[str, tuple[str, ...]], grid: str = "square") -> st
         squares = squares_of(left, grid)
         parts.append(
             f"{colour} {len(left)} {plural(len(left), 'piece')} "
-            f"({squares} {plural(squares, 'square')}: {', '.join(left)})"
+            f"({squares} {plural(squares, cell_word(grid))}: {', '.join(left)})"
         )
     return ", ".join(parts)
 
@@ -93,14 +93,20 @@ def domain_progress(stats: Mapping[str, Any]) -> str:
     )
 
 
+def cell_word(grid: str) -> str:
+    """What a board's cells are called in words: "square", or "triangle" on Trigon."""
+    return "triangle" if grid == "trigon" else "square"
+
+
 def endgame_line(answer: EndgameAnswer) -> str:
     """One line per checked colour: pieces left, answer, best result for a "no", time."""
     pos = answer.place_all.problem.position
     left = pos.colour(answer.colour).remaining
     squares = squares_of(left, pos.board.grid)
+    cell = cell_word(pos.board.grid)
     text = (
         f"  {answer.colour:7} {len(left):2} {plural(len(left), 'piece'):6} ({squares:2} "
-        f"{plural(squares, 'square')}) left: {answer.answer:7}"
+        f"{plural(squares, cell)}) left: {answer.answer:7}"
     )
     if answer.answer == "yes":
         report = answer.place_all.report
@@ -113,7 +119,7 @@ def endgame_line(answer: EndgameAnswer) -> str:
         if partial is not None:
             left = partial.report(answer.colour).remaining
             short = squares_of(left, pos.board.grid)
-            text += f"; at best {short} {plural(short, 'square')} left"
+            text += f"; at best {short} {plural(short, cell)} left"
     elif answer.best is not None:
         best = answer.best
         proven = (
@@ -125,7 +131,7 @@ def endgame_line(answer: EndgameAnswer) -> str:
         )
         placed = answer.best_squares
         text += (
-            f" best: {placed} of {squares} squares, score {best.score} ({proven})"
+            f" best: {placed} of {squares} {cell}s, score {best.score} ({proven})"
             if placed is not None
             else " best: unknown (time limit)"
         )

@@ -191,15 +191,8 @@ class Backend:
         if grid not in self.grids:
             raise InputError(
                 f"the {self.name} backend does not run on {grid} boards yet "
-                f"(on {grid}: --backend {' or '.join(_answering(grid))})"
+                "(docs/geometry.md#what-runs-on-trigon)"
             )
-
-
-def _answering(grid: str) -> list[str]:
-    """The ``--backend`` choices that answer on a grid."""
-    from solver.backends.registry import BACKENDS
-
-    return [b.name for b in BACKENDS.values() if grid in b.grids]
 
 
 def _named(result: BackendResult, name: str) -> BackendResult:

@@ -55,7 +55,7 @@ def describe_problem(console: Console, problem: Problem) -> None:
     pos = problem.position
     if problem.title:
         console.print(shown(problem.title), style="bold")
-    board = f"{pos.variant} {pos.board.rows}x{pos.board.cols}"
+    board = board_text(pos)
     if pos.board.blocked:
         board += f" ({len(pos.board.blocked)} blocked)"
     goal = problem.goal + (", monomino last" if problem.monomino_last else "")
@@ -217,8 +217,14 @@ def result_sgf(result: SolveResult) -> str:
 def position_line(source: str, after: int | None, position: Position) -> str:
     """The file, the placement count asked for, the board, and who is to move."""
     where = f" after {after} placements" if after is not None else ""
-    board = f"{position.variant} {position.board.rows}x{position.board.cols}"
-    return f"{shown(source)}{where}: {board}{_to_move(position)}"
+    return f"{shown(source)}{where}: {board_text(position)}{_to_move(position)}"
+
+
+def board_text(position: Position) -> str:
+    """The variant and its board in words: "classic 20x20", "trigon side 9"."""
+    board = position.board
+    size = f"{board.rows}x{board.cols}" if board.square_grid else f"side {board.rows // 2}"
+    return f"{position.variant} {size}"
 
 
 def _to_move(position: Position) -> str:

@@ -62,10 +62,14 @@ def connected_part(
     position: Position, colour: str, placements: Sequence[Placement]
 ) -> list[Placement]:
     """The placements that corner contact connects, through each other, to the colour's
-    squares (or, with none, to the piece on its start square), in an order that grows
-    them one by one from there; the others are left out. Edge contact is not checked."""
+    squares (or, with none, to the piece on its start square; on Trigon, with no start
+    square, to a piece on a starting point no piece of the position covers), in an order
+    that grows them one by one from there; the others are left out. Edge contact is not
+    checked."""
     board = position.board
     state = position.colour(colour)
+    starts = {state.start} if state.start is not None else position.starting_points
+    starts = starts - position.occupied
     todo = list(placements)
     ordered: list[Placement] = []
     reached = set(state.squares)
@@ -75,7 +79,7 @@ def connected_part(
                 (p for p in todo if corner_touches(board, p.squares, frozenset(reached))), None
             )
         else:
-            nxt = next((p for p in todo if state.start in p.squares), None)
+            nxt = next((p for p in todo if p.squares & starts), None)
         if nxt is None:
             break
         todo.remove(nxt)

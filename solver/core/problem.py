@@ -162,7 +162,8 @@ class Problem:
                 check_monomino_left(self.position, self.colours)
         for c in self.colours:
             state = self.position.colour(c)
-            if state.start is None and not state.squares:
+            shared = bool(self.position.starting_points)  # Trigon: any free starting point
+            if state.start is None and not state.squares and not shared:
                 raise InputError(f"colour {c} has no start square", where="colours")
         with located(where="cover"):
             check_goal_kind(self.goal, "cover", bool(self.cover))

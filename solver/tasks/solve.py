@@ -199,8 +199,32 @@ def _greedy_partial(problem: Problem) -> Layout:
     unknown whose backend kept no partial layout."""
     import numpy as np
 
+    if not problem.position.board.square_grid:
+        return _largest_first(problem, GREEDY_PARTIAL)
     rng = np.random.default_rng(0)
     return closest(problem.position, problem.colours, rng, seconds=GREEDY_PARTIAL)
+
+
+def _largest_first(problem: Problem, seconds: float) -> Layout:
+    """One greedy play on any grid (the repair search's greedy knows squares only): the
+    colours in turn, each placing a legal move of its largest piece that has one, until no
+    colour can move or ``seconds`` have passed."""
+    from solver.core.placements import legal_moves
+
+    deadline = time.perf_counter() + seconds
+    position = problem.position
+    layout: Layout = {c: [] for c in problem.colours}
+    moving = list(problem.colours)
+    while moving and time.perf_counter() < deadline:
+        for colour in list(moving):
+            moves = legal_moves(position, colour)
+            if not moves:
+                moving.remove(colour)
+                continue
+            move = max(moves, key=lambda p: len(p.squares))
+            position = position.with_placement(colour, move)
+            layout[colour].append(move)
+    return layout
 
 
 def area_fit(problem: Problem) -> FitBound:

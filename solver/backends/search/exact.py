@@ -89,6 +89,7 @@ from solver.backends import driver
 from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.race import first_proven
 from solver.backends.search import kernel as core
+from solver.backends.search.starts import solve_each, unstarted
 from solver.backends.search.tables import (
     ExactSearch,
     build,
@@ -250,7 +251,11 @@ def solve(
         ("max-score", tree exhausted), "solved" with the best layout so far and ``bound`` =
         the root upper bound (max-score stopped by the time limit), or "unknown"
         ("place-all" stopped by the time limit). ``stats``: nodes, seconds, placements.
+        On Trigon, colours with no piece yet are searched once per assignment of free
+        starting points (:mod:`solver.backends.search.starts`).
     """
+    if unstarted(problem):
+        return solve_each(problem, options, cancel, solve)
     if problem.goal == "max-score":
         return _solve_max_score(problem, options, cancel)
     tuning = options.tuning.search

@@ -1,0 +1,64 @@
+"""The Trigon solo challenge by the exact search: all 88 pieces of the four colours on the
+486-triangle board, each colour from a starting point of its own (issue 43, item 4).
+
+Each run gives the colours their starting points (``--starts``, Pentobi names in turn
+order blue, yellow, red, green) and runs the search (FIND, ``--monomino-last`` asks each
+colour's single triangle last for the full bonus) with a time limit; a layout found is
+checked by the rule checker (``solver.tasks.solve.solve`` does) and written as JSON.
+
+Usage: python research/benchmarks/trigon_solo.py [--starts j12 z12 z7 j7] [--limit 120]
+       [--seed 0] [--workers 1] [--monomino-last] [--colours 4] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from solver.backends.base import SolveOptions
+from solver.backends.search.starts import with_starts
+from solver.core.position import Position
+from solver.core.problem import Problem
+from solver.core.variants import ALL_VARIANTS
+from solver.tasks.solve import solve
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--starts", nargs="+", default=["j12", "z12", "z7", "j7"])
+    parser.add_argument("--limit", type=float, default=120.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--colours", type=int, default=4)
+    parser.add_argument("--monomino-last", action="store_true")
+    parser.add_argument("--out", default="")
+    args = parser.parse_args(argv)
+    empty = Position.empty(ALL_VARIANTS["trigon"])
+    colours = empty.colour_names[: args.colours]
+    starts = {c: empty.board.parse(s) for c, s in zip(colours, args.starts)}
+    problem = with_starts(Problem(empty, colours, "place-all", args.monomino_last), starts)
+    options = SolveOptions(
+        backend="search", time_limit=args.limit, seed=args.seed, workers=args.workers
+    )
+    started = time.perf_counter()
+    result = solve(problem, options)
+    seconds = time.perf_counter() - started
+    print(
+        f"starts {' '.join(args.starts)} seed {args.seed} colours {len(colours)} "
+        f"monomino-last {args.monomino_last}: {result.status} in {seconds:.1f} s, "
+        f"nodes {result.stats.get('nodes')}"
+    )
+    if result.layout is not None and args.out:
+        layout = {
+            c: [[p.piece, empty.board.names(p.squares)] for p in ps]
+            for c, ps in result.layout.items()
+        }
+        with open(args.out, "w") as f:
+            json.dump({"starts": args.starts, "seed": args.seed, "layout": layout}, f, indent=1)
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
