@@ -154,3 +154,186 @@ def test_review_together_refuses_trigon_in_one_line(tmp_path):
     out = tmp_path / "reviewed.blksgf"
     refused(run_cli("review", SMALL, "--together", "--out", out), "review --together")
     assert not out.exists()
+
+
+# --- count, hint, check --together: the exact search against a brute force ---------------
+
+#: (game, placements, colours): late positions whose layouts a brute force lists in a second
+SMALL_COUNTS = [
+    ("trigon-L2-s9116.blksgf", 75, ("blue",)),
+    ("trigon-L3-s9102.blksgf", 75, ("green",)),
+    ("trigon-L3-s9102.blksgf", 75, ("blue", "green")),
+    ("trigon-L3-s9102.blksgf", 77, ("blue", "yellow", "red", "green")),
+    ("trigon-L1-s9109.blksgf", 73, ("yellow",)),
+]
+
+
+@pytest.mark.parametrize("name, after, colours", SMALL_COUNTS)
+def test_count_is_the_brute_force_count(name, after, colours):
+    position = load_game(DATA / name).position(after)
+    expected = brute_count(position, colours)
+    args = [a for c in colours for a in ("--colour", c)]
+    result = run_cli("count", DATA / name, "--after", after, *args)
+    assert result.exit_code == 0, result.output
+    word = "layout" if expected == 1 else "layouts"
+    assert result.output.startswith(f"{expected} {word}  ["), result.output
+
+
+def test_count_refuses_what_assumes_squares_or_one_start(tmp_path):
+    out = tmp_path / "first.svg"
+    refused(run_cli("count", LATE, "--after", 75, "--up-to-symmetry"), "--up-to-symmetry")
+    # red has no piece after 2 placements: the count has one start cell per colour
+    refused(run_cli("count", LATE, "--after", 2, "--colour", "red", "--out", out), "(red)")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("after, colours", [(75, ("blue", "green")), (77, ())])
+def test_check_together_is_the_brute_force(after, colours):
+    position = load_game(LATE).position(after)
+    joint = colours or tuple(c.name for c in position.colours if c.remaining)
+    fits = brute_count(position, joint) > 0
+    args = [a for c in colours for a in ("--colour", c)]
+    result = run_cli("check", LATE, "--after", after, "--together", *args)
+    assert result.exit_code == 0, result.output
+    answer = "yes: all of them fit at once (layout checked)" if fits else "left: no: "
+    assert answer in result.output, result.output
+
+
+def test_check_follow_refuses_trigon_in_one_line():
+    refused(run_cli("check", LATE, "--after", 40, "--together", "--follow"), "check --follow")
+
+
+def test_hints_keep_what_the_brute_force_counts():
+    import dataclasses
+
+    from solver.formats.sources import load_source
+    from solver.tasks.hints import hints
+
+    problem = dataclasses.replace(load_source(LATE, 75), colours=("blue", "green"))
+    found = hints(problem)
+    assert found.complete and found.total.count == brute_count(problem.position, problem.colours)
+    kept = {(h.colour, h.placement.squares): h.keeps for h in found.hints}
+    for colour in problem.colours:
+        for move in legal_moves(problem.position, colour):
+            after = problem.position.with_placement(colour, move)
+            keeps = brute_count(after, problem.colours)
+            assert kept.get((colour, move.squares), 0) == keeps
+    assert len(kept) == 6 and found.moves == 22
+    # the command reads puzzles (.toml); a game record is refused as on squares
+    one_line_error(run_cli("hint", LATE), "a game record: hint and rate read puzzle files")
+
+
+def test_hint_of_a_colour_with_no_piece_yet_is_refused():
+    from solver.formats.sources import load_source
+    from solver.tasks.hints import hints
+
+    with pytest.raises(Exception, match="does not run on trigon boards yet"):
+        hints(load_source(LATE, 2))
+
+
+# --- batch: one row per game, each colour's answer the endgame check's --------------------
+
+
+def test_batch_rows_are_the_endgame_checks(tmp_path):
+    import csv
+    import shutil
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for game in (SMALL, LATE):
+        shutil.copy(game, folder)
+    out = tmp_path / "out"
+    result = run_cli("batch", folder, "--out", out, "--backend", "search", "--time-limit", 10)
+    assert result.exit_code == 0, result.output
+    no_crash(result)
+    rows = list(csv.DictReader((out / "summary.csv").open()))
+    assert {r["item"] for r in rows} == {f"games/{SMALL.name}", f"games/{LATE.name}"}
+    for row in rows:
+        record = load_game(folder / Path(row["item"]).name)
+        position = record.position(int(row["after"]))
+        check = endgame_check(position, row["colour"])
+        if not position.colour(row["colour"]).remaining:
+            assert row["answer"] == "yes"
+            continue
+        assert row["answer"] == check.answer, row
+        if check.answer == "no":
+            assert check.best is not None and int(row["best"]) == check.best.score
+
+
+# --- the commands that do not run on Trigon yet: one line, nothing written ----------------
+
+
+def test_export_refuses_trigon_in_one_line(tmp_path):
+    out = tmp_path / "cover.dlx"
+    refused(run_cli("export", SMALL, "--after", 50, "--out", out), "export")
+    assert not out.exists()
+
+
+def test_rate_refuses_a_trigon_problem():
+    from solver.formats.sources import load_source
+    from solver.tasks.rating import rate
+
+    with pytest.raises(Exception, match="rate does not run on trigon boards yet"):
+        rate(load_source(LATE, 75), playouts=0)
+    one_line_error(run_cli("rate", LATE), "a game record: hint and rate read puzzle files")
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["solve", SMALL], "a game record: use blokus-solo check"),
+        (["cubes", "split", SMALL, "--out", "{tmp}"], "a game record: cubes split reads puzzle"),
+        (["generate", "--goal", "avoid", "--size", "trigon"], "expected ROWSxCOLUMNS"),
+    ],
+    ids=["solve", "cubes", "generate"],
+)
+def test_commands_that_read_only_puzzles_or_sizes_refuse_in_one_line(tmp_path, args, fragment):
+    out = tmp_path / "out"
+    result = run_cli(*[str(a).replace("{tmp}", str(out)) for a in args])
+    no_crash(result)
+    one_line_error(result, fragment)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "game, fragment",
+    [
+        # Pentobi's GM names: Pentobi's own words (tests/test_gtp.py), the supported listed
+        ("Blokus Trigon", "variant not supported: Blokus Trigon (supported: Blokus, "),
+        ("blokus trigon two-player", "variant not supported: blokus trigon two-player"),
+        # Pentobi's ids and ours: the table of what runs on Trigon
+        ("trigon_3", "the gtp engine does not run on trigon boards yet"),
+        ("t", "Blokus Trigon: the gtp engine does not run on trigon boards yet"),
+        ("trigon2", "the gtp engine does not run on trigon boards yet"),
+    ],
+)
+def test_gtp_refuses_trigon_games_in_one_line(game, fragment):
+    from solver.gtp.engine import Engine
+
+    engine = Engine()
+    ok, text = engine.ask(f"set_game {game}")
+    assert not ok and fragment in text and "\n" not in text
+    ok, text = engine.ask(f"loadsgf {SMALL}")
+    assert not ok and "\n" not in text
+    assert "the gtp engine does not run on trigon boards yet" in text and DOC in text
+    ok, board = engine.ask("showboard")  # the engine goes on with its classic game
+    assert ok and "Blue(X): 0" in board
+    result = run_cli("gtp", "--game", game)
+    no_crash(result)
+    one_line_error(result, "--game", fragment)
+
+
+def test_match_refuses_trigon_in_one_line(tmp_path):
+    out = tmp_path / "match"
+    result = run_cli("match", "--black", "x", "--white", "y", "--game", "trigon", "--out", out)
+    refused(result, "--game: unknown variant 'trigon': match does not run")
+    assert not out.exists()
+
+
+def test_serve_refuses_a_trigon_file_in_one_line():
+    from solver.errors import InputError
+    from solver.web.files import read_upload
+
+    refused(run_cli("serve", SMALL, "--port", 1), "the page (serve)")
+    with pytest.raises(InputError, match="does not run on trigon boards yet"):
+        read_upload("game.blksgf", SMALL.read_bytes())
