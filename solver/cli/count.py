@@ -73,7 +73,7 @@ def count_command(
 
     problem = with_colours(load_source(source, after), source, colours)
     problem = dataclasses.replace(problem, goal="place-all")  # what count counts
-    if up_to_symmetry:  # the symmetries are the rectangle's (solver.core.symmetry)
+    if up_to_symmetry:  # orbits on Trigon: not held to anything yet
         square_only(
             problem.position.board, "count --up-to-symmetry", path=source, where="--up-to-symmetry"
         )
