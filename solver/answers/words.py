@@ -144,7 +144,7 @@ def joint_line(answer: JointAnswer, position: Position) -> str:
     squares = sum(position.colour(c).remaining_squares for c in answer.colours)
     text = (
         f"  together ({', '.join(answer.colours)}): {pieces} {plural(pieces, 'piece')} "
-        f"({squares} {plural(squares, 'square')}) left: {answer.answer}"
+        f"({squares} {plural(squares, cell_word(position.board.grid))}) left: {answer.answer}"
     )
     if answer.answer == "yes":
         text += ": all of them fit at once (layout checked)"

@@ -117,7 +117,8 @@ def solve(
         # on Trigon only the search runs so far (issue 43): it has the whole time
         from solver.backends.search import solve as search_solve
 
-        return search_solve(problem, options, cancel)
+        by_search = search_solve(problem, options, cancel)
+        return dataclasses.replace(by_search, answered_by=by_search.answered_by or "search")
     started = time.perf_counter()
     many = _many_pieces(problem, options)
     # (greedy play does not place that many pieces of several colours: 84 left 35 squares

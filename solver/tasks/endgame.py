@@ -353,13 +353,14 @@ def area_shortfall(position: Position, colours: tuple[str, ...]) -> str:
         or "" when every set fits.
     """
     reaches = {c: reach(position, c) for c in colours}
+    cells = "triangles" if position.board.grid == "trigon" else "squares"
     for size in range(1, len(colours) + 1):
         for group in combinations(colours, size):
             need = sum(position.colour(c).remaining_squares for c in group)
             room = int(np.logical_or.reduce([reaches[c] for c in group]).sum())
             if need > room:
                 if size == 1:
-                    return f"{group[0]} needs {need} squares, only {room} are within its reach"
+                    return f"{group[0]} needs {need} {cells}, only {room} are within its reach"
                 who = ", ".join(group[:-1]) + " and " + group[-1]
-                return f"{who} need {need} squares, only {room} are within their reach"
+                return f"{who} need {need} {cells}, only {room} are within their reach"
     return ""

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from solver.backends import driver
 from solver.backends.base import BackendResult
 from solver.backends.search import kernel as core
+from solver.backends.search.starts import unstarted
 from solver.backends.search.tables import build, found_layout
 from solver.backends.tuning import SearchTuning
 from solver.core.position import Layout
 from solver.core.problem import Problem
+from solver.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -78,9 +80,18 @@ def count(
 
     Raises:
         ValueError: ``limit`` is not None and less than 1.
+        InputError: a played colour with no piece yet on a board of shared starting points
+            (Trigon): a sum over its starting points would count twice a layout whose first
+            pieces cover two of them.
     """
     if limit is not None and limit < 1:
         raise ValueError(f"count limit must be at least 1, not {limit}")
+    waiting = unstarted(problem)
+    if waiting:
+        raise InputError(
+            f"counting layouts of a colour with no piece yet on Trigon ({', '.join(waiting)}) "
+            "is not supported yet (docs/geometry.md#what-runs-on-trigon)"
+        )
     # the kernel stops as soon as it has found at least limit + 1 layouts (a leaf with
     # held monominoes may add several at once): finding N + 1 proves "more than N", and
     # ending with at most N is the exact count
