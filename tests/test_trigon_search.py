@@ -8,15 +8,18 @@ with the search but the position.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from solver.backends.base import BackendResult, SolveOptions
-from solver.backends.search.starts import assignments, solve_each, unstarted
+from solver.backends.base import BackendResult, SolveOptions, order_and_check
+from solver.backends.search import solve_symmetric
+from solver.backends.search.starts import assignments, solve_each, unstarted, with_starts
 from solver.cli.commands import main
+from solver.core.colour_symmetry import colour_symmetries
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
@@ -200,3 +203,41 @@ def test_assignments_combine_as_one_answer():
     found = solve_each(problem, SolveOptions(time_limit=10), None, first_solves)
     assert found.status == "solved" and len(seen) == 2 and seen[0] != seen[1]
     assert found.stats["assignments"] == "2 of 6"
+
+
+# --- symmetric layouts: the hexagon's 12 symmetries -------------------------------------
+
+
+def _two_colours_half_set() -> Problem:
+    """Blue and red from the starting points j12 and z7 (the half turn swaps them), each
+    with the first 11 Trigon pieces."""
+    empty = Position.empty(ALL_VARIANTS["trigon"])
+    half = empty.colour("blue").remaining[:11]
+    colours = tuple(replace(c, remaining=half) for c in empty.colours if c.name in ("blue", "red"))
+    position = replace(empty, colours=colours)
+    starts = {"blue": empty.board.parse("j12"), "red": empty.board.parse("z7")}
+    return with_starts(Problem(position, ("blue", "red"), "place-all", False), starts)
+
+
+def test_the_half_turn_swaps_colours_on_opposite_starting_points():
+    groups = colour_symmetries(_two_colours_half_set())
+    names = [g.name for g in groups]
+    assert "rot180" in names
+    half = groups[names.index("rot180")]
+    assert half.cycles == (("blue", "red"),) and half.order == 2
+    board = _two_colours_half_set().position.board
+    turn = half.elements[1]
+    assert board.name(int(turn[board.parse("j12")])) == "z7"
+    assert sorted(int(turn[turn[s]]) for s in range(board.size)) == list(range(board.size))
+
+
+def test_a_symmetric_layout_on_trigon_is_legal_and_symmetric():
+    problem = _two_colours_half_set()
+    groups = [g for g in colour_symmetries(problem) if g.name == "rot180"]
+    result = solve_symmetric(problem, groups, SolveOptions(time_limit=60, workers=1))
+    assert result.status == "solved"
+    checked = order_and_check(problem, result.layout, "symmetric")[1]
+    assert checked.legal and all(not r.remaining for r in checked.colours)
+    turn = groups[0].elements[1]
+    blue = {frozenset(int(turn[s]) for s in p.squares) for p in result.layout["blue"]}
+    assert blue == {p.squares for p in result.layout["red"]}

@@ -6,8 +6,14 @@ order blue, yellow, red, green) and runs the search (FIND, ``--monomino-last`` a
 colour's single triangle last for the full bonus) with a time limit; a layout found is
 checked by the rule checker (``solver.tasks.solve.solve`` does) and written as JSON.
 
+With ``--symmetric NAME`` (e.g. ``rot180``: the half turn, which swaps the colours on
+opposite starting points) the search runs on that colour symmetry's reduction
+(``solve_symmetric``: one colour per orbit of colours, restarts), which finds only layouts
+the symmetry maps onto themselves.
+
 Usage: python research/benchmarks/trigon_solo.py [--starts j12 z12 z7 j7] [--limit 120]
-       [--seed 0] [--workers 1] [--monomino-last] [--colours 4] [--out FILE]
+       [--seed 0] [--workers 1] [--monomino-last] [--colours 4] [--symmetric NAME]
+       [--out FILE]
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ import json
 import time
 
 from solver.backends.base import SolveOptions
+from solver.backends.search import solve_symmetric
 from solver.backends.search.starts import with_starts
+from solver.core.colour_symmetry import colour_symmetries
 from solver.core.position import Position
 from solver.core.problem import Problem
 from solver.core.variants import ALL_VARIANTS
-from solver.tasks.solve import solve
+from solver.tasks.solve import checked_result, solve
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--colours", type=int, default=4)
     parser.add_argument("--monomino-last", action="store_true")
     parser.add_argument("--out", default="")
+    parser.add_argument("--symmetric", default="")
     args = parser.parse_args(argv)
     empty = Position.empty(ALL_VARIANTS["trigon"])
     colours = empty.colour_names[: args.colours]
@@ -42,11 +51,20 @@ def main(argv: list[str] | None = None) -> int:
         backend="search", time_limit=args.limit, seed=args.seed, workers=args.workers
     )
     started = time.perf_counter()
-    result = solve(problem, options)
+    if args.symmetric:
+        groups = [g for g in colour_symmetries(problem) if g.name == args.symmetric]
+        if not groups:
+            names = [g.name for g in colour_symmetries(problem)]
+            raise SystemExit(f"no colour symmetry {args.symmetric!r} here (there are: {names})")
+        raw = solve_symmetric(problem, groups, options)
+        result = checked_result(problem, raw, "symmetric", started)
+    else:
+        result = solve(problem, options)
     seconds = time.perf_counter() - started
     print(
         f"starts {' '.join(args.starts)} seed {args.seed} colours {len(colours)} "
-        f"monomino-last {args.monomino_last}: {result.status} in {seconds:.1f} s, "
+        f"monomino-last {args.monomino_last} symmetric {args.symmetric or '-'}: "
+        f"{result.status} in {seconds:.1f} s, "
         f"nodes {result.stats.get('nodes')}"
     )
     if result.layout is not None and args.out:

@@ -21,6 +21,7 @@ from solver.cli.output import output_writer
 from solver.cli.params import LIMIT
 from solver.formats.sources import load_source
 from solver.quoting import shown
+from solver.tasks.grids import square_only, started_only
 from solver.tasks.solve import checked_result
 
 # The exact search is imported where the count runs: it loads numba, which every
@@ -72,6 +73,11 @@ def count_command(
 
     problem = with_colours(load_source(source, after), source, colours)
     problem = dataclasses.replace(problem, goal="place-all")  # what count counts
+    if up_to_symmetry:  # orbits on Trigon: not held to anything yet
+        square_only(
+            problem.position.board, "count --up-to-symmetry", path=source, where="--up-to-symmetry"
+        )
+    started_only(problem.position, problem.colours, "count", path=source)
     writer = output_writer(out, problem, "count")
     result = count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
     _count_line(result, up_to_symmetry)

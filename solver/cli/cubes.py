@@ -14,6 +14,7 @@ from solver.cli.output import describe_result, make_console, output_writer, prin
 from solver.cli.params import option_type
 from solver.errors import InputError
 from solver.formats.files import check_output, check_output_folder
+from solver.formats.sources import is_game_file
 from solver.formats.text import read_text
 from solver.quoting import shown
 from solver.ranges import DEPTH
@@ -52,6 +53,8 @@ def cubes_command() -> None:
 def split_command(puzzle: str, depth: int, out: str) -> None:
     """Split PUZZLE (place-all) into cubes: every layout lies in exactly one cube (up to a
     board symmetry of the puzzle), so the cubes all infeasible prove the puzzle is."""
+    if is_game_file(puzzle):
+        raise InputError("a game record: cubes split reads puzzle files (.toml)", path=puzzle)
     folder = check_output_folder(out)
     manifest = write_cubes(puzzle, read_text(puzzle), depth, folder)
     levels = ", ".join(str(n) for n in manifest.get("nodes_per_level", []))

@@ -8,7 +8,7 @@ import click
 from solver.cli.options import after_option, chosen_colours, colour_option
 from solver.cli.params import JOBS, PERFT_DEPTH
 from solver.core.position import Position
-from solver.core.variants import VARIANTS
+from solver.core.variants import ALL_VARIANTS
 from solver.errors import InputError
 from solver.formats.game import load_game
 from solver.formats.sources import is_game_file
@@ -21,7 +21,7 @@ from solver.formats.sources import is_game_file
 @click.argument("game", required=False, metavar="[GAME]")
 @click.option(
     "--variant",
-    type=click.Choice(sorted(VARIANTS)),
+    type=click.Choice(sorted(ALL_VARIANTS)),
     default=None,
     help="Count from this variant's start (default: classic; not with GAME).",
 )
@@ -62,15 +62,16 @@ def perft_command(
     else:
         if after is not None:
             raise InputError("--after needs a GAME", where="--after")
-        position = Position.empty(VARIANTS[variant or "classic"])
+        position = Position.empty(ALL_VARIANTS[variant or "classic"])
         where = f"{variant or 'classic'} from the start"
     chosen = chosen_colours(game or "", position, colours) if colours else ()
     if len(chosen) > 1:
         raise InputError("perft starts with one colour; --colour names several", where="--colour")
     colour = chosen[0] if chosen else None
     first = first_mover(position, colour)
-    warm()  # the kernel loaded and the tables built before the clock starts
-    MoveState(position)
+    if position.board.square_grid:  # elsewhere the generic legal moves count (no kernel)
+        warm()  # the kernel loaded and the tables built before the clock starts
+        MoveState(position)
     click.echo(f"perft {where}, {first} to move first")
     for d in [depth] if only else range(1, depth + 1):
         result = perft(position, d, colour, jobs=jobs)

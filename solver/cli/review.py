@@ -35,13 +35,14 @@ from solver.cli.options import (
     solver_options,
     together_option,
 )
-from solver.cli.output import ANSWER_STYLES, make_console
+from solver.cli.output import ANSWER_STYLES, board_text, make_console
 from solver.errors import InputError, SolverBug
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.game import load_game, read_sgf_text
 from solver.formats.sources import is_game_file
 from solver.formats.text import read_text
 from solver.quoting import shown
+from solver.tasks.grids import square_only
 from solver.tasks.review import (
     Loss,
     Review,
@@ -102,6 +103,7 @@ def review_command(
     record = load_game(game)
     announce_compile(options)
     if together:
+        square_only(record.final.board, "review --together", path=game, where="--together")
         if colours:
             raise InputError(
                 "--together asks about every colour with pieces left", where="--colour"
@@ -124,9 +126,7 @@ def review_command(
 
 def _review_head(game: str, record: Game) -> str:
     """The start of review's first line: the file, the board, the placements."""
-    board = record.final.board
-    size = f"{board.rows}x{board.cols}"
-    return f"{shown(game)}: {record.variant.name} {size}, {record.num_placements} placements; "
+    return f"{shown(game)}: {board_text(record.final)}, {record.num_placements} placements; "
 
 
 def _write_reviewed(console: Console, record: Game, text: str, path: Path, out: str | None) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
-from solver.core.symmetry import SYMMETRY_NAMES, board_symmetries, closure
+from solver.core.symmetry import board_symmetries, closure, symmetry_names
 from solver.errors import InputError
 
 
@@ -58,6 +58,8 @@ def _colour_map(
     board = position.board
     if frozenset(int(perm[s]) for s in board.blocked) != board.blocked:
         return None
+    if frozenset(int(perm[s]) for s in position.starting_points) != position.starting_points:
+        return None
     image: dict[str, str] = {}
     for state in position.colours:
         squares = frozenset(int(perm[s]) for s in state.squares)
@@ -97,7 +99,8 @@ def colour_symmetries(problem: Problem) -> list[ColourSymmetry]:
     """
     if problem.goal != "place-all" or len(problem.colours) < 2 or problem.has_card_goals:
         return []
-    named = list(zip(SYMMETRY_NAMES, board_symmetries(problem.position.board)))[1:]
+    board = problem.position.board
+    named = list(zip(symmetry_names(board), board_symmetries(board)))[1:]
     candidates = [[one] for one in named] + [list(pair) for pair in combinations(named, 2)]
     found, seen = [], set()
     for generators in candidates:

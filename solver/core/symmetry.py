@@ -33,13 +33,16 @@ SYMMETRY_NAMES: tuple[str, ...] = (
 
 
 def board_symmetries(board: Board) -> list[np.ndarray]:
-    """The symmetries of the empty rectangle, identity first, in the order of
-    :data:`SYMMETRY_NAMES`.
+    """The symmetries of the empty board, identity first, in the order of
+    :func:`symmetry_names` (:data:`SYMMETRY_NAMES` on the square grid).
 
     Returns:
-        4 permutations for a non-square board, 8 for a square one; each an int32 array of
-        shape (rows*cols,) with ``perm[s]`` = image of square ``s``.
+        4 permutations for a non-square rectangle, 8 for a square one, 12 for the Trigon
+        hexagon (its geometry's, :attr:`solver.core.geometry.base.Geometry.symmetries`);
+        each an int32 array of shape (cells,) with ``perm[s]`` = image of square ``s``.
     """
+    if not board.square_grid:
+        return [np.asarray(p, dtype=np.int32) for p in board.geometry.symmetries]
     rows, cols = board.rows, board.cols
     r, c = np.divmod(np.arange(rows * cols), cols)
     maps = [(r, c), (rows - 1 - r, cols - 1 - c), (r, cols - 1 - c), (rows - 1 - r, c)]
@@ -49,6 +52,15 @@ def board_symmetries(board: Board) -> list[np.ndarray]:
         for rr, cc in ((c, r), (n - c, n - r), (c, n - r), (n - c, r)):
             perms.append(rr * cols + cc)
     return [p.astype(np.int32) for p in perms]
+
+
+def symmetry_names(board: Board) -> tuple[str, ...]:
+    """The names of :func:`board_symmetries`, in its order: :data:`SYMMETRY_NAMES` (its
+    first 4 on a non-square rectangle), or the geometry's (Trigon: ``rot60``...,
+    ``mirror+rot300``)."""
+    if not board.square_grid:
+        return board.geometry.symmetry_names
+    return SYMMETRY_NAMES[: len(board_symmetries(board))]
 
 
 def position_symmetries(
@@ -64,6 +76,7 @@ def position_symmetries(
     board = position.board
     fixed_sets = [frozenset(board.blocked)] + [c.squares for c in position.colours] + list(fixed)
     starts = [c.start for c in position.colours if c.start is not None]
+    fixed_sets.append(position.starting_points)  # shared ones (Trigon) as a set
     out = []
     for perm in board_symmetries(board):
         if any(int(perm[s]) != s for s in starts):

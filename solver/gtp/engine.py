@@ -33,6 +33,7 @@ from solver.gtp.board_text import BoardInfo, board_text
 from solver.gtp.genmove import DEFAULT_SETTINGS, GenmoveSettings, choose
 from solver.gtp.moves import has_moves, legal_texts
 from solver.gtp.protocol import Command, GtpError, failure_text, parse_line
+from solver.tasks.grids import grid_variant_named, not_yet, square_only
 
 NAME = "blokus-solo"
 
@@ -70,7 +71,8 @@ def parse_game(text: str) -> Variant:
 
     Raises:
         GtpError: an unknown name ("invalid argument", as Pentobi) or one of Pentobi's
-            variants that this program does not play.
+            variants that this program does not play (Trigon: not yet, in the words of
+            :func:`solver.tasks.grids.not_yet`).
     """
     key = " ".join(text.split()).lower()
     if key in GAME_NAMES:
@@ -78,6 +80,9 @@ def parse_game(text: str) -> Variant:
     if key in OTHER_GAMES:
         supported = ", ".join(v.sgf_name for v in VARIANTS.values())
         raise GtpError(f"variant not supported: {text.strip()} (supported: {supported})")
+    other = grid_variant_named(text)  # Trigon by its id or our name
+    if other is not None:
+        raise GtpError(f"{other.sgf_name}: {not_yet('the gtp engine', other.grid)}")
     raise GtpError("invalid argument")
 
 
@@ -359,6 +364,7 @@ class Engine:
     def load(self, game: Game, number: int | None = None) -> None:
         """Set up a game record at the position before its ``number``-th placement (from
         1; None or past the end: the end), its earlier moves ready for ``undo``."""
+        square_only(game.final.board, "the gtp engine", path=game.path)
         end = game.num_placements
         upto = end if number is None else min(number - 1, end)
         self.new_game(game.variant, game.position(0))

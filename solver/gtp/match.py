@@ -47,6 +47,7 @@ from solver.errors import InputError
 from solver.formats.files import write_text_atomic
 from solver.formats.game import start_position, write_moves
 from solver.gtp.control import EngineError, GtpEngine, Limit
+from solver.tasks.grids import grid_variant_named, not_yet
 
 #: ``--game``: Pentobi's variant ids and abbreviations (its GM names and ours are read too)
 PENTOBI_IDS: dict[str, str] = {i: v.name for v in VARIANTS.values() for i in v.pentobi_ids}
@@ -73,7 +74,7 @@ def variant_named(text: str) -> Variant:
     (``Blokus Duo``) or its id (``classic_2``, ``d``), in any case.
 
     Raises:
-        InputError: no such variant (``where="--game"``).
+        InputError: no such variant, or a Trigon one (not yet) (``where="--game"``).
     """
     key = " ".join(text.split()).lower()
     for v in VARIANTS.values():
@@ -81,6 +82,11 @@ def variant_named(text: str) -> Variant:
             return v
     if key in PENTOBI_IDS:
         return VARIANTS[PENTOBI_IDS[key]]
+    other = grid_variant_named(text)
+    if other is not None:
+        raise InputError(
+            f"unknown variant {text!r}: {not_yet('match', other.grid)}", where="--game"
+        )
     raise InputError(
         f"unknown variant {text!r} (ours: {', '.join(VARIANTS)}; or Pentobi's names and ids)",
         where="--game",

@@ -64,6 +64,7 @@ from solver.formats.puzzle import parse_puzzle, puzzle_text
 from solver.formats.structured import parse_json
 from solver.formats.text import read_text
 from solver.ranges import DEPTH
+from solver.tasks.grids import square_only
 
 #: the manifest that :func:`write_cubes` writes beside the cube files
 MANIFEST = "cubes.json"
@@ -283,10 +284,11 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> Manifest:
         The manifest.
 
     Raises:
-        InputError: bad puzzle text, a problem :func:`split` refuses, or ``out`` holding a
-            different split already.
+        InputError: bad puzzle text, a board that is not of squares, a problem
+            :func:`split` refuses, or ``out`` holding a different split already.
     """
     problem = parse_puzzle(text, source)
+    square_only(problem.position.board, "cubes split", path=source)
     stats = SplitStats()
     cubes = split(problem, depth, stats)
     board = problem.position.board

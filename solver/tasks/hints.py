@@ -17,13 +17,14 @@ import time
 from dataclasses import dataclass
 
 from solver.backends.search import CountResult, count
-from solver.core.pieces import PIECES
+from solver.core.pieces import family
 from solver.core.placements import legal_moves
 from solver.core.position import Placement
 from solver.core.problem import Problem
 from solver.core.rules import move_problem, shape_name
 from solver.core.variants import ALL_VARIANTS, read_colour
 from solver.errors import InputError, located
+from solver.tasks.grids import started_only
 
 
 @dataclass(frozen=True)
@@ -139,10 +140,12 @@ def hints(problem: Problem, time_limit: float | None = None) -> Hints:
             left out without proof.
 
     Raises:
-        InputError: the goal is max-score (hints follow the place-all solutions).
+        InputError: the goal is max-score (hints follow the place-all solutions), or a
+            played colour has no piece yet where colours share starting points (Trigon).
     """
     if problem.goal != "place-all":
         raise InputError("hints follow place-all solutions; the goal is max-score")
+    started_only(problem.position, problem.colours, "hint")
     started = time.perf_counter()
     total = count(problem, time_limit=time_limit)
     found: list[Hint] = []
@@ -163,10 +166,11 @@ def hints(problem: Problem, time_limit: float | None = None) -> Hints:
                 if kept.count > 0:
                     found.append(Hint(colour, move, kept.count, kept.complete))
     board = problem.position.board
+    size = family(board.grid).size
     found.sort(
         key=lambda h: (
             -h.keeps,
-            -PIECES[h.placement.piece].size,
+            -size[h.placement.piece],
             problem.colours.index(h.colour),
             board.names(h.placement.squares),
         )

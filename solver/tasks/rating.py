@@ -39,6 +39,7 @@ from solver.core.placements import placements_for
 from solver.core.position import Placement
 from solver.core.problem import Problem
 from solver.core.rules import corner_groups
+from solver.tasks.grids import square_only
 from solver.tasks.hints import hints
 
 #: (upper bound of the score, label), easiest first; the last label has no bound.
@@ -121,9 +122,11 @@ def rate(
             the first moves); a stopped count makes ``complete`` False.
 
     Raises:
-        InputError: the goal is max-score.
+        InputError: the goal is max-score, or a board that is not of squares (the count
+            up to symmetry and the playouts assume squares).
         ValueError: ``playouts`` is negative.
     """
+    square_only(problem.position.board, "rate", path=problem.name or None)
     if playouts < 0:
         raise ValueError(f"playouts must be at least 0, not {playouts}")
     started = time.perf_counter()

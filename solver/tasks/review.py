@@ -51,7 +51,7 @@ from solver.backends.base import DEFAULT_TIME_LIMIT, SolveOptions
 from solver.core.board import Board
 from solver.core.checker import CheckReport, check_layout
 from solver.core.order import connected_part, order_of_play
-from solver.core.pieces import MONOMINO, PIECES
+from solver.core.pieces import MONOMINO, family
 from solver.core.placements import piece_moves
 from solver.core.position import Placement, Position
 from solver.core.problem import Answer, Problem, StepAnswer
@@ -444,7 +444,8 @@ def repaired_witness(
         current = position
         for placement in pieces:  # legal by construction; the checker has the last word
             current = current.with_placement(colour, placement)
-        todo.sort(key=lambda p: (p == MONOMINO, -PIECES[p].size))
+        size = family(position.board.grid).size
+        todo.sort(key=lambda p: (p == MONOMINO, -size[p]))
         added = _place(current, colour, todo, [REPAIR_BUDGET])
         if added is None:
             return None

@@ -29,6 +29,7 @@ from solver.formats.puzzle import parse_puzzle, puzzle_text
 from solver.formats.text import decode
 from solver.pictures.picture import with_layout
 from solver.pictures.svg import board
+from solver.tasks.grids import square_only
 from solver.web.session import Session, game_problem
 
 #: the largest upload read, in bytes (a Pentobi game record is a few kilobytes)
@@ -136,12 +137,15 @@ def read_upload(name: str, data: bytes, label: str | None = None) -> Session:
         label: how messages name the file (default: ``name`` without folders).
 
     Raises:
-        InputError: too large, an unknown kind, or whatever the reader refuses (one line,
-            naming the file and the place).
+        InputError: too large, an unknown kind, whatever the reader refuses (one line,
+            naming the file and the place), or a board that is not of squares (Trigon: the
+            page does not play it yet).
     """
     label = label or PurePath(name).name[:100] or "upload"
     with located(path=label):
-        return _read(PurePath(name).suffix.lower(), data, label)
+        session = _read(PurePath(name).suffix.lower(), data, label)
+        square_only(session.problem.position.board, "the page (serve)")
+        return session
 
 
 def _read(suffix: str, data: bytes, label: str) -> Session:

@@ -511,7 +511,7 @@ def _whole_orbits_only(pl: _PlacementArrays, elements: np.ndarray) -> _Placement
     orbit, whole = _orbit_ids(elements)
     valid = pl.squares >= 0
     sq = np.where(valid, pl.squares, 0)
-    ids = np.where(valid, orbit[sq], -1 - np.arange(5))
+    ids = np.where(valid, orbit[sq], -1 - np.arange(pl.squares.shape[1]))
     ids = np.sort(ids, axis=1)
     keep = (ids[:, 1:] != ids[:, :-1]).all(axis=1) & (whole[sq] | ~valid).all(axis=1)
     return _PlacementArrays(
@@ -521,6 +521,7 @@ def _whole_orbits_only(pl: _PlacementArrays, elements: np.ndarray) -> _Placement
         pl.extra[keep],
         pl.size[keep],
         pl.some_piece_fits_nowhere,
+        pl.npieces,
     )
 
 

@@ -1,0 +1,77 @@
+"""Which tasks run on which grid: the one refusal of a task that assumes squares, given a
+position on another grid (Trigon's triangles, :mod:`solver.core.geometry`).
+
+Every command, the GTP engine and the page gate a position where it enters with
+:func:`square_only` (and a variant's name with :func:`grid_variant_named`), so that a
+Trigon game record gets one line naming what does not run on it yet (docs/geometry.md,
+"What runs on Trigon") instead of a failure deep inside code that looks a Trigon piece
+name up among the polyominoes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from solver.core.board import SQUARE, Board
+from solver.core.position import Position
+from solver.core.variants import ALL_VARIANTS, Variant
+from solver.errors import InputError
+
+#: where the documentation says what runs on Trigon
+TRIGON_DOC = "docs/geometry.md#what-runs-on-trigon"
+
+
+def not_yet(what: str, grid: str) -> str:
+    """The refusal's text, as the engines' registry words it: ``"export does not run on
+    trigon boards yet (docs/geometry.md#what-runs-on-trigon)"``."""
+    return f"{what} does not run on {grid} boards yet ({TRIGON_DOC})"
+
+
+def square_only(
+    board: Board, what: str, *, path: str | None = None, where: str | None = None
+) -> None:
+    """Refuse a board that is not of squares for a task that assumes squares.
+
+    Args:
+        board: the position's board.
+        what: the task refused, as the message names it (``"export"``, ``"gtp"``).
+        path: the file the position came from, if any.
+        where: the place (an option, a GTP command), if any.
+
+    Raises:
+        InputError: ``board`` is not on the square grid.
+    """
+    if not board.square_grid:
+        raise InputError(not_yet(what, board.grid), path=path, where=where)
+
+
+def grid_variant_named(text: str) -> Variant | None:
+    """The built-in variant of another grid than squares (Trigon) that ``text`` names, by
+    our name (``trigon2``), Pentobi's GM name (``Blokus Trigon``) or its id (``trigon_3``,
+    ``t``), in any case; None for any other text (a square variant's name included)."""
+    key = " ".join(text.split()).lower()
+    for v in ALL_VARIANTS.values():
+        if v.grid != SQUARE and key in (v.name, v.sgf_name.lower(), *v.pentobi_ids):
+            return v
+    return None
+
+
+def started_only(
+    position: Position, colours: Iterable[str], what: str, *, path: str | None = None
+) -> None:
+    """Refuse a colour with no piece yet where the colours share starting points (Trigon)
+    for a task that counts layouts: the exact search's count knows one start cell per
+    colour, and the endgame check's way round that (one search per free starting point,
+    :mod:`solver.backends.search.starts`) cannot add counts up, as one layout may cover
+    several starting points.
+
+    Raises:
+        InputError: one of ``colours`` has pieces left and none on the board.
+    """
+    if not position.starting_points:
+        return
+    for c in colours:
+        state = position.colour(c)
+        if state.remaining and not state.squares:
+            what_c = f"{what} of a colour with no piece yet ({c})"
+            raise InputError(not_yet(what_c, position.board.grid), path=path)
