@@ -46,6 +46,13 @@ among them); ``endgame``, if given, has the keys and types above; ``cover`` is a
 squares to cover (free, or under a played colour, never blocked) and ``connect`` a list of
 played colours with two or more groups of pieces on the board, both with place-all only.
 Keys left out make no claim.
+
+On Trigon (``"variant": "trigon"``, ``trigon2``, ``trigon3``; :mod:`solver.formats.trigon`)
+``rows`` x ``cols`` is the variant's naming rectangle (18 x 35, or 16 x 31), squares are
+triangles named as Pentobi names them, pieces are the 22 Trigon pieces (names resolved in
+that family: Trigon's ``X`` is not Classic's) and every colour's ``start`` is null: its
+first placement covers one of the six shared starting points, and every placement, the
+``existing`` ones included, is replayed by the rules.
 """
 
 from __future__ import annotations
@@ -59,7 +66,7 @@ from typing import Any
 from solver.core.board import Board
 from solver.core.checker import CheckReport, ColourReport, check_layout
 from solver.core.order import order_of_play
-from solver.core.pieces import canonical_name, squares_of
+from solver.core.pieces import family, squares_of
 from solver.core.position import ColourState, Placement, Position, sorted_pieces
 from solver.core.problem import (
     ANSWERS,
@@ -79,12 +86,18 @@ from solver.core.variants import (
     check_piece_counts,
     colour_name,
     set_name,
-    variant_or_custom,
 )
 from solver.errors import InputError, located
 from solver.formats.files import write_text_atomic
 from solver.formats.structured import parse_json
 from solver.formats.text import depth_limited, is_file, read_text
+from solver.formats.trigon import (
+    file_variant,
+    is_trigon,
+    no_start_square,
+    starting_points,
+    trigon_board,
+)
 from solver.pictures.picture import layout_pieces, with_layout
 from solver.tasks.solve import SolveResult
 
@@ -303,7 +316,7 @@ def _check_header(data: dict[str, Any]) -> Variant | None:
             where="format",
         )
     with located(where="variant"):
-        variant = variant_or_custom(_expect(data.get("variant", CUSTOM), str, "variant"))
+        variant = file_variant(_expect(data.get("variant", CUSTOM), str, "variant"))
     goal = _expect(data.get("goal", "place-all"), str, "goal")
     with located(where="goal"):
         check_goal(goal)
@@ -364,9 +377,10 @@ def _parse(data: Any) -> SolutionFile:
     if variant:
         with located(where="rows"):
             variant.check_size(rows, cols)
-    board = Board(rows, cols)
+    board = trigon_board(variant) if variant and is_trigon(variant) else Board(rows, cols)
     blocked = _squares(board, _expect(data.get("blocked", []), list, "blocked"), "blocked")
-    board = Board(board.rows, board.cols, frozenset(blocked))
+    board = Board(board.rows, board.cols, frozenset(blocked), board.grid)
+    grid = board.grid
     empty: list[ColourState] = []
     states: list[ColourState] = []
     replay: dict[str, list[Placement]] = {}
@@ -379,8 +393,10 @@ def _parse(data: Any) -> SolutionFile:
         if name in layout:
             raise InputError(f"colour {name} is listed twice", where=f"{where}.name")
         start = entry.get("start")
+        if variant and is_trigon(variant) and start is not None:
+            raise no_start_square(variant, f"{where}.start")
         start_sq = _squares(board, [start], f"{where}.start")[0] if start is not None else None
-        if variant and start_sq is None:
+        if variant and start_sq is None and not is_trigon(variant):
             raise InputError(
                 f"a colour of {variant.name} needs a start square", where=f"{where}.start"
             )
@@ -393,8 +409,9 @@ def _parse(data: Any) -> SolutionFile:
             raise InputError(
                 f"existing = {existing} but {len(placements)} placements", where=f"{where}.existing"
             )
-        remaining = _pieces(entry.get("remaining", []), f"{where}.remaining")
-        setup = placements[:existing] if start_sq is None else []
+        remaining = _pieces(entry.get("remaining", []), f"{where}.remaining", grid)
+        # a colour without a start square is frozen (set up as given), but not on Trigon
+        setup = placements[:existing] if start_sq is None and board.square_grid else []
         with located(where=where):
             # the setup of a colour without a start is printed on the card, not from the set
             check_piece_counts(
@@ -412,7 +429,8 @@ def _parse(data: Any) -> SolutionFile:
                 name,
                 start_sq,
                 tuple(setup),
-                sorted_pieces(remaining + [p.piece for p in placements[len(setup) :]]),
+                sorted_pieces(remaining + [p.piece for p in placements[len(setup) :]], grid),
+                grid,
             )
         )
         replay[name] = placements[len(setup) :]
@@ -421,20 +439,22 @@ def _parse(data: Any) -> SolutionFile:
                 name,
                 start_sq,
                 tuple(placements[:existing]),
-                sorted_pieces(remaining + [p.piece for p in placements[existing:]]),
+                sorted_pieces(remaining + [p.piece for p in placements[existing:]], grid),
+                grid,
             )
         )
         layout[name] = placements[existing:]
     bonus = variant.bonus if variant else True
     name = variant.name if variant else CUSTOM
-    position = Position(board, tuple(states), bonus=bonus, variant=name)
+    starts = starting_points(board)
+    position = Position(board, tuple(states), bonus=bonus, variant=name, starting_points=starts)
     played = [colour_name(e["name"]) for e in data["colours"] if e.get("played", True)]
     if data.get("monomino_last"):
         with located(where="monomino_last"):
             check_monomino_left(position, played)
     goal = data.get("goal", "place-all")
     return SolutionFile(
-        Position(board, tuple(empty), bonus=bonus, variant=name),
+        Position(board, tuple(empty), bonus=bonus, variant=name, starting_points=starts),
         replay,
         position,
         layout,
@@ -461,7 +481,7 @@ def _partial(
     record = _expect(data["partial"], dict, "partial")
     _expect(record.get("squares_left", 0), int, "partial.squares_left")
     for key, pieces in _expect(record.get("remaining", {}), dict, "partial.remaining").items():
-        _pieces(pieces, f"partial.remaining.{key}")
+        _pieces(pieces, f"partial.remaining.{key}", board.grid)
     placements = _expect(record.get("placements", {}), dict, "partial.placements")
     out: dict[str, list[Placement]] = {}
     for key, entries in placements.items():
@@ -517,9 +537,10 @@ def _colour(text: object, where: str, variant: Variant | None) -> str:
     return name
 
 
-def _pieces(names: object, where: str) -> list[str]:
+def _pieces(names: object, where: str, grid: str) -> list[str]:
+    """Piece names of the grid's family (:func:`solver.core.pieces.family`)."""
     with located(where=where):
-        return [canonical_name(str(p)) for p in _expect(names, list, where)]
+        return [family(grid).canonical(str(p)) for p in _expect(names, list, where)]
 
 
 def _squares(board: Board, names: list[object], where: str) -> list[int]:
@@ -530,7 +551,7 @@ def _squares(board: Board, names: list[object], where: str) -> list[int]:
 def _placement(board: Board, entry: object, where: str) -> Placement:
     fields: dict[str, Any] = _expect(entry, dict, where)
     with located(where=where):
-        piece = canonical_name(str(fields.get("piece")))
+        piece = family(board.grid).canonical(str(fields.get("piece")))
     names = _expect(fields.get("squares"), list, f"{where}.squares")
     squares = frozenset(_squares(board, names, where))
     if len(squares) != len(names):
@@ -661,7 +682,10 @@ def _false_partial_claims(solution: SolutionFile) -> list[str]:
     for colour, pieces in record.get("remaining", {}).items():
         actual = list(report.report(colour_name(str(colour))).remaining)
         left += squares_of(actual, solution.position.board.grid)
-        if sorted_pieces(pieces) != sorted_pieces(actual):
+        grid = solution.position.board.grid
+        if sorted_pieces(_pieces(pieces, "partial.remaining", grid), grid) != sorted_pieces(
+            actual, grid
+        ):
             out.append(
                 f"partial layout: the file says {colour} leaves {pieces}, the rules give {actual}"
             )

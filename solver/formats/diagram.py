@@ -5,6 +5,12 @@
 :data:`solver.core.variants.COLOUR_LETTERS`) a square already taken by that colour. Each
 edge-connected group of one colour's letter is one piece, so two pieces of one colour can
 never share an edge (Blokus forbids it anyway). The same format is used to print boards.
+
+On Trigon (:meth:`parse_trigon`) a diagram is Pentobi's naming rectangle, top row first,
+as :meth:`solver.core.position.Position.diagram` prints it: one character a triangle, a
+space where the rectangle has no triangle. Spaces count there, so rows are not stripped:
+only spaces at the ends of rows, and an indentation common to every row, are dropped (a
+side-9 hexagon's middle rows start at column ``a``, so a diagram as printed has none).
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from dataclasses import dataclass
 
 from solver.core.board import MAX_SIDE, Board
 from solver.core.pieces import identify
-from solver.core.position import BLOCKED, EMPTY, Placement, Position
+from solver.core.position import BLOCKED, EMPTY, OFF_BOARD, Placement, Position
+from solver.core.rules import shape_name
 from solver.core.variants import COLOUR_LETTERS, LETTER_COLOURS
 from solver.errors import InputError
 
@@ -32,6 +39,18 @@ class Diagram:
 
     rows: tuple[str, ...]
     first_line: int | None = None
+
+    @classmethod
+    def parse_trigon(cls, text: str, first_line: int | None = None) -> Diagram:
+        """Split a Trigon diagram into rows (see the module docstring): blank lines before
+        and after are dropped, and spaces at the ends of rows and the indentation common to
+        every row. Raises InputError for blank rows inside the diagram."""
+        diagram = cls.parse(text, first_line)  # (checks for rows, blank rows inside)
+        lines = text.split("\n")
+        start = next(k for k, line in enumerate(lines) if line.strip())
+        rows = [line.rstrip() for line in lines[start : start + len(diagram.rows)]]
+        indent = min(len(row) - len(row.lstrip(" ")) for row in rows)
+        return cls(tuple(row[indent:] for row in rows), diagram.first_line)
 
     @classmethod
     def parse(cls, text: str, first_line: int | None = None) -> Diagram:
@@ -61,6 +80,52 @@ class Diagram:
             else f"diagram row {row + 1}"
         )
         return place if col is None else f"{place}, column {col + 1}"
+
+    def trigon_board(self, board: Board) -> Board:
+        """``board`` (an empty Trigon hexagon) with this diagram's blocked triangles.
+
+        Raises:
+            InputError: more rows than the naming rectangle's, a row longer than it, a
+                triangle left blank, a character off the hexagon, an unknown character.
+        """
+        if len(self.rows) != board.rows:
+            raise InputError(
+                f"the diagram has {len(self.rows)} rows, the {board.geometry.label} board "
+                f"{board.rows} (one a row of Pentobi's naming rectangle)",
+                where=self.where(min(len(self.rows), board.rows) - 1),
+            )
+        cells = {(y, x): i for i, (x, y) in enumerate(board.geometry.coords)}
+        blocked = []
+        for r, row in enumerate(self.rows):
+            if len(row) > board.cols:
+                raise InputError(
+                    f"row has {len(row)} characters, the naming rectangle {board.cols}",
+                    where=self.where(r),
+                )
+            for c, ch in enumerate(row.ljust(board.cols)):
+                on_board = (r, c) in cells
+                if on_board and ch == OFF_BOARD:
+                    raise InputError(
+                        f"a space on triangle {board.name(cells[r, c])} (use . for an empty one)",
+                        where=self.where(r, c),
+                    )
+                if not on_board and ch != OFF_BOARD:
+                    raise InputError(
+                        f"{ch!r} off the {board.geometry.label} board (use a space there)",
+                        where=self.where(r, c),
+                    )
+                if (
+                    on_board
+                    and ch not in (EMPTY, BLOCKED, STAR)
+                    and ch.upper() not in LETTER_COLOURS
+                ):
+                    raise InputError(
+                        f"unknown character {ch!r} (use . # * {' '.join(COLOUR_LETTERS.values())})",
+                        where=self.where(r, c),
+                    )
+                if ch == BLOCKED:
+                    blocked.append(cells[r, c])
+        return Board(board.rows, board.cols, frozenset(blocked), board.grid)
 
     def board(self, rows: int | None = None, cols: int | None = None) -> Board:
         """The board: size from the diagram (checked against rows/cols when given) and its
@@ -110,11 +175,12 @@ class Diagram:
         Raises:
             InputError: a group is not a piece of the set (e.g. two pieces share an edge).
         """
+        free = (EMPTY, BLOCKED, STAR) if board.square_grid else (EMPTY, BLOCKED, STAR, OFF_BOARD)
         owner = {
-            r * board.cols + c: LETTER_COLOURS[ch.upper()]
+            _cell(board, r, c): LETTER_COLOURS[ch.upper()]
             for r, row in enumerate(self.rows)
             for c, ch in enumerate(row)
-            if ch not in (EMPTY, BLOCKED, STAR)
+            if ch not in free
         }
         found: dict[str, list[Placement]] = {}
         seen: set[int] = set()
@@ -123,7 +189,7 @@ class Diagram:
                 continue
             group = _group(board, owner, sq)
             seen |= group
-            piece = identify([board.row_col(s) for s in group])
+            piece = _piece_name(board, group)
             if piece is None:
                 r, c = board.row_col(sq)
                 raise InputError(
@@ -131,8 +197,22 @@ class Diagram:
                     f"the set (two pieces of one colour may not share an edge)",
                     where=self.where(r, c),
                 )
-            found.setdefault(owner[sq], []).append(Placement(piece.name, frozenset(group)))
+            found.setdefault(owner[sq], []).append(Placement(piece, frozenset(group)))
         return found
+
+
+def _cell(board: Board, row: int, col: int) -> int:
+    """The cell at (row, column) of a diagram (square boards: without a bounds check, as
+    always)."""
+    return row * board.cols + col if board.square_grid else board.square(row, col)
+
+
+def _piece_name(board: Board, group: frozenset[int]) -> str | None:
+    """The piece a group of cells forms (of the board's grid's family), or None."""
+    if not board.square_grid:
+        return shape_name(board, group)
+    piece = identify([board.row_col(s) for s in group])
+    return piece.name if piece else None
 
 
 def _group(board: Board, owner: dict[int, str], sq: int) -> frozenset[int]:

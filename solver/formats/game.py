@@ -57,7 +57,7 @@ from solver.core.pieces import family
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position, sorted_pieces
 from solver.core.rules import move_problem, shape_name
-from solver.core.variants import ALL_VARIANTS, VARIANTS, Variant, colour_id, read_colour
+from solver.core.variants import ALL_VARIANTS, Variant, colour_id, read_colour
 from solver.errors import InputError, PieceError, RuleError, SquareError, located
 from solver.formats.sgf import Location, Node, Property, format_property, parse
 from solver.formats.text import decode, read_text
@@ -550,8 +550,9 @@ def sgf_variant(position: Position) -> Variant:
     )
     if v is None or not ok:
         raise InputError(
-            "SGF supports only the classic, duo and junior boards (the built-in variants "
-            f"{', '.join(VARIANTS)}); this position is {position.variant!r} on a "
+            "SGF supports only the classic, duo and junior boards and the Trigon hexagons, "
+            f"without blocked cells (the built-in variants {', '.join(ALL_VARIANTS)}); "
+            f"this position is {position.variant!r} on a "
             f"{board.rows}x{board.cols} board"
             + (f" with {len(board.blocked)} blocked squares" if board.blocked else "")
         )

@@ -3,8 +3,8 @@
 Keys (all optional except where said; see docs/formats.md, "Puzzle files")::
 
     title = "..."               # shown when solving
-    variant = "custom"          # classic | classic2 | classic3 | duo | junior | custom
-                                # (default: classic)
+    variant = "custom"          # classic | classic2 | classic3 | duo | junior |
+                                # trigon | trigon2 | trigon3 | custom (default: classic)
     size = [5, 5]               # rows, columns (custom boards; default from the diagram)
     colours = ["blue"]          # colours the solver plays (default: all of the variant's)
     goal = "place-all"          # or "max-score"
@@ -20,6 +20,12 @@ Keys (all optional except where said; see docs/formats.md, "Puzzle files")::
     [pieces]                    # colour = list of pieces still to place
     blue = ["1", "2", "V3"]     # default: the variant's set minus the pieces on the board
 
+On Trigon (``trigon``, ``trigon2``, ``trigon3``: :mod:`solver.formats.trigon`) cells are
+triangles named as Pentobi names them, pieces are the 22 Trigon pieces, there is no
+``[start]`` (the six starting points are shared) and a diagram is Pentobi's naming
+rectangle with a space off the hexagon (:meth:`Diagram.parse_trigon`); a colour's pieces
+on the board must grow, by corner contact, from a starting point.
+
 Every error names the file and the key or diagram line.
 """
 
@@ -32,7 +38,7 @@ from typing import Any, TypeVar, overload
 
 from solver.core.board import MAX_SIDE, Board
 from solver.core.order import order_of_play
-from solver.core.pieces import canonical_name
+from solver.core.pieces import family
 from solver.core.position import ColourState, Placement, Position, sorted_pieces
 from solver.core.problem import (
     Problem,
@@ -50,13 +56,19 @@ from solver.core.variants import (
     check_piece_counts,
     colour_name,
     set_name,
-    variant_or_custom,
 )
 from solver.errors import InputError, located
 from solver.formats.diagram import Diagram
 from solver.formats.diagram import render as render_diagram
 from solver.formats.structured import parse_toml
 from solver.formats.text import depth_limited, read_text
+from solver.formats.trigon import (
+    file_variant,
+    is_trigon,
+    no_start_square,
+    starting_points,
+    trigon_board,
+)
 
 T = TypeVar("T")
 
@@ -114,7 +126,7 @@ class _Reader:
         self.text = text
         self.diagram: Diagram | None = None
         with located(where="variant"):
-            self.variant: Variant | None = variant_or_custom(self._get("variant", str, "classic"))
+            self.variant: Variant | None = file_variant(self._get("variant", str, "classic"))
 
     @overload
     def _get(self, key: str, kind: type[T], default: T) -> T: ...
@@ -142,6 +154,7 @@ class _Reader:
             colours,
             bonus=self.variant.bonus if self.variant else True,
             variant=self.variant.name if self.variant else CUSTOM,
+            starting_points=starting_points(board),
         )
         with located(where="goal"):
             goal = check_goal(self._get("goal", str, "place-all"))
@@ -255,6 +268,8 @@ class _Reader:
                     self.variant.check_size(rows, cols)
             rows, cols = self.variant.rows, self.variant.cols
         text = self._get("diagram", str)
+        if self.variant and is_trigon(self.variant):
+            return self._trigon_board(self.variant, text)
         diagram = Diagram.parse(text, self._line_of("diagram")) if text is not None else None
         self.diagram = diagram
         if diagram:
@@ -264,6 +279,15 @@ class _Reader:
         else:
             board = Board(rows, cols)
         return self._with_blocked(board), diagram
+
+    def _trigon_board(self, variant: Variant, text: str | None) -> tuple[Board, Diagram | None]:
+        """A Trigon variant's hexagon, with the diagram's blocked triangles (a diagram is the
+        naming rectangle: :meth:`Diagram.parse_trigon`) and ``blocked``."""
+        board = trigon_board(variant)
+        if text is not None:
+            self.diagram = Diagram.parse_trigon(text, self._line_of("diagram"))
+            board = self.diagram.trigon_board(board)
+        return self._with_blocked(board), self.diagram
 
     def _diagram_where(self, row: int, col: int) -> str:
         return self.diagram.where(row, col) if self.diagram else "diagram"
@@ -285,7 +309,7 @@ class _Reader:
             if not isinstance(name, str):
                 raise InputError(f"expected a square name, got {name!r}", where=f"blocked[{k}]")
             blocked.add(_square(board, name, f"blocked[{k}]"))
-        return Board(board.rows, board.cols, frozenset(blocked))
+        return Board(board.rows, board.cols, frozenset(blocked), board.grid)
 
     def _starts(self, board: Board) -> dict[str, int]:
         starts: dict[str, int] = {}
@@ -293,6 +317,8 @@ class _Reader:
             starts = {c: board.parse(s) for c, s in zip(self.variant.colours, self.variant.starts)}
         for colour, (key, value) in self._table("start").items():
             where = f"[start].{key}"
+            if self.variant and is_trigon(self.variant):
+                raise no_start_square(self.variant, where)
             if not isinstance(value, str):
                 raise InputError(f"expected a square name, got {value!r}", where=where)
             starts[colour] = _square(board, value, where)
@@ -338,8 +364,9 @@ class _Reader:
         pieces = self.variant.pieces if self.variant else FULL_SET
         name = set_name(self.variant)
         # without a start square the pieces on the board are printed on the card (they
-        # are the start), not taken from the set: only their shapes are checked
-        card = start is None
+        # are the start), not taken from the set: only their shapes are checked; on
+        # Trigon no colour has a start square: its pieces grow from a starting point
+        card = start is None and board.square_grid
         for k, p in enumerate(placed):  # the first piece too many, by its place
             with located(where=self._diagram_where(*board.row_col(min(p.squares)))):
                 if card:
@@ -347,38 +374,50 @@ class _Reader:
                 else:
                     on_board = [q.piece for q in placed[: k + 1]]
                     check_piece_counts(pieces, {"on the board": on_board}, name)
-        if start is not None and placed:
+        if (start is not None or not card) and placed:
             placed = self._ordered(board, colour, start, placed)
         used = [p.piece for p in placed]
-        listed = self._pieces_of(colour)
+        listed = self._pieces_of(colour, board.grid)
         if listed is None:
-            remaining = sorted_pieces((Counter(pieces) - Counter(used)).elements())
+            remaining = sorted_pieces((Counter(pieces) - Counter(used)).elements(), board.grid)
         else:
             sources = {"listed": listed} if card else {"on the board": used, "listed": listed}
             with located(where=f"[pieces].{self._table('pieces')[colour][0]}"):
                 check_piece_counts(pieces, sources, name)
-            remaining = sorted_pieces(listed)
-        return ColourState(colour, start, tuple(placed), remaining)
+            remaining = sorted_pieces(listed, board.grid)
+        return ColourState(colour, start, tuple(placed), remaining, board.grid)
 
-    def _pieces_of(self, colour: str) -> list[str] | None:
+    def _pieces_of(self, colour: str, grid: str) -> list[str] | None:
+        """The pieces ``[pieces]`` lists for a colour (names of the grid's family), or
+        None."""
         if colour in self._table("pieces"):
             key, value = self._table("pieces")[colour]
             where = f"[pieces].{key}"
             if not isinstance(value, list):
                 raise InputError(f"expected a list of piece names, got {value!r}", where=where)
             with located(where=where):
-                return [canonical_name(str(v)) for v in value]
+                return [family(grid).canonical(str(v)) for v in value]
         return None
 
     @staticmethod
-    def _ordered(board: Board, colour: str, start: int, placed: list[Placement]) -> list[Placement]:
-        """The colour's pieces on the board in a legal order of play from its start square."""
-        empty = Position(board, (ColourState(colour, start, (), tuple(p.piece for p in placed)),))
+    def _ordered(
+        board: Board, colour: str, start: int | None, placed: list[Placement]
+    ) -> list[Placement]:
+        """The colour's pieces on the board in a legal order of play from its start square
+        (on Trigon, from one of the shared starting points)."""
+        pieces = tuple(p.piece for p in placed)
+        state = ColourState(colour, start, (), pieces, board.grid)
+        empty = Position(board, (state,), starting_points=starting_points(board))
         order = order_of_play(empty, colour, placed, monomino_last=True)
         if order is None:
+            origin = (
+                f"its start square {board.name(start)}"
+                if start is not None
+                else "a starting point (" + " ".join(board.names(empty.starting_points)) + ")"
+            )
             raise InputError(
                 f"{colour}'s pieces on the board are not all connected by corner "
-                f"contact to its start square {board.name(start)}",
+                f"contact to {origin}",
                 where="diagram",
             )
         return order
