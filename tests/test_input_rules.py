@@ -16,6 +16,7 @@ import pytest
 from solver.answers.solution import read_solution
 from solver.core.checker import check_layout, monomino_can_be_last
 from solver.core.position import Placement
+from solver.core.variants import ALL_VARIANTS
 from solver.errors import InputError, PieceError
 from solver.formats.game import VARIANTS_BY_SGF, load_game, read_sgf_text
 from solver.formats.puzzle import load_puzzle, parse_puzzle
@@ -208,9 +209,8 @@ def _readme_variants() -> list[str]:
 
 @pytest.mark.parametrize("name", _readme_variants())
 def test_every_variant_the_readme_names_is_read(name):
-    text = (
-        f'variant = "{name}"\ncolours = ["{"blue" if name.startswith("classic") else "purple"}"]\n'
-    )
+    first = ALL_VARIANTS[name].colours[0] if name in ALL_VARIANTS else "blue"
+    text = f'variant = "{name}"\ncolours = ["{first}"]\n'
     if name == "custom":
         text = 'variant = "custom"\nsize = [3, 3]\n[start]\nblue = "a3"\n'
     problem = parse_puzzle(text)
