@@ -99,7 +99,7 @@ def test_refusals():
     with pytest.raises(IndexError):
         index.placement(len(index))
     with pytest.raises(InputError):
-        variant_index("trigon")
+        variant_index("callisto")  # a Pentobi variant we do not play
     with pytest.raises(InputError):
         build_index(5, 5, ("2", "1"))
 

@@ -214,9 +214,27 @@ def legal_mask(position: Position, colour: str) -> np.ndarray:
     Raises:
         InputError: the position has no such colour.
     """
+    if not position.board.square_grid:
+        return _geometry_mask(position, colour)
     c = _colour_number(position, colour)
     _, tables, state = _loaded(position)
     return _mask(tables, state, c, np.zeros(len(tables.sq), dtype=bool))
+
+
+def _geometry_mask(position: Position, colour: str) -> np.ndarray:
+    """:func:`legal_mask` on a board that is not of squares (Trigon), from the generic
+    tables (:func:`solver.core.placements.placements_for`): the index of such a board
+    numbers its placements as the geometry's table does, so a row is its number."""
+    from solver.core.placements import board_placements, colour_masks, fitting_rows
+
+    position.colour(colour)  # (an unknown colour: InputError)
+    rows = fitting_rows(position, colour)
+    _, attach = colour_masks(position, colour)
+    squares = board_placements(position.board).squares[rows]
+    touches = np.append(attach, False)[squares].any(axis=1)  # padding -1 reads False
+    mask = np.zeros(len(board_placements(position.board)), dtype=bool)
+    mask[rows[touches]] = True
+    return mask
 
 
 def legal_placements(position: Position, colour: str) -> list[Placement]:
@@ -228,6 +246,9 @@ def legal_placements(position: Position, colour: str) -> list[Placement]:
     Raises:
         InputError: the position has no such colour.
     """
+    if not position.board.square_grid:
+        index = index_for(position)
+        return index.placements(np.flatnonzero(_geometry_mask(position, colour)))
     c = _colour_number(position, colour)
     index, tables, state = _loaded(position)
     return index.placements(_generate(tables, state, c))

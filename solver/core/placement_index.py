@@ -19,6 +19,14 @@ tables), so an index is also a row of theirs. Counts (Pentobi ``libpentobi_base/
 7,217 for Junior. A piece Junior has twice has one index per placement (its legal mask
 marks it while the colour holds at least one). A pass is not a placement: an agent that
 wants a pass action may use ``len(index)`` (:attr:`PlacementIndex.pass_action`).
+
+On Trigon (``grid="trigon"``) the index is the geometry's table
+(:func:`solver.core.geometry.shapes.enumerate_placements`): by piece in Pentobi's order of
+the 22 Trigon pieces (I6, L6, V, S, P6, F, W, A6, G, Y, X, O, I5, L5, C5, P5, I4, C4, A4, I3,
+2, 1), then by orientation (:attr:`~solver.core.geometry.shapes.PieceShape.orientations`),
+then by the cell the orientation's first tile lands on (the *anchor*), ascending; squares
+have 6 columns. 32,131 placements on the side-9 hexagon (Trigon, Two-Player), 24,859 on
+side 8 (Three-Player) (Pentobi ``onboard_moves_trigon``, ``onboard_moves_trigon_3``).
 """
 
 from __future__ import annotations
@@ -30,10 +38,10 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from solver.core.board import Board
-from solver.core.pieces import PIECE_NAMES, PIECES
-from solver.core.placements import empty_board_placements, placement_blocks
+from solver.core.pieces import PIECE_NAMES, family
+from solver.core.placements import board_placements, placement_blocks
 from solver.core.position import Placement, Position
-from solver.core.variants import JUNIOR_SET, VARIANTS
+from solver.core.variants import ALL_VARIANTS, JUNIOR_SET, VARIANTS
 from solver.errors import InputError
 from solver.ranges import Range
 
@@ -54,8 +62,12 @@ class PlacementIndex:
             :data:`solver.core.pieces.PIECE_NAMES`).
         orientation: shape (P,), int8: its orientation (index into the piece's
             :attr:`~solver.core.pieces.Piece.orientations`).
-        anchor: shape (P,), int32: the square of its bounding box's top-left corner.
-        squares: shape (P, 5), int32: the squares it covers, increasing, padded with -1.
+        anchor: shape (P,), int32: the square of its bounding box's top-left corner (on
+            Trigon: the cell its first tile lands on).
+        squares: shape (P, 5), int32: the squares it covers, increasing, padded with -1
+            ((P, 6) on Trigon).
+        grid: ``"square"`` or ``"trigon"`` (then ``rows`` x ``cols`` is the naming
+            rectangle and ``piece`` indexes the Trigon family's names).
     """
 
     rows: int
@@ -65,17 +77,24 @@ class PlacementIndex:
     orientation: np.ndarray
     anchor: np.ndarray
     squares: np.ndarray
+    grid: str = "square"
 
     def __len__(self) -> int:
         return len(self.piece)
 
     def __repr__(self) -> str:
-        return f"<PlacementIndex {self.rows}x{self.cols}, {len(self)} placements>"
+        where = f"{self.rows}x{self.cols}" if self.grid == "square" else self.board.geometry.label
+        return f"<PlacementIndex {where}, {len(self)} placements>"
 
     @property
     def board(self) -> Board:
         """The empty board of this size."""
-        return Board(self.rows, self.cols)
+        return Board(self.rows, self.cols, grid=self.grid)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The piece names :attr:`piece` indexes (the grid's family)."""
+        return family(self.grid).names
 
     @property
     def pass_action(self) -> int:
@@ -101,7 +120,7 @@ class PlacementIndex:
         if not 0 <= i < len(self):
             raise IndexError(f"placement number {i} is outside 0..{len(self) - 1}")
         sq = self.squares[i]
-        return Placement(PIECE_NAMES[self.piece[i]], frozenset(int(s) for s in sq[sq >= 0]))
+        return Placement(self.names[self.piece[i]], frozenset(int(s) for s in sq[sq >= 0]))
 
     @cached_property
     def _placements(self) -> tuple[Placement, ...]:
@@ -140,16 +159,17 @@ class PlacementIndex:
         return keys[order], order
 
     def keys_of(self, squares: np.ndarray) -> np.ndarray:
-        """One int64 per row of squares (shape (k, 5), any order, padded with -1) that is
-        equal for equal sets: the sorted squares + 1 as digits of base rows*cols + 1; -1
-        for a row with a number off the board (below -1, or rows*cols or more), which
-        would otherwise carry into another row's digits.
+        """One int64 per row of squares (shape (k, 5), any order, padded with -1; (k, 6) on
+        Trigon) that is equal for equal sets: the sorted squares + 1 as digits of base
+        cells + 1 (487^6 < 2^63 on Trigon); -1 for a row with a number off the board
+        (below -1, or the number of cells or more), which would otherwise carry into
+        another row's digits.
 
         Raises:
-            InputError: not an array of whole numbers of shape (k, 5).
+            InputError: not an array of whole numbers of shape (k, 5) ((k, 6) on Trigon).
         """
-        rows = _square_rows(squares)
-        n = self.rows * self.cols
+        rows = _square_rows(squares, self.squares.shape[1])
+        n = self.board.size
         off = ((rows < -1) | (rows >= n)).any(axis=1)
         clean = np.full(rows.shape, -1, dtype=np.int64)
         clean[~off] = rows[~off]
@@ -164,8 +184,8 @@ class PlacementIndex:
         """The numbers of placements given by their squares (vectorised).
 
         Args:
-            squares: shape (k, 5), whole numbers: each row a placement's squares in any
-                order, padded with -1.
+            squares: shape (k, 5) ((k, 6) on Trigon), whole numbers: each row a
+                placement's squares in any order, padded with -1.
 
         Returns:
             Shape (k,), int32: each row's number, -1 for a row that is no placement of
@@ -197,7 +217,8 @@ class PlacementIndex:
         else:  # 1.0 or True would find square 1's placement: whole numbers only
             squares = frozenset(int(SQUARE.check(s)) for s in placement)
         i = self._by_squares.get(squares, -1)
-        named = PIECES[placement.piece].index if isinstance(placement, Placement) else None
+        index = family(self.grid).index
+        named = index.get(placement.piece, -1) if isinstance(placement, Placement) else None
         if i < 0 or named not in (None, self.piece[i]):
             raise InputError(f"squares {sorted(squares)} are no placement of {self!r}")
         return i
@@ -215,13 +236,13 @@ class PlacementIndex:
         return tuple(",".join(board.names(p.squares)) for p in self._placements)
 
 
-def _square_rows(squares: np.ndarray) -> np.ndarray:
-    """``squares`` as an integer array of shape (k, 5). Raises InputError."""
+def _square_rows(squares: np.ndarray, width: int = 5) -> np.ndarray:
+    """``squares`` as an integer array of shape (k, width). Raises InputError."""
     rows = np.asarray(squares)
     if rows.dtype.kind not in "iu" and rows.size:
         raise InputError(f"expected whole numbers, got an array of {rows.dtype}", where="squares")
-    if rows.ndim != 2 or rows.shape[1] != 5:
-        raise InputError(f"expected shape (k, 5), got {rows.shape}", where="squares")
+    if rows.ndim != 2 or rows.shape[1] != width:
+        raise InputError(f"expected shape (k, {width}), got {rows.shape}", where="squares")
     return rows
 
 
@@ -272,11 +293,41 @@ def _build_index(rows: int, cols: int, pieces: tuple[str, ...]) -> PlacementInde
 JUNIOR_PIECES: tuple[str, ...] = tuple(p for p in PIECE_NAMES if p in JUNIOR_SET)
 
 
+def trigon_index(side: int) -> PlacementIndex:
+    """The index of the Trigon hexagon of edge ``side`` (module docstring), built once per
+    process for each side.
+
+    Raises:
+        SquareError: a side outside 2..30.
+    """
+    return _trigon_index(Board.trigon(side).rows // 2)
+
+
+@lru_cache(maxsize=4)
+def _trigon_index(side: int) -> PlacementIndex:
+    from solver.core.geometry.shapes import TRIGON_PIECES, enumerate_placements
+
+    board = Board.trigon(side)
+    found = enumerate_placements(board.geometry, TRIGON_PIECES)
+    return PlacementIndex(
+        board.rows,
+        board.cols,
+        family("trigon").names,
+        found.piece.astype(np.int8),
+        found.orientation,
+        found.anchor,
+        found.cells,
+        "trigon",
+    )
+
+
 def variant_index(name: str) -> PlacementIndex:
     """The index of a built-in variant (``classic``, ``classic2``, ``classic3``, ``duo``,
-    ``junior``). Raises InputError for another name."""
-    if name not in VARIANTS:
-        raise InputError(f"unknown variant {name!r} (variants: {', '.join(VARIANTS)})")
+    ``junior``, ``trigon``, ``trigon2``, ``trigon3``). Raises InputError for another name."""
+    if name not in ALL_VARIANTS:
+        raise InputError(f"unknown variant {name!r} (variants: {', '.join(ALL_VARIANTS)})")
+    if ALL_VARIANTS[name].grid == "trigon":
+        return trigon_index(ALL_VARIANTS[name].rows // 2)
     v = VARIANTS[name]
     return build_index(v.rows, v.cols, JUNIOR_PIECES if name == "junior" else PIECE_NAMES)
 
@@ -286,6 +337,8 @@ def index_for(position: Position) -> PlacementIndex:
     shapes), else every piece of the set on its board's size (a custom board: placements
     on blocked squares are numbered but never legal)."""
     board = position.board
+    if not board.square_grid:
+        return trigon_index(board.rows // 2)
     if position.variant in VARIANTS and (board.rows, board.cols) == (
         VARIANTS[position.variant].rows,
         VARIANTS[position.variant].cols,
@@ -298,8 +351,9 @@ def same_as_engine_table(index: PlacementIndex) -> bool:
     """Whether ``index`` numbers its placements as the engines' table of the empty board
     does (:func:`solver.core.placements.empty_board_placements`, its rows of the index's
     pieces): a check for the tests."""
-    table = empty_board_placements(index.rows, index.cols)
-    keep = np.isin(table.piece, [PIECES[p].index for p in index.pieces])
+    table = board_placements(index.board)
+    names = family(index.grid).index
+    keep = np.isin(table.piece, [names[p] for p in index.pieces])
     return bool(np.array_equal(table.squares[keep], index.squares)) and bool(
         np.array_equal(table.piece[keep], index.piece)
     )

@@ -98,6 +98,9 @@ class PlacementList:
         piece: shape (P,), int16: the piece of each placement.
         cells: shape (P, k), int32: the cells covered, ascending, padded with -1 (k: the
             largest piece's size).
+        orientation: shape (P,), int8: the index of its orientation in the piece's
+            :attr:`PieceShape.orientations`.
+        anchor: shape (P,), int32: the cell the orientation's first tile lands on.
 
     Order: by piece (as given), then orientation (as :attr:`PieceShape.orientations`),
     then the cell the orientation's first tile lands on (ascending).
@@ -107,6 +110,8 @@ class PlacementList:
     pieces: tuple[PieceShape, ...]
     piece: np.ndarray
     cells: np.ndarray
+    orientation: np.ndarray
+    anchor: np.ndarray
 
     def __len__(self) -> int:
         return len(self.piece)
@@ -156,11 +161,11 @@ def enumerate_placements(geometry: Geometry, pieces: Sequence[PieceShape]) -> Pl
     grid[cells[:, 1] - y0, cells[:, 0] - x0] = np.arange(len(cells), dtype=np.int32)
     kinds = np.array([lattice.kind(c) for c in geometry.cells])
     width = max((p.size for p in pieces), default=1)
-    piece_rows, cell_rows = [], []
+    piece_rows, cell_rows, orient_rows, anchor_rows = [], [], [], []
     for index, p in enumerate(pieces):
         if type(p.lattice) is not type(lattice):
             raise ValueError(f"piece {p.name} is not on the {geometry.label} board's grid")
-        for shape in p.orientations:
+        for k, shape in enumerate(p.orientations):
             ax, ay = shape[0]
             offsets = np.array([(x - ax, y - ay) for x, y in shape], dtype=np.int64)
             anchors = cells[kinds == lattice.kind(shape[0])]
@@ -177,12 +182,16 @@ def enumerate_placements(geometry: Geometry, pieces: Sequence[PieceShape]) -> Pl
             block[:, : len(shape)] = np.sort(found, axis=1)
             cell_rows.append(block)
             piece_rows.append(np.full(len(found), index, dtype=np.int16))
+            orient_rows.append(np.full(len(found), k, dtype=np.int8))
+            anchor_rows.append(found[:, 0].astype(np.int32))  # the first tile's cell
     out = PlacementList(
         geometry,
         tuple(pieces),
         np.concatenate(piece_rows) if piece_rows else np.zeros(0, dtype=np.int16),
         np.concatenate(cell_rows) if cell_rows else np.zeros((0, width), dtype=np.int32),
+        np.concatenate(orient_rows) if orient_rows else np.zeros(0, dtype=np.int8),
+        np.concatenate(anchor_rows) if anchor_rows else np.zeros(0, dtype=np.int32),
     )
-    out.piece.setflags(write=False)
-    out.cells.setflags(write=False)
+    for arr in (out.piece, out.cells, out.orientation, out.anchor):
+        arr.setflags(write=False)
     return out
