@@ -326,11 +326,28 @@ def test_gtp_plays_trigon_games(game, variant):
     assert result.exit_code == 0 and "= blokus-solo" in result.output
 
 
-def test_match_refuses_trigon_in_one_line(tmp_path):
+def test_match_plays_a_trigon_game(tmp_path):
+    """Our engine against itself (tests/test_trigon_gtp.py plays Pentobi's): every move
+    checked by our rules, the record read back to the points the match counted."""
+    import shlex
+
+    from solver.formats.game import load_game
+    from solver.gtp.control import blokus_solo_command
+    from solver.gtp.match import points
+
     out = tmp_path / "match"
-    result = run_cli("match", "--black", "x", "--white", "y", "--game", "trigon", "--out", out)
-    refused(result, "--game: unknown variant 'trigon': match does not run")
-    assert not out.exists()
+    ours = shlex.join(blokus_solo_command(seed=1))
+    result = run_cli("match", "-b", ours, "-w", ours, "--game", "t3", "--out", out)
+    no_crash(result)
+    assert result.exit_code == 0, result.output
+    assert "Blokus Trigon Three-Player: black blokus-solo" in result.output
+    game = load_game(out / "game-0001.blksgf")
+    final = game.final
+    scored = [points(final, c) for c in final.colour_names]
+    assert f"game 1: black (blue) {scored[0]}, white (yellow red) {sum(scored[1:])}" in (
+        result.output
+    )
+    assert game.num_placements >= 50
 
 
 def test_serve_refuses_a_trigon_file_in_one_line():

@@ -444,3 +444,34 @@ def test_a_game_against_pentobi_each_accepts_the_others_moves(game, tmp_path):
         same(ours, them, f"loadsgf {tmp_path / 'ours.blksgf'}")
         a, b = same(ours, them, "showboard")
         assert a.strip("\n").splitlines() == b.strip("\n").splitlines()
+
+
+@needs_pentobi
+def test_match_between_pentobi_and_ours_on_trigon(tmp_path):
+    """``blokus-solo match``: Pentobi's level 1 against ours, two Trigon Two-Player games
+    (each engine plays first once); every move checked by our rules, no forfeit, and each
+    record's points, read back by our reader, are Pentobi's ``final_score``."""
+    import csv
+    import shlex
+
+    from helpers import run_cli
+
+    from solver.gtp.control import blokus_solo_command
+
+    out = tmp_path / "match"
+    theirs = shlex.join(pentobi_command(pentobi_gtp(), seed=2))
+    ours = shlex.join(blokus_solo_command(seed=2))
+    result = run_cli("match", "-b", theirs, "-w", ours, "-g", "t2", "-n", "2", "--out", out)
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader((out / "games.csv").open()))
+    assert len(rows) == 2 and all(r["forfeit"] == "" and int(r["moves"]) >= 60 for r in rows)
+    engine = Engine()
+    with Client(pentobi_command(pentobi_gtp())) as them:
+        for row in rows:
+            same(engine, them, f"loadsgf {out / row['record']}")
+            a, b = same(engine, them, "final_score")
+            assert a == b
+            score = int(row["black_points"]) - int(row["white_points"])
+            black_first = row["black_colours"] == "blue red"
+            lead = score if black_first else -score
+            assert a == (f"B+{lead}" if lead > 0 else f"W+{-lead}" if lead < 0 else "0")
