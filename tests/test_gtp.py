@@ -128,7 +128,7 @@ def test_argument_errors_read_as_pentobi_writes_them():
         f"loadsgf {path} 0",
         f"loadsgf {path} x",
         f"loadsgf {path} 1 2",
-        "set_game Blokus Trigon",
+        "set_game Nexos",
         "set_game Blokus Quartet",
     ) == [
         (False, "no arguments allowed"),
@@ -141,8 +141,9 @@ def test_argument_errors_read_as_pentobi_writes_them():
         (False, "command needs at most 2 arguments"),
         (
             False,
-            "variant not supported: Blokus Trigon (supported: Blokus, Blokus Two-Player, "
-            "Blokus Three-Player, Blokus Duo, Blokus Junior)",
+            "variant not supported: Nexos (supported: Blokus, Blokus Two-Player, "
+            "Blokus Three-Player, Blokus Duo, Blokus Junior, Blokus Trigon, "
+            "Blokus Trigon Two-Player, Blokus Trigon Three-Player)",
         ),
         (False, "invalid argument"),
     ]

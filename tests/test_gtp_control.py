@@ -370,7 +370,7 @@ def test_a_resignation_loses_the_game(tmp_path):
 @pytest.mark.parametrize(
     ("changed", "fragments"),
     [
-        ({"-g": "trigon"}, ["--game", "unknown variant 'trigon'"]),
+        ({"-g": "nexos"}, ["--game", "unknown variant 'nexos'"]),
         ({"-b": "/no/such/engine"}, ["--black", "cannot start /no/such/engine"]),
         ({"-w": "'unbalanced"}, ["--white", "No closing quotation"]),
         ({"-w": ""}, ["--white", "empty engine command"]),

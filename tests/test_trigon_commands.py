@@ -296,38 +296,58 @@ def test_commands_that_read_only_puzzles_or_sizes_refuse_in_one_line(tmp_path, a
 
 
 @pytest.mark.parametrize(
-    "game, fragment",
+    "game, variant",
     [
-        # Pentobi's GM names: Pentobi's own words (tests/test_gtp.py), the supported listed
-        ("Blokus Trigon", "variant not supported: Blokus Trigon (supported: Blokus, "),
-        ("blokus trigon two-player", "variant not supported: blokus trigon two-player"),
-        # Pentobi's ids and ours: the table of what runs on Trigon
-        ("trigon_3", "the gtp engine does not run on trigon boards yet"),
-        ("t", "Blokus Trigon: the gtp engine does not run on trigon boards yet"),
-        ("trigon2", "the gtp engine does not run on trigon boards yet"),
+        # Pentobi's GM names (any case), its ids and ours (tests/test_trigon_gtp.py plays them)
+        ("Blokus Trigon", "trigon"),
+        ("blokus trigon two-player", "trigon2"),
+        ("trigon_3", "trigon3"),
+        ("t", "trigon"),
+        ("trigon2", "trigon2"),
     ],
 )
-def test_gtp_refuses_trigon_games_in_one_line(game, fragment):
-    from solver.gtp.engine import Engine
+def test_gtp_plays_trigon_games(game, variant):
+    from solver.gtp.engine import Engine, parse_game
 
+    assert parse_game(game).name == variant
     engine = Engine()
-    ok, text = engine.ask(f"set_game {game}")
-    assert not ok and fragment in text and "\n" not in text
-    ok, text = engine.ask(f"loadsgf {SMALL}")
-    assert not ok and "\n" not in text
-    assert "the gtp engine does not run on trigon boards yet" in text and DOC in text
-    ok, board = engine.ask("showboard")  # the engine goes on with its classic game
-    assert ok and "Blue(X): 0" in board
-    result = run_cli("gtp", "--game", game)
+    assert engine.ask(f"set_game {game}") == (True, "")
+    assert engine.variant.name == variant
+    ok, board = engine.ask("showboard")
+    assert ok and "(1) Blue(X): 0  1 2 A4 A6 C4 C5 F G I3 I4 I5 I6 L5 L6 O P5 P6 S V W X Y" in board
+    assert engine.ask(f"loadsgf {SMALL}") == (True, "")
+    assert engine.ask("final_score") == (True, "104 105 92 ")  # tests/data/trigon/scores.txt
+    from click.testing import CliRunner
+
+    from solver.cli.commands import main
+
+    result = CliRunner().invoke(main, ["gtp", "--game", game], input="name\nquit\n")
     no_crash(result)
-    one_line_error(result, "--game", fragment)
+    assert result.exit_code == 0 and "= blokus-solo" in result.output
 
 
-def test_match_refuses_trigon_in_one_line(tmp_path):
+def test_match_plays_a_trigon_game(tmp_path):
+    """Our engine against itself (tests/test_trigon_gtp.py plays Pentobi's): every move
+    checked by our rules, the record read back to the points the match counted."""
+    import shlex
+
+    from solver.formats.game import load_game
+    from solver.gtp.control import blokus_solo_command
+    from solver.gtp.match import points
+
     out = tmp_path / "match"
-    result = run_cli("match", "--black", "x", "--white", "y", "--game", "trigon", "--out", out)
-    refused(result, "--game: unknown variant 'trigon': match does not run")
-    assert not out.exists()
+    ours = shlex.join(blokus_solo_command(seed=1))
+    result = run_cli("match", "-b", ours, "-w", ours, "--game", "t3", "--out", out)
+    no_crash(result)
+    assert result.exit_code == 0, result.output
+    assert "Blokus Trigon Three-Player: black blokus-solo" in result.output
+    game = load_game(out / "game-0001.blksgf")
+    final = game.final
+    scored = [points(final, c) for c in final.colour_names]
+    assert f"game 1: black (blue) {scored[0]}, white (yellow red) {sum(scored[1:])}" in (
+        result.output
+    )
+    assert game.num_placements >= 50
 
 
 def test_serve_refuses_a_trigon_file_in_one_line():

@@ -241,3 +241,33 @@ def test_a_symmetric_layout_on_trigon_is_legal_and_symmetric():
     turn = groups[0].elements[1]
     blue = {frozenset(int(turn[s]) for s in p.squares) for p in result.layout["blue"]}
     assert blue == {p.squares for p in result.layout["red"]}
+
+
+def test_max_score_counts_the_monomino_bonus_as_the_rule_checker_does():
+    """The search finds the monomino by its size, not by its number in the set (the Trigon
+    family lists it last): its best score is at least the checked score of any layout it
+    finds, +5 included (trigon-L3-s9102 after 66: 20, once wrongly 15)."""
+    position = game("trigon-L3-s9102.blksgf").position(66)
+    best = solve(
+        Problem(position, ("blue",), "max-score", False),
+        SolveOptions(backend="search", time_limit=30, workers=1, seed=1),
+    )
+    assert best.status == "optimal" and best.score == 20
+    checked = 0
+    for position, colour in endgames(4, 8, 12):
+        if "1" not in position.colour(colour).remaining:
+            continue
+        found = solve(
+            Problem(position, (colour,), "place-all", False),
+            SolveOptions(backend="search", time_limit=30),
+        )
+        if found.status != "solved":
+            continue
+        best = solve(
+            Problem(position, (colour,), "max-score", False),
+            SolveOptions(backend="search", time_limit=30),
+        )
+        assert best.status == "optimal"
+        assert best.score >= found.report.report(colour).score, (position, colour)
+        checked += 1
+    assert checked >= 1

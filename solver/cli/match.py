@@ -95,8 +95,9 @@ def _game_line(game: GameResult) -> str:
     "-g",
     default="classic",
     show_default=True,
-    help="Variant: ours (classic, classic2, classic3, duo, junior), Pentobi's GM name "
-    '("Blokus Duo") or its id (classic_2, c2, d, j, ...).',
+    help="Variant: ours (classic, classic2, classic3, duo, junior, trigon, trigon2, trigon3), "
+    'Pentobi\'s GM name ("Blokus Duo", "Blokus Trigon") or its id (classic_2, c2, d, j, t3, '
+    "...).",
 )
 @click.option(
     "--games",

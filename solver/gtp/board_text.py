@@ -7,6 +7,13 @@ fourth colour), column letters below; the last piece played is marked by a ``>``
 its first square in reading order (or a ``<`` after it); on the right, per colour: the
 move number before the colour to play, ``Name(char): points`` (``!`` when it has no legal
 move) and its pieces left, sorted by name, on two lines.
+
+On Trigon (:func:`trigon_board_text`) Pentobi draws each row of its naming rectangle
+(``2 * side`` rows, ``4 * side - 1`` columns): a ``/`` or ``\\`` between two triangles
+shows which way they point, ``+`` an empty starting point, a blank an empty triangle, two
+spaces a place off the hexagon; column letters below (``Z`` then ``AA`` ... written as
+``ZAAAB...``); the colours' lines below the board, one a colour (the board is wider than
+20 columns).
 """
 
 from __future__ import annotations
@@ -53,6 +60,8 @@ def board_text(position: Position, info: BoardInfo) -> str:
     """The board as Pentobi's ``showboard`` prints it (after the response's first line),
     one line per row, each ending with a newline."""
     board = position.board
+    if not board.square_grid:
+        return trigon_board_text(position, info)
     colours = position.colour_names
     char = {c: CHARS[k] for k, c in enumerate(colours)}
     starts = {s.start for s in position.colours if s.start is not None}
@@ -91,19 +100,82 @@ def board_text(position: Position, info: BoardInfo) -> str:
     return "".join(lines)
 
 
-def _side_lines(position: Position, info: BoardInfo) -> dict[int, str]:
-    """The text right of the board: row -> its text (Board::write_info_line)."""
+def trigon_board_text(position: Position, info: BoardInfo) -> str:
+    """:func:`board_text` on Trigon, as Pentobi's ``Board::write`` draws it (its
+    ``is_trigon`` branches, colour output off)."""
+    board = position.board
+    side = board.rows // 2
+    height, width = board.rows, board.cols
+    cell_at = {(x, y): i for i, (x, y) in enumerate(board.geometry.coords)}
+    char = {c: CHARS[k] for k, c in enumerate(position.colour_names)}
+    owner = position.owner
+    marked = info.last is None
+    last_colour, last_cells = (info.last[0], info.last[1].squares) if info.last else ("", ())
+
+    def slash(x: int, y: int) -> str:  # Pentobi's point type 1 (pointing down): backslash
+        return "\\" if (x + y + side) % 2 == 0 else "/"
+
+    lines = []
+    for y in range(height):
+        row = [f"{height - y:>2} "]
+        for x in range(width):
+            p = cell_at.get((x, y))
+            left = cell_at.get((x - 1, y))
+            left_owner = owner.get(left) if left is not None else None
+            if p is not None and (x > 0 or (x + 1, y) in cell_at):
+                if not marked and p in last_cells and left_owner != last_colour:
+                    row.append(">")
+                    marked = True
+                elif (
+                    not marked
+                    and left in last_cells
+                    and owner.get(p) != last_colour
+                    and left_owner == last_colour
+                ):
+                    row.append("<")
+                    marked = True
+                else:
+                    row.append(slash(x, y))
+            if p is None:
+                row.append(slash(x, y) if left is not None else "  ")
+            elif p in owner:
+                row.append(char[owner[p]])
+            else:
+                row.append("+" if p in position.starting_points else " ")
+        end = (width - 1, y)
+        row.append(("/" if slash(*end) == "\\" else "\\") if end in cell_at else "  ")
+        lines.append("".join(row) + "\n")
+    letters = "".join((" " if x < 26 else "A") + column_name(x).upper()[-1] for x in range(width))
+    lines.append("   " + letters + "\n")
+    for k in range(len(position.colours)):
+        line1, line2, line3 = _colour_lines(position, info, k)
+        lines.append(f"{line1}  {line2} {line3}\n")
+    return "".join(lines)
+
+
+def _colour_lines(position: Position, info: BoardInfo, k: int) -> tuple[str, str, str]:
+    """A colour's three texts (Board::write_color_info_line1..3): ``(move) Name(char):
+    points`` (``!``: no legal move), its first pieces left and the rest."""
     names = PENTOBI_NAMES.get(position.variant, FOUR_NAMES)
     split = 6 if position.variant == "junior" else 10
+    state = position.colours[k]
+    first = f"({info.moves + 1}) " if info.to_play == state.name else ""
+    bang = "" if info.movable[state.name] else "!"
+    counts = Counter(state.remaining)
+    unique = sorted(counts)
+    return (
+        f"{first}{names[k]}({CHARS[k]}): {info.points[state.name]}{bang}",
+        _pieces(unique[:split], counts),
+        _pieces(unique[split:], counts),
+    )
+
+
+def _side_lines(position: Position, info: BoardInfo) -> dict[int, str]:
+    """The text right of the board: row -> its text (Board::write_info_line)."""
     out = {}
-    for k, state in enumerate(position.colours):
-        first = f"({info.moves + 1}) " if info.to_play == state.name else ""
-        bang = "" if info.movable[state.name] else "!"
-        out[4 * k] = f"  {first}{names[k]}({CHARS[k]}): {info.points[state.name]}{bang}"
-        counts = Counter(state.remaining)
-        unique = sorted(counts)
-        out[4 * k + 1] = "  " + _pieces(unique[:split], counts)
-        out[4 * k + 2] = "  " + _pieces(unique[split:], counts)
+    for k in range(len(position.colours)):
+        for j, text in enumerate(_colour_lines(position, info, k)):
+            out[4 * k + j] = "  " + text
     return out
 
 

@@ -38,7 +38,7 @@ from types import TracebackType
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
 from solver.core.rules import move_problem, shape_name
-from solver.core.variants import VARIANTS, Variant, colour_id
+from solver.core.variants import ALL_VARIANTS, Variant, colour_id
 from solver.errors import InputError, SquareError
 from solver.formats.files import write_text_atomic
 from solver.formats.game import squares_text, start_position, write_sgf
@@ -122,7 +122,7 @@ class PlayResult:
         """
         if self.resigned:
             raise InputError(f"{self.colour} resigned: there is no move to make")
-        v = VARIANTS.get(position.variant)
+        v = ALL_VARIANTS.get(position.variant)
         if v is None:
             raise InputError(f"not a position of a built-in variant: {position.variant!r}")
         return _after(position, v, self.colour, self.move)
@@ -356,9 +356,9 @@ class GtpEngine:
             InputError: not a variant of ours (``duo``, ``classic``, ...).
             EngineError: the engine refuses it.
         """
-        v = variant if isinstance(variant, Variant) else VARIANTS.get(variant)
+        v = variant if isinstance(variant, Variant) else ALL_VARIANTS.get(variant)
         if v is None:
-            raise InputError(f"unknown variant {variant!r} (variants: {', '.join(VARIANTS)})")
+            raise InputError(f"unknown variant {variant!r} (variants: {', '.join(ALL_VARIANTS)})")
         self.held = None
         self.command(f"set_game {v.sgf_name}")
         self.held = start_position(v.name)
@@ -404,7 +404,7 @@ class GtpEngine:
             raise InputError(
                 f"{colour}'s move {squares_text(held.board, placement.squares)}: {problem}"
             )
-        variant = VARIANTS[held.variant]
+        variant = ALL_VARIANTS[held.variant]
         self.held = None
         self.command(
             f"play {gtp_colour(variant, colour)} {squares_text(held.board, placement.squares)}"
@@ -423,7 +423,7 @@ class GtpEngine:
             EngineError: the engine failed the command or stopped.
         """
         held = self._held_position()
-        variant = VARIANTS[held.variant]
+        variant = ALL_VARIANTS[held.variant]
         held.colour(colour)  # (InputError: not a colour here)
         line = f"genmove {gtp_colour(variant, colour)}"
         time = limit.time if limit is not None and limit.time is not None else self.timeout

@@ -25,7 +25,7 @@ from importlib.metadata import PackageNotFoundError, version
 from solver.core.pieces import MONOMINO
 from solver.core.position import Placement, Position
 from solver.core.rules import move_problem, shape_name
-from solver.core.variants import VARIANTS, Variant
+from solver.core.variants import ALL_VARIANTS, VARIANTS, Variant
 from solver.errors import InputError, SquareError
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.game import Game, load_game, squares_text, start_position, write_moves
@@ -33,7 +33,6 @@ from solver.gtp.board_text import BoardInfo, board_text
 from solver.gtp.genmove import DEFAULT_SETTINGS, GenmoveSettings, choose
 from solver.gtp.moves import has_moves, legal_texts
 from solver.gtp.protocol import Command, GtpError, failure_text, parse_line
-from solver.tasks.grids import grid_variant_named, not_yet, square_only
 
 NAME = "blokus-solo"
 
@@ -41,18 +40,15 @@ NAME = "blokus-solo"
 SEED_MAX = 2**32 - 1
 
 #: ``set_game`` and ``--game``: Pentobi's GM names (case-insensitive), its variant ids and
-#: abbreviations, and our variant names
+#: abbreviations, and our variant names; the square variants and Trigon's
 GAME_NAMES: dict[str, str] = {
-    **{v.sgf_name.lower(): v.name for v in VARIANTS.values()},
-    **{i: v.name for v in VARIANTS.values() for i in v.pentobi_ids},
-    **{name: name for name in VARIANTS},
+    **{v.sgf_name.lower(): v.name for v in ALL_VARIANTS.values()},
+    **{i: v.name for v in ALL_VARIANTS.values() for i in v.pentobi_ids},
+    **{name: name for name in ALL_VARIANTS},
 }
 
 #: variants Pentobi plays that we do not (their GM names, lower case)
 OTHER_GAMES = (
-    "blokus trigon",
-    "blokus trigon two-player",
-    "blokus trigon three-player",
     "nexos",
     "nexos two-player",
     "callisto",
@@ -71,18 +67,14 @@ def parse_game(text: str) -> Variant:
 
     Raises:
         GtpError: an unknown name ("invalid argument", as Pentobi) or one of Pentobi's
-            variants that this program does not play (Trigon: not yet, in the words of
-            :func:`solver.tasks.grids.not_yet`).
+            variants that this program does not play (Nexos, Callisto, GembloQ).
     """
     key = " ".join(text.split()).lower()
     if key in GAME_NAMES:
-        return VARIANTS[GAME_NAMES[key]]
+        return ALL_VARIANTS[GAME_NAMES[key]]
     if key in OTHER_GAMES:
-        supported = ", ".join(v.sgf_name for v in VARIANTS.values())
+        supported = ", ".join(v.sgf_name for v in ALL_VARIANTS.values())
         raise GtpError(f"variant not supported: {text.strip()} (supported: {supported})")
-    other = grid_variant_named(text)  # Trigon by its id or our name
-    if other is not None:
-        raise GtpError(f"{other.sgf_name}: {not_yet('the gtp engine', other.grid)}")
     raise GtpError("invalid argument")
 
 
@@ -199,8 +191,9 @@ class Engine:
         colours = self.variant.colours
         if len(colours) == 2:
             ids = {"blue": 0, "black": 0, "b": 0, "green": 1, "white": 1, "w": 1}
-        else:
+        else:  # Trigon Three-Player has three colours: no 4, no green
             ids = {str(k + 1): k for k in range(4)} | {"blue": 0, "yellow": 1, "red": 2, "green": 3}
+            ids = {name: k for name, k in ids.items() if k < len(colours)}
         if s in ids:
             return colours[ids[s]]
         if s in colours:
@@ -364,7 +357,6 @@ class Engine:
     def load(self, game: Game, number: int | None = None) -> None:
         """Set up a game record at the position before its ``number``-th placement (from
         1; None or past the end: the end), its earlier moves ready for ``undo``."""
-        square_only(game.final.board, "the gtp engine", path=game.path)
         end = game.num_placements
         upto = end if number is None else min(number - 1, end)
         self.new_game(game.variant, game.position(0))

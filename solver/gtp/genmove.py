@@ -20,6 +20,14 @@ Deterministic given the seed and the sequence of commands, unless a search is st
 the time limit (then the answer depends on how far it got); ``time_limit=0`` plays the
 heuristic alone, deterministically. On the first run after installing, while the search's
 kernel compiles in the background (:func:`search_ready`), the heuristic plays.
+
+On Trigon (a board of triangles) ``genmove`` plays the heuristic alone, whatever the
+settings: the same formula over the generic legal moves
+(:func:`solver.core.placements.legal_moves`), its cells triangles, its corners the
+triangles that touch a colour at a corner only, the pull toward the centre measured in the
+rows and columns of Pentobi's naming rectangle. The exact search is not asked: its
+``max-score`` answer on Trigon is not yet one the rules confirm in every position
+(docs/gtp.md, "Trigon").
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ from dataclasses import dataclass
 from solver.backends import warmup
 from solver.backends.base import SolveOptions
 from solver.core.order import order_of_play
-from solver.core.pieces import MONOMINO, PIECES
+from solver.core.pieces import MONOMINO
 from solver.core.placements import colour_masks
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
@@ -78,7 +86,8 @@ def choose(
     if not moves:
         return None
     left = position.colour(colour).remaining
-    if settings.time_limit > 0 and len(left) <= settings.endgame_pieces and search_ready():
+    endgame = settings.time_limit > 0 and len(left) <= settings.endgame_pieces
+    if endgame and position.board.square_grid and search_ready():  # Trigon: the heuristic
         planned = endgame_move(position, colour, moves, settings.time_limit, seed)
         if planned is not None:
             return planned
@@ -108,7 +117,7 @@ def endgame_move(
         return None
     legal_now = {p.squares for p in moves}
     wants_last = _monomino_last(position, colour, layout)
-    for first in sorted(layout, key=lambda p: -PIECES[p.piece].size):
+    for first in sorted(layout, key=lambda p: -len(p.squares)):
         if first.squares not in legal_now:
             continue
         rest = [p for p in layout if p is not first]

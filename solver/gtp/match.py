@@ -42,15 +42,14 @@ from pathlib import Path
 from solver.core.pieces import MONOMINO
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
-from solver.core.variants import VARIANTS, Variant
+from solver.core.variants import ALL_VARIANTS, Variant
 from solver.errors import InputError
 from solver.formats.files import write_text_atomic
 from solver.formats.game import start_position, write_moves
 from solver.gtp.control import EngineError, GtpEngine, Limit
-from solver.tasks.grids import grid_variant_named, not_yet
 
 #: ``--game``: Pentobi's variant ids and abbreviations (its GM names and ours are read too)
-PENTOBI_IDS: dict[str, str] = {i: v.name for v in VARIANTS.values() for i in v.pentobi_ids}
+PENTOBI_IDS: dict[str, str] = {i: v.name for v in ALL_VARIANTS.values() for i in v.pentobi_ids}
 
 #: the two engines' names in the results, in order
 SIDES = ("black", "white")
@@ -70,25 +69,21 @@ class EngineFailed(EngineError):
 
 
 def variant_named(text: str) -> Variant:
-    """The variant ``text`` names: ours (``duo``, ``classic2``), Pentobi's GM name
-    (``Blokus Duo``) or its id (``classic_2``, ``d``), in any case.
+    """The variant ``text`` names: ours (``duo``, ``classic2``, ``trigon3``), Pentobi's GM
+    name (``Blokus Duo``, ``Blokus Trigon``) or its id (``classic_2``, ``d``, ``t3``), in
+    any case.
 
     Raises:
-        InputError: no such variant, or a Trigon one (not yet) (``where="--game"``).
+        InputError: no such variant (``where="--game"``).
     """
     key = " ".join(text.split()).lower()
-    for v in VARIANTS.values():
+    for v in ALL_VARIANTS.values():
         if key in (v.name, v.sgf_name.lower()):
             return v
     if key in PENTOBI_IDS:
-        return VARIANTS[PENTOBI_IDS[key]]
-    other = grid_variant_named(text)
-    if other is not None:
-        raise InputError(
-            f"unknown variant {text!r}: {not_yet('match', other.grid)}", where="--game"
-        )
+        return ALL_VARIANTS[PENTOBI_IDS[key]]
     raise InputError(
-        f"unknown variant {text!r} (ours: {', '.join(VARIANTS)}; or Pentobi's names and ids)",
+        f"unknown variant {text!r} (ours: {', '.join(ALL_VARIANTS)}; or Pentobi's names and ids)",
         where="--game",
     )
 

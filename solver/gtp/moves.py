@@ -9,6 +9,13 @@ NumPy filter (:func:`solver.core.placements.fitting_rows` and
 so that no answer waits for a compile. Both give the same rows (tests/test_movegen.py,
 tests/test_gtp.py). Moves are numbered by their row in the table of every placement on the
 empty board (:func:`solver.core.placements.empty_board_placements`).
+
+That is the square grid's path. A board of another grid (Trigon's triangles: the compiled
+generator and the row tables here are the square grid's) is answered by the generic
+generator, :func:`solver.core.placements.legal_moves` (held to Pentobi's ``all_legal`` on
+thousands of Trigon positions: tests/test_trigon_rules.py, tests/test_trigon_oracle.py),
+through :func:`legal`, :func:`has_moves` and :func:`legal_texts`; :func:`legal_rows` is
+for the square grid alone.
 """
 
 from __future__ import annotations
@@ -23,8 +30,14 @@ from solver.core.board import Board
 from solver.core.movegen import legal_indices
 from solver.core.pieces import PIECE_NAMES
 from solver.core.placement_index import PlacementIndex, index_for
-from solver.core.placements import colour_masks, empty_board_placements, fitting_rows
+from solver.core.placements import (
+    colour_masks,
+    empty_board_placements,
+    fitting_rows,
+    legal_moves,
+)
 from solver.core.position import Placement, Position
+from solver.formats.game import sorted_moves
 
 
 def legal_rows(position: Position, colour: str) -> np.ndarray:
@@ -34,7 +47,12 @@ def legal_rows(position: Position, colour: str) -> np.ndarray:
 
     Returns:
         Shape (k,), int64.
+
+    Raises:
+        ValueError: the board is not of squares (use :func:`legal`).
     """
+    if not position.board.square_grid:
+        raise ValueError(f"legal_rows runs on squares only, not on {position.board.grid}")
     if fast_ready():
         index = index_for(position)
         rows: np.ndarray = _table_rows(index)[legal_indices(position, colour)]
@@ -74,14 +92,18 @@ def _table_rows(index: PlacementIndex) -> np.ndarray:
 
 def legal(position: Position, colour: str) -> list[Placement]:
     """Every legal next move of ``colour`` as placements, in the order of
-    :func:`legal_rows`."""
+    :func:`legal_rows` (on another grid than squares: :func:`legal_moves`'s order)."""
     board = position.board
+    if not board.square_grid:
+        return legal_moves(position, colour)
     table = empty_board_placements(board.rows, board.cols)
     return [table.placement(int(r)) for r in legal_rows(position, colour)]
 
 
 def has_moves(position: Position, colour: str) -> bool:
     """Whether ``colour`` has a legal move (Pentobi ``Board::has_moves``)."""
+    if not position.board.square_grid:
+        return bool(legal_moves(position, colour))
     return len(legal_rows(position, colour)) > 0
 
 
@@ -89,6 +111,8 @@ def legal_texts(position: Position, colour: str) -> list[str]:
     """Every legal next move of ``colour`` in SGF notation, in the order of
     :func:`solver.formats.game.sorted_moves` (by piece, then by squares)."""
     board = position.board
+    if not board.square_grid:
+        return sorted_moves(board, legal_moves(position, colour))
     rows = legal_rows(position, colour)
     rank = move_ranks(board.rows, board.cols)
     texts: list[str] = move_texts(board.rows, board.cols)[rows[np.argsort(rank[rows])]].tolist()

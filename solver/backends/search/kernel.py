@@ -73,7 +73,6 @@ NEG_INF = -(1 << 40)
 ) = range(8)
 N_PARAMS = 8
 
-MONO = 0  # index of the monomino in PIECE_NAMES
 NPIECES = 21
 
 
@@ -285,7 +284,7 @@ def _mono_last_ok(
             break
     for i in range(npath):
         m = path[i]
-        if pl_col[m] != c or pl_piece[m] != MONO:
+        if pl_col[m] != c or pl_size[m] != 1:  # the monomino: the one piece of one cell
             continue
         others = 0
         for j in range(npath):
