@@ -160,7 +160,7 @@ def test_play_checks_triangles_by_our_rules():
     assert engine.ask("play 1 T15, r15,S15") == (True, "")
     assert engine.ask("play 2 r15,s15") == (
         False,
-        "illegal move: square r15 is already taken by blue",
+        "illegal move: triangle r15 is already taken by blue",
     )
     assert engine.ask("play 1 r14,s14") == (
         False,

@@ -93,21 +93,22 @@ def move_problem(position: Position, colour: str, placement: Placement) -> str |
     board = position.board
     state: ColourState = position.colour(colour)
     squares = placement.squares
+    cell = "square" if board.square_grid else "triangle"
     if placement.piece not in state.remaining:
         return f"{colour} has no {placement.piece} left to place"
     off = [s for s in squares if not 0 <= s < board.size]
     if off:
-        return f"square number {off[0]} is off the board"
+        return f"{cell} number {off[0]} is off the board"
     if (
         shape_name(board, squares) != placement.piece
         or len(squares) != family(board.grid).size[placement.piece]
     ):
-        return f"squares {','.join(board.names(squares))} do not form piece {placement.piece}"
+        return f"{cell}s {','.join(board.names(squares))} do not form piece {placement.piece}"
     for s in sorted(squares):
         if s in board.blocked:
-            return f"square {board.name(s)} is blocked"
+            return f"{cell} {board.name(s)} is blocked"
         if s in position.occupied:
-            return f"square {board.name(s)} is already taken by {position.owner[s]}"
+            return f"{cell} {board.name(s)} is already taken by {position.owner[s]}"
     own = state.squares
     if edge_touches(board, squares, own):
         return f"{placement.piece} shares an edge with another {colour} piece"
