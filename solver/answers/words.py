@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from solver.backends.base import FitBound
+from solver.core.board import cell_word
 from solver.core.pieces import squares_of
 from solver.core.position import Position
 from solver.core.problem import Problem
@@ -91,11 +92,6 @@ def domain_progress(stats: Mapping[str, Any]) -> str:
         f"{int(stats['deepest'])} of {int(stats['depth'])} pieces and empty orbits placed "
         f"({stats['symmetry']})"
     )
-
-
-def cell_word(grid: str) -> str:
-    """What a board's cells are called in words: "square", or "triangle" on Trigon."""
-    return "triangle" if grid == "trigon" else "square"
 
 
 def endgame_line(answer: EndgameAnswer) -> str:

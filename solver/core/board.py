@@ -35,6 +35,12 @@ MAX_SIDE = 60  # large enough for any board a user will ask for (30x30 and well 
 SQUARE, TRIGON = "square", "trigon"
 GRIDS = (SQUARE, TRIGON)
 
+
+def cell_word(grid: str) -> str:
+    """What a grid's cells are called in messages: "square", or "triangle" on Trigon."""
+    return "triangle" if grid == TRIGON else "square"
+
+
 #: a board's size and squares as arguments: whole numbers (Python's or NumPy's, no bool);
 #: their ranges are checked by :class:`Board` itself, with the board in the message
 _ROWS, _COLS, _BLOCKED = (Range(name, whole=True) for name in ("rows", "cols", "blocked"))

@@ -230,9 +230,9 @@ def _geometry_mask(position: Position, colour: str) -> np.ndarray:
     position.colour(colour)  # (an unknown colour: InputError)
     rows = fitting_rows(position, colour)
     _, attach = colour_masks(position, colour)
-    squares = board_placements(position.board).squares[rows]
-    touches = np.append(attach, False)[squares].any(axis=1)  # padding -1 reads False
-    mask = np.zeros(len(board_placements(position.board)), dtype=bool)
+    table = board_placements(position.board)
+    touches = np.append(attach, False)[table.squares[rows]].any(axis=1)  # -1 reads False
+    mask = np.zeros(len(table), dtype=bool)
     mask[rows[touches]] = True
     return mask
 

@@ -339,10 +339,11 @@ def legal_moves(position: Position, colour: str) -> list[Placement]:
 
 
 @lru_cache(maxsize=128)
-def _piece_rows(board: Board, piece: str) -> np.ndarray:
-    """Rows of :func:`board_placements` of one piece (blocked cells do not matter)."""
-    table = board_placements(board)
-    return np.flatnonzero(table.piece == family(board.grid).index[piece])
+def _piece_rows(grid: str, rows: int, cols: int, piece: str) -> np.ndarray:
+    """Rows of :func:`board_placements` of one piece on the empty board of this grid and
+    size (blocked cells do not matter)."""
+    table = board_placements(Board(rows, cols, grid=grid))
+    return np.flatnonzero(table.piece == family(grid).index[piece])
 
 
 def piece_moves(position: Position, colour: str, piece: str) -> list[Placement]:
@@ -353,7 +354,7 @@ def piece_moves(position: Position, colour: str, piece: str) -> list[Placement]:
         return []
     board = position.board
     table = board_placements(board)
-    rows = _piece_rows(Board(board.rows, board.cols, grid=board.grid), piece)
+    rows = _piece_rows(board.grid, board.rows, board.cols, piece)
     allowed, attach = colour_masks(position, colour)
     squares = table.squares[rows]
     fits = np.append(allowed, True)[squares].all(axis=1)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
-from solver.core.board import Board
+from solver.core.board import Board, cell_word
 from solver.core.geometry.trigon import TRIANGLE_LATTICE
 from solver.core.pieces import PIECES, Cell, Shape, family
 from solver.core.position import ColourState, Placement, Position
@@ -93,7 +93,7 @@ def move_problem(position: Position, colour: str, placement: Placement) -> str |
     board = position.board
     state: ColourState = position.colour(colour)
     squares = placement.squares
-    cell = "square" if board.square_grid else "triangle"
+    cell = cell_word(board.grid)
     if placement.piece not in state.remaining:
         return f"{colour} has no {placement.piece} left to place"
     off = [s for s in squares if not 0 <= s < board.size]

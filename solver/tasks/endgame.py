@@ -26,6 +26,7 @@ from typing import TypedDict
 import numpy as np
 
 from solver.backends.base import SolveOptions
+from solver.core.board import cell_word
 from solver.core.checker import check_layout
 from solver.core.pieces import family, squares_of
 from solver.core.placements import reach
@@ -353,7 +354,7 @@ def area_shortfall(position: Position, colours: tuple[str, ...]) -> str:
         or "" when every set fits.
     """
     reaches = {c: reach(position, c) for c in colours}
-    cells = "triangles" if position.board.grid == "trigon" else "squares"
+    cells = cell_word(position.board.grid) + "s"
     for size in range(1, len(colours) + 1):
         for group in combinations(colours, size):
             need = sum(position.colour(c).remaining_squares for c in group)
