@@ -132,7 +132,7 @@ def test_check_command_answers_on_a_trigon_record():
 
 def test_engines_that_assume_squares_refuse_trigon_in_one_line():
     path = str(DATA / "trigon-L1-s9100.blksgf")
-    for backend in ("cpsat", "repair"):
+    for backend in ("cpsat",):
         result = CliRunner().invoke(main, ["check", path, "--after", "60", "--backend", backend])
         assert result.exit_code == 2, result.output
         error = result.output.strip().splitlines()[-1]

@@ -114,11 +114,7 @@ def solve(
         whatever a backend raised (e.g. :class:`solver.errors.SolverBug`).
     """
     if not problem.position.board.square_grid:
-        # on Trigon only the search runs so far (issue 43): it has the whole time
-        from solver.backends.search import solve as search_solve
-
-        by_search = search_solve(problem, options, cancel)
-        return dataclasses.replace(by_search, answered_by=by_search.answered_by or "search")
+        return _other_grid(problem, options, cancel)
     started = time.perf_counter()
     many = _many_pieces(problem, options)
     # (greedy play does not place that many pieces of several colours: 84 left 35 squares
@@ -189,6 +185,43 @@ def solve(
         return combined
     found = results + ([lp_first] if lp_first is not None else [])
     return dataclasses.replace(combined, partial=best_partial(problem, found), fit=best_fit(found))
+
+
+def _other_grid(problem: Problem, options: SolveOptions, cancel: Cancel | None) -> BackendResult:
+    """:func:`solve` on a grid other than squares (Trigon), where only the search and the
+    repair search read the board's geometry (issue 43): the search alone for
+    ``search_alone`` seconds (``many_alone`` with many pieces, after which it stops and
+    leaves its cores), then, for place-all with several colours or many pieces left,
+    the repair search joins it (its share as in :func:`portfolio`); the first decisive
+    answer wins."""
+    started = time.perf_counter()
+    tuning = options.tuning.auto
+    many = _many_pieces(problem, options)
+    early = len(problem.colours) == 1 and (
+        len(problem.position.colour(problem.colours[0]).remaining) >= tuning.repair_pieces
+    )
+    repair = problem.goal == "place-all" and (len(problem.colours) >= 2 or early)
+    race: Race[BackendResult] = Race(lambda result: decisive(problem, result), cancel)
+    stop_first = threading.Event()
+    race.enter(_runner(FIRST, problem, options, stop_first), name=f"auto-{FIRST.name}")
+    entrants = [FIRST]
+    alone = tuning.many_alone if many else tuning.search_alone
+    race.wait(alone if options.time_limit is None else min(alone, options.time_limit))
+    left = _seconds_left(options.time_limit, started)
+    if repair and not race.over and (left is None or left > 0.05) and not race.stop.is_set():
+        if many:
+            stop_first.set()  # the cores go to what can answer (AutoTuning.many_pieces)
+        workers = options.workers if many else max(1, options.workers - 1)
+        _enter(race, entrants, [registry.REPAIR], problem, options, left, workers)
+    results = race.results()
+    if race.winner is not None:
+        return results[race.winner]
+    combined = _combine(problem, entrants, results)
+    if len(results) == 1:
+        return dataclasses.replace(combined, answered_by=combined.answered_by or FIRST.name)
+    if problem.goal != "place-all" or combined.status != "unknown":
+        return combined
+    return dataclasses.replace(combined, partial=best_partial(problem, results))
 
 
 def _symmetric_first(

@@ -105,6 +105,7 @@ REPAIR = Backend(
     proves=frozenset(),
     summary="greedy play, then repairs re-placed exactly by the search (finds layouts only)",
     kernel=_SEARCH_KERNEL,
+    grids=_ANY_GRID,
 )
 SEARCH = Backend(
     "search",

@@ -373,6 +373,35 @@ def corner_squares(table: PlacementTable, board: Board) -> np.ndarray:
     return ring_squares(table, board, corner=True)
 
 
+def ring_cells(table: PlacementTable, board: Board, corner: bool) -> np.ndarray:
+    """:func:`ring_squares` on any grid: for each placement, the cells off it that share a
+    corner but no edge with it (``corner``), or those that share an edge with it, from the
+    geometry's neighbour tables (:mod:`solver.core.geometry`).
+
+    Returns:
+        Shape (P, 20) on the square grid (:func:`ring_squares`); on another grid (P, R)
+        with R the longest ring; int32, padded with -1, each row's cells sorted, once each.
+    """
+    if board.square_grid:
+        return ring_squares(table, board, corner)
+    geometry = board.geometry
+    edge, near_corner = geometry.edge_table, geometry.corner_table
+    rings: list[list[int]] = []
+    for row in table.squares:
+        cells = {int(x) for x in row if x >= 0}
+        near = {int(y) for x in cells for y in edge[x] if y >= 0} | cells
+        if corner:
+            off = {int(y) for x in cells for y in near_corner[x] if y >= 0} - near
+        else:
+            off = near - cells
+        rings.append(sorted(off))
+    width = max((len(r) for r in rings), default=0)
+    out = np.full((len(rings), width), -1, dtype=np.int32)
+    for i, ring in enumerate(rings):
+        out[i, : len(ring)] = ring
+    return out
+
+
 def ring_squares(table: PlacementTable, board: Board, corner: bool) -> np.ndarray:
     """For each placement, the squares off it that share a corner but no edge with it
     (``corner``), or those that share an edge with it (a colour may not cover them next).

@@ -15,6 +15,7 @@ benchmark ``benchmarks/repair_kernel.py`` pairs with this one).
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,9 +28,10 @@ from solver.backends.race import first_proven
 from solver.backends.repair import kernel as rk
 from solver.backends.repair import settings as ref
 from solver.backends.repair.greedy import held_back
-from solver.core.board import Board, neighbour_table
-from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
-from solver.core.placements import corner_squares, empty_board_placements
+from solver.backends.search.starts import assignments, unstarted, with_starts
+from solver.core.board import SQUARE, Board, neighbour_table
+from solver.core.pieces import MONOMINO, family
+from solver.core.placements import board_placements, ring_cells
 from solver.core.position import ColourState, Layout, Placement, Position
 from solver.core.problem import Problem
 
@@ -71,9 +73,12 @@ SLICE_SECONDS = 0.01
 
 @dataclass(frozen=True, eq=False)
 class _Board:
-    """The tables of one board size: the empty board's placements, by piece and by
-    (piece, cell), their corner rings, the neighbour tables and the cells' coordinates."""
+    """The tables of one board (grid and size): the empty board's placements, by piece
+    and by (piece, cell), their corner rings, the neighbour tables and the cells'
+    coordinates, and the piece family's names and sizes."""
 
+    names: tuple[str, ...]
+    sizes: np.ndarray
     pl_sq: np.ndarray
     pl_piece: np.ndarray
     pl_size: np.ndarray
@@ -97,40 +102,78 @@ def _csr(keys: np.ndarray, values: np.ndarray, n_keys: int) -> tuple[np.ndarray,
     return np.cumsum(ptr), values[order].astype(np.int32)
 
 
+def _coordinates(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's (y, x) for the repair windows (square boxes in these units): a square's
+    row and column; on another grid the cell's centroid, scaled so that a cell's area is 1
+    as a square's is (a window of a given width then holds about as many cells)."""
+    if board.square_grid:
+        cells = np.arange(board.size)
+        return (cells // board.cols).astype(np.float64), (cells % board.cols).astype(np.float64)
+    centroid = board.geometry.polygons.mean(axis=1)  # (n, 2): right, down
+    k = len(board.geometry.polygons[0])
+    area = 0.25 * np.sqrt(3.0) if k == 3 else 1.0
+    scale = 1.0 / np.sqrt(area)
+    return centroid[:, 1] * scale, centroid[:, 0] * scale
+
+
+def _neighbours(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """Edge and corner neighbour tables, padded with -1: (N, 4) each on squares, the
+    geometry's own widths on another grid ((N, 3) and (N, 9) on Trigon)."""
+    if board.square_grid:
+        return (
+            neighbour_table(board.edge_neighbours, 4),
+            neighbour_table(board.corner_neighbours, 4),
+        )
+    geometry = board.geometry
+    return (
+        np.ascontiguousarray(geometry.edge_table, dtype=np.int32),
+        np.ascontiguousarray(geometry.corner_table, dtype=np.int32),
+    )
+
+
+def _board_of(board: Board) -> _Board:
+    """The :class:`_Board` of a position's board (blocked cells do not matter here)."""
+    return _board(board.grid, board.rows, board.cols)
+
+
 @lru_cache(maxsize=8)
-def _board(rows: int, cols: int) -> _Board:
-    """The :class:`_Board` of a rows x cols board (cached: built once per size)."""
-    board = Board(rows, cols)
-    table = empty_board_placements(rows, cols)
+def _board(grid: str, rows: int, cols: int) -> _Board:
+    """The :class:`_Board` of a grid's rows x cols board (cached: built once per size)."""
+    board = Board(rows, cols) if grid == SQUARE else Board(rows, cols, grid=grid)
+    pieces = family(grid)
+    table = board_placements(board)
     sq = np.ascontiguousarray(table.squares, dtype=np.int32)
     piece = table.piece.astype(np.int32)
     size = (sq >= 0).sum(axis=1).astype(np.int32)
-    n_pieces = len(PIECE_NAMES)
+    n_pieces = len(pieces.names)
     n = board.size
     pp_ptr, pp_idx = _csr(piece, np.arange(len(piece)), n_pieces)
     valid = sq >= 0
     rows_rep = np.repeat(np.arange(len(piece)), sq.shape[1]).reshape(sq.shape)
     cv_keys = (piece[:, None] * n + sq)[valid]
     cv_ptr, cv_idx = _csr(cv_keys, rows_rep[valid], n_pieces * n)
-    cells = np.arange(n)
+    edge_nb, corner_nb = _neighbours(board)
+    cell_y, cell_x = _coordinates(board)
     keys = {
         (int(piece[r]), tuple(int(s) for s in sorted(sq[r][sq[r] >= 0]))): r
         for r in range(len(piece))
     }
     return _Board(
+        pieces.names,
+        np.array(pieces.sizes, dtype=np.int32),
         sq,
         piece,
         size,
-        np.ascontiguousarray(corner_squares(table, board), dtype=np.int32),
+        np.ascontiguousarray(ring_cells(table, board, corner=True), dtype=np.int32),
         pp_ptr,
         pp_idx,
         cv_ptr,
         cv_idx,
         np.ascontiguousarray(sq[cv_idx], dtype=np.int16),
-        neighbour_table(board.edge_neighbours, 4),
-        neighbour_table(board.corner_neighbours, 4),
-        (cells // cols).astype(np.float64),
-        (cells % cols).astype(np.float64),
+        edge_nb,
+        corner_nb,
+        cell_y,
+        cell_x,
         keys,
     )
 
@@ -179,6 +222,7 @@ class Slots:
 
 
 def _slots(position: Position, colours: Sequence[str]) -> Slots:
+    fam = family(position.board.grid)
     col, pieces, lo = [], [], [0]
     held = np.zeros(len(colours), dtype=np.int8)
     for i, c in enumerate(colours):
@@ -186,9 +230,9 @@ def _slots(position: Position, colours: Sequence[str]) -> Slots:
         if held_back(position, c):
             held[i] = 1
             left.remove(MONOMINO)
-        for name in sorted(left, key=lambda p: (-PIECES[p].size, PIECES[p].index)):
+        for name in sorted(left, key=lambda p: (-fam.size[p], fam.index[p])):
             col.append(i)
-            pieces.append(PIECES[name].index)
+            pieces.append(fam.index[name])
         lo.append(len(col))
     return Slots(
         np.array(col, dtype=np.int32),
@@ -233,7 +277,7 @@ def tables(
         restarts: greedy layouts made for each new start (the best is kept).
     """
     board = position.board
-    geo = _board(board.rows, board.cols)
+    geo = _board_of(board)
     n = board.size
     c_n = len(colours)
     occ0 = np.full(n, -1, dtype=np.int32)
@@ -273,7 +317,7 @@ def tables(
         geo.cv_ptr,
         geo.cv_idx,
         geo.cv_sq,
-        np.array([PIECES[p].size for p in PIECE_NAMES], dtype=np.int32),
+        geo.sizes,
         start,
         (nown0 > 0).astype(np.int8),
         baseown,
@@ -353,8 +397,9 @@ def new_state(t: rk.Tables, seed: int) -> rk.State:
 
 def _row_of(position: Position, p: Placement) -> int:
     """The empty board's placement table row of ``p``, or -1."""
-    geo = _board(position.board.rows, position.board.cols)
-    return geo.keys.get((PIECES[p.piece].index, tuple(sorted(p.squares))), -1)
+    geo = _board_of(position.board)
+    index = family(position.board.grid).index[p.piece]
+    return geo.keys.get((index, tuple(sorted(p.squares))), -1)
 
 
 def warm(
@@ -371,11 +416,12 @@ def warm(
     Raises:
         ValueError: the start is not legal from ``position`` (a kernel's check).
     """
+    index = family(position.board.grid).index
     for i, c in enumerate(colours):
         free = list(range(int(t.col_lo[i]), int(t.col_lo[i + 1])))
         for p in start.get(c, ()):
             row = _row_of(position, p)
-            k = next((k for k in free if t.slot_piece[k] == PIECES[p.piece].index), -1)
+            k = next((k for k in free if t.slot_piece[k] == index.get(p.piece, -1)), -1)
             if row < 0 or k < 0:
                 continue
             free.remove(k)
@@ -396,13 +442,13 @@ def layout_of(
     t: rk.Tables, position: Position, colours: Sequence[str], rows: np.ndarray, monos: np.ndarray
 ) -> Layout:
     """Slots' rows and the held monominoes' cells as colour -> placements."""
-    geo = _board(position.board.rows, position.board.cols)
+    geo = _board_of(position.board)
     out: Layout = {c: [] for c in colours}
     for k, r in enumerate(rows.tolist()):
         if r >= 0:
             sq = geo.pl_sq[r]
             out[colours[int(t.slot_col[k])]].append(
-                Placement(PIECE_NAMES[int(geo.pl_piece[r])], frozenset(int(x) for x in sq[sq >= 0]))
+                Placement(geo.names[int(geo.pl_piece[r])], frozenset(int(x) for x in sq[sq >= 0]))
             )
     for i, cell in enumerate(monos.tolist()):
         if cell >= 0 and t.held[i]:
@@ -535,6 +581,22 @@ class Run:
         return layout_of(t, self.position, self.colours, probe.slot_row, probe.mono)
 
 
+def with_assignment(problem: Problem, seed: int) -> Problem:
+    """The problem with a start cell for each colour that has not started on a board of
+    shared starting points (Trigon: :func:`solver.backends.search.starts.unstarted`): an
+    assignment of distinct free starting points drawn by ``seed`` (the kernel knows one
+    start cell per colour; a layout found for it is a layout of the problem, and a
+    finder need not try them all, as the complete search must). The problem as it is
+    when every colour has started or the board has fixed start squares, or when too few
+    starting points are free (then the kernel finds no layout: unknown, never "no")."""
+    if not unstarted(problem):
+        return problem
+    choices = list(assignments(problem))
+    if not choices:
+        return problem  # no free starting point: those colours can place nothing
+    return with_starts(problem, random.Random(seed).choice(choices))
+
+
 def kernel_ready() -> bool:
     """Whether the compiled repair search may run now: its kernel compiled in this
     process or cached on disk, or a library call (which compiles in process, 20-60 s
@@ -562,10 +624,11 @@ def solve(
     started = time.perf_counter()
     deadline = None if options.time_limit is None else started + options.time_limit
     restarts = options.tuning.repair.restarts
-    runs = [
-        Run(problem.position, problem.colours, (options.seed + k) % 2**31, restarts=restarts)
-        for k in range(max(1, options.workers))
-    ]
+    runs = []
+    for k in range(max(1, options.workers)):
+        seed = (options.seed + k) % 2**31
+        position = with_assignment(problem, seed).position
+        runs.append(Run(position, problem.colours, seed, restarts=restarts))
 
     def runner(run: Run) -> Callable[[Cancel], tuple[bool]]:
         def go(stop: Cancel) -> tuple[bool]:

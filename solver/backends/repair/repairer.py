@@ -690,13 +690,19 @@ def solve(
     Without a warm start the runs are the compiled repair search's
     (:func:`solver.backends.repair.compiled.solve`, the same algorithm on an incremental
     state) once its kernel is ready (:func:`solver.backends.repair.compiled.kernel_ready`) and
-    ``options.tuning.repair.compiled`` is on; else this module's.
+    ``options.tuning.repair.compiled`` is on; else this module's. On a grid other than
+    squares (Trigon) always the compiled search's, which reads the board's geometry.
 
     Returns:
         "solved" with a layout, or "unknown" (time limit, ``cancel``, or a goal other
         than place-all or with card goals: ``stats["unknown_reason"]``) with the best
         partial layout found. Never "infeasible".
     """
+    place_all = problem.goal == "place-all" and not problem.has_card_goals
+    if not problem.position.board.square_grid and place_all:
+        # only the compiled kernel reads the geometry (this module's search and the
+        # layout library assume squares): compiled in process if not cached yet
+        return compiled.solve(problem, options, cancel)
     start = None
     if options.tuning.repair.warm_start and problem.goal == "place-all":
         from solver.library.layouts import best_start
