@@ -22,6 +22,8 @@ from solver.core.problem import Problem
 from solver.core.variants import ALL_VARIANTS
 from solver.formats.game import load_game
 from solver.formats.puzzle import load_puzzle
+from solver.gtp.client import Client
+from solver.gtp.control import find_pentobi, pentobi_command
 from solver.tasks.solve import solve
 
 DATA = Path(__file__).parent / "data" / "trigon"
@@ -166,3 +168,16 @@ def test_check_with_the_repair_backend_answers_yes_on_a_trigon_record():
     lines = [line for line in result.output.splitlines() if " left: " in line]
     assert [line.split()[0] for line in lines] == ["blue", "yellow", "red", "green"]
     assert all(" yes " in line for line in lines), result.output
+
+
+@pytest.mark.skipif(find_pentobi() is None, reason="Pentobi's GTP engine absent")
+def test_pentobi_scores_the_shipped_88_piece_layout_130_for_every_colour():
+    """A second engine with rules of its own: Pentobi replays the shipped record's 88 moves
+    and scores each colour 110 triangles + 15 + 5 (its single triangle last)."""
+    record = PUZZLES.parent / "results" / "records" / "trigon-solo-88.blksgf"
+    client = Client([*pentobi_command(), "--game", "trigon"], label="pentobi")
+    try:
+        assert client.send(f"loadsgf {record}") == ""
+        assert client.send("final_score").split() == ["130"] * 4
+    finally:
+        client.close()
