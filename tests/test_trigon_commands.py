@@ -150,12 +150,6 @@ def test_review_answers_are_the_endgame_checks():
     assert review.final("blue").best == -6  # Pentobi's own game: blue ends 12 of 18 short
 
 
-def test_review_together_refuses_trigon_in_one_line(tmp_path):
-    out = tmp_path / "reviewed.blksgf"
-    refused(run_cli("review", SMALL, "--together", "--out", out), "review --together")
-    assert not out.exists()
-
-
 # --- count, hint, check --together: the exact search against a brute force ---------------
 
 #: (game, placements, colours): late positions whose layouts a brute force lists in a second
@@ -197,10 +191,6 @@ def test_check_together_is_the_brute_force(after, colours):
     assert result.exit_code == 0, result.output
     answer = "yes: all of them fit at once (layout checked)" if fits else "left: no: "
     assert answer in result.output, result.output
-
-
-def test_check_follow_refuses_trigon_in_one_line():
-    refused(run_cli("check", LATE, "--after", 40, "--together", "--follow"), "check --follow")
 
 
 def test_hints_keep_what_the_brute_force_counts():

@@ -11,8 +11,9 @@ original file is kept character for character (:func:`solver.formats.sgf.add_com
 from __future__ import annotations
 
 from solver.answers.annotate import comment_moves, move_text, regained_text
-from solver.answers.words import partial_line
+from solver.answers.words import partial_line, plural
 from solver.companion.follow import Followed, JointStep
+from solver.core.board import cell_word
 from solver.tasks.review import Loss
 
 INTRO = (
@@ -40,7 +41,8 @@ def answer_text(step: JointStep) -> str:
         return "every colour has placed all its pieces"
     pieces = f"{step.pieces_left} piece{'' if step.pieces_left == 1 else 's'}"
     who = _names(step.colours)
-    squares = f"{step.squares_left} square{'' if step.squares_left == 1 else 's'}"
+    word = cell_word(step.grid)
+    squares = f"{step.squares_left} {plural(step.squares_left, word)}"
     what = f"all {pieces} ({squares}) of {who}"
     if step.answer == "yes":
         return f"yes: {what} can still be placed ({HOW[step.how]})"
@@ -49,8 +51,7 @@ def answer_text(step: JointStep) -> str:
     close = (
         "; no layout found"
         if step.best_left is None
-        else f"; the best layout found leaves {step.best_left} "
-        + ("square" if step.best_left == 1 else "squares")
+        else f"; the best layout found leaves {step.best_left} {plural(step.best_left, word)}"
     )
     return f"unknown for {what} (time limit reached; not a no{close})"
 
@@ -151,7 +152,7 @@ def step_closeness(step: JointStep) -> list[str]:
     if step.partial is None:
         lines = ["  best partial layout: no layout found"]
     else:
-        lines = [partial_line(step.pieces_left, step.short or {})]
+        lines = [partial_line(step.pieces_left, step.short or {}, step.grid)]
     if step.fit is not None:
         lines.append(f"  best bound proved: {step.fit.text}")
     return lines

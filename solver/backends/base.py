@@ -72,18 +72,20 @@ class FitBound:
         need: squares the played colours have left.
         by: what proved it: "lp" (:func:`solver.backends.bounds.relaxation.lp_bound`) or "area" (the
             free squares of the board, a bound that needs no solver).
+        cell: the board's word for a cell (``"square"``, ``"triangle"`` on Trigon).
     """
 
     most: float
     need: int
     by: str
+    cell: str = "square"
 
     @property
     def text(self) -> str:
         """One line, e.g. "LP bound: at most 301.4 of the 300 squares fit"."""
         most = int(self.most * 10) / 10
-        name = {"lp": "LP bound", "area": "free squares"}.get(self.by, self.by)
-        return f"{name}: at most {most:g} of the {self.need} squares fit"
+        name = {"lp": "LP bound", "area": f"free {self.cell}s"}.get(self.by, self.by)
+        return f"{name}: at most {most:g} of the {self.need} {self.cell}s fit"
 
 
 @dataclass(frozen=True)

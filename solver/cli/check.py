@@ -32,7 +32,6 @@ from solver.formats.sources import is_game_file, load_source
 from solver.pictures.picture import layout_pieces, with_layout
 from solver.quoting import shown
 from solver.tasks.endgame import answer_record, endgame_check, joint_check
-from solver.tasks.grids import square_only
 
 # The companion's follow (solver.companion.follow, cli.together) is imported where --follow
 # runs: it loads the exact search's numba kernel, which --help (it imports this module)
@@ -219,7 +218,6 @@ def _check_follow(
     if out:
         raise InputError("--follow prints the answer only (use it without --out)")
     game = load_game(source)
-    square_only(game.final.board, "check --follow", path=source, where="--follow")
     end = game.num_placements if after is None else after
     console = make_console(plain)
     console.print(position_line(source, after, game.position(end)))

@@ -42,7 +42,6 @@ from solver.formats.game import load_game, read_sgf_text
 from solver.formats.sources import is_game_file
 from solver.formats.text import read_text
 from solver.quoting import shown
-from solver.tasks.grids import square_only
 from solver.tasks.review import (
     Loss,
     Review,
@@ -103,7 +102,6 @@ def review_command(
     record = load_game(game)
     announce_compile(options)
     if together:
-        square_only(record.final.board, "review --together", path=game, where="--together")
         if colours:
             raise InputError(
                 "--together asks about every colour with pieces left", where="--colour"

@@ -138,6 +138,8 @@ class JointStep:
             each colour connected to its start); None when it places no piece.
         fit: for "unknown", the best bound proved on the squares that fit at once (the
             full solve's, e.g. the LP bound, else the free squares of the board).
+        grid: the board's grid (``"square"``, ``"trigon"``: the cells' word and the
+            piece family of ``short``).
         short: for "unknown" with a partial layout, colour -> the pieces it leaves
             unplaced (only colours with some left).
     """
@@ -158,6 +160,7 @@ class JointStep:
     partial: Mapping[str, tuple[Placement, ...]] | None = None
     fit: FitBound | None = None
     short: Mapping[str, tuple[str, ...]] | None = None
+    grid: str = "square"
 
 
 @dataclass(frozen=True)
@@ -323,6 +326,7 @@ class Follower:
             squares_of(position, colours),
             best_left=0,
             layout=found,
+            grid=position.board.grid,
         )
 
     def check(
@@ -383,6 +387,7 @@ class Follower:
                 shown,
                 fit,
                 short,
+                position.board.grid,
             )
 
         def no(reason: str, how: How = "solved") -> JointStep:
@@ -712,6 +717,7 @@ class _Bracket:
             sum(len(position.colour(c).remaining) for c in colours),
             squares_of(position, colours),
             reason,
+            grid=position.board.grid,
         )
 
 

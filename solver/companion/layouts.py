@@ -16,7 +16,7 @@ from collections.abc import Set as AbstractSet
 
 from solver.core.checker import check_layout
 from solver.core.order import connected_part, order_of_play
-from solver.core.pieces import PIECES
+from solver.core.pieces import family
 from solver.core.position import Layout, LayoutView, Placement, Position, pieces_less
 
 
@@ -193,5 +193,6 @@ def shown_partial(
 
 
 def squares_left(position: Position, pieces: LayoutView) -> int:
-    """Squares a partial layout leaves unplaced."""
-    return sum(PIECES[p].size for t in missing_pieces(position, pieces).values() for p in t)
+    """Squares (cells) a partial layout leaves unplaced."""
+    size = family(position.board.grid).size
+    return sum(size[p] for t in missing_pieces(position, pieces).values() for p in t)

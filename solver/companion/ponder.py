@@ -35,7 +35,7 @@ from solver.companion.tiers import (
     full_check,
     repair_from,
 )
-from solver.core.pieces import MONOMINO, PIECES
+from solver.core.pieces import MONOMINO, family
 from solver.core.placements import legal_moves, piece_moves
 from solver.core.position import Placement, Position
 from solver.tasks.endgame import area_shortfall
@@ -127,10 +127,11 @@ def candidates(position: Position, colour: str, focus: Focus | None = None) -> l
             own = sorted(own, key=lambda m: _square_distance(m, anchor, cols))
         take(own)
     several = len(position.colour(colour).remaining) > 1
+    size = family(position.board.grid).size
     take(
         sorted(
             legal,
-            key=lambda m: (several and m.piece == MONOMINO, -PIECES[m.piece].size, m.piece),
+            key=lambda m: (several and m.piece == MONOMINO, -size[m.piece], m.piece),
         )
     )
     return out[:MAX_CANDIDATES]

@@ -31,7 +31,7 @@ from solver.companion.layouts import (
     with_pieces,
 )
 from solver.core.order import connected_part
-from solver.core.pieces import PIECES
+from solver.core.pieces import family
 from solver.core.placements import piece_moves
 from solver.core.position import LayoutView, Placement, Position, pieces_less
 from solver.core.problem import Problem, StepAnswer
@@ -157,7 +157,8 @@ def reconnect(
                 moving += [(d, p.piece) for p in hinge]
             if len(moving) == len(todo):
                 return None
-        moving.sort(key=lambda t: -PIECES[t[1]].size)
+        size = family(position.board.grid).size
+        moving.sort(key=lambda t: -size[t[1]])
         found = _reconnect_dfs(position, with_pieces(position, fixed), fixed, moving, tries)
         if found is not None:
             return found

@@ -24,6 +24,7 @@ from solver.backends.base import (
 from solver.backends.cpsat import NOT_A_PROOF, params_can_prove
 from solver.backends.registry import backend, every
 from solver.backends.repair import closest
+from solver.core.board import cell_word
 from solver.core.checker import CheckReport
 from solver.core.problem import Problem
 from solver.errors import SolverBug
@@ -233,7 +234,7 @@ def area_fit(problem: Problem) -> FitBound:
     position = problem.position
     need = sum(position.colour(c).remaining_squares for c in problem.colours)
     free = position.board.size - len(position.board.blocked) - len(position.occupied)
-    return FitBound(min(need, free), need, "area")
+    return FitBound(min(need, free), need, "area", cell_word(position.board.grid))
 
 
 def _check_claim(raw: BackendResult, name: str) -> None:

@@ -581,17 +581,27 @@ class Run:
         return layout_of(t, self.position, self.colours, probe.slot_row, probe.mono)
 
 
-def with_assignment(problem: Problem, seed: int) -> Problem:
+def with_assignment(
+    problem: Problem, seed: int, layout: Mapping[str, Sequence[Placement]] | None = None
+) -> Problem:
     """The problem with a start cell for each colour that has not started on a board of
-    shared starting points (Trigon: :func:`solver.backends.search.starts.unstarted`): an
-    assignment of distinct free starting points drawn by ``seed`` (the kernel knows one
-    start cell per colour; a layout found for it is a layout of the problem, and a
-    finder need not try them all, as the complete search must). The problem as it is
-    when every colour has started or the board has fixed start squares, or when too few
-    starting points are free (then the kernel finds no layout: unknown, never "no")."""
-    if not unstarted(problem):
+    shared starting points (Trigon: :func:`solver.backends.search.starts.unstarted`): the
+    free starting point its pieces in ``layout`` cover (a warm start's), else one drawn by
+    ``seed`` among the free points left (the kernel knows one start cell per colour; a
+    layout found for it is a layout of the problem, and a finder need not try them all,
+    as the complete search must). The problem as it is when every colour has started or
+    the board has fixed start squares, or when too few starting points are free (then
+    the kernel finds no layout: unknown, never "no")."""
+    colours = unstarted(problem)
+    if not colours:
         return problem
-    choices = list(assignments(problem))
+    free = problem.position.starting_points - problem.position.occupied
+    fixed: dict[str, int] = {}
+    for c in colours:
+        covered = {s for p in (layout or {}).get(c, ()) for s in p.squares} & free
+        if len(covered) == 1 and not covered & set(fixed.values()):
+            fixed[c] = next(iter(covered))
+    choices = [a for a in assignments(problem) if all(a[c] == cell for c, cell in fixed.items())]
     if not choices:
         return problem  # no free starting point: those colours can place nothing
     return with_starts(problem, random.Random(seed).choice(choices))

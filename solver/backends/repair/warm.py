@@ -98,11 +98,20 @@ def search_from(
         None; the best partial layout found, or None; which search ran: "the compiled
         repair search" or "the repair search").
     """
-    if compiled.kernel_ready():
+    square = position.board.square_grid
+    if compiled.kernel_ready() or not square:  # (only the kernel reads other geometries)
+        warm = _without_held(position, colours, start)
+        if not square:  # a colour yet to start: the starting point its warm pieces cover
+            problem = Problem(position, tuple(colours), "place-all")
+            position = compiled.with_assignment(problem, seed, warm).position
         try:
-            run = compiled.Run(position, colours, seed, _without_held(position, colours, start))
+            run = compiled.Run(position, colours, seed, warm)
         except ValueError:
-            pass  # the kernel refuses the start: the Python search takes it
+            if not square:
+                run = compiled.Run(position, colours, seed)  # greedy starts instead
+                found = run.advance(deadline, stop, steps)
+                return run.layout() if found else None, run.best(), "the compiled repair search"
+            # the kernel refuses the start: the Python search takes it
         else:
             found = run.advance(deadline, stop, steps)
             layout = run.layout() if found else None
