@@ -266,3 +266,51 @@ def test_the_review_chart_of_a_trigon_record_is_the_endgame_checks(client):
             assert line["answers"][k] == endgame_check(position, colour).answer, (k, colour)
     assert "red lost the +15 at placement 35" in review["text"]
     assert chart["colours"]["red"]["answers"][34:36] == ["yes", "no"]
+
+
+def test_saves_of_a_trigon_position_read_back(client):
+    from solver.formats.game import read_sgf_text
+
+    headers = page(client)
+    client.post("/api/open", headers=headers, json={"id": "trigon-blue"})
+    board = Board.trigon(9)
+    squares = sorted(board.parse(n) for n in "q15 r15 q14 r14 s14 s15".split())
+    client.post("/api/place", headers=headers, json={"colour": "blue", "squares": squares})
+    placed = Placement("X", frozenset(squares))
+    sgf = client.get("/api/save/sgf", headers=headers)
+    assert sgf.status_code == 200 and "GM[Blokus Trigon]" in sgf.text
+    assert read_sgf_text(sgf.text).final.colour("blue").placed == (placed,)
+    toml = client.get("/api/save/toml", headers=headers)
+    back = client.post("/api/upload?name=back.toml", headers=headers, content=toml.content).json()
+    assert back["grid"] == "trigon" and back["colours"][0]["placed"] == [["X", squares]]
+    svg = client.get("/api/save/svg", headers=headers)
+    assert svg.text.startswith("<svg") and "<polygon" in svg.text
+    png = client.get("/api/save/png", headers=headers)
+    assert png.content.startswith(b"\x89PNG")
+
+
+def test_a_trigon_card_with_blocked_triangles_opens_in_cards_mode(client):
+    headers = page(client)
+    text = b'variant = "trigon"\ncolours = ["blue"]\nblocked = ["r15", "j12"]\n'
+    s = client.post("/api/upload?name=card.toml", headers=headers, content=text).json()
+    board = Board.trigon(9)
+    blocked = sorted(board.parse(n) for n in ("r15", "j12"))
+    assert s["mode"] == "cards" and s["blocked"] == blocked
+    # a blocked starting point is no starting point to use: four free ones are left
+    assert len(s["corners"]) == 4 and not set(blocked) & set(s["corners"])
+    assert "the dark triangles (Xs) stay free" in s["goal_text"]
+
+
+def test_a_trigon_solution_file_opens_with_its_layout_drawn(client, tmp_path):
+    from helpers import run_cli
+
+    out = tmp_path / "solution.json"
+    result = run_cli("solve", PUZZLES / "trigon-one-colour.toml", "--out", out)
+    assert result.exit_code == 0, result.output
+    headers = page(client)
+    s = client.post(
+        "/api/upload?name=solution.json", headers=headers, content=out.read_bytes()
+    ).json()
+    assert s["grid"] == "trigon" and len(s["shown"]) == 22
+    covered = [sq for _, _, squares in s["shown"] for sq in squares]
+    assert len(covered) == len(set(covered)) == 110  # 22 pieces, 110 triangles

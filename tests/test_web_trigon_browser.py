@@ -99,6 +99,24 @@ def open_entry(page, entry_id: str) -> None:
     page.wait_for_function(f"S && S.snapshot && S.snapshot.opened === {json.dumps(entry_id)}")
 
 
+#: the presses of R and F (F at the sixth) and the cell under the pointer that make the
+#: ghost of the piece in hand cover ``want``, worked out with the page's own functions
+PLAN = """(want) => {
+  const shape = S.shapes[chosen.piece], kept = [chosen.k, pointer];
+  let k = chosen.k, plan = null;
+  for (let n = 0; n < 12 && !plan; n++) {
+    for (const sq of want) {
+      chosen.k = k; pointer = sq;
+      const ghost = ghostCells();
+      if (ghost && ghostSquares(ghost).join() === want.join()) { plan = [n, sq]; break; }
+    }
+    k = n === 5 ? shape.flip[k] : shape.turn[k];
+  }
+  [chosen.k, pointer] = kept;
+  return plan;
+}"""
+
+
 def play(page, colour: str, piece: str, squares) -> None:
     """Place ``piece`` of ``colour`` on the cells ``squares`` as a person does: take it
     from the tray, turn it (R, then F) until the ghost under one of its cells covers
@@ -106,15 +124,15 @@ def play(page, colour: str, piece: str, squares) -> None:
     page.click(f".tile[data-colour='{colour}'][data-piece='{piece}']")
     page.wait_for_function(f"chosen && chosen.piece === {json.dumps(piece)}")
     want = sorted(squares)
-    for k in range(12):
-        for sq in want:
-            page.hover(f"#board polygon.cell[data-sq='{sq}']")
-            if page.evaluate("ghostCells() && ghostSquares(ghostCells())") == want:
-                assert page.get_attribute("#ghost", "class") == "legal"
-                page.click(f"#board polygon.cell[data-sq='{sq}']")
-                return
+    plan = page.evaluate(PLAN, want)
+    assert plan, f"no orientation of {piece} covers {want}"
+    presses, cell = plan
+    for k in range(presses):
         page.keyboard.press("f" if k == 5 else "r")
-    raise AssertionError(f"no orientation of {piece} covers {want}")
+    page.hover(f"#board polygon.cell[data-sq='{cell}']")
+    assert page.evaluate("ghostSquares(ghostCells())") == want
+    assert page.get_attribute("#ghost", "class") == "legal"
+    page.click(f"#board polygon.cell[data-sq='{cell}']")
 
 
 def wait_answer(page, kind: str, timeout: float = 60_000) -> dict:
@@ -145,6 +163,13 @@ def test_the_triangles_drawn_and_a_piece_placed_by_clicking(steps):
     steps.shot("trigon-placed-V")
     assert server_state(page)["colours"][0]["placed"] == [["V", target]]
     assert page.locator("#board circle.start").count() == 5  # r15 is covered
+    # F5: the game kept in the browser is played again by its cell numbers
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert (
+        state(page)["colours"][0]["placed"] == [["V", target]] and state(page)["grid"] == "trigon"
+    )
+    assert page.locator("#board polygon.cell").count() == 486
     # a refused placement: the I3 edge to edge with the V, crossed out, then refused in words
     page.click(".tile[data-colour='blue'][data-piece='I3']")
     near = next(n for s in target for n in board.edge_neighbours[s] if n not in target)
@@ -159,6 +184,13 @@ def test_the_triangles_drawn_and_a_piece_placed_by_clicking(steps):
     page.keyboard.press("z")
     page.wait_for_function("S.moves === 0")
     assert server_state(page)["colours"][0]["placed"] == []
+    # a piece in hand over a triangle of side 9 that side 8 has not: another board opened
+    page.click(".tile[data-colour='blue'][data-piece='I6']")
+    page.hover("#board polygon.cell[data-sq='470']")
+    page.set_input_files("#upload", str(SMALL))
+    page.wait_for_function("S && S.rows === 16")
+    assert page.evaluate("chosen === null && pointer === null")
+    assert page.locator("#board polygon.cell").count() == 384  # no script error (the fixture)
 
 
 def _empty_trigon():
@@ -176,6 +208,7 @@ def test_a_hint_followed_to_a_yes(steps):
     page.click("button[data-ask='hint']")
     answer = wait_answer(page, "hint")
     assert answer["badge"] == "yes", answer
+    page.wait_for_function("S.shown")  # the state is asked for after the answer is shown
     ((colour, piece, squares),) = state(page)["shown"]
     assert page.locator("#shown polygon").count() == len(squares)
     steps.shot("trigon-hint")
@@ -188,6 +221,7 @@ def test_a_hint_followed_to_a_yes(steps):
     page.click("button[data-ask='solution']")
     answer = wait_answer(page, "solution")
     assert answer["badge"] == "yes", answer
+    page.wait_for_function("S.shown && S.shown.length > 1")
     shown = state(page)["shown"]
     steps.shot("trigon-solution")
     position = _empty_trigon().with_placement(colour, Placement(piece, frozenset(squares)))

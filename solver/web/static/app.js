@@ -650,9 +650,12 @@ const ROTATE_TITLE = { square: "Rotate a quarter turn clockwise, R (or the right
                        trigon: "Rotate a sixth of a turn clockwise, R (or the right mouse button)" };
 
 function show(state) {
-  const grid = S ? S.grid || "square" : null;
+  // another grid, or another board of cells (Trigon's sides 9 and 8): the piece in hand
+  // and the cell under the pointer are of the board before
+  const cellsKey = (s) => (s ? JSON.stringify([s.grid || "square", s.cells ? s.rows : null]) : null);
+  const before = cellsKey(S);
   S = state;
-  if ((S.grid || "square") !== grid) { chosen = null; pointer = null; }
+  if (cellsKey(S) !== before) { chosen = null; pointer = null; }
   if (onCells()) prepareCells();
   $("rotate").title = ROTATE_TITLE[S.grid || "square"] || ROTATE_TITLE.trigon;
   shownKey = positionKey();
