@@ -19,6 +19,7 @@ from solver.core.board import Board
 from solver.core.checker import check_layout
 from solver.core.placements import legal_moves
 from solver.core.position import Placement
+from solver.core.rules import move_problem
 from solver.formats.game import load_game
 
 HOW = "install it with: sudo apt-get install -y chromium (and pip install playwright)"
@@ -170,15 +171,33 @@ def test_the_triangles_drawn_and_a_piece_placed_by_clicking(steps):
         state(page)["colours"][0]["placed"] == [["V", target]] and state(page)["grid"] == "trigon"
     )
     assert page.locator("#board polygon.cell").count() == 486
-    # a refused placement: the I3 edge to edge with the V, crossed out, then refused in words
+
+
+def test_a_refusal_undo_and_another_trigon_board(steps):
+    """A placement the rules refuse (crossed out, refused in words), undo, and a piece in
+    hand dropped when a side-8 board opens."""
+    page = steps.page
+    open_entry(page, "trigon-blue")
+    board = Board.trigon(9)
+    start = board.parse("r15")
+    moves = [
+        m for m in legal_moves(_empty_trigon(), "blue") if m.piece == "V" and start in m.squares
+    ]
+    target = sorted(moves[0].squares)
+    play(page, "blue", "V", target)
+    page.wait_for_function("S.moves === 1")
+    # the I3 edge to edge with the V: crossed out, then refused in words
     page.click(".tile[data-colour='blue'][data-piece='I3']")
     near = next(n for s in target for n in board.edge_neighbours[s] if n not in target)
     page.hover(f"#board polygon.cell[data-sq='{near}']")
     assert page.get_attribute("#ghost", "class") == "illegal"
+    ghost = page.evaluate("ghostSquares(ghostCells())")
     steps.shot("trigon-ghost-illegal")
     page.click(f"#board polygon.cell[data-sq='{near}']")
     page.wait_for_selector("#message.error")
-    assert page.inner_text("#message").startswith("Refused: ")
+    after = _empty_trigon().with_placement("blue", Placement("V", frozenset(target)))
+    rule = move_problem(after, "blue", Placement("I3", frozenset(ghost)))
+    assert rule and page.inner_text("#message") == f"Refused: {rule}"
     assert server_state(page)["moves"] == 1
     page.keyboard.press("Escape")
     page.keyboard.press("z")
@@ -199,6 +218,7 @@ def _empty_trigon():
     return catalogue(puzzles=Path("/nonexistent"))["trigon-blue"].open().problem.position
 
 
+@pytest.mark.slow  # three solves in the page's worker: about 7 s alone, 15 s beside others
 def test_a_hint_followed_to_a_yes(steps):
     """Hint on the one-colour Trigon challenge: a placement drawn (checked by the rule
     checker), played by clicking; then "can this colour still place everything?" is yes
