@@ -340,15 +340,6 @@ def test_match_plays_a_trigon_game(tmp_path):
     assert game.num_placements >= 50
 
 
-def test_serve_refuses_a_trigon_file_in_one_line():
-    from solver.errors import InputError
-    from solver.web.files import read_upload
-
-    refused(run_cli("serve", SMALL, "--port", 1), "the page (serve)")
-    with pytest.raises(InputError, match="does not run on trigon boards yet"):
-        read_upload("game.blksgf", SMALL.read_bytes())
-
-
 def test_batch_merge_of_trigon_shards_merges_or_refuses_in_one_line(tmp_path):
     import shutil
 

@@ -1,7 +1,7 @@
 """Which tasks run on which grid: the one refusal of a task that assumes squares, given a
 position on another grid (Trigon's triangles, :mod:`solver.core.geometry`).
 
-Every command, the GTP engine and the page gate a position where it enters with
+Every command and the GTP engine gate a position where it enters with
 :func:`square_only` (and a variant's name with :func:`grid_variant_named`), so that a
 Trigon game record gets one line naming what does not run on it yet (docs/geometry.md,
 "What runs on Trigon") instead of a failure deep inside code that looks a Trigon piece

@@ -120,3 +120,17 @@ def cells(data: Mapping[str, Any], key: str) -> list[tuple[int, int]]:
     ):
         raise InputError(f"{key} must be [row, column] pairs")
     return [(r, c) for r, c in value]
+
+
+def numbers(data: Mapping[str, Any], key: str) -> list[int]:
+    """``data[key]``: a list of whole numbers (cell numbers).
+
+    Raises:
+        InputError: anything else.
+    """
+    value = data.get(key)
+    if not isinstance(value, list) or not all(
+        isinstance(x, int) and not isinstance(x, bool) for x in value
+    ):
+        raise InputError(f"{key} must be a list of cell numbers")
+    return list(value)

@@ -22,14 +22,13 @@ from typing import Any
 from solver.answers.solution import read_solution_text, verify
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
-from solver.core.variants import VARIANTS
+from solver.core.variants import ALL_VARIANTS
 from solver.errors import InputError, located
 from solver.formats.game import read_sgf_bytes, write_sgf
 from solver.formats.puzzle import parse_puzzle, puzzle_text
 from solver.formats.text import decode
 from solver.pictures.picture import with_layout
 from solver.pictures.svg import board
-from solver.tasks.grids import square_only
 from solver.web.session import Session, game_problem
 
 #: the largest upload read, in bytes (a Pentobi game record is a few kilobytes)
@@ -71,7 +70,7 @@ class CatalogueEntry:
 
 def _challenge(variant: str, colours: tuple[str, ...], title: str) -> Callable[[], Session]:
     def make() -> Session:
-        position = Position.empty(VARIANTS[variant])
+        position = Position.empty(ALL_VARIANTS[variant])
         problem = Problem(position, colours, "place-all", True, name=title, title=title)
         return Session(problem, "solo", title)
 
@@ -83,6 +82,8 @@ BUILT_IN: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
     ("duo-both", "duo", ("purple", "orange"), "Duo: both colours"),
     ("classic-blue", "classic", ("blue",), "Classic: one colour (blue)"),
     ("duo-purple", "duo", ("purple",), "Duo: one colour (purple)"),
+    ("trigon-88", "trigon", ("blue", "yellow", "red", "green"), "Trigon: all 88 pieces"),
+    ("trigon-blue", "trigon", ("blue",), "Trigon: one colour (blue)"),
 )
 
 
@@ -137,15 +138,13 @@ def read_upload(name: str, data: bytes, label: str | None = None) -> Session:
         label: how messages name the file (default: ``name`` without folders).
 
     Raises:
-        InputError: too large, an unknown kind, whatever the reader refuses (one line,
-            naming the file and the place), or a board that is not of squares (Trigon: the
-            page does not play it yet).
+        InputError: too large, an unknown kind, or whatever the reader refuses (one line,
+            naming the file and the place). Every grid is read: a Trigon puzzle or game
+            record is played on its triangles.
     """
     label = label or PurePath(name).name[:100] or "upload"
     with located(path=label):
-        session = _read(PurePath(name).suffix.lower(), data, label)
-        square_only(session.problem.position.board, "the page (serve)")
-        return session
+        return _read(PurePath(name).suffix.lower(), data, label)
 
 
 def _read(suffix: str, data: bytes, label: str) -> Session:

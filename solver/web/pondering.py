@@ -26,6 +26,7 @@ The rules it keeps:
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -35,9 +36,11 @@ from typing import Any
 
 from solver.companion.page import FollowRequest, Known, fingerprint, followable, ponder_request
 from solver.companion.ponder import Focus
+from solver.core.pieces import family
 from solver.core.position import Placement
+from solver.errors import InputError
 from solver.web.jobs import Jobs, worker_context
-from solver.web.session import Session
+from solver.web.session import Session, companion_grid
 
 #: seconds without a request from a session after which its pondering stops
 IDLE = 180.0
@@ -114,7 +117,12 @@ class Ponderer:
         if not self.enabled or token in self._closed:
             return
         problem = session.problem
-        if session.game is not None or session.mode != "solo" or not followable(problem):
+        if (
+            session.game is not None
+            or session.mode != "solo"
+            or not followable(problem)
+            or not companion_grid(problem)
+        ):
             self.stop(token)
             return
         key = fingerprint(problem.position)
@@ -206,8 +214,9 @@ class Ponderer:
 
 def focus_of(data: dict[str, Any], session: Session) -> Focus:
     """The focus a page sends (``colour``, ``piece``, ``cells``: [row, column] pairs of the
-    placement under the mouse, or none), checked against the position: an unknown piece or
-    squares off the board are dropped, not refused (the mouse may be anywhere)."""
+    placement under the mouse, or ``squares``: its cell numbers, or none), checked against
+    the position: an unknown piece or cells off the board are dropped, not refused (the
+    mouse may be anywhere)."""
     problem = session.problem
     board = problem.position.board
     colour = data.get("colour")
@@ -217,8 +226,10 @@ def focus_of(data: dict[str, Any], session: Session) -> Focus:
     if colour is not None and piece not in problem.position.colour(colour).remaining:
         piece = None
     placement = None
+    most = family(board.grid).max_size
     cells = data.get("cells")
-    if piece is not None and isinstance(cells, list) and 0 < len(cells) <= 5:
+    squares = data.get("squares")
+    if piece is not None and isinstance(cells, list) and 0 < len(cells) <= most:
         pairs = [c for c in cells if isinstance(c, list) and len(c) == 2]
         if len(pairs) == len(cells) and all(
             isinstance(r, int)
@@ -227,7 +238,13 @@ def focus_of(data: dict[str, Any], session: Session) -> Focus:
             and 0 <= c < board.cols
             for r, c in pairs
         ):
-            placement = Placement(piece, frozenset(board.square(r, c) for r, c in pairs))
+            with contextlib.suppress(InputError):  # off a board that is no rectangle
+                placement = Placement(piece, frozenset(board.square(r, c) for r, c in pairs))
+    elif piece is not None and isinstance(squares, list) and 0 < len(squares) <= most:
+        if all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < board.size for s in squares
+        ):
+            placement = Placement(piece, frozenset(squares))
     return Focus(colour, piece, placement)
 
 

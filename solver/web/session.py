@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal
 
 from solver.answers.words import plural
@@ -22,15 +23,16 @@ from solver.companion.page import (
     follow_request,
     followable,
 )
-from solver.core.board import column_name
+from solver.core.board import Board, cell_word, column_name
 from solver.core.checker import unmet_goals
-from solver.core.pieces import MONOMINO, PIECES
+from solver.core.pieces import MONOMINO, PIECES, family
 from solver.core.placements import legal_moves
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import ALL_VARIANTS, read_colour
 from solver.errors import InputError
 from solver.formats.game import Game
+from solver.pictures.cells import Cells
 from solver.pictures.picture import COLOURS
 from solver.tasks.hints import play
 
@@ -97,23 +99,44 @@ class Session:
         return self.moves[-1].after if self.moves else self.start
 
     def place(self, colour: str, cells: list[tuple[int, int]]) -> None:
-        """Play a piece of ``colour`` on the squares at (row from top, column) ``cells``.
+        """Play a piece of ``colour`` on the cells at (row from top, column) ``cells``
+        (on Trigon, of the naming rectangle: :meth:`solver.core.board.Board.square`).
 
         Raises:
             InputError: the rule the move breaks, in words (:func:`solver.core.rules.move_problem`,
                 through :func:`solver.tasks.hints.play`), or a colour that is not played.
         """
-        problem = self.problem
-        board = problem.position.board
-        if self.game is not None:
-            raise InputError("a game record is shown: choose 'play on from here' to play")
-        colour = self.played(colour)
+        board = self.problem.position.board
+        self._check_move(colour)
         if any(not (0 <= r < board.rows and 0 <= c < board.cols) for r, c in cells):
             raise InputError("the piece lies partly off the board")
-        if not cells:
+        self._place(colour, [board.square(r, c) for r, c in cells])
+
+    def place_squares(self, colour: str, squares: list[int]) -> None:
+        """Play a piece of ``colour`` on the cells numbered ``squares`` (the board's own
+        numbers, on any grid: what the page sends on a board that is not of squares).
+
+        Raises:
+            InputError: as :meth:`place`.
+        """
+        board = self.problem.position.board
+        self._check_move(colour)
+        if any(not 0 <= s < board.size for s in squares):
+            raise InputError("the piece lies partly off the board")
+        self._place(colour, squares)
+
+    def _check_move(self, colour: str) -> None:
+        if self.game is not None:
+            raise InputError("a game record is shown: choose 'play on from here' to play")
+        self.played(colour)
+
+    def _place(self, colour: str, squares: list[int]) -> None:
+        problem = self.problem
+        board = problem.position.board
+        colour = self.played(colour)
+        if not squares:
             raise InputError("no squares given")
-        squares = frozenset(board.square(r, c) for r, c in cells)
-        text = f"{colour}:" + ",".join(board.names(squares))
+        text = f"{colour}:" + ",".join(board.names(frozenset(squares)))
         try:
             after = play(problem, [text], label="move")
         except InputError as e:
@@ -162,7 +185,12 @@ class Session:
 
     def joint_request(self) -> FollowRequest | Problem:
         """What the joint question is asked with: the solo companion's request from the
-        nearest known answer on the line of play, or the problem (a check from scratch)."""
+        nearest known answer on the line of play, or the problem (a check from scratch).
+        On a board that is not of squares (Trigon) always the problem: the companion's
+        opening book and repair search know squares only, and the joint check runs on
+        every grid (:func:`companion_grid`)."""
+        if not companion_grid(self.problem):
+            return self.problem
         return follow_request(self.line(), self.known) or self.problem
 
     def learn(self, key: str, known: Known) -> None:
@@ -251,6 +279,9 @@ class Session:
             "corners": [],
             "pieces": {name: list(p.cells) for name, p in PIECES.items()},
         }
+        if not position.board.square_grid:  # drawn from the geometry, not as squares
+            out["pieces"] = {}
+            out["shapes"] = shapes_json(position.board)
         if colour is not None and self.game is None:
             out["legal"] = legal_json(problem, colour)
             if position.colour(colour).remaining:
@@ -303,8 +334,9 @@ def goal_text(problem: Problem) -> str:
         words += "; cover the star" if n == 1 else f"; cover the {n} stars"
     for colour in problem.connect:
         words += f"; join {colour}'s pieces into one group (corner to corner)"
-    if problem.position.board.blocked:
-        words += "; the dark squares (Xs) stay free"
+    board = problem.position.board
+    if board.blocked:
+        words += f"; the dark {cell_word(board.grid)}s (Xs) stay free"
     return "Goal: " + words + "."
 
 
@@ -313,7 +345,7 @@ def position_json(position: Position) -> dict[str, Any]:
     squares, each colour's fill, start, pieces placed (``[piece, squares]`` in order of
     play), pieces left and score."""
     board = position.board
-    return {
+    out: dict[str, Any] = {
         "rows": board.rows,
         "cols": board.cols,
         # the squares' names as hints and answers write them: a1 is the lower left
@@ -332,6 +364,99 @@ def position_json(position: Position) -> dict[str, Any]:
             for c in position.colours
         ],
     }
+    if not board.square_grid:
+        # the cells as the geometry draws them, and the starting points the colours share
+        out["grid"] = board.grid
+        out["cells"] = cells_json(board)
+        out["starting_points"] = sorted(position.starting_points)
+    return out
+
+
+def companion_grid(problem: Problem) -> bool:
+    """Whether the solo companion (its opening book, its repair search, the ponder jobs)
+    can follow this problem's game: on the square grid only. Elsewhere (Trigon) the
+    page's joint question is the joint check (:func:`solver.tasks.endgame.joint_check`),
+    as ``blokus-solo check --together`` answers it there."""
+    return problem.position.board.square_grid
+
+
+def cells_json(board: Board) -> dict[str, Any]:
+    """A board that is not of squares as the page draws it (:func:`_cells_json`)."""
+    return _cells_json(board.grid, board.rows, board.cols)
+
+
+@cache
+def _cells_json(grid: str, rows: int, cols: int) -> dict[str, Any]:
+    """The cells of a board (blocked ones aside) for the page, from its geometry, in
+    picture units (one column of the naming rectangle 1 wide, as the pictures:
+    :class:`solver.pictures.cells.Cells`): ``polygons`` (each cell's corners), ``tiles``
+    (each cell's lattice coordinates: a piece's orientation is placed by a translation
+    of the lattice), ``kinds`` (each cell's kind: a translation maps a tile to one of the
+    same kind, e.g. a triangle pointing up to one pointing up), ``names`` (as Pentobi
+    writes them), ``width``, ``height``, and the labels around the board: ``columns``
+    (``[letters, x]``) and ``rows`` (``[number, y]``)."""
+    board = Board(rows, cols, grid=grid)
+    geometry = board.geometry
+    drawn = Cells(board, 0.0, 0.0)
+    columns: dict[str, float] = {}
+    for x, centre in sorted(drawn.column_centres.items()):
+        columns[column_name(x)] = round(centre, 3)
+    return {
+        "polygons": [[[round(float(v), 3) for v in p] for p in cell] for cell in drawn.polygons],
+        "tiles": [list(t) for t in geometry.cells],
+        "kinds": [geometry.lattice.kind(t) for t in geometry.cells],
+        "names": list(geometry.names),
+        "width": round(drawn.width, 3),
+        "height": round(drawn.height, 3),
+        "columns": [[name, x] for name, x in columns.items()],
+        "rows": [[str(rows - y), round(c, 3)] for y, c in sorted(drawn.row_centres.items())],
+    }
+
+
+def shapes_json(board: Board) -> dict[str, Any]:
+    """The pieces of a board that is not of squares (:func:`_shapes_json`)."""
+    return _shapes_json(board.grid, board.rows, board.cols)
+
+
+@cache
+def _shapes_json(grid: str, rows: int, cols: int) -> dict[str, Any]:
+    """Each piece of the grid's family (:func:`solver.core.pieces.family`) as the page
+    turns and places it, by name: ``tiles`` (each fixed orientation, as lattice
+    coordinates, normalised), ``kinds`` (each tile's kind), ``polygons`` (each tile's
+    corners in picture units, for the tray), ``turn`` and ``flip`` (the orientation after
+    the lattice's first turn, clockwise on the page, and after the left-right mirror, by
+    index) and ``first`` (the piece as the family lists it)."""
+    geometry = Board(rows, cols, grid=grid).geometry
+    lattice = geometry.lattice
+    scale = Cells(Board(rows, cols, grid=grid), 0.0, 0.0).scale
+    mirror = lattice.transform_names.index("mirror+identity")
+    pieces = family(grid)
+    out: dict[str, Any] = {}
+    for name, shape in zip(pieces.names, pieces.shapes, strict=True):
+        shapes = list(lattice.orientations(shape))
+        index = {s: k for k, s in enumerate(shapes)}
+        turn = [index[lattice.normalise(lattice.transform_cells(1, s))] for s in shapes]
+        flip = [index[lattice.normalise(lattice.transform_cells(mirror, s))] for s in shapes]
+        drawn = []
+        for s in shapes:
+            corners = [[lattice.point(v) for v in lattice.vertices(t)] for t in s]
+            x0 = min(x for c in corners for x, _ in c)
+            y0 = min(y for c in corners for _, y in c)
+            drawn.append(
+                [
+                    [[round((x - x0) * scale, 3), round((y - y0) * scale, 3)] for x, y in c]
+                    for c in corners
+                ]
+            )
+        out[name] = {
+            "tiles": [[list(t) for t in s] for s in shapes],
+            "kinds": [[lattice.kind(t) for t in s] for s in shapes],
+            "polygons": drawn,
+            "turn": turn,
+            "flip": flip,
+            "first": index[lattice.normalise(shape)],
+        }
+    return out
 
 
 def legal_json(problem: Problem, colour: str) -> list[list[Any]]:
@@ -356,6 +481,8 @@ def corner_squares(position: Position, colour: str) -> set[int]:
     state = position.colour(colour)
     taken = position.occupied | board.blocked
     if not state.squares:
+        if position.starting_points:  # shared by the colours (Trigon): the free ones
+            return set(position.starting_points - taken)
         return {state.start} if state.start is not None and state.start not in taken else set()
     own = state.squares
     near = {n for s in own for n in board.edge_neighbours[s]}

@@ -148,5 +148,4 @@ def _play(session: Session, colour: str, squares: list[int] | None) -> None:
         session.select(colour)
         session.pass_turn()
         return
-    cols = session.problem.position.board.cols
-    session.place(colour, [divmod(s, cols) for s in squares])
+    session.place_squares(colour, squares)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.responses import JSONResponse, Response
 
 from solver.errors import InputError
-from solver.web.bodies import cells, flag, integer, text
+from solver.web.bodies import cells, flag, integer, numbers, text
 from solver.web.context import Call, state
 from solver.web.session import from_here as session_from_here
 from solver.web.snapshot import restored
@@ -20,13 +20,18 @@ def get_state(call: Call) -> Response:
 
 
 def place(call: Call) -> Response:
-    """``POST /api/place`` ``{"colour", "cells": [[row, column], ...]}``: play a piece.
-    A move the rules refuse is an answer (200, ``{"refused": the rule it breaks}``), not
-    a failed request; malformed cells are (422)."""
-    squares = cells(call.data, "cells")
+    """``POST /api/place`` ``{"colour", "cells": [[row, column], ...]}`` or ``{"colour",
+    "squares": [cell number, ...]}`` (what the page sends on a board that is not of
+    squares, Trigon): play a piece. A move the rules refuse is an answer (200,
+    ``{"refused": the rule it breaks}``), not a failed request; malformed cells are (422)."""
     colour = text(call.data, "colour", "") or ""
+    squares = numbers(call.data, "squares") if "squares" in call.data else None
+    pairs = cells(call.data, "cells") if squares is None else []
     try:
-        call.session.place(colour, squares)
+        if squares is not None:
+            call.session.place_squares(colour, squares)
+        else:
+            call.session.place(colour, pairs)
     except InputError as e:
         return JSONResponse({"refused": str(e)})
     return state(call)

@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 let S = null;            // the state from the server
 let legal = new Set();   // "piece:sq,sq,..." of the colour to move
 let chosen = null;       // {piece, cells} the piece in hand (cells oriented)
-let pointer = null;      // [row, col] under the pointer
+let pointer = null;      // [row, col] under the pointer (on a board of cells: the cell number)
 const jobs = new Map();  // job id -> list item
 
 async function call(path, body, method) {
@@ -169,15 +169,217 @@ function anchor() {
 }
 
 function ghostCells() {
+  if (onCells()) return cellGhost();
   if (!chosen || !pointer) return null;
   const [ar, ac] = anchor();
   return chosen.cells.map(([r, c]) => [pointer[0] + r - ar, pointer[1] + c - ac]);
 }
 
 function ghostLegal(cells) {
+  if (onCells()) return cells.every((c) => c >= 0) && legal.has(chosen.piece + ":" + ghostSquares(cells).join(","));
   if (cells.some(([r, c]) => r < 0 || c < 0 || r >= S.rows || c >= S.cols)) return false;
   const squares = cells.map(([r, c]) => r * S.cols + c).sort((a, b) => a - b);
   return legal.has(chosen.piece + ":" + squares.join(","));
+}
+
+function ghostSquares(cells) {
+  // the ghost's cell numbers, sorted (as the server writes a placement)
+  if (onCells()) return cells.slice().sort((a, b) => a - b);
+  return cells.map(([r, c]) => r * S.cols + c).sort((a, b) => a - b);
+}
+
+// ---- a board drawn from its geometry (Trigon's triangles) ------------------------------
+// The server sends the cells (S.cells: each one's corners, lattice tile and kind) and each
+// piece's orientations (S.shapes: tiles, kinds, corners, the orientation after a turn and
+// after a flip). A piece is placed by a translation of the lattice that takes one of its
+// tiles (the anchor) onto the cell under the pointer: the anchor is of that cell's kind
+// (a triangle pointing the same way), the nearest such tile to the middle of the piece.
+const onCells = () => !!(S && S.cells);
+let board = null;  // what is derived once per board of cells: see prepareCells
+
+function prepareCells() {
+  const key = JSON.stringify([S.grid, S.rows, S.cols]);
+  if (board && board.key === key) return;
+  const G = S.cells, at = new Map(), edges = new Map();
+  G.tiles.forEach(([x, y], k) => at.set(x + "," + y, k));
+  const centres = G.polygons.map((p) => [p.reduce((a, q) => a + q[0], 0) / p.length,
+                                         p.reduce((a, q) => a + q[1], 0) / p.length]);
+  const sides = G.polygons.map((p, k) => p.map((q, i) => {
+    const r = p[(i + 1) % p.length];
+    const key = [q, r].map((v) => v[0].toFixed(2) + "," + v[1].toFixed(2)).sort().join(" ");
+    if (!edges.has(key)) edges.set(key, []);
+    edges.get(key).push(k);
+    return { key, d: `M${q[0]},${q[1]}L${r[0]},${r[1]}` };
+  }));
+  board = { key, at, centres, sides, edges };
+}
+
+function cellAt(event) {
+  // the cell under the pointer, or null
+  const target = event.target.closest ? event.target.closest("#board [data-sq]") : null;
+  return target ? Number(target.dataset.sq) : null;
+}
+
+function orientation() {
+  // the orientation of the piece in hand that fits the cell under the pointer: as turned
+  // by the player, or turned once more when it has no tile of that kind (the single
+  // triangle pointing the other way)
+  const shape = S.shapes[chosen.piece], kind = S.cells.kinds[pointer];
+  return shape.kinds[chosen.k].includes(kind) ? chosen.k : shape.turn[chosen.k];
+}
+
+function cellAnchor(k) {
+  // the tile of orientation k under the pointer: of the pointer's cell's kind, nearest
+  // the middle of the piece's box
+  const shape = S.shapes[chosen.piece], kind = S.cells.kinds[pointer], polys = shape.polygons[k];
+  const xs = polys.flat().map((q) => q[0]), ys = polys.flat().map((q) => q[1]);
+  const mx = (Math.min(...xs) + Math.max(...xs)) / 2, my = (Math.min(...ys) + Math.max(...ys)) / 2;
+  let best = 0, far = Infinity;
+  polys.forEach((p, i) => {
+    if (shape.kinds[k][i] !== kind) return;
+    const cx = p.reduce((a, q) => a + q[0], 0) / p.length, cy = p.reduce((a, q) => a + q[1], 0) / p.length;
+    const d = (cx - mx) ** 2 + (cy - my) ** 2;
+    if (d < far - 1e-9) { best = i; far = d; }
+  });
+  return best;
+}
+
+function cellGhost() {
+  // the cells the piece in hand would cover (-1 off the board), or null
+  if (!chosen || pointer === null) return null;
+  const k = orientation(), tiles = S.shapes[chosen.piece].tiles[k];
+  const [px, py] = S.cells.tiles[pointer], [ax, ay] = tiles[cellAnchor(k)];
+  return tiles.map(([x, y]) => {
+    const c = board.at.get((x + px - ax) + "," + (y + py - ay));
+    return c === undefined ? -1 : c;
+  });
+}
+
+function shrunk(cell, share) {
+  // a cell's corners pulled towards its centre (share 1: the cell itself)
+  const [cx, cy] = board.centres[cell];
+  return S.cells.polygons[cell].map(([x, y]) => `${(cx + share * (x - cx)).toFixed(3)},${(cy + share * (y - cy)).toFixed(3)}`).join(" ");
+}
+
+function cellOutlines(owner, g, stroke, width, dash) {
+  // the edges between cells of different pieces (owner: cell -> piece id)
+  let d = "";
+  for (const [cell, id] of owner) {
+    for (const side of board.sides[cell]) {
+      const other = board.edges.get(side.key).find((c) => c !== cell);
+      if (other === undefined || owner.get(other) !== id) d += side.d;
+    }
+  }
+  const attrs = { d, stroke, "stroke-width": width, fill: "none", "stroke-linejoin": "round" };
+  if (dash) attrs["stroke-dasharray"] = dash;
+  if (d) el("path", attrs, g);
+}
+
+function starAt(cx, cy) {
+  const pts = [];
+  for (let k = 0; k < 10; k++) {
+    const a = -Math.PI / 2 + k * Math.PI / 5, rad = k % 2 ? 0.16 : 0.38;
+    pts.push((cx + rad * Math.cos(a)).toFixed(3) + "," + (cy + rad * Math.sin(a)).toFixed(3));
+  }
+  return "M" + pts.join("L") + "Z";
+}
+
+function drawCellsBoard() {
+  const svg = $("board"), G = S.cells;
+  svg.innerHTML = "";
+  const size = 0.6, margin = 2.2 * size;  // a column is 1 wide, its letters about 11 px
+  svg.setAttribute("viewBox", `${-margin} -0.1 ${G.width + margin + 0.1} ${G.height + margin + 0.1}`);
+  const names = el("g", { class: "coords", "font-size": size, fill: "#555", "text-anchor": "middle",
+                          "pointer-events": "none" }, svg);
+  G.columns.forEach(([name, x]) => {
+    el("text", { x, y: G.height + 0.2 + size }, names).textContent = name;
+  });
+  G.rows.forEach(([name, y]) => {
+    el("text", { x: -margin / 2, y: y + 0.35 * size }, names).textContent = name;
+  });
+  const owner = new Map(), pieceOf = new Map();
+  S.colours.forEach((c) => c.placed.forEach(([piece, cells], k) => {
+    cells.forEach((sq) => { owner.set(sq, c.name); pieceOf.set(sq, c.name + k); });
+  }));
+  const blocked = new Set(S.blocked);
+  const cells = el("g", { id: "cells" }, svg);
+  G.polygons.forEach((p, sq) => {
+    const fill = blocked.has(sq) ? "#4d4d4d" : owner.has(sq) ? fillOf(owner.get(sq)) : "#e4e4e4";
+    el("polygon", { points: shrunk(sq, 1), fill, stroke: "#00000033", "stroke-width": 0.04,
+                    "stroke-linejoin": "round", "data-sq": sq, "data-name": G.names[sq], class: "cell" }, cells);
+  });
+  if (S.mode === "cards" && S.printed.length) {  // printed on the card: hatched
+    const defs = el("defs", {}, svg);
+    const pat = el("pattern", { id: "printed", width: 0.25, height: 0.25, patternUnits: "userSpaceOnUse",
+                                patternTransform: "rotate(45)" }, defs);
+    el("rect", { width: 0.08, height: 0.25, fill: "#ffffff88" }, pat);
+    const printed = el("g", { "pointer-events": "none", class: "printed" }, svg);
+    S.printed.forEach((sq) => el("polygon", { points: shrunk(sq, 1), fill: "url(#printed)" }, printed));
+  }
+  cellOutlines(pieceOf, svg, "#1a1a1a", 0.07);
+  const xs = el("g", { "pointer-events": "none", class: "xs" }, svg);
+  S.blocked.forEach((sq) => {  // a blocked cell is an X, as on the cards
+    const [cx, cy] = board.centres[sq], h = 0.22;
+    el("path", { d: `M${cx - h},${cy - h}L${cx + h},${cy + h}M${cx + h},${cy - h}L${cx - h},${cy + h}`,
+                 stroke: "#ddd", "stroke-width": 0.08 }, xs);
+  });
+  const marks = el("g", { "pointer-events": "none" }, svg);
+  (S.starting_points || []).forEach((sq) => {  // shared by every colour: grey while free
+    if (owner.has(sq)) return;
+    const [cx, cy] = board.centres[sq];
+    el("circle", { cx, cy, r: 0.3, fill: "#777", class: "start" }, marks);
+  });
+  S.corners.forEach((sq) => {
+    el("polygon", { points: shrunk(sq, 0.45), fill: fillOf(S.selected), opacity: 0.55, class: "corner" }, marks);
+  });
+  S.cover.forEach((sq) => {
+    const [cx, cy] = board.centres[sq];
+    el("path", { d: starAt(cx, cy), fill: "#fff8", stroke: "#1a1a1a", "stroke-width": 0.06, class: "star" }, marks);
+  });
+  if (S.shown) {
+    const shown = el("g", { id: "shown", "pointer-events": "none" }, svg);
+    const ids = new Map();
+    S.shown.forEach(([colour, piece, sqs], k) => sqs.forEach((sq) => {
+      ids.set(sq, k);
+      el("polygon", { points: shrunk(sq, 1), fill: fillOf(colour), opacity: 0.45 }, shown);
+      const [cx, cy] = board.centres[sq];
+      el("circle", { cx, cy, r: 0.12, fill: "#1a1a1a", class: "shown-dot" }, shown);
+    }));
+    cellOutlines(ids, shown, "#1a1a1a", 0.05, "0.15 0.1");
+  }
+  el("g", { id: "ghost", "pointer-events": "none" }, svg);
+  drawGhost();
+}
+
+function drawCellsGhost(g) {
+  const cells = ghostCells();
+  if (!cells) return;
+  const ok = ghostLegal(cells);
+  g.setAttribute("class", ok ? "legal" : "illegal");
+  cells.forEach((sq) => {
+    if (sq < 0) return;
+    el("polygon", { points: shrunk(sq, 0.85), fill: ok ? fillOf(S.selected) : "#d0203a", opacity: ok ? 0.75 : 0.5,
+                    stroke: ok ? "#0a0" : "#900", "stroke-width": 0.12, "stroke-linejoin": "round",
+                    "data-sq": sq }, g);
+    if (!ok) {  // crossed out: not a hint's dashed cells
+      const [cx, cy] = board.centres[sq], h = 0.22;
+      el("path", { d: `M${cx - h},${cy - h}L${cx + h},${cy + h}M${cx + h},${cy - h}L${cx - h},${cy + h}`,
+                   stroke: "#700", "stroke-width": 0.06, opacity: 0.8 }, g);
+    }
+  });
+  // the anchor: the piece's cell under the pointer
+  const [cx, cy] = board.centres[pointer];
+  el("circle", { cx, cy, r: 0.22, fill: "none", stroke: "#fff", "stroke-width": 0.08, class: "anchor" }, g);
+}
+
+function cellTile(piece, k, fill) {
+  // a piece of the tray, drawn from its corners
+  const n = 6, polys = S.shapes[piece].polygons[k];
+  const w = Math.max(...polys.flat().map((q) => q[0])), h = Math.max(...polys.flat().map((q) => q[1]));
+  const svg = el("svg", { width: Math.ceil(w * n) + 4, height: Math.ceil(h * n) + 4 });
+  polys.forEach((p) => el("polygon", { points: p.map(([x, y]) => `${(2 + x * n).toFixed(2)},${(2 + y * n).toFixed(2)}`).join(" "),
+                                       fill, stroke: "#222", "stroke-width": 1, "stroke-linejoin": "round" }, svg));
+  return svg;
 }
 
 // ---- drawing ------------------------------------------------------------------------
@@ -220,6 +422,7 @@ function outlines(owner, g, stroke, width, dash) {
 }
 
 function drawBoard() {
+  if (onCells()) { drawCellsBoard(); return; }
   const svg = $("board");
   svg.innerHTML = "";
   // the squares' names around the board (a1 the lower left), as hints and answers write them,
@@ -299,6 +502,7 @@ function drawGhost() {
   const g = $("ghost");
   if (!g) return;
   g.innerHTML = "";
+  if (onCells()) { drawCellsGhost(g); return; }
   const cells = ghostCells();
   if (!cells) return;
   const ok = ghostLegal(cells);
@@ -344,7 +548,8 @@ function drawTray() {
       b.dataset.colour = c.name;
       b.dataset.piece = piece;
       b.title = locked ? "the monomino: only as this colour's last piece (monomino last)" : piece;
-      b.appendChild(tile(piece, isChosen ? chosen.cells : S.pieces[piece], c.fill));
+      if (onCells()) b.appendChild(cellTile(piece, isChosen ? chosen.k : S.shapes[piece].first, c.fill));
+      else b.appendChild(tile(piece, isChosen ? chosen.cells : S.pieces[piece], c.fill));
       b.onclick = locked ? () => say(b.title, "error") : () => choose(c.name, piece);
       row.appendChild(b);
     });
@@ -378,7 +583,7 @@ async function choose(colour, piece) {
   if (colour !== S.selected) {
     try { show(await call("/api/select", { colour })); } catch (e) { say(e.message, "error"); return; }
   }
-  chosen = { piece, cells: normalise(S.pieces[piece]) };
+  chosen = onCells() ? { piece, k: S.shapes[piece].first } : { piece, cells: normalise(S.pieces[piece]) };
   drawTray();
   drawGhost();
 }
@@ -441,8 +646,18 @@ function positionKey() {
   return JSON.stringify([S.source, S.colours.map((c) => c.placed), S.game ? S.game.step : null]);
 }
 
+const ROTATE_TITLE = { square: "Rotate a quarter turn clockwise, R (or the right mouse button)",
+                       trigon: "Rotate a sixth of a turn clockwise, R (or the right mouse button)" };
+
 function show(state) {
+  // another grid, or another board of cells (Trigon's sides 9 and 8): the piece in hand
+  // and the cell under the pointer are of the board before
+  const cellsKey = (s) => (s ? JSON.stringify([s.grid || "square", s.cells ? s.rows : null]) : null);
+  const before = cellsKey(S);
   S = state;
+  if (cellsKey(S) !== before) { chosen = null; pointer = null; }
+  if (onCells()) prepareCells();
+  $("rotate").title = ROTATE_TITLE[S.grid || "square"] || ROTATE_TITLE.trigon;
   shownKey = positionKey();
   gameKey = S.game ? JSON.stringify([S.source, S.game.placements, S.game.moves]) : null;
   // answers about another position stay readable, greyed; back to it (undo, redo): not.
@@ -587,7 +802,8 @@ function squareAt(event) {
 
 function turn(how) {
   if (!chosen) return;
-  chosen.cells = how(chosen.cells);
+  if (onCells()) chosen.k = S.shapes[chosen.piece][how === flip ? "flip" : "turn"][chosen.k];
+  else chosen.cells = how(chosen.cells);
   drawTray();
   drawGhost();
 }
@@ -596,7 +812,7 @@ async function place() {
   const cells = ghostCells();
   if (!cells) return;
   try {
-    const state = await call("/api/place", { colour: S.selected, cells });
+    const state = await call("/api/place", onCells() ? { colour: S.selected, squares: cells } : { colour: S.selected, cells });
     if (state.refused) { say("Refused: " + state.refused, "error"); return; }
     chosen = null;  // that piece is down: the next one is picked from the tray
     show(state);
@@ -607,11 +823,12 @@ async function place() {
 function step(k) { act("/api/step", { step: Math.max(0, Math.min(k, S.game.placements)) }); }
 
 async function init() {
-  const board = $("board");
-  board.addEventListener("mousemove", (e) => { pointer = squareAt(e); drawGhost(); });
-  board.addEventListener("mouseleave", () => { pointer = null; drawGhost(); });
-  board.addEventListener("click", (e) => { pointer = squareAt(e); if (chosen) place(); });
-  board.addEventListener("contextmenu", (e) => { if (chosen) { e.preventDefault(); turn(rotate); } });
+  const svgBoard = $("board");
+  const at = (e) => (onCells() ? cellAt(e) : squareAt(e));
+  svgBoard.addEventListener("mousemove", (e) => { pointer = at(e); drawGhost(); });
+  svgBoard.addEventListener("mouseleave", () => { pointer = null; drawGhost(); });
+  svgBoard.addEventListener("click", (e) => { pointer = at(e); if (chosen) place(); });
+  svgBoard.addEventListener("contextmenu", (e) => { if (chosen) { e.preventDefault(); turn(rotate); } });
   $("rotate").onclick = () => turn(rotate);
   $("flip").onclick = () => turn(flip);
   $("undo").onclick = () => act("/api/undo", {});

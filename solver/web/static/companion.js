@@ -18,7 +18,7 @@ let focusSent = null;         // the last focus sent, as JSON
 let focusTimer = null;
 
 function markKey(cells) {
-  return cells.map(([r, c]) => r * S.cols + c).sort((a, b) => a - b).join(",");
+  return ghostSquares(cells).join(",");
 }
 
 async function refreshMarks() {
@@ -37,8 +37,10 @@ function sendFocus() {
   // what the player looks at, at most every 300 ms and only when it changed
   if (!S || S.game) return;
   const cells = ghostCells();
-  const body = { colour: S.selected, piece: chosen ? chosen.piece : null,
-                 cells: cells && ghostLegal(cells) ? cells : null };
+  const placed = cells && ghostLegal(cells) ? cells : null;
+  const body = onCells()
+    ? { colour: S.selected, piece: chosen ? chosen.piece : null, squares: placed }
+    : { colour: S.selected, piece: chosen ? chosen.piece : null, cells: placed };
   const text = JSON.stringify(body);
   if (text === focusSent || focusTimer) return;
   focusTimer = setTimeout(() => {
