@@ -169,6 +169,79 @@ def run_chunk(params: np.ndarray, tables: Tables, state: State, budget: int) -> 
     return int(run(params, tables, state, budget))
 
 
+# The two loops of each flood below are alike on purpose: the first runs at the square
+# grid's constant width, which the compiler unrolls; a shared per-cell helper measured
+# 1.6x slower (docs/benchmarks.md, issue 43).
+
+
+@njit(cache=True, inline="always")
+def _flood_free(s, c, king_nb, bl, mark, stamp, queue, qt):
+    """One step of a flood: queue (from ``qt``) the king neighbours of cell s free for
+    colour c and not yet marked; returns the new ``qt``. On the square grid (8 king
+    neighbours) a loop of constant width, which the compiler unrolls (the table's own
+    width cost Classic several per cent: docs/benchmarks.md, issue 43)."""
+    if king_nb.shape[1] == 8:
+        for j in range(8):
+            n = king_nb[s, j]
+            if n >= 0 and bl[c, n] == 0 and mark[n] != stamp:
+                mark[n] = stamp
+                queue[qt] = n
+                qt += 1
+        return qt
+    for j in range(king_nb.shape[1]):
+        n = king_nb[s, j]
+        if n >= 0 and bl[c, n] == 0 and mark[n] != stamp:
+            mark[n] = stamp
+            queue[qt] = n
+            qt += 1
+    return qt
+
+
+@njit(cache=True, inline="always")
+def _flood_coverable(s, c, king_nb, bl, mark, stamp, cmark, cstamp, queue, qt):
+    """:func:`_flood_free` through cells marked coverable (``cmark == cstamp``) only."""
+    if king_nb.shape[1] == 8:
+        for j in range(8):
+            n = king_nb[s, j]
+            if n >= 0 and bl[c, n] == 0 and mark[n] != stamp and cmark[n] == cstamp:
+                mark[n] = stamp
+                queue[qt] = n
+                qt += 1
+        return qt
+    for j in range(king_nb.shape[1]):
+        n = king_nb[s, j]
+        if n >= 0 and bl[c, n] == 0 and mark[n] != stamp and cmark[n] == cstamp:
+            mark[n] = stamp
+            queue[qt] = n
+            qt += 1
+    return qt
+
+
+@njit(cache=True, inline="always")
+def _count_neighbours(s, c, edge_nb, corner_nb, bl, cornr, sign):
+    """Add ``sign`` to colour c's edge counts (``bl``) and corner counts (``cornr``) of the
+    cells around cell s. On the square grid (4 edge and 4 corner neighbours) one fused
+    loop of constant width, which the compiler unrolls: the tables' own widths (3 and 9
+    on Trigon) cost Classic about 3 % (docs/benchmarks.md, issue 43)."""
+    if edge_nb.shape[1] == 4 and corner_nb.shape[1] == 4:
+        for j in range(4):
+            e = edge_nb[s, j]
+            if e >= 0:
+                bl[c, e] += sign
+            d = corner_nb[s, j]
+            if d >= 0:
+                cornr[c, d] += sign
+        return
+    for j in range(edge_nb.shape[1]):
+        e = edge_nb[s, j]
+        if e >= 0:
+            bl[c, e] += sign
+    for j in range(corner_nb.shape[1]):
+        d = corner_nb[s, j]
+        if d >= 0:
+            cornr[c, d] += sign
+
+
 @njit(cache=True)
 def _apply_placement(
     img,
@@ -201,14 +274,7 @@ def _apply_placement(
             t = img[s, h]
             for c2 in range(ncol):
                 bl[c2, t] += 1
-        for j in range(edge_nb.shape[1]):
-            e = edge_nb[s, j]
-            if e >= 0:
-                bl[c, e] += 1
-        for j in range(corner_nb.shape[1]):
-            d = corner_nb[s, j]
-            if d >= 0:
-                cornr[c, d] += 1
+        _count_neighbours(s, c, edge_nb, corner_nb, bl, cornr, 1)
     nsqc[c] += pl_size[p]
     rem[c, pl_piece[p]] -= 1
     remarea[c] -= pl_size[p]
@@ -247,14 +313,7 @@ def _undo_placement(
             t = img[s, h]
             for c2 in range(ncol):
                 bl[c2, t] -= 1
-        for j in range(edge_nb.shape[1]):
-            e = edge_nb[s, j]
-            if e >= 0:
-                bl[c, e] -= 1
-        for j in range(corner_nb.shape[1]):
-            d = corner_nb[s, j]
-            if d >= 0:
-                cornr[c, d] -= 1
+        _count_neighbours(s, c, edge_nb, corner_nb, bl, cornr, -1)
     nsqc[c] -= pl_size[p]
     rem[c, pl_piece[p]] += 1
     remarea[c] += pl_size[p]
@@ -502,12 +561,7 @@ def _reach(
                     s = queue[qh]
                     qh += 1
                     dlab[s] = ncomp
-                    for j in range(king_nb.shape[1]):
-                        n = king_nb[s, j]
-                        if n >= 0 and bl[c, n] == 0 and mark[n] != stamp:
-                            mark[n] = stamp
-                            queue[qt] = n
-                            qt += 1
+                    qt = _flood_free(s, c, king_nb, bl, mark, stamp, queue, qt)
                 dsz[ncomp] = qt - q0
                 ncomp += 1
         else:  # refined: through coverable squares only
@@ -521,12 +575,7 @@ def _reach(
             while qh < qt:
                 s = queue[qh]
                 qh += 1
-                for j in range(king_nb.shape[1]):
-                    n = king_nb[s, j]
-                    if n >= 0 and bl[c, n] == 0 and mark[n] != stamp and cmark[n] == cstamp:
-                        mark[n] = stamp
-                        queue[qt] = n
-                        qt += 1
+                qt = _flood_coverable(s, c, king_nb, bl, mark, stamp, cmark, cstamp, queue, qt)
         if last:  # strong == 2: one refined flood, the piece counts of the first
             break
         if first and zob.shape[0] > 0:
@@ -622,12 +671,7 @@ def _root_scan(c, scan, nsqc, bl, cornr, king_nb, mark, queue, st):
     while qh < qt:
         s = queue[qh]
         qh += 1
-        for j in range(king_nb.shape[1]):
-            n = king_nb[s, j]
-            if n >= 0 and bl[c, n] == 0 and mark[n] != stamp:
-                mark[n] = stamp
-                queue[qt] = n
-                qt += 1
+        qt = _flood_free(s, c, king_nb, bl, mark, stamp, queue, qt)
     k = 0
     for s in range(nsq):
         if mark[s] == stamp:
