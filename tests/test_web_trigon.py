@@ -167,8 +167,7 @@ def check_line(*args) -> str:
 
 def test_a_trigon_game_record_answers_as_the_command_line(client):
     """The game viewer after 70 placements: the colour question is ``check --colour``'s
-    answer, the joint question ``check --together``'s (the joint check: the companion's
-    book and repair search know squares only), through the page's jobs."""
+    answer, the joint question ``check --together``'s, through the page's jobs."""
     headers = open_late(client, 70)
     green = ask(client, headers, "colour", "green")
     line = check_line("--after", 70, "--colour", "green")
@@ -186,14 +185,13 @@ def test_a_trigon_game_record_answers_as_the_command_line(client):
     reason = "no: yellow needs 17 triangles, only 0 are within its reach"
     assert reason in check_line("--after", 70, "--together")
     assert joint["answer"] == "no" and reason in joint["text"]
-    assert "companion" not in joint["text"]
-    # play on from here: a solo game the companion does not follow (its joint question is
-    # the joint check)
+    # play on from here: a solo game the companion follows, as on squares (its "no" is the
+    # same proof)
     s = client.post("/api/from-here", headers=headers, json={}).json()
     assert s["mode"] == "solo" and s["grid"] == "trigon"
     joint = ask(client, headers, "joint")
     assert joint["answer"] == "no" and reason in joint["text"]
-    assert "companion" not in joint["text"]
+    assert "[companion from the answer" in joint["text"]
 
 
 @pytest.mark.slow
@@ -209,9 +207,9 @@ def test_a_trigon_no_and_its_best_score_as_the_command_line(client):
     assert red["answer"] == "no" and best in red["text"]
 
 
-def test_the_companion_stays_off_a_trigon_game():
+def test_the_companion_follows_a_trigon_solo_game():
     from solver.companion.page import FollowRequest
-    from solver.web.pondering import Ponderer, focus_of
+    from solver.web.pondering import focus_of
     from solver.web.session import from_here
 
     game = read_upload(LATE.name, LATE.read_bytes())
@@ -219,17 +217,8 @@ def test_the_companion_stays_off_a_trigon_game():
     game.follow_turn()
     solo = from_here(game)
     assert solo.known  # the rest of the record, kept as a witness as on squares
-    assert not isinstance(solo.joint_request(), FollowRequest)
+    assert isinstance(solo.joint_request(), FollowRequest)  # carried, as on squares
 
-    class Jobs:
-        limit = 2
-
-        def running(self):
-            return []
-
-    pondering = Ponderer(Jobs(), enabled=True)  # type: ignore[arg-type]
-    pondering.update("t", solo)
-    assert pondering.running() == 0 and not pondering._runs
     # what the player looks at: a placement as cell numbers, six triangles at most
     position = solo.problem.position
     move = next(m for m in legal_moves(position, "blue") if len(m.squares) == 6)
@@ -314,3 +303,37 @@ def test_a_trigon_solution_file_opens_with_its_layout_drawn(client, tmp_path):
     assert s["grid"] == "trigon" and len(s["shown"]) == 22
     covered = [sq for _, _, squares in s["shown"] for sq in squares]
     assert len(covered) == len(set(covered)) == 110  # 22 pieces, 110 triangles
+
+
+def test_the_joint_question_of_a_trigon_solo_game_is_the_companions(client):
+    """The four-colour Trigon game: after blue's first piece the joint answer is the solo
+    companion's (its compiled repair search), a "yes" whose layout places every piece of
+    every colour and passes the rule checker; the next move is answered from it."""
+    from solver.core.checker import check_layout
+
+    headers = page(client)
+    s = client.post("/api/open", headers=headers, json={"id": "trigon-88"}).json()
+    assert s["grid"] == "trigon" and s["mode"] == "solo"
+    board = Board.trigon(9)
+    played = []
+    for colour, names in (("blue", "q15 r15 q14 r14 s14 s15"), ("yellow", "r4 r5 s5 r6 s6 r7")):
+        squares = sorted(board.parse(n) for n in names.split())
+        s = client.post(
+            "/api/place", headers=headers, json={"colour": colour, "squares": squares}
+        ).json()
+        assert "refused" not in s, s
+        played.append((colour, squares))
+        joint = ask(client, headers, "joint")
+        assert joint["answer"] == "yes", joint
+        assert "triangles" in joint["text"] and "squares" not in joint["text"]
+        problem = load_puzzle(PUZZLES / "trigon-solo-88.toml")
+        position = problem.position
+        for c, cells in played:
+            piece = next(m.piece for m in legal_moves(position, c) if sorted(m.squares) == cells)
+            position = position.with_placement(c, Placement(piece, frozenset(cells)))
+        layout: dict[str, list[Placement]] = {}
+        for c, piece, squares in joint["layout"]:
+            layout.setdefault(c, []).append(Placement(piece, frozenset(squares)))
+        report = check_layout(position, layout)
+        assert report.legal, report.problem
+        assert all(report.report(c).all_placed for c in position.colour_names)

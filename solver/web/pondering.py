@@ -40,7 +40,7 @@ from solver.core.pieces import family
 from solver.core.position import Placement
 from solver.errors import InputError
 from solver.web.jobs import Jobs, worker_context
-from solver.web.session import Session, companion_grid
+from solver.web.session import Session
 
 #: seconds without a request from a session after which its pondering stops
 IDLE = 180.0
@@ -117,12 +117,7 @@ class Ponderer:
         if not self.enabled or token in self._closed:
             return
         problem = session.problem
-        if (
-            session.game is not None
-            or session.mode != "solo"
-            or not followable(problem)
-            or not companion_grid(problem)
-        ):
+        if session.game is not None or session.mode != "solo" or not followable(problem):
             self.stop(token)
             return
         key = fingerprint(problem.position)

@@ -22,6 +22,7 @@ from solver.answers.words import (
     fit_line,
     joint_line,
     partial_line,
+    plural,
 )
 from solver.backends.base import SolveOptions
 from solver.companion.page import (
@@ -32,6 +33,7 @@ from solver.companion.page import (
     followable,
     rows,
 )
+from solver.core.board import cell_word
 from solver.core.checker import check_layout
 from solver.core.position import Placement
 from solver.core.problem import Answer, Problem
@@ -149,7 +151,8 @@ def _companion_question(question: JointQuestion, time_limit: float | None) -> Jo
         pieces = sum(len(position.colour(c).remaining) for c in colours)
         squares = sum(position.colour(c).remaining_squares for c in colours)
         how = HOW_WORDS.get(out["how"], out["how"])
-        text = f"together ({', '.join(colours)}): {pieces} pieces ({squares} squares) left: "
+        cells = plural(squares, cell_word(position.board.grid))
+        text = f"together ({', '.join(colours)}): {pieces} pieces ({squares} {cells}) left: "
         if answer == "yes":
             text += f"yes: all of them fit at once (layout checked; {how})"
         elif answer == "no":
@@ -162,7 +165,8 @@ def _companion_question(question: JointQuestion, time_limit: float | None) -> Jo
         else:  # what is short and the bound, as an unknown from scratch says them
             text += "time limit reached before an answer (not a no)"
             if out["short"] is not None:
-                text += "; " + " ".join(partial_line(out["pieces_left"], out["short"]).split())
+                line = partial_line(out["pieces_left"], out["short"], position.board.grid)
+                text += "; " + " ".join(line.split())
             bound = fit_line(out["fit"])
             if bound:
                 text += "; " + " ".join(bound.split())

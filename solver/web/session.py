@@ -186,11 +186,8 @@ class Session:
     def joint_request(self) -> FollowRequest | Problem:
         """What the joint question is asked with: the solo companion's request from the
         nearest known answer on the line of play, or the problem (a check from scratch).
-        On a board that is not of squares (Trigon) always the problem: the companion's
-        opening book and repair search know squares only, and the joint check runs on
-        every grid (:func:`companion_grid`)."""
-        if not companion_grid(self.problem):
-            return self.problem
+        On every grid: on Trigon the companion has no opening book, and its compiled
+        repair search reads the board's geometry."""
         return follow_request(self.line(), self.known) or self.problem
 
     def learn(self, key: str, known: Known) -> None:
@@ -370,14 +367,6 @@ def position_json(position: Position) -> dict[str, Any]:
         out["cells"] = cells_json(board)
         out["starting_points"] = sorted(position.starting_points)
     return out
-
-
-def companion_grid(problem: Problem) -> bool:
-    """Whether the solo companion (its opening book, its repair search, the ponder jobs)
-    can follow this problem's game: on the square grid only. Elsewhere (Trigon) the
-    page's joint question is the joint check (:func:`solver.tasks.endgame.joint_check`),
-    as ``blokus-solo check --together`` answers it there."""
-    return problem.position.board.square_grid
 
 
 def cells_json(board: Board) -> dict[str, Any]:
