@@ -359,3 +359,12 @@ def test_batch_merge_of_trigon_shards_merges_or_refuses_in_one_line(tmp_path):
     else:  # until then: the layouts written cannot be read back, said in one line
         one_line_error(result, "cannot be read")
         assert not merged.exists()
+
+
+def test_review_comments_on_trigon_count_triangles(tmp_path):
+    out = tmp_path / "reviewed.blksgf"
+    result = run_cli("review", SMALL, "--out", out)
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "triangles) cannot all be placed (proven)" in text
+    assert "squares)" not in text

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from solver.answers.words import plural
+from solver.core.board import cell_word
 from solver.formats.game import Game, GameMove
 from solver.formats.sgf import Location, add_comments, parse
 from solver.tasks.review import Loss, Review, Step, Verdict, setup_between
@@ -35,9 +37,9 @@ def move_text(move: GameMove | None) -> str:
     return f"move {move.number} ({move.colour} {move.placement.piece})"
 
 
-def verdict_text(verdict: Verdict) -> str:
+def verdict_text(verdict: Verdict, grid: str = "square") -> str:
     """One colour's answer in words, e.g. ``blue: yes, all 6 pieces left still fit,
-    monomino last too (best score 20)``."""
+    monomino last too (best score 20)``; cells named as ``grid``'s (squares, triangles)."""
     v = verdict
     name = v.colour.capitalize()
     if v.answer == "done":
@@ -55,7 +57,7 @@ def verdict_text(verdict: Verdict) -> str:
         elif v.bonus == "unknown":
             text += "; with the monomino last: unknown (time limit)"
         return text + f" ({_score(v)})"
-    squares = f"{v.squares_left} square{'' if v.squares_left == 1 else 's'}"
+    squares = f"{v.squares_left} {plural(v.squares_left, cell_word(grid))}"
     return f"{name}: no, the {left} ({squares}) cannot all be placed (proven); {_score(v)}"
 
 
@@ -151,7 +153,7 @@ def step_comment(review: Review, step: Step) -> str:
         f"blokus-solo review after {move_text(step.move)}; each colour on its own, "
         "with the other colours as they stand:"
     ]
-    lines += [verdict_text(v) for v in step.verdicts]
+    lines += [verdict_text(v, review.game.variant.grid) for v in step.verdicts]
     lines += [
         f"{loss_text(loss, review)}."
         for loss in review.losses()
@@ -164,7 +166,8 @@ def root_comment(review: Review) -> str:
     """The root node's comment: what the review is, the summary, the start."""
     lines = [INTRO, "", "Summary:"]
     lines += summary_lines(review)
-    lines += ["", "At the start:"] + [verdict_text(v) for v in review.steps[0].verdicts]
+    grid = review.game.variant.grid
+    lines += ["", "At the start:"] + [verdict_text(v, grid) for v in review.steps[0].verdicts]
     return "\n".join(lines)
 
 
