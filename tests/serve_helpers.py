@@ -2,10 +2,12 @@
 real server on a free local port, and Debian's chromium as Playwright launches it."""
 
 import contextlib
+import os
 import re
 import socket
 import threading
 import time
+from pathlib import Path
 
 import uvicorn
 
@@ -27,6 +29,51 @@ CHROMIUM_ARGS = [
 def launch_chromium(playwright):
     """The headless chromium of the tests and the benchmark."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+#: what a missing browser's skip (or, under CI, failure) says to do
+HOW = "install it with: sudo apt-get install -y chromium (and pip install playwright)"
+
+
+def _missing(what: str) -> None:
+    import pytest
+
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is missing under CI: {HOW}")
+    pytest.skip(f"{what} is missing: {HOW}")
+
+
+@contextlib.contextmanager
+def chromium_browser():
+    """Debian's headless chromium through Playwright, closed on exit; the test is skipped
+    when either is missing (failed under CI, which must have both)."""
+    if not Path(CHROMIUM).exists():
+        _missing(CHROMIUM)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright")
+    with sync_playwright() as p:
+        b = launch_chromium(p)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def job_result(client, headers, body: dict, wait: float = 120.0) -> dict:
+    """Ask the page a question (``POST /api/ask`` with ``body``) and poll its job until it
+    is done: its result; AssertionError after ``wait`` seconds."""
+    job = client.post("/api/ask", headers=headers, json=body)
+    assert job.status_code == 200, job.text
+    job_id = job.json()["job"]
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        out = client.get(f"/api/job/{job_id}", headers=headers).json()
+        if out["state"] == "done":
+            return out["result"]
+        time.sleep(0.1)
+    raise AssertionError(f"{body['kind']} did not end in {wait} s")
 
 
 def free_port() -> int:

@@ -11,6 +11,7 @@ import zipfile
 
 import pytest
 from helpers import GAMES, PUZZLES, ROOT, run_cli
+from serve_helpers import job_result
 from starlette.testclient import TestClient
 
 from solver.core.placements import legal_moves
@@ -42,16 +43,7 @@ def client():
 
 
 def ask(client, headers, kind, time_limit=60, wait=120.0) -> dict:
-    job = client.post("/api/ask", headers=headers, json={"kind": kind, "time_limit": time_limit})
-    assert job.status_code == 200, job.text
-    job_id = job.json()["job"]
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        out = client.get(f"/api/job/{job_id}", headers=headers).json()
-        if out["state"] == "done":
-            return out["result"]
-        time.sleep(0.1)
-    raise AssertionError(f"{kind} did not end in {wait} s")
+    return job_result(client, headers, {"kind": kind, "time_limit": time_limit}, wait)
 
 
 def test_page_is_offline_and_token_guarded(client):

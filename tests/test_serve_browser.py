@@ -15,29 +15,13 @@ from pathlib import Path
 
 import pytest
 from helpers import GAMES, PUZZLES
-from serve_helpers import CHROMIUM, free_port, launch_chromium, running_server, served
-
-HOW = "install it with: sudo apt-get install -y chromium (and pip install playwright)"
-
-
-def _missing(what: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} is missing under CI: {HOW}")
-    pytest.skip(f"{what} is missing: {HOW}")
+from serve_helpers import chromium_browser, free_port, running_server, served
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        _missing(CHROMIUM)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright")
-    with sync_playwright() as p:
-        b = launch_chromium(p)
+    with chromium_browser() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -5,12 +5,12 @@ with Starlette's test client here; in a real browser in ``test_web_trigon_browse
 """
 
 import re
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 from helpers import PUZZLES
+from serve_helpers import job_result
 from starlette.testclient import TestClient
 
 from solver.core.board import Board
@@ -47,15 +47,7 @@ def ask(client, headers, kind, colour=None, wait=120.0) -> dict:
     body = {"kind": kind, "time_limit": 60}
     if colour:
         body["colour"] = colour
-    job = client.post("/api/ask", headers=headers, json=body)
-    assert job.status_code == 200, job.text
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        out = client.get(f"/api/job/{job.json()['job']}", headers=headers).json()
-        if out["state"] == "done":
-            return out["result"]
-        time.sleep(0.1)
-    raise AssertionError(f"{kind} did not end in {wait} s")
+    return job_result(client, headers, body, wait)
 
 
 def test_a_trigon_puzzle_opens_with_its_triangles_and_starting_points(client):

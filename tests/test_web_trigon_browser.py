@@ -8,12 +8,11 @@ Without /usr/bin/chromium the tests skip (saying how to install it), except unde
 """
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 from helpers import run_cli
-from serve_helpers import CHROMIUM, launch_chromium, running_server
+from serve_helpers import chromium_browser, running_server
 
 from solver.core.board import Board
 from solver.core.checker import check_layout
@@ -22,7 +21,6 @@ from solver.core.position import Placement
 from solver.core.rules import move_problem
 from solver.formats.game import load_game
 
-HOW = "install it with: sudo apt-get install -y chromium (and pip install playwright)"
 DATA = Path(__file__).parent / "data" / "trigon"
 #: a four-colour game of Pentobi's engine (side 9; tests/test_web_trigon.py)
 LATE = DATA / "trigon-L3-s9102.blksgf"
@@ -30,24 +28,10 @@ LATE = DATA / "trigon-L3-s9102.blksgf"
 SMALL = DATA / "trigon_3-L1-s9200.blksgf"
 
 
-def _missing(what: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} is missing under CI: {HOW}")
-    pytest.skip(f"{what} is missing: {HOW}")
-
-
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        _missing(CHROMIUM)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright")
-    with sync_playwright() as p:
-        b = launch_chromium(p)
+    with chromium_browser() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

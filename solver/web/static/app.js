@@ -284,6 +284,21 @@ function starAt(cx, cy) {
   return "M" + pts.join("L") + "Z";
 }
 
+
+// A cell's fill: blocked, its owner's colour, or empty (squares and triangles alike).
+function cellFill(sq, blocked, owner) {
+  return blocked.has(sq) ? "#4d4d4d" : owner.has(sq) ? fillOf(owner.get(sq)) : "#e4e4e4";
+}
+
+// The layer of the cells printed on a card, hatched (its pattern defined once per board).
+function printedLayer(svg) {
+  const defs = el("defs", {}, svg);
+  const pat = el("pattern", { id: "printed", width: 0.25, height: 0.25, patternUnits: "userSpaceOnUse",
+                              patternTransform: "rotate(45)" }, defs);
+  el("rect", { width: 0.08, height: 0.25, fill: "#ffffff88" }, pat);
+  return el("g", { "pointer-events": "none", class: "printed" }, svg);
+}
+
 function drawCellsBoard() {
   const svg = $("board"), G = S.cells;
   svg.innerHTML = "";
@@ -304,16 +319,12 @@ function drawCellsBoard() {
   const blocked = new Set(S.blocked);
   const cells = el("g", { id: "cells" }, svg);
   G.polygons.forEach((p, sq) => {
-    const fill = blocked.has(sq) ? "#4d4d4d" : owner.has(sq) ? fillOf(owner.get(sq)) : "#e4e4e4";
+    const fill = cellFill(sq, blocked, owner);
     el("polygon", { points: shrunk(sq, 1), fill, stroke: "#00000033", "stroke-width": 0.04,
                     "stroke-linejoin": "round", "data-sq": sq, "data-name": G.names[sq], class: "cell" }, cells);
   });
   if (S.mode === "cards" && S.printed.length) {  // printed on the card: hatched
-    const defs = el("defs", {}, svg);
-    const pat = el("pattern", { id: "printed", width: 0.25, height: 0.25, patternUnits: "userSpaceOnUse",
-                                patternTransform: "rotate(45)" }, defs);
-    el("rect", { width: 0.08, height: 0.25, fill: "#ffffff88" }, pat);
-    const printed = el("g", { "pointer-events": "none", class: "printed" }, svg);
+    const printed = printedLayer(svg);
     S.printed.forEach((sq) => el("polygon", { points: shrunk(sq, 1), fill: "url(#printed)" }, printed));
   }
   cellOutlines(pieceOf, svg, "#1a1a1a", 0.07);
@@ -446,17 +457,13 @@ function drawBoard() {
   for (let r = 0; r < S.rows; r++) {
     for (let c = 0; c < S.cols; c++) {
       const sq = r * S.cols + c;
-      const fill = blocked.has(sq) ? "#4d4d4d" : owner.has(sq) ? fillOf(owner.get(sq)) : "#e4e4e4";
+      const fill = cellFill(sq, blocked, owner);
       el("rect", { x: c, y: r, width: 1, height: 1, fill, stroke: "#00000033",
                    "stroke-width": 0.04, "data-sq": sq, class: "square" }, squares);
     }
   }
   if (S.mode === "cards" && S.printed.length) {  // printed on the card: hatched
-    const defs = el("defs", {}, svg);
-    const pat = el("pattern", { id: "printed", width: 0.25, height: 0.25, patternUnits: "userSpaceOnUse",
-                                patternTransform: "rotate(45)" }, defs);
-    el("rect", { width: 0.08, height: 0.25, fill: "#ffffff88" }, pat);
-    const printed = el("g", { "pointer-events": "none", class: "printed" }, svg);
+    const printed = printedLayer(svg);
     S.printed.forEach((sq) => el("rect", { x: sq % S.cols, y: Math.floor(sq / S.cols), width: 1, height: 1,
                                            fill: "url(#printed)" }, printed));
   }
