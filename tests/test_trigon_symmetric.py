@@ -197,3 +197,23 @@ def test_one_trigon_colour_is_refused_in_one_line():
     backend needs two or more colours, on Trigon as on squares."""
     result = run_cli("solve", PUZZLES / "trigon-one-colour.toml", "--backend", "symmetric")
     one_line_error(result, "trigon-one-colour.toml", "no board symmetry maps this problem")
+
+
+def test_a_first_run_waits_for_the_kernel_and_never_falls_back_to_cpsat(monkeypatch):
+    """While another process compiles the search kernel, squares answer with CP-SAT's
+    reduction; Trigon has no CP-SAT model, so the backend waits for the compile (here it
+    never ends: the time limit does, "unknown") and never loads CP-SAT's reduction."""
+    from solver.backends import cpsat, warmup
+
+    def no_cpsat(*args, **kwargs):
+        raise AssertionError("CP-SAT's reduction ran on a Trigon board")
+
+    monkeypatch.setattr(cpsat, "solve_symmetric", no_cpsat)
+    monkeypatch.setattr(warmup, "compiling_elsewhere", lambda: True)
+    monkeypatch.setattr(warmup, "kernel_ready", lambda: False)
+    problem = _problem("trigon", ("blue", "red"), 3)
+    result = solve(problem, SolveOptions(backend="symmetric", time_limit=0.5, workers=1))
+    assert result.status == "unknown" and "waited_for_compile" in result.stats
+    monkeypatch.setattr(warmup, "kernel_ready", lambda: True)  # the compile is done
+    result = solve(problem, SolveOptions(backend="symmetric", time_limit=30, workers=1))
+    assert result.status == "solved"

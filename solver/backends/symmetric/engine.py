@@ -45,8 +45,8 @@ __all__ = ["refuse", "solve"]
 #: nodes of the first run of the exact search's reduction on Trigon (run k: ``luby(k)``
 #: times as many), where squares take :data:`solver.backends.search.symmetric.SYMMETRIC_RUN_NODES`
 #: (200): three colours on side 8, the rot120 reduction, one thread, seeds 0-3, seconds to a
-#: layout: 200 nodes 34 s and over 120 s three times; 2,000: 0.8-57 s; 20,000: 2.1-11.1 s;
-#: 200,000: 3.9-35.8 s (docs/benchmarks.md, issue 43)
+#: layout: 2,000 nodes 0.8-57 s; 20,000: 2.1-11.1 s; 200,000: 3.9-35.8 s; 200 (2 threads,
+#: seeds 1-3): 34 s, then over 120 s twice (docs/benchmarks.md, issue 43)
 TRIGON_RUN_NODES = 20_000
 
 
