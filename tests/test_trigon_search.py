@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import PUZZLES
 
+from solver.backends import registry
 from solver.backends.base import BackendResult, SolveOptions, order_and_check
 from solver.backends.search import solve_symmetric
 from solver.backends.search.starts import assignments, solve_each, unstarted, with_starts
@@ -25,6 +27,7 @@ from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import ALL_VARIANTS
 from solver.formats.game import Game, load_game
+from solver.formats.puzzle import load_puzzle
 from solver.tasks.endgame import endgame_check
 from solver.tasks.solve import solve
 
@@ -138,6 +141,16 @@ def test_engines_that_assume_squares_refuse_trigon_in_one_line():
         error = result.output.strip().splitlines()[-1]
         assert f"the {backend} backend does not run on trigon boards yet" in error
         assert "Traceback" not in result.output
+    # solve's layout finders: the domain search still assumes squares; the symmetric
+    # backend runs on Trigon (tests/test_trigon_symmetric.py), its checks pass the solo
+    solo = PUZZLES / "trigon-solo-88.toml"
+    result = CliRunner().invoke(main, ["solve", str(solo), "--backend", "domain"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [
+        "error: the domain backend does not run on trigon boards yet "
+        "(docs/geometry.md#what-runs-on-trigon)"
+    ]
+    registry.SYMMETRIC.check(load_puzzle(solo))  # no refusal: neither the grid nor a symmetry
 
 
 # --- colours with no piece yet: one search per assignment of free starting points ---------

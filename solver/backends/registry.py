@@ -64,7 +64,7 @@ def _refusal(package: str) -> Callable[[], Callable[[Problem], None]]:
 _SEARCH_KERNEL = "solver.backends.search.kernel"
 
 #: the grids the search answers on: its tables come from the board's geometry (Trigon:
-#: issue 43; the other engines still assume squares and refuse it)
+#: issue 43; the engines that still assume squares refuse it), and the engines built on it
 _ANY_GRID = frozenset({"square", "trigon"})
 
 AUTO = Backend(
@@ -120,10 +120,11 @@ SYMMETRIC = Backend(
     layouts_only=True,
     proves=frozenset(),
     summary="layouts that a board symmetry maps onto themselves with the colours permuted: the "
-    "exact search on the orbits with restarts (CP-SAT while a first run compiles the kernel; "
-    "finds layouts only)",
+    "exact search on the orbits with restarts (on squares CP-SAT while a first run compiles "
+    "the kernel; on Trigon the search alone; finds layouts only)",
     precheck=_refusal("solver.backends.symmetric"),
     endgames=False,
+    grids=_ANY_GRID,  # (on Trigon the exact search's reduction alone, on each symmetric start)
 )
 #: not a ``--backend`` choice: "auto" runs it on place-all, first on many-piece problems with
 #: several colours, else beside CP-SAT once the search has not answered alone

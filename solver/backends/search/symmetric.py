@@ -29,6 +29,7 @@ def solve_symmetric(
     symmetries: list[ColourSymmetry],
     options: SolveOptions = SolveOptions(),
     cancel: Cancel | None = None,
+    run_nodes: int | None = None,
 ) -> BackendResult:
     """Look for a layout that one of ``symmetries`` (groups of
     :func:`solver.core.colour_symmetry.colour_symmetries` of ``problem``, tried in this
@@ -37,7 +38,9 @@ def solve_symmetric(
 
     ``options.workers`` threads each run their own seed stream: thread i's k-th run on a
     group has the value order of seed (``options.seed``, i, k) (:meth:`ExactSearch.reordered`)
-    and ``SYMMETRIC_RUN_NODES * luby(k)`` nodes; the first layout stops them all. A run
+    and ``run_nodes * luby(k)`` nodes (None: :data:`SYMMETRIC_RUN_NODES`; the ``symmetric``
+    backend gives Trigon's triangles more: :mod:`solver.backends.symmetric.engine`); the
+    first layout stops them all. A run
     that exhausts its tree shows that the group has no layout: every thread then goes on
     with the next group.
 
@@ -59,7 +62,7 @@ def solve_symmetric(
     threads = max(1, options.workers)
 
     def stream(thread: int) -> Callable[[Cancel], BackendResult]:
-        return lambda stop: _restarts(shared, options, thread, started, stop)
+        return lambda stop: _restarts(shared, options, thread, started, stop, run_nodes)
 
     results, winner = first_proven(
         [stream(i) for i in range(threads)],
@@ -117,7 +120,12 @@ class _SharedReductions:
 
 
 def _restarts(
-    shared: _SharedReductions, options: SolveOptions, thread: int, started: float, stop: Cancel
+    shared: _SharedReductions,
+    options: SolveOptions,
+    thread: int,
+    started: float,
+    stop: Cancel,
+    run_nodes: int | None = None,
 ) -> BackendResult:
     """One thread's seed stream over the groups (see :func:`solve_symmetric`)."""
     nodes, runs = 0, 0
@@ -135,7 +143,7 @@ def _restarts(
             k += 1
             runs += 1
             search = root.reordered((options.seed, thread, k))
-            budget = SYMMETRIC_RUN_NODES * driver.luby(k)
+            budget = (run_nodes or SYMMETRIC_RUN_NODES) * driver.luby(k)
             code = driver.sliced_run(search, options.time_limit, started, stop, nodes=budget)
             nodes += search.nodes
             if code == core.FOUND:
