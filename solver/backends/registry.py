@@ -63,8 +63,9 @@ def _refusal(package: str) -> Callable[[], Callable[[Problem], None]]:
 
 _SEARCH_KERNEL = "solver.backends.search.kernel"
 
-#: the grids the search answers on: its tables come from the board's geometry (Trigon:
-#: issue 43; the other engines still assume squares and refuse it)
+#: the grids the search, the repair search, CP-SAT and the LP bound answer on: their
+#: tables and models come from the board's geometry (Trigon: issue 43; the other engines
+#: still assume squares and refuse it)
 _ANY_GRID = frozenset({"square", "trigon"})
 
 AUTO = Backend(
@@ -85,6 +86,7 @@ CPSAT = Backend(
     "cpsat",
     _door("solver.backends.cpsat"),
     summary="OR-tools CP-SAT model, lazy connectivity cuts",
+    grids=_ANY_GRID,
 )
 DOMAIN = Backend(
     "domain",
@@ -133,6 +135,7 @@ LP = Backend(
     proves=frozenset({"no"}),
     summary="the LP bound of solver/backends/bounds/relaxation.py (proves 'no' only)",
     choice=False,
+    grids=_ANY_GRID,
 )
 
 _RECORDS = (AUTO, CPSAT, DOMAIN, REPAIR, SEARCH, SYMMETRIC, LP)
