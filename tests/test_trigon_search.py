@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from solver.backends import registry
 from solver.backends.base import BackendResult, SolveOptions, order_and_check
 from solver.backends.search import solve_symmetric
 from solver.backends.search.starts import assignments, solve_each, unstarted, with_starts
@@ -131,13 +132,17 @@ def test_check_command_answers_on_a_trigon_record():
 
 
 def test_engines_that_assume_squares_refuse_trigon_in_one_line():
-    path = str(DATA / "trigon-L1-s9100.blksgf")
-    for backend in ("cpsat",):
-        result = CliRunner().invoke(main, ["check", path, "--after", "60", "--backend", backend])
+    # (CP-SAT and the LP bound read the geometry: tests/test_trigon_cpsat.py)
+    path = str(Path(__file__).parent.parent / "puzzles" / "trigon-one-colour.toml")
+    for backend in ("domain", "symmetric"):
+        result = CliRunner().invoke(main, ["solve", path, "--backend", backend])
         assert result.exit_code == 2, result.output
         error = result.output.strip().splitlines()[-1]
         assert f"the {backend} backend does not run on trigon boards yet" in error
         assert "Traceback" not in result.output
+    problem = Problem(game("trigon-L1-s9100.blksgf").position(60), ("blue",), "place-all", False)
+    for engine in (registry.CPSAT, registry.LP):
+        engine.check_grid(problem)  # no refusal
 
 
 # --- colours with no piece yet: one search per assignment of free starting points ---------

@@ -403,6 +403,9 @@ def _build_colour(
         last = np.zeros(len(table), dtype=bool)
     corners = ring_cells(table, position.board, corner=True)
     keep = reachable(table, corners, position.board.size, last if strict else None)
+    free = free_starts(position, state)
+    if free and not state.squares:
+        keep &= (_point_steps(position, table, free) <= state.remaining_squares - 1).any(1)
     table, corners, last = table.subset(keep), corners[keep], last[keep]
     x = [model.new_bool_var(f"{colour}_{i}") for i in range(len(table))]
     cm = ColourModel.of(colour, table, x, corners, last, position.board, strict)
@@ -437,7 +440,6 @@ def _build_colour(
     if blocks and position.board.square_grid:
         _add_block_constraints(model, position, cm)
 
-    free = free_starts(position, state)
     if not state.squares and wanted and free:
         _add_shared_start(model, problem, cm, free, claim)
     elif not state.squares and wanted:
@@ -488,7 +490,10 @@ def _add_shared_start(
     covering a free starting point are playable but are roots only under their point's
     literal, so each of them is that first piece or touches another of the colour at a
     corner; the held-back monomino (``claim``, see :func:`_build_colour`) is never the
-    first piece.
+    first piece. A row also needs a point near enough: the colour's new cells are joined
+    to its first piece's point by king paths through them, so a row with a cell more
+    than (cells left - 1) king steps from a point (:func:`root_distance`) excludes that
+    point (without this, CP-SAT floats islands at the other points one cut at a time).
 
     Raises:
         ModelInfeasible: "place-all" and no piece fits on a free starting point.
@@ -508,6 +513,11 @@ def _add_shared_start(
         model.add_at_most_one(chosen)
         total = len(problem.position.colour(cm.name).remaining)
         model.add(cp_model.LinearExpr.sum(x) <= total * cp_model.LinearExpr.sum(chosen))
+    state = problem.position.colour(cm.name)
+    points = sorted(cm.root_at)
+    near = _point_steps(problem.position, table, frozenset(points)) < state.remaining_squares
+    for i in np.flatnonzero(~near.all(axis=1)):
+        model.add_bool_or([x[i].Not(), *(cm.root_at[s] for s, ok in zip(points, near[i]) if ok)])
     for i in np.flatnonzero(table.playable):
         first = [lit for s, lit in cm.root_at.items() if s in table.squares[i]]
         corner = [cm.cover[int(s)] for s in cm.corners[i] if s >= 0 and int(s) in cm.cover]
@@ -515,6 +525,21 @@ def _add_shared_start(
         if claim is not None and cm.last[i]:
             for lit in first:
                 model.add_bool_or([x[i].Not(), lit.Not(), *claim])
+
+
+def _point_steps(position: Position, table: PlacementTable, points: frozenset[int]) -> np.ndarray:
+    """For each row and each of ``points`` (ascending), the king steps
+    (:func:`root_distance`) from the point to the row's farthest cell.
+
+    Returns:
+        Shape (P, len(points)), int.
+    """
+    cells = table.squares
+    out = np.zeros((len(table), len(points)), dtype=np.int64)
+    for k, s in enumerate(sorted(points)):
+        steps = root_distance(position.board, frozenset({s}))
+        out[:, k] = np.where(cells >= 0, steps[np.maximum(cells, 0)], 0).max(axis=1)
+    return out
 
 
 def _add_piece_counts(
@@ -629,7 +654,9 @@ def add_guide_penalties(
         nearest = np.where(sq >= 0, dist[np.maximum(sq, 0)], 1 << 20).min(axis=1)
         cover = cm.cover_rest or cm.cover
         pen: dict[str, cp_model.IntVar] = {}
-        for i in np.flatnonzero(~cm.table.playable & ~cm.mono):
+        # a colour choosing its starting point: a row covering one leans on its literal
+        leaning = ~cm.mono if cm.root_at else ~cm.table.playable & ~cm.mono
+        for i in np.flatnonzero(leaning):
             name = cm.table.names[cm.table.piece[i]]
             if name not in pen:
                 pen[name] = model.new_bool_var(f"{cm.name}_pen{name}")
@@ -638,7 +665,8 @@ def add_guide_penalties(
                 for s in cm.corners[i]
                 if s >= 0 and dist[s] < nearest[i] and int(s) in cover
             ]
-            model.add_bool_or([cm.x[i].Not(), pen[name], *down])
+            first = cm.root_literals([int(i)])
+            model.add_bool_or([cm.x[i].Not(), pen[name], *down, *first])
         penalties += list(pen.values())
     return penalties
 
