@@ -8,11 +8,10 @@ the rule checker, and the LP bound is held to what the search places.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
-from pathlib import Path
 
 import pytest
 from helpers import run_cli
+from test_trigon_search import DATA, endgames, game  # the games and their late positions
 
 from solver.backends.base import SolveOptions
 from solver.backends.bounds.relaxation import Relaxation, lp_bound, relaxation
@@ -20,31 +19,17 @@ from solver.core.checker import check_layout
 from solver.core.position import Layout, Placement, Position
 from solver.core.problem import Problem
 from solver.core.variants import ALL_VARIANTS
-from solver.formats.game import Game, load_game
 from solver.formats.puzzle import parse_puzzle
 from solver.tasks.solve import SolveResult, solve
 
-DATA = Path(__file__).parent / "data" / "trigon"
-GAMES = ("trigon-L1-s9100.blksgf", "trigon-L1-s9103.blksgf", "trigon-L1-s9109.blksgf")
-
-
-@cache
-def game(name: str) -> Game:
-    return load_game(DATA / name)
+GAMES = tuple(
+    DATA / f"{name}.blksgf" for name in ("trigon-L1-s9100", "trigon-L1-s9103", "trigon-L1-s9109")
+)
 
 
 def late(pieces_left: int, *before_end: int) -> list[tuple[Position, str]]:
-    """(position, colour): each of :data:`GAMES` ``before_end`` placements before its end,
-    each colour with 1..``pieces_left`` pieces left."""
-    out = []
-    for name in GAMES:
-        record = game(name)
-        for back in before_end:
-            position = record.position(record.num_placements - back)
-            for colour in position.colour_names:
-                if 1 <= len(position.colour(colour).remaining) <= pieces_left:
-                    out.append((position, colour))
-    return out
+    """:func:`endgames` of the three games of :data:`GAMES`."""
+    return endgames(pieces_left, *before_end, games=GAMES)
 
 
 def run(problem: Problem, backend: str) -> SolveResult:
@@ -222,7 +207,7 @@ def test_the_lp_bound_holds_for_a_colour_with_no_piece_yet():
 
 
 def test_check_with_cpsat_answers_on_a_trigon_record_as_the_search():
-    path = DATA / GAMES[0]
+    path = GAMES[0]
     answers = {}
     for backend in ("search", "cpsat"):
         result = run_cli("check", path, "--after", 70, "--backend", backend)

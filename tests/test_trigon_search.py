@@ -53,11 +53,13 @@ def most_placed(position: Position, colour: str, seen: dict) -> int:
     return seen[key]
 
 
-def endgames(pieces_left: int, *before_end: int) -> list[tuple[Position, str]]:
-    """(position, colour): each game each ``before_end`` placements before its end, each
-    colour with 1..``pieces_left`` pieces left."""
+def endgames(
+    pieces_left: int, *before_end: int, games: tuple[Path, ...] = tuple(GAMES)
+) -> list[tuple[Position, str]]:
+    """(position, colour): each game (of ``games``) each ``before_end`` placements before
+    its end, each colour with 1..``pieces_left`` pieces left."""
     out = []
-    for path in GAMES:
+    for path in games:
         record = game(path.name)
         for back in before_end:
             position = record.position(record.num_placements - back)
