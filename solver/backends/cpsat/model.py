@@ -404,9 +404,10 @@ def _build_colour(
     corners = ring_cells(table, position.board, corner=True)
     keep = reachable(table, corners, position.board.size, last if strict else None)
     free = free_starts(position, state)
-    if free and not state.squares:
-        keep &= (_point_steps(position, table, free) <= state.remaining_squares - 1).any(1)
-    table, corners, last = table.subset(keep), corners[keep], last[keep]
+    # (a colour choosing its starting point: which points each row is near enough to)
+    near = _point_steps(position, table, free) < state.remaining_squares
+    keep &= near.any(axis=1) if free else True
+    table, corners, last, near = table.subset(keep), corners[keep], last[keep], near[keep]
     x = [model.new_bool_var(f"{colour}_{i}") for i in range(len(table))]
     cm = ColourModel.of(colour, table, x, corners, last, position.board, strict)
     if problem.goal == "max-score" and position.bonus and wanted:
@@ -440,8 +441,8 @@ def _build_colour(
     if blocks and position.board.square_grid:
         _add_block_constraints(model, position, cm)
 
-    if not state.squares and wanted and free:
-        _add_shared_start(model, problem, cm, free, claim)
+    if wanted and free:
+        _add_shared_start(model, problem, cm, free, near, claim)
     elif not state.squares and wanted:
         start = None if state.start is None else cm.cover.get(state.start)
         if problem.goal == "place-all":
@@ -481,6 +482,7 @@ def _add_shared_start(
     problem: Problem,
     cm: ColourModel,
     free: frozenset[int],
+    near: np.ndarray,
     claim: list[cp_model.LiteralT] | None,
 ) -> None:
     """A colour with no cell yet on a board of shared starting points (Trigon): its first
@@ -490,10 +492,12 @@ def _add_shared_start(
     covering a free starting point are playable but are roots only under their point's
     literal, so each of them is that first piece or touches another of the colour at a
     corner; the held-back monomino (``claim``, see :func:`_build_colour`) is never the
-    first piece. A row also needs a point near enough: the colour's new cells are joined
-    to its first piece's point by king paths through them, so a row with a cell more
-    than (cells left - 1) king steps from a point (:func:`root_distance`) excludes that
-    point (without this, CP-SAT floats islands at the other points one cut at a time).
+    first piece. A row also needs a point near enough (``near``, shape (P, len(free)), the
+    points ascending: :func:`_point_steps` under the cells left): the colour's new cells
+    are joined to its first piece's point by king paths through them, so a row with a
+    cell as many king steps from a point as the colour has cells left, or more, excludes
+    that point (without this, CP-SAT floats islands at the other points one cut at a
+    time).
 
     Raises:
         ModelInfeasible: "place-all" and no piece fits on a free starting point.
@@ -513,11 +517,10 @@ def _add_shared_start(
         model.add_at_most_one(chosen)
         total = len(problem.position.colour(cm.name).remaining)
         model.add(cp_model.LinearExpr.sum(x) <= total * cp_model.LinearExpr.sum(chosen))
-    state = problem.position.colour(cm.name)
-    points = sorted(cm.root_at)
-    near = _point_steps(problem.position, table, frozenset(points)) < state.remaining_squares
+    points = sorted(free)
     for i in np.flatnonzero(~near.all(axis=1)):
-        model.add_bool_or([x[i].Not(), *(cm.root_at[s] for s, ok in zip(points, near[i]) if ok)])
+        ok = [cm.root_at[s] for s, by in zip(points, near[i]) if by and s in cm.root_at]
+        model.add_bool_or([x[i].Not(), *ok])
     for i in np.flatnonzero(table.playable):
         first = [lit for s, lit in cm.root_at.items() if s in table.squares[i]]
         corner = [cm.cover[int(s)] for s in cm.corners[i] if s >= 0 and int(s) in cm.cover]
@@ -529,7 +532,7 @@ def _add_shared_start(
 
 def _point_steps(position: Position, table: PlacementTable, points: frozenset[int]) -> np.ndarray:
     """For each row and each of ``points`` (ascending), the king steps
-    (:func:`root_distance`) from the point to the row's farthest cell.
+    (:func:`root_distance`) from the point to the row's farthest cell (none for no points).
 
     Returns:
         Shape (P, len(points)), int.
