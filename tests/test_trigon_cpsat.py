@@ -8,7 +8,9 @@ the rule checker, and the LP bound is held to what the search places.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
+import numpy as np
 import pytest
 from helpers import run_cli
 from test_trigon_search import DATA, endgames, game  # the games and their late positions
@@ -216,3 +218,29 @@ def test_check_with_cpsat_answers_on_a_trigon_record_as_the_search():
             " ".join(line.split()[:6]) for line in result.output.splitlines() if " left: " in line
         ]
     assert answers["cpsat"] == answers["search"] and len(answers["cpsat"]) == 4
+
+
+def test_the_lp_edge_rows_from_the_geometry_are_the_square_grids_on_squares():
+    """The edge rows read from the geometry's edge neighbours (Trigon's) are, on a square
+    board, the square grid's own rows (its row and column arithmetic), in some order."""
+    from solver.backends.bounds import relaxation as lp
+    from solver.formats.puzzle import load_puzzle
+
+    position = load_puzzle(Path(__file__).parent.parent / "puzzles" / "duo-purple.toml").position
+    table = lp._placements(position, "purple")
+    found = []
+    for square in (True, False):
+        model = lp._Model()
+        x = model.add_columns(table.size)
+        covered = np.unique(table.squares[table.squares >= 0])
+        y_of = np.full(position.board.size, -1)
+        y_of[covered] = model.add_columns(np.zeros(len(covered)))
+        if square:
+            lp._add_edge_rows(model, table.squares, x, y_of, position.board.cols)
+        else:
+            lp._add_cell_edge_rows(model, table.squares, x, y_of, position.board)
+        row, col, val = (np.concatenate(part) for part in zip(*model.entries))
+        rows = {frozenset(zip(col[row == r].tolist(), val[row == r].tolist())) for r in set(row)}
+        assert len(rows) == model.rows
+        found.append(rows)
+    assert found[0] == found[1] and len(found[0]) > 300
