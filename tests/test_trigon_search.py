@@ -55,11 +55,13 @@ def most_placed(position: Position, colour: str, seen: dict) -> int:
     return seen[key]
 
 
-def endgames(pieces_left: int, *before_end: int) -> list[tuple[Position, str]]:
-    """(position, colour): each game each ``before_end`` placements before its end, each
-    colour with 1..``pieces_left`` pieces left."""
+def endgames(
+    pieces_left: int, *before_end: int, games: tuple[Path, ...] = tuple(GAMES)
+) -> list[tuple[Position, str]]:
+    """(position, colour): each game (of ``games``) each ``before_end`` placements before
+    its end, each colour with 1..``pieces_left`` pieces left."""
     out = []
-    for path in GAMES:
+    for path in games:
         record = game(path.name)
         for back in before_end:
             position = record.position(record.num_placements - back)
@@ -134,13 +136,7 @@ def test_check_command_answers_on_a_trigon_record():
 
 
 def test_engines_that_assume_squares_refuse_trigon_in_one_line():
-    path = str(DATA / "trigon-L1-s9100.blksgf")
-    for backend in ("cpsat",):
-        result = CliRunner().invoke(main, ["check", path, "--after", "60", "--backend", backend])
-        assert result.exit_code == 2, result.output
-        error = result.output.strip().splitlines()[-1]
-        assert f"the {backend} backend does not run on trigon boards yet" in error
-        assert "Traceback" not in result.output
+    # (CP-SAT and the LP bound read the geometry: tests/test_trigon_cpsat.py)
     # solve's layout finders: the domain search still assumes squares; the symmetric
     # backend runs on Trigon (tests/test_trigon_symmetric.py), its checks pass the solo
     solo = PUZZLES / "trigon-solo-88.toml"
@@ -151,6 +147,9 @@ def test_engines_that_assume_squares_refuse_trigon_in_one_line():
         "(docs/geometry.md#what-runs-on-trigon)"
     ]
     registry.SYMMETRIC.check(load_puzzle(solo))  # no refusal: neither the grid nor a symmetry
+    problem = Problem(game("trigon-L1-s9100.blksgf").position(60), ("blue",), "place-all", False)
+    for engine in (registry.CPSAT, registry.LP):
+        engine.check_grid(problem)  # no refusal
 
 
 # --- colours with no piece yet: one search per assignment of free starting points ---------

@@ -63,8 +63,9 @@ def _refusal(package: str) -> Callable[[], Callable[[Problem], None]]:
 
 _SEARCH_KERNEL = "solver.backends.search.kernel"
 
-#: the grids the search answers on: its tables come from the board's geometry (Trigon:
-#: issue 43; the engines that still assume squares refuse it), and the engines built on it
+#: the grids the search, the repair search, CP-SAT and the LP bound answer on: their
+#: tables and models come from the board's geometry (Trigon: issue 43; the engines that
+#: still assume squares refuse it), and the engines built on them
 _ANY_GRID = frozenset({"square", "trigon"})
 
 AUTO = Backend(
@@ -85,6 +86,7 @@ CPSAT = Backend(
     "cpsat",
     _door("solver.backends.cpsat"),
     summary="OR-tools CP-SAT model, lazy connectivity cuts",
+    grids=_ANY_GRID,
 )
 DOMAIN = Backend(
     "domain",
@@ -134,6 +136,7 @@ LP = Backend(
     proves=frozenset({"no"}),
     summary="the LP bound of solver/backends/bounds/relaxation.py (proves 'no' only)",
     choice=False,
+    grids=_ANY_GRID,
 )
 
 _RECORDS = (AUTO, CPSAT, DOMAIN, REPAIR, SEARCH, SYMMETRIC, LP)

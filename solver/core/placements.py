@@ -385,20 +385,28 @@ def ring_cells(table: PlacementTable, board: Board, corner: bool) -> np.ndarray:
     if board.square_grid:
         return ring_squares(table, board, corner)
     geometry = board.geometry
-    edge, near_corner = geometry.edge_table, geometry.corner_table
-    rings: list[list[int]] = []
-    for row in table.squares:
-        cells = {int(x) for x in row if x >= 0}
-        near = {int(y) for x in cells for y in edge[x] if y >= 0} | cells
-        if corner:
-            off = {int(y) for x in cells for y in near_corner[x] if y >= 0} - near
-        else:
-            off = near - cells
-        rings.append(sorted(off))
-    width = max((len(r) for r in rings), default=0)
-    out = np.full((len(rings), width), -1, dtype=np.int32)
-    for i, ring in enumerate(rings):
-        out[i, : len(ring)] = ring
+    cells, n = table.squares, board.size
+    # one row per placement, one column per cell and a last one for the padding (-1): the
+    # neighbour tables get a padding row too, so that a padded cell has only padding
+    edge, near_corner = (
+        np.vstack([t, np.full((1, t.shape[1]), -1, dtype=t.dtype)])[cells].reshape(
+            len(cells), cells.shape[1] * t.shape[1]
+        )
+        for t in (geometry.edge_table, geometry.corner_table)
+    )
+    at = np.arange(len(cells))[:, None]
+    marked = np.zeros((len(cells), n + 1), dtype=bool)
+    if corner:
+        marked[at, near_corner] = True
+        marked[at, edge] = False
+    else:
+        marked[at, edge] = True
+    marked[at, cells] = False
+    marked[:, n] = False
+    count = marked.sum(axis=1)
+    which, ring = np.nonzero(marked)  # row by row, each row's cells ascending
+    out = np.full((len(cells), int(count.max(initial=0))), -1, dtype=np.int32)
+    out[which, np.arange(len(ring)) - np.repeat(np.cumsum(count) - count, count)] = ring
     return out
 
 

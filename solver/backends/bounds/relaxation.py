@@ -15,7 +15,17 @@ placement covers. Rows (all valid for every legal layout):
   both) <= 1`` (two pieces of one colour never share an edge);
 - support: for a placement r that does not touch its colour now,
   ``x[r] <= sum of y[c, k] over k in r's corner squares`` (a later piece touches an earlier
-  one of its colour at a corner: :func:`solver.core.placements.corner_squares`).
+  one of its colour at a corner: :func:`solver.core.placements.ring_cells`);
+- block (square grid only): per 2x2 block, the colour's covered squares sum to at most 2
+  plus the excess of a placement covering 3 or 4 of them (:func:`_add_block_rows`).
+
+The rows read the board's geometry, so the model is the same on Trigon's triangles: the
+edge rows from the geometry's edge neighbours (three per triangle), the corner cells
+from its corner neighbours, the placements from :func:`solver.core.placements.board_placements`;
+the 2x2 blocks are the square grid's and have no rows there. A colour with no cell yet
+attaches at any free starting point (:func:`solver.core.placements.colour_masks`): its
+placements covering one have no support row, which every legal layout allows (its first
+piece covers one).
 
 The objective is the number of squares covered, ``sum of size(r) * x[r]``; its maximum is
 at most the squares needed, and less means "no". The solver (OR-tools' GLOP) gives the
@@ -33,14 +43,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.core.pieces import PIECES
+from solver.core.board import Board
+from solver.core.pieces import family
 from solver.core.placements import (
     PlacementTable,
+    board_placements,
     colour_masks,
-    corner_squares,
-    empty_board_placements,
     fitting_rows,
     reach,
+    ring_cells,
 )
 from solver.core.position import Placement, Position
 
@@ -311,8 +322,7 @@ def check_certificate(position: Position, colours: tuple[str, ...], duals: np.nd
 
 def _placements(position: Position, colour: str) -> PlacementTable:
     """The colour's placements that fit the position within its reach."""
-    board = position.board
-    table = empty_board_placements(board.rows, board.cols)
+    table = board_placements(position.board)
     rows = fitting_rows(position, colour)
     within = np.append(reach(position, colour), True)
     return table.subset(rows[within[table.squares[rows]].all(axis=1)])
@@ -321,7 +331,8 @@ def _placements(position: Position, colour: str) -> PlacementTable:
 def _add_colour(
     model: _Model, position: Position, colour: str, placements: PlacementTable
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The colour's variables and its piece, cover, edge, block and support rows.
+    """The colour's variables and its piece, cover, edge, block and support rows (the
+    block rows on the square grid only: they are 2x2 blocks of squares).
 
     Returns:
         (x, y): the column of each placement's ``x``, shape (len(placements),); the column
@@ -335,11 +346,14 @@ def _add_colour(
     y_of = np.full(board.size, -1)
     y_of[covered] = model.add_columns(np.zeros(len(covered)))
     _add_cover_rows(model, squares, x, y_of)
-    _add_edge_rows(model, squares, x, y_of, board.cols)
-    _add_block_rows(model, squares, x, y_of, board.rows, board.cols)
+    if board.square_grid:
+        _add_edge_rows(model, squares, x, y_of, board.cols)
+        _add_block_rows(model, squares, x, y_of, board.rows, board.cols)
+    else:
+        _add_cell_edge_rows(model, squares, x, y_of, board)
     _, attach = colour_masks(position, colour)
     playable = np.where(squares < 0, False, attach[squares]).any(axis=1)
-    corners = corner_squares(placements, board)
+    corners = ring_cells(placements, board, corner=True)
     _add_support_rows(model, x[~playable], corners[~playable], y_of)
     return x, y_of
 
@@ -347,7 +361,8 @@ def _add_colour(
 def _add_piece_rows(
     model: _Model, position: Position, colour: str, piece: np.ndarray, x: np.ndarray
 ) -> None:
-    counts = Counter(PIECES[p].index for p in position.colour(colour).remaining)
+    number = family(position.board.grid).index
+    counts = Counter(number[p] for p in position.colour(colour).remaining)
     index = {p: i for i, p in enumerate(sorted(counts))}
     which = np.array([index.get(int(p), -1) for p in piece], dtype=int)
     keep = which >= 0
@@ -395,6 +410,34 @@ def _add_edge_rows(
     n = len(first)
     row = np.concatenate([np.arange(n), np.arange(n), np.array(inner_rows, dtype=int)])
     col = np.concatenate([y_of[first], y_of[second], np.array(inner_cols, dtype=int)])
+    val = np.concatenate([np.ones(2 * n), -np.ones(len(inner_rows))])
+    model.add_rows(row, col, val, np.full(n, -np.inf), 1.0)
+
+
+def _add_cell_edge_rows(
+    model: _Model, squares: np.ndarray, x: np.ndarray, y_of: np.ndarray, board: Board
+) -> None:
+    """:func:`_add_edge_rows` on any grid, the edges from the geometry's edge neighbours
+    (Trigon: three per triangle): y[s] + y[t] - (placements covering both) <= 1 for each
+    edge (s, t), s < t, whose both cells some placement of the colour covers."""
+    size = len(y_of)
+    near = board.geometry.edge_table
+    s = np.repeat(np.arange(size), near.shape[1])
+    t = near.ravel()
+    keep = (t > s) & (y_of[s] >= 0) & (y_of[np.maximum(t, 0)] >= 0)
+    first, second = s[keep], t[keep]
+    number = np.full((size + 1, size + 1), -1)  # last row and column: padding (-1)
+    number[first, second] = np.arange(len(first))
+    # each pair of a placement's cells once; a placement covering both ends of an edge
+    i, j = np.triu_indices(squares.shape[1], k=1)
+    a, b = squares[:, i], squares[:, j]
+    inner = number[np.minimum(a, b), np.maximum(a, b)]
+    inner = np.where((a >= 0) & (b >= 0), inner, -1)
+    which, _ = np.nonzero(inner >= 0)
+    inner_rows = inner[inner >= 0]
+    n = len(first)
+    row = np.concatenate([np.arange(n), np.arange(n), inner_rows])
+    col = np.concatenate([y_of[first], y_of[second], x[which]])
     val = np.concatenate([np.ones(2 * n), -np.ones(len(inner_rows))])
     model.add_rows(row, col, val, np.full(n, -np.inf), 1.0)
 

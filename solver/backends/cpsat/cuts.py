@@ -9,11 +9,16 @@ from __future__ import annotations
 import numpy as np
 from ortools.sat.python import cp_model
 
-from solver.backends.cpsat.model import ColourModel, roots
+from solver.backends.cpsat.model import ColourModel, free_starts, roots
 from solver.core.position import Position
 
 
-def islands(cm: ColourModel, chosen: np.ndarray, without_last: bool = False) -> list[list[int]]:
+def islands(
+    cm: ColourModel,
+    chosen: np.ndarray,
+    without_last: bool = False,
+    root: np.ndarray | None = None,
+) -> list[list[int]]:
     """Components of a colour's chosen placements that reach no root.
 
     Args:
@@ -21,15 +26,18 @@ def islands(cm: ColourModel, chosen: np.ndarray, without_last: bool = False) -> 
         chosen: rows of ``cm.table`` in the solution.
         without_last: leave the held-back monomino (rows ``cm.last``) out of the graph
             (monomino last).
+        root: shape (P,), bool: the rows that are roots in this solution
+            (:meth:`ColourModel.rooted`); None: the rows playable now.
 
     Returns:
-        The islands, each a list of rows; roots are chosen rows playable now.
+        The islands, each a list of rows; roots are chosen rows of ``root``.
     """
+    root = cm.table.playable if root is None else root
     rows = [int(i) for i in chosen if not (without_last and cm.last[i])]
     squares = {i: {int(s) for s in cm.table.squares[i] if s >= 0} for i in rows}
     corner = {i: {int(s) for s in cm.corners[i] if s >= 0} for i in rows}
     adj = {i: [j for j in rows if j != i and corner[i] & squares[j]] for i in rows}
-    seen = {i for i in rows if cm.table.playable[i]}
+    seen = {i for i in rows if root[i]}
     todo = list(seen)
     out: list[list[int]] = []
     for start in [None] + rows:
@@ -119,8 +127,12 @@ def add_cuts(
     """Add ``x[p] => OR(x[q], q in N(C))`` for every p of the island C; returns the count.
 
     With ``without_last`` in "max-score", the cuts are enforced only if the bonus is claimed.
+    For a colour whose first piece chooses its starting point (:attr:`ColourModel.root_at`),
+    the clause also holds the literals of the points C's rows cover: C may hold the first
+    piece of another layout.
     """
     near = [cm.x[int(q)] for q in island_neighbours(cm, island, without_last)]
+    near += cm.root_literals(island)
     guard = [cm.bonus.Not()] if without_last and cm.bonus is not None else []
     for p in island:
         model.add_bool_or([cm.x[p].Not(), *guard, *near])
@@ -133,12 +145,14 @@ def separator(
     chosen: list[int],
     island: list[int],
     without_last: bool = False,
+    root: np.ndarray | None = None,
 ) -> tuple[list[int], list[int]] | None:
     """A smallest set of uncovered squares separating an island from the colour's roots.
 
     The graph: squares the colour can cover (``cover``, or ``cover_rest`` without the
-    held-back monomino) and its root squares (its squares, or its start square), joined by
-    king moves.
+    held-back monomino) and its root squares (its squares, or its start square, or every
+    free starting point for a colour that chooses one: :func:`roots`), joined by king moves
+    (edge or corner neighbours). ``root`` is as for :func:`islands`.
     A maximum flow from the island's squares to the roots and the squares the solution
     connects to them, through uncovered squares of capacity 1, gives a minimum vertex cut
     Sep nearest the island, and S, the squares on the island's side.
@@ -148,15 +162,15 @@ def separator(
     """
     board = position.board
     state = position.colour(cm.name)
-    root = roots(state)
+    root_cells = roots(state, free_starts(position, state))
     cover = cm.cover_rest if without_last else cm.cover
     rows = [i for i in chosen if not (without_last and cm.last[i])]
     own = {i: [int(s) for s in cm.table.squares[i] if s >= 0] for i in rows}
     covered = {s for i in rows for s in own[i]}
     source = {s for i in island for s in own[i]}
-    lost = {i for c in islands(cm, np.array(rows, dtype=np.int64), without_last) for i in c}
-    sink = root | {s for i in rows if i not in lost for s in own[i]}
-    nodes = set(cover) | root
+    lost = {i for c in islands(cm, np.array(rows, dtype=np.int64), without_last, root) for i in c}
+    sink = root_cells | {s for i in rows if i not in lost for s in own[i]}
+    nodes = set(cover) | root_cells
     inf = 1 << 30
     # node-split residual graph: 2*s = in, 2*s + 1 = out; -1 = source, -2 = sink
     residual: dict[int, dict[int, int]] = {}
@@ -166,7 +180,7 @@ def separator(
         residual.setdefault(v, {}).setdefault(u, 0)
 
     for sq in nodes:
-        arc(2 * sq, 2 * sq + 1, inf if sq in covered or sq in root else 1)
+        arc(2 * sq, 2 * sq + 1, inf if sq in covered or sq in root_cells else 1)
         for n in board.edge_neighbours[sq] + board.corner_neighbours[sq]:
             if n in nodes:
                 arc(2 * sq + 1, 2 * n, inf)

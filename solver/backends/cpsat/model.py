@@ -16,7 +16,9 @@ ones) that :func:`reachable` keeps:
 * no shared edge: per (colour, grid edge) one ``AtMostOne`` over the placements covering
   either end (far fewer constraints than pairwise clauses);
 * first piece: a colour with no squares covers its start square (always in "place-all", if
-  it places anything in "max-score");
+  it places anything in "max-score"); on a board of shared starting points (Trigon) a
+  literal per free starting point says which one its first piece covers
+  (:func:`_add_shared_start`): the roots are then the rows covering the chosen point;
 * local corner support (redundant, NOT connectivity): a placement that is not playable now
   implies ``BoolOr(cover[c, s] for the squares s that share a corner but no edge with it)``.
 
@@ -29,7 +31,9 @@ next solve (hinted with the last solution):
 * placement cut, for every p in C: ``x[p] => OR(x[q] for q in N(C))``, N(C) being the
   placements outside C that touch a member of C legally at a corner. Valid: in a legal
   layout containing p, the chain of corner contacts from p to a root leaves C (no root is
-  in C) through such a q. C can never be an island again.
+  in C) through such a q. C can never be an island again. With shared starting points
+  the clause also holds the literals of the free points C's rows cover: another layout
+  may have its first piece in C.
 * separator cut (:func:`separator`): a minimum set Sep of uncovered squares that every king
   path from C's squares to the roots meets, and the region S on C's side:
   ``OR(cover[b], b in S) => OR(cover[n], n in Sep)``. Valid because a chain of corner
@@ -70,6 +74,14 @@ monomino needs corner contact with another piece of the colour and never covers 
 start square. In "max-score" those requirements are enforced only if the colour's "bonus
 claimed" literal is true.
 
+Grids. The model reads the board's geometry, so it is the same on Trigon's triangles
+(issue 43): placements from :func:`solver.core.placements.placements_for`, edge neighbours
+(three per triangle) for the edge constraints, corner rings from
+:func:`solver.core.placements.ring_cells`, king moves (edge or corner neighbours) for the
+separator cut and breadth-first steps for the steering distance; piece numbers from the
+board's piece family (Trigon lists its monomino last). The 2x2-block rows are the square
+grid's only. The square grid's model is unchanged, constraint for constraint.
+
 The measurements behind these choices are in ``research/notes/cpsat_notes.md``.
 """
 
@@ -83,32 +95,69 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from solver.core.board import Board, neighbour_table
-from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
-from solver.core.placements import PlacementTable, corner_squares, placements_for
+from solver.core.pieces import MONOMINO, PIECES, family
+from solver.core.placements import PlacementTable, placements_for, ring_cells
 from solver.core.position import ColourState, Position
 from solver.core.problem import Problem, connect_groups
 
+#: the monomino's number on the square grid (a table's own: ``table.names.index(MONOMINO)``;
+#: the Trigon family lists it last)
 MONOMINO_INDEX = PIECES[MONOMINO].index
 
 
-def roots(state: ColourState) -> frozenset[int]:
-    """A colour's root squares: its squares, or its start square while it has none."""
-    if state.squares or state.start is None:
+def roots(state: ColourState, free: frozenset[int] = frozenset()) -> frozenset[int]:
+    """A colour's root squares: its squares, or its start square while it has none, or,
+    with neither (Trigon), the free starting points ``free`` (its first piece covers one)."""
+    if state.squares:
         return state.squares
+    if state.start is None:
+        return free
     return frozenset({state.start})
 
 
+def free_starts(position: Position, state: ColourState) -> frozenset[int]:
+    """The starting points a colour's first piece may cover: on a board of shared
+    starting points (Trigon), those no piece covers, while the colour has no cell and no
+    start square of its own; empty otherwise (every square board)."""
+    if state.squares or state.start is not None:
+        return frozenset()
+    return position.starting_points - position.occupied
+
+
 def root_distance(board: Board, roots: frozenset[int]) -> np.ndarray:
-    """Chebyshev (king-move) distance of every square to the nearest root square.
+    """King-move distance of every square to the nearest root square: Chebyshev distance
+    on the square grid; on another grid (Trigon) the steps through edge or corner
+    neighbours, breadth first (cells no root reaches: the cell count).
 
     Returns:
-        Shape (rows*cols,), int.
+        Shape (cells,), int.
     """
+    if not board.square_grid:
+        return _steps_from(board, roots)
     r, c = np.divmod(np.arange(board.size), board.cols)
     rr, rc = np.divmod(np.array(sorted(roots)), board.cols)
     distance: np.ndarray = np.maximum(
         np.abs(r[:, None] - rr[None, :]), np.abs(c[:, None] - rc[None, :])
     ).min(1)
+    return distance
+
+
+def _steps_from(board: Board, roots: frozenset[int]) -> np.ndarray:
+    """Breadth-first steps through edge or corner neighbours from ``roots``, on any grid."""
+    geometry = board.geometry
+    near = np.hstack([geometry.edge_table, geometry.corner_table])
+    distance = np.full(board.size, board.size, dtype=np.int64)
+    front = np.zeros(board.size + 1, dtype=bool)  # last entry: padding (-1)
+    front[sorted(roots)] = True
+    step = 0
+    while front[:-1].any():
+        distance[front[:-1]] = step
+        step += 1
+        grown = np.zeros_like(front)
+        grown[near[front[:-1]].ravel()] = True
+        grown[:-1] &= distance == board.size
+        grown[-1] = False
+        front = grown
     return distance
 
 
@@ -159,7 +208,7 @@ def split_last_monomino(table: PlacementTable, copies: int) -> tuple[PlacementTa
         (table, last): the table with the copies appended, and shape (P',) bool, the
         held-back rows.
     """
-    mono = table.piece == MONOMINO_INDEX
+    mono = table.piece == table.names.index(MONOMINO)
     if copies <= 1:
         return table, mono
     rows = np.flatnonzero(mono)
@@ -179,15 +228,17 @@ class ColourModel:
             monomino rows twice when it holds two monominoes that may have to be last,
             see :func:`split_last_monomino`).
         x: one literal per row of ``table``.
-        corners: shape (P, 20), see :func:`corner_squares`.
+        corners: shape (P, R): for each row the cells that share a corner but no edge
+            with it, padded with -1 (R is 20 on the square grid; see
+            :func:`solver.core.placements.ring_cells`).
         mono: shape (P,), bool: the row places a monomino.
         last: shape (P,), bool: the row places the monomino held back to be last (left
             out of the graph "without the last monomino"; all False when no monomino may
             have to be last).
         indptr, indices: the rows covering each square (CSR, see
             :meth:`PlacementTable.covering`).
-        edges: shape (squares + 1, 4): edge neighbours, last row padding (see
-            :func:`solver.core.board.neighbour_table`).
+        edges: shape (squares + 1, E): edge neighbours (E: 4 squares, 3 triangles),
+            last row padding (see :func:`solver.core.board.neighbour_table`).
         cover: square -> literal "covered by this colour" (squares some row covers).
         cover_rest: square -> literal "covered by a piece of this colour other than the
             held-back monomino" (only for colours whose monomino may have to be last).
@@ -197,6 +248,10 @@ class ColourModel:
         all_placed: "max-score": the literal "this colour places all its pieces", or None.
         groups: a colour to connect: the squares of each group of its pieces on the
             board (:func:`solver.core.problem.connect_groups`); empty otherwise.
+        root_at: a colour with no cell yet on a board of shared starting points
+            (Trigon): free starting point -> the literal "the colour's first piece covers
+            it" (exactly one is true in "place-all"; at most one in "max-score"); empty
+            otherwise, where the playable rows are the roots.
         var_index: shape (P,): the CP-SAT variable index of each literal of ``x``.
     """
 
@@ -215,6 +270,7 @@ class ColourModel:
     bonus: cp_model.IntVar | None = None
     all_placed: cp_model.IntVar | None = None
     groups: list[frozenset[int]] = field(default_factory=list)
+    root_at: dict[int, cp_model.IntVar] = field(default_factory=dict)
     _touching: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -234,9 +290,31 @@ class ColourModel:
         """A colour's model with its lookup arrays (``mono``, ``indptr``, ``indices``,
         ``edges``) computed from ``table`` and ``board``."""
         indptr, indices = table.covering()
-        edges = neighbour_table(board.edge_neighbours, 4, pad_row=True)
-        mono = table.piece == MONOMINO_INDEX
+        width = 4 if board.square_grid else board.geometry.edge_table.shape[1]
+        edges = neighbour_table(board.edge_neighbours, width, pad_row=True)
+        mono = table.piece == table.names.index(MONOMINO)
         return cls(name, table, x, corners, mono, last, indptr, indices, edges, mono_last=mono_last)
+
+    def rooted(self, values: np.ndarray) -> np.ndarray:
+        """The rows that are roots in a solution (CP-SAT values by variable index): the
+        playable rows, or with :attr:`root_at` those covering a starting point whose
+        literal is true.
+
+        Returns:
+            Shape (P,), bool.
+        """
+        if not self.root_at:
+            return self.table.playable
+        chosen = [s for s, lit in self.root_at.items() if values[lit.index] > 0]
+        return self.table.playable & np.isin(self.table.squares, chosen).any(axis=1)
+
+    def root_literals(self, rows: list[int]) -> list[cp_model.IntVar]:
+        """The :attr:`root_at` literals of the starting points some of ``rows`` cover:
+        any of them true lets one of these rows be the colour's first piece."""
+        if not self.root_at:
+            return []
+        cells = {int(s) for i in rows for s in self.table.squares[i] if s >= 0}
+        return [lit for s, lit in sorted(self.root_at.items()) if s in cells]
 
     def covering(self, square: int) -> np.ndarray:
         """Rows covering a square."""
@@ -323,9 +401,13 @@ def _build_colour(
         table, last = split_last_monomino(table, monos)
     else:
         last = np.zeros(len(table), dtype=bool)
-    corners = corner_squares(table, position.board)
+    corners = ring_cells(table, position.board, corner=True)
     keep = reachable(table, corners, position.board.size, last if strict else None)
-    table, corners, last = table.subset(keep), corners[keep], last[keep]
+    free = free_starts(position, state)
+    # (a colour choosing its starting point: which points each row is near enough to)
+    near = _point_steps(position, table, free) < state.remaining_squares
+    keep &= near.any(axis=1) if free else True
+    table, corners, last, near = table.subset(keep), corners[keep], last[keep], near[keep]
     x = [model.new_bool_var(f"{colour}_{i}") for i in range(len(table))]
     cm = ColourModel.of(colour, table, x, corners, last, position.board, strict)
     if problem.goal == "max-score" and position.bonus and wanted:
@@ -342,8 +424,9 @@ def _build_colour(
     elif cm.bonus is not None:  # (set exactly when the colour may claim the bonus)
         claim = [cm.bonus.Not()]
 
+    index = family(position.board.grid).index
     counts = [
-        (name, cm.table.piece == PIECES[name].index, k)
+        (name, cm.table.piece == index[name], k)
         for name, k in wanted.items()
         if name != MONOMINO or monos == 1 or claim is None
     ]
@@ -355,10 +438,12 @@ def _build_colour(
     _add_piece_counts(model, problem, cm, counts)
     _add_cover_literals(model, position, cm, claim is not None)
     _add_edge_constraints(model, position, cm)
-    if blocks:
+    if blocks and position.board.square_grid:
         _add_block_constraints(model, position, cm)
 
-    if not state.squares and wanted:
+    if wanted and free:
+        _add_shared_start(model, problem, cm, free, near, claim)
+    elif not state.squares and wanted:
         start = None if state.start is None else cm.cover.get(state.start)
         if problem.goal == "place-all":
             if start is None:
@@ -390,6 +475,74 @@ def _build_colour(
             rest = [cm.cover_rest[s] for s in corner if s in cm.cover_rest]
             model.add_bool_or([x[i].Not(), *claim, *rest])
     return cm
+
+
+def _add_shared_start(
+    model: cp_model.CpModel,
+    problem: Problem,
+    cm: ColourModel,
+    free: frozenset[int],
+    near: np.ndarray,
+    claim: list[cp_model.LiteralT] | None,
+) -> None:
+    """A colour with no cell yet on a board of shared starting points (Trigon): its first
+    piece covers one of the ``free`` starting points, chosen by the literals
+    :attr:`ColourModel.root_at` (``root_at[s] => cover[s]``; exactly one in "place-all",
+    at most one in "max-score", where the colour places nothing without one). The rows
+    covering a free starting point are playable but are roots only under their point's
+    literal, so each of them is that first piece or touches another of the colour at a
+    corner; the held-back monomino (``claim``, see :func:`_build_colour`) is never the
+    first piece. A row also needs a point near enough (``near``, shape (P, len(free)), the
+    points ascending: :func:`_point_steps` under the cells left): the colour's new cells
+    are joined to its first piece's point by king paths through them, so a row with a
+    cell as many king steps from a point as the colour has cells left, or more, excludes
+    that point (without this, CP-SAT floats islands at the other points one cut at a
+    time).
+
+    Raises:
+        ModelInfeasible: "place-all" and no piece fits on a free starting point.
+    """
+    table, x = cm.table, cm.x
+    cm.root_at = {
+        s: model.new_bool_var(f"{cm.name}_root{s}") for s in sorted(free) if s in cm.cover
+    }
+    for s, lit in cm.root_at.items():
+        model.add_implication(lit, cm.cover[s])
+    chosen = list(cm.root_at.values())
+    if problem.goal == "place-all":
+        if not chosen:
+            raise ModelInfeasible(f"no piece of {cm.name} fits on a free starting point")
+        model.add_exactly_one(chosen)
+    else:
+        model.add_at_most_one(chosen)
+        total = len(problem.position.colour(cm.name).remaining)
+        model.add(cp_model.LinearExpr.sum(x) <= total * cp_model.LinearExpr.sum(chosen))
+    points = sorted(free)
+    for i in np.flatnonzero(~near.all(axis=1)):
+        ok = [cm.root_at[s] for s, by in zip(points, near[i]) if by and s in cm.root_at]
+        model.add_bool_or([x[i].Not(), *ok])
+    for i in np.flatnonzero(table.playable):
+        first = [lit for s, lit in cm.root_at.items() if s in table.squares[i]]
+        corner = [cm.cover[int(s)] for s in cm.corners[i] if s >= 0 and int(s) in cm.cover]
+        model.add_bool_or([x[i].Not(), *first, *corner])
+        if claim is not None and cm.last[i]:
+            for lit in first:
+                model.add_bool_or([x[i].Not(), lit.Not(), *claim])
+
+
+def _point_steps(position: Position, table: PlacementTable, points: frozenset[int]) -> np.ndarray:
+    """For each row and each of ``points`` (ascending), the king steps
+    (:func:`root_distance`) from the point to the row's farthest cell (none for no points).
+
+    Returns:
+        Shape (P, len(points)), int.
+    """
+    cells = table.squares
+    out = np.zeros((len(table), len(points)), dtype=np.int64)
+    for k, s in enumerate(sorted(points)):
+        steps = root_distance(position.board, frozenset({s}))
+        out[:, k] = np.where(cells >= 0, steps[np.maximum(cells, 0)], 0).max(axis=1)
+    return out
 
 
 def _add_piece_counts(
@@ -498,13 +651,16 @@ def add_guide_penalties(
     penalties: list[cp_model.IntVar] = []
     for cm in colours:
         state = problem.position.colour(cm.name)
-        dist = root_distance(problem.position.board, roots(state))
+        free = free_starts(problem.position, state)
+        dist = root_distance(problem.position.board, roots(state, free))
         sq = cm.table.squares
         nearest = np.where(sq >= 0, dist[np.maximum(sq, 0)], 1 << 20).min(axis=1)
         cover = cm.cover_rest or cm.cover
         pen: dict[str, cp_model.IntVar] = {}
-        for i in np.flatnonzero(~cm.table.playable & ~cm.mono):
-            name = PIECE_NAMES[cm.table.piece[i]]
+        # a colour choosing its starting point: a row covering one leans on its literal
+        leaning = ~cm.mono if cm.root_at else ~cm.table.playable & ~cm.mono
+        for i in np.flatnonzero(leaning):
+            name = cm.table.names[cm.table.piece[i]]
             if name not in pen:
                 pen[name] = model.new_bool_var(f"{cm.name}_pen{name}")
             down = [
@@ -512,7 +668,8 @@ def add_guide_penalties(
                 for s in cm.corners[i]
                 if s >= 0 and dist[s] < nearest[i] and int(s) in cover
             ]
-            model.add_bool_or([cm.x[i].Not(), pen[name], *down])
+            first = cm.root_literals([int(i)])
+            model.add_bool_or([cm.x[i].Not(), pen[name], *down, *first])
         penalties += list(pen.values())
     return penalties
 

@@ -71,9 +71,11 @@ class _Search:
         self.built = built
         self.max_score = problem.goal == "max-score"
         # island cuts to add: (colour, island, without the last piece) -> (its model, the
-        # island, without the last piece, the chosen placements); connect cuts: (colour,
-        # rows, groups) -> its model
-        self.pending: dict[_IslandKey, tuple[ColourModel, list[int], bool, list[int]]] = {}
+        # island, without the last piece, the chosen placements, the rows that were roots);
+        # connect cuts: (colour, rows, groups) -> its model
+        self.pending: dict[
+            _IslandKey, tuple[ColourModel, list[int], bool, list[int], np.ndarray]
+        ] = {}
         self.pending_connect: dict[tuple[str, tuple[int, ...], tuple[int, ...]], ColourModel] = {}
         self.added: set[_IslandKey] = set()
         self.best: _Verdict | None = None  # max-score: best legal layout
@@ -87,13 +89,15 @@ class _Search:
         found = 0
         for cm in self.built.colours:
             chosen = np.flatnonzero(values[cm.var_index] > 0)
-            full = islands(cm, chosen)
+            root = cm.rooted(values)
+            full = islands(cm, chosen, root=root)
             cuts = [(c, False) for c in full]
             if cm.mono_last or (cm.bonus is not None and values[cm.bonus.index] > 0):
-                cuts += [(c, True) for c in islands(cm, chosen, True)]
+                cuts += [(c, True) for c in islands(cm, chosen, True, root)]
             for island, without_last in cuts:
                 key = (cm.name, tuple(sorted(island)), without_last)
-                self.pending.setdefault(key, (cm, island, without_last, [int(i) for i in chosen]))
+                queued = (cm, island, without_last, [int(i) for i in chosen], root)
+                self.pending.setdefault(key, queued)
             found += len(cuts)
             for rows, groups in apart(cm, chosen):
                 self.pending_connect.setdefault((cm.name, rows, groups), cm)
@@ -111,11 +115,12 @@ class _Search:
     def add_pending_cuts(self) -> int:
         """Add the queued cuts to the model; returns the number of constraints added."""
         count = 0
-        for key, (cm, island, without_last, chosen) in self.pending.items():
+        for key, (cm, island, without_last, chosen, root) in self.pending.items():
             if self.cut_kind in ("placement", "both") and key not in self.added:
                 count += add_cuts(self.built.model, cm, island, without_last)
             if self.cut_kind in ("separator", "both"):
-                found = separator(cm, self.problem.position, chosen, island, without_last)
+                position = self.problem.position
+                found = separator(cm, position, chosen, island, without_last, root)
                 if found is not None:
                     count += add_separator_cut(self.built.model, cm, *found, without_last)
             self.added.add(key)
