@@ -199,6 +199,14 @@ class State(NamedTuple):
     scan: np.ndarray  # (N,) int32: ... the free ones, the exact search's cells to scan
     ga: np.ndarray  # (N,) int8: scratch of greedy play: a cell c would gain as attach cell
     othatt: np.ndarray  # (N,) int8: ... the other colours that could attach there
+    adj: np.ndarray  # (S,) int64: an ejection's contact graph: bit k - col_lo[c] set for
+    # each slot k of c that slot's piece touches at a corner (valid for colour c while
+    # adj_step[c] is the ejection's number)
+    adj_step: np.ndarray  # (C,) int64: the ejection step adj, placed_m, root_m are of
+    placed_m: np.ndarray  # (C,) int64: c's placed slots, as bits k - col_lo[c]
+    root_m: np.ndarray  # (C,) int64: ... those touching c's roots (_walk_a)
+    hit_m: np.ndarray  # (C,) int64: scratch: the slots one candidate takes off, as bits
+    gone_m: np.ndarray  # (C,) int64: scratch: ... with the subtrees they cut off
 
 
 # ---------------------------------------------------------------- the generator
@@ -454,35 +462,66 @@ def _closure(T, S):
     )
 
 
+#: most slots of one colour (its pieces left: at most 22 in a piece family), so that a
+#: colour's slots are the bits of an int64 in an ejection's contact graph (``State.adj``)
+MASK_SLOTS = 62
+
+
 @njit(cache=True)
-def _touches_a(col_lo, slot_row, gone, hasbase, pl_sq, start, corner_nb, baseown, occ, c, row):
-    """Whether ``row`` would connect to colour c once the slots in ``gone`` are off: a
-    corner contact with c's cells in the position or a kept piece, or its start while c
-    has nothing left on the board."""
-    kept = False
-    for k in range(col_lo[c], col_lo[c + 1]):
-        if slot_row[k] >= 0 and not gone[k]:
-            kept = True
-            break
-    if not hasbase[c] and not kept:
+def _contacts_a(
+    start, col_lo, hasbase, corner0, pl_sq, corner_nb, occ, slot_row, adj, placed_m, root_m, c
+):
+    """Colour c's contact graph as bit masks (one ejection's, the state unchanged while it
+    weighs its candidates): ``adj[k]`` the slots of c slot k touches at a corner,
+    ``placed_m[c]`` the placed slots, ``root_m[c]`` the roots (as :func:`_walk_a`'s)."""
+    lo, hi = col_lo[c], col_lo[c + 1]
+    pm = 0
+    rm = 0
+    for k in range(lo, hi):
+        adj[k] = 0
+        r = slot_row[k]
+        if r < 0:
+            continue
+        bit = np.int64(1) << (k - lo)
+        pm |= bit
+        a = np.int64(0)
         for j in range(pl_sq.shape[1]):
-            if pl_sq[row, j] == start[c]:
-                return True
-        return False
-    for j in range(pl_sq.shape[1]):
-        s = pl_sq[row, j]
-        if s < 0:
-            break
-        for q in range(corner_nb.shape[1]):
-            x = corner_nb[s, q]
-            if x < 0:
+            s = pl_sq[r, j]
+            if s < 0:
                 break
-            if baseown[c, x]:
-                return True
-            o = occ[x]
-            if o >= col_lo[c] and o < col_lo[c + 1] and not gone[o]:
-                return True
-    return False
+            if (hasbase[c] and corner0[c, s] > 0) or (not hasbase[c] and s == start[c]):
+                rm |= bit
+            for q in range(corner_nb.shape[1]):
+                x = corner_nb[s, q]
+                if x < 0:
+                    break
+                o = occ[x]
+                if o >= lo and o < hi and o != k:
+                    a |= np.int64(1) << (o - lo)
+        adj[k] = a
+    placed_m[c] = pm
+    root_m[c] = rm
+
+
+@njit(cache=True)
+def _cut_m(adj, lo, n, placed, roots, hit):
+    """``hit`` (bits of a colour's slots lo:lo+n taken off) plus the placed slots that lose
+    their corner connection to the roots once they are off (:func:`_closure_a` on bits)."""
+    alive = placed & ~hit
+    reach = roots & alive
+    done = np.int64(0)
+    changed = True
+    while changed:
+        changed = False
+        for b in range(n):
+            bit = np.int64(1) << b
+            if (reach & bit) and not (done & bit):
+                done |= bit
+                new = adj[lo + b] & alive & ~reach
+                if new:
+                    reach |= new
+                    changed = True
+    return hit | (alive & ~reach)
 
 
 # ---------------------------------------------------------------- greedy play
@@ -1396,6 +1435,17 @@ def _hit_a(pl_sq, edge_nb, occ, gone, lo, hi, r):
 
 
 @njit(cache=True)
+def _weigh_walk(T, S, c, r):
+    """The cells an ejection of colour c to placement r takes off: the pieces it overlaps
+    or, of c, touches at an edge, with the subtrees they cut off (``gone`` flags them)."""
+    gone = S.gone
+    for k in range(len(gone)):
+        gone[k] = 0
+    _hit_a(T.pl_sq, T.edge_nb, S.occ, gone, T.col_lo[c], T.col_lo[c + 1], r)
+    return _closure(T, S)
+
+
+@njit(cache=True)
 def _eject(T, S):
     """One ejection step: a piece left of a colour goes where it takes off the fewest
     cells (with the corner subtrees cut off), then the pieces off and left are put back
@@ -1416,8 +1466,6 @@ def _eject(T, S):
     occ = S.occ
     slot_row = S.slot_row
     gone = S.gone
-    seen = S.seen
-    squeue = S.squeue
     cand = S.cand
     cval = S.cval
     hits = S.hits
@@ -1497,6 +1545,15 @@ def _eject(T, S):
     best = -1
     bval = 1e300
     b = lowest
+    debug = T.ip[IP_DEBUG] != 0
+    W = pl_sq.shape[1]
+    one = np.int64(1)
+    adj = S.adj
+    adj_step = S.adj_step
+    placed_m = S.placed_m
+    root_m = S.root_m
+    hit_m = S.hit_m
+    gone_m = S.gone_m
     while b < bval and b <= N:
         for i in range(m):
             lower = cval[i]
@@ -1506,31 +1563,84 @@ def _eject(T, S):
             if step - tabu[c, r] < T.ip[IP_TABU]:
                 continue
             noise = lower - b
-            for k in range(nslot):
-                gone[k] = 0
-            _hit_a(pl_sq, edge_nb, occ, gone, lo, hi, r)
-            val = (
-                _closure_a(
-                    start,
-                    col_lo,
-                    hasbase,
-                    corner0,
-                    pl_sq,
-                    pl_size,
-                    corner_nb,
-                    occ,
-                    slot_row,
-                    gone,
-                    seen,
-                    squeue,
-                )
-                + noise
-            )
+            # E3a [the pieces it takes off, by colour as bits k - col_lo[e], with
+            # the subtrees they cut off (the contact graph built once a step)]
+            for e in range(C):
+                hit_m[e] = 0
+            for j in range(W):
+                s = pl_sq[r, j]
+                if s < 0:
+                    break
+                o = occ[s]
+                if o >= 0:
+                    e = slot_col[o]
+                    hit_m[e] |= one << (o - col_lo[e])
+                for q in range(edge_nb.shape[1]):
+                    x = edge_nb[s, q]
+                    if x < 0:
+                        break
+                    o = occ[x]
+                    if o >= lo and o < hi:
+                        hit_m[c] |= one << (o - lo)
+            cells = 0
+            for e in range(C):
+                gone_m[e] = 0
+                if hit_m[e] == 0:
+                    continue
+                elo = col_lo[e]
+                ne = col_lo[e + 1] - elo
+                if adj_step[e] != step:
+                    _contacts_a(
+                        start,
+                        col_lo,
+                        hasbase,
+                        corner0,
+                        pl_sq,
+                        corner_nb,
+                        occ,
+                        slot_row,
+                        adj,
+                        placed_m,
+                        root_m,
+                        e,
+                    )
+                    adj_step[e] = step
+                g = _cut_m(adj, elo, ne, placed_m[e], root_m[e], hit_m[e])
+                gone_m[e] = g
+                for bit in range(ne):
+                    if g & (one << bit):
+                        cells += pl_size[slot_row[elo + bit]]
+            val = cells + noise
             if val >= bval:
                 continue
-            if not _touches_a(
-                col_lo, slot_row, gone, hasbase, pl_sq, start, corner_nb, baseown, occ, c, r
-            ):
+            if debug and val != _weigh_walk(T, S, c, r) + noise:
+                S.st[S_ERROR] = S.st[S_STEPS] + 1  # (run() returns ERROR)
+            # E3b [it still touches c once those are off]
+            g = gone_m[c]
+            kept = False
+            for k in range(lo, hi):
+                if slot_row[k] >= 0 and not (g & (one << (k - lo))):
+                    kept = True
+                    break
+            touch = False
+            if not hasbase[c] and not kept:
+                for j in range(W):
+                    if pl_sq[r, j] == start[c]:
+                        touch = True
+            else:
+                for j in range(W):
+                    s = pl_sq[r, j]
+                    if s < 0 or touch:
+                        break
+                    for q in range(corner_nb.shape[1]):
+                        x = corner_nb[s, q]
+                        if x < 0:
+                            break
+                        o = occ[x]
+                        if baseown[c, x] or (o >= lo and o < hi and not (g & (one << (o - lo)))):
+                            touch = True
+                            break
+            if not touch:
                 continue
             best = i
             bval = val
@@ -1882,8 +1992,9 @@ def run(T, S, steps):
             _repair(T, S)
         done += 1
         S.st[S_STEPS] += 1
-        if T.ip[IP_DEBUG] and not _verify(T, S):
-            S.st[S_ERROR] = S.st[S_STEPS]
+        if T.ip[IP_DEBUG] and (S.st[S_ERROR] != 0 or not _verify(T, S)):
+            if S.st[S_ERROR] == 0:
+                S.st[S_ERROR] = S.st[S_STEPS]
             return ERROR
         # R3 [the best and the stagnation counter]
         _keep_best(T, S)
