@@ -64,6 +64,13 @@ EJECT_SHARE = 0.95
 WARM_RESTART = True
 #: a warm start is first completed by greedy play (as a new start), not repaired as it is
 WARM_FILL = True
+#: placements an ejection weighs in a run from a warm start (from scratch: the
+#: reference's ``settings.EJECT_CANDIDATES``, 300): on the companion's repairs of its
+#: carried layouts (benchmarks/companion_repairs.py, 50 positions x 2 seeds) 150 took 36 %
+#: fewer steps to a layout than 300, and found 68 within 1 s of one core against 47 (100:
+#: 63, 60: 59); from scratch (asym-classic-84, 10 seeds) 300 stays: docs/benchmarks.md,
+#: issue 45's attempts
+WARM_EJECT_CANDIDATES = 150
 #: the kernel's exact search: deepest stack of decisions, most children on it
 MAX_FRAMES = 4096
 MAX_CHILDREN = 1 << 17
@@ -178,17 +185,20 @@ def _board(grid: str, rows: int, cols: int) -> _Board:
     )
 
 
-def settings(debug: bool = False, restarts: int = 8) -> tuple[np.ndarray, np.ndarray]:
+def settings(
+    debug: bool = False, restarts: int = 8, warm: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's settings (``ip``, ``fp``): the reference's constants
     (:mod:`solver.backends.repair.repairer`) and this module's node budgets;
     ``restarts``: greedy layouts per new start
-    (:attr:`solver.backends.tuning.RepairTuning.restarts`)."""
+    (:attr:`solver.backends.tuning.RepairTuning.restarts`); ``warm``: for a run from a
+    warm start (:data:`WARM_EJECT_CANDIDATES`)."""
     ip = np.zeros(rk.N_IP, dtype=np.int64)
     ip[rk.IP_RESTARTS] = max(1, restarts)
     ip[rk.IP_STAGNATION] = ref.STAGNATION
     ip[rk.IP_MAX_FREED] = ref.MAX_FREED
     ip[rk.IP_CENTRES] = ref.CENTRES
-    ip[rk.IP_EJECT_CANDS] = ref.EJECT_CANDIDATES
+    ip[rk.IP_EJECT_CANDS] = WARM_EJECT_CANDIDATES if warm else ref.EJECT_CANDIDATES
     ip[rk.IP_EXACT_PIECES] = ref.EXACT_PIECES
     ip[rk.IP_TABU] = ref.TABU
     ip[rk.IP_REPAIR_NODES] = REPAIR_NODES
@@ -234,6 +244,8 @@ def _slots(position: Position, colours: Sequence[str]) -> Slots:
             col.append(i)
             pieces.append(fam.index[name])
         lo.append(len(col))
+        if lo[-1] - lo[-2] > rk.MASK_SLOTS:  # (a family has at most 22 pieces)
+            raise ValueError(f"{c} has more than {rk.MASK_SLOTS} pieces left")
     return Slots(
         np.array(col, dtype=np.int32),
         np.array(pieces, dtype=np.int32),
@@ -265,7 +277,11 @@ def _ejection_lists(
 
 
 def tables(
-    position: Position, colours: Sequence[str], debug: bool = False, restarts: int = 8
+    position: Position,
+    colours: Sequence[str],
+    debug: bool = False,
+    restarts: int = 8,
+    warm: bool = False,
 ) -> rk.Tables:
     """The kernel's read-only arrays for placing every piece left of ``colours`` (in
     turn order) in ``position``: its cells, the colours' counters and the slots.
@@ -275,6 +291,7 @@ def tables(
         colours: the colours that play (names of the position's colours).
         debug: recompute and compare the state after every step (tests).
         restarts: greedy layouts made for each new start (the best is kept).
+        warm: the run starts from a warm start (:data:`WARM_EJECT_CANDIDATES`).
     """
     board = position.board
     geo = _board_of(board)
@@ -304,7 +321,7 @@ def tables(
     bl0 = edge0 + (occ0 == -2).astype(np.int16)[None, :]
     ej_ptr, ej_idx = _ejection_lists(geo, occ0, edge0)
     slots = _slots(position, colours)
-    ip, fp = settings(debug, restarts)
+    ip, fp = settings(debug, restarts, warm)
     return rk.Tables(
         geo.edge_nb,
         geo.corner_nb,
@@ -392,6 +409,12 @@ def new_state(t: rk.Tables, seed: int) -> rk.State:
         fq=np.zeros(n, dtype=np.int32),
         region=np.zeros(n, dtype=np.int8),
         scan=np.zeros(n, dtype=np.int32),
+        adj=np.zeros(s_n, dtype=np.int64),
+        adj_step=np.zeros(c_n, dtype=np.int64),
+        placed_m=np.zeros(c_n, dtype=np.int64),
+        root_m=np.zeros(c_n, dtype=np.int64),
+        hit_m=np.zeros(c_n, dtype=np.int64),
+        gone_m=np.zeros(c_n, dtype=np.int64),
     )
 
 
@@ -483,7 +506,7 @@ class Run:
     ) -> None:
         self.position = position
         self.colours = tuple(colours)
-        self.tables = tables(position, self.colours, debug, restarts)
+        self.tables = tables(position, self.colours, debug, restarts, start is not None)
         self.state = new_state(self.tables, seed)
         self.seed = seed
         if start is not None:
