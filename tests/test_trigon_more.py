@@ -1,12 +1,17 @@
 """Blokus Trigon in what refused it before (issue 43): the agents' environments (Gymnasium's
 and PettingZoo's own checkers; the mask against the plain-set rules of the geometry; the
-planes over Pentobi's naming rectangle; scores and records read back), ..."""
+planes over Pentobi's naming rectangle; scores and records read back); ``count`` of a
+colour with no piece yet and ``--up-to-symmetry``, and hints, held to a brute force over
+the legal move sequences on small late positions; ..."""
 
+import dataclasses
 import warnings
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import run_cli
 
 from solver.core.board import column_name
 from solver.core.checker import check_layout
@@ -14,11 +19,17 @@ from solver.core.geometry.reference import legal_rows
 from solver.core.geometry.shapes import TRIGON_PIECES, PlacementList, enumerate_placements
 from solver.core.geometry.trigon import TrigonGeometry
 from solver.core.placement_index import variant_index
-from solver.core.position import Position
+from solver.core.placements import legal_moves
+from solver.core.position import Placement, Position
+from solver.core.problem import Problem
 from solver.core.variants import ALL_VARIANTS
-from solver.formats.game import read_sgf_text
+from solver.formats.game import load_game, read_sgf_text
+from solver.formats.puzzle import puzzle_text
 
 TRIGONS = ["trigon", "trigon2", "trigon3"]
+DATA = Path(__file__).parent / "data" / "trigon"
+#: a four-colour game of Pentobi's engine (side 9), 79 placements
+LATE = DATA / "trigon-L3-s9102.blksgf"
 
 # --- the agents' environments -------------------------------------------------------------
 
@@ -248,3 +259,197 @@ def test_illegal_actions_and_the_renders_on_trigon():
     picture.reset()
     image = picture.render()
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[1] == 300
+
+
+# --- count, hints: a colour with no piece yet, and orbits, against a brute force ------------
+
+
+def late_hole(played: dict[str, list[str]], xs: range, ys: range, mirror: str | None = None):
+    """A small late position from the end of the LATE game: every piece that has a triangle
+    in the box of Pentobi points ``xs`` x ``ys`` taken off (the hole), every other triangle
+    of the game blocked; the colours of ``played`` have no piece on the board and those
+    pieces to place (the others none). ``mirror``: the name of one of the hexagon's
+    symmetries (``mirror+rot180`` swaps j12 and j7, ``mirror+rot240`` fixes j12): the
+    blocked triangles and their images under it (a symmetry of the position then)."""
+    end = load_game(LATE).position(79)
+    board = end.board
+    geometry = board.geometry
+    box = {c for c, (x, y) in enumerate(geometry.coords) if x in xs and y in ys}
+    hole = set().union(*(p.squares for c in end.colours for p in c.placed if p.squares & box))
+    blocked = end.occupied - hole
+    if mirror is not None:
+        flip = geometry.symmetries[list(geometry.symmetry_names).index(mirror)]
+        blocked |= {int(flip[c]) for c in blocked}
+    colours = tuple(
+        dataclasses.replace(c, placed=(), remaining=tuple(played.get(c.name, ())))
+        for c in end.colours
+    )
+    trigon = type(board).trigon(board.rows // 2, blocked)
+    return dataclasses.replace(end, board=trigon, colours=colours)
+
+
+def test_the_mirrors_are_the_ones_named():
+    board = load_game(LATE).position(0).board
+    geometry = board.geometry
+    names = list(geometry.symmetry_names)
+    flip = geometry.symmetries[names.index("mirror+rot180")]
+    at = {xy: c for c, xy in enumerate(geometry.coords)}
+    assert all(flip[c] == at[(x, 17 - y)] for c, (x, y) in enumerate(geometry.coords))
+    turn = geometry.symmetries[names.index("mirror+rot240")]
+    assert turn[board.parse("j12")] == board.parse("j12")
+
+
+def brute_layouts(position: Position, colour: str, monomino_last: bool = False) -> dict:
+    """Every set of placements by which ``colour`` places all its remaining pieces by legal
+    moves (the monomino last if asked: never while it holds another piece), with the
+    position after it: the legal move sequences enumerated to the end, order ignored."""
+    out: dict[frozenset, Position] = {}
+
+    def go(pos: Position, placed: frozenset) -> None:
+        left = pos.colour(colour).remaining
+        if not left:
+            out.setdefault(placed, pos)
+            return
+        for move in legal_moves(pos, colour):
+            if monomino_last and move.piece == "1" and len(left) > 1:
+                continue
+            go(pos.with_placement(colour, move), placed | {(colour, move.squares)})
+
+    go(position, frozenset())
+    return out
+
+
+def brute(position: Position, colours, monomino_last: bool = False) -> set[frozenset]:
+    """The joint layouts of ``colours``, each colour's legal move sequences played on the
+    positions the earlier colours left (a joint layout can be played colour by colour: a
+    colour's moves need its own corners and free triangles, and its first a starting
+    point no piece covers, which the others' pieces never do in a layout where it has it)."""
+    finals: dict[frozenset, Position] = {frozenset(): position}
+    for c in colours:
+        finals = {
+            key | layout: after
+            for key, pos in finals.items()
+            for layout, after in brute_layouts(pos, c, monomino_last).items()
+        }
+    return set(finals)
+
+
+def brute_orbits(position: Position, layouts: set[frozenset]) -> int:
+    """The layouts' orbits under the hexagon's symmetries that map the position onto itself
+    (blocked triangles, each colour's triangles; the starting points go with the hexagon),
+    by canonical forms: the least image of each layout."""
+    geometry = position.board.geometry
+    fixed = [position.board.blocked, *(c.squares for c in position.colours)]
+    group = [g for g in geometry.symmetries if all({int(g[c]) for c in s} == s for s in fixed)]
+
+    def image(g, layout):
+        return tuple(sorted((c, tuple(sorted(int(g[x]) for x in cells))) for c, cells in layout))
+
+    return len({min(image(g, layout) for g in group) for layout in layouts})
+
+
+#: (pieces of each colour with no piece yet, monomino last): the hole around j12 and j7
+UNSTARTED = [
+    ({"yellow": ["I3", "A4"]}, False),
+    ({"yellow": ["P6", "V", "I3"]}, False),  # layouts covering both j12 and j7 (below)
+    ({"yellow": ["1", "2", "I4"]}, True),  # the monomino held back to the leaf
+    ({"yellow": ["A4", "2"], "green": ["I3", "1"]}, False),  # two colours yet to start
+]
+BOX = (range(7, 12), range(6, 12))
+
+
+@pytest.mark.parametrize("played, last", UNSTARTED)
+def test_count_of_colours_with_no_piece_yet_is_the_brute_force(played, last):
+    from solver.backends.search import count
+    from solver.backends.search.starts import with_starts
+
+    position = late_hole(played, *BOX)
+    free = sorted(position.starting_points - position.occupied - position.board.blocked)
+    assert [position.board.name(c) for c in free] == ["j12", "j7"]
+    problem = Problem(position, tuple(played), monomino_last=last)
+    layouts = brute(position, tuple(played), last)
+    result = count(problem)
+    assert result.complete and result.count == result.layouts == len(layouts) > 0
+    if played == {"yellow": ["P6", "V", "I3"]}:
+        both = [k for k in layouts if {s for _, cells in k for s in cells} >= set(free)]
+        assert len(both) > 100  # a sum per starting point would count these twice:
+        per_point = [count(with_starts(problem, {"yellow": s})).count for s in free]
+        assert sum(per_point) == len(layouts) + len(both)
+    # a limit: at least N, stopped by it; the first layout counted is a layout
+    stopped = count(problem, limit=3)
+    assert (stopped.count, stopped.complete, stopped.stopped_by) == (3, False, "limit")
+
+
+def test_count_command_of_a_colour_with_no_piece_yet(tmp_path):
+    """The command on the hole as a puzzle file: the brute force's count, and the first
+    layout counted written and checked; on a game record two placements in (red yet to
+    start, three free starting points), a limit reached."""
+    position = late_hole({"yellow": ["P6", "V", "I3"]}, *BOX)
+    puzzle = tmp_path / "hole.toml"
+    puzzle.write_text(puzzle_text(Problem(position, ("yellow",))), encoding="utf-8")
+    expected = len(brute(position, ("yellow",)))
+    out = tmp_path / "first.json"
+    result = run_cli("count", puzzle, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"{expected} layouts  ["), result.output
+    assert out.exists() and run_cli("verify", out).exit_code == 0
+    result = run_cli("count", LATE, "--after", 2, "--colour", "red", "--limit", 5)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("at least 5 layouts (limit reached"), result.output
+
+
+@pytest.mark.parametrize(
+    "mirror, played, start",
+    [
+        ("mirror+rot180", {"yellow": ["P6", "V", "I3"]}, None),
+        ("mirror+rot240", {"yellow": ["I3", "A4"]}, None),
+        ("mirror+rot240", {"yellow": ["I4", "2"]}, "j12"),
+    ],
+    ids=["unstarted-two-points", "unstarted-fixed-point", "started"],
+)
+def test_count_up_to_symmetry_is_the_brute_force_orbits(tmp_path, mirror, played, start):
+    """A mirror-symmetric late position: the orbits the count finds by Burnside's lemma are
+    the brute force's canonical forms, a colour with no piece yet (its layouts split by
+    the starting point they cover, which the mirror may swap) or with its single triangle
+    on j12, which the mirror fixes."""
+    from solver.backends.search import count
+
+    position = late_hole(played, *BOX, mirror=mirror)
+    if start is not None:
+        cell = position.board.parse(start)
+        yellow = position.colour("yellow")
+        placed = dataclasses.replace(yellow, placed=(Placement("1", {cell}),))
+        colours = tuple(placed if c.name == "yellow" else c for c in position.colours)
+        position = dataclasses.replace(position, colours=colours)
+    problem = Problem(position, ("yellow",))
+    layouts = brute(position, ("yellow",))
+    orbits = brute_orbits(position, layouts)
+    result = count(problem, up_to_symmetry=True)
+    assert result.complete and result.count == orbits and result.layouts == len(layouts)
+    assert result.symmetries == 2 and orbits > 0
+    if mirror == "mirror+rot240" and start is None:
+        assert len(layouts) < 2 * orbits  # some layouts are their own mirror images
+    puzzle = tmp_path / "mirror.toml"
+    puzzle.write_text(puzzle_text(problem), encoding="utf-8")
+    shown = run_cli("count", puzzle, "--up-to-symmetry")
+    assert shown.exit_code == 0, shown.output
+    word = "layout" if orbits == 1 else "layouts"
+    assert shown.output.startswith(f"{orbits} {word} up to symmetry  ["), shown.output
+
+
+def test_hints_of_a_colour_with_no_piece_yet_keep_what_the_brute_force_counts():
+    """Every legal first move of yellow (each covers j12 or j7) keeps the layouts that
+    contain it: the brute force's count after it."""
+    from solver.tasks.hints import hints
+
+    position = late_hole({"yellow": ["I3", "A4"]}, *BOX)
+    problem = Problem(position, ("yellow",))
+    found = hints(problem)
+    assert found.complete and found.total.count == len(brute(position, ("yellow",)))
+    kept = {h.placement.squares: h.keeps for h in found.hints}
+    moves = legal_moves(position, "yellow")
+    assert found.moves == len(moves)
+    for move in moves:
+        after = position.with_placement("yellow", move)
+        assert kept.get(move.squares, 0) == len(brute(after, ("yellow",)))
+    assert sum(kept.values()) >= found.total.count  # a layout covers two moves' cells at most

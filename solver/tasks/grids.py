@@ -10,10 +10,7 @@ name up among the polyominoes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from solver.core.board import SQUARE, Board
-from solver.core.position import Position
 from solver.core.variants import ALL_VARIANTS, Variant
 from solver.errors import InputError
 
@@ -54,24 +51,3 @@ def grid_variant_named(text: str) -> Variant | None:
         if v.grid != SQUARE and key in (v.name, v.sgf_name.lower(), *v.pentobi_ids):
             return v
     return None
-
-
-def started_only(
-    position: Position, colours: Iterable[str], what: str, *, path: str | None = None
-) -> None:
-    """Refuse a colour with no piece yet where the colours share starting points (Trigon)
-    for a task that counts layouts: the exact search's count knows one start cell per
-    colour, and the endgame check's way round that (one search per free starting point,
-    :mod:`solver.backends.search.starts`) cannot add counts up, as one layout may cover
-    several starting points.
-
-    Raises:
-        InputError: one of ``colours`` has pieces left and none on the board.
-    """
-    if not position.starting_points:
-        return
-    for c in colours:
-        state = position.colour(c)
-        if state.remaining and not state.squares:
-            what_c = f"{what} of a colour with no piece yet ({c})"
-            raise InputError(not_yet(what_c, position.board.grid), path=path)
