@@ -248,18 +248,9 @@ def test_batch_rows_are_the_endgame_checks(tmp_path):
 # --- the commands that do not run on Trigon yet: one line, nothing written ----------------
 
 
-def test_export_refuses_trigon_in_one_line(tmp_path):
-    out = tmp_path / "cover.dlx"
-    refused(run_cli("export", SMALL, "--after", 50, "--out", out), "export")
-    assert not out.exists()
-
-
-def test_rate_refuses_a_trigon_problem():
-    from solver.formats.sources import load_source
-    from solver.tasks.rating import rate
-
-    with pytest.raises(Exception, match="rate does not run on trigon boards yet"):
-        rate(load_source(LATE, 75), playouts=0)
+def test_rate_reads_puzzle_files_not_game_records():
+    """As on squares: a game record is refused in one line (a Trigon puzzle is rated:
+    tests/test_trigon_more.py)."""
     one_line_error(run_cli("rate", LATE), "a game record: hint and rate read puzzle files")
 
 

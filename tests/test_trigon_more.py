@@ -453,3 +453,189 @@ def test_hints_of_a_colour_with_no_piece_yet_keep_what_the_brute_force_counts():
         after = position.with_placement("yellow", move)
         assert kept.get(move.squares, 0) == len(brute(after, ("yellow",)))
     assert sum(kept.values()) >= found.total.count  # a layout covers two moves' cells at most
+
+
+# --- export: the exact-cover formulation on triangles ------------------------------------
+
+
+def test_the_connected_covers_of_the_trigon_formulation_are_the_layouts():
+    """The covers of the exact-cover formulation (a plain Algorithm X,
+    tests/test_exact_cover.py) that the rule checker accepts in some order of play are the
+    brute force's layouts: a colour yet to start, and one with pieces on a game's board."""
+    from test_exact_cover import connected, covers
+
+    from solver.formats.exact_cover import formulation
+
+    cases = [
+        (late_hole({"yellow": ["I3", "A4"]}, *BOX), ("yellow",)),
+        (load_game(LATE).position(75), ("green",)),
+    ]
+    for position, colours in cases:
+        ec = formulation(Problem(position, colours))
+        found = covers(ec)
+        good = [c for c in found if connected(position, ec, c)]
+        layouts = brute(position, colours)
+        assert len(good) == len(layouts) > 0
+        keys = {
+            frozenset((colour, p.squares) for k in c for colour, p in [ec.placements[k]])
+            for c in good
+        }
+        assert keys == layouts
+
+
+def test_the_edge_items_are_the_triangles_edges(tmp_path):
+    """Each option's edge items name exactly the edges of the triangle lattice between its
+    triangles and a free triangle (or its own): ``B.e10r`` the triangle to e10's right in
+    its row, ``B.e10u`` the one above it; the command writes the text, its comment in
+    triangles."""
+    from solver.formats.exact_cover import formulation
+
+    position = load_game(LATE).position(75)
+    board = position.board
+    geometry = board.geometry
+    at = {xy: c for c, xy in enumerate(geometry.coords)}
+    free = set(range(board.size)) - position.occupied - board.blocked
+    ec = formulation(Problem(position, ("green", "blue")))
+    assert len(ec) > 10
+    for k in range(len(ec)):
+        colour, placement = ec.placements[k]
+        expected = {
+            frozenset((c, n))
+            for c in placement.squares
+            for n in geometry.edge_neighbours[c]
+            if n in free or n in placement.squares
+        }
+        named = set()
+        for item in ec.option(k):
+            if item.count(".") == 1 and item[-1] in "ru" and item[:2] == f"{colour[0].upper()}.":
+                cell = board.parse(item[2:-1])
+                x, y = geometry.coords[cell]
+                other = at[(x + 1, y)] if item[-1] == "r" else at[(x, y - 1)]
+                named.add(frozenset((cell, other)))
+        assert named == expected, k
+    out = tmp_path / "late.dlx"
+    result = run_cli("export", LATE, "--after", 75, "--colour", "green", "--out", out)
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "free triangles" in text and "square" not in text.split("\n| options")[0]
+    assert text.count("\n") == 10 + len(formulation(Problem(position, ("green",))))
+
+
+# --- rate: its counts, first moves and playouts on triangles --------------------------------
+
+
+def test_rating_a_trigon_puzzle_is_its_counts_and_playouts(tmp_path):
+    """The features of a small late position with yellow yet to start: its layouts and
+    orbits (the brute force's), the first moves that keep one (the brute force after each),
+    and random playouts that follow the rules: with a single piece to place every playout
+    ends solved (each legal first move is a layout), with no free starting point none does;
+    the command reads it as a puzzle file."""
+    from solver.tasks.rating import random_playouts, rate
+
+    position = late_hole({"yellow": ["I3", "A4"]}, *BOX, mirror="mirror+rot240")
+    problem = Problem(position, ("yellow",))
+    layouts = brute(position, ("yellow",))
+    moves = legal_moves(position, "yellow")
+    good = [m for m in moves if brute(position.with_placement("yellow", m), ("yellow",))]
+    rating = rate(problem, playouts=200, seed=3)
+    assert rating.complete and rating.layouts == len(layouts)
+    assert rating.solutions == brute_orbits(position, layouts) < len(layouts)
+    assert (rating.first_moves, rating.good_first_moves) == (len(moves), len(good))
+    assert 0 < rating.successes < 200 and rating.label in ("easy", "medium", "hard", "expert")
+    assert rate(problem, playouts=200, seed=3).successes == rating.successes  # its seed
+    single = Problem(late_hole({"yellow": ["I3"]}, *BOX), ("yellow",))
+    assert random_playouts(single, 50) == 50
+    # a hole at the top edge, 104 free triangles and no free starting point: no first move
+    stuck = Problem(late_hole({"yellow": ["I3", "A4"]}, range(12, 17), range(2)), ("yellow",))
+    assert not stuck.position.starting_points - stuck.position.board.blocked
+    assert not brute(stuck.position, ("yellow",)) and random_playouts(stuck, 50) == 0
+    assert rate(stuck, playouts=50).label == "unsolvable"
+    puzzle = tmp_path / "hole.toml"
+    puzzle.write_text(puzzle_text(problem), encoding="utf-8")
+    result = run_cli("rate", puzzle, "--playouts", 200, "--seed", 3)
+    assert result.exit_code == 0, result.output
+    row = result.output.splitlines()[1].split()
+    assert row[1:8] == [
+        str(rating.solutions), str(len(good)), "of", str(len(moves)),
+        str(rating.successes), "of", "200",
+    ]  # fmt: skip
+
+
+# --- cubes split: the cubes partition the layouts -------------------------------------------
+
+
+def cube_layouts(cube) -> set[frozenset]:
+    """The layouts of the original puzzle a cube stands for: its fixed placements with
+    each of its own layouts (the brute force on the cube's puzzle file, read back)."""
+    from solver.formats.puzzle import parse_puzzle
+    from solver.tasks.cubes import cube_text
+
+    problem = parse_puzzle(cube_text(cube, 1, 1, "test.toml"))
+    fixed = frozenset((c, p.squares) for c, p in cube.fixed)
+    return {fixed | layout for layout in brute(problem.position, problem.colours)}
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_trigon_cubes_partition_the_layouts(depth):
+    """A colour yet to start with two free starting points (j12, j7): without symmetry the
+    cubes' layouts, read back from their puzzle files, are the brute force's layouts,
+    each in exactly one cube (the child where j12 stays empty holds those that start on
+    j7)."""
+    from solver.tasks.cubes import split
+
+    position = late_hole({"yellow": ["I3", "A4"]}, *BOX)
+    problem = Problem(position, ("yellow",))
+    cubes = split(problem, depth, symmetry=False)
+    assert len(cubes) > depth
+    seen: list[frozenset] = [k for cube in cubes for k in cube_layouts(cube)]
+    assert len(seen) == len(set(seen)) and set(seen) == brute(position, ("yellow",))
+    assert any(cube.blocked and position.starting_points & set(cube.blocked) for cube in cubes)
+
+
+def test_trigon_cubes_keep_one_child_per_orbit_and_the_command_writes_them(tmp_path):
+    """A mirror-symmetric hole (the mirror fixes j12): every layout is a kept cube's layout
+    or its mirror image; the command writes the cubes and their manifest."""
+    from solver.tasks.cubes import SplitStats, split
+
+    position = late_hole({"yellow": ["I3", "A4"]}, *BOX, mirror="mirror+rot240")
+    problem = Problem(position, ("yellow",))
+    stats = SplitStats()
+    cubes = split(problem, 2, stats)
+    assert stats.dropped > 0
+    kept = {k for cube in cubes for k in cube_layouts(cube)}
+    geometry = position.board.geometry
+    flip = geometry.symmetries[list(geometry.symmetry_names).index("mirror+rot240")]
+    mirrored = {frozenset((c, frozenset(int(flip[x]) for x in s)) for c, s in k) for k in kept}
+    assert kept | mirrored == brute(position, ("yellow",))
+    puzzle = tmp_path / "hole.toml"
+    puzzle.write_text(puzzle_text(problem), encoding="utf-8")
+    result = run_cli("cubes", "split", puzzle, "--depth", 2, "--out", tmp_path / "split")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"{len(cubes)} cubes at depth 2"), result.output
+    assert len(list((tmp_path / "split" / "cubes").glob("*.toml"))) == len(cubes)
+
+
+def test_a_trigon_split_solved_by_batch_joins_to_the_search_answers(tmp_path):
+    """Split, every cube solved by batch (the exact search), joined: "solved" where the hole
+    has a layout, "infeasible" where it has none (every cube proven)."""
+    from solver.batch.runner import BatchOptions, run_batch
+    from solver.batch.work import BatchSettings
+    from solver.tasks.cubes import write_cubes
+    from solver.trust.cube_join import join
+
+    cases = [
+        ("yes", ["I3", "A4"], None, "solved"),
+        ("no", ["I6", "L6", "V", "S"], "mirror+rot240", "infeasible"),
+    ]
+    for name, pieces, mirror, expected in cases:
+        position = late_hole({"yellow": pieces}, *BOX, mirror=mirror)
+        assert bool(brute(position, ("yellow",))) == (expected == "solved")
+        text = puzzle_text(Problem(position, ("yellow",)))
+        out = tmp_path / name
+        manifest = write_cubes(f"{name}.toml", text, 2, out)
+        results = out / "results"
+        settings = BatchSettings(backend="search")
+        run_batch(BatchOptions([out / "cubes"], results, settings, jobs=1))
+        answer = join(out, results)
+        assert answer.cubes == len(manifest["cubes"]) and answer.missing == answer.unknown == 0
+        assert answer.status == expected, name

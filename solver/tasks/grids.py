@@ -1,11 +1,13 @@
 """Which tasks run on which grid: the one refusal of a task that assumes squares, given a
 position on another grid (Trigon's triangles, :mod:`solver.core.geometry`).
 
-Every command and the GTP engine gate a position where it enters with
-:func:`square_only` (and a variant's name with :func:`grid_variant_named`), so that a
-Trigon game record gets one line naming what does not run on it yet (docs/geometry.md,
-"What runs on Trigon") instead of a failure deep inside code that looks a Trigon piece
-name up among the polyominoes.
+A task that assumes squares gates a position where it enters with :func:`square_only`
+(and a variant's name with :func:`grid_variant_named`), so that a Trigon game record gets
+one line naming what does not run on it yet (docs/geometry.md, "What runs on Trigon")
+instead of a failure deep inside code that looks a Trigon piece name up among the
+polyominoes. Since issue 43's last commands moved onto the geometry (``count``, hints,
+``export``, ``rate``, ``cubes split``, the agents) no command needs it; it stays the one
+wording of such a refusal for the next grid or task.
 """
 
 from __future__ import annotations
