@@ -1,10 +1,15 @@
-"""Blokus Trigon in what refused it before (issue 43): the agents' environments (Gymnasium's
-and PettingZoo's own checkers; the mask against the plain-set rules of the geometry; the
-planes over Pentobi's naming rectangle; scores and records read back); ``count`` of a
-colour with no piece yet and ``--up-to-symmetry``, and hints, held to a brute force over
-the legal move sequences on small late positions; ..."""
+"""Blokus Trigon in what refused it before (issue 43), each held to a value found another
+way: the agents' environments (Gymnasium's and PettingZoo's own checkers; the mask against
+the plain-set rules of the geometry at every turn; the planes over Pentobi's naming
+rectangle; scores and records read back, by Pentobi's engine too where it is installed);
+``count`` of colours with no piece yet and ``--up-to-symmetry``, and hints, against a brute
+force over the legal move sequences on small late positions (a hole cut in the end of a
+Pentobi game); ``export`` (the connected covers are the layouts), ``rate`` and ``cubes
+split`` (the cubes partition the layouts; split, batch and join)."""
 
 import dataclasses
+import os
+import shutil
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -259,6 +264,44 @@ def test_illegal_actions_and_the_renders_on_trigon():
     picture.reset()
     image = picture.render()
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[1] == 300
+
+
+def pentobi_gtp():
+    """Pentobi's engine: $PENTOBI_GTP, or pentobi-gtp on the PATH (as tests/test_gtp.py)."""
+    found = os.environ.get("PENTOBI_GTP") or shutil.which("pentobi-gtp")
+    return found if found and Path(found).exists() else None
+
+
+@pytest.mark.skipif(pentobi_gtp() is None, reason="Pentobi's GTP engine is not installed")
+@pytest.mark.parametrize("variant", TRIGONS)
+def test_pentobi_reads_the_trigon_records_back_with_the_same_scores(tmp_path, variant):
+    """A masked random game of each Trigon variant, written by the environment: Pentobi's
+    engine loads it and scores it as we do (its points per colour, or the margin of
+    Two-Player's first player)."""
+    pytest.importorskip("pettingzoo")
+    from solver.agents.pettingzoo_env import raw_env
+    from solver.agents.seats import Seats
+    from solver.gtp.client import Client
+
+    game = raw_env(variant=variant)
+    game.reset()
+    rng = np.random.default_rng(11)
+    while game.to_move is not None:
+        mask = game.observe(game.agent_selection)["action_mask"]
+        game.step(int(rng.choice(np.flatnonzero(mask))))
+    end = game.position()
+    path = tmp_path / f"{variant}.blksgf"
+    path.write_text(game.record())
+    points = [110 + end.score(c) for c in end.colour_names]
+    seats = Seats.of(ALL_VARIANTS[variant])
+    if seats.players > 2:
+        expected = " ".join(str(p) for p in points)
+    else:
+        margin = sum(p * (1 if seats.owner[c] == 0 else -1) for c, p in enumerate(points))
+        expected = f"B+{margin}" if margin > 0 else f"W+{-margin}" if margin < 0 else "0"
+    with Client([pentobi_gtp(), "--nobook", "--quiet"]) as pentobi:
+        pentobi.send(f"loadsgf {path}")
+        assert pentobi.send("final_score").strip() == expected
 
 
 # --- count, hints: a colour with no piece yet, and orbits, against a brute force ------------
