@@ -682,3 +682,19 @@ def test_a_trigon_split_solved_by_batch_joins_to_the_search_answers(tmp_path):
         answer = join(out, results)
         assert answer.cubes == len(manifest["cubes"]) and answer.missing == answer.unknown == 0
         assert answer.status == expected, name
+
+
+def test_count_with_a_star_and_the_monomino_last_is_the_brute_force():
+    """A card goal makes the monomino a piece of the search checked at the leaf (not held
+    back): it may lie on a smaller starting point than the one the colour starts from, and
+    is counted once all the same."""
+    from solver.backends.search import count
+
+    position = late_hole({"yellow": ["1", "2", "I4"]}, *BOX)
+    board = position.board
+    for star in ("j12", "j7", "j11"):
+        cell = board.parse(star)
+        problem = Problem(position, ("yellow",), monomino_last=True, cover={cell})
+        expected = {k for k in brute(position, ("yellow",), True) if any(cell in s for _, s in k)}
+        result = count(problem)
+        assert result.complete and result.count == len(expected) > 0, star
