@@ -21,4 +21,4 @@ def test_the_agents_page_examples_run(monkeypatch, capsys):
     for k, code in enumerate(blocks):
         exec(compile(code, f"{PAGE.name} block {k + 1}", "exec"), namespace)
     out = capsys.readouterr().out
-    assert out.startswith("game over\n") and out.count("Passed API test") == 5
+    assert out.startswith("game over\n") and out.count("Passed API test") == 8

@@ -172,7 +172,7 @@ def test_an_illegal_action_ends_the_episode_and_changes_nothing():
 @pytest.mark.parametrize(
     ("kwargs", "words"),
     [
-        ({"variant": "trigon"}, "unknown variant"),
+        ({"variant": "hexagon"}, "unknown variant"),
         ({"colour": "pink"}, "no colour 'pink'"),
         ({"joint": "exact"}, "unknown joint mode 'exact'"),
         ({"joint": "area", "joint_every": 0}, "joint_every"),

@@ -142,7 +142,7 @@ def test_an_action_outside_the_space_is_refused():
         game.step(7_218)
 
 
-@pytest.mark.parametrize("name", ["trigon", "", None, 3])
+@pytest.mark.parametrize("name", ["trigon4", "", None, 3])
 def test_an_unknown_variant_is_one_line(name):
     with pytest.raises(InputError) as raised:
         raw_env(variant=name)

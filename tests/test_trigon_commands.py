@@ -173,12 +173,15 @@ def test_count_is_the_brute_force_count(name, after, colours):
     assert result.output.startswith(f"{expected} {word}  ["), result.output
 
 
-def test_count_refuses_what_assumes_squares_or_one_start(tmp_path):
-    out = tmp_path / "first.svg"
-    refused(run_cli("count", LATE, "--after", 75, "--up-to-symmetry"), "--up-to-symmetry")
-    # red has no piece after 2 placements: the count has one start cell per colour
-    refused(run_cli("count", LATE, "--after", 2, "--colour", "red", "--out", out), "(red)")
-    assert not out.exists()
+def test_count_up_to_symmetry_of_a_game_position_is_its_count():
+    """No symmetry of the hexagon maps a game's late position onto itself: the orbits are
+    the layouts (the orbits of symmetric positions: tests/test_trigon_more.py)."""
+    position = load_game(LATE).position(75)
+    expected = brute_count(position, ("green",))
+    result = run_cli("count", LATE, "--after", 75, "--colour", "green", "--up-to-symmetry")
+    assert result.exit_code == 0, result.output
+    word = "layout" if expected == 1 else "layouts"
+    assert result.output.startswith(f"{expected} {word} up to symmetry  ["), result.output
 
 
 @pytest.mark.parametrize("after, colours", [(75, ("blue", "green")), (77, ())])
@@ -213,14 +216,6 @@ def test_hints_keep_what_the_brute_force_counts():
     one_line_error(run_cli("hint", LATE), "a game record: hint and rate read puzzle files")
 
 
-def test_hint_of_a_colour_with_no_piece_yet_is_refused():
-    from solver.formats.sources import load_source
-    from solver.tasks.hints import hints
-
-    with pytest.raises(Exception, match="does not run on trigon boards yet"):
-        hints(load_source(LATE, 2))
-
-
 # --- batch: one row per game, each colour's answer the endgame check's --------------------
 
 
@@ -253,18 +248,9 @@ def test_batch_rows_are_the_endgame_checks(tmp_path):
 # --- the commands that do not run on Trigon yet: one line, nothing written ----------------
 
 
-def test_export_refuses_trigon_in_one_line(tmp_path):
-    out = tmp_path / "cover.dlx"
-    refused(run_cli("export", SMALL, "--after", 50, "--out", out), "export")
-    assert not out.exists()
-
-
-def test_rate_refuses_a_trigon_problem():
-    from solver.formats.sources import load_source
-    from solver.tasks.rating import rate
-
-    with pytest.raises(Exception, match="rate does not run on trigon boards yet"):
-        rate(load_source(LATE, 75), playouts=0)
+def test_rate_reads_puzzle_files_not_game_records():
+    """As on squares: a game record is refused in one line (a Trigon puzzle is rated:
+    tests/test_trigon_more.py)."""
     one_line_error(run_cli("rate", LATE), "a game record: hint and rate read puzzle files")
 
 

@@ -14,7 +14,9 @@
         done = terminated or truncated
 
 One agent places every colour's pieces, the colours taking turns in their order (Classic:
-blue, yellow, red, green), or one colour's 21 (``colour="blue"``):
+blue, yellow, red, green), or one colour's 21 (``colour="blue"``); on Blokus Trigon
+(``variant="trigon"``: all 88 pieces of four colours on the side-9 hexagon, ``trigon3``:
+three colours on side 8) the same, with Trigon's 22 pieces a colour:
 
 * the action space, observation and mask are the PettingZoo environment's
   (:mod:`solver.agents.pettingzoo_env`): ``Discrete(P + 1)`` over the variant's fixed
@@ -27,7 +29,7 @@ blue, yellow, red, green), or one colour's 21 (``colour="blue"``):
 * reward: the squares of each piece placed, and at the end each colour's bonus (+15 with
   every piece placed, +5 more with the monomino last; Junior: none). The return of an
   episode is then Pentobi's points of the colours in play (89 + 20 = 109 a colour at
-  best): their final scores plus 89 each;
+  best; on Trigon triangles, 110 + 20 = 130): their final scores plus 89 each (110);
 * ``joint`` (off by default): a shaped signal from the joint question "can the colours in
   play still place every piece they have left?" (:mod:`solver.tasks.endgame`), asked after
   every placement (or every ``joint_every``) until its answer is a proven "no"; that step
@@ -53,20 +55,17 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from solver.agents.cells import arrays, move_state
 from solver.agents.planes import RENDER_MODES, Observer, check_render_mode, record, render
 from solver.agents.seats import agent_variant
 from solver.backends.base import SolveOptions
-from solver.core.movegen import MoveState
-from solver.core.pieces import MONOMINO, PIECE_NAMES, PIECES
+from solver.core.pieces import MONOMINO, family
 from solver.core.position import Position
 from solver.errors import InputError
 from solver.tasks.endgame import area_shortfall, joint_check
 
 ENV_ID = "blokus_solo/Solo-v0"
 JOINT_MODES = ("area", "check")
-#: squares of each piece, in the standard order (the move generator's piece numbers)
-_SIZES = np.array([PIECES[name].size for name in PIECE_NAMES], dtype=np.int64)
-_MONOMINO = PIECES[MONOMINO].index
 
 
 class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -76,7 +75,8 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
     Args:
         variant: ``classic`` (the default: four colours on 20x20, 84 pieces), ``classic2``,
             ``classic3`` (the same board and colours), ``duo`` or ``junior`` (two colours
-            on 14x14).
+            on 14x14), ``trigon``, ``trigon2`` (four colours on Trigon's side-9 hexagon,
+            88 pieces) or ``trigon3`` (three on side 8).
         colour: one colour's name (e.g. "blue"): only it places its pieces; None: every
             colour of the variant.
         joint: None, "area" or "check": the shaped signal of the joint question (module
@@ -89,7 +89,9 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         render_size: the picture's width in pixels (default 24 per square and margins).
 
     Attributes:
-        state: the game, a :class:`MoveState` (``history()``, ``position()``).
+        state: the game, a :class:`~solver.core.movegen.MoveState` (a
+            :class:`~solver.agents.cells.CellState` on Trigon; ``history()``,
+            ``position()``).
         in_play: the numbers of the colours in play (turn order).
         to_move: the number of the colour to move, None once the episode has ended.
         pass_action: P, the pass (never legal here).
@@ -120,7 +122,11 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
             )
         self.variant = agent_variant(variant)
         self.start = Position.empty(self.variant)
-        self.state = MoveState(self.start)
+        self.state = move_state(self.start)
+        pieces = family(self.variant.grid)
+        # cells of each piece, in the family's order (the index's piece numbers)
+        self._sizes = np.array(pieces.sizes, dtype=np.int64)
+        self._monomino = pieces.index[MONOMINO]
         self.in_play = tuple(range(len(self.state.colours)))
         if colour is not None:
             self.in_play = (self.state.colour_number(colour),)
@@ -192,7 +198,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
             info["illegal"] = True
             return self._observation(), self.illegal_reward, True, False, info
         self.state.play(colour, number, check=False)
-        reward = float(self.state.tables.size[number])
+        reward = float(self.state.index.size[number])
         n = len(self.in_play)
         k = self.in_play.index(colour)
         self.to_move = None
@@ -209,8 +215,8 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
             scores = self.scores()
             info["scores"] = scores
             # the bonuses: each final score less the squares left unplaced
-            left = self.state.state.left
-            reward += sum(scores.values()) + int((left[list(self.in_play)] @ _SIZES).sum())
+            left = arrays(self.state)[1]
+            reward += sum(scores.values()) + int((left[list(self.in_play)] @ self._sizes).sum())
         return self._observation(), reward, self.to_move is None, False, info
 
     def _turn_from(self, first: int, after: int | None = None) -> None:
@@ -238,7 +244,7 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def _joint_no(self) -> str:
         """The reason the colours in play cannot all place every piece they have left
         (proven), or "" (yes or unknown)."""
-        left = self.state.state.left
+        left = arrays(self.state)[1]
         stuck = [c for c in self.in_play if left[c].any() and not self.state.has_move(c)]
         if stuck:  # the move generator says so: free
             return f"{self.state.colours[stuck[0]]} has pieces left and no legal placement"
@@ -268,17 +274,15 @@ class SoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         unplaced square; +15 once every piece is placed, +5 more with the monomino last;
         Junior: no bonus), read from the move generator's arrays (no Position built: the
         tests hold it to :meth:`Position.score`)."""
-        kernel_state = self.state.state
-        n = self.state.placed
-        placed = kernel_state.hmove[:n]
-        by = kernel_state.hcol[:n]
+        left = arrays(self.state)[1]
+        history = self.state.history()
         out: dict[str, int] = {}
         for c in self.in_play:
-            score = -int(kernel_state.left[c] @ _SIZES)
-            mine = placed[by == c]
-            if self.start.bonus and score == 0 and len(mine):
-                last = int(self.state.tables.piece[mine[-1]])
-                score += 15 + (5 if last == _MONOMINO else 0)
+            score = -int(left[c] @ self._sizes)
+            mine = [m for by, m in history if by == c]
+            if self.start.bonus and score == 0 and mine:
+                last = int(self.state.index.piece[mine[-1]])
+                score += 15 + (5 if last == self._monomino else 0)
             out[self.state.colours[c]] = score
         return out
 

@@ -4,7 +4,7 @@
 
     from solver.agents.pettingzoo_env import env
 
-    game = env(variant="duo")               # classic, classic2, classic3, duo, junior
+    game = env(variant="duo")   # classic, classic2, classic3, duo, junior, trigon, trigon2, trigon3
     game.reset(seed=1)
     for agent in game.agent_iter():
         observation, reward, termination, truncation, info = game.last()
@@ -19,7 +19,8 @@ PettingZoo's classic-games conventions (as its chess and Connect Four):
   colour shared in turn); the agent to move is the player of the colour to move;
 * observation ``{"observation": planes, "action_mask": mask}``
   (:mod:`solver.agents.planes`: planes (rows, cols, 22 C) int8 from the perspective of the
-  agent's colour to move; mask (P + 1,) int8, all zeros for an agent not to move);
+  agent's colour to move, (rows, cols, 23 C) over the naming rectangle on Trigon; mask
+  (P + 1,) int8, all zeros for an agent not to move);
 * one ``Discrete(P + 1)`` action per placement of the variant's fixed placement index
   (:mod:`solver.core.placement_index`), and the pass, P (``pass_action``). A colour with no
   legal placement has the pass as its only legal action, once: after it a colour that
@@ -45,9 +46,9 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from solver.agents.cells import move_state
 from solver.agents.planes import RENDER_MODES, Observer, check_render_mode, moves_of, record, render
 from solver.agents.seats import Seats, agent_variant
-from solver.core.movegen import MoveState
 from solver.core.position import Placement, Position
 from solver.errors import InputError, RuleError
 
@@ -75,13 +76,16 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo ships no ty
 
     Args:
         variant: ``classic`` (four players), ``classic2`` (Two-Player), ``classic3``
-            (Three-Player), ``duo`` or ``junior``.
+            (Three-Player), ``duo``, ``junior``, or Blokus Trigon's ``trigon`` (four
+            players), ``trigon2`` (Two-Player), ``trigon3`` (Three-Player).
         render_mode: None, "ansi" or "rgb_array".
         render_size: the picture's width in pixels for "rgb_array" (default: 24 per
             square and the margins).
 
     Attributes:
-        state: the game, a :class:`MoveState` (its ``history()``, ``position()``).
+        state: the game, a :class:`~solver.core.movegen.MoveState` (a
+            :class:`~solver.agents.cells.CellState` on Trigon; its ``history()``,
+            ``position()``).
         seats: who plays and scores which colour.
         to_move: the number of the colour to move (turn order), None once the game is over.
         illegal_reward: the reward of an illegal action (:func:`env`).
@@ -111,7 +115,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo ships no ty
         self.render_size = render_size
         self.seats = Seats.of(self.variant)
         self.start = Position.empty(self.variant)
-        self.state = MoveState(self.start)
+        self.state = move_state(self.start)
         self.observer = Observer(self.state)
         self.pass_action = self.state.index.pass_action
         self.illegal_reward = float(self.seats.lowest_score())

@@ -10,38 +10,42 @@ variant            players  colours
                             placed by player k mod 3, as in Pentobi, and scored by no one
 ``duo``            2        purple, orange
 ``junior``         2        purple, orange (no bonus)
+``trigon``         4        one each: blue, yellow, red, green (Blokus Trigon, side 9)
+``trigon2``        2        player 0 blue and red, player 1 yellow and green (side 9)
+``trigon3``        3        blue, yellow, red (side 8)
 =================  =======  ===================================================================
 
 A player's final score is the sum of :meth:`solver.core.position.Position.score` over the
 colours it scores (-1 per unplaced square, +15 with every piece placed, +5 more with the
-monomino last; Junior: no bonus).
+monomino last; Junior: no bonus; on Trigon -1 per unplaced triangle).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.core.pieces import PIECES
+from solver.core.pieces import family
 from solver.core.position import Position
-from solver.core.variants import VARIANTS, Variant
+from solver.core.variants import ALL_VARIANTS, Variant
 from solver.errors import InputError
 
 
 def agent_variant(name: object) -> Variant:
     """The built-in variant an environment is asked for, by our name (``classic``,
-    ``classic2``, ``classic3``, ``duo``, ``junior``; any case, spaces around ignored).
+    ``classic2``, ``classic3``, ``duo``, ``junior``, ``trigon``, ``trigon2``, ``trigon3``;
+    any case, spaces around ignored).
 
     Raises:
         InputError: any other name or value (one line listing the names; ``where`` is
             "variant").
     """
     key = name.strip().lower() if isinstance(name, str) else None
-    if key not in VARIANTS:
+    if key not in ALL_VARIANTS:
         shown = repr(name)[:40]
         raise InputError(
-            f"unknown variant {shown} (variants: {', '.join(VARIANTS)})", where="variant"
+            f"unknown variant {shown} (variants: {', '.join(ALL_VARIANTS)})", where="variant"
         )
-    return VARIANTS[key]
+    return ALL_VARIANTS[key]
 
 
 @dataclass(frozen=True)
@@ -87,12 +91,15 @@ class Seats:
 
     def lowest_score(self) -> int:
         """The lowest final score a player can have: every piece of its colours unplaced
-        (-89 a colour with the full set); the reward of an illegal action in score mode."""
+        (-89 a colour with the full set, -110 on Trigon); the reward of an illegal action in
+        score mode."""
         return -set_squares(self.variant) * max(
             len(self.colours_of(p)) for p in range(self.players)
         )
 
 
 def set_squares(variant: Variant) -> int:
-    """The squares of one colour's set (89 with the 21 pieces; Junior's: 88)."""
-    return sum(PIECES[p].size * n for p, n in variant.pieces.items())
+    """The cells of one colour's set (89 squares with the 21 pieces; Junior's: 88;
+    Trigon's 22 pieces: 110 triangles)."""
+    size = family(variant.grid).size
+    return sum(size[p] * n for p, n in variant.pieces.items())

@@ -21,7 +21,6 @@ from solver.cli.output import output_writer
 from solver.cli.params import LIMIT
 from solver.formats.sources import load_source
 from solver.quoting import shown
-from solver.tasks.grids import square_only, started_only
 from solver.tasks.solve import checked_result
 
 # The exact search is imported where the count runs: it loads numba, which every
@@ -46,7 +45,8 @@ if TYPE_CHECKING:
     "--up-to-symmetry",
     is_flag=True,
     help="Count layouts that differ by a board symmetry fixing every start "
-    "square (and the board's contents) once.",
+    "square (and the board's contents) once; on Trigon the hexagon's symmetries that "
+    "keep the position (they all keep the six starting points).",
 )
 @colour_option(PLAY_HELP)
 @time_limit_option("a count stopped by it is a lower bound.", per="count")
@@ -73,11 +73,6 @@ def count_command(
 
     problem = with_colours(load_source(source, after), source, colours)
     problem = dataclasses.replace(problem, goal="place-all")  # what count counts
-    if up_to_symmetry:  # orbits on Trigon: not held to anything yet
-        square_only(
-            problem.position.board, "count --up-to-symmetry", path=source, where="--up-to-symmetry"
-        )
-    started_only(problem.position, problem.colours, "count", path=source)
     writer = output_writer(out, problem, "count")
     result = count(problem, limit=limit, up_to_symmetry=up_to_symmetry, time_limit=time_limit)
     _count_line(result, up_to_symmetry)

@@ -8,7 +8,6 @@ from solver.cli.options import PLAY_HELP, after_option, colour_option, out_optio
 from solver.formats.exact_cover import formulation, to_dlx
 from solver.formats.files import check_output, write_text_atomic
 from solver.formats.sources import load_source
-from solver.tasks.grids import square_only
 
 
 @click.command("export")
@@ -42,7 +41,7 @@ def export_command(
     if out:
         check_output(out)
     problem = with_colours(load_source(source, after), source, colours)
-    square_only(problem.position.board, "export", path=source)  # items are squares' edges
+    # (on Trigon the items are triangles and their edges: solver/formats/exact_cover.py)
     text = to_dlx(formulation(problem, squares_primary=squares_primary))
     if out:
         write_text_atomic(out, text)

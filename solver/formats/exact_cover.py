@@ -8,7 +8,11 @@ Items (Knuth, TAOCP 7.2.2.1, "exact covering with primary and secondary items"):
 * secondary (covered at most once): every free square, named as on the board (``e10``),
   and one item per (colour, grid edge), named ``B.e10r`` for the edge between e10 and the
   square to its right (f10) and ``B.e10u`` for the edge between e10 and the square above
-  (e11): one item per (colour, edge) replaces pairwise no-contact clauses.
+  (e11): one item per (colour, edge) replaces pairwise no-contact clauses. On Blokus
+  Trigon the cells are triangles and the names the same: ``B.e10r`` the edge between e10
+  and the triangle to its right in its row, ``B.e10u`` the edge between e10 and the
+  triangle above it (a triangle has one of those two vertical neighbours, by the way it
+  points: :mod:`solver.core.geometry.trigon`).
 
 Options: one per placement of a remaining piece of a played colour that fits the position
 (:func:`solver.core.placements.placements_for`: free squares, no edge contact with the colour),
@@ -25,8 +29,8 @@ Squares to cover (the problem's ``cover``, "Cover the Stars"): each free one is 
 item (covered exactly once) rather than a secondary one, and has no hole option.
 
 NOT expressed: connectivity (each later piece touching the colour at a corner, the first
-one covering the start square, and a colour to ``connect`` ending as one group) and
-``monomino_last``. A cover may contain islands; the
+one covering the start square, on Trigon a free starting point, and a colour to
+``connect`` ending as one group) and ``monomino_last``. A cover may contain islands; the
 search backend (:mod:`solver.backends.search.exact`) enforces connectivity as it searches.
 
 Squares as primary items (for tight boards, where branching on the most constrained empty
@@ -50,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.core.board import Board
-from solver.core.pieces import PIECE_NAMES
+from solver.core.pieces import family
 from solver.core.placements import placements_for
 from solver.core.position import Placement
 from solver.core.problem import Problem
@@ -73,6 +77,7 @@ class ExactCover:
         title: what the problem is (for the export's comment).
         squares_primary: whether the free squares are primary (with hole options).
         stars: the free squares to cover (primary, never a hole), by name.
+        cell: what a cell is in the comment's words: "square", or "triangle" (Trigon).
     """
 
     primary: tuple[str, ...]
@@ -83,6 +88,7 @@ class ExactCover:
     title: str = ""
     squares_primary: bool = False
     stars: tuple[str, ...] = ()
+    cell: str = "square"
 
     @property
     def items(self) -> tuple[str, ...]:
@@ -107,15 +113,21 @@ def colour_letter(colour: str) -> str:
 def _edge_items(board: Board, squares: Iterable[int], letter: str, free: set[int]) -> list[str]:
     """Edge item names of the grid edges with one end in ``squares``, the other end free."""
     cols = board.cols
+    square = board.square_grid
+    coords = None if square else board.geometry.coords
     names = set()
     for s in squares:
         for n in board.edge_neighbours[s]:
             if n not in free and n not in squares:
                 continue
-            a, b = min(s, n), max(s, n)
-            if b == a + 1 and b % cols:  # same row: a is on the left (not on a 1-column board)
+            a, b = min(s, n), max(s, n)  # (cells are numbered by rows from the top)
+            if coords is not None:
+                same_row = coords[a][1] == coords[b][1]
+            else:
+                same_row = b == a + 1 and b % cols > 0  # (not on a 1-column board)
+            if same_row:  # a is on the left
                 names.add(f"{letter}.{board.name(a)}r")
-            else:  # b is the lower square (rows grow downwards)
+            else:  # b is the lower cell (rows grow downwards)
                 names.add(f"{letter}.{board.name(b)}u")
     return sorted(names)
 
@@ -135,6 +147,7 @@ def formulation(problem: Problem, squares_primary: bool = False) -> ExactCover:
     """
     position = problem.position
     board = position.board
+    order = family(board.grid).index
     free = set(range(board.size)) - set(board.blocked) - set(position.occupied)
     pieces: list[str] = []
     copies: dict[tuple[str, str], list[str]] = {}
@@ -142,7 +155,7 @@ def formulation(problem: Problem, squares_primary: bool = False) -> ExactCover:
         letter = colour_letter(colour)
         for piece, n in sorted(
             Counter(position.colour(colour).remaining).items(),
-            key=lambda kv: PIECE_NAMES.index(kv[0]),
+            key=lambda kv: order[kv[0]],
         ):
             names = (
                 [f"{letter}.{piece}"]
@@ -177,7 +190,8 @@ def formulation(problem: Problem, squares_primary: bool = False) -> ExactCover:
     for k, (items, _) in enumerate(rows):
         flat.extend(index[it] for it in items)
         ptr[k + 1] = len(flat)
-    title = problem.name or f"{board.rows}x{board.cols} board"
+    size = f"{board.rows}x{board.cols}" if board.square_grid else board.geometry.label
+    title = problem.name or f"{size} board"
     return ExactCover(
         primary,
         secondary,
@@ -187,6 +201,7 @@ def formulation(problem: Problem, squares_primary: bool = False) -> ExactCover:
         f"{title}; colours {', '.join(problem.colours)}",
         squares_primary,
         tuple(n for n in free_names if n in stars),
+        "square" if board.square_grid else "triangle",
     )
 
 
@@ -219,5 +234,10 @@ def to_dlx(ec: ExactCover) -> str:
         "| may contain islands; check every cover.",
         " ".join(ec.primary) + " | " + " ".join(ec.secondary),
     ]
+    if ec.cell != "square":  # the comment in the board's words (Trigon: triangles)
+        lines[1:-1] = [
+            line.replace("start square", "free starting point").replace("square", ec.cell)
+            for line in lines[1:-1]
+        ]
     lines.extend(" ".join(ec.option(k)) for k in range(len(ec)))
     return "\n".join(lines) + "\n"

@@ -16,6 +16,15 @@ squares blocked. A node is split on one square ``c``:
 * Otherwise (several played colours, each with a first piece) the node is not split: it
   is a leaf (a cube) at whatever depth it has.
 
+On Blokus Trigon a colour with no piece yet has no start square of its own: its first
+piece covers any of the shared starting points that no piece covers. With one played
+colour it is split as any other (its attach squares are then the free starting points:
+``c`` the one with the fewest fitting placements), with the child "c stays empty" too,
+since the colour may start at another. With several played colours and one of them yet to
+start, the node is not split: "colour X's first piece is P" children overlap when X's
+pieces cover two starting points, and a puzzle file cannot say "X does not cover c" while
+another colour may (docs/geometry.md, "What runs on Trigon").
+
 Why the cubes cover the whole search space (so "every cube infeasible" proves the original
 infeasible): write Sol(N) for the layouts of the original puzzle that contain N's fixed
 placements and leave N's blocked squares empty; Sol(root) is every layout. In a layout a
@@ -24,8 +33,10 @@ Sol(N): a colour's start square is covered by exactly one placement of that colo
 first piece; any other colour on it makes the colour's first move impossible), and with
 one played colour the square ``c`` is either covered by exactly one of its placements, which
 then fits N (free squares of a piece the colour still has, no shared edge with it), or
-stays empty. Blocking a square means no colour covers it, which is "c stays empty" exactly
-when only one colour is played (colours not played are frozen). So by induction Sol(root)
+stays empty (on Trigon also a starting point of a colour yet to start: it covers that one
+with exactly one placement, or leaves it empty and starts at another). Blocking a square
+means no colour covers it, which is "c stays empty" exactly when only one colour is played
+(colours not played are frozen). So by induction Sol(root)
 is the disjoint union of Sol(leaf) over the leaves; a cube's puzzle file has the fixed
 placements on its board and the blocked squares blocked, so its layouts are exactly Sol(leaf)
 less the fixed placements.
@@ -54,7 +65,7 @@ from typing import NotRequired, TypedDict
 import numpy as np
 
 from solver.core.board import Board
-from solver.core.placements import colour_masks, empty_board_placements, fitting_rows
+from solver.core.placements import board_placements, colour_masks, fitting_rows
 from solver.core.position import Placement, Position
 from solver.core.problem import Problem
 from solver.core.symmetry import position_symmetries
@@ -64,7 +75,6 @@ from solver.formats.puzzle import parse_puzzle, puzzle_text
 from solver.formats.structured import parse_json
 from solver.formats.text import read_text
 from solver.ranges import DEPTH
-from solver.tasks.grids import square_only
 
 #: the manifest that :func:`write_cubes` writes beside the cube files
 MANIFEST = "cubes.json"
@@ -179,11 +189,12 @@ def _children(cube: Cube, stats: SplitStats, symmetry: bool) -> list[Cube] | Non
     colour, square = _branch_square(problem)
     if colour is None or square is None:
         return None
-    table = empty_board_placements(position.board.rows, position.board.cols)
+    table = board_placements(position.board)
     rows = fitting_rows(position, colour)
     covering = rows[(table.squares[rows] == square).any(axis=1)]
     options: list[Placement | int] = [table.placement(int(r)) for r in covering]
-    first = not position.colour(colour).squares
+    state = position.colour(colour)
+    first = not state.squares and state.start is not None  # (its own start: covered)
     if not first and square not in problem.cover:
         options.append(square)  # the square stays empty
     symmetries = (
@@ -217,7 +228,7 @@ def _branch_square(problem: Problem) -> tuple[str | None, int | None]:
     squares = np.flatnonzero(attach)
     if len(squares) == 0:
         return None, None
-    table = empty_board_placements(position.board.rows, position.board.cols)
+    table = board_placements(position.board)
     covers = table.squares[fitting_rows(position, colour)]
     counts = [int((covers == s).any(axis=1).sum()) for s in squares]
     return colour, int(squares[int(np.argmin(counts))])
@@ -236,7 +247,7 @@ def _child(cube: Cube, colour: str, option: Placement | int) -> Cube:
     position = problem.position
     if isinstance(option, int):
         board = position.board
-        blocked = Board(board.rows, board.cols, board.blocked | {option})
+        blocked = Board(board.rows, board.cols, board.blocked | {option}, board.grid)
         new = dataclasses.replace(position, board=blocked)
         return Cube(_with(problem, new), cube.fixed, cube.blocked + (option,))
     new = position.with_placement(colour, option)
@@ -284,11 +295,10 @@ def write_cubes(source: str, text: str, depth: int, out: Path) -> Manifest:
         The manifest.
 
     Raises:
-        InputError: bad puzzle text, a board that is not of squares, a problem
-            :func:`split` refuses, or ``out`` holding a different split already.
+        InputError: bad puzzle text, a problem :func:`split` refuses, or ``out`` holding
+            a different split already.
     """
     problem = parse_puzzle(text, source)
-    square_only(problem.position.board, "cubes split", path=source)
     stats = SplitStats()
     cubes = split(problem, depth, stats)
     board = problem.position.board

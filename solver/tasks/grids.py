@@ -1,19 +1,18 @@
 """Which tasks run on which grid: the one refusal of a task that assumes squares, given a
 position on another grid (Trigon's triangles, :mod:`solver.core.geometry`).
 
-Every command and the GTP engine gate a position where it enters with
-:func:`square_only` (and a variant's name with :func:`grid_variant_named`), so that a
-Trigon game record gets one line naming what does not run on it yet (docs/geometry.md,
-"What runs on Trigon") instead of a failure deep inside code that looks a Trigon piece
-name up among the polyominoes.
+A task that assumes squares gates a position where it enters with :func:`square_only`
+(and a variant's name with :func:`grid_variant_named`), so that a Trigon game record gets
+one line naming what does not run on it yet (docs/geometry.md, "What runs on Trigon")
+instead of a failure deep inside code that looks a Trigon piece name up among the
+polyominoes. Since issue 43's last commands moved onto the geometry (``count``, hints,
+``export``, ``rate``, ``cubes split``, the agents) no command needs it; it stays the one
+wording of such a refusal for the next grid or task.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from solver.core.board import SQUARE, Board
-from solver.core.position import Position
 from solver.core.variants import ALL_VARIANTS, Variant
 from solver.errors import InputError
 
@@ -54,24 +53,3 @@ def grid_variant_named(text: str) -> Variant | None:
         if v.grid != SQUARE and key in (v.name, v.sgf_name.lower(), *v.pentobi_ids):
             return v
     return None
-
-
-def started_only(
-    position: Position, colours: Iterable[str], what: str, *, path: str | None = None
-) -> None:
-    """Refuse a colour with no piece yet where the colours share starting points (Trigon)
-    for a task that counts layouts: the exact search's count knows one start cell per
-    colour, and the endgame check's way round that (one search per free starting point,
-    :mod:`solver.backends.search.starts`) cannot add counts up, as one layout may cover
-    several starting points.
-
-    Raises:
-        InputError: one of ``colours`` has pieces left and none on the board.
-    """
-    if not position.starting_points:
-        return
-    for c in colours:
-        state = position.colour(c)
-        if state.remaining and not state.squares:
-            what_c = f"{what} of a colour with no piece yet ({c})"
-            raise InputError(not_yet(what_c, position.board.grid), path=path)

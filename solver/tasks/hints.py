@@ -7,7 +7,9 @@ the layout's other pieces reach it through corner contact. So m still leads to a
 iff the problem after m has a layout, and the number it keeps is the count after m
 (:func:`solver.backends.search.counting.count`). Hints are the moves that keep at least one,
 most first. When the whole position has no layout (one count, searched to the end), no
-move does, and that count is the proof.
+move does, and that count is the proof. On Trigon a colour with no piece yet moves onto a
+free starting point, and its layouts after the move are those that contain it: the same
+reasoning (the count of such a colour: :mod:`solver.backends.search.counting`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from solver.core.problem import Problem
 from solver.core.rules import move_problem, shape_name
 from solver.core.variants import ALL_VARIANTS, read_colour
 from solver.errors import InputError, located
-from solver.tasks.grids import started_only
 
 
 @dataclass(frozen=True)
@@ -140,12 +141,10 @@ def hints(problem: Problem, time_limit: float | None = None) -> Hints:
             left out without proof.
 
     Raises:
-        InputError: the goal is max-score (hints follow the place-all solutions), or a
-            played colour has no piece yet where colours share starting points (Trigon).
+        InputError: the goal is max-score (hints follow the place-all solutions).
     """
     if problem.goal != "place-all":
         raise InputError("hints follow place-all solutions; the goal is max-score")
-    started_only(problem.position, problem.colours, "hint")
     started = time.perf_counter()
     total = count(problem, time_limit=time_limit)
     found: list[Hint] = []

@@ -10,7 +10,8 @@ Features (each measured, none guessed):
 * ``success``: the share of ``playouts`` random playouts (a fixed seed) that end solved:
   the played colours take turns, each placing a legal move chosen uniformly among all its
   legal placements, until no colour can move; solved means every piece placed and every
-  goal met (monomino last, squares covered, colours connected).
+  goal met (monomino last, squares covered, colours connected). On Blokus Trigon a colour
+  with no piece yet moves first onto a free starting point, as the rules say.
 
 Difficulty score: ``log10(1 / p) + log10(1 / share) + log10(nodes)``, with ``p =
 (successes + 1) / (playouts + 2)`` (Laplace's rule, so that a puzzle no playout solved
@@ -34,12 +35,11 @@ import numpy as np
 
 from solver.backends.search import count
 from solver.core.board import Board
-from solver.core.pieces import MONOMINO, PIECE_NAMES
+from solver.core.pieces import MONOMINO, family
 from solver.core.placements import placements_for
 from solver.core.position import Placement
 from solver.core.problem import Problem
 from solver.core.rules import corner_groups
-from solver.tasks.grids import square_only
 from solver.tasks.hints import hints
 
 #: (upper bound of the score, label), easiest first; the last label has no bound.
@@ -122,11 +122,9 @@ def rate(
             the first moves); a stopped count makes ``complete`` False.
 
     Raises:
-        InputError: the goal is max-score, or a board that is not of squares (the count
-            up to symmetry and the playouts assume squares).
+        InputError: the goal is max-score.
         ValueError: ``playouts`` is negative.
     """
-    square_only(problem.position.board, "rate", path=problem.name or None)
     if playouts < 0:
         raise ValueError(f"playouts must be at least 0, not {playouts}")
     started = time.perf_counter()
@@ -154,10 +152,12 @@ class _Player:
 
     name: str
     squares: np.ndarray  # (P, 5) its placements' squares, padded with the board size
-    piece: np.ndarray  # (P,) their pieces (index into PIECE_NAMES)
-    left: np.ndarray  # (21,) pieces left
+    piece: np.ndarray  # (P,) their pieces (index into the family's names: PIECE_NAMES)
+    left: np.ndarray  # (21,) pieces left (22 on Trigon)
     edge: np.ndarray  # (N + 1,) squares sharing an edge with the colour
-    corner: np.ndarray  # (N + 1,) squares its next piece may touch (or its start square)
+    # (N + 1,) squares its next piece may touch (or its start square; on Trigon, before its
+    # first piece, the starting points: the taken ones are refused as any taken square)
+    corner: np.ndarray
     placed: list[Placement]
 
     def copy(self) -> _Player:
@@ -188,14 +188,15 @@ def random_playouts(problem: Problem, playouts: int, seed: int = 0) -> int:
 def _players(problem: Problem) -> list[_Player]:
     position = problem.position
     board = position.board
+    names = family(board.grid).index
     out = []
     for name in problem.colours:
         state = position.colour(name)
         table = placements_for(position, name)
         squares = np.where(table.squares >= 0, table.squares, board.size)
-        left = np.zeros(len(PIECE_NAMES), dtype=np.int64)
+        left = np.zeros(len(names), dtype=np.int64)
         for piece in state.remaining:
-            left[PIECE_NAMES.index(piece)] += 1
+            left[names[piece]] += 1
         player = _Player(
             name,
             squares,
@@ -209,6 +210,8 @@ def _players(problem: Problem) -> list[_Player]:
             _occupy(board, player, state.squares)
         elif state.start is not None:
             player.corner[state.start] = True
+        elif position.starting_points:  # Trigon: any starting point no piece covers
+            player.corner[sorted(position.starting_points)] = True
         out.append(player)
     return out
 
@@ -225,6 +228,7 @@ def _playout(
 ) -> int:
     """One playout; 1 if it ends solved, else 0."""
     board = problem.position.board
+    names = family(board.grid).names
     moved = True
     while moved:
         moved = False
@@ -242,7 +246,7 @@ def _playout(
             squares = [int(s) for s in sq[k] if s < board.size]
             taken[squares] = True
             p.left[p.piece[k]] -= 1
-            placement = Placement(PIECE_NAMES[p.piece[k]], frozenset(squares))
+            placement = Placement(names[p.piece[k]], frozenset(squares))
             if not p.placed and not problem.position.colour(p.name).squares:
                 p.corner[:] = False  # its first piece: the start square is used
             p.placed.append(placement)

@@ -4,6 +4,19 @@ orbits up to the board's symmetries, exact when the tree is exhausted), :func:`l
 
 Each layout is reached by exactly one path of the search tree
 (:mod:`solver.backends.search.exact`), so the tree counts layouts, order of play ignored.
+
+A colour with no piece yet on Blokus Trigon (six starting points shared by the colours,
+:mod:`solver.backends.search.starts`): a layout is legal iff each such colour's pieces
+cover some free starting point (its first piece is one that does: no other colour covers
+that cell), and one layout may cover several, so counts per starting point do not add up.
+Each layout is counted once, under its *canonical* assignment: each such colour's start
+square is the smallest free starting point its pieces cover (its pieces other than the
+monomino when the monomino must be last and is not its only piece: that one is never
+first). One search per assignment, each with the colour's start square set and every
+smaller free starting point left out of its placements (:func:`build`'s ``avoid``), so
+the searches count disjoint sets whose union is every layout; their counts, and up to
+symmetry their Burnside sums under the position's own group (which every assignment's
+classes together make whole), add up.
 """
 
 from __future__ import annotations
@@ -12,15 +25,17 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
 from solver.backends import driver
 from solver.backends.base import BackendResult
 from solver.backends.search import kernel as core
-from solver.backends.search.starts import unstarted
+from solver.backends.search.starts import assignments, unstarted, with_starts
 from solver.backends.search.tables import build, found_layout
 from solver.backends.tuning import SearchTuning
 from solver.core.position import Layout
 from solver.core.problem import Problem
-from solver.errors import InputError
+from solver.core.symmetry import position_symmetries
 
 
 @dataclass(frozen=True)
@@ -78,20 +93,17 @@ def count(
             "time limit" and ``count`` is a lower bound (see :class:`CountResult`).
         tuning: the search's settings (the count is the same under every one).
 
+    A played colour with no piece yet on Trigon is counted by canonical assignments
+    (module docstring): one search per assignment of free starting points, the limit and
+    the time limit shared by them all.
+
     Raises:
         ValueError: ``limit`` is not None and less than 1.
-        InputError: a played colour with no piece yet on a board of shared starting points
-            (Trigon): a sum over its starting points would count twice a layout whose first
-            pieces cover two of them.
     """
     if limit is not None and limit < 1:
         raise ValueError(f"count limit must be at least 1, not {limit}")
-    waiting = unstarted(problem)
-    if waiting:
-        raise InputError(
-            f"counting layouts of a colour with no piece yet on Trigon ({', '.join(waiting)}) "
-            "is not supported yet (docs/geometry.md#what-runs-on-trigon)"
-        )
+    if unstarted(problem):
+        return _count_canonical(problem, limit, up_to_symmetry, time_limit, tuning)
     # the kernel stops as soon as it has found at least limit + 1 layouts (a leaf with
     # held monominoes may add several at once): finding N + 1 proves "more than N", and
     # ending with at most N is the exact count
@@ -106,6 +118,15 @@ def count(
     code = driver.sliced_run(search, time_limit, started)
     seconds = time.perf_counter() - started
     nodes = int(search.st[core.S_NODES])
+    return _result(fix, code, limit, nodes, seconds)
+
+
+def _result(
+    fix: np.ndarray, code: int, limit: int | None, nodes: int, seconds: float
+) -> CountResult:
+    """The count from the Burnside sums ``fix`` (one per symmetry, identity first) and the
+    kernel's last code."""
+    groups = len(fix)
     found = int(fix[0])
     if code == core.DONE:
         total = int(fix.sum())
@@ -117,30 +138,86 @@ def count(
     return CountResult(-(-layouts // groups), False, nodes, seconds, groups, layouts, stopped_by)
 
 
+def _count_canonical(
+    problem: Problem,
+    limit: int | None,
+    up_to_symmetry: bool,
+    time_limit: float | None,
+    tuning: SearchTuning,
+) -> CountResult:
+    """:func:`count` with a colour yet to start on Trigon: the canonical searches'
+    counts (and Burnside sums) added up; the limit and the time limit shared."""
+    started = time.perf_counter()
+    group = None
+    if up_to_symmetry:  # the problem's own: the start squares given below would shrink it
+        group = position_symmetries(problem.position, (problem.cover,))
+    fix = np.zeros(1 if group is None else len(group), dtype=np.int64)
+    nodes, code = 0, core.DONE
+    for sub, avoid in canonical(problem):
+        # as in count: stop once more than limit layouts are found, over all the searches
+        wanted = 0 if limit is None else limit + 1 - int(fix[0])
+        search = build(
+            sub, core.COUNT, wanted, up_to_symmetry, tuning=tuning, avoid=avoid, group=group
+        )
+        if search.infeasible:
+            continue
+        code = driver.sliced_run(search, time_limit, started)
+        nodes += int(search.st[core.S_NODES])
+        fix += search.state.fix
+        if code != core.DONE:
+            break
+    return _result(fix, code, limit, nodes, time.perf_counter() - started)
+
+
+def canonical(problem: Problem) -> Iterator[tuple[Problem, dict[str, frozenset[int]]]]:
+    """The searches that count a problem's layouts between them: the problem itself when
+    every played colour has started (or has its own start square); on Trigon, for each
+    assignment of distinct free starting points to the colours with no piece yet
+    (:func:`~solver.backends.search.starts.assignments`), the problem with those start
+    squares and, per such colour, the free starting points below its own that its
+    placements avoid (module docstring). None when no free starting point is left for
+    them: they can place nothing, and no layout places every piece."""
+    waiting = unstarted(problem)
+    if not waiting:
+        yield problem, {}
+        return
+    position = problem.position
+    free = sorted(position.starting_points - position.occupied)
+    for starts in assignments(problem):
+        avoid = {c: frozenset(s for s in free if s < starts[c]) for c in waiting}
+        yield with_starts(problem, starts), avoid
+
+
 def first_layout(problem: Problem) -> BackendResult:
     """The first layout that :func:`count` counts: the same search tree (one member, no
     memo, no time limit) stopped at its first leaf, which it reaches in no more
-    nodes than the count did. The problem's goal is ignored, as in :func:`count`.
+    nodes than the count did (with a colour yet to start on Trigon: the first leaf of the
+    first canonical search that has one). The problem's goal is ignored, as in
+    :func:`count`.
 
     Returns:
         BackendResult: "solved" with the layout, or "infeasible" when there is none.
     """
-    search = build(problem, core.FIND)
-    if search.infeasible:
-        return BackendResult("infeasible", None, None, {"nodes": 0, "seconds": 0.0})
-    started = time.perf_counter()
-    code = driver.sliced_run(search, None, started)
-    seconds = time.perf_counter() - started
-    stats = {"nodes": int(search.st[core.S_NODES]), "seconds": seconds}
-    if code != core.FOUND:
-        return BackendResult("infeasible", None, None, stats)
-    return BackendResult("solved", found_layout(search, problem), None, stats)
+    nodes, seconds = 0, 0.0
+    for sub, avoid in canonical(problem):
+        search = build(sub, core.FIND, avoid=avoid)
+        if search.infeasible:
+            continue
+        started = time.perf_counter()
+        code = driver.sliced_run(search, None, started)
+        seconds += time.perf_counter() - started
+        nodes += int(search.st[core.S_NODES])
+        if code == core.FOUND:
+            stats = {"nodes": nodes, "seconds": seconds}
+            return BackendResult("solved", found_layout(search, problem), None, stats)
+    return BackendResult("infeasible", None, None, {"nodes": nodes, "seconds": seconds})
 
 
 def layouts(problem: Problem, limit: int | None = None) -> Iterator[Layout]:
     """Every layout :func:`count` counts, one at a time, in the search's order (the
     problem's goal is ignored, as in :func:`count`): the FIND search resumed after each
-    layout (its explicit stack goes on from the leaf where it stopped).
+    layout (its explicit stack goes on from the leaf where it stopped); with a colour yet
+    to start on Trigon, each canonical search in turn.
 
     Args:
         limit: stop after this many layouts (None: all of them).
@@ -150,15 +227,18 @@ def layouts(problem: Problem, limit: int | None = None) -> Iterator[Layout]:
             without card goals): one leaf of the search then stands for several layouts,
             which this does not list.
     """
-    search = build(problem, core.FIND)
-    if search.held_colours:
-        raise ValueError("layouts() cannot list layouts whose monomino is held back")
-    if search.infeasible:
-        return
     found = 0
-    while limit is None or found < limit:
-        code = driver.sliced_run(search, None)
-        if code != core.FOUND:
+    for sub, avoid in canonical(problem):  # (one search unless a colour is yet to start)
+        search = build(sub, core.FIND, avoid=avoid)
+        if search.held_colours:
+            raise ValueError("layouts() cannot list layouts whose monomino is held back")
+        if search.infeasible:
+            continue
+        while limit is None or found < limit:
+            code = driver.sliced_run(search, None)
+            if code != core.FOUND:
+                break
+            found += 1
+            yield found_layout(search, problem)
+        if limit is not None and found >= limit:
             return
-        found += 1
-        yield found_layout(search, problem)

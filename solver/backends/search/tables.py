@@ -9,6 +9,7 @@ these arrays is :mod:`solver.backends.search.kernel`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -253,9 +254,16 @@ class _PlacementArrays:
     npieces: int = core.NPIECES  # pieces in the board's family (21; 22 on Trigon)
 
 
-def _placement_arrays(position: Position, roles: _Roles, seed: int) -> _PlacementArrays:
+def _placement_arrays(
+    position: Position,
+    roles: _Roles,
+    seed: int,
+    avoid: Mapping[str, frozenset[int]] | None = None,
+) -> _PlacementArrays:
     """The placements that fit (:func:`solver.core.placements.fitting_rows`) for each playing
-    colour, held monominoes left out; ``seed`` != 0 shuffles them."""
+    colour, held monominoes left out; ``seed`` != 0 shuffles them. ``avoid``: colour ->
+    cells none of its placements may cover (but its monomino's where it must be last and
+    is not its only piece left: see :func:`build`)."""
     board = position.board
     table = board_placements(board)
     if board.square_grid:
@@ -268,6 +276,13 @@ def _placement_arrays(position: Position, roles: _Roles, seed: int) -> _Placemen
     for i, name in enumerate(roles.playing):
         held = name in roles.held
         rows = fitting_rows(position, name, skip_monomino=held)
+        if avoid and avoid.get(name):
+            cells = np.zeros(board.size + 1, dtype=bool)  # the last one: the padding's -1
+            cells[sorted(avoid[name])] = True
+            keep = ~cells[table.squares[rows]].any(axis=1)
+            if name in roles.checked:  # its monomino may lie there: it is not first
+                keep |= table.piece[rows] == index[MONOMINO]
+            rows = rows[keep]
         piece = table.piece[rows].astype(np.int32)
         have = np.bincount(piece, minlength=len(table.names))
         nowhere |= any(
@@ -543,6 +558,8 @@ def build(
     seed: int = 0,
     tuning: SearchTuning = SearchTuning(),
     symmetry: ColourSymmetry | None = None,
+    avoid: Mapping[str, frozenset[int]] | None = None,
+    group: Sequence[np.ndarray] | None = None,
 ) -> ExactSearch:
     """The kernel's parameters and arrays for a problem, in ``mode`` (``core.FIND``,
     ``COUNT`` or ``MAXSCORE``), ``limit`` as ``core.P_LIMIT``; ``seed`` != 0 shuffles the
@@ -558,6 +575,14 @@ def build(
     are exactly the layouts the group maps onto themselves (FIND, or COUNT without
     ``up_to_symmetry``).
 
+    ``avoid`` (colour -> cells) leaves out each placement of that colour covering one of
+    the cells, except its monomino's where the monomino must be its last piece and is not
+    its only piece left (held monominoes are never in the table: they may take any cell
+    a leaf allows): the counts of a colour with no piece yet on Trigon, one search per
+    smallest starting point it covers (:mod:`solver.backends.search.counting`). ``group``:
+    the symmetries counted over with ``up_to_symmetry`` (identity first), instead of the
+    position's own (a problem given start squares has fewer).
+
     Raises:
         ValueError: ``symmetry`` with MAXSCORE or ``up_to_symmetry``, or colours other
             than its representatives.
@@ -565,7 +590,7 @@ def build(
     position = problem.position
     nsq = position.board.size
     roles = _roles(problem, mode)
-    pl = _placement_arrays(position, roles, seed)
+    pl = _placement_arrays(position, roles, seed, avoid)
     if symmetry is not None:
         if (
             mode == core.MAXSCORE
@@ -577,10 +602,11 @@ def build(
     # "place-all": a remaining piece that fits nowhere decides it at once
     infeasible = roles.infeasible or (mode != core.MAXSCORE and pl.some_piece_fits_nowhere)
     colours = _colour_arrays(position, roles)
-    gperm = np.array(
-        position_symmetries(position, (problem.cover,)) if up_to_symmetry else [np.arange(nsq)],
-        dtype=np.int32,
-    )
+    if not up_to_symmetry:
+        group = [np.arange(nsq)]
+    elif group is None:
+        group = position_symmetries(position, (problem.cover,))
+    gperm = np.array(group, dtype=np.int32)
     # a colour to connect with nothing left to place: its groups are final
     infeasible |= any(
         len(connect_groups(position, c)) > 1 for c in problem.connect if c not in roles.playing
