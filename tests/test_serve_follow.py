@@ -222,3 +222,25 @@ def test_pondering_marks_every_placement_with_a_layout_or_a_proof():
         checked_yes(answer, before.with_placement(colour, keeps[0]))
         client.post("/api/close", headers=headers)
         assert ponderer.running() == 0
+
+
+def test_the_worker_processes_start_with_the_repair_kernel_loaded_when_it_is_cached():
+    # every question's process is forked from the fork server, which imports
+    # solver.web.worker: with the repair search's kernel cached, it is loaded there once
+    # (0.8 s), not in each question's process on its first repair; without the cache it is
+    # not compiled there (a minute: the server's start would wait for it)
+    import subprocess
+    import sys
+
+    code = (
+        "from solver.backends import warmup\n"
+        "cached = warmup.repair_cached()\n"
+        "import solver.web.worker\n"
+        "from solver.backends.repair import kernel\n"
+        "print(cached, bool(kernel.run.signatures))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    cached, loaded = out.stdout.split()
+    assert loaded == cached

@@ -101,6 +101,15 @@ def kernel_ready() -> bool:
     return compiled_or_cached(search_kernel())
 
 
+def repair_cached() -> bool:
+    """True when the compiled repair search's kernel is compiled in this process or its
+    cache is on disk (loading it then takes under a second, compiling it a minute or
+    more); when unsure, True."""
+    import importlib  # (by name: the repair package sits above this module's layer)
+
+    return compiled_or_cached(importlib.import_module("solver.backends.repair.kernel").run)
+
+
 def kernel_loaded() -> bool:
     """True when this process has the search kernel compiled or loaded (a search ran in
     it): the search then answers a one-colour check faster than greedy play does (a
