@@ -75,14 +75,7 @@ class CellState:
 
     def placement_number(self, placement: int | Placement) -> int:
         """A placement's number, as :meth:`MoveState.placement_number`."""
-        if isinstance(placement, Placement):
-            return self.index.index(placement)
-        m = int(PLACEMENT.check(placement))
-        if not 0 <= m < len(self.index):
-            raise InputError(
-                f"placement number {m} is outside 0..{len(self.index) - 1}", where="placement"
-            )
-        return m
+        return self.index.number(placement)
 
     @property
     def placed(self) -> int:

@@ -311,14 +311,7 @@ class MoveState:
             InputError: not a whole number (a float, a bool), a number outside 0..P-1, or
                 a Placement that is no placement of the index.
         """
-        if isinstance(placement, Placement):
-            return self.index.index(placement)
-        m = int(PLACEMENT.check(placement))
-        if not 0 <= m < len(self.index):
-            raise InputError(
-                f"placement number {m} is outside 0..{len(self.index) - 1}", where="placement"
-            )
-        return m
+        return self.index.number(placement)
 
     @property
     def placed(self) -> int:

@@ -204,6 +204,23 @@ class PlacementIndex:
     def _by_squares(self) -> dict[frozenset[int], int]:
         return {p.squares: i for i, p in enumerate(self._placements)}
 
+    def number(self, placement: int | Placement) -> int:
+        """A placement's number, given as a number (checked: 0..P-1) or a
+        :class:`Placement` (:meth:`index`).
+
+        Raises:
+            InputError: not a whole number (a float, a bool), a number outside 0..P-1, or
+                a Placement that is no placement of the index.
+        """
+        if isinstance(placement, Placement):
+            return self.index(placement)
+        m = int(PLACEMENT.check(placement))
+        if not 0 <= m < len(self):
+            raise InputError(
+                f"placement number {m} is outside 0..{len(self) - 1}", where="placement"
+            )
+        return m
+
     def index(self, placement: Placement | Iterable[int]) -> int:
         """The number of a placement (or of its squares: they alone fix the piece).
 
