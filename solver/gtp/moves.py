@@ -14,8 +14,8 @@ That is the square grid's path. A board of another grid (Trigon's triangles: the
 generator and the row tables here are the square grid's) is answered by the generic
 generator, :func:`solver.core.placements.legal_moves` (held to Pentobi's ``all_legal`` on
 thousands of Trigon positions: tests/test_trigon_rules.py, tests/test_trigon_oracle.py),
-through :func:`legal`, :func:`has_moves` and :func:`legal_texts`; :func:`legal_rows` is
-for the square grid alone.
+through :func:`legal`, :func:`has_moves` and :func:`legal_texts` (its move texts and their
+order worked out once per board); :func:`legal_rows` is for the square grid alone.
 """
 
 from __future__ import annotations
@@ -31,13 +31,13 @@ from solver.core.movegen import legal_indices
 from solver.core.pieces import PIECE_NAMES
 from solver.core.placement_index import PlacementIndex, index_for
 from solver.core.placements import (
+    board_placements,
     colour_masks,
     empty_board_placements,
     fitting_rows,
     legal_moves,
 )
 from solver.core.position import Placement, Position
-from solver.formats.game import sorted_moves
 
 
 def legal_rows(position: Position, colour: str) -> np.ndarray:
@@ -63,8 +63,7 @@ def legal_rows(position: Position, colour: str) -> np.ndarray:
 def filtered_rows(position: Position, colour: str) -> np.ndarray:
     """:func:`legal_rows` by the NumPy filter (no compiled kernel needed)."""
     rows = fitting_rows(position, colour)
-    board = position.board
-    squares = empty_board_placements(board.rows, board.cols).squares[rows]
+    squares = board_placements(position.board).squares[rows]
     _, attach = colour_masks(position, colour)
     legal: np.ndarray = rows[np.append(attach, False)[squares].any(axis=1)]
     return legal
@@ -103,7 +102,7 @@ def legal(position: Position, colour: str) -> list[Placement]:
 def has_moves(position: Position, colour: str) -> bool:
     """Whether ``colour`` has a legal move (Pentobi ``Board::has_moves``)."""
     if not position.board.square_grid:
-        return bool(legal_moves(position, colour))
+        return len(filtered_rows(position, colour)) > 0
     return len(legal_rows(position, colour)) > 0
 
 
@@ -111,12 +110,38 @@ def legal_texts(position: Position, colour: str) -> list[str]:
     """Every legal next move of ``colour`` in SGF notation, in the order of
     :func:`solver.formats.game.sorted_moves` (by piece, then by squares)."""
     board = position.board
-    if not board.square_grid:
-        return sorted_moves(board, legal_moves(position, colour))
-    rows = legal_rows(position, colour)
-    rank = move_ranks(board.rows, board.cols)
-    texts: list[str] = move_texts(board.rows, board.cols)[rows[np.argsort(rank[rows])]].tolist()
+    if board.square_grid:
+        rows = legal_rows(position, colour)
+        table, rank = move_texts(board.rows, board.cols), move_ranks(board.rows, board.cols)
+    else:
+        rows = filtered_rows(position, colour)
+        table, rank = _grid_move_texts(board.grid, board.rows, board.cols)
+    texts: list[str] = table[rows[np.argsort(rank[rows])]].tolist()
     return texts
+
+
+@lru_cache(maxsize=4)
+def _grid_move_texts(grid: str, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """On a board of another grid than squares (Trigon), each placement of
+    :func:`~solver.core.placements.board_placements` as a move in SGF notation, shape (P,),
+    dtype object, and its rank in :func:`solver.formats.game.sorted_moves`' order (by
+    piece, then by its cells in Pentobi's order), shape (P,), int64: worked out once per
+    board, so that a legal move list is a lookup."""
+    board = Board(rows, cols, grid=grid)
+    table = board_placements(board)
+    names = [board.name(c) for c in range(board.size)]
+    place = [board.row_col(c) for c in range(board.size)]  # (row from top, column)
+    last = np.iinfo(np.int64).max
+    reading = np.array([(rows - 1 - r) * (cols + 1) + c for r, c in place] + [last])
+    codes = reading[table.squares]  # padding (-1) reads the last entry: sorts last
+    order = np.argsort(codes, axis=1)
+    cells = np.take_along_axis(table.squares, order, axis=1).tolist()
+    texts = np.array([",".join(names[c] for c in row if c >= 0) for row in cells], dtype=object)
+    sorted_codes = np.take_along_axis(codes, order, axis=1)
+    by_rank = np.lexsort((*sorted_codes.T[::-1], table.piece))
+    ranks = np.empty(len(by_rank), dtype=np.int64)
+    ranks[by_rank] = np.arange(len(by_rank))
+    return texts, ranks
 
 
 def _reading_codes(rows: int, cols: int) -> np.ndarray:
