@@ -22,7 +22,10 @@ Per move: the answer, the seconds from the click (the placement's request sent) 
 answer read, where it came from (``book``, ``pool``, ``repaired``, ``solved``, ...; ``-``
 for the check from scratch) and the placement's round trip. Then, over all moves: the share
 answered within 1 s, the median, the unknowns; the empty board and the first placement of
-each colour apart. The start (the empty board) is asked too, before the first move.
+each colour apart. The start (the empty board) is asked too, before the first move. A
+move still running when a poll says how close the search has come ("best so far", issue
+45) records when (``progress_s``, seconds from the click); the summary says of the answers
+that took over 2 s how many showed that within 2 s of the click.
 
 A winning game (issue 45 item 5), ``--winning N``: instead of the person-like games of
 ``--seeds``, N games in each of which the person plays the pieces of a verified 84-piece
@@ -131,10 +134,13 @@ def ask(client: httpx.Client, headers: dict[str, str], limit: float) -> dict:
     ).json()
     if "job" not in job:
         raise SystemExit(f"the question was refused: {job}")
+    seen: float | None = None  # when the poll first said how close the search has come
     while True:
         out = client.get(f"/api/job/{job['job']}", headers=headers).json()
         if out["state"] == "done":
-            return out["result"]
+            return out["result"] | ({"_progress": seen} if seen is not None else {})
+        if "progress" in out and seen is None:  # the first word of how close it has come
+            seen = time.perf_counter()
         time.sleep(0.05)
 
 
@@ -228,6 +234,8 @@ def play(
             what = "first" if colour not in firsts else "move"
             firsts.add(colour)
             rows.append(row(game, seed, k, colour, f"{move.piece} {what}", answer, seconds, trip))
+            if "_progress" in answer:  # seconds from the click to the first "best so far"
+                rows[-1]["progress_s"] = round(answer["_progress"] - clicked, 3)
             rows[-1]["_position"] = position  # (for --offline; not written)
             print(format_row(rows[-1]), flush=True)
             if game == "winning" and answer.get("answer") == "no":
@@ -237,6 +245,20 @@ def play(
                     flush=True,
                 )
     return rows
+
+
+def progress_summary(moves: list[dict]) -> str:
+    """Of the moves not answered within 2 s of the click, how many said how close the
+    search had come ("best so far") within 2 s (issue 45)."""
+    slow = [r for r in moves if r["seconds"] > 2.0]
+    told = [r for r in slow if r.get("progress_s") is not None and r["progress_s"] <= 2.0]
+    firsts = sorted(r["progress_s"] for r in moves if r.get("progress_s") is not None)
+    median = f"{statistics.median(firsts):.2f} s" if firsts else "-"
+    return (
+        f"answers over 2 s: {len(slow)}; of them, how close shown within 2 s of the click: "
+        f"{len(told)}; first 'best so far' after the click: median {median} "
+        f"({len(firsts)} moves showed one)"
+    )
 
 
 def row(
@@ -418,6 +440,7 @@ def main() -> int:
             f"placement round trip: median {statistics.median(trips):.0f} ms, "
             f"worst {max(trips):.0f} ms"
         )
+    print(progress_summary(moves))
     failed = False
     if args.winning is not None:
         for seed, _, _ in games:

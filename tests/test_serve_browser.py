@@ -515,12 +515,24 @@ def test_card_printed_pieces_and_hint_drawn_apart(steps):
 def test_unknown_joint_offers_each_colour_alone(steps):
     page = steps.page
     play_far_line(page)  # (the empty board, and one first placement: the book)
-    page.evaluate(  # a 1 s limit (the menu's shortest is 5 s): the Classic joint times out
-        "(() => { const o = new Option('1 s', '1'); $('timelimit').add(o); o.selected = true; })()"
+    page.evaluate(  # a 4 s limit (the menu's shortest is 5 s): the Classic joint times out
+        "(() => { const o = new Option('4 s', '4'); $('timelimit').add(o); o.selected = true; })()"
     )
     page.click("button[data-ask='joint']")
+    # while it runs, the line says how close the repair search has come (issue 45)
+    running = "#answers li[data-kind='joint']"
+    page.wait_for_function(
+        f'(() => {{ const li = document.querySelector("{running}"); return li &&'
+        " li.querySelector('.badge.running') && /best so far: \\d+ of 54 pieces placed,"
+        " \\d+ squares left/.test(li.querySelector('.t').textContent); })()",
+        timeout=4_000,
+    )
+    steps.shot("joint-running-best-so-far")
+    so_far = int(page.locator(running).first.get_attribute("data-left"))
     answer = wait_answer(page, "joint")
     assert answer["badge"] == "unknown", answer
+    final = int(answer["text"].split(" squares left")[0].rsplit(" ", 1)[-1])
+    assert 0 < final <= so_far, (so_far, answer)
     steps.shot("joint-unknown")
     page.click("#answers li[data-kind='joint'] button.each")
     page.wait_for_function(

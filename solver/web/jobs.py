@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import secrets
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -80,12 +81,19 @@ def _work(conn: Connection, question: PageQuestion, limit: float | None, asked: 
     handler takes it out before the page sees it)."""
     # here, in the worker: the questions load the solvers (OR-tools, the kernels), which the
     # server process itself never needs
+    from solver.backends.progress import listening
+    from solver.web.closeness import Closeness
     from solver.web.questions import run
 
+    # how close the search has come, sent as it goes on (not for a review: its searches are
+    # the checks of many positions, none of them the question)
+    closeness = Closeness(conn, asked)
     try:
-        answer = run(question, _solver_limit(limit, asked))
+        with listening(closeness) if not isinstance(question, ReviewQuestion) else nullcontext():
+            answer = run(question, _solver_limit(limit, asked))
     except Exception as e:  # a bug: reported on the page as such, never as an answer
         answer = ErrorAnswer(f"internal error: {e}")
+    closeness.close()
     out = {**answer_json(answer), "seconds": time.time() - asked, "solver_seconds": answer.seconds}
     if isinstance(answer, JointAnswer) and answer.known is not None:
         out["known"] = answer.known
@@ -108,6 +116,8 @@ class Job:
     started: float = field(default_factory=time.monotonic)
     polled: float = field(default_factory=time.monotonic)
     result: dict[str, Any] | None = None
+    #: the newest report of how close the search has come (:mod:`solver.web.closeness`)
+    progress: dict[str, Any] | None = None
 
 
 class Jobs:
@@ -163,8 +173,10 @@ class Jobs:
         return job.id
 
     def poll(self, owner: str, job_id: str) -> dict[str, Any]:
-        """The job's state: ``{"state": "running", "seconds": s}`` or ``{"state": "done",
-        "result": {...}}`` (the result is kept until :meth:`forget`).
+        """The job's state: ``{"state": "running", "seconds": s}`` (with ``"progress"``:
+        the newest report of how close the search has come, when one came:
+        :mod:`solver.web.closeness`) or ``{"state": "done", "result": {...}}`` (the result is
+        kept until :meth:`forget`).
 
         Raises:
             KeyError: no such job of this owner.
@@ -173,7 +185,8 @@ class Jobs:
         job.polled = time.monotonic()
         self._collect(job)
         if job.result is None:
-            return {"state": "running", "seconds": time.monotonic() - job.started}
+            out = {"state": "running", "seconds": time.monotonic() - job.started}
+            return out if job.progress is None else {**out, "progress": job.progress}
         return {"state": "done", "result": job.result}
 
     def cancel(self, owner: str, job_id: str) -> None:
@@ -216,8 +229,12 @@ class Jobs:
             return
         alive = job.process.is_alive()  # before the poll: an answer sent, then exit, is seen
         try:
-            if job.conn.poll():
-                job.result = job.conn.recv()
+            while job.result is None and job.conn.poll():
+                message = job.conn.recv()
+                if "progress" in message and "answer" not in message:
+                    job.progress = message  # how close, so far: the answer is still to come
+                else:
+                    job.result = message
         except (EOFError, OSError):
             pass
         elapsed = time.monotonic() - job.started

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from solver.backends import progress
 from solver.backends.base import BackendResult, Cancel, SolveOptions
 from solver.backends.race import first_proven
 from solver.backends.repair import kernel as rk
@@ -555,7 +556,10 @@ class Run:
         goal = None if steps is None else self.steps + steps
         chunk = 4
         last_best = self.best_cost
+        told, told_at = None, began  # the cost last told the listener, and when
         while not self.found:
+            if time.perf_counter() - told_at >= progress.MIN_GAP and self._tell(told):
+                told, told_at = self.best_cost, time.perf_counter()
             now = time.perf_counter()
             if deadline is not None and now >= deadline:
                 break
@@ -580,8 +584,19 @@ class Run:
                 chunk = min(chunk * 2, 1 << 14)
             elif took > SLICE_SECONDS * 2 and chunk > 1:
                 chunk //= 2
+        if not self.found:
+            self._tell(told)  # the last improvement, if not yet told
         self.seconds += time.perf_counter() - began
         return self.found
+
+    def _tell(self, told: int | None) -> bool:
+        """Tell the listener of :mod:`solver.backends.progress`, if any, the best partial
+        layout, unless its cost is ``told`` (told already) or the run has not started;
+        whether it was told."""
+        if not progress.wanted() or not self.state.st[rk.S_STARTED] or self.best_cost == told:
+            return False
+        progress.improved(self.position, self.best)
+        return True
 
     def layout(self) -> Layout:
         """The layout found (every piece), or the current state's placements."""

@@ -742,7 +742,10 @@ async function ask(kind, colour) {
       show(await call("/api/state"));
       break;
     }
-    li.querySelector(".t").textContent = ((Date.now() - started) / 1000).toFixed(1) + " s";
+    // while it runs: the seconds, and how close the search has come when it says so
+    const soFar = out.progress ? ` — ${out.progress.progress}` : "";
+    li.querySelector(".t").textContent = ((Date.now() - started) / 1000).toFixed(1) + " s" + soFar;
+    if (out.progress) li.dataset.left = out.progress.left;
   }
   jobs.delete(job);
 }
