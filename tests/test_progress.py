@@ -106,15 +106,15 @@ def test_the_worker_sends_only_checked_better_layouts_and_nothing_after_the_answ
 
 
 def test_a_running_joint_question_shows_how_close_it_has_come():
-    """The page's worker on a question the companion cannot settle in 3 s (the 84 pieces
+    """The page's worker on a question the companion cannot settle in 4 s (the 84 pieces
     on 19x19, from scratch): while it runs, the job's poll carries the best partial layout
     so far (checked), better each time it changes; the unknown at the end says no less."""
     problem = blokus.load(str(RECORD))
     jobs = Jobs(1)
+    jobs.warm()  # the fork server up, the kernels loaded: the question's time is its own
     try:
-        job = jobs.start(
-            "me", JointQuestion(problem, follow_request([(None, None, problem)], {})), 3
-        )
+        question = JointQuestion(problem, follow_request([(None, None, problem)], {}))
+        job = jobs.start("me", question, 4)
         seen = []
         while (out := jobs.poll("me", job))["state"] == "running":
             if "progress" in out and (not seen or out["progress"] is not seen[-1]):
@@ -124,7 +124,7 @@ def test_a_running_joint_question_shows_how_close_it_has_come():
         jobs.shutdown()
     result = out["result"]
     assert result["answer"] == "unknown", result["text"]
-    assert seen, "no progress while the answer ran"
+    assert seen, ("no progress while the answer ran", result["text"])
     lefts = [p["left"] for p in seen]
     assert lefts == sorted(set(lefts), reverse=True)
     for p in seen:
@@ -134,3 +134,23 @@ def test_a_running_joint_question_shows_how_close_it_has_come():
         assert p["seconds"] < result["seconds"]
     final = int(result["text"].split(" squares left")[0].rsplit(" ", 1)[-1])
     assert final <= lefts[-1], result["text"]
+
+
+def test_the_command_line_shows_the_best_so_far_in_a_terminal_only():
+    import io
+
+    from rich.console import Console
+
+    from solver.cli.so_far import so_far_status
+
+    problem = blokus.load(str(RECORD))
+    terminal = Console(file=io.StringIO(), force_terminal=True, width=240)
+    with so_far_status(terminal):
+        assert progress.wanted()
+        Run(problem.position, problem.colours, seed=3).advance(deadline=time.perf_counter() + 0.8)
+    shown = terminal.file.getvalue()
+    assert "searching" in shown and "best so far: " in shown and " of 84 pieces placed, " in shown
+    piped = Console(file=io.StringIO(), force_terminal=False)
+    with so_far_status(piped):
+        assert not progress.wanted()
+    assert piped.file.getvalue() == ""

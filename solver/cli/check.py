@@ -25,6 +25,7 @@ from solver.cli.options import (
 )
 from solver.cli.output import make_console, output_writer, position_line, print_board
 from solver.cli.render import print_position
+from solver.cli.so_far import so_far_status
 from solver.core.problem import Problem
 from solver.errors import InputError
 from solver.formats.game import load_game, sgf_moves
@@ -176,7 +177,8 @@ def _check_together(
     if not colours:
         console.print("  no chosen colour has pieces left")
         return
-    answer = joint_check(position, colours, options, name=source)
+    with so_far_status():
+        answer = joint_check(position, colours, options, name=source)
     console.print(joint_line(answer, position))
     drawn = answer.together
     if answer.answer == "unknown":

@@ -22,6 +22,7 @@ from solver.cli.output import (
     output_writer,
     print_board,
 )
+from solver.cli.so_far import so_far_status
 from solver.errors import InputError
 from solver.formats.sources import is_game_file, load_source
 from solver.quoting import shown
@@ -60,7 +61,8 @@ def solve_command(
     console = make_console(plain)
     describe_problem(console, problem)
     announce_compile(options)
-    result = solve(problem, options)
+    with so_far_status():
+        result = solve(problem, options)
     print_board(console, result, plain)
     describe_result(console, result)
     if writer:
