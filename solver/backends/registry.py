@@ -63,9 +63,9 @@ def _refusal(package: str) -> Callable[[], Callable[[Problem], None]]:
 
 _SEARCH_KERNEL = "solver.backends.search.kernel"
 
-#: the grids the search, the repair search, CP-SAT and the LP bound answer on: their
-#: tables and models come from the board's geometry (Trigon: issue 43; the engines that
-#: still assume squares refuse it), and the engines built on them
+#: the grids the search, the repair search, CP-SAT, the LP bound and the domain search answer
+#: on: their tables and models come from the board's geometry (Trigon: issue 43), and the
+#: engines built on them
 _ANY_GRID = frozenset({"square", "trigon"})
 
 AUTO = Backend(
@@ -99,6 +99,7 @@ DOMAIN = Backend(
     precheck=_refusal("solver.backends.domain"),
     endgames=False,
     kernel="solver.backends.domain.kernel",
+    grids=_ANY_GRID,  # (on Trigon, on each symmetric assignment of the shared starting points)
 )
 REPAIR = Backend(
     "repair",

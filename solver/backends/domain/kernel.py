@@ -4,13 +4,16 @@ in numba.
 A scan-order tiling search on bitboards, the classic fast way to pack polyominoes, with
 Blokus colours as *labels*:
 
-* The board's squares fall into orbits under a symmetry group G that acts freely on the
-  colours; orbit o is represented by its square ``rep[o]`` in the fundamental domain, and
-  orbits are numbered in the scan order. The state is a bitboard over orbits (``W`` 64-bit words).
-* A *domain piece* (slot = colour orbit j * 21 + shape) is a placement p whose squares lie
-  in distinct orbits, with a label l in G: p itself is colour ``cycles[j][l]`` and its image
-  h_m(p) is colour ``cycles[j][m*l]`` (``mul``). Each option is stored once, in the image
-  whose square in its first orbit (its *anchor*) is that orbit's representative.
+* The board's cells (squares, or Trigon's triangles: the tables come from the board's
+  geometry, :mod:`solver.backends.domain.quadrants`) fall into orbits under a symmetry
+  group G that acts freely on the colours; orbit o is represented by its cell ``rep[o]``
+  in the fundamental domain, and orbits are numbered in the scan order. The state is a
+  bitboard over orbits (``W`` 64-bit words).
+* A *domain piece* (slot = colour orbit j * ``nps`` + shape; ``nps`` pieces per colour:
+  21 on squares, 22 on Trigon) is a placement p whose cells lie in distinct orbits, with
+  a label l in G: p itself is colour ``cycles[j][l]`` and its image h_m(p) is colour
+  ``cycles[j][m*l]`` (``mul``). Each option is stored once, in the image whose cell in its
+  first orbit (its *anchor*) is that orbit's representative.
 * Branching: the first unfilled orbit in scan order; each option anchored there with each
   label, then "leave it empty" while empty orbits remain (never a start orbit).
 * Labels: ``cov_lab[o]`` is the label of the copy covering ``rep[o]``; the copy covering
@@ -54,19 +57,21 @@ S_DEPTH, S_NODES, S_EMPTY, S_DEEPEST = range(4)
 N_SCALARS = 4
 UNFILLED = -1
 HOLE = -2
+#: the size of a slot with no option (a piece the colour does not have): never placed
+ABSENT = 99
 
 
 class Tables(NamedTuple):
     """The kernel's read-only arrays and settings, built by
     :func:`solver.backends.domain.quadrants.build` (a named tuple, so that numba takes it as
     one argument). O options, M orbits, W = ceil(M / 64) words, G group elements, S slots
-    (colour orbits x 21 shapes)."""
+    (colour orbits x ``nps`` shapes)."""
 
     mask: np.ndarray  # (O, W) uint64: the orbits an option covers
     corb: np.ndarray  # (O, W) uint64: the orbits at its corners (not at its edges)
-    opt_slot: np.ndarray  # (O,) int32: its slot (colour orbit * 21 + shape)
-    sq_orb: np.ndarray  # (O, 5) int32: the orbit of each of its squares, -1 padded
-    sq_k: np.ndarray  # (O, 5) int32: the group element taking that orbit's rep there
+    opt_slot: np.ndarray  # (O,) int32: its slot (colour orbit * nps + shape)
+    sq_orb: np.ndarray  # (O, k) int32: the orbit of each of its cells, -1 padded (k: 5, 6)
+    sq_k: np.ndarray  # (O, k) int32: the group element taking that orbit's rep there
     e_ptr: np.ndarray  # (O + 1,) int64: CSR pointers of its edge neighbours
     e_orb: np.ndarray  # int32: an edge neighbour's orbit
     e_h: np.ndarray  # int32: and its element
@@ -85,12 +90,12 @@ class Tables(NamedTuple):
     noempty: np.ndarray  # (M,) int8: 1 for an orbit that may not stay empty (a start)
     need: np.ndarray  # (colour orbits,) int32: pieces each colour orbit must place
     n_orbits_col: int  # colour orbits
-    nps: int  # pieces per colour (21)
-    onb: np.ndarray  # (M, 4) int32: the orbits sharing an edge with an orbit, -1 padded
+    nps: int  # pieces per colour (21 on squares, 22 on Trigon; at most 64)
+    onb: np.ndarray  # (M, e) int32: the orbits sharing an edge with an orbit, -1 padded
     slot_size: np.ndarray  # (S,) int32: a slot's squares (_ABSENT: not to be placed)
     pockets: int  # 1: the pocket prune
-    nb_orb: np.ndarray  # (M, 4) int32: the orbits of the rep's edge neighbours
-    nb_h: np.ndarray  # (M, 4) int32: and their elements
+    nb_orb: np.ndarray  # (M, e) int32: the orbits of the rep's edge neighbours
+    nb_h: np.ndarray  # (M, e) int32: and their elements (e: 4 on squares, 3 on Trigon)
     dead: int  # 1: the dead-square prune
 
 
@@ -103,6 +108,7 @@ class State(NamedTuple):
     cov_lab: np.ndarray  # (M,) int32: the label of the copy covering it
     used: np.ndarray  # (S,) int8: the slot is placed
     adj: np.ndarray  # (S,) uint64: corner contacts between the slots of a colour orbit
+    # (bit i of slot s: the slot j * nps + i of s's colour orbit j)
     slot_opt: np.ndarray  # (S,) int32: the option placed for a slot, -1 none
     slot_lab: np.ndarray  # (S,) int32: and its label
     st: np.ndarray  # (N_SCALARS,) int64: the scalars S_*
@@ -142,12 +148,12 @@ def _place(o, lab, mask, opt_slot, sq_orb, sq_k, c_ptr, c_orb, c_h, filled, cov_
     of unused small pieces."""
     slot = opt_slot[o]
     j = slot // nps
-    bit = np.uint64(1) << np.uint64(slot % 64)
+    bit = np.uint64(1) << np.uint64(slot % nps)
     for k in range(c_ptr[o], c_ptr[o + 1]):
         t = c_orb[k]
         s = cov_slot[t]
         if s >= 0 and slot_orbit[s] == j and mul[c_h[k], cov_lab[t]] == lab:
-            adj[slot] |= np.uint64(1) << np.uint64(s % 64)
+            adj[slot] |= np.uint64(1) << np.uint64(s % nps)
             adj[s] |= bit
     for w in range(filled.shape[0]):
         filled[w] |= mask[o, w]
@@ -171,8 +177,8 @@ def _unplace(o, mask, opt_slot, sq_orb, filled, cov_slot, used, adj, nps, small,
     bits = adj[slot]
     base = (slot // nps) * nps
     for i in range(nps):
-        if bits & (np.uint64(1) << np.uint64((base + i) % 64)):
-            adj[base + i] &= ~(np.uint64(1) << np.uint64(slot % 64))
+        if bits & (np.uint64(1) << np.uint64(i)):
+            adj[base + i] &= ~(np.uint64(1) << np.uint64(slot % nps))
     adj[slot] = np.uint64(0)
     for w in range(filled.shape[0]):
         filled[w] &= ~mask[o, w]
@@ -223,7 +229,7 @@ def _connected_enough(n_orbits, nps, need, used, adj, slot_opt, corb, filled):
                 grow = np.uint64(0)
                 for i in range(nps):
                     if frontier & (np.uint64(1) << np.uint64(i)):
-                        grow |= adj[base + i] >> np.uint64(base % 64)
+                        grow |= adj[base + i]
                 grow &= placed & ~comp
                 comp |= grow
                 frontier = grow
@@ -311,7 +317,7 @@ def _done_colours(used, slot_size, nps, n_orbits, g):
     for j in range(n_orbits):
         left = False
         for i in range(nps):
-            if not used[j * nps + i] and slot_size[j * nps + i] <= 5:
+            if not used[j * nps + i] and slot_size[j * nps + i] < ABSENT:
                 left = True
                 break
         if not left:

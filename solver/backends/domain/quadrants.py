@@ -44,20 +44,17 @@ from solver.backends.domain import kernel as core
 from solver.backends.race import first_proven
 from solver.core.board import Board
 from solver.core.colour_symmetry import ColourSymmetry, colour_symmetries
-from solver.core.pieces import PIECE_NAMES, PIECES
-from solver.core.placements import empty_board_placements
+from solver.core.pieces import family
+from solver.core.placements import board_placements
 from solver.core.position import Layout, Placement
 from solver.core.problem import Problem
+from solver.core.shared_starts import symmetric_starts, unstarted
 from solver.core.symmetry import group_tables
 from solver.errors import InputError
 
-NPIECES = len(PIECE_NAMES)
-_SIZE = np.array([PIECES[n].size for n in PIECE_NAMES], dtype=np.int32)
-_ABSENT = 99  # the size given to a slot with no option (a piece the colour does not have)
+_ABSENT = core.ABSENT  # the size given to a slot with no option (a piece the colour lacks)
 #: nodes of the first run of :func:`solve`; later runs follow the Luby sequence
 RESTART_NODES = 200_000
-_EDGE = ((-1, 0), (1, 0), (0, -1), (0, 1))
-_DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
 @dataclass
@@ -121,13 +118,13 @@ def orbits(
     if shape is not None and shape not in shapes:
         raise ValueError(f"{shape[0]}x{shape[1]} is not a fundamental domain of {board}")
     shape = shape or (min(shapes, key=lambda ab: (abs(ab[0] - ab[1]), ab)) if shapes else None)
+    r_all, c_all = _row_col(board)
     if shape is None:
         rep = _narrowest_reps(board, smallest, whole, names)
     else:
-        r_all, c_all = np.divmod(np.arange(nsq), board.cols)
         inside = whole & (r_all < shape[0]) & (c_all < shape[1])
         rep = np.nonzero(inside)[0].astype(np.int32)
-    r, c = np.divmod(rep, board.cols)
+    r, c = r_all[rep], c_all[rep]
     if scan == "auto":  # along the shorter side of the domain: a short scan front
         scan = "columns" if np.ptp(r) < np.ptp(c) else "rows"
     rep = rep[np.argsort(SCANS[scan](r, c, board.rows, board.cols), kind="stable")]
@@ -150,14 +147,14 @@ def _narrowest_reps(
     shorter short side, so that the scan front along it is short (the half turn of 21x17:
     the left 8.5 columns, 9 wide, not the top 10.5 rows; a tie keeps the top part)."""
     rows_first = names.astype(np.int32)
-    r, c = np.divmod(np.arange(board.size), board.cols)
+    r, c = _row_col(board)
     key = np.where(whole, c * board.rows + r, np.iinfo(np.int64).max)
     order = np.argsort(key, kind="stable")
     _, first = np.unique(smallest[order][whole[order]], return_index=True)
     cols_first = np.sort(order[whole[order]][first]).astype(np.int32)
 
     def short_side(rep: np.ndarray) -> int:
-        rr, cc = np.divmod(rep, board.cols)
+        rr, cc = r[rep], c[rep]
         return int(min(np.ptp(rr), np.ptp(cc)))
 
     return cols_first if short_side(cols_first) < short_side(rows_first) else rows_first
@@ -167,7 +164,10 @@ def domain_shapes(board: Board, elements: tuple[np.ndarray, ...]) -> list[tuple[
     """The top-left rectangles (rows, columns) that hold exactly one square of every whole
     orbit of ``board`` under ``elements`` and no other square: the rectangular fundamental
     domains, e.g. [(9, 10)] for both mirrors of 18x20, [(5, 18), (10, 9)] for the half turn
-    of 10x18."""
+    of 10x18; none on a grid other than squares (Trigon's triangles: each orbit's first
+    cell then, :func:`_narrowest_reps`)."""
+    if not board.square_grid:
+        return []
     smallest, whole = _whole_orbits(board, elements)
     count = len(np.unique(smallest[whole]))
     grid = whole.reshape(board.rows, board.cols)
@@ -180,6 +180,17 @@ def domain_shapes(board: Board, elements: tuple[np.ndarray, ...]) -> list[tuple[
         if grid[:a, :b].all() and len(np.unique(names[:a, :b])) == count:
             out.append((a, b))
     return out
+
+
+def _row_col(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) the row and (N,) the column of each cell: of the square grid, or of the naming
+    rectangle on another grid (Trigon: its cells numbered row by row from the top too, so
+    row-major order is cell order there as well)."""
+    if board.square_grid:
+        rows, cols = np.divmod(np.arange(board.size), board.cols)
+        return rows, cols
+    coords = np.asarray(board.geometry.coords)
+    return coords[:, 1], coords[:, 0]
 
 
 def _whole_orbits(board: Board, elements: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -197,17 +208,19 @@ class DomainSearch:
     tables: core.Tables
     state: core.State
     symmetry: ColourSymmetry
-    placements: np.ndarray  # (O, 5) int32: each option's squares, padded with -1
-    pieces: np.ndarray  # (O,) int32: its shape index
+    placements: np.ndarray  # (O, k) int32: each option's cells, padded with -1 (k: 5, 6)
+    pieces: np.ndarray  # (O,) int32: its shape index (in ``names``)
     anchors: np.ndarray  # (O,) int32: its first orbit in scan order (options sorted by it)
     stats: dict[str, Any]
     fresh: core.State  # the state before the first node
+    names: tuple[str, ...]  # the piece family's names (21 on squares, 22 on Trigon)
 
     def reseed(self, seed: int | tuple[int, ...]) -> None:
         """Start again from the root with the value order of ``seed`` (see :func:`build`;
         a tuple, e.g. (seed, thread, run), seeds NumPy's generator with all its entries:
         independent streams)."""
-        lab_order, anc_idx = _value_order(self.anchors, self.pieces, len(self.tables.mul), seed)
+        sizes = (self.placements >= 0).sum(axis=1)
+        lab_order, anc_idx = _value_order(self.anchors, sizes, len(self.tables.mul), seed)
         self.tables = self.tables._replace(lab_order=lab_order, anc_idx=anc_idx)
         self.state = self.fresh.copy()
 
@@ -236,13 +249,14 @@ class DomainSearch:
         sym = self.symmetry
         mul, _ = group_tables(sym.elements)
         layout: Layout = {c: [] for cycle in sym.cycles for c in cycle}
+        nps = len(self.names)
         for slot, o in enumerate(slot_opt):
             if not used[slot]:
                 continue
-            cycle = sym.cycles[slot // NPIECES]
+            cycle = sym.cycles[slot // nps]
             squares = self.placements[o]
             squares = squares[squares >= 0]
-            name = PIECE_NAMES[int(self.pieces[o])]
+            name = self.names[int(self.pieces[o])]
             for m, h in enumerate(sym.elements):
                 colour = cycle[int(mul[m, slot_lab[slot]])]
                 layout[colour].append(Placement(name, frozenset(int(s) for s in h[squares])))
@@ -251,8 +265,11 @@ class DomainSearch:
 
 def check_problem(problem: Problem) -> None:
     """Raise InputError unless the domain search takes ``problem``: place-all without
-    monomino-last or card goals, an empty board, each colour with a start square and one
-    of each of its pieces left, and a symmetry (:func:`colour_symmetries`)."""
+    monomino-last or card goals, an empty board, each colour with a start square (or, on a
+    board of shared starting points such as Trigon's, none yet: it gets one,
+    :func:`ways`) and one of each of its pieces left, and a symmetry
+    (:func:`colour_symmetries`; with shared starting points, under some assignment of them:
+    :func:`solver.core.shared_starts.symmetric_starts`)."""
     where = problem.name or None
     asked = [f"goal {problem.goal}"] if problem.goal != "place-all" else []
     asked += ["monomino-last"] if problem.monomino_last else []
@@ -265,14 +282,16 @@ def check_problem(problem: Problem) -> None:
         )
     if problem.position.occupied:
         raise InputError("the domain backend starts from an empty board", path=where)
+    idle = unstarted(problem)
     for colour in problem.colours:
         state = problem.position.colour(colour)
-        if state.start is None or len(set(state.remaining)) < len(state.remaining):
+        no_start = state.start is None and colour not in idle
+        if no_start or len(set(state.remaining)) < len(state.remaining):
             raise InputError(
                 f"the domain backend needs a start square and one piece of each shape ({colour})",
                 path=where,
             )
-    if not colour_symmetries(problem):
+    if not (symmetric_starts(problem) if idle else colour_symmetries(problem)):
         n = len(problem.colours)
         played = "1 colour" if n == 1 else f"{n} colours, but no board symmetry maps them"
         raise InputError(
@@ -320,10 +339,10 @@ def applies(problem: Problem, max_empty_orbits: int | None = None) -> bool:
     (the half turn first: 9 empty orbits), on 10x18 (1), four on 18x20 (1)."""
     try:
         check_problem(problem)
-        first = symmetries(problem)[0]
+        given, first, _ = ways(problem)[0]
     except InputError:
         return False
-    empty = empty_orbits(problem, first)
+    empty = empty_orbits(given, first)
     return empty is not None and (max_empty_orbits is None or empty <= max_empty_orbits)
 
 
@@ -378,22 +397,24 @@ def build(
         start = position.colour(cycle[0]).start
         assert start is not None  # (empty_orbits)
         starts.append((int(orb.orbit[start]), int(orb.elem[start])))
+    pieces_of = family(board.grid)
+    nps = len(pieces_of.names)
     opts = _options(problem, board, orb, cycles)
-    options, placements, pieces, anchors = _tables(opts, board, orb, mul, inv, starts)
+    options, placements, pieces, anchors = _tables(opts, board, orb, mul, inv, starts, nps)
     n_opt = len(pieces)
     m = orb.count
     words = (m + 63) // 64
-    nslots = len(cycles) * NPIECES
+    nslots = len(cycles) * nps
     noempty = np.zeros(m, dtype=np.int8)
     for o, _ in starts:
         noempty[o] = 1
-    slot_orbit = (np.arange(nslots) // NPIECES).astype(np.int32)
+    slot_orbit = (np.arange(nslots) // nps).astype(np.int32)
     need = np.array([len(position.colour(c[0]).remaining) for c in cycles], dtype=np.int32)
     onb = _orbit_neighbours(board, orb)
     nb_orb, nb_h = _rep_neighbours(board, orb)
-    slot_size = np.array([PIECES[PIECE_NAMES[k % NPIECES]].size for k in range(nslots)], np.int32)
+    slot_size = np.array([pieces_of.sizes[k % nps] for k in range(nslots)], np.int32)
     slot_size[np.isin(np.arange(nslots), [slot for slot, _ in opts], invert=True)] = _ABSENT
-    extra = (mul, inv, slot_orbit, noempty, need, len(cycles), NPIECES, onb, slot_size,
+    extra = (mul, inv, slot_orbit, noempty, need, len(cycles), nps, onb, slot_size,
              int(pockets), nb_orb, nb_h, int(dead))  # fmt: skip
     tables = core.Tables._make((*options, *extra))
     st = np.zeros(core.N_SCALARS, dtype=np.int64)
@@ -415,7 +436,9 @@ def build(
     stats = {"symmetry": symmetry.name, "orbits": m, "empty_orbits": empty, "options": n_opt}
     stats["depth"] = int((slot_size != _ABSENT).sum()) + empty  # pieces and empty orbits
     fresh = state.copy()
-    search = DomainSearch(tables, state, symmetry, placements, pieces, anchors, stats, fresh)
+    search = DomainSearch(
+        tables, state, symmetry, placements, pieces, anchors, stats, fresh, pieces_of.names
+    )
     search.reseed(seed)
     return search
 
@@ -494,11 +517,14 @@ def _options(
     problem: Problem, board: Board, orb: Orbits, cycles: tuple[tuple[str, ...], ...]
 ) -> list[tuple[int, np.ndarray]]:
     """(slot, squares) for every placement of every colour orbit's pieces whose squares lie
-    in distinct whole orbits, stored in the image whose anchor square is its orbit's rep."""
-    table = empty_board_placements(board.rows, board.cols)
+    in distinct whole orbits, stored in the image whose anchor square is its orbit's rep
+    (the placements of any grid: :func:`solver.core.placements.board_placements`)."""
+    table = board_placements(board)
+    index = family(board.grid).index
+    nps = len(index)
     out = []
     for j, cycle in enumerate(cycles):
-        left = {PIECES[p].index for p in problem.position.colour(cycle[0]).remaining}
+        left = {index[p] for p in problem.position.colour(cycle[0]).remaining}
         for piece, squares in zip(table.piece, table.squares):
             if int(piece) not in left:
                 continue
@@ -509,20 +535,20 @@ def _options(
             anchor = int(np.argmin(o))
             if orb.elem[sq[anchor]] != 0:
                 continue  # another image of the same domain piece is the stored one
-            out.append((j * NPIECES + int(piece), squares))
+            out.append((j * nps + int(piece), squares))
     return out
 
 
 def _value_order(
-    anchors: np.ndarray, pieces: np.ndarray, g: int, seed: int | tuple[int, ...]
+    anchors: np.ndarray, sizes: np.ndarray, g: int, seed: int | tuple[int, ...]
 ) -> tuple[np.ndarray, np.ndarray]:
     """``lab_order`` (O, G) and ``anc_idx`` (O,): the labels of each option and the options
-    of each anchor orbit in the order tried; largest pieces first, ties and labels shuffled
-    by ``seed`` (seed 0: in table order)."""
+    of each anchor orbit in the order tried; largest pieces first (``sizes``: each option's
+    cells), ties and labels shuffled by ``seed`` (seed 0: in table order)."""
     n_opt = len(anchors)
     rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
     tie = rng.random(n_opt) if seed else np.arange(n_opt) / max(n_opt, 1)
-    anc_idx = np.lexsort((tie, -_SIZE[pieces], anchors)).astype(np.int64)
+    anc_idx = np.lexsort((tie, -sizes, anchors)).astype(np.int64)
     lab_order = np.tile(np.arange(g, dtype=np.int32), (n_opt, 1))
     if seed:
         lab_order = rng.permuted(lab_order, axis=1).astype(np.int32)
@@ -536,22 +562,26 @@ def _tables(
     mul: np.ndarray,
     inv: np.ndarray,
     starts: list[tuple[int, int]],
+    nps: int,
 ) -> tuple[tuple[Any, ...], np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's read-only arrays (see :func:`solver.backends.domain.kernel.run`), with
-    the options sorted by anchor orbit, then largest first."""
+    the options sorted by anchor orbit, then largest first; ``nps``: the pieces of a colour
+    (a slot is colour orbit * ``nps`` + piece)."""
     m, g = orb.count, len(mul)
     words = (m + 63) // 64
+    width = board_placements(board).squares.shape[1]  # cells of the largest piece
     slots = np.array([s for s, _ in opts], dtype=np.int32)
-    placements = np.array([sq for _, sq in opts], dtype=np.int32).reshape(len(opts), 5)
-    pieces = (slots % NPIECES).astype(np.int32)
+    placements = np.array([sq for _, sq in opts], dtype=np.int32).reshape(len(opts), width)
+    pieces = (slots % nps).astype(np.int32)
+    sizes = (placements >= 0).sum(axis=1)
     anchors = np.array([orb.orbit[sq[sq >= 0]].min() for sq in placements], dtype=np.int32)
-    order = np.lexsort((np.arange(len(opts)), -_SIZE[pieces], anchors))
+    order = np.lexsort((np.arange(len(opts)), -sizes, anchors))
     slots, placements, pieces, anchors = (a[order] for a in (slots, placements, pieces, anchors))
     n_opt = len(slots)
     mask = np.zeros((n_opt, words), dtype=np.uint64)
     corb = np.zeros((n_opt, words), dtype=np.uint64)
-    sq_orb = np.full((n_opt, 5), -1, dtype=np.int32)
-    sq_k = np.zeros((n_opt, 5), dtype=np.int32)
+    sq_orb = np.full((n_opt, width), -1, dtype=np.int32)
+    sq_k = np.zeros((n_opt, width), dtype=np.int32)
     e_rows: list[list[tuple[int, int]]] = []
     c_rows: list[list[tuple[int, int]]] = []
     opt_start = np.full(n_opt, -1, dtype=np.int32)
@@ -564,20 +594,20 @@ def _tables(
             sq_orb[i, n], sq_k[i, n] = o, orb.elem[s]
             if o in start_of:
                 j, h_start = start_of[o]
-                if j != slots[i] // NPIECES:
+                if j != slots[i] // nps:
                     opt_start[i] = -2  # another colour orbit's start: never
                 elif opt_start[i] != -2:  # the label whose copy on the start is its colour
                     lab = [x for x in range(g) if mul[h_start, mul[inv[orb.elem[s]], x]] == 0]
                     opt_start[i] = lab[0]
-        edge = _around(board, sq, _EDGE)
-        corner = _around(board, sq, _DIAGONAL) - edge
+        edge = _around(sq, board.edge_neighbours)
+        corner = _around(sq, board.corner_neighbours) - edge
         e_rows.append([(int(orb.orbit[t]), int(orb.elem[t])) for t in edge if orb.orbit[t] >= 0])
         c_rows.append([(int(orb.orbit[t]), int(orb.elem[t])) for t in corner if orb.orbit[t] >= 0])
         for o, _ in c_rows[-1]:
             corb[i, o // 64] |= np.uint64(1) << np.uint64(o % 64)
     e_ptr, e_orb, e_h = _csr(e_rows)
     c_ptr, c_orb, c_h = _csr(c_rows)
-    lab_order, anc_idx = _value_order(anchors, pieces, g, 0)
+    lab_order, anc_idx = _value_order(anchors, sizes[order], g, 0)
     anc_ptr = np.searchsorted(anchors, np.arange(m + 1)).astype(np.int64)
     tables = (mask, corb, slots, sq_orb, sq_k, e_ptr, e_orb, e_h, c_ptr, c_orb, c_h,
               opt_start, lab_order, anc_ptr, anc_idx)  # fmt: skip
@@ -585,39 +615,48 @@ def _tables(
 
 
 def _orbit_neighbours(board: Board, orb: Orbits) -> np.ndarray:
-    """(M, 4) int32: the orbits of the squares sharing an edge with each orbit's
+    """(M, k) int32: the orbits of the cells sharing an edge with each orbit's
     representative (every orbit adjacent to it: map any adjacent pair onto the rep), -1
-    padded."""
-    out = np.full((orb.count, 4), -1, dtype=np.int32)
+    padded; k: the most edge neighbours a cell has (4 squares, 3 triangles)."""
+    out = np.full((orb.count, _edge_width(board)), -1, dtype=np.int32)
     for o, r in enumerate(orb.rep):
-        near = sorted({int(orb.orbit[t]) for t in _around(board, [int(r)], _EDGE)} - {-1, o})
+        around = _around([int(r)], board.edge_neighbours)
+        near = sorted({int(orb.orbit[t]) for t in around} - {-1, o})
         out[o, : len(near)] = near
     return out
 
 
 def _rep_neighbours(board: Board, orb: Orbits) -> tuple[np.ndarray, np.ndarray]:
-    """``nb_orb`` (M, 4) int32, -1 padded, and ``nb_h`` (M, 4) int32: the squares sharing an
+    """``nb_orb`` (M, k) int32, -1 padded, and ``nb_h`` (M, k) int32: the cells sharing an
     edge with each orbit's representative that lie in whole orbits, as (orbit, element):
-    the square is ``elements[h][rep[orbit]]``."""
-    nb_orb = np.full((orb.count, 4), -1, dtype=np.int32)
-    nb_h = np.zeros((orb.count, 4), dtype=np.int32)
+    the cell is ``elements[h][rep[orbit]]`` (k as in :func:`_orbit_neighbours`)."""
+    width = _edge_width(board)
+    nb_orb = np.full((orb.count, width), -1, dtype=np.int32)
+    nb_h = np.zeros((orb.count, width), dtype=np.int32)
     for o, r in enumerate(orb.rep):
-        near = [t for t in sorted(_around(board, [int(r)], _EDGE)) if orb.orbit[t] >= 0]
+        near = [t for t in sorted(_around([int(r)], board.edge_neighbours)) if orb.orbit[t] >= 0]
         nb_orb[o, : len(near)] = orb.orbit[near]
         nb_h[o, : len(near)] = orb.elem[near]
     return nb_orb, nb_h
 
 
-def _around(board: Board, squares: list[int], steps: tuple[tuple[int, int], ...]) -> set[int]:
-    """The on-board squares one step from ``squares`` (not in them)."""
-    inside = set(squares)
+def _edge_width(board: Board) -> int:
+    """The most edge neighbours a cell of ``board`` has: 4 on squares (at least 4, so a
+    narrow board's tables keep their width), 3 on triangles."""
+    most = max((len(near) for near in board.edge_neighbours), default=0)
+    return max(most, 4) if board.square_grid else most
+
+
+def _around(cells: list[int], neighbours: tuple[tuple[int, ...], ...]) -> set[int]:
+    """The cells among ``neighbours`` (a board's edge or corner neighbour lists) of
+    ``cells``, not in them. (On squares the board lists each square's neighbours in the
+    order of its steps, so the set is built in the order the square steps once built it.)"""
+    inside = set(cells)
     out = set()
-    for s in squares:
-        r, c = divmod(s, board.cols)
-        for dr, dc in steps:
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < board.rows and 0 <= cc < board.cols and rr * board.cols + cc not in inside:
-                out.add(rr * board.cols + cc)
+    for s in cells:
+        for t in neighbours[s]:
+            if t not in inside:
+                out.add(t)
     return out
 
 
@@ -655,7 +694,10 @@ def solve(
     """
     check_problem(problem)
     started = time.perf_counter()
-    shared = SharedSearches(problem, symmetries(problem))
+    found = ways(problem)
+    shared = SharedSearches(
+        problem, [s for _, s, _ in found], [p for p, _, _ in found], [st for _, _, st in found]
+    )
     threads = max(1, min(options.workers, 8))
 
     def stream(thread: int) -> Callable[[Cancel], BackendResult]:
@@ -676,13 +718,40 @@ def solve(
 
 
 def symmetries(problem: Problem) -> list[ColourSymmetry]:
-    """The symmetries the search takes for ``problem`` (those of :func:`colour_symmetries`
-    that :func:`empty_orbits` takes), best first (fewest colour orbits).
+    """The symmetries the search takes for ``problem`` (those of :func:`ways`), best first
+    (fewest colour orbits).
 
     Raises:
         InputError: no symmetry leaves whole orbits of empty squares.
     """
-    out = [s for s in colour_symmetries(problem) if empty_orbits(problem, s) is not None]
+    return [sym for _, sym, _ in ways(problem)]
+
+
+#: one way to search a problem: the problem with a starting point given to each colour that
+#: has none yet (Trigon), a colour symmetry of it, and those starting points (colour ->
+#: cell; empty where no colour needed one)
+Way = tuple[Problem, ColourSymmetry, dict[str, int]]
+
+
+def ways(problem: Problem) -> list[Way]:
+    """The (problem, symmetry, starting points) the search takes for ``problem``, best
+    first (fewest colour orbits; ties in the order found): each symmetry of
+    :func:`colour_symmetries` that :func:`empty_orbits` takes; on a board of shared
+    starting points (Trigon) with colours that have no piece yet, those of each class of
+    assignments of free starting points to them that a colour symmetry maps onto itself
+    (:func:`solver.core.shared_starts.symmetric_starts`, as the ``symmetric`` backend):
+    a layout of such an assignment is a layout of the problem.
+
+    Raises:
+        InputError: no symmetry leaves whole orbits of empty squares.
+    """
+    found = [
+        (way.problem, sym, way.starts)
+        for way in symmetric_starts(problem)
+        for sym in way.symmetries
+        if empty_orbits(way.problem, sym) is not None
+    ]
+    out = sorted(found, key=lambda way: len(way[1].cycles))
     if not out:
         position = problem.position
         area = sum(position.colour(c).remaining_squares for c in problem.colours)
@@ -700,9 +769,19 @@ class SharedSearches:
     once when first needed (its tables are read-only; each thread copies the state), and
     the symmetries whose tree a thread has exhausted."""
 
-    def __init__(self, problem: Problem, symmetries: list[ColourSymmetry]):
+    def __init__(
+        self,
+        problem: Problem,
+        symmetries: list[ColourSymmetry],
+        problems: list[Problem] | None = None,
+        starts: list[dict[str, int]] | None = None,
+    ):
         self.problem = problem
         self.symmetries = symmetries
+        #: the problem each symmetry is searched on (:func:`ways`: on Trigon, with its
+        #: colours' starting points given), and those starting points (colour -> cell)
+        self.problems = problems or [problem] * len(symmetries)
+        self.starts = starts or [{}] * len(symmetries)
         #: the symmetries with as many colour orbits and empty orbits (e.g. the half turn
         #: and the left-right mirror of 21x16), groups in the order of their first member:
         #: the runs take turns within a group, since which one has layouts is not known
@@ -710,7 +789,7 @@ class SharedSearches:
         #: not find; docs/records.md)
         alike: dict[tuple[int, int | None], list[int]] = {}
         for i, sym in enumerate(symmetries):
-            alike.setdefault((len(sym.cycles), empty_orbits(problem, sym)), []).append(i)
+            alike.setdefault((len(sym.cycles), empty_orbits(self.problems[i], sym)), []).append(i)
         self.groups: list[list[int]] = list(alike.values())
         self.exhausted: set[int] = set()
         self._built: dict[int, DomainSearch] = {}
@@ -720,7 +799,11 @@ class SharedSearches:
         """A fresh copy of symmetry i's search."""
         with self._lock:
             if i not in self._built:
-                self._built[i] = build(self.problem, self.symmetries[i])
+                search = build(self.problems[i], self.symmetries[i])
+                if self.starts[i]:  # which starting point each colour with no piece took
+                    board = self.problem.position.board
+                    search.stats["starts"] = {c: board.name(s) for c, s in self.starts[i].items()}
+                self._built[i] = search
             return self._built[i].copy()
 
 

@@ -4,12 +4,12 @@ On Trigon a colour's first piece covers any of six starting points no piece cove
 (Pentobi ``StartingPoints.cpp``); the search knows one start square per colour. So a
 problem whose played colours include some with no piece yet is searched once per
 *assignment*: each such colour given a distinct free starting point as its start square
-(:func:`assignments`). A layout of an assignment is a layout of the problem (each first
-piece covers its own starting point, which no other piece covers), and every layout of the
-problem is one of some assignment (its first pieces cover distinct free starting points,
-one each; one covering two is counted under each). So: "yes" if some assignment has a
-layout, "no" only when every one is proven to have none, the best score the best over
-all of them.
+(:func:`assignments`, from :mod:`solver.core.shared_starts`). A layout of an assignment is
+a layout of the problem (each first piece covers its own starting point, which no other
+piece covers), and every layout of the problem is one of some assignment (its first pieces
+cover distinct free starting points, one each; one covering two is counted under each).
+So: "yes" if some assignment has a layout, "no" only when every one is proven to have none,
+the best score the best over all of them.
 
 Steps: S1 (list the assignments), S2 (give each an equal share of the time left and run
 the search on it), S3 (stop at the first layout for place-all; else combine).
@@ -18,47 +18,17 @@ the search on it), S3 (stop at the first layout for place-all; else combine).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
-from itertools import permutations
 
 from solver.backends.base import BackendResult, Cancel, SolveOptions, layout_score
 from solver.core.problem import Problem
+from solver.core.shared_starts import assignments, unstarted, with_starts
+
+__all__ = ["assignments", "solve_each", "unstarted", "with_starts"]
 
 #: the search of one assignment: (problem with start squares, options, cancel) -> result
 SolveOne = Callable[[Problem, SolveOptions, Cancel | None], BackendResult]
-
-
-def unstarted(problem: Problem) -> tuple[str, ...]:
-    """The played colours with pieces left, no piece on the board and no start square of
-    their own, on a board with shared starting points; () on every other board."""
-    position = problem.position
-    if not position.starting_points:
-        return ()
-    return tuple(
-        name
-        for name in problem.colours
-        if (state := position.colour(name)).remaining and not state.placed and state.start is None
-    )
-
-
-def assignments(problem: Problem) -> Iterator[dict[str, int]]:
-    """Each assignment of distinct free starting points (ascending cell order, taken in
-    lexicographic order) to :func:`unstarted` colours, as colour -> cell."""
-    position = problem.position
-    free = sorted(position.starting_points - position.occupied)
-    colours = unstarted(problem)
-    for cells in permutations(free, len(colours)):
-        yield dict(zip(colours, cells))
-
-
-def with_starts(problem: Problem, starts: dict[str, int]) -> Problem:
-    """The problem with these colours' start squares set (colour -> cell)."""
-    position = problem.position
-    colours = tuple(
-        replace(c, start=starts[c.name]) if c.name in starts else c for c in position.colours
-    )
-    return replace(problem, position=replace(position, colours=colours))
 
 
 def solve_each(
