@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import PUZZLES
+from helpers import PUZZLES, one_line_error
 
 from solver.backends import registry
 from solver.backends.base import BackendResult, SolveOptions, order_and_check
@@ -135,20 +135,19 @@ def test_check_command_answers_on_a_trigon_record():
         assert "triangles) left" in line
 
 
-def test_engines_that_assume_squares_refuse_trigon_in_one_line():
-    # (CP-SAT and the LP bound read the geometry: tests/test_trigon_cpsat.py)
-    # solve's layout finders: the domain search still assumes squares; the symmetric
-    # backend runs on Trigon (tests/test_trigon_symmetric.py), its checks pass the solo
+def test_every_engine_takes_the_trigon_grid():
+    # (CP-SAT and the LP bound read the geometry: tests/test_trigon_cpsat.py; the symmetric
+    # backend and the domain search run on Trigon: tests/test_trigon_symmetric.py and
+    # tests/test_trigon_domain.py)
     solo = PUZZLES / "trigon-solo-88.toml"
     result = CliRunner().invoke(main, ["solve", str(solo), "--backend", "domain"])
-    assert result.exit_code == 2, result.output
-    assert result.output.strip().splitlines() == [
-        "error: the domain backend does not run on trigon boards yet "
-        "(docs/geometry.md#what-runs-on-trigon)"
-    ]
+    # the grid is taken; the monomino last is not, on any grid
+    one_line_error(result, "trigon-solo-88.toml: the domain backend takes goal place-all")
+    assert "(this puzzle asks for monomino-last)" in result.output
+    assert "trigon boards yet" not in result.output
     registry.SYMMETRIC.check(load_puzzle(solo))  # no refusal: neither the grid nor a symmetry
     problem = Problem(game("trigon-L1-s9100.blksgf").position(60), ("blue",), "place-all", False)
-    for engine in (registry.CPSAT, registry.LP):
+    for engine in (*registry.BACKENDS.values(), registry.LP):
         engine.check_grid(problem)  # no refusal
 
 

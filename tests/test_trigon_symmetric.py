@@ -179,17 +179,23 @@ def test_an_unsatisfiable_trigon_problem_is_unknown_never_no():
     assert proof.status == "infeasible"  # the search proves the "no" the backend may not say
 
 
-def test_solve_with_the_symmetric_backend_on_a_trigon_puzzle_file(tmp_path):
+def solves_a_puzzle_file(tmp_path, backend: str) -> None:
+    """``solve --backend`` ``backend`` on a Trigon puzzle file (blue and red, five pieces
+    each) answers "solved" and places them all (also the domain search's test)."""
     puzzle = tmp_path / "two.toml"
     puzzle.write_text(
         'variant = "trigon"\ncolours = ["blue", "red"]\ngoal = "place-all"\n'
         '[pieces]\nblue = ["I6", "L6", "V", "S", "P6"]\nred = ["I6", "L6", "V", "S", "P6"]\n',
         encoding="utf-8",
     )
-    result = run_cli("solve", puzzle, "--backend", "symmetric", "--time-limit", "30")
+    result = run_cli("solve", puzzle, "--backend", backend, "--time-limit", "30")
     assert result.exit_code == 0, result.output
-    assert "status: solved  [symmetric" in result.output
+    assert f"status: solved  [{backend}" in result.output
     assert "placed 5 of 5 pieces" in result.output
+
+
+def test_solve_with_the_symmetric_backend_on_a_trigon_puzzle_file(tmp_path):
+    solves_a_puzzle_file(tmp_path, "symmetric")
 
 
 def test_one_trigon_colour_is_refused_in_one_line():
