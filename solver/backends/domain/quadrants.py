@@ -22,6 +22,17 @@ branches better but pays for thousands of counter updates per node), which found
 layout where this one finds them (the figures: research/notes/record_attempts.md,
 docs/records.md).
 
+The tables come from the board's geometry (cells numbered 0..N-1, the board's edge and
+corner neighbour lists, the placements of :func:`solver.core.placements.board_placements`,
+the piece family's names and sizes), so the same search runs on Blokus Trigon's triangles
+(issue 43): 22 pieces of up to 6 triangles, 3 edge and 9 corner neighbours, the hexagon's
+12 symmetries, no rectangular domain (each orbit's first cell, :func:`_narrowest_reps`).
+There the colours with no piece yet share six starting points; each class of assignments
+of free ones to them that a colour symmetry maps onto itself is a search of its own
+(:func:`ways`, :func:`solver.core.shared_starts.symmetric_starts`, as the ``symmetric``
+backend). On squares the tables are those the square-only code built, byte for byte
+(tests/test_trigon_domain.py).
+
 The search is randomised (option and label order per seed) and restarted with Luby's
 sequence of node budgets, because its dead ends are heavy-tailed. It answers "solved" or
 "unknown": a tree exhausted shows only that no layout with this symmetry exists.
