@@ -132,7 +132,7 @@ def _grid_move_texts(grid: str, rows: int, cols: int) -> tuple[np.ndarray, np.nd
     names = [board.name(c) for c in range(board.size)]
     place = [board.row_col(c) for c in range(board.size)]  # (row from top, column)
     last = np.iinfo(np.int64).max
-    reading = np.array([(rows - 1 - r) * (cols + 1) + c for r, c in place] + [last])
+    reading = np.array([(rows - 1 - r) * cols + c for r, c in place] + [last])
     codes = reading[table.squares]  # padding (-1) reads the last entry: sorts last
     order = np.argsort(codes, axis=1)
     cells = np.take_along_axis(table.squares, order, axis=1).tolist()

@@ -32,7 +32,6 @@ class Closeness:
     def __init__(self, conn: Connection, asked: float) -> None:
         self.conn, self.asked = conn, asked
         self.best = BestSoFar()
-        self.sent = 0
         self._closed = False
         self._lock = threading.Lock()
 
@@ -45,7 +44,6 @@ class Closeness:
             so_far = self.best.better(position, layout)
             if so_far is None:
                 return
-            self.sent += 1
             self.conn.send(
                 {
                     "progress": so_far.line,
